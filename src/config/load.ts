@@ -1,0 +1,145 @@
+// Layered settings: defaults ← global file ← project file ← plugin options. Each layer is checked
+// key by key; a bad key is reported (file, key, reason) and the value from the layer below stays.
+import { existsSync, readFileSync } from "node:fs"
+import { homedir } from "node:os"
+import { isAbsolute, join, relative, resolve } from "node:path"
+import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { DEFAULT_SETTINGS, SETTING_KEYS, settingSchemas, type SettingKey, type Settings } from "./schema.js"
+
+export interface ConfigProblem {
+  /** Where the bad value came from: a file path (relative to the project when inside it) or "plugin options". */
+  source: string
+  key?: string
+  message: string
+}
+
+export interface LoadedSettings {
+  settings: Settings
+  problems: ConfigProblem[]
+  /** The files that were read, in order. */
+  files: string[]
+}
+
+export interface SettingsSources {
+  directory: string
+  /** OpenCode's global config directory ($XDG_CONFIG_HOME/opencode). */
+  globalDir?: string
+  options?: Record<string, unknown> | undefined
+}
+
+export const PROJECT_FILES = [".opencode/ralph-loop.jsonc", ".opencode/ralph-loop.json"]
+
+export function globalConfigDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CONFIG_HOME || join(homedir(), ".config"), "opencode")
+}
+
+export function loadSettings(sources: SettingsSources): LoadedSettings {
+  const problems: ConfigProblem[] = []
+  const files: string[] = []
+  let settings: Settings = { ...DEFAULT_SETTINGS }
+  const display = (file: string) => {
+    const rel = relative(sources.directory, file)
+    return rel.startsWith("..") || isAbsolute(rel) ? file : rel
+  }
+
+  const fileLayers = [
+    sources.globalDir && ["ralph-loop.jsonc", "ralph-loop.json"].map((name) => join(sources.globalDir as string, name)),
+    PROJECT_FILES.map((name) => join(sources.directory, name)),
+  ]
+  for (const candidates of fileLayers) {
+    const file = candidates && candidates.find((f) => existsSync(f))
+    if (!file) continue
+    files.push(file)
+    const layer = readLayer(file, display(file), problems)
+    if (layer) settings = applyLayer(settings, layer, display(file), problems)
+  }
+  if (sources.options !== undefined) {
+    if (isPlainObject(sources.options)) settings = applyLayer(settings, sources.options, "plugin options", problems)
+    else problems.push({ source: "plugin options", message: "must be an object" })
+  }
+  settings = checkSummaryPath(settings, sources.directory, problems)
+  return { settings, problems, files }
+}
+
+function readLayer(file: string, source: string, problems: ConfigProblem[]): Record<string, unknown> | undefined {
+  let text: string
+  try {
+    text = readFileSync(file, "utf8")
+  } catch (error) {
+    problems.push({ source, message: `cannot be read: ${(error as Error).message}` })
+    return undefined
+  }
+  const errors: ParseError[] = []
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false })
+  if (errors.length > 0) {
+    const first = errors[0] as ParseError
+    const { line, column } = position(text, first.offset)
+    problems.push({
+      source,
+      message: `is not valid JSONC (${printParseErrorCode(first.error)} at line ${line}, column ${column}); the whole file is ignored`,
+    })
+    return undefined
+  }
+  if (!isPlainObject(value)) {
+    problems.push({ source, message: "must contain a JSON object; the whole file is ignored" })
+    return undefined
+  }
+  return value
+}
+
+function applyLayer(base: Settings, layer: Record<string, unknown>, source: string, problems: ConfigProblem[]): Settings {
+  const next: Record<string, unknown> = { ...base }
+  for (const [key, value] of Object.entries(layer)) {
+    if (key === "$schema") continue
+    if (!(SETTING_KEYS as string[]).includes(key)) {
+      problems.push({ source, key, message: `unknown key (ignored)${suggest(key)}` })
+      continue
+    }
+    const result = settingSchemas[key as SettingKey].safeParse(value)
+    if (result.success) next[key] = result.data
+    else
+      problems.push({
+        source,
+        key,
+        message: `${result.error.issues[0]?.message ?? "invalid value"} (got ${describe(value)}); using ${JSON.stringify(base[key as SettingKey])}`,
+      })
+  }
+  return next as Settings
+}
+
+/** summaryPath must stay inside the project: a loop never writes elsewhere. */
+function checkSummaryPath(settings: Settings, directory: string, problems: ConfigProblem[]): Settings {
+  const target = resolve(directory, settings.summaryPath)
+  const rel = relative(directory, target)
+  if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) return settings
+  problems.push({
+    source: "settings",
+    key: "summaryPath",
+    message: `"${settings.summaryPath}" points outside the project; using "${DEFAULT_SETTINGS.summaryPath}"`,
+  })
+  return { ...settings, summaryPath: DEFAULT_SETTINGS.summaryPath }
+}
+
+export function formatProblem(problem: ConfigProblem): string {
+  return problem.key ? `${problem.source}: "${problem.key}" ${problem.message}` : `${problem.source} ${problem.message}`
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}
+
+function describe(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text
+}
+
+function suggest(key: string): string {
+  const lower = key.toLowerCase().replace(/[-_]/g, "")
+  const match = SETTING_KEYS.find((k) => k.toLowerCase() === lower)
+  return match ? `; did you mean "${match}"?` : ""
+}
+
+function position(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split("\n")
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 }
+}

@@ -1,0 +1,49 @@
+// Every user message passes here before it is stored. The first message of a loop gets the promise
+// instruction (seed 000, step 0); with activation "always" a new session's first message starts a
+// loop; a message in a paused loop's session resumes it.
+import type { Hooks } from "@opencode-ai/plugin"
+import type { Part, TextPart } from "@opencode-ai/sdk"
+import { startLoop } from "../actions/start-loop.js"
+import type { RalphContext } from "../context.js"
+import { promiseInstruction } from "../loop/prompts.js"
+import { newPartID } from "../opencode/part-id.js"
+
+type ChatMessageHook = NonNullable<Hooks["chat.message"]>
+
+export const chatMessageHook =
+  (ctx: RalphContext): ChatMessageHook =>
+  async (input, output) => {
+    ctx.settings.showUnseen()
+    const sessionID = input.sessionID
+    const isNewSession = ctx.newSessions.delete(sessionID)
+    let loop = ctx.manager.get(sessionID)
+    if (!loop && isNewSession && ctx.settings.current.activation === "always") {
+      const task = userText(output.parts)
+      if (task) loop = startLoop(ctx, sessionID, task)
+    }
+    if (!loop) return
+    if (loop.phase === "paused") {
+      ctx.manager.resume(loop)
+      ctx.api.toast("info", "Ralph · resumed", `Loop resumed at iteration ${loop.iteration}.`)
+    }
+    if (loop.needsInstruction) {
+      loop.needsInstruction = false
+      const part: TextPart = {
+        id: newPartID(),
+        sessionID: output.message.sessionID,
+        messageID: output.message.id,
+        type: "text",
+        text: `\n\n${promiseInstruction(loop.settings.promiseWord)}`,
+        synthetic: true,
+      }
+      output.parts.push(part)
+    }
+  }
+
+function userText(parts: Part[]): string {
+  return parts
+    .filter((p): p is TextPart => p.type === "text" && !p.synthetic && !p.ignored)
+    .map((p) => p.text)
+    .join("\n")
+    .trim()
+}

@@ -1,0 +1,36 @@
+// The event hook sees every event of the instance. It updates the loops synchronously, in event
+// order, and hands a claimed idle to the runner without waiting for it.
+import type { Hooks } from "@opencode-ai/plugin"
+import type { RalphContext } from "../context.js"
+import { observe, type RuntimeEvent } from "../opencode/events.js"
+
+type EventHook = NonNullable<Hooks["event"]>
+
+export const eventHook =
+  (ctx: RalphContext): EventHook =>
+  async ({ event }) => {
+    const observation = observe(event as RuntimeEvent)
+    if (!observation) return
+    switch (observation.kind) {
+      case "busy":
+        ctx.manager.onBusy(observation.sessionID)
+        return
+      case "idle": {
+        const loop = ctx.manager.takeIdle(observation.sessionID)
+        if (loop) void ctx.runner.onTurnEnded(loop)
+        return
+      }
+      case "session-created":
+        if (!observation.parentID && ctx.settings.current.activation === "always") ctx.newSessions.add(observation.sessionID)
+        return
+      case "session-deleted": {
+        ctx.newSessions.delete(observation.sessionID)
+        const loop = ctx.manager.sessionDeleted(observation.sessionID)
+        if (loop) {
+          ctx.api.toast("warning", "Ralph · stopped", "The loop's session was deleted, so the loop ended.")
+          ctx.api.log("info", "loop stopped: its session was deleted", { loop: loop.id })
+        }
+        return
+      }
+    }
+  }

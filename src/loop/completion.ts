@@ -1,0 +1,15 @@
+// Did the model keep its promise? Only `<promise>WORD</promise>` in the assistant's own text counts,
+// with whitespace and case folded on both sides (the word's regex metacharacters are literal).
+export function promisePattern(word: string): RegExp {
+  const escaped = word
+    .trim()
+    .split(/\s+/)
+    .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("\\s+")
+  return new RegExp(`<promise>\\s*${escaped}\\s*</promise>`, "i")
+}
+
+export function keptPromise(texts: readonly string[], word: string): boolean {
+  const pattern = promisePattern(word)
+  return texts.some((text) => pattern.test(text))
+}

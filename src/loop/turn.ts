@@ -1,0 +1,16 @@
+// What the plugin learned about the model turn that just ended: the facts decisions are made on.
+export interface TurnError {
+  name: string
+  message: string
+}
+
+export interface Turn {
+  /** The last assistant message of the turn; absent when the turn produced none. */
+  lastAssistantID?: string
+  /** The assistant's own text of the turn (no synthetic or ignored parts, no summaries). */
+  texts: string[]
+  error?: TurnError
+  /** The model and agent the turn ran with, for summarize and the next prompt. */
+  model?: { providerID: string; modelID: string }
+  agent?: string
+}

@@ -1,0 +1,69 @@
+// Files a restart leaves behind for a session: <summaryPath>/<sessionID>/ralph_summary.md and,
+// for `recreate`, transcript.json (the full message list of the session before it is deleted).
+import { isAbsolute, join, relative, resolve } from "node:path"
+import { maxIterations, type Loop } from "../loop/loop.js"
+import type { MessageWithParts } from "../opencode/read-turn.js"
+import { writeFileAtomic } from "./atomic.js"
+
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/
+
+/** The folder for one session's files; refuses ids or paths that would leave the project. */
+export function sessionDir(directory: string, summaryPath: string, sessionID: string): string {
+  if (!SESSION_ID.test(sessionID)) throw new Error(`refusing unsafe session id for a file name: ${JSON.stringify(sessionID)}`)
+  const dir = resolve(directory, summaryPath, sessionID)
+  const rel = relative(directory, dir)
+  if (rel.startsWith("..") || isAbsolute(rel)) throw new Error(`summary folder ${dir} is outside the project ${directory}`)
+  return dir
+}
+
+export interface SummaryRecord {
+  loop: Loop
+  /** The session that was summarized (the one being left). */
+  sessionID: string
+  /** The iteration the new session starts. */
+  nextIteration: number
+  summary: string
+  /** Where the summary came from. */
+  source: "model" | "fallback"
+  at: Date
+}
+
+export function renderSummary(record: SummaryRecord): string {
+  const { loop } = record
+  return [
+    "# Ralph summary",
+    "",
+    `- Task: ${loop.task.split("\n")[0]}`,
+    `- Session: ${record.sessionID}`,
+    `- Iteration: ${record.nextIteration - 1} of ${maxIterations(loop)} ended; iteration ${record.nextIteration} starts in a fresh session`,
+    `- Strategy: ${loop.settings.strategy}`,
+    `- Written: ${record.at.toISOString()}`,
+    `- Summary by: ${record.source === "model" ? "the model (session.summarize)" : "ralph-loop (the model's summary was not available)"}`,
+    "",
+    "## Task",
+    "",
+    loop.task,
+    "",
+    "## Summary",
+    "",
+    record.summary.trim(),
+    "",
+  ].join("\n")
+}
+
+export async function writeSummary(directory: string, record: SummaryRecord): Promise<string> {
+  const file = join(sessionDir(directory, record.loop.settings.summaryPath, record.sessionID), "ralph_summary.md")
+  await writeFileAtomic(file, renderSummary(record))
+  return file
+}
+
+export async function writeTranscript(
+  directory: string,
+  summaryPath: string,
+  sessionID: string,
+  messages: readonly MessageWithParts[],
+): Promise<string> {
+  const file = join(sessionDir(directory, summaryPath, sessionID), "transcript.json")
+  await writeFileAtomic(file, `${JSON.stringify({ sessionID, archivedAt: new Date().toISOString(), messages }, null, 2)}\n`)
+  return file
+}

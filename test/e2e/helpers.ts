@@ -1,0 +1,39 @@
+// Shared waits and lookups for e2e tests.
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import type { Project } from "../harness/harness.js"
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** How long "nothing more happens" is watched for after a loop has ended. */
+export const QUIET_MS = 2_000
+
+export function waitForToast(project: Project, title: RegExp, timeoutMs = 60_000) {
+  return project.events.waitFor(
+    (e) => e.type === "tui.toast.show" && title.test(String(e.properties.title ?? "")),
+    `a toast titled ${title}`,
+    timeoutMs,
+  )
+}
+
+export function toastTitles(project: Project): string[] {
+  return project.events.toasts().map((t) => t.title ?? "")
+}
+
+export async function sessionIDs(project: Project): Promise<string[]> {
+  const { data } = await project.client.session.list()
+  return (data ?? []).map((s) => s.id).sort()
+}
+
+export function summaryFile(project: Project, sessionID: string, summaryPath = ".opencode/sessions"): string {
+  return join(project.dir, summaryPath, sessionID, "ralph_summary.md")
+}
+
+export function readIfExists(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, "utf8") : undefined
+}
+
+/** Ids of the sessions the plugin pointed the TUI at, in order. */
+export function selectedSessions(project: Project): string[] {
+  return project.events.of("tui.session.select").map((e) => String(e.properties.sessionID))
+}

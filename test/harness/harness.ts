@@ -1,0 +1,165 @@
+// One real OpenCode server and one scripted model for a test file; a fresh project directory
+// (its own plugin instance, config, model script and event stream) for each test.
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk"
+import { EventLog } from "./event-log.js"
+import { MockModel, type MockRequest, type RequestKind, type Script } from "./mock-model.js"
+import { isolatedEnv, seedConfigDir, startOpencodeServer, type OpencodeServer } from "./opencode-server.js"
+
+/** The ralph-loop package directory: the plugin is loaded from here, as a user loads a path. */
+export function packageDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  while (dir !== dirname(dir)) {
+    const manifest = join(dir, "package.json")
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "ralph-loop") return dir
+    dir = dirname(dir)
+  }
+  throw new Error("ralph-loop package.json not found above the harness")
+}
+
+export interface ProjectOptions {
+  /** Options tuple passed to the plugin (the factory's second argument). */
+  pluginOptions?: Record<string, unknown>
+  /** Raw text of `.opencode/ralph-loop.jsonc`. */
+  configFile?: string
+  configFileName?: string
+  script?: Script
+  /** Load the plugin at all (false: a project without ralph-loop). */
+  withPlugin?: boolean
+  /** Extra top-level keys for opencode.json. */
+  opencodeConfig?: Record<string, unknown>
+}
+
+export interface Project {
+  readonly dir: string
+  readonly scope: string
+  readonly client: OpencodeClient
+  readonly events: EventLog
+  /** Requests the model received from this project. */
+  requests(kind?: RequestKind): MockRequest[]
+  script(script: Script): void
+  waitForRequests(count: number, kind?: RequestKind, timeoutMs?: number): Promise<void>
+  newSession(title?: string): Promise<string>
+  /** Runs a slash command; resolves when its first turn has ended. */
+  command(sessionID: string, command: string, args: string): Promise<void>
+  close(): void
+}
+
+export interface Harness {
+  readonly root: string
+  readonly server: OpencodeServer
+  readonly mock: MockModel
+  project(name: string, options?: ProjectOptions): Promise<Project>
+  stop(): Promise<void>
+}
+
+const git = (cwd: string, env: NodeJS.ProcessEnv, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=ralph-test", "-c", "user.email=ralph@test.invalid", ...args], {
+    cwd,
+    env,
+    stdio: "ignore",
+  })
+
+export function writeProject(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  mock: MockModel,
+  scope: string,
+  options: ProjectOptions = {},
+): void {
+  mkdirSync(dir, { recursive: true })
+  const plugin = options.pluginOptions ? [[packageDir(), options.pluginOptions]] : [packageDir()]
+  const config = {
+    $schema: "https://opencode.ai/config.json",
+    provider: {
+      mock: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Mock",
+        options: { baseURL: mock.baseURL(scope), apiKey: "mock" },
+        models: { "mock-model": { name: "Mock Model" } },
+      },
+    },
+    model: "mock/mock-model",
+    small_model: "mock/mock-model",
+    autoupdate: false,
+    share: "disabled",
+    snapshot: false,
+    plugin: options.withPlugin === false ? [] : plugin,
+    ...options.opencodeConfig,
+  }
+  writeFileSync(join(dir, "opencode.json"), JSON.stringify(config, null, 2))
+  writeFileSync(join(dir, "README.md"), `# ${scope}\n`)
+  if (options.configFile !== undefined) {
+    mkdirSync(join(dir, ".opencode"), { recursive: true })
+    writeFileSync(join(dir, ".opencode", options.configFileName ?? "ralph-loop.jsonc"), options.configFile)
+  }
+  if (existsSync(join(dir, ".opencode"))) seedConfigDir(join(dir, ".opencode"))
+  if (!existsSync(join(dir, ".git"))) {
+    git(dir, env, "init", "-q")
+    git(dir, env, "add", "-A")
+    git(dir, env, "commit", "-q", "-m", "init")
+  }
+}
+
+export async function startHarness(options: { env?: Record<string, string> } = {}): Promise<Harness> {
+  const root = mkdtempSync(join(tmpdir(), "ralph-e2e-"))
+  const env = isolatedEnv(root, options.env)
+  const mock = await MockModel.start()
+  const projects: Project[] = []
+  // The server's own directory is a project too: it is what the readiness probe boots.
+  const base = join(root, "projects", "_base")
+  writeProject(base, env, mock, "_base", { withPlugin: false })
+  let server: OpencodeServer
+  try {
+    server = await startOpencodeServer({ cwd: base, env, readyDirectory: base })
+  } catch (error) {
+    await mock.close()
+    rmSync(root, { recursive: true, force: true })
+    throw error
+  }
+
+  return {
+    root,
+    server,
+    mock,
+    async project(name, projectOptions = {}) {
+      const dir = join(root, "projects", name)
+      writeProject(dir, env, mock, name, projectOptions)
+      if (projectOptions.script) mock.script(name, projectOptions.script)
+      const client = createOpencodeClient({ baseUrl: server.url, directory: dir })
+      const events = await EventLog.attach(client)
+      const project: Project = {
+        dir,
+        scope: name,
+        client,
+        events,
+        requests: (kind) => mock.requests(name, kind),
+        script: (script) => mock.script(name, script),
+        waitForRequests: (count, kind = "main", timeoutMs) =>
+          mock.waitFor(() => mock.requests(name, kind).length >= count, timeoutMs, `${count} ${kind} requests in ${name}`),
+        async newSession(title = `test ${name}`) {
+          const { data, error } = await client.session.create({ body: { title } })
+          if (!data) throw new Error(`session.create failed: ${JSON.stringify(error)}`)
+          return data.id
+        },
+        async command(sessionID, command, args) {
+          const { error } = await client.session.command({ path: { id: sessionID }, body: { command, arguments: args } })
+          if (error) throw new Error(`/${command} failed: ${JSON.stringify(error)}`)
+        },
+        close: () => events.close(),
+      }
+      projects.push(project)
+      return project
+    },
+    async stop() {
+      for (const project of projects) project.close()
+      await server.stop()
+      await mock.close()
+      if (!process.env.RALPH_TEST_KEEP) rmSync(root, { recursive: true, force: true })
+    },
+  }
+}
