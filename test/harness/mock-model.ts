@@ -33,6 +33,8 @@ export interface MockRequest {
   system: string
   /** Text of the last user message. */
   lastUser: string
+  /** Role of the last message: "tool" when the model is called back with a tool's result. */
+  lastRole: string
   /** The whole request body as OpenCode sent it. */
   body: ChatBody
   bytes: number
@@ -91,6 +93,7 @@ export class MockModel {
   private readonly scripts = new Map<string, Script>()
   private readonly log: MockRequest[] = []
   private readonly waiters = new Set<() => void>()
+  private readonly listeners = new Set<(request: MockRequest, reply: Reply) => void>()
 
   private constructor(
     private readonly server: Server,
@@ -147,6 +150,12 @@ export class MockModel {
     })
   }
 
+  /** Calls `listener` for every request, with the reply it gets. */
+  onRequest(listener: (request: MockRequest, reply: Reply) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
   async close(): Promise<void> {
     this.server.closeAllConnections()
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
@@ -178,6 +187,7 @@ export class MockModel {
       .map(messageText)
       .join("\n")
     const lastUser = messageText([...messages].reverse().find((m) => m.role === "user"))
+    const lastRole = messages.at(-1)?.role ?? ""
     const kind = classify(system, lastUser)
     const request: MockRequest = {
       scope,
@@ -185,6 +195,7 @@ export class MockModel {
       index: this.requests(scope, kind).length,
       system,
       lastUser,
+      lastRole,
       body,
       bytes: Buffer.byteLength(raw),
       at: Date.now(),
@@ -193,6 +204,7 @@ export class MockModel {
     for (const waiter of [...this.waiters]) waiter()
 
     const reply = pick(kind === "title" ? undefined : this.scripts.get(scope)?.[kind], request)
+    for (const listener of this.listeners) listener(request, reply)
     await respond(res, reply, body.model ?? "mock-model")
   }
 }

@@ -122,7 +122,7 @@ export async function startOpencodeServer(options: {
     stop: () => stopChild(child),
   }
   try {
-    await waitUntilReady(url, options.readyDirectory, child, options.timeoutMs ?? 60_000)
+    await waitUntilReady(url, options.readyDirectory, child, () => output, options.timeoutMs ?? 60_000)
   } catch (error) {
     await server.stop()
     throw new Error(`opencode serve did not become ready: ${String(error)}\n--- output ---\n${output.slice(-4000)}`)
@@ -130,21 +130,27 @@ export async function startOpencodeServer(options: {
   return server
 }
 
-async function waitUntilReady(url: string, directory: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/**
+ * Waits for the "listening" line, then for GET /config of `directory` (which boots that instance).
+ * A request sent before the listening line can hang for good, so none is sent before it.
+ */
+async function waitUntilReady(
+  url: string,
+  directory: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
+  while (!output().includes("server listening on")) {
     if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`)
-    try {
-      const res = await fetch(`${url}/config?directory=${encodeURIComponent(directory)}`, {
-        signal: AbortSignal.timeout(15_000),
-      })
-      if (res.ok) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100))
+    if (Date.now() > deadline) throw new Error(`no "listening" line within ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 50))
   }
-  throw new Error(`no answer within ${timeoutMs} ms`)
+  const res = await fetch(`${url}/config?directory=${encodeURIComponent(directory)}`, {
+    signal: AbortSignal.timeout(Math.max(1_000, deadline - Date.now())),
+  })
+  if (!res.ok) throw new Error(`GET /config answered ${res.status}`)
 }
 
 /** SIGTERM, then SIGKILL if it has not exited after a grace period. Only our own child, by PID. */

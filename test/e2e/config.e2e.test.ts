@@ -1,0 +1,81 @@
+// A broken .opencode/ralph-loop.jsonc never breaks OpenCode: one clear message, safe values.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startHarness, type Harness, type Project } from "../harness/harness.js"
+import { QUIET_MS, selectedSessions, sleep, waitForToast } from "./helpers.js"
+
+let harness: Harness
+beforeAll(async () => {
+  harness = await startHarness()
+})
+afterAll(async () => {
+  await harness?.stop()
+})
+
+const configToasts = (project: Project) => project.events.toasts().filter((t) => t.title === "Ralph · config problem")
+
+async function stillServing(project: Project): Promise<void> {
+  const { data, error } = await project.client.config.get()
+  expect(error).toBeUndefined()
+  expect(data).toBeTruthy()
+}
+
+describe("a broken config file", () => {
+  it("with a syntax error: OpenCode keeps serving, one message names the file and where, the loop runs on defaults", async () => {
+    const project = await harness.project("syntax", {
+      configFile: '{\n  "strategy": "continue",\n  "maxRetries": 2 }}\n',
+      script: { main: [{ text: "working" }, { text: "<promise>DONE</promise>" }] },
+    })
+    await stillServing(project)
+    const first = await project.newSession()
+    await project.command(first, "ralph", "task one")
+    await waitForToast(project, /^Ralph · done/)
+    const second = await project.newSession()
+    await project.command(second, "ralph", "task two")
+    await sleep(QUIET_MS)
+
+    const toasts = configToasts(project)
+    expect(toasts).toHaveLength(1)
+    expect(toasts[0]?.message).toContain(".opencode/ralph-loop.jsonc")
+    expect(toasts[0]?.message).toMatch(/not valid JSONC .* line 3, column \d+/)
+    // Defaults: recreate, so the restart went to a fresh session the TUI was pointed at.
+    expect(selectedSessions(project).length).toBeGreaterThanOrEqual(1)
+    await stillServing(project)
+  })
+
+  it("with a wrong type: one message names the file and the key; the other keys of the file still apply", async () => {
+    const project = await harness.project("wrong-type", {
+      configFile: '{\n  // comments and trailing commas are fine\n  "strategy": "continue",\n  "maxRetries": "three",\n}\n',
+      script: { main: [{ text: "working" }] },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "never done")
+    const warning = await waitForToast(project, /retry limit/)
+    await sleep(QUIET_MS)
+
+    const toasts = configToasts(project)
+    expect(toasts).toHaveLength(1)
+    expect(toasts[0]?.message).toContain('.opencode/ralph-loop.jsonc: "maxRetries"')
+    expect(toasts[0]?.message).toMatch(/expected number/i)
+    // maxRetries fell back to the default 5; strategy "continue" from the same file applied.
+    expect(warning.properties.message).toMatch(/maxRetries 5/)
+    expect(project.requests("main")).toHaveLength(6)
+    expect(selectedSessions(project)).toHaveLength(0)
+  })
+
+  it("plugin options override the file; unknown keys are named", async () => {
+    const project = await harness.project("layers", {
+      configFileName: "ralph-loop.json",
+      configFile: '{ "strategy": "fresh", "maxRetires": 1 }',
+      pluginOptions: { strategy: "continue", maxRetries: 1 },
+      script: { main: [{ text: "working" }] },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "layered")
+    await waitForToast(project, /retry limit/)
+    expect(project.requests("main")).toHaveLength(2)
+    expect(selectedSessions(project)).toHaveLength(0)
+    const message = configToasts(project)[0]?.message ?? ""
+    expect(message).toContain('.opencode/ralph-loop.json: "maxRetires" unknown key')
+    expect(message).toContain('did you mean "maxRetries"')
+  })
+})

@@ -1,0 +1,88 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { formatProblem, loadSettings } from "../../src/config/load.js"
+import { DEFAULT_SETTINGS, settingsJsonSchema } from "../../src/config/schema.js"
+
+function dirs(project?: string, global?: string) {
+  const root = mkdtempSync(join(tmpdir(), "ralph-config-"))
+  const directory = join(root, "project")
+  const globalDir = join(root, "global")
+  mkdirSync(join(directory, ".opencode"), { recursive: true })
+  mkdirSync(globalDir, { recursive: true })
+  if (project !== undefined) writeFileSync(join(directory, ".opencode", "ralph-loop.jsonc"), project)
+  if (global !== undefined) writeFileSync(join(globalDir, "ralph-loop.jsonc"), global)
+  return { directory, globalDir }
+}
+
+describe("loadSettings", () => {
+  it("uses the defaults with no files and no options", () => {
+    expect(loadSettings(dirs())).toEqual({ settings: DEFAULT_SETTINGS, problems: [], files: [] })
+  })
+
+  it("layers defaults ← global ← project ← plugin options", () => {
+    const sources = dirs('{ "maxRetries": 7, "strategy": "fresh" }', '{ "maxRetries": 9, "promiseWord": "FIN", "autoRestart": false }')
+    const { settings, problems } = loadSettings({ ...sources, options: { strategy: "continue" } })
+    expect(problems).toEqual([])
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, maxRetries: 7, promiseWord: "FIN", autoRestart: false, strategy: "continue" })
+  })
+
+  it("reads JSONC: comments and trailing commas", () => {
+    const { settings, problems } = loadSettings(dirs('{\n // note\n "maxRetries": 2, /* x */\n}'))
+    expect(problems).toEqual([])
+    expect(settings.maxRetries).toBe(2)
+  })
+
+  it("ignores a file with a syntax error and says where", () => {
+    const { settings, problems } = loadSettings(dirs('{ "maxRetries": 2,\n "strategy": }'))
+    expect(settings).toEqual(DEFAULT_SETTINGS)
+    expect(problems).toHaveLength(1)
+    expect(formatProblem(problems[0]!)).toMatch(/^\.opencode\/ralph-loop\.jsonc is not valid JSONC \(ValueExpected at line 2, column 14\)/)
+  })
+
+  it("keeps the value of the layer below for a bad key, and the good keys of the same file", () => {
+    const sources = dirs('{ "maxRetries": -1, "strategy": "sideways", "promiseWord": "OK" }', '{ "maxRetries": 8 }')
+    const { settings, problems } = loadSettings(sources)
+    expect(settings).toMatchObject({ maxRetries: 8, strategy: "recreate", promiseWord: "OK" })
+    expect(problems.map((p) => p.key)).toEqual(["maxRetries", "strategy"])
+    expect(formatProblem(problems[0]!)).toBe('.opencode/ralph-loop.jsonc: "maxRetries" must be 0 or more (got -1); using 8')
+  })
+
+  it("rejects wrong types, non-objects and bad plugin options", () => {
+    expect(loadSettings(dirs('{ "autoRestart": "yes" }')).problems[0]?.message).toMatch(/expected boolean.*"yes"/)
+    expect(loadSettings(dirs("[1, 2]")).problems[0]?.message).toMatch(/must contain a JSON object/)
+    expect(loadSettings({ ...dirs(), options: { maxRetries: 1.5 } }).problems[0]).toMatchObject({ source: "plugin options", key: "maxRetries" })
+    expect(loadSettings({ ...dirs(), options: "x" as never }).problems[0]?.message).toBe("must be an object")
+  })
+
+  it("names unknown keys and suggests the closest one", () => {
+    const { problems } = loadSettings(dirs('{ "max_retries": 3, "promisword": "X", "colour": 1 }'))
+    expect(problems.map((p) => p.message)).toEqual([
+      'unknown key (ignored); did you mean "maxRetries"?',
+      'unknown key (ignored); did you mean "promiseWord"?',
+      "unknown key (ignored)",
+    ])
+  })
+
+  it("keeps summaryPath inside the project", () => {
+    for (const path of ["../outside", "/etc", "a/../../b"]) {
+      const { settings, problems } = loadSettings({ ...dirs(), options: { summaryPath: path } })
+      expect(settings.summaryPath).toBe(DEFAULT_SETTINGS.summaryPath)
+      expect(problems[0]?.key).toBe("summaryPath")
+    }
+    expect(loadSettings({ ...dirs(), options: { summaryPath: "notes/ralph" } }).settings.summaryPath).toBe("notes/ralph")
+  })
+
+  it("rejects a promise word that could not be written inside the tag", () => {
+    expect(loadSettings({ ...dirs(), options: { promiseWord: "   " } }).problems[0]?.key).toBe("promiseWord")
+    expect(loadSettings({ ...dirs(), options: { promiseWord: "</promise>" } }).problems[0]?.key).toBe("promiseWord")
+  })
+})
+
+describe("the shipped JSON Schema", () => {
+  it("is the one the zod schema produces", () => {
+    const shipped = JSON.parse(readFileSync(new URL("../../ralph-loop.schema.json", import.meta.url), "utf8"))
+    expect(shipped).toEqual(settingsJsonSchema())
+  })
+})

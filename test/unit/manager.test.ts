@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest"
+import { LoopManager } from "../../src/loop/manager.js"
+import { loop as makeLoop } from "./fixtures.js"
+
+const settings = makeLoop().settings
+
+describe("LoopManager", () => {
+  it("claims one idle per busy→idle transition", () => {
+    const manager = new LoopManager()
+    const { loop } = manager.start("ses_a", "task", settings, 0)
+    expect(manager.takeIdle("ses_a")).toBeUndefined() // no busy yet: a stale idle
+    manager.onBusy("ses_a")
+    expect(manager.takeIdle("ses_a")).toBe(loop)
+    expect(loop.phase).toBe("deciding")
+    expect(manager.takeIdle("ses_a")).toBeUndefined() // the duplicate idle
+    manager.onBusy("ses_a") // busy while deciding (the plugin's own summarize) does not re-arm
+    expect(manager.takeIdle("ses_a")).toBeUndefined()
+  })
+
+  it("ignores idles of sessions without a loop", () => {
+    const manager = new LoopManager()
+    manager.onBusy("ses_other")
+    expect(manager.takeIdle("ses_other")).toBeUndefined()
+  })
+
+  it("moves a loop to a fresh session and keeps its lineage", () => {
+    const manager = new LoopManager()
+    const { loop } = manager.start("ses_a", "task", settings, 0)
+    manager.onBusy("ses_a")
+    manager.takeIdle("ses_a")
+    manager.beginRestart(loop)
+    manager.nextIteration(loop, "ses_b")
+    expect(loop).toMatchObject({ sessionID: "ses_b", lineage: ["ses_a"], iteration: 2, retries: 1, phase: "running", sawBusy: false })
+    expect(manager.get("ses_a")).toBeUndefined()
+    expect(manager.get("ses_b")).toBe(loop)
+    expect(manager.find("ses_a")).toBe(loop)
+    // The old session's late idle does nothing; the new one's turn is claimed after its busy.
+    manager.onBusy("ses_a")
+    expect(manager.takeIdle("ses_a")).toBeUndefined()
+    manager.onBusy("ses_b")
+    expect(manager.takeIdle("ses_b")).toBe(loop)
+  })
+
+  it("continues in the same session", () => {
+    const manager = new LoopManager()
+    const { loop } = manager.start("ses_a", "task", settings, 0)
+    manager.nextIteration(loop, "ses_a")
+    expect(loop).toMatchObject({ sessionID: "ses_a", lineage: [], iteration: 2, retries: 1 })
+  })
+
+  it("a stopped loop claims nothing and is gone", () => {
+    const manager = new LoopManager()
+    const { loop } = manager.start("ses_a", "task", settings, 0)
+    manager.stop(loop, "cancelled")
+    manager.onBusy("ses_a")
+    expect(manager.takeIdle("ses_a")).toBeUndefined()
+    expect(manager.get("ses_a")).toBeUndefined()
+    expect(manager.size).toBe(0)
+    manager.keepWatching(loop)
+    expect(loop.phase).toBe("stopped")
+  })
+
+  it("a new /ralph in the same session replaces the running loop", () => {
+    const manager = new LoopManager()
+    const first = manager.start("ses_a", "one", settings, 0).loop
+    const { loop, replaced } = manager.start("ses_a", "two", settings, 1)
+    expect(replaced).toBe(first)
+    expect(first).toMatchObject({ phase: "stopped", stopReason: "replaced" })
+    expect(manager.get("ses_a")).toBe(loop)
+  })
+
+  it("pauses and resumes; a paused loop claims no idle", () => {
+    const manager = new LoopManager()
+    const { loop } = manager.start("ses_a", "task", settings, 0)
+    manager.pause(loop, "Esc")
+    manager.onBusy("ses_a")
+    expect(manager.takeIdle("ses_a")).toBeUndefined()
+    manager.resume(loop)
+    expect(loop.phase).toBe("running")
+    manager.onBusy("ses_a")
+    expect(manager.takeIdle("ses_a")).toBe(loop)
+  })
+
+  it("stops a loop whose session is deleted, but not for a deleted earlier session", () => {
+    const manager = new LoopManager()
+    const { loop } = manager.start("ses_a", "task", settings, 0)
+    manager.nextIteration(loop, "ses_b")
+    expect(manager.sessionDeleted("ses_a")).toBeUndefined()
+    expect(manager.sessionDeleted("ses_b")).toBe(loop)
+    expect(loop.stopReason).toBe("session-deleted")
+  })
+
+  it("keeps loops of separate managers apart (one per plugin instance)", () => {
+    const one = new LoopManager()
+    const two = new LoopManager()
+    one.start("ses_a", "task", settings, 0)
+    expect(two.get("ses_a")).toBeUndefined()
+  })
+})
