@@ -6,6 +6,7 @@ import { LiveSettings } from "./config/live-settings.js"
 import { globalConfigDir } from "./config/load.js"
 import type { RalphContext } from "./context.js"
 import { chatMessageHook } from "./hooks/chat-message.js"
+import { compactionAutocontinueHook } from "./hooks/compaction-autocontinue.js"
 import { commandHook } from "./hooks/command-execute.js"
 import { configHook } from "./hooks/config.js"
 import { eventHook } from "./hooks/event.js"
@@ -35,6 +36,8 @@ export const server: Plugin = async (input, options) => {
     "command.execute.before": commandHook(ctx),
     "chat.message": chatMessageHook(ctx),
     "experimental.chat.system.transform": systemTransformHook(ctx),
+    "experimental.compaction.autocontinue": compactionAutocontinueHook(ctx),
+    dispose: async () => ctx.runner.dispose(),
   }
   return guard(hooks, api)
 }

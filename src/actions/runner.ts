@@ -1,14 +1,22 @@
-// ActionRunner: performs what the loop decided, with the SDK client OpenCode gave the plugin.
-// Every step that awaits re-checks the loop afterwards: the user may have cancelled meanwhile.
+// ActionRunner: gathers the facts of an ended turn, asks the pure core what to do, and does it with
+// the SDK client OpenCode gave the plugin. Every step that awaits re-checks the loop afterwards:
+// the user may have cancelled, resumed or typed meanwhile.
 import { relative } from "node:path"
+import { afterCooldown } from "../loop/breaker.js"
+import { blockedUntil } from "../loop/call-window.js"
+import { exceededBudget } from "../loop/budgets.js"
 import { decide, type Decision } from "../loop/decide.js"
-import { maxIterations, type Loop } from "../loop/loop.js"
+import type { Loop } from "../loop/loop.js"
 import type { LoopManager } from "../loop/manager.js"
-import { continuePrompt, freshSessionPrompt, promiseTag, sessionTitle, shorten } from "../loop/prompts.js"
+import type { ProgressSample } from "../loop/progress.js"
+import { continuePrompt, freshSessionPrompt, resumePrompt, sessionTitle } from "../loop/prompts.js"
 import type { Turn } from "../loop/turn.js"
 import type { OpencodeApi } from "../opencode/api.js"
-import { readSummary, readTurn } from "../opencode/read-turn.js"
+import { readSummary, readTurn, sessionUsage, type MessageWithParts } from "../opencode/read-turn.js"
 import { writeSummary, writeTranscript } from "../store/session-files.js"
+import * as notice from "./notices.js"
+import type { Notice } from "./notices.js"
+import { workTreeFingerprint } from "./work-tree.js"
 
 export interface RunnerOptions {
   directory: string
@@ -18,10 +26,12 @@ export interface RunnerOptions {
 }
 
 const FALLBACK_SUMMARY_CHARS = 4000
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export class ActionRunner {
   private readonly now: () => number
   private readonly idleWaitMs: number
+  private readonly timers = new Map<Loop, ReturnType<typeof setTimeout>>()
 
   constructor(
     private readonly api: OpencodeApi,
@@ -32,103 +42,142 @@ export class ActionRunner {
     this.idleWaitMs = options.idleWaitMs ?? 10_000
   }
 
-  /** A turn of `loop` ended (its idle was claimed): read it, decide, act. Never throws. */
+  notify(n: Notice | undefined): void {
+    if (n) this.api.toast(n.variant, n.title, n.message, n.duration)
+  }
+
+  /** A turn of `loop` ended (its idle was claimed): settle, read it, decide, act. Never throws. */
   async onTurnEnded(loop: Loop): Promise<void> {
+    const epoch = loop.busyEpoch
     try {
-      const turn = readTurn(await this.api.messages(loop.sessionID))
+      if (loop.settings.settleMs > 0) await sleep(loop.settings.settleMs)
       if (loop.phase !== "deciding") return
-      const decision = decide(loop, turn)
-      this.api.log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration })
-      if (decision.type !== "ignore") this.manager.decided(loop, turn.lastAssistantID)
+      // The session started working again while we waited (the user typed, OpenCode continued).
+      if (loop.busyEpoch !== epoch) return this.manager.keepWatching(loop, true)
+      const messages = await this.api.messages(loop.sessionID)
+      const sample = await this.sample(loop)
+      if (loop.phase !== "deciding") return
+      loop.usage[loop.sessionID] = sessionUsage(messages)
+      const turn = readTurn(messages)
+      const breakerBefore = loop.breaker.state
+      const { decision, update } = decide(loop, { turn, sample, now: this.now() })
+      this.api.log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration, decision })
+      if (decision.type !== "ignore") {
+        this.manager.decided(loop, turn.lastAssistantID, update)
+        loop.lastTurn = turn
+        this.notify(notice.breakerChanged(breakerBefore, loop.breaker.state, loop.breaker.reason))
+      }
       await this.perform(loop, decision, turn)
     } catch (error) {
       this.fail(loop, "could not handle the end of a turn", error)
     }
   }
 
-  toastLoopStarted(loop: Loop): void {
-    this.api.toast("info", `Ralph ${loop.iteration}/${maxIterations(loop)} · ${shorten(loop.task, 50)}`,
-      `Loop started (${loop.settings.strategy}). It ends when the model writes ${promiseTag(loop.settings.promiseWord)}.`)
+  /** Ends the timer of a loop that stopped or was resumed by the user. */
+  cancelTimer(loop: Loop): void {
+    const timer = this.timers.get(loop)
+    if (timer) clearTimeout(timer)
+    this.timers.delete(loop)
+  }
+
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer)
+    this.timers.clear()
   }
 
   private async perform(loop: Loop, decision: Decision, turn: Turn): Promise<void> {
     switch (decision.type) {
       case "ignore":
-        this.manager.keepWatching(loop)
-        return
+        return this.manager.keepWatching(loop)
+      case "wait-for-user":
+        this.api.log("info", "turn ended with a request waiting for the user; nothing sent", { loop: loop.id })
+        return this.manager.keepWatching(loop)
       case "complete":
-        this.manager.stop(loop, "completed")
-        this.api.toast("success", "Ralph · done",
-          `${shorten(loop.task, 60)} — finished in ${loop.iteration} iteration${loop.iteration === 1 ? "" : "s"}.`)
+        this.manager.stop(loop, "completed", decision.detail)
+        this.notify(notice.completed(loop, decision.detail))
         this.api.log("info", "loop completed", { loop: loop.id, iterations: loop.iteration, sessions: [...loop.lineage, loop.sessionID] })
         return
-      case "retries-exhausted":
-        this.manager.stop(loop, "retries-exhausted")
-        this.api.toast("warning", "Ralph · retry limit reached",
-          `Stopped after ${loop.retries} restart${loop.retries === 1 ? "" : "s"} (maxRetries ${loop.settings.maxRetries}) without ${promiseTag(loop.settings.promiseWord)}. The work so far is in the session.`,
-          15_000)
-        this.api.log("warn", "loop stopped: retries exhausted", { loop: loop.id, retries: loop.retries })
+      case "stop":
+        this.manager.stop(loop, decision.reason, decision.detail)
+        this.notify(notice.stopped(loop, decision.reason, decision.detail))
+        this.api.log("warn", `loop stopped: ${decision.detail}`, { loop: loop.id, reason: decision.reason })
         return
       case "report-missing-promise":
         this.manager.keepWatching(loop)
-        this.api.toast("warning", "Ralph · no promise yet",
-          `The model stopped without ${promiseTag(loop.settings.promiseWord)}. autoRestart is off, so nothing was sent; reply to go on.`)
-        return
+        return this.notify(notice.missingPromise(loop))
       case "pause":
         this.manager.pause(loop, decision.reason)
-        this.api.toast("warning", "Ralph · paused",
-          `Paused: ${decision.reason}. Send a message in this session to resume the loop, or /cancel-ralph to end it.`, 15_000)
+        this.notify(notice.paused(decision.reason))
         this.api.log("info", "loop paused", { loop: loop.id, reason: decision.reason })
         return
+      case "wait":
+        this.manager.wait(loop, decision.wait, decision.detail)
+        this.notify(notice.waiting(decision.wait, decision.detail))
+        this.api.log("info", `loop waiting (${decision.wait.reason}) until ${new Date(decision.wait.until).toISOString()}`, { loop: loop.id })
+        return this.schedule(loop, decision.wait.until)
       case "restart":
-        this.manager.beginRestart(loop)
-        if (loop.settings.strategy === "continue") await this.continueInPlace(loop, turn)
-        else await this.restartFresh(loop, turn, loop.settings.strategy === "recreate")
-        return
+        return this.iterate(loop, turn, decision.fresh, decision.note)
     }
   }
 
+  /** Starts the next iteration by the strategy (`fresh`: in a new session whatever the strategy). */
+  private async iterate(loop: Loop, turn: Turn, fresh: boolean, note?: string): Promise<void> {
+    this.manager.beginRestart(loop)
+    if (loop.settings.strategy === "continue" && !fresh) await this.continueInPlace(loop, turn, note)
+    else await this.restartFresh(loop, turn, loop.settings.strategy === "recreate", note)
+  }
+
   /** Strategy `continue`: the same session gets the next prompt. */
-  private async continueInPlace(loop: Loop, turn: Turn): Promise<void> {
+  private async continueInPlace(loop: Loop, turn: Turn, note?: string): Promise<void> {
     // Counted before the prompt is sent, so the busy status it causes is seen as this loop's.
     this.manager.nextIteration(loop, loop.sessionID)
-    await this.api.promptAsync(loop.sessionID, { text: continuePrompt(loop, loop.iteration), agent: turn.agent, model: turn.model })
-    this.toastIteration(loop, "Continuing in the same session.")
+    await this.prompt(loop, loop.sessionID, continuePrompt(loop, loop.iteration, note), turn)
+    this.notify(notice.iterationStarted(loop, "Continuing in the same session."))
   }
 
   /** Strategies `recreate` and `fresh`: summarize, write the summary, go on in a new session. */
-  private async restartFresh(loop: Loop, turn: Turn, retireOld: boolean): Promise<void> {
+  private async restartFresh(loop: Loop, turn: Turn, retireOld: boolean, note?: string): Promise<void> {
     const oldSessionID = loop.sessionID
     const nextIteration = loop.iteration + 1
-    const { summary, source } = await this.summarize(oldSessionID, turn)
+    const { summary, source } = await this.summarize(loop, turn)
     if (loop.phase !== "restarting") return
     const summaryFile = await writeSummary(this.options.directory, {
       loop, sessionID: oldSessionID, nextIteration, summary, source, at: new Date(this.now()),
     })
     const session = await this.api.createSession(sessionTitle(loop, nextIteration))
-    if (loop.phase !== "restarting") return
-    this.manager.nextIteration(loop, session.id)
     await this.api.selectSession(session.id).catch((error: unknown) =>
       this.api.log("warn", "could not point the TUI at the new session", { session: session.id, error: String(error) }))
-    await this.api.promptAsync(session.id, {
-      text: freshSessionPrompt(loop, nextIteration, summary), agent: turn.agent, model: turn.model,
-    })
-    this.toastIteration(loop, `Fresh session; handoff in ${relative(this.options.directory, summaryFile)}.`)
+    if (loop.phase !== "restarting") return
+    this.manager.nextIteration(loop, session.id)
+    await this.prompt(loop, session.id, freshSessionPrompt(loop, nextIteration, summary, note), turn)
+    this.notify(notice.iterationStarted(loop, `Fresh session; handoff in ${relative(this.options.directory, summaryFile)}.`))
     this.api.log("info", "loop restarted in a fresh session", { loop: loop.id, from: oldSessionID, to: session.id, iteration: loop.iteration })
     if (retireOld) await this.retire(loop, oldSessionID)
   }
 
-  /** The model's summary of the session, or — if that fails — the end of its last turn. */
-  private async summarize(sessionID: string, turn: Turn): Promise<{ summary: string; source: "model" | "fallback" }> {
-    if (turn.model) {
-      try {
+  private async prompt(loop: Loop, sessionID: string, text: string, turn: Turn | undefined): Promise<void> {
+    this.manager.recordCall(loop, this.now())
+    await this.api.promptAsync(sessionID, { text, agent: turn?.agent, model: turn?.model })
+  }
+
+  /**
+   * The handoff: the summary OpenCode's compaction already wrote (after a context overflow), or
+   * the model's summary of the session, or — if that fails — the end of its last reply.
+   */
+  private async summarize(loop: Loop, turn: Turn): Promise<{ summary: string; source: "model" | "fallback" }> {
+    const sessionID = loop.sessionID
+    try {
+      if (!turn.compacted && turn.model) {
+        this.manager.recordCall(loop, this.now())
         await this.api.summarize(sessionID, turn.model)
-        const summary = readSummary(await this.api.messages(sessionID))
-        if (summary) return { summary, source: "model" }
-        this.api.log("warn", "session.summarize produced no text; using the last reply as the handoff", { session: sessionID })
-      } catch (error) {
-        this.api.log("warn", "session.summarize failed; using the last reply as the handoff", { session: sessionID, error: String(error) })
       }
+      const messages = await this.api.messages(sessionID)
+      loop.usage[sessionID] = sessionUsage(messages)
+      const summary = readSummary(messages)
+      if (summary) return { summary, source: "model" }
+      this.api.log("warn", "no summary was produced; using the last reply as the handoff", { session: sessionID })
+    } catch (error) {
+      this.api.log("warn", "session.summarize failed; using the last reply as the handoff", { session: sessionID, error: String(error) })
     }
     const last = turn.texts.join("\n").trim()
     const summary = last
@@ -144,7 +193,8 @@ export class ActionRunner {
         this.api.log("warn", "old session did not go idle; it is kept", { session: sessionID })
         return
       }
-      await writeTranscript(this.options.directory, loop.settings.summaryPath, sessionID, await this.api.messages(sessionID))
+      const messages: MessageWithParts[] = await this.api.messages(sessionID)
+      await writeTranscript(this.options.directory, loop.settings.summaryPath, sessionID, messages)
       await this.api.deleteSession(sessionID)
       this.api.log("info", "old session archived and deleted", { loop: loop.id, session: sessionID })
     } catch (error) {
@@ -156,13 +206,68 @@ export class ActionRunner {
     const deadline = this.now() + this.idleWaitMs
     while (!(await this.api.isIdle(sessionID))) {
       if (this.now() >= deadline) return false
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      await sleep(200)
     }
     return true
   }
 
-  private toastIteration(loop: Loop, message: string): void {
-    this.api.toast("info", `Ralph ${loop.iteration}/${maxIterations(loop)} · ${shorten(loop.task, 50)}`, message)
+  /** Progress facts: the work tree and the session's completed todos. */
+  private async sample(loop: Loop): Promise<ProgressSample> {
+    const ignore = [".opencode/", loop.settings.summaryPath.replace(/^\.\//, "").replace(/\/?$/, "/")]
+    const [workTree, todos] = await Promise.all([
+      workTreeFingerprint(this.options.directory, ignore),
+      this.api.todos(loop.sessionID).catch(() => []),
+    ])
+    return { workTree, todosCompleted: todos.filter((t) => t.status === "completed").length, sessionID: loop.sessionID }
+  }
+
+  private schedule(loop: Loop, until: number): void {
+    this.cancelTimer(loop)
+    const timer = setTimeout(() => {
+      this.timers.delete(loop)
+      void this.wake(loop)
+    }, Math.max(0, until - this.now()))
+    timer.unref?.()
+    this.timers.set(loop, timer)
+  }
+
+  /** A wait is over: the breaker half-opens, the call window has reset, or the back-off is done. */
+  private async wake(loop: Loop): Promise<void> {
+    const wait = loop.wait
+    if (loop.phase !== "waiting" || !wait) return
+    try {
+      const now = this.now()
+      if (wait.reason === "breaker") {
+        const before = loop.breaker.state
+        loop.breaker = afterCooldown(loop.breaker, loop.settings, now)
+        this.notify(notice.breakerChanged(before, loop.breaker.state))
+      }
+      const breach = exceededBudget(loop, now)
+      if (breach && wait.then === "next") {
+        this.manager.stop(loop, breach.reason, breach.detail)
+        return this.notify(notice.stopped(loop, breach.reason, breach.detail))
+      }
+      if (!(await this.api.isIdle(loop.sessionID))) return this.manager.keepWatching(loop, true)
+      if (loop.phase !== "waiting") return
+      const calls = wait.then === "resume" || (loop.settings.strategy === "continue" && !wait.fresh) ? 1 : 2
+      const blocked = blockedUntil(loop.calls, loop.settings, now, calls)
+      if (blocked !== undefined) {
+        const next = { ...wait, reason: "call-limit" as const, until: blocked }
+        const detail = `${loop.settings.maxCallsPerHour} calls per window reached (maxCallsPerHour)`
+        this.manager.wait(loop, next, detail)
+        this.notify(notice.waiting(next, detail))
+        return this.schedule(loop, blocked)
+      }
+      const turn = loop.lastTurn ?? { texts: [] }
+      if (wait.then === "resume") {
+        this.manager.promptSent(loop)
+        await this.prompt(loop, loop.sessionID, resumePrompt(loop), turn)
+        return this.notify(notice.iterationStarted(loop, "Resuming after the provider's limit."))
+      }
+      await this.iterate(loop, turn, wait.fresh ?? false)
+    } catch (error) {
+      this.fail(loop, "could not continue the loop after waiting", error)
+    }
   }
 
   /** Something the loop needed failed: pause it, say why, send nothing more. */
@@ -170,7 +275,6 @@ export class ActionRunner {
     this.api.log("error", `${what}: ${String(error)}`, { loop: loop.id, session: loop.sessionID })
     if (loop.phase === "stopped") return
     this.manager.pause(loop, `${what} (${error instanceof Error ? error.message : String(error)})`)
-    this.api.toast("error", "Ralph · paused after an error",
-      `${what}: ${error instanceof Error ? error.message : String(error)}. Send a message to resume, or /cancel-ralph.`, 20_000)
+    this.notify(notice.failed(what, error))
   }
 }

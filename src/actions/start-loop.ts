@@ -1,13 +1,16 @@
 // Starting a loop in a session, from /ralph or (activation "always") from a first message.
 import type { RalphContext } from "../context.js"
-import type { Loop, LoopSettings } from "../loop/loop.js"
+import type { Loop } from "../loop/loop.js"
+import * as notice from "./notices.js"
 
 export function startLoop(ctx: RalphContext, sessionID: string, task: string): Loop {
-  const { promiseWord, maxRetries, strategy, autoRestart, summaryPath } = ctx.settings.current
-  const settings: LoopSettings = { promiseWord, maxRetries, strategy, autoRestart, summaryPath }
+  const { activation: _activation, ...settings } = ctx.settings.current
   const { loop, replaced } = ctx.manager.start(sessionID, task, settings, ctx.now())
-  if (replaced) ctx.api.log("info", "a new /ralph replaced the loop running in this session", { session: sessionID })
-  ctx.api.log("info", "loop started", { session: sessionID, strategy, maxRetries, promiseWord })
-  ctx.runner.toastLoopStarted(loop)
+  if (replaced) {
+    ctx.runner.cancelTimer(replaced)
+    ctx.api.log("info", "a new /ralph replaced the loop running in this session", { session: sessionID })
+  }
+  ctx.api.log("info", "loop started", { session: sessionID, settings })
+  ctx.runner.notify(notice.started(loop))
   return loop
 }

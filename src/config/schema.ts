@@ -33,6 +33,76 @@ export const settingSchemas = {
   activation: z
     .enum(["command", "always"])
     .describe("command: loops start with /ralph <task>; always: the first message of every new session starts one."),
+  maxIterations: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(10_000, "must be at most 10000")
+    .describe("Hard cap on model turns of one loop, whatever else is configured."),
+  maxCallsPerHour: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(100_000, "must be at most 100000")
+    .describe("Prompts and summaries the plugin may send per window; at the limit the loop waits for the window to reset."),
+  rateLimitWindowMinutes: z
+    .number()
+    .positive("must be more than 0")
+    .max(1440, "must be at most 1440")
+    .describe("Length of the maxCallsPerHour window, in minutes (60 unless you are testing)."),
+  cooldownMinutes: z
+    .number()
+    .positive("must be more than 0")
+    .max(1440, "must be at most 1440")
+    .describe("How long the circuit breaker stays OPEN before it lets one probe turn through."),
+  noProgressThreshold: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(1000, "must be at most 1000")
+    .describe("Iterations in a row without measured progress that open the circuit breaker."),
+  sameErrorThreshold: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(1000, "must be at most 1000")
+    .describe("Iterations in a row ending in the same error that open the circuit breaker."),
+  maxTokens: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .describe("Token budget of one loop (input + output + reasoning, from OpenCode's own accounting)."),
+  maxCost: z
+    .number()
+    .min(0, "must be 0 or more")
+    .describe("Cost budget of one loop in the provider's currency (usually USD), from OpenCode's own accounting."),
+  maxWallMinutes: z
+    .number()
+    .positive("must be more than 0")
+    .max(10_080, "must be at most 10080 (a week)")
+    .describe("Wall-clock budget of one loop, in minutes."),
+  backoffBaseSeconds: z
+    .number()
+    .positive("must be more than 0")
+    .max(3600, "must be at most 3600")
+    .describe("First wait after a rate limit or overload when the provider gave no reset time; doubles each time."),
+  backoffMaxMinutes: z
+    .number()
+    .positive("must be more than 0")
+    .max(1440, "must be at most 1440")
+    .describe("Longest single wait after a rate limit or overload."),
+  statusBlock: z
+    .boolean()
+    .describe("Ask the model to end each turn with a ---RALPH_STATUS--- block (read as a hint)."),
+  exitGate: z
+    .enum(["promise", "dual", "either"])
+    .describe("promise: the promise ends the loop; dual: 2+ completion indicators in a row and EXIT_SIGNAL: true; either: one of the two."),
+  settleMs: z
+    .number()
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .max(60_000, "must be at most 60000")
+    .describe("How long the plugin lets late events arrive after an idle before it acts on it."),
 } as const
 
 export type Settings = { [K in keyof typeof settingSchemas]: z.output<(typeof settingSchemas)[K]> }
@@ -45,6 +115,20 @@ export const DEFAULT_SETTINGS: Settings = {
   autoRestart: true,
   strategy: "recreate",
   activation: "command",
+  maxIterations: 50,
+  maxCallsPerHour: 100,
+  rateLimitWindowMinutes: 60,
+  cooldownMinutes: 30,
+  noProgressThreshold: 3,
+  sameErrorThreshold: 5,
+  maxTokens: 5_000_000,
+  maxCost: 25,
+  maxWallMinutes: 480,
+  backoffBaseSeconds: 30,
+  backoffMaxMinutes: 30,
+  statusBlock: false,
+  exitGate: "promise",
+  settleMs: 150,
 }
 
 export const SETTING_KEYS = Object.keys(settingSchemas) as SettingKey[]

@@ -5,7 +5,7 @@ import type { Hooks } from "@opencode-ai/plugin"
 import type { Part, TextPart } from "@opencode-ai/sdk"
 import { startLoop } from "../actions/start-loop.js"
 import type { RalphContext } from "../context.js"
-import { promiseInstruction } from "../loop/prompts.js"
+import { loopRules } from "../loop/prompts.js"
 import { newPartID } from "../opencode/part-id.js"
 
 type ChatMessageHook = NonNullable<Hooks["chat.message"]>
@@ -22,8 +22,8 @@ export const chatMessageHook =
       if (task) loop = startLoop(ctx, sessionID, task)
     }
     if (!loop) return
-    if (loop.phase === "paused") {
-      ctx.manager.resume(loop)
+    if (ctx.manager.resume(loop)) {
+      ctx.runner.cancelTimer(loop)
       ctx.api.toast("info", "Ralph · resumed", `Loop resumed at iteration ${loop.iteration}.`)
     }
     if (loop.needsInstruction) {
@@ -33,7 +33,7 @@ export const chatMessageHook =
         sessionID: output.message.sessionID,
         messageID: output.message.id,
         type: "text",
-        text: `\n\n${promiseInstruction(loop.settings.promiseWord)}`,
+        text: `\n\n${loopRules(loop.settings)}`,
         synthetic: true,
       }
       output.parts.push(part)

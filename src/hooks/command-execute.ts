@@ -43,6 +43,7 @@ function cancel(ctx: RalphContext, input: CommandInput, parts: Part[]): void {
     return
   }
   ctx.manager.stop(loop, "cancelled")
+  ctx.runner.cancelTimer(loop)
   ctx.api.toast("info", "Ralph · cancelled", `Loop ended at iteration ${loop.iteration}. Nothing more will be sent.`)
   ctx.api.log("info", "loop cancelled by the user", { loop: loop.id, iteration: loop.iteration })
   replaceText(parts, "The user cancelled the Ralph loop with /cancel-ralph; the plugin has ended it and will send nothing more. Confirm that in one short sentence and do nothing else.")

@@ -2,7 +2,7 @@
 // order, and hands a claimed idle to the runner without waiting for it.
 import type { Hooks } from "@opencode-ai/plugin"
 import type { RalphContext } from "../context.js"
-import { observe, type RuntimeEvent } from "../opencode/events.js"
+import { observe, type Observation, type RuntimeEvent } from "../opencode/events.js"
 
 type EventHook = NonNullable<Hooks["event"]>
 
@@ -10,27 +10,41 @@ export const eventHook =
   (ctx: RalphContext): EventHook =>
   async ({ event }) => {
     const observation = observe(event as RuntimeEvent)
-    if (!observation) return
-    switch (observation.kind) {
-      case "busy":
-        ctx.manager.onBusy(observation.sessionID)
-        return
-      case "idle": {
-        const loop = ctx.manager.takeIdle(observation.sessionID)
-        if (loop) void ctx.runner.onTurnEnded(loop)
-        return
+    if (observation) handle(ctx, observation)
+  }
+
+function handle(ctx: RalphContext, observation: Observation): void {
+  const { manager } = ctx
+  switch (observation.kind) {
+    case "busy":
+      return manager.onBusy(observation.sessionID, observation.retry)
+    case "idle": {
+      const loop = manager.takeIdle(observation.sessionID)
+      if (loop) void ctx.runner.onTurnEnded(loop)
+      return
+    }
+    case "error":
+      return manager.onTurnEvent(observation.sessionID, (turn) => turn.errors.push(observation.error))
+    case "compacted":
+      return manager.onTurnEvent(observation.sessionID, (turn) => (turn.compacted = true))
+    case "asked":
+      return manager.onTurnEvent(observation.sessionID, (turn) => turn.pending.push(observation.requestID))
+    case "answered":
+      return manager.onTurnEvent(observation.sessionID, (turn) => {
+        turn.pending = turn.pending.filter((id) => id !== observation.requestID)
+      })
+    case "session-created":
+      if (!observation.parentID && ctx.settings.current.activation === "always") ctx.newSessions.add(observation.sessionID)
+      return
+    case "session-deleted": {
+      ctx.newSessions.delete(observation.sessionID)
+      const loop = manager.sessionDeleted(observation.sessionID)
+      if (loop) {
+        ctx.runner.cancelTimer(loop)
+        ctx.api.toast("warning", "Ralph · stopped", "The loop's session was deleted, so the loop ended.")
+        ctx.api.log("info", "loop stopped: its session was deleted", { loop: loop.id })
       }
-      case "session-created":
-        if (!observation.parentID && ctx.settings.current.activation === "always") ctx.newSessions.add(observation.sessionID)
-        return
-      case "session-deleted": {
-        ctx.newSessions.delete(observation.sessionID)
-        const loop = ctx.manager.sessionDeleted(observation.sessionID)
-        if (loop) {
-          ctx.api.toast("warning", "Ralph · stopped", "The loop's session was deleted, so the loop ended.")
-          ctx.api.log("info", "loop stopped: its session was deleted", { loop: loop.id })
-        }
-        return
-      }
+      return
     }
   }
+}

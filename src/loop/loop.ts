@@ -1,18 +1,59 @@
-// One Ralph loop: a task, where it lives now, where it lived before, and how far it has come.
+// One Ralph loop: a task, where it lives now, where it lived before, how far it has come, and
+// the state of the policies that keep it from running away.
 import type { Settings, Strategy } from "../config/schema.js"
+import { closedBreaker, type Breaker } from "./breaker.js"
+import { emptyCallWindow, type CallWindow } from "./call-window.js"
+import type { Turn } from "./turn.js"
+import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
 
-export type LoopSettings = Pick<Settings, "promiseWord" | "maxRetries" | "strategy" | "autoRestart" | "summaryPath">
+/** A loop keeps the settings it started with (later config edits apply to later loops). */
+export type LoopSettings = Omit<Settings, "activation">
 
 /**
  * running    — waiting for the model's turn in `sessionID` to end
  * deciding   — that turn ended; the plugin is reading it
  * restarting — the plugin is summarizing / creating / prompting (its own idles are ignored)
- * paused     — waiting for the user (Esc, or a failure the user must see)
+ * waiting    — a timer will continue the loop (back-off, breaker cooldown, call limit)
+ * paused     — waiting for the user (Esc, STATUS: BLOCKED, or a failure the user must see)
  * stopped    — over, for `stopReason`
  */
-export type LoopPhase = "running" | "deciding" | "restarting" | "paused" | "stopped"
+export type LoopPhase = "running" | "deciding" | "restarting" | "waiting" | "paused" | "stopped"
 
-export type StopReason = "completed" | "retries-exhausted" | "cancelled" | "session-deleted" | "replaced"
+export type StopReason =
+  | "completed"
+  | "retries-exhausted"
+  | "max-iterations"
+  | "token-budget"
+  | "cost-budget"
+  | "time-budget"
+  | "auth-error"
+  | "cancelled"
+  | "session-deleted"
+  | "replaced"
+
+export interface Usage {
+  tokens: number
+  cost: number
+}
+
+export interface Progress {
+  /** Fingerprint of the git work tree after the last turn (undefined: not a git repo). */
+  workTree?: string | undefined
+  /** Completed todos of the current session after the last turn. */
+  todosCompleted: number
+  todosSession?: string
+  /** Normalised hashes of recent assistant outputs. */
+  recentOutputs: string[]
+}
+
+export interface Wait {
+  reason: "backoff" | "breaker" | "call-limit"
+  until: number
+  /** What the timer does: resume the same turn (back-off: no iteration used) or start the next. */
+  then: "resume" | "next"
+  /** For "next": start it in a fresh session whatever the strategy. */
+  fresh?: boolean
+}
 
 export interface Loop {
   /** Stable id: the session the loop started in. */
@@ -31,17 +72,59 @@ export interface Loop {
   phase: LoopPhase
   /** A busy status was seen for `sessionID` since the last prompt: the next idle is a real turn end. */
   sawBusy: boolean
+  /** Counts busy statuses, so a decision can tell that the session started again meanwhile. */
+  busyEpoch: number
   /** The first user message of the loop has not had the promise instruction appended yet. */
   needsInstruction: boolean
   /** The last assistant message a decision was made on (a second idle for it is a duplicate). */
   lastDecidedMessageID?: string
+  /** What OpenCode reported for the current turn (errors, compaction, pending permissions). */
+  turnEvents: TurnEvents
+  breaker: Breaker
+  calls: CallWindow
+  /** Tokens and cost per session of the loop, recomputed from the messages. */
+  usage: Record<string, Usage>
+  progress: Progress
+  /** Turns in a row that indicated completion (promise or STATUS: COMPLETE). */
+  completionStreak: number
+  /** Back-offs in a row (for the exponential delay). */
+  backoffs: number
+  wait?: Wait
+  /** The last turn decided on: its model, agent and text carry over to the next prompt. */
+  lastTurn?: Turn
   stopReason?: StopReason
-  pauseReason?: string
+  /** Why the loop stopped or paused, for the user. */
+  detail?: string
 }
 
-/** Turns the loop may run in all: the first prompt plus one per restart. */
-export const maxIterations = (loop: Loop): number => loop.settings.maxRetries + 1
+export function newLoop(sessionID: string, task: string, settings: LoopSettings, now: number): Loop {
+  return {
+    id: sessionID,
+    task,
+    settings,
+    startedAt: now,
+    sessionID,
+    lineage: [],
+    iteration: 1,
+    retries: 0,
+    phase: "running",
+    sawBusy: false,
+    busyEpoch: 0,
+    needsInstruction: true,
+    turnEvents: emptyTurnEvents(),
+    breaker: closedBreaker(),
+    calls: emptyCallWindow(),
+    usage: {},
+    progress: { todosCompleted: 0, recentOutputs: [] },
+    completionStreak: 0,
+    backoffs: 0,
+  }
+}
 
-export const isLive = (loop: Loop): boolean => loop.phase !== "stopped"
+/** Turns the loop may run in all. */
+export const maxIterations = (loop: Loop): number => Math.min(loop.settings.maxRetries + 1, loop.settings.maxIterations)
+
+export const totalUsage = (loop: Loop): Usage =>
+  Object.values(loop.usage).reduce((sum, u) => ({ tokens: sum.tokens + u.tokens, cost: sum.cost + u.cost }), { tokens: 0, cost: 0 })
 
 export const strategyOf = (loop: Loop): Strategy => loop.settings.strategy

@@ -1,17 +1,19 @@
 // Every text the loop puts in front of the model. Pure functions of the loop's state.
-import { maxIterations, type Loop } from "./loop.js"
+import { maxIterations, type Loop, type LoopSettings } from "./loop.js"
+import { STATUS_BLOCK_INSTRUCTION } from "./status-block.js"
 
 export function promiseTag(word: string): string {
   return `<promise>${word}</promise>`
 }
 
-/** Appended to the first user message of a loop (seed 000, step 0). */
-export function promiseInstruction(word: string): string {
-  return [
-    `When the task is completely done — everything asked for works — end your final reply with ${promiseTag(word)}.`,
+/** Appended to the first user message of a loop (seed 000, step 0), and closing every restart prompt. */
+export function loopRules(settings: Pick<LoopSettings, "promiseWord" | "statusBlock">): string {
+  const promise = [
+    `When the task is completely done — everything asked for works — end your final reply with ${promiseTag(settings.promiseWord)}.`,
     `Only then: never write it for partial progress, never to get out of the loop, and do not mention it otherwise.`,
     `If you stop before the task is done, you will be asked to continue.`,
   ].join(" ")
+  return settings.statusBlock ? `${promise}\n\n${STATUS_BLOCK_INSTRUCTION}` : promise
 }
 
 /** The short loop-mode note added to the system prompt of a loop's session. */
@@ -20,18 +22,22 @@ export function systemNote(loop: Loop): string {
     `Ralph loop mode: iteration ${loop.iteration} of ${maxIterations(loop)}.`,
     `You are working autonomously on a task the user gave once; nobody will answer questions in between — make reasonable choices and keep going.`,
     `Finish with ${promiseTag(loop.settings.promiseWord)} only when the whole task is truly done.`,
-  ].join(" ")
+    loop.settings.statusBlock ? "End every reply with the ---RALPH_STATUS--- block." : "",
+  ]
+    .filter(Boolean)
+    .join(" ")
 }
 
 const header = (loop: Loop, iteration: number, where: string) =>
   `[Ralph loop · iteration ${iteration} of ${maxIterations(loop)} · ${where}]`
 
 /** The prompt that restarts the task in a fresh session, carrying the previous session's summary. */
-export function freshSessionPrompt(loop: Loop, iteration: number, summary: string): string {
+export function freshSessionPrompt(loop: Loop, iteration: number, summary: string, note?: string): string {
   return [
     header(loop, iteration, "fresh session"),
     "",
     "You are continuing a task that an earlier session worked on. Its changes are already on disk; the handoff below says what was done and what is left. Check the current state of the files before relying on it.",
+    note ? `The previous session ended because ${note}.` : "",
     "",
     "## Task",
     loop.task,
@@ -40,22 +46,41 @@ export function freshSessionPrompt(loop: Loop, iteration: number, summary: strin
     summary.trim() || "(no summary could be produced — inspect the project to see what was done)",
     "",
     "## Rules",
-    promiseInstruction(loop.settings.promiseWord),
-  ].join("\n")
+    loopRules(loop.settings),
+  ]
+    .filter((line, i, all) => line !== "" || all[i - 1] !== "")
+    .join("\n")
 }
 
 /** The prompt that re-prompts the same session (strategy `continue`). */
-export function continuePrompt(loop: Loop, iteration: number): string {
+export function continuePrompt(loop: Loop, iteration: number, note?: string): string {
   return [
     header(loop, iteration, "same session"),
     "",
-    `Your last reply did not end with ${promiseTag(loop.settings.promiseWord)}, so the task is not finished. Continue working on it from where you stopped.`,
+    note
+      ? `The last turn ended because ${note}. Continue working on the task from where you stopped.`
+      : `Your last reply did not end with ${promiseTag(loop.settings.promiseWord)}, so the task is not finished. Continue working on it from where you stopped.`,
     "",
     "## Task",
     loop.task,
     "",
     "## Rules",
-    promiseInstruction(loop.settings.promiseWord),
+    loopRules(loop.settings),
+  ].join("\n")
+}
+
+/** After a back-off: the same iteration goes on (it was cut short by the provider). */
+export function resumePrompt(loop: Loop): string {
+  return [
+    header(loop, loop.iteration, "resuming"),
+    "",
+    "Your last turn was cut short by the model provider (rate limit or overload), not by you. Continue the task from where you stopped.",
+    "",
+    "## Task",
+    loop.task,
+    "",
+    "## Rules",
+    loopRules(loop.settings),
   ].join("\n")
 }
 

@@ -1,7 +1,7 @@
 // The SDK calls the loop makes, typed and unwrapped: each returns its data or throws an
 // OpencodeCallError naming the call. `toast` and `log` never throw (they only inform).
 import type { PluginInput } from "@opencode-ai/plugin"
-import type { EventTuiToastShow, Session } from "@opencode-ai/sdk"
+import type { EventTuiToastShow, Session, Todo } from "@opencode-ai/sdk"
 import type { MessageWithParts } from "./read-turn.js"
 
 export type Client = PluginInput["client"]
@@ -44,6 +44,10 @@ export class OpencodeApi {
 
   session(sessionID: string): Promise<Session> {
     return unwrap("session.get", this.client.session.get({ path: { id: sessionID } }))
+  }
+
+  todos(sessionID: string): Promise<Todo[]> {
+    return unwrap("session.todo", this.client.session.todo({ path: { id: sessionID } }))
   }
 
   /** Compaction; resolves when the summary has been written. */

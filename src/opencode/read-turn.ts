@@ -1,6 +1,8 @@
-// Reading OpenCode's message list: the turn that just ended, and the summary a compaction wrote.
+// Reading OpenCode's message list: the turn that just ended, the summary a compaction wrote, and
+// what the session has cost so far.
 import type { AssistantMessage, Message, Part, TextPart } from "@opencode-ai/sdk"
-import type { Turn } from "../loop/turn.js"
+import type { Usage } from "../loop/loop.js"
+import type { Turn, TurnError } from "../loop/turn.js"
 
 export interface MessageWithParts {
   info: Message
@@ -12,21 +14,36 @@ const ownText = (part: Part): part is TextPart => part.type === "text" && !part.
 const isSummary = (info: Message): boolean =>
   info.role === "assistant" && (info.summary === true || info.mode === "compaction")
 
-/** The turn = the assistant messages after the last user message. */
+const isCompactionRequest = (message: MessageWithParts): boolean =>
+  message.info.role === "user" && message.parts.some((p) => p.type === "compaction")
+
+/** The turn = the assistant messages after the last user message (or compaction request). */
 export function readTurn(messages: readonly MessageWithParts[]): Turn {
   let start = messages.length
   while (start > 0 && messages[start - 1]?.info.role !== "user") start -= 1
-  const lastUser = messages[start - 1]?.info
-  const assistants = messages.slice(start).filter((m) => m.info.role === "assistant" && !isSummary(m.info))
+  const compaction = start > 0 && isCompactionRequest(messages[start - 1] as MessageWithParts)
+  // After a compaction, the turn the model worked in is the one before the compaction request.
+  let userIndex = start - 1
+  if (compaction) {
+    userIndex -= 1
+    while (userIndex >= 0 && messages[userIndex]?.info.role !== "user") userIndex -= 1
+  }
+  const lastUser = messages[userIndex]?.info
+  const assistants = messages
+    .slice(userIndex + 1)
+    .filter((m) => m.info.role === "assistant" && !isSummary(m.info))
   const last = assistants.at(-1)?.info as AssistantMessage | undefined
 
   const turn: Turn = {
     texts: assistants.flatMap((m) => m.parts.filter(ownText).map((p) => p.text)),
   }
+  if (compaction) turn.compacted = true
   if (last) {
     turn.lastAssistantID = last.id
     turn.model = { providerID: last.providerID, modelID: last.modelID }
-    if (last.error) turn.error = { name: last.error.name, message: errorMessage(last.error) }
+    turn.finish = last.finish
+    if (last.error) turn.error = turnError(last.error)
+    else if (last.time.completed === undefined) turn.interrupted = true
   }
   if (lastUser?.role === "user") {
     turn.agent = lastUser.agent
@@ -50,7 +67,25 @@ export function readSummary(messages: readonly MessageWithParts[]): string | und
   return undefined
 }
 
-function errorMessage(error: NonNullable<AssistantMessage["error"]>): string {
-  const data = (error as { data?: { message?: unknown } }).data
-  return typeof data?.message === "string" ? data.message : error.name
+/** Tokens (input + output + reasoning) and cost of every assistant message of a session. */
+export function sessionUsage(messages: readonly MessageWithParts[]): Usage {
+  let tokens = 0
+  let cost = 0
+  for (const { info } of messages) {
+    if (info.role !== "assistant") continue
+    tokens += (info.tokens?.input ?? 0) + (info.tokens?.output ?? 0) + (info.tokens?.reasoning ?? 0)
+    cost += info.cost ?? 0
+  }
+  return { tokens, cost }
+}
+
+function turnError(error: NonNullable<AssistantMessage["error"]>): TurnError {
+  const data = (error as { data?: { message?: unknown; statusCode?: unknown; isRetryable?: unknown; responseHeaders?: unknown } }).data
+  return {
+    name: error.name,
+    message: typeof data?.message === "string" ? data.message : error.name,
+    statusCode: typeof data?.statusCode === "number" ? data.statusCode : undefined,
+    retryable: typeof data?.isRetryable === "boolean" ? data.isRetryable : undefined,
+    headers: data?.responseHeaders && typeof data.responseHeaders === "object" ? (data.responseHeaders as Record<string, string>) : undefined,
+  }
 }

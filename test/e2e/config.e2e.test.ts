@@ -1,7 +1,7 @@
 // A broken .opencode/ralph-loop.jsonc never breaks OpenCode: one clear message, safe values.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startHarness, type Harness, type Project } from "../harness/harness.js"
-import { QUIET_MS, selectedSessions, sleep, waitForToast } from "./helpers.js"
+import { distinctReply, QUIET_MS, selectedSessions, sleep, waitForToast } from "./helpers.js"
 
 let harness: Harness
 beforeAll(async () => {
@@ -45,7 +45,7 @@ describe("a broken config file", () => {
   it("with a wrong type: one message names the file and the key; the other keys of the file still apply", async () => {
     const project = await harness.project("wrong-type", {
       configFile: '{\n  // comments and trailing commas are fine\n  "strategy": "continue",\n  "maxRetries": "three",\n}\n',
-      script: { main: [{ text: "working" }] },
+      script: { main: (r) => distinctReply(r.index) },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "never done")

@@ -37,3 +37,9 @@ export function readIfExists(file: string): string | undefined {
 export function selectedSessions(project: Project): string[] {
   return project.events.of("tui.session.select").map((e) => String(e.properties.sessionID))
 }
+
+/** "working on aa", "working on ab", …: a reply that differs each turn (letters: digits are folded). */
+export function distinctReply(index: number): { text: string } {
+  const letters = (n: number): string => (n < 26 ? String.fromCharCode(97 + n) : letters(Math.floor(n / 26) - 1) + letters(n % 26))
+  return { text: `working on part ${letters(index + 26)}` }
+}

@@ -23,6 +23,8 @@ export interface Reply {
   /** Wait between streamed chunks (a slow model). */
   chunkDelayMs?: number
   usage?: { prompt_tokens: number; completion_tokens: number }
+  /** finish_reason to report (default "stop", or "tool_calls" with tool calls); "length" = output cut off. */
+  finish?: string
 }
 
 export interface MockRequest {
@@ -261,7 +263,7 @@ async function respond(res: ServerResponse, reply: Reply, model: string): Promis
     ),
   )
   const usage = reply.usage ?? { prompt_tokens: 100, completion_tokens: 20 }
-  send({}, reply.toolCalls?.length ? "tool_calls" : "stop", {
+  send({}, reply.finish ?? (reply.toolCalls?.length ? "tool_calls" : "stop"), {
     usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
   })
   res.write("data: [DONE]\n\n")

@@ -1,46 +1,154 @@
 import { describe, expect, it } from "vitest"
-import { decide } from "../../src/loop/decide.js"
+import { decide, type Facts } from "../../src/loop/decide.js"
+import type { Turn } from "../../src/loop/turn.js"
+import { emptyTurnEvents } from "../../src/loop/turn-events.js"
 import { loop } from "./fixtures.js"
 
-const turn = (text: string, extra = {}) => ({ lastAssistantID: "msg_9", texts: [text], ...extra })
+let n = 0
+const turn = (text: string, extra: Partial<Turn> = {}): Turn => ({ lastAssistantID: `msg_${++n}`, texts: [text], ...extra })
+const facts = (t: Turn, sample: Partial<Facts["sample"]> = {}, now = 1_000): Facts => ({
+  turn: t,
+  sample: { workTree: `tree-${n}`, todosCompleted: 0, sessionID: "ses_a", ...sample },
+  now,
+})
+const decision = (l: ReturnType<typeof loop>, t: Turn, sample: Partial<Facts["sample"]> = {}, now?: number) =>
+  decide(l, facts(t, sample, now)).decision
 
-describe("decide", () => {
-  it("completes on the promise", () => {
-    expect(decide(loop(), turn("<promise>DONE</promise>"))).toEqual({ type: "complete" })
-  })
-
-  it("completes on the promise even on the last allowed iteration", () => {
-    expect(decide(loop({ retries: 3 }), turn("<promise>DONE</promise>"))).toEqual({ type: "complete" })
+describe("decide: the seed-000 rules", () => {
+  it("completes on the promise, also on the last allowed iteration", () => {
+    expect(decision(loop(), turn("<promise>DONE</promise>"))).toMatchObject({ type: "complete" })
+    expect(decision(loop({ retries: 3, iteration: 4 }), turn("<promise>DONE</promise>"))).toMatchObject({ type: "complete" })
   })
 
   it("restarts while retries are left, stops when they are used up", () => {
-    expect(decide(loop({ retries: 2 }), turn("working"))).toEqual({ type: "restart" })
-    expect(decide(loop({ retries: 3 }), turn("working"))).toEqual({ type: "retries-exhausted" })
+    expect(decision(loop({ retries: 2 }), turn("working"))).toEqual({ type: "restart", fresh: false })
+    expect(decision(loop({ retries: 3 }), turn("working"))).toMatchObject({ type: "stop", reason: "retries-exhausted" })
+    expect(decision(loop({}, { maxRetries: 0 }), turn("working"))).toMatchObject({ type: "stop", reason: "retries-exhausted" })
   })
 
-  it("maxRetries 0 never restarts", () => {
-    const zero = loop({ settings: { ...loop().settings, maxRetries: 0 } })
-    expect(decide(zero, turn("working"))).toEqual({ type: "retries-exhausted" })
+  it("stops at maxIterations when that comes before maxRetries", () => {
+    const l = loop({ iteration: 2, retries: 1 }, { maxRetries: 10, maxIterations: 2 })
+    expect(decision(l, turn("working"))).toMatchObject({ type: "stop", reason: "max-iterations" })
   })
 
   it("reports instead of restarting when autoRestart is off", () => {
-    const passive = loop({ settings: { ...loop().settings, autoRestart: false } })
-    expect(decide(passive, turn("working"))).toEqual({ type: "report-missing-promise" })
-  })
-
-  it("pauses when the user aborted the turn (Esc)", () => {
-    const aborted = turn("half a thought", { error: { name: "MessageAbortedError", message: "aborted" } })
-    expect(decide(loop(), aborted).type).toBe("pause")
+    expect(decision(loop({}, { autoRestart: false }), turn("working"))).toEqual({ type: "report-missing-promise" })
   })
 
   it("ignores a turn it has already decided on", () => {
-    expect(decide(loop({ lastDecidedMessageID: "msg_9" }), turn("working"))).toEqual({
-      type: "ignore",
-      reason: "turn already decided",
+    expect(decision(loop({ lastDecidedMessageID: "msg_x" }), { lastAssistantID: "msg_x", texts: ["w"] })).toMatchObject({ type: "ignore" })
+  })
+})
+
+describe("decide: the class of the idle", () => {
+  it("user abort (Esc, or a turn cut off) → pause, never a prompt", () => {
+    expect(decision(loop(), turn("half", { error: { name: "MessageAbortedError", message: "Aborted" } }))).toMatchObject({ type: "pause" })
+    expect(decision(loop(), turn("half", { interrupted: true }))).toMatchObject({ type: "pause" })
+  })
+
+  it("auth error → stop and say why", () => {
+    const d = decision(loop(), turn("", { error: { name: "APIError", message: "Incorrect API key provided", statusCode: 401 } }))
+    expect(d).toMatchObject({ type: "stop", reason: "auth-error" })
+    expect(decision(loop(), turn("", { error: { name: "ProviderAuthError", message: "no key" } }))).toMatchObject({ reason: "auth-error" })
+  })
+
+  it("rate limit → back off until the provider's reset, without using an iteration", () => {
+    const l = loop()
+    const t = turn("", { error: { name: "APIError", message: "quota", statusCode: 429, headers: { "retry-after": "20" } } })
+    const { decision: d, update } = decide(l, facts(t, {}, 5_000))
+    expect(d).toMatchObject({ type: "wait", wait: { reason: "backoff", until: 25_000, then: "resume" } })
+    expect(update.backoffs).toBe(1)
+  })
+
+  it("overload without a reset time → exponential back-off", () => {
+    const t = () => turn("", { error: { name: "APIError", message: "Overloaded", statusCode: 529 } })
+    expect(decide(loop({ backoffs: 0 }), facts(t(), {}, 0)).decision).toMatchObject({ wait: { until: 30_000 } })
+    expect(decide(loop({ backoffs: 3 }), facts(t(), {}, 0)).decision).toMatchObject({ wait: { until: 240_000 } })
+    expect(decide(loop({ backoffs: 20 }), facts(t(), {}, 0)).decision).toMatchObject({ wait: { until: 30 * 60_000 } })
+  })
+
+  it("context overflow, output length or a compaction → continue in a fresh session, whatever the strategy", () => {
+    const l = () => loop({}, { strategy: "continue" })
+    expect(decision(l(), turn("", { error: { name: "ContextOverflowError", message: "too long" } }))).toMatchObject({ type: "restart", fresh: true })
+    expect(decision(l(), turn("partial", { finish: "length" }))).toMatchObject({ type: "restart", fresh: true })
+    expect(decision(l(), turn("", { compacted: true }))).toMatchObject({ type: "restart", fresh: true })
+  })
+
+  it("a permission or question pending → wait, send nothing", () => {
+    const l = loop({ turnEvents: { ...emptyTurnEvents(), pending: ["per_1"] } })
+    expect(decision(l, turn("working"))).toMatchObject({ type: "wait-for-user" })
+  })
+
+  it("another error → the next iteration, with the error named", () => {
+    const d = decision(loop(), turn("", { error: { name: "APIError", message: "Invalid tool schema", statusCode: 400 } }))
+    expect(d).toMatchObject({ type: "restart", fresh: false, note: expect.stringContaining("Invalid tool schema") })
+  })
+})
+
+describe("decide: breaker, budgets and call limit", () => {
+  it("opens the breaker after noProgressThreshold iterations without progress", () => {
+    let l = loop({}, { strategy: "continue", maxRetries: 20 })
+    const same = { workTree: "tree", todosCompleted: 0 }
+    const types: string[] = []
+    for (let i = 0; i < 4; i += 1) {
+      // The first reply is new output (progress); the three after it repeat it.
+      const { decision: d, update } = decide(l, facts(turn("still going"), same, i))
+      types.push(d.type)
+      if (d.type === "wait") expect(d.wait).toMatchObject({ reason: "breaker", then: "next", until: 3 + 30 * 60_000 })
+      l = { ...l, ...update, retries: l.retries + 1, iteration: l.iteration + 1 }
+    }
+    expect(types).toEqual(["restart", "restart", "restart", "wait"])
+    expect(l.breaker.state).toBe("OPEN")
+  })
+
+  it("stops on the token and the cost budget", () => {
+    expect(decision(loop({ usage: { a: { tokens: 5_000, cost: 0 } } }, { maxTokens: 5_000 }), turn("w"))).toMatchObject({ type: "stop", reason: "token-budget" })
+    expect(decision(loop({ usage: { a: { tokens: 1, cost: 3 }, b: { tokens: 1, cost: 2.5 } } }, { maxCost: 5 }), turn("w"))).toMatchObject({
+      type: "stop",
+      reason: "cost-budget",
     })
   })
 
-  it("restarts a turn that produced no assistant message at all", () => {
-    expect(decide(loop(), { texts: [] })).toEqual({ type: "restart" })
+  it("stops on the wall-time budget", () => {
+    expect(decision(loop({}, { maxWallMinutes: 1 }), turn("w"), {}, 61_000)).toMatchObject({ type: "stop", reason: "time-budget" })
+  })
+
+  it("waits for the call window when the next iteration's calls would pass the limit", () => {
+    const l = loop({ calls: { startedAt: 0, count: 99 } }, { maxCallsPerHour: 100 })
+    // recreate needs a summary and a prompt: 2 calls.
+    expect(decision(l, turn("w"), {}, 1_000)).toMatchObject({ type: "wait", wait: { reason: "call-limit", until: 3_600_000 } })
+    expect(decision(loop({ calls: { startedAt: 0, count: 99 } }, { strategy: "continue" }), turn("w"))).toMatchObject({ type: "restart" })
+  })
+})
+
+describe("decide: the status block and the exit gate", () => {
+  const block = (status: string, exit: string) => `work\n---RALPH_STATUS---\nSTATUS: ${status}\nEXIT_SIGNAL: ${exit}\nRECOMMENDATION: next\n---END_RALPH_STATUS---`
+
+  it("dual: STATUS COMPLETE with EXIT_SIGNAL false continues; two in a row with EXIT_SIGNAL true stops", () => {
+    const l = loop({}, { statusBlock: true, exitGate: "dual" })
+    const first = decide(l, facts(turn(block("COMPLETE", "false"))))
+    expect(first.decision.type).toBe("restart")
+    expect(first.update.completionStreak).toBe(1)
+    const second = decide({ ...l, ...first.update }, facts(turn(block("COMPLETE", "true"))))
+    expect(second.decision).toMatchObject({ type: "complete" })
+  })
+
+  it("dual: one COMPLETE with EXIT_SIGNAL true is not enough", () => {
+    expect(decision(loop({}, { statusBlock: true, exitGate: "dual" }), turn(block("COMPLETE", "true"))).type).toBe("restart")
+  })
+
+  it("an explicit EXIT_SIGNAL false overrides the promise", () => {
+    const l = loop({}, { statusBlock: true })
+    expect(decision(l, turn(`<promise>DONE</promise>\n${block("COMPLETE", "false")}`)).type).toBe("restart")
+    expect(decision(l, turn(`<promise>DONE</promise>\n${block("COMPLETE", "true")}`)).type).toBe("complete")
+  })
+
+  it("either: the promise alone is enough", () => {
+    expect(decision(loop({}, { statusBlock: true, exitGate: "either" }), turn("<promise>DONE</promise>")).type).toBe("complete")
+  })
+
+  it("STATUS BLOCKED pauses and shows the recommendation", () => {
+    const d = decision(loop({}, { statusBlock: true }), turn(block("BLOCKED", "false")))
+    expect(d).toMatchObject({ type: "pause", reason: expect.stringContaining("next") })
   })
 })

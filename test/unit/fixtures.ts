@@ -1,23 +1,12 @@
 // Builders for loops and OpenCode messages in unit tests.
 import type { AssistantMessage, Part, UserMessage } from "@opencode-ai/sdk"
-import type { Loop } from "../../src/loop/loop.js"
+import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
+import { newLoop, type Loop, type LoopSettings } from "../../src/loop/loop.js"
 import type { MessageWithParts } from "../../src/opencode/read-turn.js"
 
-export function loop(overrides: Partial<Loop> = {}): Loop {
-  return {
-    id: "ses_a",
-    task: "build it",
-    settings: { promiseWord: "DONE", maxRetries: 3, strategy: "recreate", autoRestart: true, summaryPath: ".opencode/sessions/" },
-    startedAt: 0,
-    sessionID: "ses_a",
-    lineage: [],
-    iteration: 1,
-    retries: 0,
-    phase: "deciding",
-    sawBusy: false,
-    needsInstruction: false,
-    ...overrides,
-  }
+export function loop(overrides: Partial<Loop> = {}, settings: Partial<LoopSettings> = {}): Loop {
+  const { activation: _activation, ...defaults } = DEFAULT_SETTINGS
+  return { ...newLoop("ses_a", "build it", { ...defaults, maxRetries: 3, settleMs: 0, ...settings }, 0), phase: "deciding", needsInstruction: false, ...overrides }
 }
 
 let seq = 0

@@ -1,0 +1,119 @@
+// Benchmark 4 — load cost: how much later an OpenCode instance is ready with ralph-loop than without.
+//
+// OpenCode loads plugins per instance (project directory), lazily, on the first request for that
+// directory; GET /config answers only once the instance has booted, plugins included. So timed is
+// that first GET /config for a new project whose opencode.json lists ralph-loop, or no plugin:
+// 1. first boot in a fresh server — a new `opencode serve` (started in a plugin-less base project,
+//    the harness's readiness probe) per run, so the plugin's module is imported inside the timing,
+//    as when a user starts OpenCode in their project;
+// 2. warm boot — further projects on one running server (the module is imported already: what is
+//    left is the factory, its config files, and OpenCode's own handling of one more plugin).
+// Runs alternate with and without the plugin, in a rotating order; medians are reported. The
+// process start itself (spawn → "listening", 2–5 s here and ±1 s between runs) loads no project
+// plugin and is left out: its noise is larger than the goal.
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { performance } from "node:perf_hooks"
+import { writeProject } from "../test/harness/harness.js"
+import { MockModel } from "../test/harness/mock-model.js"
+import { isolatedEnv, opencodeBinary, startOpencodeServer, type OpencodeServer } from "../test/harness/opencode-server.js"
+import { median, QUICK, round } from "./util.js"
+
+export interface BootTimes {
+  runs: number
+  withoutMs: number
+  withMs: number
+  deltaMs: number
+  withoutAll: number[]
+  withAll: number[]
+}
+
+export interface LoadResult {
+  firstBoot: BootTimes
+  warmBoot: BootTimes
+  opencodeVersion: string
+}
+
+export async function runLoadBench(log: (line: string) => void): Promise<LoadResult> {
+  const firstRuns = QUICK ? 2 : 6
+  const warmRuns = QUICK ? 3 : 10
+  const root = mkdtempSync(join(tmpdir(), "ralph-bench-load-"))
+  const env = isolatedEnv(root)
+  const mock = await MockModel.start()
+  const first = { with: [] as number[], without: [] as number[] }
+  const warm = { with: [] as number[], without: [] as number[] }
+  let count = 0
+  const project = (label: string, withPlugin: boolean) => {
+    const name = `${label}-${withPlugin ? "with" : "without"}-${count++}`
+    const dir = join(root, "projects", name)
+    writeProject(dir, env, mock, name, { withPlugin })
+    return dir
+  }
+  /** Times the boot of a new project's instance: its first GET /config. */
+  const boot = async (server: OpencodeServer, dir: string, withPlugin: boolean): Promise<number> => {
+    const start = performance.now()
+    const res = await fetch(`${server.url}/config?directory=${encodeURIComponent(dir)}`)
+    const ms = performance.now() - start
+    if (!res.ok) throw new Error(`GET /config answered ${res.status}`)
+    const config = (await res.json()) as { plugin?: unknown[] }
+    if ((config.plugin?.length ?? 0) !== (withPlugin ? 1 : 0)) throw new Error(`${dir}: unexpected plugin list ${JSON.stringify(config.plugin)}`)
+    return ms
+  }
+  const order = (r: number) => (r % 2 ? [true, false] : [false, true])
+  const base = project("base", false)
+  try {
+    for (let r = 0; r < firstRuns; r += 1) {
+      for (const withPlugin of order(r)) {
+        const dir = project("first", withPlugin)
+        const server = await startOpencodeServer({ cwd: base, env, readyDirectory: base })
+        try {
+          first[withPlugin ? "with" : "without"].push(await boot(server, dir, withPlugin))
+        } finally {
+          await server.stop()
+        }
+      }
+      log(`load: first boot in a fresh server ${r + 1}/${firstRuns}`)
+    }
+
+    const server = await startOpencodeServer({ cwd: base, env, readyDirectory: base })
+    try {
+      for (const withPlugin of [true, false]) await boot(server, project("warmup", withPlugin), withPlugin) // imports the module
+      for (let r = 0; r < warmRuns; r += 1) {
+        for (const withPlugin of order(r)) {
+          const dir = project("warm", withPlugin)
+          warm[withPlugin ? "with" : "without"].push(await boot(server, dir, withPlugin))
+          await fetch(`${server.url}/instance/dispose?directory=${encodeURIComponent(dir)}`, { method: "POST" }).catch(() => undefined)
+        }
+      }
+      log(`load: warm boot, ${warmRuns} runs each`)
+    } finally {
+      await server.stop()
+    }
+  } finally {
+    await mock.close()
+    rmSync(root, { recursive: true, force: true })
+  }
+  const summary = (runs: number, s: { with: number[]; without: number[] }): BootTimes => ({
+    runs,
+    withoutMs: round(median(s.without), 1),
+    withMs: round(median(s.with), 1),
+    deltaMs: round(median(s.with) - median(s.without), 1),
+    withoutAll: s.without.map((v) => round(v, 1)),
+    withAll: s.with.map((v) => round(v, 1)),
+  })
+  return { firstBoot: summary(firstRuns, first), warmBoot: summary(warmRuns, warm), opencodeVersion: opencodeVersion() }
+}
+
+/** `opencode --version` of the binary the harness runs, with HOME and XDG in a throwaway folder. */
+export function opencodeVersion(): string {
+  const root = mkdtempSync(join(tmpdir(), "ralph-bench-version-"))
+  try {
+    return execFileSync(opencodeBinary(), ["--version"], { env: isolatedEnv(root), encoding: "utf8", timeout: 30_000 }).trim()
+  } catch {
+    return "unknown"
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+}

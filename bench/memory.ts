@@ -1,0 +1,127 @@
+// Benchmark 5 — memory: heap per tracked session and per loop, and nothing left behind.
+//
+// In a child node process started with --expose-gc, with the built plugin (dist/) and a fake
+// client: 10,000 sessions are announced through `session.created` (to an instance with
+// activation "always", the one that tracks new sessions), then 10,000 loops are started through
+// the real /ralph hooks (command.execute.before + chat.message) in another instance, and then
+// every session is deleted through `session.deleted`. That cycle runs several times; the heap
+// after each deletion is compared with the heap before the first cycle. What the first cycles
+// leave (optimised code, hash tables that keep their capacity) is paid once; a leak would grow
+// with every further cycle, so the growth is the slope of the residual after the warm-up cycles.
+import { fileURLToPath } from "node:url"
+import type { Hooks } from "@opencode-ai/plugin"
+import { drain, fakeClient, isChild, loadRalph, QUICK, ralphInstance, round, runChild, startLoopViaHooks } from "./util.js"
+
+export interface MemoryResult {
+  sessions: number
+  cycles: number
+  bytesPerSession: number
+  bytesPerLoop: number
+  /** Heap after each cycle's deletions, minus the heap before the first cycle (bytes). */
+  residualAfterCycle: number[]
+  /** Cycles whose residual is not used for the growth: one-time costs land in them. */
+  warmupCycles: number
+  /** Least-squares slope of the residual over the cycles after the warm-up ones, per session of a cycle. */
+  growthBytesPerSession: number
+  baselineHeapBytes: number
+}
+
+const SESSIONS = 10_000
+
+function heapUsed(): number {
+  const gc = (globalThis as { gc?: () => void }).gc
+  if (!gc) throw new Error("run with --expose-gc")
+  for (let i = 0; i < 4; i += 1) gc()
+  return process.memoryUsage().heapUsed
+}
+
+type EventInput = Parameters<NonNullable<Hooks["event"]>>[0]
+const event = (type: string, id: string) =>
+  ({ event: { id: `evt_${type}_${id}`, type, properties: { sessionID: id, info: { id, title: "bench", time: { created: 0, updated: 0 } } } } }) as unknown as EventInput
+
+async function cycle(always: Hooks, command: Hooks, c: number): Promise<{ afterSessions: number; afterLoops: number; afterDelete: number }> {
+  const ids = Array.from({ length: SESSIONS }, (_, i) => `ses_mem${c}_${String(i).padStart(6, "0")}`)
+  for (const id of ids) await always.event?.(event("session.created", id))
+  await drain()
+  const afterSessions = heapUsed()
+  for (const id of ids) {
+    await command.event?.(event("session.created", id))
+    await startLoopViaHooks(command, id, `task for ${id}`)
+  }
+  await drain()
+  const afterLoops = heapUsed()
+  for (const id of ids) {
+    await always.event?.(event("session.deleted", id))
+    await command.event?.(event("session.deleted", id))
+  }
+  await drain()
+  return { afterSessions, afterLoops, afterDelete: heapUsed() }
+}
+
+/** Least-squares slope of `ys` over 0, 1, 2, … */
+function slope(ys: number[]): number {
+  const n = ys.length
+  const meanX = (n - 1) / 2
+  const meanY = ys.reduce((a, b) => a + b, 0) / n
+  let num = 0
+  let den = 0
+  ys.forEach((y, x) => {
+    num += (x - meanX) * (y - meanY)
+    den += (x - meanX) ** 2
+  })
+  return den === 0 ? 0 : num / den
+}
+
+async function measure(): Promise<MemoryResult> {
+  const plugin = await loadRalph()
+  const always = await ralphInstance(plugin, { activation: "always" }, fakeClient().client)
+  const command = await ralphInstance(plugin, {}, fakeClient().client)
+  // Warm up once (code, shapes, JIT) on a few sessions, so the baseline holds what is loaded anyway.
+  for (const id of ["ses_warm_1", "ses_warm_2"]) {
+    await always.event?.(event("session.created", id))
+    await startLoopViaHooks(command, id, "warm")
+    await always.event?.(event("session.deleted", id))
+    await command.event?.(event("session.deleted", id))
+  }
+  await drain()
+  const baseline = heapUsed()
+  const cycles = QUICK ? 4 : 8
+  const warmupCycles = 2
+  const results = []
+  let before = baseline
+  for (let c = 0; c < cycles; c += 1) {
+    const r = await cycle(always, command, c)
+    results.push({ ...r, before })
+    before = r.afterDelete
+  }
+  const first = results[0] as (typeof results)[number]
+  const residuals = results.map((r) => r.afterDelete - baseline)
+  return {
+    sessions: SESSIONS,
+    cycles,
+    bytesPerSession: round((first.afterSessions - first.before) / SESSIONS, 1),
+    bytesPerLoop: round((first.afterLoops - first.afterSessions) / SESSIONS, 1),
+    residualAfterCycle: residuals,
+    warmupCycles,
+    growthBytesPerSession: round(slope(residuals.slice(warmupCycles)) / SESSIONS, 3),
+    baselineHeapBytes: baseline,
+  }
+}
+
+/** Runs this benchmark in a child node process with --expose-gc. */
+export function runMemoryBench(): Promise<MemoryResult> {
+  return runChild<MemoryResult>(fileURLToPath(import.meta.url), ["--expose-gc"], {}, 5 * 60_000)
+}
+
+if (isChild(import.meta.url)) {
+  measure().then(
+    (result) => {
+      process.stdout.write(`${JSON.stringify(result)}\n`)
+      process.exit(0)
+    },
+    (error: unknown) => {
+      process.stderr.write(`memory benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+      process.exit(1)
+    },
+  )
+}

@@ -1,0 +1,155 @@
+// npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
+//
+//   npm run bench                       all five (about 4 minutes on 2 cores)
+//   npm run bench -- --quick            fewer rounds and runs (or RALPH_BENCH_QUICK=1)
+//   npm run bench -- --only=event,memory   some of: event, memory, idle, growth, load
+//
+// The in-process ones (event hook, memory) run first, each in its own child node process, while
+// no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
+import { mkdirSync, writeFileSync } from "node:fs"
+import { cpus, totalmem } from "node:os"
+import { join } from "node:path"
+import { packageDir } from "../test/harness/harness.js"
+import { runContextGrowthBench, type ContextGrowthResult } from "./context-growth.js"
+import { runEventHookBench, type EventHookResult } from "./event-hook.js"
+import { runIdleToPromptBench, type IdleToPromptResult } from "./idle-to-prompt.js"
+import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "./load.js"
+import { runMemoryBench, type MemoryResult } from "./memory.js"
+import { QUICK } from "./util.js"
+
+// The goals of issue 6.
+const GOAL = {
+  eventRatio: 1.5, // hook ≤ 1.5× a no-op handler
+  eventFlat: 1.2, // 10,000 sessions ≤ 1.2× the cost at 100 sessions
+  idleRatio: 1.1, // idle → next prompt ≤ 1.1× the minimal plugin (+ settle delay, none today)
+  recreateGrowth: 1.2, // recreate's request at iteration 20 ≤ 1.2× iteration 2
+  loadDeltaMs: 50, // readiness ≤ +50 ms
+  growthBytesPerSession: 1, // heap left per deleted session and cycle, beyond the first cycle
+}
+
+interface Results {
+  quick: boolean
+  startedAt: string
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string; opencode?: string }
+  eventHook?: EventHookResult
+  memory?: MemoryResult
+  idleToPrompt?: IdleToPromptResult
+  contextGrowth?: ContextGrowthResult
+  load?: LoadResult
+}
+
+type Row = [benchmark: string, measure: string, result: string, goal: string, verdict: string]
+
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",")
+const wanted = (name: string) => !only || only.includes(name)
+const started = Date.now()
+const log = (line: string) => process.stderr.write(`[bench +${((Date.now() - started) / 1000).toFixed(0)}s] ${line}\n`)
+const verdict = (ok: boolean) => (ok ? "met" : "MISSED")
+const x = (ratio: number) => `${ratio.toFixed(2)}×`
+const ms = (value: number) => `${value.toFixed(1)} ms`
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
+
+async function main(): Promise<void> {
+  const results: Results = {
+    quick: QUICK,
+    startedAt: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? "unknown",
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+    },
+  }
+  if (wanted("event")) {
+    log("event hook (child process)")
+    results.eventHook = await runEventHookBench()
+  }
+  if (wanted("memory")) {
+    log("memory (child process, --expose-gc)")
+    results.memory = await runMemoryBench()
+  }
+  if (wanted("idle")) results.idleToPrompt = await runIdleToPromptBench(log)
+  if (wanted("growth")) results.contextGrowth = await runContextGrowthBench(log)
+  if (wanted("load")) results.load = await runLoadBench(log)
+  results.machine.opencode = results.load?.opencodeVersion ?? opencodeVersion()
+
+  const dir = join(packageDir(), "bench", "results")
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, "latest.json"), `${JSON.stringify(results, null, 2)}\n`)
+  process.stdout.write(`\n${table(results)}\n\nJSON: bench/results/latest.json${QUICK ? "  (quick mode: fewer rounds and runs)" : ""}\n`)
+}
+
+function rows(r: Results): Row[] {
+  const out: Row[] = []
+  if (r.eventHook) {
+    const e = r.eventHook
+    const hundred = e.handlers.find((h) => h.sessions === 100 && h.name.startsWith("ralph"))
+    for (const h of e.handlers) {
+      const isRalph = h.name.startsWith("ralph-loop")
+      const result = `${h.nsPerEvent.toFixed(0)} ns/event, ${x(h.ratioToNoop)} no-op`
+      out.push(["event hook", h.name, result, isRalph ? `≤ ${GOAL.eventRatio}× no-op` : "", isRalph ? verdict(h.ratioToNoop <= GOAL.eventRatio) : "(reference)"])
+    }
+    const many = e.handlers.find((h) => h.sessions === 10_000 && h.name.startsWith("ralph"))
+    if (many && hundred)
+      out.push(["event hook", "flat: 10,000 vs 100 sessions", x(many.ratioTo100Sessions), `≤ ${GOAL.eventFlat}×`, verdict(many.ratioTo100Sessions <= GOAL.eventFlat)])
+  }
+  if (r.idleToPrompt) {
+    const i = r.idleToPrompt
+    const v = i.variants
+    const settle = i.settleDelayMs
+    const goal = `≤ ${GOAL.idleRatio}× minimal + ${settle} ms`
+    out.push(["idle → prompt", "minimal plugin", `${ms(v.minimal.medianMs)} (n=${v.minimal.samples})`, "", "(baseline)"])
+    out.push(["idle → prompt", `ralph-loop continue (settleMs ${settle})`, `${ms(v.continue.medianMs)}, ${x(i.continueRatio)} minimal`, goal, verdict(i.continueRatioExcludingSettle <= GOAL.idleRatio)])
+    out.push(["idle → prompt", "  the same without settleMs", `${ms(v.continue.medianMs - settle)}, ${x(i.continueRatioExcludingSettle)} minimal`, "", "(info)"])
+    out.push(["idle → prompt", "recreate: idle → summarize request", `${ms(i.recreate.toCompactionMs)}, ${x(i.recreate.toCompactionMs / v.minimal.medianMs)} minimal`, goal, verdict(i.recreateToCompactionRatioExcludingSettle <= GOAL.idleRatio)])
+    out.push(["idle → prompt", "recreate: summary written → prompt", ms(i.recreate.compactionToPromptMs), "", "(info)"])
+    out.push(["idle → prompt", "recreate: idle → prompt, all of it", `${ms(v.recreate.medianMs)}, ${x(i.recreateRatio)} minimal`, "", "(info)"])
+  }
+  if (r.contextGrowth) {
+    const g = r.contextGrowth
+    const at = (points: typeof g.continue) =>
+      [1, 2, 10, g.iterations].filter((k, idx, all) => all.indexOf(k) === idx && points[k - 1]).map((k) => `#${k} ${kb(points[k - 1]?.bytes ?? 0)}`).join(", ")
+    out.push(["context", "continue, request bytes", at(g.continue), "", `(#${g.iterations}/#2 ${x(g.continueGrowth)})`])
+    out.push(["context", "recreate, request bytes", at(g.recreate), `#${g.iterations} ≤ ${GOAL.recreateGrowth}× #2`, `${verdict(g.recreateGrowth <= GOAL.recreateGrowth)} (${x(g.recreateGrowth)})`])
+  }
+  if (r.load) {
+    const boot = (label: string, b: BootTimes): Row => [
+      "load",
+      `${label} (n=${b.runs} each)`,
+      `${ms(b.withoutMs)} → ${ms(b.withMs)} (${b.deltaMs >= 0 ? "+" : ""}${ms(b.deltaMs)})`,
+      `≤ +${GOAL.loadDeltaMs} ms`,
+      verdict(b.deltaMs <= GOAL.loadDeltaMs),
+    ]
+    out.push(boot("instance boot, fresh server", r.load.firstBoot), boot("instance boot, warm server", r.load.warmBoot))
+  }
+  if (r.memory) {
+    const m = r.memory
+    out.push(["memory", "heap per tracked session", `${m.bytesPerSession.toFixed(0)} B`, "", "(info)"])
+    out.push(["memory", "heap per loop", `${m.bytesPerLoop.toFixed(0)} B`, "", "(info)"])
+    const left = m.residualAfterCycle
+    out.push(["memory", `left after deleting ${m.sessions.toLocaleString("en")}, cycle 1 / ${m.cycles}`, `${kb(left[0] ?? 0)} / ${kb(left.at(-1) ?? 0)}`, "", "(info)"])
+    out.push(["memory", `growth per deleted session (cycles ${m.warmupCycles + 1}–${m.cycles})`, `${m.growthBytesPerSession.toFixed(2)} B`, `≤ ${GOAL.growthBytesPerSession} B`, verdict(m.growthBytesPerSession <= GOAL.growthBytesPerSession)])
+  }
+  return out
+}
+
+function table(r: Results): string {
+  const m = r.machine
+  const header: Row = ["benchmark", "measure", "result", "goal", "verdict"]
+  const all = [header, ...rows(r)]
+  const widths = header.map((_, c) => Math.max(...all.map((row) => row[c]?.length ?? 0)))
+  const line = (row: Row) => row.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join("  ").trimEnd()
+  return [
+    `ralph-loop benchmarks — ${m.cpus} × ${m.cpuModel}, node ${m.node}, OpenCode ${m.opencode ?? "?"}${r.quick ? ", QUICK" : ""}`,
+    "",
+    line(header),
+    widths.map((w) => "-".repeat(w)).join("  "),
+    ...all.slice(1).map(line),
+  ].join("\n")
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,109 @@
+// What the user is told, as toasts. Titles start with "Ralph" (the contract).
+import type { BreakerState } from "../loop/breaker.js"
+import { maxIterations, type Loop, type StopReason, type Wait } from "../loop/loop.js"
+import { promiseTag, shorten } from "../loop/prompts.js"
+import type { ToastVariant } from "../opencode/api.js"
+
+export interface Notice {
+  variant: ToastVariant
+  title: string
+  message: string
+  duration?: number
+}
+
+const clock = (at: number) => new Date(at).toLocaleTimeString("en-GB", { hour12: false })
+
+export const iterationTitle = (loop: Loop) => `Ralph ${loop.iteration}/${maxIterations(loop)} · ${shorten(loop.task, 50)}`
+
+export function started(loop: Loop): Notice {
+  return {
+    variant: "info",
+    title: iterationTitle(loop),
+    message: `Loop started (${loop.settings.strategy}). It ends when the model writes ${promiseTag(loop.settings.promiseWord)}.`,
+  }
+}
+
+export function iterationStarted(loop: Loop, how: string): Notice {
+  return { variant: "info", title: iterationTitle(loop), message: how }
+}
+
+export function completed(loop: Loop, detail: string): Notice {
+  return {
+    variant: "success",
+    title: "Ralph · done",
+    message: `${shorten(loop.task, 60)} — finished in ${loop.iteration} iteration${loop.iteration === 1 ? "" : "s"} (${detail}).`,
+  }
+}
+
+const STOP_TITLES: Record<StopReason, string> = {
+  completed: "Ralph · done",
+  "retries-exhausted": "Ralph · retry limit reached",
+  "max-iterations": "Ralph · iteration limit reached",
+  "token-budget": "Ralph · token budget used up",
+  "cost-budget": "Ralph · cost budget used up",
+  "time-budget": "Ralph · time budget used up",
+  "auth-error": "Ralph · stopped: authentication failed",
+  cancelled: "Ralph · cancelled",
+  "session-deleted": "Ralph · stopped",
+  replaced: "Ralph · replaced",
+}
+
+export function stopped(loop: Loop, reason: StopReason, detail: string): Notice {
+  const promise = reason === "retries-exhausted" ? ` without ${promiseTag(loop.settings.promiseWord)}` : ""
+  return {
+    variant: reason === "auth-error" ? "error" : "warning",
+    title: STOP_TITLES[reason],
+    message: `Stopped: ${detail}${promise}. The work so far is in the session.`,
+    duration: 15_000,
+  }
+}
+
+export function paused(reason: string): Notice {
+  return {
+    variant: "warning",
+    title: "Ralph · paused",
+    message: `Paused: ${reason}. Send a message in this session to resume the loop, or /cancel-ralph to end it.`,
+    duration: 15_000,
+  }
+}
+
+const WAIT_TITLES: Record<Wait["reason"], string> = {
+  backoff: "Ralph · backing off",
+  breaker: "Ralph · circuit breaker OPEN",
+  "call-limit": "Ralph · call limit reached",
+}
+
+export function waiting(wait: Wait, detail: string): Notice {
+  const what = wait.then === "resume" ? "the same iteration resumes" : "the loop goes on"
+  return {
+    variant: "warning",
+    title: WAIT_TITLES[wait.reason],
+    message: `${detail}. Nothing is sent until ${clock(wait.until)}; then ${what} by itself. Send a message to go on now, or /cancel-ralph.`,
+    duration: 15_000,
+  }
+}
+
+export function breakerChanged(from: BreakerState, to: BreakerState, reason?: string): Notice | undefined {
+  if (from === to || to === "OPEN") return undefined // OPEN is announced with its wait
+  if (to === "HALF_OPEN")
+    return { variant: "info", title: "Ralph · circuit breaker HALF_OPEN", message: "Cooldown over: one probe turn is sent to see whether the loop makes progress." }
+  return { variant: "success", title: "Ralph · circuit breaker CLOSED", message: `Progress again${reason ? ` after: ${reason}` : ""}; the loop goes on normally.` }
+}
+
+export function missingPromise(loop: Loop): Notice {
+  return {
+    variant: "warning",
+    title: "Ralph · no promise yet",
+    message: `The model stopped without ${promiseTag(loop.settings.promiseWord)}. autoRestart is off, so nothing was sent; reply to go on.`,
+  }
+}
+
+export function failed(what: string, error: unknown): Notice {
+  const reason = error instanceof Error ? error.message : String(error)
+  return {
+    variant: "error",
+    title: "Ralph · paused after an error",
+    message: `${what}: ${reason}. Send a message to resume, or /cancel-ralph.`,
+    duration: 20_000,
+  }
+}

@@ -1,0 +1,18 @@
+import type { Hooks } from "@opencode-ai/plugin"
+import type { RalphContext } from "../context.js"
+
+type AutocontinueHook = NonNullable<Hooks["experimental.compaction.autocontinue"]>
+
+/**
+ * While a loop is active, the loop owns continuation: OpenCode's own "continue" after an automatic
+ * compaction is switched off, so one idle never gets two continuations.
+ */
+export const compactionAutocontinueHook =
+  (ctx: RalphContext): AutocontinueHook =>
+  async (input, output) => {
+    const loop = ctx.manager.get(input.sessionID)
+    if (!loop) return
+    output.enabled = false
+    loop.turnEvents.compacted = true
+    ctx.api.log("info", "compaction in a loop session: OpenCode's auto-continue is left to the loop", { loop: loop.id })
+  }

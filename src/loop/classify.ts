@@ -1,0 +1,58 @@
+// Every idle of a loop is classified before anything happens. The class decides the policy
+// (the table in the README): pause, stop, back off, continue fresh, wait — or look for the promise.
+import type { Turn, TurnError } from "./turn.js"
+import type { TurnEvents } from "./turn-events.js"
+
+export type TurnClass =
+  | { kind: "pending" }
+  | { kind: "aborted" }
+  | { kind: "auth"; error: TurnError }
+  | { kind: "overflow"; detail: string }
+  | { kind: "rate-limited"; error: TurnError }
+  | { kind: "failed"; error: TurnError }
+  | { kind: "finished" }
+
+const OVERFLOW = /context[ _-]?(length|window|overflow)|maximum context|too many tokens|prompt is too long|context_length_exceeded/i
+const RATE_LIMIT = /rate[ _-]?limit|too many requests|overloaded|quota|capacity|try again (later|in)/i
+
+export function classify(turn: Turn, events: TurnEvents): TurnClass {
+  if (events.pending.length > 0) return { kind: "pending" }
+  const error = turn.error ?? lastEventError(events)
+  if (error?.name === "MessageAbortedError" || (turn.interrupted && !error)) return { kind: "aborted" }
+  if (error && isAuth(error)) return { kind: "auth", error }
+  if (error?.name === "ContextOverflowError" || error?.name === "MessageOutputLengthError" || (error && OVERFLOW.test(error.message)))
+    return { kind: "overflow", detail: error.message }
+  if (turn.finish === "length") return { kind: "overflow", detail: "the model's output hit its length limit" }
+  if (turn.compacted || events.compacted) return { kind: "overflow", detail: "OpenCode compacted the session (context full)" }
+  if (error && isRateLimit(error)) return { kind: "rate-limited", error }
+  if (error) return { kind: "failed", error }
+  return { kind: "finished" }
+}
+
+function isAuth(error: TurnError): boolean {
+  return error.name === "ProviderAuthError" || error.statusCode === 401 || error.statusCode === 403
+}
+
+function isRateLimit(error: TurnError): boolean {
+  const status = error.statusCode
+  return status === 429 || status === 408 || (status !== undefined && status >= 500) || error.retryable === true || RATE_LIMIT.test(error.message)
+}
+
+function lastEventError(events: TurnEvents): TurnError | undefined {
+  const last = events.errors.at(-1)
+  return last && { name: last.name, message: last.message, statusCode: last.statusCode, headers: last.headers }
+}
+
+/** An error's identity for "the same error again": digits, ids, paths and quotes folded away. */
+export function errorFingerprint(error: TurnError): string {
+  const message = error.message
+    .toLowerCase()
+    .replace(/(["'`]).*?\1/g, "<q>")
+    .replace(/(\/[\w.-]+)+/g, "<path>")
+    .replace(/\b[0-9a-f]{8,}\b|\b(ses|msg|prt|call|req|chatcmpl)_\w+/g, "<id>")
+    .replace(/\d+(\.\d+)?/g, "<n>")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 200)
+  return `${error.name}${error.statusCode ? ` ${error.statusCode}` : ""}: ${message}`
+}

@@ -1,0 +1,32 @@
+// Progress is measured, not claimed: the work tree changed, more todos were completed, or the
+// model said something it had not said before (digits folded, so "step 4" ≠ progress over "step 3").
+import { createHash } from "node:crypto"
+import type { Progress } from "./loop.js"
+
+export interface ProgressSample {
+  workTree?: string | undefined
+  todosCompleted: number
+  sessionID: string
+}
+
+const RECENT = 10
+
+export function outputHash(texts: readonly string[]): string | undefined {
+  const normal = texts.join("\n").toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ").trim()
+  return normal ? createHash("sha1").update(normal).digest("hex").slice(0, 16) : undefined
+}
+
+export function measureProgress(before: Progress, sample: ProgressSample, texts: readonly string[]): { progress: boolean; next: Progress } {
+  const output = outputHash(texts)
+  const workTreeChanged = sample.workTree !== undefined && before.workTree !== undefined && sample.workTree !== before.workTree
+  const todosBefore = before.todosSession === sample.sessionID ? before.todosCompleted : 0
+  const todosDone = sample.todosCompleted > todosBefore
+  const newOutput = output !== undefined && !before.recentOutputs.includes(output)
+  const next: Progress = {
+    workTree: sample.workTree ?? before.workTree,
+    todosCompleted: sample.todosCompleted,
+    todosSession: sample.sessionID,
+    recentOutputs: output ? [...before.recentOutputs, output].slice(-RECENT) : before.recentOutputs,
+  }
+  return { progress: workTreeChanged || todosDone || newOutput, next }
+}
