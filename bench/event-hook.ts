@@ -12,7 +12,7 @@
 // (HOME and XDG in a temp folder) and prints its result as JSON.
 import { fileURLToPath } from "node:url"
 import type { Hooks, PluginModule } from "@opencode-ai/plugin"
-import { drain, fakeClient, isChild, loadDist, loadRalph, median, QUICK, ralphInstance, round, runChild, startLoopViaHooks } from "./util.js"
+import { drain, fakeClient, isChild, settleIO, loadDist, loadRalph, median, QUICK, ralphInstance, round, runChild, startLoopViaHooks } from "./util.js"
 
 export interface EventHookResult {
   eventsPerBatch: number
@@ -123,7 +123,7 @@ async function ralphHandler(plugin: PluginModule, sessions: number, name: string
       loops += 1
     }
   }
-  await drain()
+  await settleIO() // the plugin writes each new loop's state file in the background
   for (const key of Object.keys(stats.calls)) delete stats.calls[key] // count only what the stream causes
   return { name, sessions, loops, handle: hook, hook, calls: stats.calls }
 }

@@ -37,7 +37,7 @@ export interface LoadResult {
 }
 
 export async function runLoadBench(log: (line: string) => void): Promise<LoadResult> {
-  const firstRuns = QUICK ? 2 : 6
+  const firstRuns = QUICK ? 2 : 8
   const warmRuns = QUICK ? 3 : 10
   const root = mkdtempSync(join(tmpdir(), "ralph-bench-load-"))
   const env = isolatedEnv(root)

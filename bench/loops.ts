@@ -9,11 +9,14 @@ import { sleep } from "./util.js"
 
 export interface Timed {
   request: MockRequest
-  /** performance.now() when the request arrived at the mock. */
+  /** When the request arrived at the mock (epoch ms, sub-millisecond resolution). */
   received: number
-  /** performance.now() once the mock had written its whole (unthrottled) response. */
+  /** When the mock had written its whole (unthrottled) response (epoch ms). */
   answered: number
 }
+
+/** Epoch milliseconds with sub-millisecond resolution (comparable with Date.now()). */
+export const now = (): number => performance.timeOrigin + performance.now()
 
 /**
  * Stamps every request of the mock. The mock calls listeners just before it answers, and a reply
@@ -22,9 +25,9 @@ export interface Timed {
 export function stampRequests(mock: MockModel): { stamps: Timed[]; stop: () => void } {
   const stamps: Timed[] = []
   const stop = mock.onRequest((request) => {
-    const stamp: Timed = { request, received: performance.now(), answered: Number.NaN }
+    const stamp: Timed = { request, received: now(), answered: Number.NaN }
     stamps.push(stamp)
-    setImmediate(() => (stamp.answered = performance.now()))
+    setImmediate(() => (stamp.answered = now()))
   })
   return { stamps, stop: () => void stop() }
 }

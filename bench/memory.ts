@@ -10,7 +10,7 @@
 // with every further cycle, so the growth is the slope of the residual after the warm-up cycles.
 import { fileURLToPath } from "node:url"
 import type { Hooks } from "@opencode-ai/plugin"
-import { drain, fakeClient, isChild, loadRalph, QUICK, ralphInstance, round, runChild, startLoopViaHooks } from "./util.js"
+import { fakeClient, settleIO, isChild, loadRalph, QUICK, ralphInstance, round, runChild, startLoopViaHooks } from "./util.js"
 
 export interface MemoryResult {
   sessions: number
@@ -42,19 +42,19 @@ const event = (type: string, id: string) =>
 async function cycle(always: Hooks, command: Hooks, c: number): Promise<{ afterSessions: number; afterLoops: number; afterDelete: number }> {
   const ids = Array.from({ length: SESSIONS }, (_, i) => `ses_mem${c}_${String(i).padStart(6, "0")}`)
   for (const id of ids) await always.event?.(event("session.created", id))
-  await drain()
+  await settleIO()
   const afterSessions = heapUsed()
   for (const id of ids) {
     await command.event?.(event("session.created", id))
     await startLoopViaHooks(command, id, `task for ${id}`)
   }
-  await drain()
+  await settleIO()
   const afterLoops = heapUsed()
   for (const id of ids) {
     await always.event?.(event("session.deleted", id))
     await command.event?.(event("session.deleted", id))
   }
-  await drain()
+  await settleIO()
   return { afterSessions, afterLoops, afterDelete: heapUsed() }
 }
 
@@ -83,9 +83,9 @@ async function measure(): Promise<MemoryResult> {
     await always.event?.(event("session.deleted", id))
     await command.event?.(event("session.deleted", id))
   }
-  await drain()
+  await settleIO()
   const baseline = heapUsed()
-  const cycles = QUICK ? 4 : 8
+  const cycles = QUICK ? 4 : 5
   const warmupCycles = 2
   const results = []
   let before = baseline

@@ -6,11 +6,12 @@
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
+import { execFileSync } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
 import { join } from "node:path"
 import { packageDir } from "../test/harness/harness.js"
-import { runContextGrowthBench, type ContextGrowthResult } from "./context-growth.js"
+import { runContextGrowthBench, type ContextGrowthResult, type GrowthPoint } from "./context-growth.js"
 import { runEventHookBench, type EventHookResult } from "./event-hook.js"
 import { runIdleToPromptBench, type IdleToPromptResult } from "./idle-to-prompt.js"
 import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "./load.js"
@@ -31,6 +32,8 @@ interface Results {
   quick: boolean
   startedAt: string
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string; opencode?: string }
+  /** The code measured: the commit, and whether src/ had uncommitted changes (dist/ is built from the working tree). */
+  code: { commit: string; srcModified: boolean }
   eventHook?: EventHookResult
   memory?: MemoryResult
   idleToPrompt?: IdleToPromptResult
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
       node: process.version,
       platform: `${process.platform} ${process.arch}`,
     },
+    code: codeState(),
   }
   if (wanted("event")) {
     log("event hook (child process)")
@@ -78,6 +82,16 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, "latest.json"), `${JSON.stringify(results, null, 2)}\n`)
   process.stdout.write(`\n${table(results)}\n\nJSON: bench/results/latest.json${QUICK ? "  (quick mode: fewer rounds and runs)" : ""}\n`)
+}
+
+/** Read-only git queries (no index refresh): which code was built into dist/ for this run. */
+function codeState(): Results["code"] {
+  const git = (...args: string[]) => execFileSync("git", ["--no-optional-locks", ...args], { cwd: packageDir(), encoding: "utf8" }).trim()
+  try {
+    return { commit: git("rev-parse", "--short", "HEAD"), srcModified: git("status", "--porcelain", "--", "src").length > 0 }
+  } catch {
+    return { commit: "unknown", srcModified: true }
+  }
 }
 
 function rows(r: Results): Row[] {
@@ -102,16 +116,22 @@ function rows(r: Results): Row[] {
     out.push(["idle → prompt", "minimal plugin", `${ms(v.minimal.medianMs)} (n=${v.minimal.samples})`, "", "(baseline)"])
     out.push(["idle → prompt", `ralph-loop continue (settleMs ${settle})`, `${ms(v.continue.medianMs)}, ${x(i.continueRatio)} minimal`, goal, verdict(i.continueRatioExcludingSettle <= GOAL.idleRatio)])
     out.push(["idle → prompt", "  the same without settleMs", `${ms(v.continue.medianMs - settle)}, ${x(i.continueRatioExcludingSettle)} minimal`, "", "(info)"])
+    out.push(["idle → prompt", "  split: response end → idle event", `minimal ${ms(v.minimal.endToIdleMs)}, continue ${ms(v.continue.endToIdleMs)}`, "", "(OpenCode)"])
+    out.push(["idle → prompt", "  split: idle event → prompt", `minimal ${ms(v.minimal.idleToPromptMs)}, continue ${ms(v.continue.idleToPromptMs)}`, "", "(plugin + OpenCode)"])
     out.push(["idle → prompt", "recreate: idle → summarize request", `${ms(i.recreate.toCompactionMs)}, ${x(i.recreate.toCompactionMs / v.minimal.medianMs)} minimal`, goal, verdict(i.recreateToCompactionRatioExcludingSettle <= GOAL.idleRatio)])
     out.push(["idle → prompt", "recreate: summary written → prompt", ms(i.recreate.compactionToPromptMs), "", "(info)"])
     out.push(["idle → prompt", "recreate: idle → prompt, all of it", `${ms(v.recreate.medianMs)}, ${x(i.recreateRatio)} minimal`, "", "(info)"])
   }
   if (r.contextGrowth) {
     const g = r.contextGrowth
-    const at = (points: typeof g.continue) =>
-      [1, 2, 10, g.iterations].filter((k, idx, all) => all.indexOf(k) === idx && points[k - 1]).map((k) => `#${k} ${kb(points[k - 1]?.bytes ?? 0)}`).join(", ")
-    out.push(["context", "continue, request bytes", at(g.continue), "", `(#${g.iterations}/#2 ${x(g.continueGrowth)})`])
-    out.push(["context", "recreate, request bytes", at(g.recreate), `#${g.iterations} ≤ ${GOAL.recreateGrowth}× #2`, `${verdict(g.recreateGrowth <= GOAL.recreateGrowth)} (${x(g.recreateGrowth)})`])
+    const last = g.iterations
+    const picks = [1, 2, 10, last].filter((k, idx, all) => all.indexOf(k) === idx && k <= last)
+    const series = (points: GrowthPoint[], value: (p: GrowthPoint) => string) => picks.map((k) => `#${k} ${value(points[k - 1] as GrowthPoint)}`).join(", ")
+    const chars = (points: GrowthPoint[]) => x((points[last - 1]?.conversationChars ?? 0) / (points[1]?.conversationChars ?? 1))
+    out.push(["context", "continue: request bytes", series(g.continue, (p) => kb(p.bytes)), "", `(#${last}/#2 ${x(g.continueGrowth)})`])
+    out.push(["context", "continue: conversation text", series(g.continue, (p) => `${p.conversationChars} ch`), "", `(#${last}/#2 ${chars(g.continue)})`])
+    out.push(["context", "recreate: request bytes", series(g.recreate, (p) => kb(p.bytes)), `#${last} ≤ ${GOAL.recreateGrowth}× #2`, `${verdict(g.recreateGrowth <= GOAL.recreateGrowth)} (${x(g.recreateGrowth)})`])
+    out.push(["context", "recreate: conversation text", series(g.recreate, (p) => `${p.conversationChars} ch`), "", `(#${last}/#2 ${chars(g.recreate)})`])
   }
   if (r.load) {
     const boot = (label: string, b: BootTimes): Row => [
@@ -142,6 +162,7 @@ function table(r: Results): string {
   const line = (row: Row) => row.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join("  ").trimEnd()
   return [
     `ralph-loop benchmarks — ${m.cpus} × ${m.cpuModel}, node ${m.node}, OpenCode ${m.opencode ?? "?"}${r.quick ? ", QUICK" : ""}`,
+    `code: ${r.code.commit}${r.code.srcModified ? " + uncommitted changes in src/" : ""}`,
     "",
     line(header),
     widths.map((w) => "-".repeat(w)).join("  "),

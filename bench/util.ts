@@ -22,6 +22,20 @@ export const drain = (): Promise<void> => new Promise((resolve) => setImmediate(
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
+/**
+ * Waits until no file-system request is in flight (the plugin persists loops in the background),
+ * so a measurement does not count buffers of writes still under way, nor race with them.
+ */
+export async function settleIO(timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    await drain()
+    if (!process.getActiveResourcesInfo().some((r) => r.startsWith("FSReq") || r.startsWith("FileHandle"))) return
+    if (Date.now() > deadline) throw new Error("file-system requests still in flight")
+    await sleep(5)
+  }
+}
+
 export const round = (value: number, digits = 2): number => Number(value.toFixed(digits))
 
 /** The built plugin module (dist/index.js), imported the way OpenCode imports it. */

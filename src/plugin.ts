@@ -1,6 +1,7 @@
 // server(): one call per OpenCode instance (project directory). Wires settings, the loop manager
 // and the action runner, and returns the hooks — each wrapped so nothing ever throws into OpenCode.
 import type { Hooks, Plugin } from "@opencode-ai/plugin"
+import { recoverLoops } from "./actions/recover.js"
 import { ActionRunner } from "./actions/runner.js"
 import { LiveSettings } from "./config/live-settings.js"
 import { globalConfigDir } from "./config/load.js"
@@ -11,24 +12,30 @@ import { commandHook } from "./hooks/command-execute.js"
 import { configHook } from "./hooks/config.js"
 import { eventHook } from "./hooks/event.js"
 import { systemTransformHook } from "./hooks/system-transform.js"
+import { RefusedByRalph, toolGuardHook } from "./hooks/tool-guard.js"
 import { LoopManager } from "./loop/manager.js"
 import { OpencodeApi } from "./opencode/api.js"
+import { LoopStore } from "./store/loop-store.js"
 
 export const server: Plugin = async (input, options) => {
   if (process.env.RALPH_LOOP_DISABLE === "1") return {}
   const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1")
-  const manager = new LoopManager()
+  const store = new LoopStore(input.directory)
+  const manager = new LoopManager((loop, event) => {
+    store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
+  })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
   const ctx: RalphContext = {
     directory: input.directory,
     api,
     manager,
-    runner: new ActionRunner(api, manager, { directory: input.directory }),
+    runner: new ActionRunner(api, manager, { directory: input.directory, store }),
     settings,
     newSessions: new Set(),
     now: Date.now,
   }
   api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: settings.current })
+  void recoverLoops(ctx, store).catch((error: unknown) => api.log("error", `could not recover loops: ${String(error)}`))
 
   const hooks: Hooks = {
     config: configHook(),
@@ -37,12 +44,19 @@ export const server: Plugin = async (input, options) => {
     "chat.message": chatMessageHook(ctx),
     "experimental.chat.system.transform": systemTransformHook(ctx),
     "experimental.compaction.autocontinue": compactionAutocontinueHook(ctx),
-    dispose: async () => ctx.runner.dispose(),
+    "tool.execute.before": toolGuardHook(ctx),
+    dispose: async () => {
+      ctx.runner.dispose()
+      await store.flush()
+    },
   }
   return guard(hooks, api)
 }
 
-/** Every hook catches and logs its own errors: a throw would abort the user's operation. */
+/**
+ * Every hook catches and logs its own errors: a throw would abort the user's operation. The one
+ * deliberate throw is a refused tool call, which OpenCode reports to the model.
+ */
 function guard(hooks: Hooks, api: OpencodeApi): Hooks {
   const guarded: Record<string, unknown> = {}
   for (const [name, hook] of Object.entries(hooks)) {
@@ -52,6 +66,7 @@ function guard(hooks: Hooks, api: OpencodeApi): Hooks {
             try {
               await (hook as (...a: unknown[]) => Promise<void>)(...args)
             } catch (error) {
+              if (error instanceof RefusedByRalph) throw error
               api.log("error", `hook ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
             }
           }

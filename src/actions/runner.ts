@@ -6,20 +6,22 @@ import { afterCooldown } from "../loop/breaker.js"
 import { blockedUntil } from "../loop/call-window.js"
 import { exceededBudget } from "../loop/budgets.js"
 import { decide, type Decision } from "../loop/decide.js"
-import type { Loop } from "../loop/loop.js"
+import type { Loop, Wait } from "../loop/loop.js"
 import type { LoopManager } from "../loop/manager.js"
 import type { ProgressSample } from "../loop/progress.js"
-import { continuePrompt, freshSessionPrompt, resumePrompt, sessionTitle } from "../loop/prompts.js"
+import { continuePrompt, freshSessionPrompt, loopRules, resumePrompt, sessionTitle } from "../loop/prompts.js"
 import type { Turn } from "../loop/turn.js"
 import type { OpencodeApi } from "../opencode/api.js"
 import { readSummary, readTurn, sessionUsage, type MessageWithParts } from "../opencode/read-turn.js"
-import { writeSummary, writeTranscript } from "../store/session-files.js"
+import type { LoopStore } from "../store/loop-store.js"
+import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
 import * as notice from "./notices.js"
 import type { Notice } from "./notices.js"
 import { workTreeFingerprint } from "./work-tree.js"
 
 export interface RunnerOptions {
   directory: string
+  store: LoopStore
   now?: () => number
   /** How long to wait for an old session to go idle before deleting it. */
   idleWaitMs?: number
@@ -57,8 +59,17 @@ export class ActionRunner {
       const messages = await this.api.messages(loop.sessionID)
       const sample = await this.sample(loop)
       if (loop.phase !== "deciding") return
+      const damaged = await this.options.store.verify(loop, this.now())
+      if (damaged) {
+        this.api.log("warn", `state file ${damaged.file} ${damaged.message}`, { loop: loop.id })
+        this.notify({ variant: "warning", title: "Ralph · state file restored", message: `${relative(this.options.directory, damaged.file)} ${damaged.message}.` })
+      }
       loop.usage[loop.sessionID] = sessionUsage(messages)
       const turn = readTurn(messages)
+      const resume = loop.resumeRequested
+      delete loop.resumeRequested
+      // /ralph-resume: its own turn ended and the loop's last turn was already decided — go on now.
+      if (resume && turn.lastAssistantID === loop.lastDecidedMessageID) return await this.goOn(loop, resume, "The user resumed the loop. Continue the task from where you stopped.")
       const breakerBefore = loop.breaker.state
       const { decision, update } = decide(loop, { turn, sample, now: this.now() })
       this.api.log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration, decision })
@@ -71,6 +82,43 @@ export class ActionRunner {
     } catch (error) {
       this.fail(loop, "could not handle the end of a turn", error)
     }
+  }
+
+  /**
+   * A loop recovered after OpenCode restarted. A finished turn is decided as if its idle had just
+   * come; a turn the restart cut off resumes the same iteration; a session that never got its
+   * prompt gets it again.
+   */
+  async recover(loop: Loop): Promise<void> {
+    try {
+      if (loop.phase === "paused") return
+      if (loop.phase === "waiting" && loop.wait) return this.schedule(loop, loop.wait.until)
+      if (!(await this.api.isIdle(loop.sessionID))) return this.manager.keepWatching(loop, true)
+      const messages = await this.api.messages(loop.sessionID)
+      const turn = readTurn(messages)
+      if (messages.length === 0) return await this.reopen(loop)
+      if (turn.lastAssistantID !== undefined && !turn.interrupted && turn.error?.name !== "MessageAbortedError") {
+        // Decided before the restart but not acted on: decide again.
+        if (turn.lastAssistantID === loop.lastDecidedMessageID) delete loop.lastDecidedMessageID
+        if (this.manager.claim(loop)) return await this.onTurnEnded(loop)
+        return
+      }
+      loop.lastTurn = turn
+      await this.goOn(loop, { then: "resume" }, "OpenCode restarted while you were working, and your last turn was cut off. Continue the task from where you stopped.")
+    } catch (error) {
+      this.fail(loop, "could not resume the loop after OpenCode restarted", error)
+    }
+  }
+
+  /** The loop's session never got its prompt (OpenCode stopped in between): send it again. */
+  private async reopen(loop: Loop): Promise<void> {
+    const previous = loop.lineage.at(-1)
+    const text = previous
+      ? freshSessionPrompt(loop, loop.iteration, (await readSummaryFile(this.options.directory, loop.settings.summaryPath, previous)) ?? "")
+      : `${loop.task}\n\n${loopRules(loop.settings)}`
+    loop.needsInstruction = false
+    this.manager.promptSent(loop)
+    await this.prompt(loop, loop.sessionID, text, loop.lastTurn)
   }
 
   /** Ends the timer of a loop that stopped or was resumed by the user. */
@@ -158,6 +206,7 @@ export class ActionRunner {
   private async prompt(loop: Loop, sessionID: string, text: string, turn: Turn | undefined): Promise<void> {
     this.manager.recordCall(loop, this.now())
     await this.api.promptAsync(sessionID, { text, agent: turn?.agent, model: turn?.model })
+    loop.hints = []
   }
 
   /**
@@ -258,16 +307,21 @@ export class ActionRunner {
         this.notify(notice.waiting(next, detail))
         return this.schedule(loop, blocked)
       }
-      const turn = loop.lastTurn ?? { texts: [] }
-      if (wait.then === "resume") {
-        this.manager.promptSent(loop)
-        await this.prompt(loop, loop.sessionID, resumePrompt(loop), turn)
-        return this.notify(notice.iterationStarted(loop, "Resuming after the provider's limit."))
-      }
-      await this.iterate(loop, turn, wait.fresh ?? false)
+      await this.goOn(loop, wait)
     } catch (error) {
       this.fail(loop, "could not continue the loop after waiting", error)
     }
+  }
+
+  /** After a wait or a resume: the same iteration resumes, or the next one starts. */
+  private async goOn(loop: Loop, how: Pick<Wait, "then" | "fresh">, why?: string): Promise<void> {
+    const turn = loop.lastTurn ?? { texts: [] }
+    if (how.then === "resume") {
+      this.manager.promptSent(loop)
+      await this.prompt(loop, loop.sessionID, resumePrompt(loop, why), turn)
+      return this.notify(notice.iterationStarted(loop, why ? "Resumed." : "Resuming after the provider's limit."))
+    }
+    await this.iterate(loop, turn, how.fresh ?? false)
   }
 
   /** Something the loop needed failed: pause it, say why, send nothing more. */

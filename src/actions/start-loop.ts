@@ -1,10 +1,11 @@
 // Starting a loop in a session, from /ralph or (activation "always") from a first message.
+import type { Settings } from "../config/schema.js"
 import type { RalphContext } from "../context.js"
 import type { Loop } from "../loop/loop.js"
 import * as notice from "./notices.js"
 
-export function startLoop(ctx: RalphContext, sessionID: string, task: string): Loop {
-  const { activation: _activation, ...settings } = ctx.settings.current
+export function startLoop(ctx: RalphContext, sessionID: string, task: string, overrides: Partial<Settings> = {}): Loop {
+  const { activation: _activation, ...settings } = { ...ctx.settings.current, ...overrides }
   const { loop, replaced } = ctx.manager.start(sessionID, task, settings, ctx.now())
   if (replaced) {
     ctx.runner.cancelTimer(replaced)

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { isAbsolute, join, relative, resolve } from "node:path"
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { closest } from "./suggest.js"
 import { DEFAULT_SETTINGS, SETTING_KEYS, settingSchemas, type SettingKey, type Settings } from "./schema.js"
 
 export interface ConfigProblem {
@@ -134,24 +135,8 @@ function describe(value: unknown): string {
 }
 
 function suggest(key: string): string {
-  const normal = (k: string) => k.toLowerCase().replace(/[-_]/g, "")
-  const scored = SETTING_KEYS.map((k) => ({ k, d: editDistance(normal(key), normal(k)) })).sort((a, b) => a.d - b.d)
-  const best = scored[0]
-  return best && best.d <= 2 ? `; did you mean "${best.k}"?` : ""
-}
-
-/** Levenshtein distance, for "did you mean" on a mistyped key. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost)
-    }
-    previous = current
-  }
-  return previous[b.length] ?? 0
+  const match = closest(key, SETTING_KEYS)
+  return match ? `; did you mean "${match}"?` : ""
 }
 
 function position(text: string, offset: number): { line: number; column: number } {

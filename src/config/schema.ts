@@ -97,6 +97,9 @@ export const settingSchemas = {
   exitGate: z
     .enum(["promise", "dual", "either"])
     .describe("promise: the promise ends the loop; dual: 2+ completion indicators in a row and EXIT_SIGNAL: true; either: one of the two."),
+  resumeOnStart: z
+    .enum(["auto", "ask"])
+    .describe("After OpenCode restarts, active loops go on by themselves (auto) or wait for /ralph-resume (ask)."),
   settleMs: z
     .number()
     .int("must be a whole number")
@@ -128,6 +131,7 @@ export const DEFAULT_SETTINGS: Settings = {
   backoffMaxMinutes: 30,
   statusBlock: false,
   exitGate: "promise",
+  resumeOnStart: "auto",
   settleMs: 150,
 }
 

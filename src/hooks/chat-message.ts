@@ -4,6 +4,7 @@
 import type { Hooks } from "@opencode-ai/plugin"
 import type { Part, TextPart } from "@opencode-ai/sdk"
 import { startLoop } from "../actions/start-loop.js"
+import { CONTROL_MARKER } from "../commands/definitions.js"
 import type { RalphContext } from "../context.js"
 import { loopRules } from "../loop/prompts.js"
 import { newPartID } from "../opencode/part-id.js"
@@ -22,6 +23,8 @@ export const chatMessageHook =
       if (task) loop = startLoop(ctx, sessionID, task)
     }
     if (!loop) return
+    // A control command's own message (/ralph-status …) neither resumes a loop nor gets the rules.
+    if (output.parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))) return
     if (ctx.manager.resume(loop)) {
       ctx.runner.cancelTimer(loop)
       ctx.api.toast("info", "Ralph · resumed", `Loop resumed at iteration ${loop.iteration}.`)

@@ -90,6 +90,10 @@ export interface Loop {
   /** Back-offs in a row (for the exponential delay). */
   backoffs: number
   wait?: Wait
+  /** Hints from /ralph-hint, added to the next prompt once. */
+  hints: string[]
+  /** /ralph-resume asked to go on now: the next idle goes on this way even without a new loop turn. */
+  resumeRequested?: Pick<Wait, "then" | "fresh">
   /** The last turn decided on: its model, agent and text carry over to the next prompt. */
   lastTurn?: Turn
   stopReason?: StopReason
@@ -118,6 +122,7 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
     progress: { todosCompleted: 0, recentOutputs: [] },
     completionStreak: 0,
     backoffs: 0,
+    hints: [],
   }
 }
 

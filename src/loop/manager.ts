@@ -5,9 +5,37 @@ import type { LoopUpdate } from "./decide.js"
 import { newLoop, type Loop, type LoopSettings, type StopReason, type Wait } from "./loop.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
 
+export type LoopListener = (loop: Loop, event: string) => void
+
 export class LoopManager {
   /** Live loops by the session they live in now. */
   private readonly bySession = new Map<string, Loop>()
+
+  /** `onChange` hears every change worth keeping (the store persists it); the manager does no I/O. */
+  constructor(private readonly onChange: LoopListener = () => undefined) {}
+
+  private changed(loop: Loop, event: string): void {
+    this.onChange(loop, event)
+  }
+
+  /** Takes back a loop recovered from disk after OpenCode restarted. */
+  adopt(loop: Loop): void {
+    const previous = this.bySession.get(loop.sessionID)
+    if (previous && previous !== loop) this.stop(previous, "replaced")
+    this.bySession.set(loop.sessionID, loop)
+  }
+
+  /** Claims a recovered loop for a decision on its session's last turn (as if an idle came). */
+  claim(loop: Loop): boolean {
+    if (loop.phase === "stopped" || loop.phase === "paused" || loop.phase === "waiting") return false
+    loop.phase = "deciding"
+    return true
+  }
+
+  addHint(loop: Loop, hint: string): void {
+    loop.hints.push(hint)
+    this.changed(loop, "hint")
+  }
 
   /** Starts a loop in `sessionID`; a live loop already there is replaced (and returned). */
   start(sessionID: string, task: string, settings: LoopSettings, now: number): { loop: Loop; replaced?: Loop } {
@@ -15,6 +43,7 @@ export class LoopManager {
     if (previous) this.stop(previous, "replaced")
     const loop = newLoop(sessionID, task, settings, now)
     this.bySession.set(sessionID, loop)
+    this.changed(loop, "started")
     return previous ? { loop, replaced: previous } : { loop }
   }
 
@@ -66,6 +95,7 @@ export class LoopManager {
   decided(loop: Loop, messageID: string | undefined, update: LoopUpdate): void {
     if (messageID !== undefined) loop.lastDecidedMessageID = messageID
     Object.assign(loop, update)
+    this.changed(loop, "decided")
   }
 
   /** Back to waiting for a turn, without having sent anything. `busy`: a turn is already under way. */
@@ -78,6 +108,7 @@ export class LoopManager {
   beginRestart(loop: Loop): void {
     loop.phase = "restarting"
     delete loop.wait
+    this.changed(loop, "restarting")
   }
 
   /** A plugin call that reaches the model (prompt or summary) counts toward maxCallsPerHour. */
@@ -96,16 +127,17 @@ export class LoopManager {
     }
     loop.iteration += 1
     loop.retries += 1
-    this.promptSent(loop)
+    this.promptSent(loop, "iteration")
   }
 
   /** A prompt that repeats the current iteration (after a back-off) is about to be sent. */
-  promptSent(loop: Loop): void {
+  promptSent(loop: Loop, event = "prompt"): void {
     if (loop.phase === "stopped") return
     loop.phase = "running"
     loop.sawBusy = false
     loop.turnEvents = emptyTurnEvents()
     delete loop.wait
+    this.changed(loop, event)
   }
 
   wait(loop: Loop, wait: Wait, detail: string): void {
@@ -113,6 +145,7 @@ export class LoopManager {
     loop.phase = "waiting"
     loop.wait = wait
     loop.detail = detail
+    this.changed(loop, `waiting:${wait.reason}`)
   }
 
   pause(loop: Loop, reason: string): void {
@@ -120,13 +153,14 @@ export class LoopManager {
     loop.phase = "paused"
     loop.detail = reason
     delete loop.wait
+    this.changed(loop, "paused")
   }
 
   /** The user spoke in a paused or waiting loop's session: the loop watches that turn again. */
   resume(loop: Loop): boolean {
     if (loop.phase !== "paused" && loop.phase !== "waiting") return false
-    this.promptSent(loop)
     delete loop.detail
+    this.promptSent(loop, "resumed")
     return true
   }
 
@@ -137,6 +171,7 @@ export class LoopManager {
     if (detail !== undefined) loop.detail = detail
     delete loop.wait
     if (this.bySession.get(loop.sessionID) === loop) this.bySession.delete(loop.sessionID)
+    this.changed(loop, `stopped:${reason}`)
   }
 
   /** A session was deleted: a loop living in it ends (its earlier sessions do not matter). */

@@ -31,6 +31,10 @@ export function systemNote(loop: Loop): string {
 const header = (loop: Loop, iteration: number, where: string) =>
   `[Ralph loop · iteration ${iteration} of ${maxIterations(loop)} · ${where}]`
 
+/** The user's /ralph-hint texts, if any, as a section of the next prompt. */
+const hintSection = (loop: Loop): string[] =>
+  loop.hints.length === 0 ? [] : ["", "## Hint from the user", ...loop.hints.map((hint) => `- ${hint}`)]
+
 /** The prompt that restarts the task in a fresh session, carrying the previous session's summary. */
 export function freshSessionPrompt(loop: Loop, iteration: number, summary: string, note?: string): string {
   return [
@@ -44,6 +48,7 @@ export function freshSessionPrompt(loop: Loop, iteration: number, summary: strin
     "",
     "## Handoff from the previous session",
     summary.trim() || "(no summary could be produced — inspect the project to see what was done)",
+    ...hintSection(loop),
     "",
     "## Rules",
     loopRules(loop.settings),
@@ -63,21 +68,23 @@ export function continuePrompt(loop: Loop, iteration: number, note?: string): st
     "",
     "## Task",
     loop.task,
+    ...hintSection(loop),
     "",
     "## Rules",
     loopRules(loop.settings),
   ].join("\n")
 }
 
-/** After a back-off: the same iteration goes on (it was cut short by the provider). */
-export function resumePrompt(loop: Loop): string {
+/** The same iteration goes on: after a back-off, a pause, or a restart of OpenCode. */
+export function resumePrompt(loop: Loop, why = "Your last turn was cut short by the model provider (rate limit or overload), not by you. Continue the task from where you stopped."): string {
   return [
     header(loop, loop.iteration, "resuming"),
     "",
-    "Your last turn was cut short by the model provider (rate limit or overload), not by you. Continue the task from where you stopped.",
+    why,
     "",
     "## Task",
     loop.task,
+    ...hintSection(loop),
     "",
     "## Rules",
     loopRules(loop.settings),

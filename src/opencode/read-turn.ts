@@ -2,6 +2,7 @@
 // what the session has cost so far.
 import type { AssistantMessage, Message, Part, TextPart } from "@opencode-ai/sdk"
 import type { Usage } from "../loop/loop.js"
+import { CONTROL_MARKER } from "../commands/definitions.js"
 import type { Turn, TurnError } from "../loop/turn.js"
 
 export interface MessageWithParts {
@@ -17,27 +18,37 @@ const isSummary = (info: Message): boolean =>
 const isCompactionRequest = (message: MessageWithParts): boolean =>
   message.info.role === "user" && message.parts.some((p) => p.type === "compaction")
 
-/** The turn = the assistant messages after the last user message (or compaction request). */
+/** A user message a control command (/ralph-status …) produced: its turn is not a loop turn. */
+export const isControlMessage = (message: MessageWithParts): boolean =>
+  message.info.role === "user" && message.parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))
+
+/**
+ * The turn = the assistant messages after the last real user message, up to the next user message.
+ * Control-command turns are skipped; after a compaction, the turn is the one before it.
+ */
 export function readTurn(messages: readonly MessageWithParts[]): Turn {
-  let start = messages.length
-  while (start > 0 && messages[start - 1]?.info.role !== "user") start -= 1
-  const compaction = start > 0 && isCompactionRequest(messages[start - 1] as MessageWithParts)
-  // After a compaction, the turn the model worked in is the one before the compaction request.
-  let userIndex = start - 1
-  if (compaction) {
-    userIndex -= 1
-    while (userIndex >= 0 && messages[userIndex]?.info.role !== "user") userIndex -= 1
+  let userIndex = messages.length - 1
+  let compacted = false
+  for (; userIndex >= 0; userIndex -= 1) {
+    const message = messages[userIndex] as MessageWithParts
+    if (message.info.role !== "user" || isControlMessage(message)) continue
+    // Walking back from the end, a compaction met before the real user message came after its turn.
+    if (isCompactionRequest(message)) {
+      compacted = true
+      continue
+    }
+    break
   }
+  let end = userIndex + 1
+  while (end < messages.length && messages[end]?.info.role !== "user") end += 1
   const lastUser = messages[userIndex]?.info
-  const assistants = messages
-    .slice(userIndex + 1)
-    .filter((m) => m.info.role === "assistant" && !isSummary(m.info))
+  const assistants = messages.slice(userIndex + 1, end).filter((m) => m.info.role === "assistant" && !isSummary(m.info))
   const last = assistants.at(-1)?.info as AssistantMessage | undefined
 
   const turn: Turn = {
     texts: assistants.flatMap((m) => m.parts.filter(ownText).map((p) => p.text)),
   }
-  if (compaction) turn.compacted = true
+  if (compacted) turn.compacted = true
   if (last) {
     turn.lastAssistantID = last.id
     turn.model = { providerID: last.providerID, modelID: last.modelID }

@@ -1,5 +1,6 @@
 // Files a restart leaves behind for a session: <summaryPath>/<sessionID>/ralph_summary.md and,
 // for `recreate`, transcript.json (the full message list of the session before it is deleted).
+import { readFile } from "node:fs/promises"
 import { isAbsolute, join, relative, resolve } from "node:path"
 import { maxIterations, type Loop } from "../loop/loop.js"
 import type { MessageWithParts } from "../opencode/read-turn.js"
@@ -66,4 +67,10 @@ export async function writeTranscript(
   const file = join(sessionDir(directory, summaryPath, sessionID), "transcript.json")
   await writeFileAtomic(file, `${JSON.stringify({ sessionID, archivedAt: new Date().toISOString(), messages }, null, 2)}\n`)
   return file
+}
+
+/** The summary part of a ralph_summary.md written earlier (for a prompt that must be sent again). */
+export async function readSummaryFile(directory: string, summaryPath: string, sessionID: string): Promise<string | undefined> {
+  const text = await readFile(join(sessionDir(directory, summaryPath, sessionID), "ralph_summary.md"), "utf8").catch(() => undefined)
+  return text?.split("\n## Summary\n").slice(1).join("\n## Summary\n").trim()
 }

@@ -37,8 +37,11 @@ export interface ProjectOptions {
 export interface Project {
   readonly dir: string
   readonly scope: string
+  /** The SDK client and event log of the server running now (new ones after a restart). */
   readonly client: OpencodeClient
   readonly events: EventLog
+  /** Events of earlier server runs, oldest first. */
+  readonly pastEvents: EventLog[]
   /** Requests the model received from this project. */
   requests(kind?: RequestKind): MockRequest[]
   script(script: Script): void
@@ -54,6 +57,11 @@ export interface Harness {
   readonly server: OpencodeServer
   readonly mock: MockModel
   project(name: string, options?: ProjectOptions): Promise<Project>
+  /**
+   * Ends the server with `signal` (by PID) and starts it again on the same HOME and projects;
+   * every project gets a new client and event log.
+   */
+  restartServer(signal: "SIGTERM" | "SIGKILL"): Promise<void>
   stop(): Promise<void>
 }
 
@@ -109,7 +117,7 @@ export async function startHarness(options: { env?: Record<string, string> } = {
   const root = mkdtempSync(join(tmpdir(), "ralph-e2e-"))
   const env = isolatedEnv(root, options.env)
   const mock = await MockModel.start()
-  const projects: Project[] = []
+  const projects: LiveProject[] = []
   // The server's own directory is a project too: it is what the readiness probe boots.
   const base = join(root, "projects", "_base")
   writeProject(base, env, mock, "_base", { withPlugin: false })
@@ -122,38 +130,54 @@ export async function startHarness(options: { env?: Record<string, string> } = {
     throw error
   }
 
+  const attach = async (project: LiveProject) => {
+    project.client = createOpencodeClient({ baseUrl: server.url, directory: project.dir })
+    project.events = await EventLog.attach(project.client)
+  }
+
   return {
     root,
-    server,
+    get server() {
+      return server
+    },
     mock,
     async project(name, projectOptions = {}) {
       const dir = join(root, "projects", name)
       writeProject(dir, env, mock, name, projectOptions)
       if (projectOptions.script) mock.script(name, projectOptions.script)
-      const client = createOpencodeClient({ baseUrl: server.url, directory: dir })
-      const events = await EventLog.attach(client)
-      const project: Project = {
+      const project: LiveProject = {
         dir,
         scope: name,
-        client,
-        events,
+        client: undefined as unknown as OpencodeClient,
+        events: undefined as unknown as EventLog,
+        pastEvents: [],
         requests: (kind) => mock.requests(name, kind),
         script: (script) => mock.script(name, script),
         waitForRequests: (count, kind = "main", timeoutMs) =>
           mock.waitFor(() => mock.requests(name, kind).length >= count, timeoutMs, `${count} ${kind} requests in ${name}`),
         async newSession(title = `test ${name}`) {
-          const { data, error } = await client.session.create({ body: { title } })
+          const { data, error } = await project.client.session.create({ body: { title } })
           if (!data) throw new Error(`session.create failed: ${JSON.stringify(error)}`)
           return data.id
         },
         async command(sessionID, command, args) {
-          const { error } = await client.session.command({ path: { id: sessionID }, body: { command, arguments: args } })
+          const { error } = await project.client.session.command({ path: { id: sessionID }, body: { command, arguments: args } })
           if (error) throw new Error(`/${command} failed: ${JSON.stringify(error)}`)
         },
-        close: () => events.close(),
+        close: () => project.events.close(),
       }
+      await attach(project)
       projects.push(project)
       return project
+    },
+    async restartServer(signal) {
+      for (const project of projects) project.events.close()
+      await server.stop(signal)
+      server = await startOpencodeServer({ cwd: base, env, readyDirectory: base })
+      for (const project of projects) {
+        project.pastEvents.push(project.events)
+        await attach(project)
+      }
     },
     async stop() {
       for (const project of projects) project.close()
@@ -163,3 +187,5 @@ export async function startHarness(options: { env?: Record<string, string> } = {
     },
   }
 }
+
+type LiveProject = { -readonly [K in keyof Project]: Project[K] }

@@ -94,7 +94,8 @@ export interface OpencodeServer {
   readonly pid: number
   /** Everything the server printed so far (stdout and stderr, with --print-logs). */
   output(): string
-  stop(): Promise<void>
+  /** Ends the server by PID: SIGTERM (then SIGKILL after a grace period), or SIGKILL at once. */
+  stop(signal?: "SIGTERM" | "SIGKILL"): Promise<void>
 }
 
 export async function startOpencodeServer(options: {
@@ -119,7 +120,7 @@ export async function startOpencodeServer(options: {
     url,
     pid: child.pid ?? -1,
     output: () => output,
-    stop: () => stopChild(child),
+    stop: (signal) => stopChild(child, signal),
   }
   try {
     await waitUntilReady(url, options.readyDirectory, child, () => output, options.timeoutMs ?? 60_000)
@@ -154,10 +155,10 @@ async function waitUntilReady(
 }
 
 /** SIGTERM, then SIGKILL if it has not exited after a grace period. Only our own child, by PID. */
-export async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+export async function stopChild(child: ChildProcess, signal: "SIGTERM" | "SIGKILL" = "SIGTERM", graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
-  process.kill(child.pid, "SIGTERM")
+  process.kill(child.pid, signal)
   const timer = setTimeout(() => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(child.pid, "SIGKILL")
   }, graceMs)

@@ -1,0 +1,62 @@
+// The control commands act in the plugin, at once and deterministically. Their own model turn only
+// shows the result: the message text is the answer, and the model is asked for a bare "OK".
+import type { Part } from "@opencode-ai/sdk"
+import type { RalphContext } from "../context.js"
+import type { Loop } from "../loop/loop.js"
+import { CONTROL_MARKER, type ControlCommand } from "./definitions.js"
+import { helpText, statusText } from "./status-text.js"
+import { replaceText } from "./text.js"
+
+export function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): void {
+  const loop = ctx.manager.find(sessionID)
+  const result = act(ctx, command, loop, args.trim())
+  ctx.api.toast(result.variant ?? "info", result.title, result.message.split("\n").slice(0, 3).join("\n"))
+  replaceText(parts, `${CONTROL_MARKER} /${command}\n\n${result.message}\n\n(This message is for the user; the Ralph loop plugin already did it. Reply with just "OK".)`)
+}
+
+interface Result {
+  title: string
+  message: string
+  variant?: "info" | "success" | "warning" | "error"
+}
+
+const NO_LOOP: Result = { title: "Ralph · no loop here", message: "There is no Ralph loop in this session. Start one with /ralph <task>." }
+
+function act(ctx: RalphContext, command: ControlCommand, loop: Loop | undefined, args: string): Result {
+  switch (command) {
+    case "ralph-help":
+      return { title: "Ralph · help", message: helpText() }
+    case "ralph-status": {
+      if (loop) return { title: "Ralph · status", message: statusText(loop, ctx.now()) }
+      const others = ctx.manager.all()
+      return others.length === 0
+        ? NO_LOOP
+        : { title: "Ralph · status", message: `No Ralph loop in this session. Loops in this project:\n${others.map((l) => `- ${l.sessionID}: ${l.phase}, iteration ${l.iteration} — ${l.task.split("\n")[0]}`).join("\n")}` }
+    }
+    case "cancel-ralph":
+      if (!loop) return NO_LOOP
+      ctx.manager.stop(loop, "cancelled", "cancelled with /cancel-ralph")
+      ctx.runner.cancelTimer(loop)
+      ctx.api.log("info", "loop cancelled by the user", { loop: loop.id, iteration: loop.iteration })
+      return { title: "Ralph · cancelled", message: `The Ralph loop ended at iteration ${loop.iteration}. Nothing more will be sent.` }
+    case "ralph-pause":
+      if (!loop) return NO_LOOP
+      if (loop.phase === "paused") return { title: "Ralph · paused", message: "The loop is already paused. /ralph-resume goes on." }
+      ctx.manager.pause(loop, "paused with /ralph-pause")
+      ctx.runner.cancelTimer(loop)
+      return { title: "Ralph · paused", message: `The loop is paused at iteration ${loop.iteration}; nothing is sent. /ralph-resume goes on, /cancel-ralph ends it.`, variant: "warning" }
+    case "ralph-resume":
+      if (!loop) return NO_LOOP
+      if (loop.phase !== "paused" && loop.phase !== "waiting") return { title: "Ralph · running", message: `The loop is not paused (it is ${loop.phase}).` }
+      ctx.runner.cancelTimer(loop)
+      const goOn = { then: loop.wait?.then ?? "resume", fresh: loop.wait?.fresh ?? false } as const
+      ctx.manager.resume(loop)
+      loop.resumeRequested = goOn
+      return { title: "Ralph · resumed", message: `The loop goes on at iteration ${loop.iteration} once this reply is done.` }
+    case "ralph-hint":
+      if (!loop) return NO_LOOP
+      if (!args) return { title: "Ralph · no hint", message: "Usage: /ralph-hint <text>", variant: "warning" }
+      ctx.manager.addHint(loop, args)
+      return { title: "Ralph · hint queued", message: `The next prompt of the loop will carry your hint (once): ${args}` }
+  }
+}

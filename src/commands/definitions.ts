@@ -1,0 +1,34 @@
+// The slash commands the plugin adds through the `config` hook. `command.execute.before` acts on
+// them in the plugin and rewrites the text the model gets; the templates below are only what the
+// model would see if the plugin could not act.
+import type { Config } from "@opencode-ai/plugin"
+
+type CommandDefinition = NonNullable<Config["command"]>[string]
+
+export const RALPH = "ralph"
+
+/** Text that starts every control command's message: its model turn is never a loop turn. */
+export const CONTROL_MARKER = "[ralph-loop control]"
+
+export const CONTROL_COMMANDS = ["cancel-ralph", "ralph-status", "ralph-help", "ralph-pause", "ralph-resume", "ralph-hint"] as const
+export type ControlCommand = (typeof CONTROL_COMMANDS)[number]
+
+export const isControlCommand = (name: string): name is ControlCommand => (CONTROL_COMMANDS as readonly string[]).includes(name)
+
+const control = (name: ControlCommand, description: string): CommandDefinition => ({
+  template: `${CONTROL_MARKER} /${name} $ARGUMENTS`,
+  description,
+})
+
+export const COMMANDS: Record<string, CommandDefinition> = {
+  [RALPH]: {
+    template: "$ARGUMENTS",
+    description: "Start a Ralph loop: /ralph <task> [--max-iterations N] [--strategy recreate|fresh|continue] … (see /ralph-help)",
+  },
+  "cancel-ralph": control("cancel-ralph", "End the Ralph loop of this session now (nothing more is sent)"),
+  "ralph-status": control("ralph-status", "Show the Ralph loop: iteration, strategy, breaker, limits, budgets, sessions"),
+  "ralph-help": control("ralph-help", "How to use the Ralph loop: commands, flags, files"),
+  "ralph-pause": control("ralph-pause", "Pause the Ralph loop of this session (nothing is sent until /ralph-resume)"),
+  "ralph-resume": control("ralph-resume", "Resume a paused or waiting Ralph loop now"),
+  "ralph-hint": control("ralph-hint", "Add a hint to the next prompt of the Ralph loop, once: /ralph-hint <text>"),
+}

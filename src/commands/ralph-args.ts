@@ -1,0 +1,143 @@
+// `/ralph <task> [flags]`: flags as `--flag value` or `--flag=value`, values quoted or not, anywhere
+// in the line; `--` ends the flags. The task is the rest of the line exactly as typed — flags never
+// leak into it. Any unknown flag or bad value is an error naming it, and nothing starts.
+import type { z } from "zod"
+import { settingSchemas, type Settings } from "../config/schema.js"
+import { closest } from "../config/suggest.js"
+
+type FlagKey = keyof Settings
+
+interface FlagSpec {
+  key: FlagKey
+  /** number: a numeric value; text: any value; switch: no value (or =true / =false). */
+  kind: "number" | "text" | "switch"
+}
+
+export const RALPH_FLAGS: Record<string, FlagSpec> = {
+  "--max-iterations": { key: "maxIterations", kind: "number" },
+  "--max-retries": { key: "maxRetries", kind: "number" },
+  "--completion-promise": { key: "promiseWord", kind: "text" },
+  "--max-calls-per-hour": { key: "maxCallsPerHour", kind: "number" },
+  "--cooldown-minutes": { key: "cooldownMinutes", kind: "number" },
+  "--no-progress-threshold": { key: "noProgressThreshold", kind: "number" },
+  "--same-error-threshold": { key: "sameErrorThreshold", kind: "number" },
+  "--strategy": { key: "strategy", kind: "text" },
+  "--max-tokens": { key: "maxTokens", kind: "number" },
+  "--max-cost": { key: "maxCost", kind: "number" },
+  "--max-minutes": { key: "maxWallMinutes", kind: "number" },
+  "--exit-gate": { key: "exitGate", kind: "text" },
+  "--status-block": { key: "statusBlock", kind: "switch" },
+}
+
+export type RalphArgs = { ok: true; task: string; overrides: Partial<Settings> } | { ok: false; error: string }
+
+interface Token {
+  text: string
+  start: number
+  end: number
+  /** The token began with a quote, so it is never a flag. */
+  quoted: boolean
+}
+
+/** Splits like a shell: whitespace separates, '…' and "…" quote (\\ escapes inside "…"). */
+export function tokenize(line: string): Token[] | string {
+  const tokens: Token[] = []
+  let i = 0
+  while (i < line.length) {
+    while (i < line.length && /\s/.test(line[i] as string)) i += 1
+    if (i >= line.length) break
+    const start = i
+    let text = ""
+    let quoted = false
+    while (i < line.length && !/\s/.test(line[i] as string)) {
+      const ch = line[i] as string
+      if (ch === '"' || ch === "'") {
+        const close = findClose(line, i + 1, ch)
+        if (close < 0) return `unclosed ${ch} quote starting at character ${i + 1}`
+        const inner = line.slice(i + 1, close)
+        text += ch === '"' ? inner.replace(/\\(["\\])/g, "$1") : inner
+        // Only a token that begins with a quote is "quoted": "--force" is text, --flag="x" a flag.
+        if (i === start) quoted = true
+        i = close + 1
+      } else {
+        text += ch
+        i += 1
+      }
+    }
+    tokens.push({ text, start, end: i, quoted })
+  }
+  return tokens
+}
+
+function findClose(line: string, from: number, quote: string): number {
+  for (let i = from; i < line.length; i += 1) {
+    if (quote === '"' && line[i] === "\\") i += 1
+    else if (line[i] === quote) return i
+  }
+  return -1
+}
+
+export function parseRalphArgs(line: string): RalphArgs {
+  const tokens = tokenize(line)
+  if (typeof tokens === "string") return { ok: false, error: tokens }
+  const overrides: Record<string, unknown> = {}
+  const cut: Array<[number, number]> = []
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i] as Token
+    if (token.quoted || !token.text.startsWith("--")) continue
+    if (token.text === "--") {
+      cut.push([token.start, token.end])
+      break
+    }
+    const eq = token.text.indexOf("=")
+    const name = eq < 0 ? token.text : token.text.slice(0, eq)
+    const spec = RALPH_FLAGS[name]
+    if (!spec) return { ok: false, error: `unknown flag ${name}${suggestFlag(name)}. Put the task after -- if it contains words starting with --.` }
+    let raw: string | undefined
+    let end = token.end
+    if (eq >= 0) raw = token.text.slice(eq + 1)
+    else if (spec.kind === "switch") raw = undefined
+    else {
+      const value = tokens[i + 1]
+      if (!value || (!value.quoted && value.text.startsWith("--"))) return { ok: false, error: `${name} needs a value` }
+      raw = value.text
+      end = value.end
+      i += 1
+    }
+    const parsed = parseValue(spec, raw)
+    if (!parsed.ok) return { ok: false, error: `${name} ${raw === undefined ? "" : `${JSON.stringify(raw)} `}is not valid: ${parsed.error}` }
+    if (spec.key in overrides) return { ok: false, error: `${name} is given twice` }
+    overrides[spec.key] = parsed.value
+    cut.push([token.start, end])
+  }
+  let task = ""
+  let from = 0
+  for (const [start, end] of cut) {
+    task += `${line.slice(from, start)} `
+    from = end
+  }
+  task += line.slice(from)
+  task = task.replace(/[ \t]{2,}/g, " ").replace(/ *\n */g, "\n").trim()
+  return { ok: true, task, overrides: overrides as Partial<Settings> }
+}
+
+function parseValue(spec: FlagSpec, raw: string | undefined): { ok: true; value: unknown } | { ok: false; error: string } {
+  const schema = settingSchemas[spec.key] as z.ZodType
+  let value: unknown = raw
+  if (spec.kind === "switch") {
+    if (raw === undefined || raw === "true") value = true
+    else if (raw === "false") value = false
+    else return { ok: false, error: "use the flag alone, or =true / =false" }
+  } else if (spec.kind === "number") {
+    if (!/^-?\d+(\.\d+)?$/.test(raw ?? "")) return { ok: false, error: "expected a number" }
+    value = Number(raw)
+  }
+  const result = schema.safeParse(value)
+  return result.success ? { ok: true, value: result.data } : { ok: false, error: result.error.issues[0]?.message ?? "invalid" }
+}
+
+function suggestFlag(name: string): string {
+  const known = Object.keys(RALPH_FLAGS)
+  const near = closest(name, known)
+  return near ? ` (did you mean ${near}?)` : ` (known flags: ${known.join(", ")})`
+}

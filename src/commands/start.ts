@@ -1,0 +1,30 @@
+// /ralph <task> [flags]: parse, validate, and start a loop — or start nothing and say why.
+import type { Part } from "@opencode-ai/sdk"
+import { startLoop } from "../actions/start-loop.js"
+import type { RalphContext } from "../context.js"
+import { parseRalphArgs } from "./ralph-args.js"
+import { replaceText } from "./text.js"
+
+export async function startFromCommand(ctx: RalphContext, sessionID: string, args: string, parts: Part[]): Promise<void> {
+  ctx.settings.showUnseen()
+  ctx.settings.reload()
+  const parsed = parseRalphArgs(args)
+  if (!parsed.ok) {
+    ctx.api.toast("error", "Ralph · not started", `/ralph: ${parsed.error}`)
+    replaceText(parts, `The user typed \`/ralph ${args}\` but no Ralph loop was started: ${parsed.error}. Tell them exactly that in one or two sentences and do nothing else.`)
+    return
+  }
+  if (!parsed.task) {
+    ctx.api.toast("warning", "Ralph · no task", "Usage: /ralph <task> [flags]. No loop was started.")
+    replaceText(parts, "The user typed /ralph without a task, so no Ralph loop was started. Tell them in one sentence that the usage is `/ralph <task> [flags]` and do nothing else.")
+    return
+  }
+  const session = await ctx.api.session(sessionID).catch(() => undefined)
+  if (session?.parentID) {
+    ctx.api.toast("warning", "Ralph · not started", "Loops run only in top-level sessions, not in subagent sessions.")
+    return
+  }
+  // The model gets the task without the flags (the template was the raw argument line).
+  replaceText(parts, parsed.task)
+  startLoop(ctx, sessionID, parsed.task, parsed.overrides)
+}

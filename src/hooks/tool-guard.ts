@@ -1,0 +1,23 @@
+import type { Hooks } from "@opencode-ai/plugin"
+import type { RalphContext } from "../context.js"
+import { refusal } from "../loop/protected-paths.js"
+import { STATE_DIR } from "../store/loop-store.js"
+
+type ToolBeforeHook = NonNullable<Hooks["tool.execute.before"]>
+
+/** Thrown on purpose: OpenCode turns it into the tool's error, which the model reads. */
+export class RefusedByRalph extends Error {
+  override name = "RefusedByRalph"
+}
+
+/** While any loop is active, the agent may not delete or rewrite the loop's own files. */
+export const toolGuardHook =
+  (ctx: RalphContext): ToolBeforeHook =>
+  async (input, output) => {
+    if (ctx.manager.size === 0) return
+    const folders = [STATE_DIR, ...new Set(ctx.manager.all().map((l) => l.settings.summaryPath.replace(/\/+$/, "")))]
+    const reason = refusal(input.tool, output.args, { directory: ctx.directory, folders })
+    if (!reason) return
+    ctx.api.log("warn", `refused a tool call: ${reason}`, { tool: input.tool, session: input.sessionID })
+    throw new RefusedByRalph(`${reason}. These files are the loop's memory; leave them alone and carry on with the task.`)
+  }

@@ -1,0 +1,64 @@
+// The shape of a loop on disk (schema version 1) and of a journal line, checked with zod on every read.
+import { z } from "zod"
+import { settingSchemas, SETTING_KEYS } from "../config/schema.js"
+
+export const SCHEMA_VERSION = 1
+
+const loopSettings = z.object(
+  Object.fromEntries(SETTING_KEYS.filter((k) => k !== "activation").map((k) => [k, settingSchemas[k]])) as {
+    [K in Exclude<keyof typeof settingSchemas, "activation">]: (typeof settingSchemas)[K]
+  },
+)
+
+const count = z.number().int().min(0)
+const phase = z.enum(["running", "deciding", "restarting", "waiting", "paused", "stopped"])
+const stopReason = z.enum(["completed", "retries-exhausted", "max-iterations", "token-budget", "cost-budget", "time-budget", "auth-error", "cancelled", "session-deleted", "replaced"])
+const sessionID = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/)
+
+const core = {
+  id: sessionID,
+  task: z.string().min(1),
+  settings: loopSettings,
+  startedAt: z.number(),
+  sessionID,
+  lineage: z.array(sessionID),
+  iteration: z.number().int().min(1),
+  retries: count,
+  phase,
+  stopReason: stopReason.optional(),
+}
+
+export const persistedLoopSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  savedAt: z.string(),
+  loop: z.object({
+    ...core,
+    needsInstruction: z.boolean(),
+    lastDecidedMessageID: z.string().optional(),
+    breaker: z.object({
+      state: z.enum(["CLOSED", "OPEN", "HALF_OPEN"]),
+      noProgress: count,
+      sameError: count,
+      lastError: z.string().optional(),
+      openedAt: z.number().optional(),
+      reason: z.string().optional(),
+    }),
+    calls: z.object({ startedAt: z.number().optional(), count }),
+    usage: z.record(z.string(), z.object({ tokens: z.number().min(0), cost: z.number().min(0) })),
+    progress: z.object({
+      workTree: z.string().optional(),
+      todosCompleted: count,
+      todosSession: z.string().optional(),
+      recentOutputs: z.array(z.string()),
+    }),
+    completionStreak: count,
+    backoffs: count,
+    hints: z.array(z.string()),
+    wait: z.object({ reason: z.enum(["backoff", "breaker", "call-limit"]), until: z.number(), then: z.enum(["resume", "next"]), fresh: z.boolean().optional() }).optional(),
+    lastTurn: z.any().optional(),
+    detail: z.string().optional(),
+  }),
+})
+
+export const journalEntrySchema = z.object({ at: z.string(), event: z.string(), loop: z.object(core) })
+export type JournalEntry = z.infer<typeof journalEntrySchema>

@@ -1,0 +1,168 @@
+// Loop state on disk, under <project>/.opencode/ralph-loop/: one file per loop
+// (loops/<loopID>.json, schema-versioned, validated, written atomically) and an append-only
+// journal.jsonl of every change. A damaged file is moved aside with a timestamp and the loop is
+// rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
+import { appendFile, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import { z } from "zod"
+import { newLoop, type Loop } from "../loop/loop.js"
+import { writeFileAtomic } from "./atomic.js"
+import { persistedLoopSchema, SCHEMA_VERSION, journalEntrySchema, type JournalEntry } from "./loop-schema.js"
+
+export const STATE_DIR = ".opencode/ralph-loop"
+
+export interface StoreProblem {
+  file: string
+  message: string
+}
+
+export interface LoadResult {
+  loops: Loop[]
+  problems: StoreProblem[]
+  /** Loops rebuilt from the journal because their file was damaged. */
+  rebuilt: string[]
+}
+
+/** Fields that only make sense in a running process are not written. */
+function persistable(loop: Loop): Record<string, unknown> {
+  const { sawBusy: _b, busyEpoch: _e, turnEvents: _t, resumeRequested: _r, ...rest } = loop
+  return rest
+}
+
+export class LoopStore {
+  readonly dir: string
+  private readonly writes = new Map<string, Promise<void>>()
+  /** What this process last wrote for each loop: anything else on disk was changed by someone else. */
+  private readonly written = new Map<string, string>()
+
+  constructor(directory: string) {
+    this.dir = join(directory, STATE_DIR)
+  }
+
+  fileOf(loopID: string): string {
+    return join(this.dir, "loops", `${loopID.replace(/[^A-Za-z0-9_-]/g, "_")}.json`)
+  }
+
+  /** Persists the loop and journals the change. Writes of one loop never overtake each other. */
+  save(loop: Loop, event: string, now: number): Promise<void> {
+    const text = `${JSON.stringify({ schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), loop: persistable(loop) }, null, 2)}\n`
+    const entry: JournalEntry = {
+      at: new Date(now).toISOString(),
+      event,
+      loop: {
+        id: loop.id, task: loop.task, settings: loop.settings, startedAt: loop.startedAt, sessionID: loop.sessionID,
+        lineage: loop.lineage, iteration: loop.iteration, retries: loop.retries, phase: loop.phase,
+        ...(loop.stopReason ? { stopReason: loop.stopReason } : {}),
+      },
+    }
+    const previous = this.writes.get(loop.id) ?? Promise.resolve()
+    const next = previous.then(async () => {
+      await this.ensureDir()
+      await writeFileAtomic(this.fileOf(loop.id), text)
+      this.written.set(loop.id, text)
+      await appendFile(join(this.dir, "journal.jsonl"), `${JSON.stringify(entry)}\n`)
+    })
+    const settled = next.catch(() => undefined)
+    this.writes.set(loop.id, settled)
+    void settled.then(() => {
+      if (this.writes.get(loop.id) === settled) this.writes.delete(loop.id)
+    })
+    return next
+  }
+
+  /** Waits for every pending write (tests, dispose). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.writes.values()])
+  }
+
+  /**
+   * Seed 002's file protection, run every iteration: the file must still be what this process
+   * wrote. A missing, broken or hand-edited file is moved aside and rewritten from memory.
+   */
+  async verify(loop: Loop, now: number): Promise<StoreProblem | undefined> {
+    const expected = this.written.get(loop.id)
+    if (expected === undefined) return undefined
+    await this.writes.get(loop.id)
+    const file = this.fileOf(loop.id)
+    const actual = await readFile(file, "utf8").catch(() => undefined)
+    if (actual === this.written.get(loop.id)) return undefined
+    const moved = actual === undefined ? undefined : await this.moveAside(file, now)
+    await this.save(loop, "restored", now)
+    return {
+      file,
+      message: actual === undefined ? "was missing; rewritten from the running loop" : `was changed outside the plugin; moved aside to ${moved} and rewritten from the running loop`,
+    }
+  }
+
+  async load(now: number): Promise<LoadResult> {
+    const result: LoadResult = { loops: [], problems: [], rebuilt: [] }
+    const dir = join(this.dir, "loops")
+    const names = await readdir(dir).catch(() => [] as string[])
+    const journal = await this.readJournal(result.problems)
+    for (const name of names.filter((n) => n.endsWith(".json"))) {
+      const file = join(dir, name)
+      const parsed = await readFile(file, "utf8").then(
+        (text) => ({ text, value: persistedLoopSchema.safeParse(JSON.parse(text)) }),
+        (error: unknown) => ({ text: undefined, value: { success: false as const, error } }),
+      ).catch((error: unknown) => ({ text: undefined, value: { success: false as const, error } }))
+      if (parsed.value.success) {
+        const loop = { ...newLoop(parsed.value.data.loop.id, parsed.value.data.loop.task, parsed.value.data.loop.settings, 0), ...parsed.value.data.loop } as Loop
+        result.loops.push(loop)
+        if (parsed.text) this.written.set(loop.id, parsed.text)
+        continue
+      }
+      const moved = await this.moveAside(file, now)
+      const id = name.replace(/\.json$/, "")
+      const last = [...journal].reverse().find((entry) => entry.loop.id === id || this.fileOf(entry.loop.id) === file)
+      if (!last) {
+        result.problems.push({ file, message: `is damaged (${describe(parsed.value.error)}); moved aside to ${moved}; the journal has nothing to rebuild it from, so the loop is not resumed` })
+        continue
+      }
+      const loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop } as Loop
+      result.loops.push(loop)
+      result.rebuilt.push(loop.id)
+      result.problems.push({ file, message: `is damaged (${describe(parsed.value.error)}); moved aside to ${moved}; rebuilt from the journal at iteration ${loop.iteration} (breaker and call counts start fresh)` })
+      await this.save(loop, "rebuilt", now)
+    }
+    return result
+  }
+
+  private async readJournal(problems: StoreProblem[]): Promise<JournalEntry[]> {
+    const file = join(this.dir, "journal.jsonl")
+    const text = await readFile(file, "utf8").catch(() => "")
+    const entries: JournalEntry[] = []
+    let bad = 0
+    for (const line of text.split("\n")) {
+      if (!line.trim()) continue
+      try {
+        const entry = journalEntrySchema.safeParse(JSON.parse(line))
+        if (entry.success) entries.push(entry.data)
+        else bad += 1
+      } catch {
+        bad += 1
+      }
+    }
+    if (bad > 0) problems.push({ file, message: `has ${bad} unreadable line${bad === 1 ? "" : "s"} (skipped)` })
+    return entries
+  }
+
+  private async moveAside(file: string, now: number): Promise<string> {
+    const target = `${file}.corrupt-${new Date(now).toISOString().replace(/[:.]/g, "-")}`
+    await rename(file, target).catch(() => undefined)
+    return target
+  }
+
+  private async ensureDir(): Promise<void> {
+    if (existsSync(join(this.dir, "loops"))) return
+    await mkdir(join(this.dir, "loops"), { recursive: true })
+    // Git ignores the loop's own files: `git clean -fd` leaves them, and they are not "progress".
+    await writeFile(join(this.dir, ".gitignore"), "*\n").catch(() => undefined)
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof z.ZodError) return error.issues.map((i) => `${i.path.join(".") || "file"}: ${i.message}`).slice(0, 3).join("; ")
+  if (error instanceof Error) return error.message
+  return String(error)
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest"
+import { parseRalphArgs } from "../../src/commands/ralph-args.js"
+
+describe("/ralph arguments", () => {
+  it("takes flags in both forms, anywhere, and keeps them out of the task", () => {
+    expect(parseRalphArgs("Fix the login bug --max-iterations 5 --strategy=continue")).toEqual({
+      ok: true,
+      task: "Fix the login bug",
+      overrides: { maxIterations: 5, strategy: "continue" },
+    })
+    expect(parseRalphArgs("--cooldown-minutes=0.5 build it --no-progress-threshold 4")).toEqual({
+      ok: true,
+      task: "build it",
+      overrides: { cooldownMinutes: 0.5, noProgressThreshold: 4 },
+    })
+  })
+
+  it("reads quoted values and leaves the task exactly as typed, quotes and lines included", () => {
+    const r = parseRalphArgs('Rename "foo" to bar\nthen test --completion-promise "ALL DONE" --status-block')
+    expect(r).toEqual({ ok: true, task: 'Rename "foo" to bar\nthen test', overrides: { promiseWord: "ALL DONE", statusBlock: true } })
+    expect(parseRalphArgs("x --completion-promise='it is \"done\"'")).toMatchObject({ overrides: { promiseWord: 'it is "done"' } })
+  })
+
+  it("stops reading flags at --", () => {
+    expect(parseRalphArgs("--max-retries 2 -- handle the --verbose flag")).toEqual({
+      ok: true,
+      task: "handle the --verbose flag",
+      overrides: { maxRetries: 2 },
+    })
+  })
+
+  it("names an unknown flag, a missing or bad value, a repeated flag, an unclosed quote", () => {
+    expect(parseRalphArgs("do it --max-iteration 5")).toEqual({ ok: false, error: expect.stringMatching(/^unknown flag --max-iteration/) })
+    expect(parseRalphArgs("do it --max-iterations")).toEqual({ ok: false, error: "--max-iterations needs a value" })
+    expect(parseRalphArgs("do it --max-iterations five")).toEqual({ ok: false, error: '--max-iterations "five" is not valid: expected a number' })
+    expect(parseRalphArgs("do it --max-iterations=-3")).toEqual({ ok: false, error: '--max-iterations "-3" is not valid: must be at least 1' })
+    expect(parseRalphArgs("do it --strategy sideways")).toMatchObject({ ok: false, error: expect.stringContaining('--strategy "sideways" is not valid') })
+    expect(parseRalphArgs("a --max-retries 1 --max-retries 2")).toEqual({ ok: false, error: "--max-retries is given twice" })
+    expect(parseRalphArgs('say "hi')).toEqual({ ok: false, error: "unclosed \" quote starting at character 5" })
+    expect(parseRalphArgs("x --status-block=maybe")).toMatchObject({ ok: false })
+  })
+
+  it("does not treat a quoted --word as a flag", () => {
+    expect(parseRalphArgs('explain "--force" please')).toEqual({ ok: true, task: 'explain "--force" please', overrides: {} })
+  })
+})
