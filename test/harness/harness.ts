@@ -101,11 +101,11 @@ export function writeProject(
   }
   writeFileSync(join(dir, "opencode.json"), JSON.stringify(config, null, 2))
   writeFileSync(join(dir, "README.md"), `# ${scope}\n`)
-  if (options.configFile !== undefined) {
-    mkdirSync(join(dir, ".opencode"), { recursive: true })
+  // The plugin writes under .opencode/, which makes it a config folder OpenCode npm-installs into
+  // at its next start; seeded, so a restart in a test does not wait on the registry.
+  seedConfigDir(join(dir, ".opencode"))
+  if (options.configFile !== undefined)
     writeFileSync(join(dir, ".opencode", options.configFileName ?? "ralph-loop.jsonc"), options.configFile)
-  }
-  if (existsSync(join(dir, ".opencode"))) seedConfigDir(join(dir, ".opencode"))
   if (!existsSync(join(dir, ".git"))) {
     git(dir, env, "init", "-q")
     git(dir, env, "add", "-A")
