@@ -16,6 +16,9 @@ import { RefusedByRalph, toolGuardHook } from "./hooks/tool-guard.js"
 import { LoopManager } from "./loop/manager.js"
 import { OpencodeApi } from "./opencode/api.js"
 import { LoopStore } from "./store/loop-store.js"
+import { writeReport } from "./store/report.js"
+import { changedFiles } from "./actions/work-tree.js"
+import type { Loop } from "./loop/loop.js"
 
 export const server: Plugin = async (input, options) => {
   if (process.env.RALPH_LOOP_DISABLE === "1") return {}
@@ -23,6 +26,7 @@ export const server: Plugin = async (input, options) => {
   const store = new LoopStore(input.directory)
   const manager = new LoopManager((loop, event) => {
     store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
+    if (event.startsWith("stopped:")) void report(input.directory, loop, api)
   })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
   const ctx: RalphContext = {
@@ -73,4 +77,15 @@ function guard(hooks: Hooks, api: OpencodeApi): Hooks {
         : hook
   }
   return guarded as Hooks
+}
+
+/** ralph_report.md for a loop that just ended (never throws). */
+async function report(directory: string, loop: Loop, api: OpencodeApi): Promise<void> {
+  try {
+    const files = await changedFiles(directory, [".opencode/", loop.settings.summaryPath.replace(/^\.\//, "").replace(/\/?$/, "/")])
+    const file = await writeReport(directory, loop, files, Date.now())
+    api.log("info", "loop report written", { loop: loop.id, file })
+  } catch (error) {
+    api.log("warn", `could not write the loop report: ${String(error)}`, { loop: loop.id })
+  }
 }

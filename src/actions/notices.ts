@@ -19,7 +19,9 @@ export function started(loop: Loop): Notice {
   return {
     variant: "info",
     title: iterationTitle(loop),
-    message: `Loop started (${loop.settings.strategy}). It ends when the model writes ${promiseTag(loop.settings.promiseWord)}.`,
+    message: `Loop started (${loop.settings.strategy}). It ends when the model writes ${promiseTag(loop.settings.promiseWord)}${
+      loop.settings.checks.length ? ` and these checks pass: ${loop.settings.checks.map((c) => c.name).join(", ")}` : ""
+    }.`,
   }
 }
 
@@ -43,6 +45,7 @@ const STOP_TITLES: Record<StopReason, string> = {
   "cost-budget": "Ralph · cost budget used up",
   "time-budget": "Ralph · time budget used up",
   "auth-error": "Ralph · stopped: authentication failed",
+  stagnation: "Ralph · stopped: no progress on the checks",
   cancelled: "Ralph · cancelled",
   "session-deleted": "Ralph · stopped",
   replaced: "Ralph · replaced",

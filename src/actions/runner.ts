@@ -5,7 +5,8 @@ import { relative } from "node:path"
 import { afterCooldown } from "../loop/breaker.js"
 import { blockedUntil } from "../loop/call-window.js"
 import { exceededBudget } from "../loop/budgets.js"
-import { decide, type Decision } from "../loop/decide.js"
+import { claimsCompletion, decide, type Decision } from "../loop/decide.js"
+import { snapshotOf, type CheckResult, type DiagnosticSnapshot } from "../loop/diagnostics.js"
 import type { Loop, Wait } from "../loop/loop.js"
 import type { LoopManager } from "../loop/manager.js"
 import type { ProgressSample } from "../loop/progress.js"
@@ -17,6 +18,8 @@ import type { LoopStore } from "../store/loop-store.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
 import * as notice from "./notices.js"
 import type { Notice } from "./notices.js"
+import { runCheck } from "./checks.js"
+import { iterationTitle } from "./notices.js"
 import { workTreeFingerprint } from "./work-tree.js"
 
 export interface RunnerOptions {
@@ -70,8 +73,10 @@ export class ActionRunner {
       delete loop.resumeRequested
       // /ralph-resume: its own turn ended and the loop's last turn was already decided — go on now.
       if (resume && turn.lastAssistantID === loop.lastDecidedMessageID) return await this.goOn(loop, resume, "The user resumed the loop. Continue the task from where you stopped.")
+      const snapshot = await this.checkIfDue(loop, turn)
+      if (loop.phase !== "deciding") return
       const breakerBefore = loop.breaker.state
-      const { decision, update } = decide(loop, { turn, sample, now: this.now() })
+      const { decision, update } = decide(loop, { turn, sample, now: this.now(), snapshot })
       this.api.log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration, decision })
       if (decision.type !== "ignore") {
         this.manager.decided(loop, turn.lastAssistantID, update)
@@ -164,27 +169,27 @@ export class ActionRunner {
         this.api.log("info", `loop waiting (${decision.wait.reason}) until ${new Date(decision.wait.until).toISOString()}`, { loop: loop.id })
         return this.schedule(loop, decision.wait.until)
       case "restart":
-        return this.iterate(loop, turn, decision.fresh, decision.note)
+        return this.iterate(loop, turn, decision.fresh, decision.note, decision.feedback)
     }
   }
 
   /** Starts the next iteration by the strategy (`fresh`: in a new session whatever the strategy). */
-  private async iterate(loop: Loop, turn: Turn, fresh: boolean, note?: string): Promise<void> {
+  private async iterate(loop: Loop, turn: Turn, fresh: boolean, note?: string, feedback?: string): Promise<void> {
     this.manager.beginRestart(loop)
-    if (loop.settings.strategy === "continue" && !fresh) await this.continueInPlace(loop, turn, note)
-    else await this.restartFresh(loop, turn, loop.settings.strategy === "recreate", note)
+    if (loop.settings.strategy === "continue" && !fresh) await this.continueInPlace(loop, turn, note, feedback)
+    else await this.restartFresh(loop, turn, loop.settings.strategy === "recreate", note, feedback)
   }
 
   /** Strategy `continue`: the same session gets the next prompt. */
-  private async continueInPlace(loop: Loop, turn: Turn, note?: string): Promise<void> {
+  private async continueInPlace(loop: Loop, turn: Turn, note?: string, feedback?: string): Promise<void> {
     // Counted before the prompt is sent, so the busy status it causes is seen as this loop's.
     this.manager.nextIteration(loop, loop.sessionID)
-    await this.prompt(loop, loop.sessionID, continuePrompt(loop, loop.iteration, note), turn)
+    await this.prompt(loop, loop.sessionID, continuePrompt(loop, loop.iteration, note, feedback), turn)
     this.notify(notice.iterationStarted(loop, "Continuing in the same session."))
   }
 
   /** Strategies `recreate` and `fresh`: summarize, write the summary, go on in a new session. */
-  private async restartFresh(loop: Loop, turn: Turn, retireOld: boolean, note?: string): Promise<void> {
+  private async restartFresh(loop: Loop, turn: Turn, retireOld: boolean, note?: string, feedback?: string): Promise<void> {
     const oldSessionID = loop.sessionID
     const nextIteration = loop.iteration + 1
     const { summary, source } = await this.summarize(loop, turn)
@@ -197,7 +202,7 @@ export class ActionRunner {
       this.api.log("warn", "could not point the TUI at the new session", { session: session.id, error: String(error) }))
     if (loop.phase !== "restarting") return
     this.manager.nextIteration(loop, session.id)
-    await this.prompt(loop, session.id, freshSessionPrompt(loop, nextIteration, summary, note), turn)
+    await this.prompt(loop, session.id, freshSessionPrompt(loop, nextIteration, summary, note, feedback), turn)
     this.notify(notice.iterationStarted(loop, `Fresh session; handoff in ${relative(this.options.directory, summaryFile)}.`))
     this.api.log("info", "loop restarted in a fresh session", { loop: loop.id, from: oldSessionID, to: session.id, iteration: loop.iteration })
     if (retireOld) await this.retire(loop, oldSessionID)
@@ -258,6 +263,21 @@ export class ActionRunner {
       await sleep(200)
     }
     return true
+  }
+
+  /** Runs the loop's checks when the turn claims completion (or after every iteration, by config). */
+  private async checkIfDue(loop: Loop, turn: Turn): Promise<DiagnosticSnapshot | undefined> {
+    const checks = loop.settings.checks
+    if (checks.length === 0) return undefined
+    if (loop.settings.checkAfter !== "iteration" && !claimsCompletion(loop, turn)) return undefined
+    this.notify({ variant: "info", title: iterationTitle(loop), message: `Running ${checks.length} check${checks.length === 1 ? "" : "s"}: ${checks.map((c) => c.name).join(", ")}…` })
+    const results: CheckResult[] = []
+    for (const check of checks) results.push(await runCheck(check, this.options.directory))
+    const snapshot = snapshotOf(loop.iteration, this.now(), results)
+    this.api.log("info", "checks ran", { loop: loop.id, iteration: loop.iteration, results: results.map((r) => ({ name: r.name, status: r.status, exitCode: r.exitCode, durationMs: r.durationMs })) })
+    for (const missing of results.filter((r) => r.status === "missing" || r.status === "timeout"))
+      this.notify({ variant: "warning", title: `Ralph · check ${missing.status === "missing" ? "could not run" : "timed out"}`, message: `${missing.name}: ${missing.command}${missing.status === "missing" ? " — command not found; is the tool installed?" : ` — killed after ${Math.round(missing.durationMs / 1000)} s`}` })
+    return snapshot
   }
 
   /** Progress facts: the work tree and the session's completed todos. */

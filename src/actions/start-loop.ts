@@ -2,10 +2,12 @@
 import type { Settings } from "../config/schema.js"
 import type { RalphContext } from "../context.js"
 import type { Loop } from "../loop/loop.js"
+import { detectChecks } from "./detect-checks.js"
 import * as notice from "./notices.js"
 
 export function startLoop(ctx: RalphContext, sessionID: string, task: string, overrides: Partial<Settings> = {}): Loop {
   const { activation: _activation, ...settings } = { ...ctx.settings.current, ...overrides }
+  if (settings.checks.length === 0 && settings.autoDetectChecks) settings.checks = detectChecks(ctx.directory)
   const { loop, replaced } = ctx.manager.start(sessionID, task, settings, ctx.now())
   if (replaced) {
     ctx.runner.cancelTimer(replaced)

@@ -16,6 +16,16 @@ function git(directory: string, args: string[]): Promise<string | undefined> {
   })
 }
 
+/** Files changed in the work tree (status code and path), outside the ignored prefixes. */
+export async function changedFiles(directory: string, ignore: readonly string[] = [".opencode/"]): Promise<Array<{ code: string; path: string }>> {
+  const status = await git(directory, ["status", "--porcelain=v1", "-z", "--untracked-files=all"])
+  return (status ?? "")
+    .split("\0")
+    .filter((entry) => entry.length > 3)
+    .map((entry) => ({ code: entry.slice(0, 2), path: entry.slice(3) }))
+    .filter(({ path }) => !ignore.some((prefix) => path.startsWith(prefix)))
+}
+
 export async function workTreeFingerprint(directory: string, ignore: readonly string[] = [".opencode/"]): Promise<string | undefined> {
   const [head, status] = await Promise.all([
     git(directory, ["rev-parse", "--verify", "-q", "HEAD"]),

@@ -2,7 +2,7 @@
 // in the line; `--` ends the flags. The task is the rest of the line exactly as typed — flags never
 // leak into it. Any unknown flag or bad value is an error naming it, and nothing starts.
 import type { z } from "zod"
-import { settingSchemas, type Settings } from "../config/schema.js"
+import { settingSchemas, type CheckConfig, type CheckKind, type Settings } from "../config/schema.js"
 import { closest } from "../config/suggest.js"
 
 type FlagKey = keyof Settings
@@ -10,7 +10,7 @@ type FlagKey = keyof Settings
 interface FlagSpec {
   key: FlagKey
   /** number: a numeric value; text: any value; switch: no value (or =true / =false). */
-  kind: "number" | "text" | "switch"
+  kind: "number" | "text" | "switch" | "check"
 }
 
 export const RALPH_FLAGS: Record<string, FlagSpec> = {
@@ -27,6 +27,20 @@ export const RALPH_FLAGS: Record<string, FlagSpec> = {
   "--max-minutes": { key: "maxWallMinutes", kind: "number" },
   "--exit-gate": { key: "exitGate", kind: "text" },
   "--status-block": { key: "statusBlock", kind: "switch" },
+  "--zero-errors": { key: "zeroErrors", kind: "switch" },
+  "--zero-warnings": { key: "zeroWarnings", kind: "switch" },
+  "--zero-security": { key: "zeroSecurity", kind: "switch" },
+  "--tests-pass": { key: "testsPass", kind: "switch" },
+  "--stagnation-limit": { key: "stagnationLimit", kind: "number" },
+  "--check": { key: "checks", kind: "check" },
+}
+
+/** The kind of a check given as a bare command, from the tool it runs. */
+function checkKind(command: string): CheckKind {
+  if (/\b(tsc|mypy|pyright|flow)\b/.test(command)) return "typecheck"
+  if (/\b(eslint|ruff|lint|clippy|golangci-lint|biome)\b/.test(command)) return "lint"
+  if (/\b(semgrep|audit|bandit|ast-grep|sg scan|gitleaks)\b/.test(command)) return "security"
+  return "test"
 }
 
 export type RalphArgs = { ok: true; task: string; overrides: Partial<Settings> } | { ok: false; error: string }
@@ -103,6 +117,13 @@ export function parseRalphArgs(line: string): RalphArgs {
       raw = value.text
       end = value.end
       i += 1
+    }
+    if (spec.kind === "check") {
+      if (!raw?.trim()) return { ok: false, error: `${name} needs a command` }
+      const checks = (overrides.checks ??= []) as CheckConfig[]
+      checks.push({ name: `check ${checks.length + 1}`, command: raw.trim(), kind: checkKind(raw) })
+      cut.push([token.start, end])
+      continue
     }
     const parsed = parseValue(spec, raw)
     if (!parsed.ok) return { ok: false, error: `${name} ${raw === undefined ? "" : `${JSON.stringify(raw)} `}is not valid: ${parsed.error}` }

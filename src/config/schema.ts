@@ -5,6 +5,17 @@ import { z } from "zod"
 export const STRATEGIES = ["recreate", "fresh", "continue"] as const
 export type Strategy = (typeof STRATEGIES)[number]
 
+export const CHECK_KINDS = ["typecheck", "lint", "test", "security"] as const
+export type CheckKind = (typeof CHECK_KINDS)[number]
+
+export const checkSchema = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(60),
+  command: z.string().trim().min(1, "must not be empty"),
+  kind: z.enum(CHECK_KINDS),
+  timeoutSeconds: z.number().positive("must be more than 0").max(3600, "must be at most 3600").optional(),
+})
+export type CheckConfig = z.output<typeof checkSchema>
+
 export const settingSchemas = {
   promiseWord: z
     .string()
@@ -97,6 +108,26 @@ export const settingSchemas = {
   exitGate: z
     .enum(["promise", "dual", "either"])
     .describe("promise: the promise ends the loop; dual: 2+ completion indicators in a row and EXIT_SIGNAL: true; either: one of the two."),
+  checks: z
+    .array(checkSchema)
+    .max(20, "at most 20 checks")
+    .describe("Commands the plugin runs in the project to verify the work (name, command, kind, timeoutSeconds). Empty: detected."),
+  autoDetectChecks: z
+    .boolean()
+    .describe("With no checks configured, detect them: tsconfig.json → tsc, a test script → npm test, ESLint, ruff/pytest, ast-grep — each only if installed."),
+  checkAfter: z
+    .enum(["claim", "iteration"])
+    .describe("claim: run the checks when the model claims completion; iteration: after every iteration too."),
+  zeroErrors: z.boolean().describe("A completion claim needs zero errors from the checks."),
+  zeroWarnings: z.boolean().describe("A completion claim needs zero warnings from the checks."),
+  zeroSecurity: z.boolean().describe("A completion claim needs zero security issues from the checks."),
+  testsPass: z.boolean().describe("A completion claim needs every test check to pass."),
+  stagnationLimit: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(1000, "must be at most 1000")
+    .describe("Check runs in a row without fewer issues that stop the loop."),
   resumeOnStart: z
     .enum(["auto", "ask"])
     .describe("After OpenCode restarts, active loops go on by themselves (auto) or wait for /ralph-resume (ask)."),
@@ -131,6 +162,14 @@ export const DEFAULT_SETTINGS: Settings = {
   backoffMaxMinutes: 30,
   statusBlock: false,
   exitGate: "promise",
+  checks: [],
+  autoDetectChecks: true,
+  checkAfter: "claim",
+  zeroErrors: true,
+  zeroWarnings: false,
+  zeroSecurity: false,
+  testsPass: true,
+  stagnationLimit: 5,
   resumeOnStart: "auto",
   settleMs: 150,
 }

@@ -7,7 +7,9 @@ import { classify, errorFingerprint } from "./classify.js"
 import { keptPromise } from "./completion.js"
 import { gateOpen, indicatesCompletion } from "./exit-gate.js"
 import { backoffDelayMs } from "./backoff.js"
-import type { Loop, StopReason, Wait } from "./loop.js"
+import { failureReport, feedbackLine, stagnantRuns, unmetCriteria } from "./criteria.js"
+import type { DiagnosticSnapshot } from "./diagnostics.js"
+import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
 import { measureProgress, type ProgressSample } from "./progress.js"
 import { parseStatusBlock } from "./status-block.js"
 import type { Turn } from "./turn.js"
@@ -23,9 +25,9 @@ export type Decision =
   | { type: "report-missing-promise" }
   | { type: "wait"; wait: Wait; detail: string }
   /** The next iteration; `fresh` forces a new session whatever the strategy (context overflow). */
-  | { type: "restart"; fresh: boolean; note?: string }
+  | { type: "restart"; fresh: boolean; note?: string; feedback?: string }
 
-export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs">>
+export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs" | "snapshots">>
 
 export interface Outcome {
   decision: Decision
@@ -36,9 +38,20 @@ export interface Facts {
   turn: Turn
   sample: ProgressSample
   now: number
+  /** What the checks found after this turn (run when it claims completion, or every iteration). */
+  snapshot?: DiagnosticSnapshot | undefined
 }
 
-export function decide(loop: Loop, { turn, sample, now }: Facts): Outcome {
+/** Does this turn claim the task is done (before the checks have had their say)? */
+export function claimsCompletion(loop: Loop, turn: Turn): boolean {
+  const { settings } = loop
+  const status = settings.statusBlock ? parseStatusBlock(turn.texts.join("\n")) : undefined
+  const promised = keptPromise(turn.texts, settings.promiseWord)
+  const completionStreak = indicatesCompletion(promised, status) ? loop.completionStreak + 1 : 0
+  return gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
+}
+
+export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outcome {
   const done = (decision: Decision, update: LoopUpdate = {}): Outcome => ({ decision, update })
   if (turn.lastAssistantID !== undefined && turn.lastAssistantID === loop.lastDecidedMessageID)
     return done({ type: "ignore", reason: "turn already decided" })
@@ -54,10 +67,27 @@ export function decide(loop: Loop, { turn, sample, now }: Facts): Outcome {
   const status = settings.statusBlock ? parseStatusBlock(text) : undefined
   const promised = keptPromise(turn.texts, settings.promiseWord)
   const completionStreak = indicatesCompletion(promised, status) ? loop.completionStreak + 1 : 0
-  if (gateOpen({ gate: settings.exitGate, promised, status, completionStreak }))
-    return done({ type: "complete", detail: promised ? "the promise was kept" : "the status block signalled the exit" }, { completionStreak })
+  const snapshots = snapshot ? [...loop.snapshots, snapshot].slice(-20) : loop.snapshots
+  const unmet = snapshot ? unmetCriteria(snapshot, settings) : []
+  const claimed = gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
+  if (claimed && unmet.length === 0) {
+    const how = promised ? "the promise was kept" : "the status block signalled the exit"
+    return done({ type: "complete", detail: snapshot ? `${how} and the checks pass` : how }, { completionStreak, snapshots })
+  }
+  const feedback = snapshot && unmet.length > 0
+    ? [
+        feedbackLine(loop.iteration + 1, maxIterations(loop), unmet, snapshots, claimed ? "the completion claim was rejected — fix what the checks report, then claim again" : "fix what the checks report"),
+        "",
+        failureReport(snapshot),
+      ].join("\n")
+    : undefined
   if (status?.status === "BLOCKED")
-    return done({ type: "pause", reason: `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}` }, { completionStreak })
+    return done({ type: "pause", reason: `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}` }, { completionStreak, snapshots })
+  if (snapshot && stagnantRuns(snapshots) >= settings.stagnationLimit)
+    return done(
+      { type: "stop", reason: "stagnation", detail: `${settings.stagnationLimit} check runs in a row without fewer issues (stagnationLimit); still: ${unmet.join(", ") || "no change"}` },
+      { completionStreak, snapshots },
+    )
 
   if (turnClass.kind === "rate-limited") {
     const breaker = recordIteration(loop.breaker, { progress: false, error: errorFingerprint(turnClass.error) }, settings, now)
@@ -74,7 +104,7 @@ export function decide(loop: Loop, { turn, sample, now }: Facts): Outcome {
   const measured = measureProgress(loop.progress, sample, turn.texts)
   const error = turnClass.kind === "failed" ? errorFingerprint(turnClass.error) : undefined
   const breaker = recordIteration(loop.breaker, { progress: measured.progress, error }, settings, now)
-  const update: LoopUpdate = { breaker, progress: measured.next, completionStreak, backoffs: 0 }
+  const update: LoopUpdate = { breaker, progress: measured.next, completionStreak, backoffs: 0, snapshots }
   if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, update)
 
   const breach = exceededBudget(loop, now)
@@ -87,7 +117,7 @@ export function decide(loop: Loop, { turn, sample, now }: Facts): Outcome {
     return done({ type: "wait", wait: { reason: "call-limit", until: blocked, then: "next", fresh }, detail: `${settings.maxCallsPerHour} calls per window reached (maxCallsPerHour)` }, update)
 
   const note = fresh ? turnClass.detail : turnClass.kind === "failed" ? `the last turn ended in an error: ${turnClass.error.message}` : undefined
-  return done(note ? { type: "restart", fresh, note } : { type: "restart", fresh }, update)
+  return done({ type: "restart", fresh, ...(note ? { note } : {}), ...(feedback ? { feedback } : {}) }, update)
 }
 
 function breakerWait(loop: Loop, breaker: Loop["breaker"], now: number, update: LoopUpdate): Outcome {

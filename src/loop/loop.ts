@@ -3,6 +3,7 @@
 import type { Settings, Strategy } from "../config/schema.js"
 import { closedBreaker, type Breaker } from "./breaker.js"
 import { emptyCallWindow, type CallWindow } from "./call-window.js"
+import type { DiagnosticSnapshot } from "./diagnostics.js"
 import type { Turn } from "./turn.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
 
@@ -27,6 +28,7 @@ export type StopReason =
   | "cost-budget"
   | "time-budget"
   | "auth-error"
+  | "stagnation"
   | "cancelled"
   | "session-deleted"
   | "replaced"
@@ -90,6 +92,8 @@ export interface Loop {
   /** Back-offs in a row (for the exponential delay). */
   backoffs: number
   wait?: Wait
+  /** Check results of the loop, oldest first (the last 20). */
+  snapshots: DiagnosticSnapshot[]
   /** Hints from /ralph-hint, added to the next prompt once. */
   hints: string[]
   /** /ralph-resume asked to go on now: the next idle goes on this way even without a new loop turn. */
@@ -123,6 +127,7 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
     completionStreak: 0,
     backoffs: 0,
     hints: [],
+    snapshots: [],
   }
 }
 

@@ -36,7 +36,10 @@ const hintSection = (loop: Loop): string[] =>
   loop.hints.length === 0 ? [] : ["", "## Hint from the user", ...loop.hints.map((hint) => `- ${hint}`)]
 
 /** The prompt that restarts the task in a fresh session, carrying the previous session's summary. */
-export function freshSessionPrompt(loop: Loop, iteration: number, summary: string, note?: string): string {
+/** The checks' verdict on the last turn, if they ran and something failed. */
+const checkSection = (feedback?: string): string[] => (feedback ? ["", "## Checks run by the plugin", feedback] : [])
+
+export function freshSessionPrompt(loop: Loop, iteration: number, summary: string, note?: string, feedback?: string): string {
   return [
     header(loop, iteration, "fresh session"),
     "",
@@ -48,6 +51,7 @@ export function freshSessionPrompt(loop: Loop, iteration: number, summary: strin
     "",
     "## Handoff from the previous session",
     summary.trim() || "(no summary could be produced — inspect the project to see what was done)",
+    ...checkSection(feedback),
     ...hintSection(loop),
     "",
     "## Rules",
@@ -58,16 +62,19 @@ export function freshSessionPrompt(loop: Loop, iteration: number, summary: strin
 }
 
 /** The prompt that re-prompts the same session (strategy `continue`). */
-export function continuePrompt(loop: Loop, iteration: number, note?: string): string {
+export function continuePrompt(loop: Loop, iteration: number, note?: string, feedback?: string): string {
   return [
     header(loop, iteration, "same session"),
     "",
     note
       ? `The last turn ended because ${note}. Continue working on the task from where you stopped.`
-      : `Your last reply did not end with ${promiseTag(loop.settings.promiseWord)}, so the task is not finished. Continue working on it from where you stopped.`,
+      : feedback
+        ? "The plugin ran the project's checks and they do not pass yet, so the task is not finished. Continue working on it."
+        : `Your last reply did not end with ${promiseTag(loop.settings.promiseWord)}, so the task is not finished. Continue working on it from where you stopped.`,
     "",
     "## Task",
     loop.task,
+    ...checkSection(feedback),
     ...hintSection(loop),
     "",
     "## Rules",

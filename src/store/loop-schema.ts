@@ -12,7 +12,7 @@ const loopSettings = z.object(
 
 const count = z.number().int().min(0)
 const phase = z.enum(["running", "deciding", "restarting", "waiting", "paused", "stopped"])
-const stopReason = z.enum(["completed", "retries-exhausted", "max-iterations", "token-budget", "cost-budget", "time-budget", "auth-error", "cancelled", "session-deleted", "replaced"])
+const stopReason = z.enum(["completed", "retries-exhausted", "max-iterations", "token-budget", "cost-budget", "time-budget", "auth-error", "stagnation", "cancelled", "session-deleted", "replaced"])
 const sessionID = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/)
 
 const core = {
@@ -54,6 +54,7 @@ export const persistedLoopSchema = z.object({
     completionStreak: count,
     backoffs: count,
     hints: z.array(z.string()),
+    snapshots: z.array(z.any()).default([]),
     wait: z.object({ reason: z.enum(["backoff", "breaker", "call-limit"]), until: z.number(), then: z.enum(["resume", "next"]), fresh: z.boolean().optional() }).optional(),
     lastTurn: z.any().optional(),
     detail: z.string().optional(),

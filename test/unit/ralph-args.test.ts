@@ -44,3 +44,23 @@ describe("/ralph arguments", () => {
     expect(parseRalphArgs('explain "--force" please')).toEqual({ ok: true, task: 'explain "--force" please', overrides: {} })
   })
 })
+
+describe("/ralph check flags", () => {
+  it("takes completion criteria and repeatable --check commands, with a kind from the tool", () => {
+    const r = parseRalphArgs('fix it --zero-warnings --tests-pass=false --stagnation-limit 3 --check "npx tsc --noEmit" --check=\'npm test\'')
+    expect(r).toEqual({
+      ok: true,
+      task: "fix it",
+      overrides: {
+        zeroWarnings: true,
+        testsPass: false,
+        stagnationLimit: 3,
+        checks: [
+          { name: "check 1", command: "npx tsc --noEmit", kind: "typecheck" },
+          { name: "check 2", command: "npm test", kind: "test" },
+        ],
+      },
+    })
+    expect(parseRalphArgs("x --check")).toEqual({ ok: false, error: "--check needs a value" })
+  })
+})

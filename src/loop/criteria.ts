@@ -1,0 +1,52 @@
+// Seed 004's CompletionCriteria: a completion claim is accepted only when the checks agree, and
+// stagnation (no fewer issues for `stagnationLimit` check runs) stops the loop.
+import type { LoopSettings } from "./loop.js"
+import { issueCount, type DiagnosticSnapshot } from "./diagnostics.js"
+
+export type Criteria = Pick<LoopSettings, "zeroErrors" | "zeroWarnings" | "zeroSecurity" | "testsPass">
+
+/** What keeps the snapshot from meeting the criteria (empty: they hold). */
+export function unmetCriteria(snapshot: DiagnosticSnapshot, criteria: Criteria): string[] {
+  const unmet: string[] = []
+  for (const check of snapshot.checks) {
+    if (check.status === "timeout") unmet.push(`check "${check.name}" timed out and was killed`)
+    if (check.status === "error") unmet.push(`check "${check.name}" could not run`)
+    if (check.status === "missing") unmet.push(`check "${check.name}" could not run: its command was not found`)
+  }
+  if (criteria.zeroErrors && snapshot.errors > 0) unmet.push(`${snapshot.errors} error(s)`)
+  if (criteria.zeroWarnings && snapshot.warnings > 0) unmet.push(`${snapshot.warnings} warning(s)`)
+  if (criteria.zeroSecurity && snapshot.securityIssues > 0) unmet.push(`${snapshot.securityIssues} security issue(s)`)
+  if (criteria.testsPass && snapshot.testsFailed > 0) unmet.push(`${snapshot.testsFailed} test(s) failing`)
+  return [...new Set(unmet)]
+}
+
+/** Check runs in a row, ending with the last, in which the issue count did not fall. */
+export function stagnantRuns(history: readonly DiagnosticSnapshot[]): number {
+  let runs = 0
+  for (let i = history.length - 1; i > 0; i -= 1) {
+    if (issueCount(history[i] as DiagnosticSnapshot) < issueCount(history[i - 1] as DiagnosticSnapshot)) break
+    runs += 1
+  }
+  return runs
+}
+
+/** Seed 004's feedback line: `Ralph Loop: CONTINUE | Iteration 3/10 | 5 error(s) … | Progress: 45% improvement | Next: …`. */
+export function feedbackLine(iteration: number, max: number, unmet: string[], history: readonly DiagnosticSnapshot[], next: string): string {
+  const first = history[0]
+  const last = history.at(-1)
+  let progress = "first check run"
+  if (first && last && history.length > 1) {
+    const before = issueCount(first)
+    const now = issueCount(last)
+    progress = before === 0 ? (now === 0 ? "no issues" : `${now} new issue(s)`) : `${Math.round(((before - now) / before) * 100)}% improvement`
+  }
+  return `Ralph Loop: CONTINUE | Iteration ${iteration}/${max} | ${unmet.join(", ") || "checks pass"} | Progress: ${progress} | Next: ${next}`
+}
+
+/** The failing checks' output, bounded, for the next prompt. */
+export function failureReport(snapshot: DiagnosticSnapshot, perCheck = 1_500): string {
+  return snapshot.checks
+    .filter((c) => c.status !== "passed")
+    .map((c) => `### ${c.name} (${c.kind}) — ${c.status}${c.exitCode !== null ? `, exit ${c.exitCode}` : ""}\n\n\`\`\`\n$ ${c.command}\n${c.output.trim().slice(-perCheck)}\n\`\`\``)
+    .join("\n\n")
+}

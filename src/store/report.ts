@@ -1,0 +1,48 @@
+// Consolidation: when a loop ends, for any reason, <summaryPath>/<loopID>/ralph_report.md says what
+// happened — iterations, how it ended, checks over time, files changed, tokens and cost.
+import { join } from "node:path"
+import { issueCount } from "../loop/diagnostics.js"
+import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
+import { writeFileAtomic } from "./atomic.js"
+import { sessionDir } from "./session-files.js"
+
+export function renderReport(loop: Loop, files: Array<{ code: string; path: string }>, now: number): string {
+  const usage = totalUsage(loop)
+  const minutes = ((now - loop.startedAt) / 60_000).toFixed(1)
+  const checks = loop.snapshots.length
+    ? [
+        "| iteration | errors | warnings | security | tests failed / run | issues | checks |",
+        "|---|---|---|---|---|---|---|",
+        ...loop.snapshots.map(
+          (s) =>
+            `| ${s.iteration} | ${s.errors} | ${s.warnings} | ${s.securityIssues} | ${s.testsFailed} / ${s.testsRun} | ${issueCount(s)} | ${s.checks.map((c) => `${c.name}: ${c.status}`).join(", ")} |`,
+        ),
+      ]
+    : [loop.settings.checks.length ? "The checks never ran (no completion was claimed)." : "No checks were configured or detected."]
+  return [
+    "# Ralph report",
+    "",
+    `- Task: ${loop.task.split("\n")[0]}`,
+    `- Ended: ${loop.stopReason ?? loop.phase}${loop.detail ? ` — ${loop.detail}` : ""}`,
+    `- Iterations: ${loop.iteration} of at most ${maxIterations(loop)} (${loop.retries} restart${loop.retries === 1 ? "" : "s"}), strategy ${loop.settings.strategy}`,
+    `- Time: ${minutes} min, from ${new Date(loop.startedAt).toISOString()} to ${new Date(now).toISOString()}`,
+    `- Tokens: ${usage.tokens.toLocaleString("en")} · cost: ${usage.cost.toFixed(4)}`,
+    `- Sessions: ${[...loop.lineage, loop.sessionID].join(" → ")}`,
+    `- Circuit breaker: ${loop.breaker.state}${loop.breaker.reason ? ` (last opened: ${loop.breaker.reason})` : ""}`,
+    "",
+    "## Checks over time",
+    "",
+    ...checks,
+    "",
+    "## Files changed (uncommitted, at the end)",
+    "",
+    ...(files.length ? files.map((f) => `- \`${f.code.trim() || "M"}\` ${f.path}`) : ["(none)"]),
+    "",
+  ].join("\n")
+}
+
+export async function writeReport(directory: string, loop: Loop, files: Array<{ code: string; path: string }>, now: number): Promise<string> {
+  const file = join(sessionDir(directory, loop.settings.summaryPath, loop.id), "ralph_report.md")
+  await writeFileAtomic(file, renderReport(loop, files, now))
+  return file
+}

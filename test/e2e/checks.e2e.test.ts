@@ -1,0 +1,117 @@
+// Completion the plugin verifies itself, in the real OpenCode: checks run on a completion claim,
+// a failing one rejects it and goes into the next prompt, stagnation stops, a report is written.
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startHarness, type Harness, type Project } from "../harness/harness.js"
+import type { MockRequest } from "../harness/mock-model.js"
+import { QUIET_MS, sleep, waitForToast } from "./helpers.js"
+
+let harness: Harness
+beforeAll(async () => {
+  harness = await startHarness()
+})
+afterAll(async () => {
+  await harness?.stop()
+})
+
+const prompted = (project: Project) => project.requests("main").filter((r) => r.lastRole === "user")
+const report = (project: Project, loopID: string) => readFileSync(join(project.dir, ".opencode/sessions", loopID, "ralph_report.md"), "utf8")
+
+describe("checks", () => {
+  it("a claim the checks reject goes on with the failure output; once fixed, the promise is accepted and the report written", async () => {
+    const project = await harness.project("marker-check", {
+      pluginOptions: {
+        strategy: "continue",
+        checks: [{ name: "marker", kind: "test", command: "test -f done.txt || (echo 'FAIL: done.txt is missing'; exit 1)" }],
+      },
+      script: {
+        main: (r: MockRequest) => {
+          if (r.lastRole === "tool") return { text: "Wrote done.txt. <promise>DONE</promise>" }
+          if (r.lastUser.includes("done.txt is missing")) return { toolCalls: [{ name: "write", args: { filePath: "done.txt", content: "ok\n" } }] }
+          return { text: "All done already. <promise>DONE</promise>" }
+        },
+      },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "create done.txt")
+    const done = await waitForToast(project, /^Ralph · done/)
+    await sleep(QUIET_MS)
+
+    const [first, second] = prompted(project)
+    expect(prompted(project)).toHaveLength(2)
+    expect(first?.lastUser).toContain("create done.txt")
+    expect(second?.lastUser).toContain("Ralph Loop: CONTINUE | Iteration 2/6 | 1 test(s) failing | Progress: first check run")
+    expect(second?.lastUser).toContain("the completion claim was rejected")
+    expect(second?.lastUser).toContain("FAIL: done.txt is missing")
+    expect(done.properties.message).toContain("the promise was kept and the checks pass")
+    const text = report(project, session)
+    expect(text).toContain("- Ended: completed")
+    expect(text).toMatch(/\| 1 \| 0 \| 0 \| 0 \| 1 \/ 1 \| 1 \| marker: failed \|/)
+    expect(text).toMatch(/\| 2 \| 0 \| 0 \| 0 \| 0 \/ 0 \| 0 \| marker: passed \|/)
+    expect(text).toContain("done.txt")
+  })
+
+  it.each([false, true])("warnings block completion only with zeroWarnings (zeroWarnings %s)", async (zeroWarnings) => {
+    const project = await harness.project(`warnings-${zeroWarnings}`, {
+      pluginOptions: {
+        strategy: "continue",
+        zeroWarnings,
+        maxRetries: 1,
+        checks: [{ name: "lint", kind: "lint", command: "echo 'src/a.ts:1:1: warning prefer-const'" }],
+      },
+      script: { main: [{ text: "<promise>DONE</promise>" }, { text: "still <promise>DONE</promise>" }] },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "lint-clean code")
+    await waitForToast(project, zeroWarnings ? /retry limit/ : /^Ralph · done/)
+    await sleep(QUIET_MS)
+    expect(prompted(project)).toHaveLength(zeroWarnings ? 2 : 1)
+    if (zeroWarnings) expect(prompted(project)[1]?.lastUser).toContain("| 1 warning(s) |")
+  })
+
+  it("stagnation: issues that do not fall for stagnationLimit check runs stop the loop with the reason", async () => {
+    const project = await harness.project("stagnation", {
+      pluginOptions: {
+        strategy: "continue",
+        stagnationLimit: 2,
+        maxRetries: 10,
+        checks: [{ name: "types", kind: "typecheck", command: "echo \"src/a.ts(1,1): error TS2322: nope\"; exit 2" }],
+      },
+      script: { main: (r: MockRequest) => ({ text: `attempt ${"x".repeat(r.index + 1)} <promise>DONE</promise>` }) },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "fix the types")
+    const stop = await waitForToast(project, /no progress on the checks/)
+    await sleep(QUIET_MS)
+    expect(stop.properties.message).toContain("2 check runs in a row without fewer issues (stagnationLimit); still: 1 error(s)")
+    expect(prompted(project)).toHaveLength(3)
+    expect(report(project, session)).toContain("- Ended: stagnation")
+  })
+
+  it("a check that hangs is killed at its timeout and reported; a missing tool is reported, not crashed on", async () => {
+    const project = await harness.project("bad-checks", {
+      pluginOptions: {
+        strategy: "continue",
+        maxRetries: 1,
+        checks: [
+          { name: "hangs", kind: "test", command: "sleep 60", timeoutSeconds: 1 },
+          { name: "missing", kind: "lint", command: "definitely-not-a-tool-xyz ." },
+        ],
+      },
+      script: { main: [{ text: "<promise>DONE</promise>" }] },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "anything")
+    const timeout = await waitForToast(project, /check timed out/)
+    const missing = await waitForToast(project, /check could not run/)
+    await waitForToast(project, /retry limit/)
+    expect(timeout.properties.message).toContain("hangs: sleep 60 — killed after 1 s")
+    expect(missing.properties.message).toContain("command not found")
+    const second = prompted(project)[1]?.lastUser ?? ""
+    expect(second).toContain('check "hangs" timed out and was killed')
+    expect(second).toContain('check "missing" could not run: its command was not found')
+    const { error } = await project.client.config.get()
+    expect(error).toBeUndefined()
+  })
+})
