@@ -8,6 +8,7 @@ import { globalConfigDir } from "./config/load.js"
 import type { RalphContext } from "./context.js"
 import { chatMessageHook } from "./hooks/chat-message.js"
 import { compactionAutocontinueHook } from "./hooks/compaction-autocontinue.js"
+import { compactingHook } from "./hooks/compacting.js"
 import { commandHook } from "./hooks/command-execute.js"
 import { configHook } from "./hooks/config.js"
 import { eventHook } from "./hooks/event.js"
@@ -49,6 +50,7 @@ export const server: Plugin = async (input, options) => {
     "experimental.chat.system.transform": systemTransformHook(ctx),
     "experimental.compaction.autocontinue": compactionAutocontinueHook(ctx),
     "tool.execute.before": toolGuardHook(ctx),
+    "experimental.session.compacting": compactingHook(ctx),
     dispose: async () => {
       ctx.runner.dispose()
       await store.flush()

@@ -7,7 +7,9 @@ import { blockedUntil } from "../loop/call-window.js"
 import { exceededBudget } from "../loop/budgets.js"
 import { claimsCompletion, decide, type Decision } from "../loop/decide.js"
 import { snapshotOf, type CheckResult, type DiagnosticSnapshot } from "../loop/diagnostics.js"
-import type { Loop, Wait } from "../loop/loop.js"
+import { maxIterations, type Loop, type Wait } from "../loop/loop.js"
+import { buildHandoff, type HandoffFacts } from "../loop/handoff.js"
+import { recurringFailures, unmetCriteria } from "../loop/criteria.js"
 import type { LoopManager } from "../loop/manager.js"
 import type { ProgressSample } from "../loop/progress.js"
 import { continuePrompt, freshSessionPrompt, loopRules, resumePrompt, sessionTitle } from "../loop/prompts.js"
@@ -20,7 +22,7 @@ import * as notice from "./notices.js"
 import type { Notice } from "./notices.js"
 import { runCheck } from "./checks.js"
 import { iterationTitle } from "./notices.js"
-import { workTreeFingerprint } from "./work-tree.js"
+import { filesChangedSince, headCommit, workTreeFingerprint } from "./work-tree.js"
 
 export interface RunnerOptions {
   directory: string
@@ -192,8 +194,9 @@ export class ActionRunner {
   private async restartFresh(loop: Loop, turn: Turn, retireOld: boolean, note?: string, feedback?: string): Promise<void> {
     const oldSessionID = loop.sessionID
     const nextIteration = loop.iteration + 1
-    const { summary, source } = await this.summarize(loop, turn)
+    const { summary: modelSummary, source } = await this.summarize(loop, turn)
     if (loop.phase !== "restarting") return
+    const summary = buildHandoff(modelSummary, await this.handoffFacts(loop, nextIteration))
     const summaryFile = await writeSummary(this.options.directory, {
       loop, sessionID: oldSessionID, nextIteration, summary, source, at: new Date(this.now()),
     })
@@ -265,6 +268,40 @@ export class ActionRunner {
     return true
   }
 
+  /** The facts of the handoff digest, gathered from git, the session's todos and the loop's history. */
+  private async handoffFacts(loop: Loop, nextIteration: number): Promise<HandoffFacts> {
+    const ignore = this.ownFolders(loop)
+    const [files, todos] = await Promise.all([
+      filesChangedSince(this.options.directory, loop.startHead, ignore).catch(() => []),
+      this.api.todos(loop.sessionID).catch(() => []),
+    ])
+    const last = loop.snapshots.at(-1)
+    const failingChecks = last ? last.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.kind}): ${c.status} — ${c.output.trim().split("\n").slice(-3).join(" / ")}`) : []
+    const tried = [
+      ...loop.snapshots.filter((s) => s.checks.some((c) => c.status !== "passed")).slice(-3).map((s) => `iteration ${s.iteration}: ${unmetCriteria(s, loop.settings).join(", ")}`),
+      ...(loop.breaker.lastError ? [`the last turn ended in: ${loop.breaker.lastError}`] : []),
+    ]
+    return {
+      goal: loop.task,
+      iteration: nextIteration,
+      maxIterations: maxIterations(loop),
+      files,
+      failingChecks,
+      openTodos: todos.filter((t) => t.status !== "completed" && t.status !== "cancelled").map((t) => t.content),
+      tried,
+      recurring: recurringFailures(loop.snapshots),
+    }
+  }
+
+  private ownFolders(loop: Loop): string[] {
+    return [".opencode/", loop.settings.summaryPath.replace(/^\.\//, "").replace(/\/?$/, "/")]
+  }
+
+  /** Remembers HEAD at the start of a loop, for "files changed since the loop began". */
+  async captureStart(loop: Loop): Promise<void> {
+    loop.startHead ??= await headCommit(this.options.directory).catch(() => undefined)
+  }
+
   /** Runs the loop's checks when the turn claims completion (or after every iteration, by config). */
   private async checkIfDue(loop: Loop, turn: Turn): Promise<DiagnosticSnapshot | undefined> {
     const checks = loop.settings.checks
@@ -282,7 +319,7 @@ export class ActionRunner {
 
   /** Progress facts: the work tree and the session's completed todos. */
   private async sample(loop: Loop): Promise<ProgressSample> {
-    const ignore = [".opencode/", loop.settings.summaryPath.replace(/^\.\//, "").replace(/\/?$/, "/")]
+    const ignore = this.ownFolders(loop)
     const [workTree, todos] = await Promise.all([
       workTreeFingerprint(this.options.directory, ignore),
       this.api.todos(loop.sessionID).catch(() => []),

@@ -15,5 +15,6 @@ export function startLoop(ctx: RalphContext, sessionID: string, task: string, ov
   }
   ctx.api.log("info", "loop started", { session: sessionID, settings })
   ctx.runner.notify(notice.started(loop))
+  void ctx.runner.captureStart(loop)
   return loop
 }

@@ -45,3 +45,14 @@ export async function workTreeFingerprint(directory: string, ignore: readonly st
   }
   return hash.digest("hex")
 }
+
+export function headCommit(directory: string): Promise<string | undefined> {
+  return git(directory, ["rev-parse", "--verify", "-q", "HEAD"]).then((out) => out?.trim() || undefined)
+}
+
+/** Files changed since `since` (committed or not), outside the ignored prefixes. */
+export async function filesChangedSince(directory: string, since: string | undefined, ignore: readonly string[]): Promise<string[]> {
+  const committed = since ? ((await git(directory, ["diff", "--name-only", `${since}..HEAD`])) ?? "").split("\n").filter(Boolean) : []
+  const pending = (await changedFiles(directory, ignore)).map((f) => f.path)
+  return [...new Set([...committed, ...pending])].filter((path) => !ignore.some((prefix) => path.startsWith(prefix)))
+}

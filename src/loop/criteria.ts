@@ -50,3 +50,20 @@ export function failureReport(snapshot: DiagnosticSnapshot, perCheck = 1_500): s
     .map((c) => `### ${c.name} (${c.kind}) — ${c.status}${c.exitCode !== null ? `, exit ${c.exitCode}` : ""}\n\n\`\`\`\n$ ${c.command}\n${c.output.trim().slice(-perCheck)}\n\`\`\``)
     .join("\n\n")
 }
+
+/** Failing checks that failed before, then passed, and fail again (A → B → A): a circular fix. */
+export function recurringFailures(history: readonly DiagnosticSnapshot[]): string[] {
+  const failing = history.map((s) => new Set(s.checks.filter((c) => c.status !== "passed").map((c) => `${c.name}: ${firstLine(c.output)}`)))
+  const found = new Set<string>()
+  failing.forEach((now, i) => {
+    for (const key of now) {
+      const fixedAt = failing.slice(0, i).findLastIndex((set) => !set.has(key))
+      if (fixedAt > 0 && failing.slice(0, fixedAt).some((set) => set.has(key))) found.add(key)
+    }
+  })
+  return [...found]
+}
+
+function firstLine(output: string): string {
+  return (output.trim().split("\n").find((line) => /error|fail|warn/i.test(line)) ?? output.trim().split("\n")[0] ?? "").slice(0, 160)
+}

@@ -7,7 +7,7 @@ import { classify, errorFingerprint } from "./classify.js"
 import { keptPromise } from "./completion.js"
 import { gateOpen, indicatesCompletion } from "./exit-gate.js"
 import { backoffDelayMs } from "./backoff.js"
-import { failureReport, feedbackLine, stagnantRuns, unmetCriteria } from "./criteria.js"
+import { failureReport, feedbackLine, recurringFailures, stagnantRuns, unmetCriteria } from "./criteria.js"
 import type { DiagnosticSnapshot } from "./diagnostics.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
 import { measureProgress, type ProgressSample } from "./progress.js"
@@ -74,9 +74,11 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
     const how = promised ? "the promise was kept" : "the status block signalled the exit"
     return done({ type: "complete", detail: snapshot ? `${how} and the checks pass` : how }, { completionStreak, snapshots })
   }
+  const circular = snapshot ? recurringFailures(snapshots).filter((key) => snapshot.checks.some((c) => key.startsWith(`${c.name}: `) && c.status !== "passed")) : []
   const feedback = snapshot && unmet.length > 0
     ? [
         feedbackLine(loop.iteration + 1, maxIterations(loop), unmet, snapshots, claimed ? "the completion claim was rejected — fix what the checks report, then claim again" : "fix what the checks report"),
+        ...(circular.length ? ["", `Circular fix: these failures were fixed before and are back — do not undo the earlier fix again: ${circular.join("; ")}`] : []),
         "",
         failureReport(snapshot),
       ].join("\n")
@@ -103,7 +105,8 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
 
   const measured = measureProgress(loop.progress, sample, turn.texts)
   const error = turnClass.kind === "failed" ? errorFingerprint(turnClass.error) : undefined
-  const breaker = recordIteration(loop.breaker, { progress: measured.progress, error }, settings, now)
+  // A circular fix is motion, not progress: it counts toward the breaker.
+  const breaker = recordIteration(loop.breaker, { progress: measured.progress && circular.length === 0, error }, settings, now)
   const update: LoopUpdate = { breaker, progress: measured.next, completionStreak, backoffs: 0, snapshots }
   if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, update)
 

@@ -92,6 +92,8 @@ export interface Loop {
   /** Back-offs in a row (for the exponential delay). */
   backoffs: number
   wait?: Wait
+  /** HEAD when the loop began, to list the files it changed. */
+  startHead?: string
   /** Check results of the loop, oldest first (the last 20). */
   snapshots: DiagnosticSnapshot[]
   /** Hints from /ralph-hint, added to the next prompt once. */

@@ -55,6 +55,7 @@ export const persistedLoopSchema = z.object({
     backoffs: count,
     hints: z.array(z.string()),
     snapshots: z.array(z.any()).default([]),
+    startHead: z.string().optional(),
     wait: z.object({ reason: z.enum(["backoff", "breaker", "call-limit"]), until: z.number(), then: z.enum(["resume", "next"]), fresh: z.boolean().optional() }).optional(),
     lastTurn: z.any().optional(),
     detail: z.string().optional(),

@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startHarness, type Harness, type Project } from "../harness/harness.js"
 import type { MockRequest } from "../harness/mock-model.js"
-import { QUIET_MS, sleep, waitForToast } from "./helpers.js"
+import { QUIET_MS, selectedSessions, sleep, waitForToast } from "./helpers.js"
 
 let harness: Harness
 beforeAll(async () => {
@@ -113,5 +113,81 @@ describe("checks", () => {
     expect(second).toContain('check "missing" could not run: its command was not found')
     const { error } = await project.client.config.get()
     expect(error).toBeUndefined()
+  })
+})
+
+describe("handoff and memory", () => {
+  it("the restart prompt carries goal, failing check, open todo and changed files the summary left out, at the same size at iteration 10 as at 2", async () => {
+    let project!: Project
+    project = await harness.project("handoff", {
+      pluginOptions: {
+        maxRetries: 10,
+        checkAfter: "iteration",
+        stagnationLimit: 50,
+        noProgressThreshold: 50,
+        checks: [{ name: "marker", kind: "test", command: "test -f never.txt || (echo 'FAIL: never.txt is missing'; exit 1)" }],
+      },
+      script: {
+        main: (r: MockRequest) =>
+          r.lastRole === "tool"
+            ? { text: `did some work ${"w".repeat(prompted(project).length)}` }
+            : {
+                toolCalls: [
+                  { name: "todowrite", args: { todos: [{ content: "document the widget API", status: "pending", priority: "high", id: "t1" }] } },
+                  { name: "write", args: { filePath: "src/widget.ts", content: `export const step = ${prompted(project).length}\n` } },
+                ],
+              },
+        compaction: [{ text: "SUMMARY: worked on it." }],
+      },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "build the widget library")
+    await harness.mock.waitFor(() => prompted(project).length >= 10, 90_000, "iteration 10")
+    await project.command(selectedSessions(project).at(-1)!, "cancel-ralph", "")
+
+    const [second, tenth] = [prompted(project)[1]!, prompted(project)[9]!]
+    for (const prompt of [second, tenth]) {
+      expect(prompt.lastUser).toContain("SUMMARY: worked on it.")
+      expect(prompt.lastUser).toContain("Goal: build the widget library")
+      expect(prompt.lastUser).toMatch(/Failing checks:\n\s+- marker \(test\): failed — FAIL: never.txt is missing/)
+      expect(prompt.lastUser).toMatch(/Open todos:\n\s+- document the widget API/)
+      expect(prompt.lastUser).toMatch(/Files changed since the loop began:\n\s+- src\/widget.ts/)
+    }
+    expect(tenth.lastUser).toMatch(/iteration 10 of 11/)
+    const ratio = tenth.lastUser.length / second.lastUser.length
+    expect(ratio).toBeGreaterThan(0.8)
+    expect(ratio).toBeLessThan(1.2)
+    expect(tenth.bytes / second.bytes).toBeLessThan(1.2)
+  })
+
+  it("a failure that comes back after being fixed (A → B → A) is named as circular in the next prompt", async () => {
+    let project!: Project
+    const states = ["fixB", "fixA", "fixB"]
+    project = await harness.project("circular", {
+      pluginOptions: {
+        strategy: "continue",
+        checkAfter: "iteration",
+        noProgressThreshold: 20,
+        checks: [
+          { name: "A", kind: "test", command: "grep -q fixA state.txt || (echo 'FAIL A: state is wrong'; exit 1)" },
+          { name: "B", kind: "test", command: "grep -q fixB state.txt || (echo 'FAIL B: state is wrong'; exit 1)" },
+        ],
+      },
+      script: {
+        main: (r: MockRequest) => {
+          if (r.lastRole === "tool") return { text: `changed the state ${"s".repeat(prompted(project).length)}` }
+          const n = prompted(project).length
+          return n <= states.length ? { toolCalls: [{ name: "write", args: { filePath: "state.txt", content: `${states[n - 1]}\n` } }] } : { text: "looking" }
+        },
+      },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "make both checks pass")
+    await harness.mock.waitFor(() => prompted(project).length >= 4, 60_000, "the fourth prompt")
+    await project.command(session, "cancel-ralph", "")
+    const fourth = prompted(project)[3]!.lastUser
+    expect(fourth).toContain("Circular fix: these failures were fixed before and are back")
+    expect(fourth).toContain("A: FAIL A: state is wrong")
+    expect(prompted(project)[2]!.lastUser).not.toContain("Circular fix")
   })
 })
