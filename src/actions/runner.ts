@@ -10,6 +10,7 @@ import { snapshotOf, type CheckResult, type DiagnosticSnapshot } from "../loop/d
 import { maxIterations, type Loop, type Wait } from "../loop/loop.js"
 import { buildHandoff, type HandoffFacts } from "../loop/handoff.js"
 import { recurringFailures, unmetCriteria } from "../loop/criteria.js"
+import { gotchasFor } from "../loop/gotchas.js"
 import type { LoopManager } from "../loop/manager.js"
 import type { ProgressSample } from "../loop/progress.js"
 import { continuePrompt, freshSessionPrompt, loopRules, resumePrompt, sessionTitle } from "../loop/prompts.js"
@@ -81,7 +82,7 @@ export class ActionRunner {
       const { decision, update } = decide(loop, { turn, sample, now: this.now(), snapshot })
       this.api.log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration, decision })
       if (decision.type !== "ignore") {
-        this.manager.decided(loop, turn.lastAssistantID, update)
+        this.manager.decided(loop, turn.lastAssistantID, update, decision.type)
         loop.lastTurn = turn
         this.notify(notice.breakerChanged(breakerBefore, loop.breaker.state, loop.breaker.reason))
       }
@@ -290,6 +291,7 @@ export class ActionRunner {
       openTodos: todos.filter((t) => t.status !== "completed" && t.status !== "cancelled").map((t) => t.content),
       tried,
       recurring: recurringFailures(loop.snapshots),
+      gotchas: gotchasFor(loop.gotchas, files).map((g) => `${g.title} (iteration ${g.iteration}${g.files.length ? `; ${g.files.join(", ")}` : ""})`),
     }
   }
 

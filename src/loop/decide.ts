@@ -11,6 +11,7 @@ import { failureReport, feedbackLine, recurringFailures, stagnantRuns, unmetCrit
 import type { DiagnosticSnapshot } from "./diagnostics.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
 import { measureProgress, type ProgressSample } from "./progress.js"
+import { learnGotchas } from "./gotchas.js"
 import { parseStatusBlock } from "./status-block.js"
 import type { Turn } from "./turn.js"
 
@@ -27,7 +28,7 @@ export type Decision =
   /** The next iteration; `fresh` forces a new session whatever the strategy (context overflow). */
   | { type: "restart"; fresh: boolean; note?: string; feedback?: string }
 
-export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs" | "snapshots">>
+export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs" | "snapshots" | "gotchas">>
 
 export interface Outcome {
   decision: Decision
@@ -68,11 +69,12 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const promised = keptPromise(turn.texts, settings.promiseWord)
   const completionStreak = indicatesCompletion(promised, status) ? loop.completionStreak + 1 : 0
   const snapshots = snapshot ? [...loop.snapshots, snapshot].slice(-20) : loop.snapshots
+  const gotchas = snapshot ? learnGotchas(loop.gotchas, snapshot) : loop.gotchas
   const unmet = snapshot ? unmetCriteria(snapshot, settings) : []
   const claimed = gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
   if (claimed && unmet.length === 0) {
     const how = promised ? "the promise was kept" : "the status block signalled the exit"
-    return done({ type: "complete", detail: snapshot ? `${how} and the checks pass` : how }, { completionStreak, snapshots })
+    return done({ type: "complete", detail: snapshot ? `${how} and the checks pass` : how }, { completionStreak, snapshots, gotchas })
   }
   const circular = snapshot ? recurringFailures(snapshots).filter((key) => snapshot.checks.some((c) => key.startsWith(`${c.name}: `) && c.status !== "passed")) : []
   const feedback = snapshot && unmet.length > 0
@@ -84,11 +86,11 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
       ].join("\n")
     : undefined
   if (status?.status === "BLOCKED")
-    return done({ type: "pause", reason: `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}` }, { completionStreak, snapshots })
+    return done({ type: "pause", reason: `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}` }, { completionStreak, snapshots, gotchas })
   if (snapshot && stagnantRuns(snapshots) >= settings.stagnationLimit)
     return done(
       { type: "stop", reason: "stagnation", detail: `${settings.stagnationLimit} check runs in a row without fewer issues (stagnationLimit); still: ${unmet.join(", ") || "no change"}` },
-      { completionStreak, snapshots },
+      { completionStreak, snapshots, gotchas },
     )
 
   if (turnClass.kind === "rate-limited") {
@@ -107,7 +109,7 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const error = turnClass.kind === "failed" ? errorFingerprint(turnClass.error) : undefined
   // A circular fix is motion, not progress: it counts toward the breaker.
   const breaker = recordIteration(loop.breaker, { progress: measured.progress && circular.length === 0, error }, settings, now)
-  const update: LoopUpdate = { breaker, progress: measured.next, completionStreak, backoffs: 0, snapshots }
+  const update: LoopUpdate = { breaker, progress: measured.next, completionStreak, backoffs: 0, snapshots, gotchas }
   if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, update)
 
   const breach = exceededBudget(loop, now)

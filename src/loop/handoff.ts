@@ -11,6 +11,8 @@ export interface HandoffFacts {
   openTodos: string[]
   tried: string[]
   recurring: string[]
+  /** Gotchas from earlier failures on the files the loop works on. */
+  gotchas: string[]
 }
 
 export const HANDOFF_BUDGET = 6_000
@@ -38,6 +40,7 @@ export function digest(facts: HandoffFacts, summary: string): string {
     ...list("Open todos", omitted(summary, facts.openTodos)),
     ...list("Tried and failed", facts.tried),
     ...list("Recurring errors", facts.recurring),
+    ...list("Gotchas from earlier failures on these files", facts.gotchas),
   ].join("\n")
 }
 

@@ -4,6 +4,7 @@ import type { Settings, Strategy } from "../config/schema.js"
 import { closedBreaker, type Breaker } from "./breaker.js"
 import { emptyCallWindow, type CallWindow } from "./call-window.js"
 import type { DiagnosticSnapshot } from "./diagnostics.js"
+import type { Gotcha } from "./gotchas.js"
 import type { Turn } from "./turn.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
 
@@ -92,6 +93,11 @@ export interface Loop {
   /** Back-offs in a row (for the exponential delay). */
   backoffs: number
   wait?: Wait
+  /** When the current iteration's prompt went out, and what was decided on the last turn (for the journal). */
+  iterationStartedAt: number
+  lastDecision?: string
+  /** What failing checks taught the loop (seed 001), shown to later iterations on the same files. */
+  gotchas: Gotcha[]
   /** HEAD when the loop began, to list the files it changed. */
   startHead?: string
   /** Check results of the loop, oldest first (the last 20). */
@@ -130,6 +136,8 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
     backoffs: 0,
     hints: [],
     snapshots: [],
+    gotchas: [],
+    iterationStartedAt: now,
   }
 }
 

@@ -92,9 +92,10 @@ export class LoopManager {
   }
 
   /** Marks the turn that ended in `messageID` as decided and records the policies' new state. */
-  decided(loop: Loop, messageID: string | undefined, update: LoopUpdate): void {
+  decided(loop: Loop, messageID: string | undefined, update: LoopUpdate, decision?: string): void {
     if (messageID !== undefined) loop.lastDecidedMessageID = messageID
     Object.assign(loop, update)
+    if (decision !== undefined) loop.lastDecision = decision
     this.changed(loop, "decided")
   }
 
@@ -136,6 +137,7 @@ export class LoopManager {
     loop.phase = "running"
     loop.sawBusy = false
     loop.turnEvents = emptyTurnEvents()
+    loop.iterationStartedAt = Date.now()
     delete loop.wait
     this.changed(loop, event)
   }

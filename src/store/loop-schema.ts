@@ -56,11 +56,23 @@ export const persistedLoopSchema = z.object({
     hints: z.array(z.string()),
     snapshots: z.array(z.any()).default([]),
     startHead: z.string().optional(),
+    iterationStartedAt: z.number().default(0),
+    lastDecision: z.string().optional(),
+    gotchas: z.array(z.object({ title: z.string(), message: z.string(), files: z.array(z.string()), iteration: z.number() })).default([]),
     wait: z.object({ reason: z.enum(["backoff", "breaker", "call-limit"]), until: z.number(), then: z.enum(["resume", "next"]), fresh: z.boolean().optional() }).optional(),
     lastTurn: z.any().optional(),
     detail: z.string().optional(),
   }),
 })
 
-export const journalEntrySchema = z.object({ at: z.string(), event: z.string(), loop: z.object(core) })
+/** Per decision: what was decided, the checks, tokens, cost and how long the iteration took. */
+const record = z.object({
+  decision: z.string().optional(),
+  tokens: z.number(),
+  cost: z.number(),
+  durationMs: z.number(),
+  checks: z.object({ errors: count, warnings: count, securityIssues: count, testsFailed: count, testsRun: count }).optional(),
+})
+
+export const journalEntrySchema = z.object({ at: z.string(), event: z.string(), loop: z.object(core), record: record.optional() })
 export type JournalEntry = z.infer<typeof journalEntrySchema>

@@ -6,7 +6,7 @@ import { appendFile, mkdir, readdir, readFile, rename, writeFile } from "node:fs
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { z } from "zod"
-import { newLoop, type Loop } from "../loop/loop.js"
+import { newLoop, totalUsage, type Loop } from "../loop/loop.js"
 import { writeFileAtomic } from "./atomic.js"
 import { persistedLoopSchema, SCHEMA_VERSION, journalEntrySchema, type JournalEntry } from "./loop-schema.js"
 
@@ -22,6 +22,21 @@ export interface LoadResult {
   problems: StoreProblem[]
   /** Loops rebuilt from the journal because their file was damaged. */
   rebuilt: string[]
+}
+
+/** The journal's line for a decided iteration (seed 001's progress journal). */
+function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["record"]> {
+  const usage = totalUsage(loop)
+  const last = loop.snapshots.at(-1)
+  return {
+    ...(loop.lastDecision ? { decision: loop.lastDecision } : {}),
+    tokens: usage.tokens,
+    cost: usage.cost,
+    durationMs: Math.max(0, now - loop.iterationStartedAt),
+    ...(last && last.iteration === loop.iteration
+      ? { checks: { errors: last.errors, warnings: last.warnings, securityIssues: last.securityIssues, testsFailed: last.testsFailed, testsRun: last.testsRun } }
+      : {}),
+  }
 }
 
 /** Fields that only make sense in a running process are not written. */
@@ -55,6 +70,7 @@ export class LoopStore {
         lineage: loop.lineage, iteration: loop.iteration, retries: loop.retries, phase: loop.phase,
         ...(loop.stopReason ? { stopReason: loop.stopReason } : {}),
       },
+      ...(event === "decided" ? { record: iterationRecord(loop, now) } : {}),
     }
     const previous = this.writes.get(loop.id) ?? Promise.resolve()
     const next = previous.then(async () => {

@@ -34,11 +34,20 @@ export function renderReport(loop: Loop, files: Array<{ code: string; path: stri
     "",
     ...checks,
     "",
+    "## Open gotchas (checks still failing at the end)",
+    "",
+    ...(openGotchas(loop).length ? openGotchas(loop).map((g) => `- ${g.title} (iteration ${g.iteration}${g.files.length ? `; ${g.files.join(", ")}` : ""})`) : ["(none)"]),
+    "",
     "## Files changed (uncommitted, at the end)",
     "",
     ...(files.length ? files.map((f) => `- \`${f.code.trim() || "M"}\` ${f.path}`) : ["(none)"]),
     "",
   ].join("\n")
+}
+
+function openGotchas(loop: Loop) {
+  const last = loop.snapshots.at(-1)
+  return loop.gotchas.filter((g) => last?.checks.some((c) => c.status !== "passed" && g.title.startsWith(`${c.name}: `)))
 }
 
 export async function writeReport(directory: string, loop: Loop, files: Array<{ code: string; path: string }>, now: number): Promise<string> {

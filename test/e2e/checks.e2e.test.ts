@@ -86,7 +86,15 @@ describe("checks", () => {
     await sleep(QUIET_MS)
     expect(stop.properties.message).toContain("2 check runs in a row without fewer issues (stagnationLimit); still: 1 error(s)")
     expect(prompted(project)).toHaveLength(3)
-    expect(report(project, session)).toContain("- Ended: stagnation")
+    const text = report(project, session)
+    expect(text).toContain("- Ended: stagnation")
+    expect(text).toContain("- types: src/a.ts(1,1): error TS2322: nope (iteration 3; src/a.ts)")
+    // The progress journal has a line per decided iteration, with its checks, tokens and duration.
+    const journal = readFileSync(join(project.dir, ".opencode/ralph-loop/journal.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l))
+    const records = journal.filter((e) => e.event === "decided").map((e) => e.record)
+    expect(records).toHaveLength(3)
+    expect(records[0]).toMatchObject({ decision: "restart", checks: { errors: 1 }, tokens: expect.any(Number) })
+    expect(records.at(-1)).toMatchObject({ decision: "stop" })
   })
 
   it("a check that hangs is killed at its timeout and reported; a missing tool is reported, not crashed on", async () => {

@@ -12,6 +12,7 @@ const facts = (over: Partial<HandoffFacts> = {}): HandoffFacts => ({
   openTodos: ["benchmark the tokenizer"],
   tried: [],
   recurring: [],
+  gotchas: [],
   ...over,
 })
 
@@ -28,6 +29,20 @@ describe("handoff", () => {
     expect(long.length).toBeLessThanOrEqual(HANDOFF_BUDGET + 100)
     expect(long).toContain("… and 488 more")
     expect(long).toContain("summary cut to fit")
+  })
+})
+
+describe("gotchas", () => {
+  it("each failing check becomes a gotcha, shown for the files it names", async () => {
+    const { learnGotchas, gotchasFor } = await import("../../src/loop/gotchas.js")
+    const snap = snapshotOf(2, 0, [
+      { name: "types", kind: "typecheck", command: "tsc", status: "failed", exitCode: 2, durationMs: 1, output: "src/a.ts(1,1): error TS2322: bad", errors: 1, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [{ path: "src/a.ts", errors: 1, warnings: 0 }] },
+    ])
+    const gotchas = learnGotchas([], snap)
+    expect(gotchas).toEqual([{ title: "types: src/a.ts(1,1): error TS2322: bad", message: "src/a.ts(1,1): error TS2322: bad", files: ["src/a.ts"], iteration: 2 }])
+    expect(gotchasFor(gotchas, ["src/a.ts"])).toHaveLength(1)
+    expect(gotchasFor(gotchas, ["src/b.ts"])).toHaveLength(0)
+    expect(buildHandoff("s", facts({ gotchas: ["types: bad (iteration 2; src/a.ts)"] }))).toContain("Gotchas from earlier failures on these files")
   })
 })
 
