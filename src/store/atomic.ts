@@ -1,14 +1,33 @@
 // Atomic file writes: a temp file beside the target, then rename. A reader (or a crash) sees the
-// old file or the new one, never half of one.
+// old file or the new one, never half of one. With `root`, the write must land inside `root` even
+// after symlinks are followed (rename replaces a symlinked target; it never writes through it).
 import { randomBytes } from "node:crypto"
-import { mkdir, rename, rm, writeFile } from "node:fs/promises"
-import { dirname, join, basename } from "node:path"
+import { existsSync } from "node:fs"
+import { lstat, mkdir, realpath, rename, rm, writeFile } from "node:fs/promises"
+import { basename, dirname, isAbsolute, join, relative } from "node:path"
 
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
+export class OutsideProjectError extends Error {
+  override name = "OutsideProjectError"
+}
+
+/** Throws unless `target`, with every symlink on its existing part followed, is inside `root`. */
+export async function assertInside(root: string, target: string): Promise<void> {
+  const realRoot = await realpath(root)
+  let existing = target
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing)
+  const stat = await lstat(existing)
+  // The target file itself may be a symlink: rename replaces the link, so judge its folder.
+  const real = await realpath(stat.isSymbolicLink() && existing === target ? dirname(existing) : existing)
+  const rel = relative(realRoot, real)
+  if (rel.startsWith("..") || isAbsolute(rel)) throw new OutsideProjectError(`refusing to write ${target}: it leads outside ${root} (to ${real})`)
+}
+
+export async function writeFileAtomic(file: string, content: string, root?: string): Promise<void> {
+  if (root) await assertInside(root, file)
   await mkdir(dirname(file), { recursive: true })
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`)
   try {
-    await writeFile(temp, content, "utf8")
+    await writeFile(temp, content, { encoding: "utf8", flag: "wx" })
     await rename(temp, file)
   } catch (error) {
     await rm(temp, { force: true })

@@ -2,12 +2,12 @@
 // (loops/<loopID>.json, schema-versioned, validated, written atomically) and an append-only
 // journal.jsonl of every change. A damaged file is moved aside with a timestamp and the loop is
 // rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
-import { appendFile, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises"
+import { appendFile, lstat, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { z } from "zod"
 import { newLoop, totalUsage, type Loop } from "../loop/loop.js"
-import { writeFileAtomic } from "./atomic.js"
+import { assertInside, OutsideProjectError, writeFileAtomic } from "./atomic.js"
 import { persistedLoopSchema, SCHEMA_VERSION, journalEntrySchema, type JournalEntry } from "./loop-schema.js"
 
 export const STATE_DIR = ".opencode/ralph-loop"
@@ -47,11 +47,13 @@ function persistable(loop: Loop): Record<string, unknown> {
 
 export class LoopStore {
   readonly dir: string
+  private readonly directory: string
   private readonly writes = new Map<string, Promise<void>>()
   /** What this process last wrote for each loop: anything else on disk was changed by someone else. */
   private readonly written = new Map<string, string>()
 
   constructor(directory: string) {
+    this.directory = directory
     this.dir = join(directory, STATE_DIR)
   }
 
@@ -75,9 +77,11 @@ export class LoopStore {
     const previous = this.writes.get(loop.id) ?? Promise.resolve()
     const next = previous.then(async () => {
       await this.ensureDir()
-      await writeFileAtomic(this.fileOf(loop.id), text)
+      await writeFileAtomic(this.fileOf(loop.id), text, this.directory)
       this.written.set(loop.id, text)
-      await appendFile(join(this.dir, "journal.jsonl"), `${JSON.stringify(entry)}\n`)
+      const journal = join(this.dir, "journal.jsonl")
+      if ((await lstat(journal).catch(() => undefined))?.isSymbolicLink()) throw new OutsideProjectError(`refusing to append to ${journal}: it is a symlink`)
+      await appendFile(journal, `${JSON.stringify(entry)}\n`)
     })
     const settled = next.catch(() => undefined)
     this.writes.set(loop.id, settled)
@@ -171,6 +175,7 @@ export class LoopStore {
 
   private async ensureDir(): Promise<void> {
     if (existsSync(join(this.dir, "loops"))) return
+    await assertInside(this.directory, join(this.dir, "loops"))
     await mkdir(join(this.dir, "loops"), { recursive: true })
     // Git ignores the loop's own files: `git clean -fd` leaves them, and they are not "progress".
     await writeFile(join(this.dir, ".gitignore"), "*\n").catch(() => undefined)

@@ -52,6 +52,6 @@ function openGotchas(loop: Loop) {
 
 export async function writeReport(directory: string, loop: Loop, files: Array<{ code: string; path: string }>, now: number): Promise<string> {
   const file = join(sessionDir(directory, loop.settings.summaryPath, loop.id), "ralph_report.md")
-  await writeFileAtomic(file, renderReport(loop, files, now))
+  await writeFileAtomic(file, renderReport(loop, files, now), directory)
   return file
 }

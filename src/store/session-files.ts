@@ -54,7 +54,7 @@ export function renderSummary(record: SummaryRecord): string {
 
 export async function writeSummary(directory: string, record: SummaryRecord): Promise<string> {
   const file = join(sessionDir(directory, record.loop.settings.summaryPath, record.sessionID), "ralph_summary.md")
-  await writeFileAtomic(file, renderSummary(record))
+  await writeFileAtomic(file, renderSummary(record), directory)
   return file
 }
 
@@ -65,7 +65,7 @@ export async function writeTranscript(
   messages: readonly MessageWithParts[],
 ): Promise<string> {
   const file = join(sessionDir(directory, summaryPath, sessionID), "transcript.json")
-  await writeFileAtomic(file, `${JSON.stringify({ sessionID, archivedAt: new Date().toISOString(), messages }, null, 2)}\n`)
+  await writeFileAtomic(file, `${JSON.stringify({ sessionID, archivedAt: new Date().toISOString(), messages }, null, 2)}\n`, directory)
   return file
 }
 
