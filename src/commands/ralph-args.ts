@@ -126,7 +126,7 @@ export function parseRalphArgs(line: string): RalphArgs {
       continue
     }
     const parsed = parseValue(spec, raw)
-    if (!parsed.ok) return { ok: false, error: `${name} ${raw === undefined ? "" : `${JSON.stringify(raw)} `}is not valid: ${parsed.error}` }
+    if (!parsed.ok) return { ok: false, error: `${name} ${raw === undefined ? "" : `${quote(raw)} `}is not valid: ${parsed.error}` }
     if (spec.key in overrides) return { ok: false, error: `${name} is given twice` }
     overrides[spec.key] = parsed.value
     cut.push([token.start, end])
@@ -161,4 +161,10 @@ function suggestFlag(name: string): string {
   const known = Object.keys(RALPH_FLAGS)
   const near = closest(name, known)
   return near ? ` (did you mean ${near}?)` : ` (known flags: ${known.join(", ")})`
+}
+
+/** A value as shown in an error: quoted, and cut if long (a 10 MB value must not fill the reply). */
+function quote(raw: string): string {
+  const text = JSON.stringify(raw)
+  return text.length > 42 ? `${text.slice(0, 39)}…"` : text
 }

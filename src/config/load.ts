@@ -52,13 +52,12 @@ export function loadSettings(sources: SettingsSources): LoadedSettings {
     if (!file) continue
     files.push(file)
     const layer = readLayer(file, display(file), problems)
-    if (layer) settings = applyLayer(settings, layer, display(file), problems)
+    if (layer) settings = applyLayer(settings, layer, display(file), problems, sources.directory)
   }
   if (sources.options !== undefined) {
-    if (isPlainObject(sources.options)) settings = applyLayer(settings, sources.options, "plugin options", problems)
+    if (isPlainObject(sources.options)) settings = applyLayer(settings, sources.options, "plugin options", problems, sources.directory)
     else problems.push({ source: "plugin options", message: "must be an object" })
   }
-  settings = checkSummaryPath(settings, sources.directory, problems)
   return { settings, problems, files }
 }
 
@@ -88,7 +87,7 @@ function readLayer(file: string, source: string, problems: ConfigProblem[]): Rec
   return value
 }
 
-function applyLayer(base: Settings, layer: Record<string, unknown>, source: string, problems: ConfigProblem[]): Settings {
+function applyLayer(base: Settings, layer: Record<string, unknown>, source: string, problems: ConfigProblem[], directory: string): Settings {
   const next: Record<string, unknown> = { ...base }
   for (const [key, value] of Object.entries(layer)) {
     if (key === "$schema") continue
@@ -97,7 +96,9 @@ function applyLayer(base: Settings, layer: Record<string, unknown>, source: stri
       continue
     }
     const result = settingSchemas[key as SettingKey].safeParse(value)
-    if (result.success) next[key] = result.data
+    if (result.success && key === "summaryPath" && !insideProject(directory, result.data as string))
+      problems.push({ source, key, message: `${describe(value)} points outside the project; using ${JSON.stringify(base.summaryPath)}` })
+    else if (result.success) next[key] = result.data
     else
       problems.push({
         source,
@@ -109,16 +110,9 @@ function applyLayer(base: Settings, layer: Record<string, unknown>, source: stri
 }
 
 /** summaryPath must stay inside the project: a loop never writes elsewhere. */
-function checkSummaryPath(settings: Settings, directory: string, problems: ConfigProblem[]): Settings {
-  const target = resolve(directory, settings.summaryPath)
-  const rel = relative(directory, target)
-  if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) return settings
-  problems.push({
-    source: "settings",
-    key: "summaryPath",
-    message: `"${settings.summaryPath}" points outside the project; using "${DEFAULT_SETTINGS.summaryPath}"`,
-  })
-  return { ...settings, summaryPath: DEFAULT_SETTINGS.summaryPath }
+function insideProject(directory: string, path: string): boolean {
+  const rel = relative(directory, resolve(directory, path))
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))
 }
 
 export function formatProblem(problem: ConfigProblem): string {
