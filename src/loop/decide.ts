@@ -8,7 +8,7 @@ import { keptPromise } from "./completion.js"
 import { gateOpen, indicatesCompletion } from "./exit-gate.js"
 import { backoffDelayMs } from "./backoff.js"
 import { failureReport, feedbackLine, recurringFailures, stagnantRuns, unmetCriteria } from "./criteria.js"
-import type { DiagnosticSnapshot } from "./diagnostics.js"
+import { keepHistory, type DiagnosticSnapshot } from "./diagnostics.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
 import { measureProgress, type ProgressSample } from "./progress.js"
 import { learnGotchas } from "./gotchas.js"
@@ -68,7 +68,7 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const status = settings.statusBlock ? parseStatusBlock(text) : undefined
   const promised = keptPromise(turn.texts, settings.promiseWord)
   const completionStreak = indicatesCompletion(promised, status) ? loop.completionStreak + 1 : 0
-  const snapshots = snapshot ? [...loop.snapshots, snapshot].slice(-20) : loop.snapshots
+  const snapshots = snapshot ? keepHistory([...loop.snapshots, snapshot]) : loop.snapshots
   const gotchas = snapshot ? learnGotchas(loop.gotchas, snapshot) : loop.gotchas
   const unmet = snapshot ? unmetCriteria(snapshot, settings) : []
   const claimed = gateOpen({ gate: settings.exitGate, promised, status, completionStreak })

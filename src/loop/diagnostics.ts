@@ -109,3 +109,9 @@ export function snapshotOf(iteration: number, at: number, checks: CheckResult[])
 
 /** Everything that counts as an open issue, for stagnation and progress. */
 export const issueCount = (s: DiagnosticSnapshot): number => s.errors + s.warnings + s.securityIssues + s.testsFailed
+
+/** The history kept with a loop: the newest snapshot whole, older ones with their output cut to 1 KB. */
+export function keepHistory(history: readonly DiagnosticSnapshot[], limit = 20): DiagnosticSnapshot[] {
+  const kept = history.slice(-limit)
+  return kept.map((s, i) => (i === kept.length - 1 ? s : { ...s, checks: s.checks.map((c) => ({ ...c, output: c.output.slice(-1024) })) }))
+}

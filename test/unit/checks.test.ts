@@ -89,3 +89,16 @@ describe("completion criteria", () => {
     expect(feedbackLine(3, 10, ["5 error(s)"], [s(10), s(5)], "fix them")).toBe("Ralph Loop: CONTINUE | Iteration 3/10 | 5 error(s) | Progress: 50% improvement | Next: fix them")
   })
 })
+
+describe("check history", () => {
+  it("keeps the newest snapshot whole and cuts older outputs, at most 20", async () => {
+    const { keepHistory } = await import("../../src/loop/diagnostics.js")
+    const snap = (i: number) =>
+      snapshotOf(i, 0, [{ name: "t", kind: "test", command: "t", status: "failed", exitCode: 1, durationMs: 1, output: "z".repeat(16_000), errors: 0, warnings: 0, info: 0, security: 0, testsRun: 1, testsFailed: 1, testsPassed: 0, files: [] }])
+    const kept = keepHistory(Array.from({ length: 25 }, (_, i) => snap(i)))
+    expect(kept).toHaveLength(20)
+    expect(kept[0]?.iteration).toBe(5)
+    expect(kept.at(-1)?.checks[0]?.output).toHaveLength(16_000)
+    expect(kept.at(-2)?.checks[0]?.output).toHaveLength(1024)
+  })
+})
