@@ -16,6 +16,7 @@ import { systemTransformHook } from "./hooks/system-transform.js"
 import { RefusedByRalph, toolGuardHook } from "./hooks/tool-guard.js"
 import { LoopManager } from "./loop/manager.js"
 import { OpencodeApi } from "./opencode/api.js"
+import { Faults } from "./opencode/faults.js"
 import { LoopStore } from "./store/loop-store.js"
 import { writeReport } from "./store/report.js"
 import { changedFiles } from "./actions/work-tree.js"
@@ -23,7 +24,7 @@ import type { Loop } from "./loop/loop.js"
 
 export const server: Plugin = async (input, options) => {
   if (process.env.RALPH_LOOP_DISABLE === "1") return {}
-  const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1")
+  const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", Faults.load(input.directory))
   const store = new LoopStore(input.directory)
   const manager = new LoopManager((loop, event) => {
     store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
