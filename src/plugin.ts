@@ -16,6 +16,7 @@ import { systemTransformHook } from "./hooks/system-transform.js"
 import { RefusedByRalph, toolGuardHook } from "./hooks/tool-guard.js"
 import { LoopManager } from "./loop/manager.js"
 import { OpencodeApi } from "./opencode/api.js"
+import { OBSERVED_EVENTS } from "./opencode/events.js"
 import { Faults } from "./opencode/faults.js"
 import { LoopStore } from "./store/loop-store.js"
 import { writeReport } from "./store/report.js"
@@ -57,8 +58,15 @@ export const server: Plugin = async (input, options) => {
       await store.flush()
     },
   }
-  return guard(hooks, api)
+  const guarded = guard(hooks, api)
+  // The event hook runs for every event of every session, mostly streamed deltas: those are
+  // skipped synchronously, without the cost of an async call.
+  const onEvent = guarded.event as NonNullable<Hooks["event"]>
+  guarded.event = (input) => (OBSERVED_EVENTS.has(input.event.type) ? onEvent(input) : SKIPPED)
+  return guarded
 }
+
+const SKIPPED = Promise.resolve()
 
 /**
  * Every hook catches and logs its own errors: a throw would abort the user's operation. The one

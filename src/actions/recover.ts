@@ -13,7 +13,8 @@ export const RECOVERY_GRACE_MS = 1_000
 
 export async function recoverLoops(ctx: RalphContext, store: LoopStore): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, RECOVERY_GRACE_MS))
-  const { loops, problems } = await store.load(ctx.now())
+  const { loops, problems, owned } = await store.load(ctx.now())
+  for (const id of owned) ctx.api.log("info", "a loop of this project is run by another live OpenCode process; left to it", { loop: id })
   for (const problem of problems) {
     const file = relative(ctx.directory, problem.file)
     ctx.api.log("error", `state file ${file} ${problem.message}`)

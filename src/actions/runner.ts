@@ -40,6 +40,8 @@ export class ActionRunner {
   private readonly now: () => number
   private readonly idleWaitMs: number
   private readonly timers = new Map<Loop, ReturnType<typeof setTimeout>>()
+  /** The instance was disposed (OpenCode reloads it): work under way must not reach OpenCode. */
+  private disposed = false
 
   constructor(
     private readonly api: OpencodeApi,
@@ -57,15 +59,25 @@ export class ActionRunner {
   /** A turn of `loop` ended (its idle was claimed): settle, read it, decide, act. Never throws. */
   async onTurnEnded(loop: Loop): Promise<void> {
     const epoch = loop.busyEpoch
+    const userEpoch = loop.userEpoch
+    /** The user wrote meanwhile: their turn runs now, and its end will be decided instead. */
+    const userMovedOn = () => {
+      if (loop.userEpoch === userEpoch) return false
+      this.manager.keepWatching(loop, true)
+      return true
+    }
     try {
       if (loop.settings.settleMs > 0) await sleep(loop.settings.settleMs)
       if (loop.phase !== "deciding") return
       // The session started working again while we waited (the user typed, OpenCode continued).
       if (loop.busyEpoch !== epoch) return this.manager.keepWatching(loop, true)
-      const messages = await this.api.messages(loop.sessionID)
-      const sample = await this.sample(loop)
-      if (loop.phase !== "deciding") return
-      const damaged = await this.options.store.verify(loop, this.now())
+      // The facts of the turn, gathered side by side: they do not depend on each other.
+      const [messages, sample, damaged] = await Promise.all([
+        this.api.messages(loop.sessionID),
+        this.sample(loop),
+        this.options.store.verify(loop, this.now()),
+      ])
+      if (loop.phase !== "deciding" || userMovedOn()) return
       if (damaged) {
         this.api.log("warn", `state file ${damaged.file} ${damaged.message}`, { loop: loop.id })
         this.notify({ variant: "warning", title: "Ralph · state file restored", message: `${relative(this.options.directory, damaged.file)} ${damaged.message}.` })
@@ -76,8 +88,9 @@ export class ActionRunner {
       delete loop.resumeRequested
       // /ralph-resume: its own turn ended and the loop's last turn was already decided — go on now.
       if (resume && turn.lastAssistantID === loop.lastDecidedMessageID) return await this.goOn(loop, resume, "The user resumed the loop. Continue the task from where you stopped.")
-      const snapshot = await this.checkIfDue(loop, turn)
-      if (loop.phase !== "deciding") return
+      // Checks only for a turn not decided yet (a control command's turn re-reads the last one).
+      const snapshot = turn.lastAssistantID === loop.lastDecidedMessageID ? undefined : await this.checkIfDue(loop, turn)
+      if (loop.phase !== "deciding" || userMovedOn()) return
       const breakerBefore = loop.breaker.state
       const { decision, update } = decide(loop, { turn, sample, now: this.now(), snapshot })
       this.api.log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration, decision })
@@ -86,7 +99,7 @@ export class ActionRunner {
         loop.lastTurn = turn
         this.notify(notice.breakerChanged(breakerBefore, loop.breaker.state, loop.breaker.reason))
       }
-      await this.perform(loop, decision, turn)
+      await this.perform(loop, decision, turn, userEpoch)
     } catch (error) {
       this.fail(loop, "could not handle the end of a turn", error)
     }
@@ -101,8 +114,11 @@ export class ActionRunner {
     try {
       if (loop.phase === "paused") return
       if (loop.phase === "waiting" && loop.wait) return this.schedule(loop, loop.wait.until)
-      if (!(await this.api.isIdle(loop.sessionID))) return this.manager.keepWatching(loop, true)
-      const messages = await this.api.messages(loop.sessionID)
+      const idle = await this.api.isIdle(loop.sessionID)
+      const messages = idle ? await this.api.messages(loop.sessionID) : []
+      // Cancelled, paused or already claimed by an idle while we looked: nothing to do here.
+      if (loop.phase !== "running" && loop.phase !== "restarting") return
+      if (!idle) return this.manager.keepWatching(loop, true)
       const turn = readTurn(messages)
       if (messages.length === 0) return await this.reopen(loop)
       if (turn.lastAssistantID !== undefined && !turn.interrupted && turn.error?.name !== "MessageAbortedError") {
@@ -137,16 +153,19 @@ export class ActionRunner {
   }
 
   dispose(): void {
+    this.disposed = true
     for (const timer of this.timers.values()) clearTimeout(timer)
     this.timers.clear()
   }
 
-  private async perform(loop: Loop, decision: Decision, turn: Turn): Promise<void> {
+  private async perform(loop: Loop, decision: Decision, turn: Turn, userEpoch = loop.userEpoch): Promise<void> {
     switch (decision.type) {
       case "ignore":
         return this.manager.keepWatching(loop)
       case "wait-for-user":
         this.api.log("info", "turn ended with a request waiting for the user; nothing sent", { loop: loop.id })
+        // A request still listed at an idle lost its reply event: the next idle decides normally.
+        loop.turnEvents.pending = []
         return this.manager.keepWatching(loop)
       case "complete":
         this.manager.stop(loop, "completed", decision.detail)
@@ -172,40 +191,52 @@ export class ActionRunner {
         this.api.log("info", `loop waiting (${decision.wait.reason}) until ${new Date(decision.wait.until).toISOString()}`, { loop: loop.id })
         return this.schedule(loop, decision.wait.until)
       case "restart":
-        return this.iterate(loop, turn, decision.fresh, decision.note, decision.feedback)
+        return this.iterate(loop, turn, decision.fresh, decision.note, decision.feedback, userEpoch)
     }
   }
 
   /** Starts the next iteration by the strategy (`fresh`: in a new session whatever the strategy). */
-  private async iterate(loop: Loop, turn: Turn, fresh: boolean, note?: string, feedback?: string): Promise<void> {
-    this.manager.beginRestart(loop)
+  private async iterate(loop: Loop, turn: Turn, fresh: boolean, note?: string, feedback?: string, userEpoch = loop.userEpoch): Promise<void> {
+    if (!this.manager.beginRestart(loop)) return
     if (loop.settings.strategy === "continue" && !fresh) await this.continueInPlace(loop, turn, note, feedback)
-    else await this.restartFresh(loop, turn, loop.settings.strategy === "recreate", note, feedback)
+    else await this.restartFresh(loop, turn, loop.settings.strategy === "recreate", note, feedback, userEpoch)
+  }
+
+  /** Still restarting, and the user has not written meanwhile (then their turn wins: keep watching). */
+  private stillRestarting(loop: Loop, userEpoch: number): boolean {
+    if (loop.phase !== "restarting") return false
+    if (loop.userEpoch === userEpoch) return true
+    this.manager.keepWatching(loop, true)
+    return false
   }
 
   /** Strategy `continue`: the same session gets the next prompt. */
   private async continueInPlace(loop: Loop, turn: Turn, note?: string, feedback?: string): Promise<void> {
     // Counted before the prompt is sent, so the busy status it causes is seen as this loop's.
-    this.manager.nextIteration(loop, loop.sessionID)
+    if (!this.manager.nextIteration(loop, loop.sessionID)) return
     await this.prompt(loop, loop.sessionID, continuePrompt(loop, loop.iteration, note, feedback), turn)
     this.notify(notice.iterationStarted(loop, "Continuing in the same session."))
   }
 
   /** Strategies `recreate` and `fresh`: summarize, write the summary, go on in a new session. */
-  private async restartFresh(loop: Loop, turn: Turn, retireOld: boolean, note?: string, feedback?: string): Promise<void> {
+  private async restartFresh(loop: Loop, turn: Turn, retireOld: boolean, note?: string, feedback?: string, userEpoch = loop.userEpoch): Promise<void> {
     const oldSessionID = loop.sessionID
     const nextIteration = loop.iteration + 1
     const { summary: modelSummary, source } = await this.summarize(loop, turn)
-    if (loop.phase !== "restarting") return
+    if (!this.stillRestarting(loop, userEpoch)) return
     const summary = buildHandoff(modelSummary, await this.handoffFacts(loop, nextIteration))
     const summaryFile = await writeSummary(this.options.directory, {
       loop, sessionID: oldSessionID, nextIteration, summary, source, at: new Date(this.now()),
     })
+    if (!this.stillRestarting(loop, userEpoch)) return
     const session = await this.api.createSession(sessionTitle(loop, nextIteration))
+    // Cancelled or overtaken meanwhile: the empty session is left alone, the TUI is not moved.
+    if (!this.stillRestarting(loop, userEpoch)) return
     await this.api.selectSession(session.id).catch((error: unknown) =>
       this.api.log("warn", "could not point the TUI at the new session", { session: session.id, error: String(error) }))
-    if (loop.phase !== "restarting") return
-    this.manager.nextIteration(loop, session.id)
+    if (!this.stillRestarting(loop, userEpoch)) return
+    // The user started a loop of their own in the new session meanwhile: that one wins.
+    if (!this.manager.nextIteration(loop, session.id)) return this.manager.pause(loop, "another loop took over its new session")
     await this.prompt(loop, session.id, freshSessionPrompt(loop, nextIteration, summary, note, feedback), turn)
     this.notify(notice.iterationStarted(loop, `Fresh session; handoff in ${relative(this.options.directory, summaryFile)}.`))
     this.api.log("info", "loop restarted in a fresh session", { loop: loop.id, from: oldSessionID, to: session.id, iteration: loop.iteration })
@@ -213,6 +244,7 @@ export class ActionRunner {
   }
 
   private async prompt(loop: Loop, sessionID: string, text: string, turn: Turn | undefined): Promise<void> {
+    if (this.disposed) throw new Error("the plugin instance was disposed")
     this.manager.recordCall(loop, this.now())
     await this.api.promptAsync(sessionID, { text, agent: turn?.agent, model: turn?.model })
     loop.hints = []
@@ -253,6 +285,8 @@ export class ActionRunner {
       }
       const messages: MessageWithParts[] = await this.api.messages(sessionID)
       await writeTranscript(this.options.directory, loop.settings.summaryPath, sessionID, messages)
+      // The user started a new loop in the old session meanwhile: it is theirs now, kept.
+      if (this.manager.get(sessionID)) return
       await this.api.deleteSession(sessionID)
       this.api.log("info", "old session archived and deleted", { loop: loop.id, session: sessionID })
     } catch (error) {
@@ -355,8 +389,10 @@ export class ActionRunner {
         this.manager.stop(loop, breach.reason, breach.detail)
         return this.notify(notice.stopped(loop, breach.reason, breach.detail))
       }
-      if (!(await this.api.isIdle(loop.sessionID))) return this.manager.keepWatching(loop, true)
+      const idle = await this.api.isIdle(loop.sessionID)
       if (loop.phase !== "waiting") return
+      // A turn is under way (a control command's, say): look again shortly, still waiting.
+      if (!idle) return this.schedule(loop, this.now() + 2_000)
       const calls = wait.then === "resume" || (loop.settings.strategy === "continue" && !wait.fresh) ? 1 : 2
       const blocked = blockedUntil(loop.calls, loop.settings, now, calls)
       if (blocked !== undefined) {
@@ -372,9 +408,26 @@ export class ActionRunner {
     }
   }
 
+  /** /ralph-resume from another session of the loop: go on now (never throws). */
+  async resumeNow(loop: Loop, how: Pick<Wait, "then" | "fresh">): Promise<void> {
+    try {
+      if (!(await this.api.isIdle(loop.sessionID))) return
+      await this.goOn(loop, how, "The user resumed the loop. Continue the task from where you stopped.")
+    } catch (error) {
+      this.fail(loop, "could not resume the loop", error)
+    }
+  }
+
   /** After a wait or a resume: the same iteration resumes, or the next one starts. */
   private async goOn(loop: Loop, how: Pick<Wait, "then" | "fresh">, why?: string): Promise<void> {
     const turn = loop.lastTurn ?? { texts: [] }
+    if (loop.phase === "stopped" || loop.phase === "paused") return
+    // A next iteration by hand (/ralph-resume of a breaker wait) is still bound by the budgets.
+    const breach = how.then === "next" ? exceededBudget(loop, this.now()) : undefined
+    if (breach) {
+      this.manager.stop(loop, breach.reason, breach.detail)
+      return this.notify(notice.stopped(loop, breach.reason, breach.detail))
+    }
     if (how.then === "resume") {
       this.manager.promptSent(loop)
       await this.prompt(loop, loop.sessionID, resumePrompt(loop, why), turn)

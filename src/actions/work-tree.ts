@@ -16,28 +16,30 @@ function git(directory: string, args: string[]): Promise<string | undefined> {
   })
 }
 
-/** Files changed in the work tree (status code and path), outside the ignored prefixes. */
+/**
+ * Files changed in the project (status code and path relative to the project), outside the ignored
+ * prefixes. Git reports paths from the repository root, which may be above the project.
+ */
 export async function changedFiles(directory: string, ignore: readonly string[] = [".opencode/"]): Promise<Array<{ code: string; path: string }>> {
-  const status = await git(directory, ["status", "--porcelain=v1", "-z", "--untracked-files=all"])
+  const [prefix, status] = await Promise.all([
+    git(directory, ["rev-parse", "--show-prefix"]),
+    git(directory, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "."]),
+  ])
+  const base = (prefix ?? "").trim()
   return (status ?? "")
     .split("\0")
     .filter((entry) => entry.length > 3)
     .map((entry) => ({ code: entry.slice(0, 2), path: entry.slice(3) }))
-    .filter(({ path }) => !ignore.some((prefix) => path.startsWith(prefix)))
+    .filter(({ path }) => path.startsWith(base))
+    .map(({ code, path }) => ({ code, path: path.slice(base.length) }))
+    .filter(({ path }) => !ignore.some((p) => path.startsWith(p)))
 }
 
 export async function workTreeFingerprint(directory: string, ignore: readonly string[] = [".opencode/"]): Promise<string | undefined> {
-  const [head, status] = await Promise.all([
-    git(directory, ["rev-parse", "--verify", "-q", "HEAD"]),
-    git(directory, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]),
-  ])
-  if (status === undefined) return undefined
-  const paths = status
-    .split("\0")
-    .filter((entry) => entry.length > 3)
-    .map((entry) => ({ code: entry.slice(0, 2), path: entry.slice(3) }))
-    .filter(({ path }) => !ignore.some((prefix) => path.startsWith(prefix)))
-    .slice(0, MAX_FILES)
+  const head = await git(directory, ["rev-parse", "--verify", "-q", "HEAD"])
+  const inRepo = await git(directory, ["rev-parse", "--is-inside-work-tree"])
+  if (inRepo === undefined) return undefined
+  const paths = (await changedFiles(directory, ignore)).slice(0, MAX_FILES)
   const hash = createHash("sha1").update(head ?? "no-head")
   for (const { code, path } of paths) {
     const info = await stat(join(directory, path)).catch(() => undefined)
@@ -52,7 +54,7 @@ export function headCommit(directory: string): Promise<string | undefined> {
 
 /** Files changed since `since` (committed or not), outside the ignored prefixes. */
 export async function filesChangedSince(directory: string, since: string | undefined, ignore: readonly string[]): Promise<string[]> {
-  const committed = since ? ((await git(directory, ["diff", "--name-only", `${since}..HEAD`])) ?? "").split("\n").filter(Boolean) : []
+  const committed = since ? ((await git(directory, ["diff", "--name-only", "--relative", `${since}..HEAD`, "--", "."])) ?? "").split("\n").filter(Boolean) : []
   const pending = (await changedFiles(directory, ignore)).map((f) => f.path)
   return [...new Set([...committed, ...pending])].filter((path) => !ignore.some((prefix) => path.startsWith(prefix)))
 }

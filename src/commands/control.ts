@@ -9,7 +9,7 @@ import { replaceText } from "./text.js"
 
 export function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): void {
   const loop = ctx.manager.find(sessionID)
-  const result = act(ctx, command, loop, args.trim())
+  const result = act(ctx, command, loop, args.trim(), sessionID)
   ctx.api.toast(result.variant ?? "info", result.title, result.message.split("\n").slice(0, 3).join("\n"))
   replaceText(parts, `${CONTROL_MARKER} /${command}\n\n${result.message}\n\n(This message is for the user; the Ralph loop plugin already did it. Reply with just "OK".)`)
 }
@@ -22,7 +22,7 @@ interface Result {
 
 const NO_LOOP: Result = { title: "Ralph · no loop here", message: "There is no Ralph loop in this session. Start one with /ralph <task>." }
 
-function act(ctx: RalphContext, command: ControlCommand, loop: Loop | undefined, args: string): Result {
+function act(ctx: RalphContext, command: ControlCommand, loop: Loop | undefined, args: string, sessionID: string): Result {
   switch (command) {
     case "ralph-help":
       return { title: "Ralph · help", message: helpText() }
@@ -50,8 +50,12 @@ function act(ctx: RalphContext, command: ControlCommand, loop: Loop | undefined,
       if (loop.phase !== "paused" && loop.phase !== "waiting") return { title: "Ralph · running", message: `The loop is not paused (it is ${loop.phase}).` }
       ctx.runner.cancelTimer(loop)
       const goOn = { then: loop.wait?.then ?? "resume", fresh: loop.wait?.fresh ?? false } as const
+      // Going on by hand after the breaker opened is its probe: HALF_OPEN.
+      if (loop.wait?.reason === "breaker") loop.breaker = { ...loop.breaker, state: "HALF_OPEN" }
       ctx.manager.resume(loop)
-      loop.resumeRequested = goOn
+      // Typed in an earlier session of the loop: that turn's idle is not the loop's, so go on now.
+      if (sessionID !== loop.sessionID) void ctx.runner.resumeNow(loop, goOn)
+      else loop.resumeRequested = goOn
       return { title: "Ralph · resumed", message: `The loop goes on at iteration ${loop.iteration} once this reply is done.` }
     case "ralph-hint":
       if (!loop) return NO_LOOP

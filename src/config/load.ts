@@ -112,7 +112,8 @@ function applyLayer(base: Settings, layer: Record<string, unknown>, source: stri
 /** summaryPath must stay inside the project: a loop never writes elsewhere. */
 function insideProject(directory: string, path: string): boolean {
   const rel = relative(directory, resolve(directory, path))
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))
+  // Strictly inside: the project root itself would make the whole project "the loop's files".
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)
 }
 
 export function formatProblem(problem: ConfigProblem): string {

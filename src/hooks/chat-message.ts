@@ -18,13 +18,14 @@ export const chatMessageHook =
     const sessionID = input.sessionID
     const isNewSession = ctx.newSessions.delete(sessionID)
     let loop = ctx.manager.get(sessionID)
-    if (!loop && isNewSession && ctx.settings.current.activation === "always") {
+    if (!loop && isNewSession && ctx.settings.current.activation === "always" && ctx.settings.reload().activation === "always") {
       const task = userText(output.parts)
       if (task) loop = startLoop(ctx, sessionID, task)
     }
     if (!loop) return
     // A control command's own message (/ralph-status …) neither resumes a loop nor gets the rules.
     if (output.parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))) return
+    if (!loop.needsInstruction) ctx.manager.onUserMessage(loop)
     if (ctx.manager.resume(loop)) {
       ctx.runner.cancelTimer(loop)
       ctx.api.toast("info", "Ralph · resumed", `Loop resumed at iteration ${loop.iteration}.`)

@@ -1,3 +1,4 @@
+import { join } from "node:path"
 import type { Hooks } from "@opencode-ai/plugin"
 import type { RalphContext } from "../context.js"
 import { refusal } from "../loop/protected-paths.js"
@@ -15,7 +16,11 @@ export const toolGuardHook =
   (ctx: RalphContext): ToolBeforeHook =>
   async (input, output) => {
     if (ctx.manager.size === 0) return
-    const folders = [STATE_DIR, ...new Set(ctx.manager.all().map((l) => l.settings.summaryPath.replace(/\/+$/, "")))]
+    // The state folder, and the session folders the loops wrote (not the whole summaryPath).
+    const folders = [
+      STATE_DIR,
+      ...ctx.manager.all().flatMap((l) => [l.id, ...l.lineage].map((id) => join(l.settings.summaryPath, id))),
+    ]
     const reason = refusal(input.tool, output.args, { directory: ctx.directory, folders })
     if (!reason) return
     ctx.api.log("warn", `refused a tool call: ${reason}`, { tool: input.tool, session: input.sessionID })

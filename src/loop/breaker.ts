@@ -32,7 +32,7 @@ export function recordIteration(breaker: Breaker, outcome: IterationOutcome, lim
   // An error turn is judged by the same-error counter only, so a flaky provider does not also
   // count as "no progress".
   const noProgress = outcome.error ? breaker.noProgress : outcome.progress ? 0 : breaker.noProgress + 1
-  const next: Breaker = { state: breaker.state, noProgress, sameError, lastError: outcome.error }
+  const next: Breaker = { ...breaker, noProgress, sameError, lastError: outcome.error }
 
   if (breaker.state === "HALF_OPEN") {
     if (outcome.progress && !outcome.error) return { ...next, state: "CLOSED", noProgress: 0, sameError: 0 }

@@ -77,6 +77,8 @@ export interface Loop {
   sawBusy: boolean
   /** Counts busy statuses, so a decision can tell that the session started again meanwhile. */
   busyEpoch: number
+  /** Counts messages written into the loop's session outside a pending decision (the user's): the plugin never acts on a turn the user has moved past. */
+  userEpoch: number
   /** The first user message of the loop has not had the promise instruction appended yet. */
   needsInstruction: boolean
   /** The last assistant message a decision was made on (a second idle for it is a duplicate). */
@@ -126,6 +128,7 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
     phase: "running",
     sawBusy: false,
     busyEpoch: 0,
+    userEpoch: 0,
     needsInstruction: true,
     turnEvents: emptyTurnEvents(),
     breaker: closedBreaker(),

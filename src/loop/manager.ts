@@ -27,7 +27,7 @@ export class LoopManager {
 
   /** Claims a recovered loop for a decision on its session's last turn (as if an idle came). */
   claim(loop: Loop): boolean {
-    if (loop.phase === "stopped" || loop.phase === "paused" || loop.phase === "waiting") return false
+    if (loop.phase !== "running" && loop.phase !== "restarting") return false
     loop.phase = "deciding"
     return true
   }
@@ -106,10 +106,18 @@ export class LoopManager {
     loop.sawBusy = busy
   }
 
-  beginRestart(loop: Loop): void {
+  /** False when the loop was stopped or paused meanwhile: then nothing may be started. */
+  beginRestart(loop: Loop): boolean {
+    if (loop.phase === "stopped" || loop.phase === "paused") return false
     loop.phase = "restarting"
     delete loop.wait
     this.changed(loop, "restarting")
+    return true
+  }
+
+  /** The user wrote in the loop's session (not a control command). */
+  onUserMessage(loop: Loop): void {
+    loop.userEpoch += 1
   }
 
   /** A plugin call that reaches the model (prompt or summary) counts toward maxCallsPerHour. */
@@ -118,8 +126,11 @@ export class LoopManager {
   }
 
   /** The next prompt is about to go to `sessionID` (the same session, or a fresh one). */
-  nextIteration(loop: Loop, sessionID: string): void {
-    if (loop.phase === "stopped") return
+  /** False (nothing changed) when the loop stopped, or another live loop already lives in `sessionID`. */
+  nextIteration(loop: Loop, sessionID: string): boolean {
+    if (loop.phase === "stopped") return false
+    const occupant = this.bySession.get(sessionID)
+    if (occupant && occupant !== loop) return false
     if (sessionID !== loop.sessionID) {
       this.bySession.delete(loop.sessionID)
       loop.lineage.push(loop.sessionID)
@@ -129,6 +140,7 @@ export class LoopManager {
     loop.iteration += 1
     loop.retries += 1
     this.promptSent(loop, "iteration")
+    return true
   }
 
   /** A prompt that repeats the current iteration (after a back-off) is about to be sent. */

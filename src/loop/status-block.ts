@@ -31,8 +31,13 @@ export function parseStatusBlock(text: string): RalphStatus | undefined {
   if (body === undefined) return undefined
   const fields = new Map<string, string>()
   for (const line of body.split("\n")) {
-    const match = /^[\s>*_`-]*([A-Z_ ]+?)[\s*_`]*:\s*(.*?)[\s*_`]*$/i.exec(line)
-    if (match?.[1] && match[2] !== undefined) fields.set(match[1].trim().toUpperCase().replace(/\s+/g, "_"), match[2].trim())
+    // Plain string work, no backtracking regex: a long line of spaces must not stall OpenCode.
+    if (line.length > 400) continue
+    const colon = line.indexOf(":")
+    if (colon < 0) continue
+    const key = line.slice(0, colon).replace(/[\s>*_`-]+/g, " ").trim().toUpperCase().replace(/ /g, "_")
+    const value = line.slice(colon + 1).replace(/^[\s*_`]+|[\s*_`]+$/g, "")
+    if (/^[A-Z_]+$/.test(key)) fields.set(key, value)
   }
   const status: RalphStatus = {}
   const word = (key: string) => fields.get(key)?.toUpperCase().replace(/[\s-]+/g, "_")

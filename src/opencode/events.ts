@@ -33,6 +33,21 @@ interface Props {
   error?: { name?: string; data?: { message?: unknown; statusCode?: unknown; responseHeaders?: unknown } }
 }
 
+/** The event types `observe` reads; every other event (most are streamed deltas) is skipped unread. */
+export const OBSERVED_EVENTS: ReadonlySet<string> = new Set([
+  "session.status",
+  "session.idle",
+  "session.error",
+  "session.compacted",
+  "permission.asked",
+  "question.asked",
+  "permission.replied",
+  "question.replied",
+  "question.rejected",
+  "session.created",
+  "session.deleted",
+])
+
 export function observe(event: RuntimeEvent): Observation | undefined {
   switch (event.type) {
     case "session.status": {

@@ -1,9 +1,10 @@
 // The shape of a loop on disk (schema version 1) and of a journal line, checked with zod on every read.
 import { z } from "zod"
-import { settingSchemas, SETTING_KEYS } from "../config/schema.js"
+import { DEFAULT_SETTINGS, settingSchemas, SETTING_KEYS } from "../config/schema.js"
 
 export const SCHEMA_VERSION = 1
 
+/** Stored as given; keys a newer version added are filled from the defaults on load (upgrades keep loops). */
 const loopSettings = z.object(
   Object.fromEntries(SETTING_KEYS.filter((k) => k !== "activation").map((k) => [k, settingSchemas[k]])) as {
     [K in Exclude<keyof typeof settingSchemas, "activation">]: (typeof settingSchemas)[K]
@@ -18,7 +19,10 @@ const sessionID = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/)
 const core = {
   id: sessionID,
   task: z.string().min(1),
-  settings: loopSettings,
+  settings: loopSettings.partial().transform((stored) => {
+    const { activation: _activation, ...defaults } = DEFAULT_SETTINGS
+    return { ...defaults, ...stored }
+  }),
   startedAt: z.number(),
   sessionID,
   lineage: z.array(sessionID),
@@ -31,6 +35,7 @@ const core = {
 export const persistedLoopSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   savedAt: z.string(),
+  owner: z.object({ pid: z.number().int(), host: z.string() }).optional(),
   loop: z.object({
     ...core,
     needsInstruction: z.boolean(),

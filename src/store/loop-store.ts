@@ -2,8 +2,9 @@
 // (loops/<loopID>.json, schema-versioned, validated, written atomically) and an append-only
 // journal.jsonl of every change. A damaged file is moved aside with a timestamp and the loop is
 // rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
-import { appendFile, lstat, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises"
+import { appendFile, lstat, mkdir, readdir, readFile, rename } from "node:fs/promises"
 import { existsSync } from "node:fs"
+import { hostname } from "node:os"
 import { join } from "node:path"
 import { z } from "zod"
 import { newLoop, totalUsage, type Loop } from "../loop/loop.js"
@@ -22,6 +23,22 @@ export interface LoadResult {
   problems: StoreProblem[]
   /** Loops rebuilt from the journal because their file was damaged. */
   rebuilt: string[]
+  /** Loops another OpenCode process on this machine is running now: left to it. */
+  owned: string[]
+}
+
+/** Which process writes a loop's file: a second OpenCode on the same project must not take it over. */
+const OWNER = { pid: process.pid, host: hostname() }
+
+function ownedByAnotherLiveProcess(owner: { pid: number; host: string } | undefined): boolean {
+  if (!owner || owner.host !== OWNER.host || owner.pid === OWNER.pid) return false
+  try {
+    process.kill(owner.pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else — still alive.
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
 }
 
 /** The journal's line for a decided iteration (seed 001's progress journal). */
@@ -63,7 +80,7 @@ export class LoopStore {
 
   /** Persists the loop and journals the change. Writes of one loop never overtake each other. */
   save(loop: Loop, event: string, now: number): Promise<void> {
-    const text = `${JSON.stringify({ schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), loop: persistable(loop) }, null, 2)}\n`
+    const text = `${JSON.stringify({ schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), owner: OWNER, loop: persistable(loop) }, null, 2)}\n`
     const entry: JournalEntry = {
       at: new Date(now).toISOString(),
       event,
@@ -116,7 +133,7 @@ export class LoopStore {
   }
 
   async load(now: number): Promise<LoadResult> {
-    const result: LoadResult = { loops: [], problems: [], rebuilt: [] }
+    const result: LoadResult = { loops: [], problems: [], rebuilt: [], owned: [] }
     const dir = join(this.dir, "loops")
     const names = await readdir(dir).catch(() => [] as string[])
     const journal = await this.readJournal(result.problems)
@@ -126,6 +143,10 @@ export class LoopStore {
         (text) => ({ text, value: persistedLoopSchema.safeParse(JSON.parse(text)) }),
         (error: unknown) => ({ text: undefined, value: { success: false as const, error } }),
       ).catch((error: unknown) => ({ text: undefined, value: { success: false as const, error } }))
+      if (parsed.value.success && ownedByAnotherLiveProcess(parsed.value.data.owner)) {
+        result.owned.push(parsed.value.data.loop.id)
+        continue
+      }
       if (parsed.value.success) {
         const loop = { ...newLoop(parsed.value.data.loop.id, parsed.value.data.loop.task, parsed.value.data.loop.settings, 0), ...parsed.value.data.loop } as Loop
         result.loops.push(loop)
@@ -178,7 +199,7 @@ export class LoopStore {
     await assertInside(this.directory, join(this.dir, "loops"))
     await mkdir(join(this.dir, "loops"), { recursive: true })
     // Git ignores the loop's own files: `git clean -fd` leaves them, and they are not "progress".
-    await writeFile(join(this.dir, ".gitignore"), "*\n").catch(() => undefined)
+    await writeFileAtomic(join(this.dir, ".gitignore"), "*\n", this.directory).catch(() => undefined)
   }
 }
 

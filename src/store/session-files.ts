@@ -1,5 +1,6 @@
 // Files a restart leaves behind for a session: <summaryPath>/<sessionID>/ralph_summary.md and,
 // for `recreate`, transcript.json (the full message list of the session before it is deleted).
+import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { isAbsolute, join, relative, resolve } from "node:path"
 import { maxIterations, type Loop } from "../loop/loop.js"
@@ -55,7 +56,17 @@ export function renderSummary(record: SummaryRecord): string {
 export async function writeSummary(directory: string, record: SummaryRecord): Promise<string> {
   const file = join(sessionDir(directory, record.loop.settings.summaryPath, record.sessionID), "ralph_summary.md")
   await writeFileAtomic(file, renderSummary(record), directory)
+  await ignoreInGit(directory, record.loop.settings.summaryPath)
   return file
+}
+
+/**
+ * Summaries and transcripts are kept out of git: transcripts hold whole conversations (secrets
+ * included), and `git clean -fd` must not delete the only copy of a deleted session.
+ */
+async function ignoreInGit(directory: string, summaryPath: string): Promise<void> {
+  const file = join(resolve(directory, summaryPath), ".gitignore")
+  if (!existsSync(file)) await writeFileAtomic(file, "*\n", directory).catch(() => undefined)
 }
 
 export async function writeTranscript(

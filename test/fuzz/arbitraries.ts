@@ -1,0 +1,133 @@
+// fast-check generators of event-order scenarios for the simulator in sim.ts. Weights favour what
+// real runs are made of (whole model turns in a loop's session, runner calls coming back) and mix
+// in everything that arrives out of order: duplicate and late idles, idles of other sessions,
+// errors of every kind, compactions, permissions, child sessions, deletions, commands mid-turn.
+import fc from "fast-check"
+import type { Action, ControlName, ErrorKind, RalphFlags, Reply, ReplyKind, RunConfig, Target } from "./sim.js"
+
+export const target: fc.Arbitrary<Target> = fc.oneof(
+  { weight: 14, arbitrary: fc.nat({ max: 7 }).map((i): Target => ({ kind: "loop", i })) },
+  { weight: 5, arbitrary: fc.nat({ max: 15 }).map((i): Target => ({ kind: "any", i })) },
+  { weight: 1, arbitrary: fc.constant<Target>({ kind: "unknown" }) },
+)
+
+const errorKind: fc.Arbitrary<ErrorKind> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom<ErrorKind>("aborted", "rate-limit", "overflow", "bad-request") },
+  // A 401 stops the loop for good: rarer, or most runs would end there.
+  { weight: 1, arbitrary: fc.constant<ErrorKind>("auth") },
+)
+
+/** Most turns end cleanly. */
+const maybeError: fc.Arbitrary<ErrorKind | undefined> = fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: errorKind })
+
+const replyKind: fc.Arbitrary<ReplyKind> = fc.oneof(
+  { weight: 6, arbitrary: fc.constant<ReplyKind>("fresh") },
+  { weight: 3, arbitrary: fc.constant<ReplyKind>("same") },
+  // The promise ends the loop: most turns must not end it, or runs would be short.
+  { weight: 1, arbitrary: fc.constant<ReplyKind>("promise") },
+  { weight: 1, arbitrary: fc.constantFrom<ReplyKind>("empty", "interrupted", "length", "blocked", "status-complete") },
+)
+
+export const reply: fc.Arbitrary<Reply> = fc.record({
+  kind: replyKind,
+  edit: fc.boolean(),
+  tokens: fc.constantFrom(0, 1_500),
+})
+
+export const flags: fc.Arbitrary<RalphFlags> = fc.record(
+  {
+    strategy: fc.constantFrom("recreate", "fresh", "continue"),
+    maxRetries: fc.integer({ min: 0, max: 8 }),
+    maxIterations: fc.integer({ min: 1, max: 9 }),
+    maxCallsPerHour: fc.integer({ min: 1, max: 12 }),
+    noProgressThreshold: fc.integer({ min: 1, max: 3 }),
+    sameErrorThreshold: fc.integer({ min: 1, max: 3 }),
+    maxTokens: fc.constantFrom(6_000, 5_000_000),
+    maxMinutes: fc.constantFrom(45, 480),
+    cooldownMinutes: fc.constantFrom(1, 30),
+  },
+  { requiredKeys: [] },
+)
+
+const ralph: fc.Arbitrary<Action> = fc.record({
+  type: fc.constant("ralph" as const),
+  at: target,
+  flags,
+  args: fc.option(fc.constantFrom("bad-flag" as const, "no-task" as const), { freq: 12, nil: undefined }),
+}).map(({ args, ...rest }): Action => (args ? { ...rest, args } : rest))
+
+const turn: fc.Arbitrary<Action> = fc
+  .record({
+    at: target,
+    retry: fc.boolean(),
+    reply,
+    error: maybeError,
+    lateError: fc.boolean(),
+    compact: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    idles: fc.oneof({ weight: 6, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.constant(2) }, { weight: 1, arbitrary: fc.constant(3) }),
+    settle: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  })
+  .map(({ error, ...rest }): Action => ({ type: "turn", ...rest, ...(error ? { error } : {}) }))
+
+const control: fc.Arbitrary<Action> = fc.record({
+  type: fc.constant("control" as const),
+  at: target,
+  command: fc.oneof(
+    { weight: 1, arbitrary: fc.constant<ControlName>("cancel-ralph") },
+    { weight: 3, arbitrary: fc.constant<ControlName>("ralph-pause") },
+    { weight: 4, arbitrary: fc.constant<ControlName>("ralph-resume") },
+    { weight: 1, arbitrary: fc.constantFrom<ControlName>("ralph-status", "ralph-hint") },
+  ),
+})
+
+/** Deleting mostly hits other sessions: a deleted loop session ends the run's interesting part. */
+const deleteTarget: fc.Arbitrary<Target> = fc.oneof(
+  { weight: 1, arbitrary: fc.nat({ max: 7 }).map((i): Target => ({ kind: "loop", i })) },
+  { weight: 3, arbitrary: fc.nat({ max: 15 }).map((i): Target => ({ kind: "any", i })) },
+)
+
+export const action: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 25, arbitrary: turn },
+  { weight: 15, arbitrary: fc.record({ type: fc.constant("step" as const), i: fc.nat({ max: 3 }), times: fc.integer({ min: 1, max: 6 }) }) },
+  { weight: 8, arbitrary: fc.constant<Action>({ type: "settle" }) },
+  { weight: 4, arbitrary: fc.record({ type: fc.constant("busy" as const), at: target, retry: fc.boolean() }) },
+  { weight: 6, arbitrary: fc.record({ type: fc.constant("idle" as const), at: target }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant("error" as const), at: target, error: errorKind }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant("reply" as const), at: target, reply }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant("compacted" as const), at: target, auto: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("ask" as const), at: target, id: fc.nat({ max: 1 }), question: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant("answer" as const), at: target, id: fc.nat({ max: 1 }), question: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ type: fc.constant("user" as const), at: target }) },
+  { weight: 5, arbitrary: control },
+  { weight: 1, arbitrary: ralph },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant("create" as const), parent: fc.option(target, { nil: undefined }) }).map(({ parent }): Action => (parent ? { type: "create", parent } : { type: "create" })) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("delete" as const), at: deleteTarget }) },
+  { weight: 3, arbitrary: fc.record({ type: fc.constant("advance" as const), ms: fc.constantFrom(200, 5_000, 60_000, 30 * 60_000) }) },
+  { weight: 5, arbitrary: fc.record({ type: fc.constant("wake" as const), i: fc.nat({ max: 3 }) }) },
+)
+
+export const runConfig: fc.Arbitrary<RunConfig> = fc.record({
+  activation: fc.oneof({ weight: 4, arbitrary: fc.constant("command" as const) }, { weight: 1, arbitrary: fc.constant("always" as const) }),
+  settings: fc.record({
+    settleMs: fc.constantFrom(0, 150),
+    autoRestart: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    strategy: fc.constantFrom("recreate", "fresh", "continue"),
+    maxRetries: fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 0, max: 2 }) }, { weight: 3, arbitrary: fc.integer({ min: 3, max: 8 }) }),
+    maxIterations: fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 3, arbitrary: fc.integer({ min: 4, max: 9 }) }),
+    maxCallsPerHour: fc.integer({ min: 2, max: 12 }),
+    noProgressThreshold: fc.integer({ min: 1, max: 3 }),
+    sameErrorThreshold: fc.integer({ min: 1, max: 3 }),
+    cooldownMinutes: fc.constantFrom(1, 30),
+    statusBlock: fc.boolean(),
+    exitGate: fc.constantFrom("promise", "either", "dual"),
+  }),
+})
+
+/** A scenario: a first /ralph in a root session, then anything. */
+export const scenario = (maxLength: number): fc.Arbitrary<Action[]> =>
+  fc
+    .tuple(
+      fc.record({ type: fc.constant("ralph" as const), at: fc.constantFrom<Target>({ kind: "id", id: "ses_A" }, { kind: "id", id: "ses_B" }), flags }),
+      fc.array(action, { minLength: 1, maxLength, size: "max" }),
+    )
+    .map(([first, rest]): Action[] => [first, ...rest])

@@ -1,0 +1,103 @@
+// Event-order replay fuzzer (issue 7): seeded sequences of runtime-shaped OpenCode events, user
+// commands and runner call completions, played through the plugin's hooks, the LoopManager and the
+// pure decision core by the simulator in sim.ts, which checks the loop invariants after every step.
+//
+//   FUZZ_RUNS   how many sequences (default 1000; `npm run fuzz` runs 20000)
+//   FUZZ_SEED   the seed (default: a fixed one under `npm test`, so CI is repeatable; `npm run fuzz`
+//               passes a fresh one each time, printed in the test name and on failure)
+//   FUZZ_PATH   with FUZZ_SEED: replay exactly the (shrunk) failing sequence fast-check reported
+//   FUZZ_LENGTH longest sequence (default 80 actions)
+//   FUZZ_STATS  =1: print what the runs reached (decisions, prompts, stop reasons), to tune weights
+//   FUZZ_SURVEY =1: do not stop at the first failure: run all FUZZ_RUNS sequences (no shrinking) and
+//               list every distinct broken invariant with its shortest sequence (to fix several at once)
+//
+// A failure prints the invariant, the trace of the shrunk sequence and the replay command.
+import fc from "fast-check"
+import { describe, it } from "vitest"
+import { runConfig, scenario } from "./arbitraries.js"
+import { runScenario, type Action, type RunConfig, type World } from "./sim.js"
+
+const numRuns = Number(process.env.FUZZ_RUNS ?? 1000)
+const CI_SEED = 20261122
+const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : CI_SEED
+const path = process.env.FUZZ_PATH
+const maxLength = Number(process.env.FUZZ_LENGTH ?? 80)
+const stats = process.env.FUZZ_STATS === "1" ? new Map<string, number>() : undefined
+const survey = process.env.FUZZ_SURVEY === "1"
+const timeout = Math.max(120_000, numRuns * 40)
+
+function tally(world: World): void {
+  if (!stats) return
+  const add = (key: string, n = 1) => stats.set(key, (stats.get(key) ?? 0) + n)
+  add("runs")
+  add("prompts", world.prompts.length)
+  add(`runs with ${Math.min(world.prompts.length, 4)}${world.prompts.length >= 4 ? "+" : ""} prompts`)
+  for (const line of world.trace) {
+    const decided = /runner: \S+ decided (\S+)/.exec(line)
+    if (decided) add(`decision ${decided[1]}`)
+    if (line.includes("goes on after /ralph-resume")) add("resume go-on")
+    if (line.includes("timer of")) add("wake")
+  }
+  for (const t of world.loops) {
+    add(`end ${t.loop.phase}${t.loop.stopReason ? ` ${t.loop.stopReason}` : ""}`)
+    add(`loops reaching iteration ${t.loop.iteration}`)
+  }
+}
+
+describe("event-order fuzzer", () => {
+  // One test, two modes (FUZZ_SURVEY=1 lists every broken invariant instead of stopping at the first).
+  it(`keeps the loop invariants over ${numRuns} event orders (seed ${seed}${survey ? ", survey" : ""})`, { timeout }, () =>
+    survey ? surveyRuns() : checkRuns(),
+  )
+})
+
+async function checkRuns(): Promise<void> {
+    const property = fc.asyncProperty(runConfig, scenario(maxLength), async (config, actions) => {
+      tally(await runScenario(config, actions))
+    })
+    const details = await fc.check(property, { numRuns, seed, ...(path ? { path } : {}) })
+    if (stats) console.log([...stats.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`).join("\n"))
+    if (!details.failed) return
+    const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath ?? ""} npx vitest run test/fuzz/event-order.fuzz.test.ts`
+    const error = details.errorInstance
+    const message = error instanceof Error ? error.message : String(error)
+    throw new Error(
+      [
+        `Event-order fuzzer: ${details.numShrinks} shrinks after ${details.numRuns} runs, seed ${details.seed}, path ${details.counterexamplePath ?? "?"}`,
+        `Replay: ${replay}`,
+        "",
+        message,
+        "",
+        `Counterexample: ${fc.stringify(details.counterexample)}`,
+      ].join("\n"),
+    )
+}
+
+async function surveyRuns(): Promise<void> {
+    const found = new Map<string, { count: number; sample: [RunConfig, Action[]]; message: string }>()
+    for (const sample of fc.sample(fc.tuple(runConfig, scenario(maxLength)), { numRuns, seed })) {
+      try {
+        tally(await runScenario(...sample))
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error)
+        // One class per invariant and wording, names and numbers folded.
+        const key = (message.split("\n")[0] ?? "").replace(/loop \d+ \(\S+\)/g, "L").replace(/ses_\w+/g, "S").replace(/\d+/g, "#")
+        const seen = found.get(key)
+        if (!seen) found.set(key, { count: 1, sample, message })
+        else {
+          seen.count += 1
+          if (sample[1].length < seen.sample[1].length) Object.assign(seen, { sample, message })
+        }
+      }
+    }
+    if (stats) console.log([...stats.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`).join("\n"))
+    if (found.size === 0) return
+    const classes = [...found.entries()].sort((a, b) => b[1].count - a[1].count)
+    throw new Error(
+      [
+        `Event-order survey, seed ${seed}: ${classes.length} distinct broken invariant(s) in ${numRuns} runs`,
+        ...classes.map(([key, { count }]) => `  ${count}× ${key}`),
+        ...classes.flatMap(([key, { sample, message }]) => ["", `=== ${key}`, `Sequence: ${fc.stringify(sample)}`, message]),
+      ].join("\n"),
+    )
+}

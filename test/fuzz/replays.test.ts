@@ -1,0 +1,321 @@
+// Hand-written replays of the classic event orders, through the same simulator as the fuzzer (so
+// every invariant of sim.ts is checked at every step here too), plus what each case must end in.
+import { describe, expect, it } from "vitest"
+import type { Loop } from "../../src/loop/loop.js"
+import type { LoopManager } from "../../src/loop/manager.js"
+import { runScenario, type Action, type RunConfig, type World } from "./sim.js"
+import { config, LOOP, nth, S } from "./steps.js"
+
+const run = (actions: Action[], cfg: RunConfig = config(), patch?: (manager: LoopManager) => void): Promise<World> =>
+  runScenario(cfg, actions, patch ? { patch } : {})
+
+const first = (world: World): Loop => world.loops[0]?.loop as Loop
+const sessionsPrompted = (world: World) => world.prompts.map((p) => p.sessionID)
+
+describe("replays: classic event orders", () => {
+  it("an idle with no busy before it is not a turn end; the real turn is answered once, duplicates are not", async () => {
+    const world = await run([
+      S.ralph("ses_A"),
+      S.idle("ses_A"), // OpenCode re-publishes idle for an idle session (abort, status set)
+      S.idle("ses_A"),
+      S.settle(),
+      S.turn("ses_A", "fresh", { idles: 3, settle: true }), // the /ralph turn, with two duplicate idles
+      S.idle("ses_A"),
+      S.settle(),
+    ])
+    expect(sessionsPrompted(world)).toEqual(["ses_A"])
+    expect(first(world)).toMatchObject({ phase: "running", iteration: 2, retries: 1 })
+  })
+
+  it("abort mid-stream (Esc) pauses and sends nothing; the user's next message resumes the loop", async () => {
+    const world = await run([
+      S.ralph("ses_A"),
+      S.turn("ses_A", "interrupted", { error: "aborted", idles: 2, settle: true }),
+      S.idle("ses_A"), // abort publishes idle again
+      S.settle(),
+    ])
+    expect(world.prompts).toHaveLength(0)
+    expect(first(world)).toMatchObject({ phase: "paused" })
+
+    const resumed = await run([
+      S.ralph("ses_A"),
+      S.turn("ses_A", "interrupted", { error: "aborted", idles: 2, settle: true }),
+      S.user("ses_A"),
+      S.turn("ses_A", "fresh", { settle: true }),
+    ])
+    expect(sessionsPrompted(resumed)).toEqual(["ses_A"])
+    expect(first(resumed)).toMatchObject({ phase: "running", iteration: 2 })
+  })
+
+  it("a session.error arriving after the idle (and after the plugin's prompt) never adds a prompt", async () => {
+    const world = await run([
+      S.ralph("ses_A"),
+      S.turn("ses_A", "fresh", { settle: true }),
+      S.error("ses_A", "rate-limit"), // late: belongs to the turn already answered
+      S.idle("ses_A"),
+      S.settle(),
+    ])
+    expect(sessionsPrompted(world)).toEqual(["ses_A"])
+    // The next turn ends: one more decision, never two prompts for it.
+    const next = await run([
+      S.ralph("ses_A"),
+      S.turn("ses_A", "fresh", { settle: true }),
+      S.error("ses_A", "auth"),
+      S.turn("ses_A", "fresh", { idles: 2, settle: true }),
+    ])
+    expect(next.prompts.length).toBeLessThanOrEqual(2)
+    expect(["running", "waiting", "stopped"]).toContain(first(next).phase)
+  })
+
+  it("a context overflow with OpenCode's compaction, then idle: the loop goes on in a fresh session even with strategy continue", async () => {
+    const world = await run([
+      S.ralph("ses_A"),
+      S.busy("ses_A"),
+      S.reply("ses_A", "fresh"),
+      S.error("ses_A", "overflow"),
+      S.compacted("ses_A", true),
+      S.idle("ses_A"),
+      S.settle(),
+      S.idle("ses_A"), // a late idle of the old session
+      S.settle(),
+    ])
+    expect(world.prompts).toHaveLength(1)
+    const loop = first(world)
+    expect(loop.sessionID).not.toBe("ses_A")
+    expect(loop.lineage).toEqual(["ses_A"])
+    expect(sessionsPrompted(world)).toEqual([loop.sessionID])
+  })
+
+  it("idles of child (subagent) sessions are never answered, and /ralph in a child starts nothing", async () => {
+    const world = await run([
+      S.ralph("ses_A"),
+      S.busy("ses_A"),
+      S.child("ses_A"), // nth(2)
+      S.busy(nth(2)),
+      S.idle(nth(2)),
+      S.idle(nth(2)),
+      S.ralph(nth(2)),
+      S.turn(nth(2), "fresh", { settle: true }),
+      S.settle(),
+    ])
+    expect(world.prompts).toHaveLength(0)
+    expect(world.loops).toHaveLength(1)
+    const done = await run([S.ralph("ses_A"), S.child("ses_A"), S.turn(nth(2), "fresh", { idles: 2 }), S.turn("ses_A", "fresh", { settle: true })])
+    expect(sessionsPrompted(done)).toEqual(["ses_A"])
+  })
+
+  it("two loops in two sessions answer only their own turns", async () => {
+    const world = await run([
+      S.ralph("ses_A"),
+      S.ralph("ses_B"),
+      S.busy("ses_A"),
+      S.busy("ses_B"),
+      S.reply("ses_B"),
+      S.idle("ses_B"),
+      S.reply("ses_A"),
+      S.idle("ses_A"),
+      S.settle(),
+      S.cancel("ses_A"),
+      S.turn("ses_A", "fresh", { settle: true }),
+      S.turn("ses_B", "fresh", { settle: true }),
+    ])
+    expect(sessionsPrompted(world).sort()).toEqual(["ses_A", "ses_B", "ses_B"])
+    expect(world.loops.map((t) => [t.loop.id, t.loop.phase, t.loop.stopReason])).toEqual([
+      ["ses_A", "stopped", "cancelled"],
+      ["ses_B", "running", undefined],
+    ])
+  })
+
+  it("/cancel-ralph while the runner reads the turn: nothing is sent", async () => {
+    const world = await run(
+      [S.ralph("ses_A"), S.turn("ses_A"), S.step(2), S.cancel("ses_A"), S.settle()],
+      config({ settleMs: 150 }),
+    )
+    expect(world.prompts).toHaveLength(0)
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled" })
+  })
+
+  it("/cancel-ralph while the runner summarizes for a fresh session: no session is prompted", async () => {
+    // messages, sample, verify (→ decide restart → summarize starts); the cancel comes during the summarize.
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.step(3), S.cancel("ses_A"), S.settle()], config({ strategy: "recreate" }))
+    expect(world.prompts).toHaveLength(0)
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", sessionID: "ses_A" })
+  })
+
+  it("a second /ralph mid-turn replaces the loop; the old one's pending decision sends nothing", async () => {
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.step(1), S.ralph("ses_A"), S.settle(), S.turn("ses_A", "fresh", { settle: true })])
+    expect(world.loops.map((t) => [t.loop.phase, t.loop.stopReason])).toEqual([
+      ["stopped", "replaced"],
+      ["running", undefined],
+    ])
+    expect(world.prompts.map((p) => p.loop)).toEqual(["loop 2 (ses_A)"])
+  })
+
+  it("session.deleted of the loop's session stops it; later idles do nothing", async () => {
+    const world = await run([S.ralph("ses_A"), S.busy("ses_A"), S.delete("ses_A"), S.idle("ses_A"), S.settle()])
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "session-deleted" })
+    expect(world.prompts).toHaveLength(0)
+  })
+
+  it("a rate limit waits, and the wake-up resumes the same iteration with one prompt", async () => {
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A", "fresh", { error: "rate-limit", settle: true }), S.wake(), S.settle()])
+    expect(sessionsPrompted(world)).toEqual(["ses_A"])
+    expect(first(world)).toMatchObject({ phase: "running", iteration: 1, retries: 0 })
+  })
+
+  it("a permission asked during the turn: the idle sends nothing until it is answered and a new turn ends", async () => {
+    const world = await run([
+      S.ralph("ses_A"),
+      S.busy("ses_A"),
+      S.ask("ses_A", 1),
+      S.reply("ses_A"),
+      S.idle("ses_A"),
+      S.settle(),
+      S.answer("ses_A", 1),
+      S.turn("ses_A", "fresh", { settle: true }),
+    ])
+    expect(sessionsPrompted(world)).toEqual(["ses_A"])
+  })
+})
+
+// Sequences the fuzzer found (shrunk by hand to their core). Each one breaks an invariant of the
+// current src/: these tests fail until the bug is fixed, then guard against it.
+describe("replays: bugs found by the fuzzer", () => {
+  it("/ralph-pause while the runner verifies the state file after a /ralph-resume: the loop must stay paused", async () => {
+    // resumeRequested → the resume branch of onTurnEnded calls goOn with no phase re-check after store.verify.
+    await run([
+      S.ralph("ses_A"),
+      S.pause("ses_A"),
+      S.resume("ses_A"),
+      S.busy("ses_A"),
+      S.idle("ses_A"), // the /ralph-resume turn ends: claimed
+      S.step(2), // messages, sample — now store.verify is pending
+      S.pause("ses_A"),
+      S.settle(),
+    ])
+  })
+
+  it("/cancel-ralph while the runner verifies the state file after a /ralph-resume: nothing may be sent", async () => {
+    await run([S.ralph("ses_A"), S.pause("ses_A"), S.resume("ses_A"), S.busy("ses_A"), S.idle("ses_A"), S.step(2), S.cancel("ses_A"), S.settle()])
+  })
+
+  it("/ralph-resume of a circuit-breaker wait must not start an iteration past maxRetries", async () => {
+    // The breaker opens before the budgets are checked; wake() re-checks them, the /ralph-resume path does not.
+    await run(
+      [S.ralph("ses_A"), S.turn("ses_A", "same", { error: "rate-limit", settle: true }), S.resume("ses_A"), S.turn("ses_A", "fresh", { settle: true })],
+      config({ maxRetries: 0, sameErrorThreshold: 1, strategy: "recreate" }),
+    )
+  })
+
+  it("/ralph typed into the fresh session before the runner moves the loop there must not orphan the new loop", async () => {
+    // messages, sample, verify+decide, summarize, messages, handoff facts, write summary, session.create → the
+    // new session exists (nth(2)); the user starts a loop there; then selectSession returns and nextIteration
+    // moves the old loop into the same session.
+    await run([S.ralph("ses_A"), S.turn("ses_A"), S.step(8), S.ralph(nth(2)), S.settle()], config({ strategy: "recreate" }))
+  })
+
+  it("a wake-up that finds the session busy must not un-pause a loop the user paused meanwhile", async () => {
+    await run([
+      S.ralph("ses_A"),
+      S.turn("ses_A", "fresh", { error: "rate-limit", settle: true }), // backoff wait
+      S.busy("ses_A"), // the user is typing / OpenCode is working
+      S.wake(), // wake(): isIdle pending
+      S.pause("ses_A"),
+      S.settle(), // isIdle → false → keepWatching
+    ])
+  })
+
+  it("the recreate retirement must not delete the old session once the user started a new loop there", async () => {
+    // …, select, prompt (new session), then retire: isIdle(old) pending when the user types /ralph in ses_A.
+    await run([S.ralph("ses_A"), S.turn("ses_A"), S.step(10), S.ralph("ses_A"), S.settle()], config({ strategy: "recreate" }))
+  })
+})
+
+// The invariants have teeth: plant a bug in the manager, and the simulator must catch it.
+describe("replays: the invariants catch planted bugs", () => {
+  const expectViolation = async (invariant: number, actions: Action[], patch: (manager: LoopManager) => void, cfg = config()) => {
+    await expect(run(actions, cfg, patch)).rejects.toThrow(new RegExp(`^invariant ${invariant}:`))
+  }
+
+  it("1: a duplicate idle answered twice", async () => {
+    await expectViolation(1, [S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true }), S.idle("ses_A"), S.settle()], (m) => {
+      const takeIdle = m.takeIdle.bind(m)
+      m.takeIdle = (id) => {
+        const loop = m.get(id)
+        if (loop?.phase === "running") loop.sawBusy = true
+        return takeIdle(id)
+      }
+    })
+  })
+
+  it("3: a cancelled loop that comes back", async () => {
+    await expectViolation(3, [S.ralph("ses_A"), S.cancel("ses_A")], (m) => {
+      const stop = m.stop.bind(m)
+      m.stop = (loop, reason, detail) => {
+        stop(loop, reason, detail)
+        loop.phase = "running"
+      }
+    })
+  })
+
+  it("4: an iteration counted twice", async () => {
+    await expectViolation(
+      4,
+      [S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true }), S.turn("ses_A", "fresh", { settle: true })],
+      (m) => {
+        const next = m.nextIteration.bind(m)
+        m.nextIteration = (loop, sessionID) => {
+          const moved = next(loop, sessionID)
+          loop.iteration += 1
+          return moved
+        }
+      },
+      config({ maxRetries: 5, maxIterations: 2 }),
+    )
+  })
+
+  it("6: a stopped loop left in the manager's map", async () => {
+    await expectViolation(6, [S.ralph("ses_A"), S.cancel("ses_A")], (m) => {
+      const stop = m.stop.bind(m)
+      m.stop = (loop, reason, detail) => {
+        stop(loop, reason, detail)
+        ;(m as unknown as { bySession: Map<string, Loop> }).bySession.set(loop.sessionID, loop)
+      }
+    })
+  })
+
+  it("7: a deleted session that does not stop its loop", async () => {
+    await expectViolation(7, [S.ralph("ses_A"), S.delete("ses_A")], (m) => {
+      m.sessionDeleted = () => undefined
+    })
+  })
+
+  it("8: a pause that does not hold", async () => {
+    await expectViolation(8, [S.ralph("ses_A"), S.pause("ses_A"), S.turn("ses_A", "fresh", { settle: true })], (m) => {
+      const pause = m.pause.bind(m)
+      m.pause = (loop, reason) => {
+        pause(loop, reason)
+        loop.phase = "running"
+        loop.sawBusy = false
+      }
+    })
+  })
+
+  it("2: a prompt for a loop the manager no longer maps", async () => {
+    await expectViolation(2, [S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true })], (m) => {
+      const next = m.nextIteration.bind(m)
+      m.nextIteration = (loop, sessionID) => {
+        const moved = next(loop, sessionID)
+        ;(m as unknown as { bySession: Map<string, Loop> }).bySession.delete(sessionID)
+        return moved
+      }
+    })
+  })
+
+  it("5: a loop left deciding when the runner has nothing more to do", async () => {
+    // A permission is pending at the idle: wait-for-user → keepWatching, planted to do nothing.
+    await expectViolation(5, [S.ralph("ses_A"), S.busy("ses_A"), S.ask("ses_A"), S.reply("ses_A"), S.idle("ses_A")], (m) => {
+      m.keepWatching = () => undefined
+    })
+  })
+})

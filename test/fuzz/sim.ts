@@ -1,0 +1,866 @@
+// The event-order simulator: a deterministic stand-in for OpenCode (sessions, their messages, the
+// events it publishes, the order it calls the plugin's hooks in) around the plugin's real code —
+// the real hooks (event, chat.message, command.execute.before, compaction autocontinue), the real
+// LoopManager and the real pure decision core — with the ActionRunner modelled in sim-runner.ts.
+// src/hooks/event.ts exports `eventHook(ctx)`, so every event goes through the real `observe()` and
+// the real switch of that hook (no mirror); the hook's `ctx.runner` is the model. Only the parts of
+// OpenCode the plugin can see are simulated: statuses, idles, errors, messages (read with the real
+// `readTurn`), compactions, permissions, session creation and deletion, and a fake clock.
+//
+// A scenario is a list of `Action`s. The simulator plays them one by one, and after every action
+// and every runner step it checks the invariants below; a broken one throws `InvariantError` with
+// the trace of the run so far.
+//
+//  1  at most one prompt per busy→idle transition: a loop prompts only after a busy→idle of the
+//     session it lives in, with the busy after its previous prompt and not the plugin's own
+//     summarize, and one transition answers one prompt (also across loops)
+//  2  a prompt goes only to a session OpenCode knows, that has no parent, and in which the
+//     prompting loop lives (manager.get) in phase running
+//  3  a loop that reached `stopped` never prompts again and never leaves `stopped`
+//  4  iteration and retries never go backwards; retries ≤ maxRetries; iteration ≤
+//     min(maxRetries + 1, maxIterations)
+//  5  at the end (every runner job run to completion) every loop is in a resting phase (running,
+//     waiting, paused, stopped), a waiting loop has a timer, a stopped loop has a stopReason
+//  6  the manager maps every live loop under its current session and nothing else: no stopped or
+//     duplicated loop in `all()`, no live loop missing from it
+//  7  `session.deleted` for the session a live loop lives in stops that loop
+//  8  a paused loop stays paused, and sends nothing, until the user resumes it (a message or
+//     /ralph-resume) or it stops
+//  9  the runner never deletes (retires) a session in which a live loop lives
+import type { AssistantMessage, Event, Part, TextPart, UserMessage } from "@opencode-ai/sdk"
+import type { ActionRunner } from "../../src/actions/runner.js"
+import { CONTROL_MARKER } from "../../src/commands/definitions.js"
+import type { LiveSettings } from "../../src/config/live-settings.js"
+import { DEFAULT_SETTINGS, type Settings, type Strategy } from "../../src/config/schema.js"
+import type { RalphContext } from "../../src/context.js"
+import { chatMessageHook } from "../../src/hooks/chat-message.js"
+import { commandHook } from "../../src/hooks/command-execute.js"
+import { compactionAutocontinueHook } from "../../src/hooks/compaction-autocontinue.js"
+import { eventHook } from "../../src/hooks/event.js"
+import { maxIterations, type Loop, type LoopPhase } from "../../src/loop/loop.js"
+import { LoopManager } from "../../src/loop/manager.js"
+import type { OpencodeApi } from "../../src/opencode/api.js"
+import type { RuntimeEvent } from "../../src/opencode/events.js"
+import type { MessageWithParts } from "../../src/opencode/read-turn.js"
+import { SimCallError, SimRunner, type Call, type Job } from "./sim-runner.js"
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+/** Which session an action is about. `loop`: where the i-th live loop lives now (the common case). */
+export type Target = { kind: "loop"; i: number } | { kind: "any"; i: number } | { kind: "unknown" } | { kind: "id"; id: string }
+
+export type ErrorKind = "aborted" | "rate-limit" | "auth" | "overflow" | "bad-request"
+
+export type ReplyKind = "fresh" | "same" | "promise" | "empty" | "interrupted" | "length" | "blocked" | "status-complete"
+
+export interface Reply {
+  kind: ReplyKind
+  /** The turn changed the work tree (progress for the breaker). */
+  edit: boolean
+  tokens: number
+}
+
+export type ControlName = "cancel-ralph" | "ralph-pause" | "ralph-resume" | "ralph-status" | "ralph-hint"
+
+/** /ralph flags (see src/commands/ralph-args.ts). */
+export interface RalphFlags {
+  strategy?: Strategy
+  maxRetries?: number
+  maxIterations?: number
+  maxCallsPerHour?: number
+  noProgressThreshold?: number
+  sameErrorThreshold?: number
+  maxTokens?: number
+  maxMinutes?: number
+  cooldownMinutes?: number
+}
+
+export type Action =
+  /** `/ralph <task> [flags]` (`args`: a malformed line instead, so nothing starts). */
+  | { type: "ralph"; at: Target; flags: RalphFlags; args?: "bad-flag" | "no-task" }
+  /** The user sends a message. */
+  | { type: "user"; at: Target }
+  | { type: "control"; at: Target; command: ControlName }
+  /**
+   * A whole model turn as OpenCode publishes it: busy, (retry), the reply, (error), (compaction),
+   * idle ×`idles`, (late error); `settle`: then every runner job runs to its end (a fast plugin).
+   */
+  | { type: "turn"; at: Target; retry: boolean; reply: Reply; error?: ErrorKind; lateError?: boolean; compact?: boolean; idles: number; settle?: boolean }
+  | { type: "busy"; at: Target; retry: boolean }
+  | { type: "idle"; at: Target }
+  | { type: "error"; at: Target; error: ErrorKind }
+  /** An assistant message is stored (no status change). */
+  | { type: "reply"; at: Target; reply: Reply }
+  | { type: "compacted"; at: Target; auto: boolean }
+  | { type: "ask"; at: Target; id: number; question?: boolean }
+  | { type: "answer"; at: Target; id: number; question?: boolean }
+  /** A session is created: a child of `parent` (a subagent) or a root session. */
+  | { type: "create"; parent?: Target }
+  | { type: "delete"; at: Target }
+  | { type: "advance"; ms: number }
+  /** The i-th scheduled wake-up fires (the clock jumps to it). */
+  | { type: "wake"; i: number }
+  /** An awaited call of the i-th runner job comes back, `times` times. */
+  | { type: "step"; i: number; times: number }
+  /** Every runner job runs to its end (its calls come back before anything else happens). */
+  | { type: "settle" }
+
+/** Settings of the instance (the config file), shared by every loop of a run; /ralph flags override per loop. */
+export interface RunConfig {
+  activation: "command" | "always"
+  settings: Partial<Omit<Settings, "activation">>
+}
+
+export interface WorldOptions {
+  /** Changes the manager before the run (the tests that plant a bug to show an invariant catches it). */
+  patch?: (manager: LoopManager) => void
+}
+
+export class InvariantError extends Error {
+  override readonly name = "InvariantError"
+}
+
+// ---------------------------------------------------------------------------------------------
+// The world
+
+interface SimSession {
+  id: string
+  parentID?: string
+  deleted: boolean
+  /** OpenCode's status: busy/retry seen, no idle since. */
+  busy: boolean
+  /** Event number of the last busy/retry (not the plugin's own summarize) since the last idle. */
+  lastBusySeq?: number
+  messages: MessageWithParts[]
+}
+
+interface Tracked {
+  loop: Loop
+  name: string
+  lastIteration: number
+  lastRetries: number
+  everStopped: boolean
+  /** Paused and not yet resumed by the user (invariant 8). */
+  pausedUntilResume: boolean
+  /** The busy→idle transition (its idle's event number) the loop may answer with one prompt. */
+  credit?: number
+  /** Event number of the loop's last prompt (or its start). */
+  lastPromptSeq: number
+  prompts: number
+}
+
+export interface PromptRecord {
+  loop: string
+  sessionID: string
+  iteration: number
+  /** The busy→idle transition it answered (the idle's event number). */
+  transition: number
+  at: number
+}
+
+interface RunningJob {
+  id: number
+  label: string
+  gen: Job
+  pending: Call
+  issuedAt: number
+}
+
+const RESTING: readonly LoopPhase[] = ["running", "waiting", "paused", "stopped"]
+const PHASES: readonly LoopPhase[] = ["running", "deciding", "restarting", "waiting", "paused", "stopped"]
+const MODEL = { providerID: "sim", modelID: "sim-model" }
+const START = Date.UTC(2025, 0, 6, 9, 0, 0)
+const MAX_DRAIN_STEPS = 20_000
+
+const ERRORS: Record<ErrorKind, { name: string; data: Record<string, unknown> }> = {
+  aborted: { name: "MessageAbortedError", data: { message: "The operation was aborted." } },
+  "rate-limit": {
+    name: "APIError",
+    data: { message: "Too Many Requests: rate limit exceeded", statusCode: 429, isRetryable: true, responseHeaders: { "retry-after": "20" } },
+  },
+  auth: { name: "APIError", data: { message: "Unauthorized: invalid x-api-key", statusCode: 401, isRetryable: false } },
+  overflow: { name: "ContextOverflowError", data: { message: "This model's maximum context length is 128000 tokens (context_length_exceeded)" } },
+  "bad-request": { name: "APIError", data: { message: "Bad Request: tools.3.input_schema is invalid", statusCode: 400, isRetryable: false } },
+}
+
+/** Letters only: the progress hash folds digits, so "part 3" and "part 4" would be the same output. */
+const word = (n: number) => n.toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[Number(d)] as string)
+
+export class World {
+  now = START
+  /** Number of the last event published (also orders prompts against events). */
+  seq = 0
+  readonly sessions = new Map<string, SimSession>()
+  readonly order: SimSession[] = []
+  readonly manager: LoopManager
+  readonly runner: SimRunner
+  readonly ctx: RalphContext
+  readonly loops: Tracked[] = []
+  readonly prompts: PromptRecord[] = []
+  readonly trace: string[] = []
+  private readonly tracked = new Map<Loop, Tracked>()
+  private readonly consumed = new Set<number>()
+  private readonly jobs: RunningJob[] = []
+  private readonly deferred: Array<() => Promise<void>> = []
+  private readonly violations: string[] = []
+  private readonly hooks: {
+    event: ReturnType<typeof eventHook>
+    chat: ReturnType<typeof chatMessageHook>
+    command: ReturnType<typeof commandHook>
+    autocontinue: ReturnType<typeof compactionAutocontinueHook>
+  }
+  private ids = 0
+  private jobIds = 0
+  private workTree = 0
+  private step = 0
+
+  constructor(
+    readonly config: RunConfig,
+    options: WorldOptions = {},
+  ) {
+    const world = this
+    this.manager = new LoopManager((loop, event) => this.onLoopChange(loop, event))
+    options.patch?.(this.manager)
+    this.runner = new SimRunner(this.manager, {
+      get now() {
+        return world.now
+      },
+      startJob: (label, job) => this.startJob(label, job),
+      note: (line) => this.note(line),
+    })
+    const { activation: _a, ...defaults } = DEFAULT_SETTINGS
+    const current: Settings = { ...defaults, ...config.settings, activation: config.activation }
+    const settings = { current, reload: () => current, showUnseen: () => undefined } as unknown as LiveSettings
+    const api = {
+      toast: () => undefined,
+      log: () => undefined,
+      session: async (id: string) => {
+        const s = this.live(id)
+        if (!s) throw new SimCallError(`session.get ${id}: NotFoundError`)
+        return { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}) }
+      },
+    } as unknown as OpencodeApi
+    this.ctx = {
+      // Nothing exists there: detectChecks finds no checks, so the fuzzer never runs any.
+      directory: "/nonexistent/ralph-loop-fuzz",
+      api,
+      manager: this.manager,
+      runner: this.runner as unknown as ActionRunner,
+      settings,
+      newSessions: new Set<string>(),
+      now: () => this.now,
+    }
+    this.hooks = {
+      event: eventHook(this.ctx),
+      chat: chatMessageHook(this.ctx),
+      command: commandHook(this.ctx),
+      autocontinue: compactionAutocontinueHook(this.ctx),
+    }
+    this.addSession("ses_A")
+    this.addSession("ses_B")
+  }
+
+  // --- playing actions ------------------------------------------------------------------------
+
+  async play(actions: readonly Action[]): Promise<void> {
+    for (const action of actions) await this.act(action)
+    await this.finish()
+  }
+
+  async act(action: Action): Promise<void> {
+    this.step += 1
+    this.note(`#${this.step} ${describeAction(action, this)}`)
+    await this.perform(action)
+    await this.settle()
+  }
+
+  /** Runs every runner job to its end (no more events come), then checks the end state. */
+  async finish(): Promise<void> {
+    this.note("# end: every runner call returns, nothing else happens")
+    await this.runJobs()
+    for (const t of this.loops) {
+      const { loop } = t
+      if (!PHASES.includes(loop.phase)) this.violate(5, `${t.name} ended in an unnamed phase ${String(loop.phase)}`)
+      if (!RESTING.includes(loop.phase)) this.violate(5, `${t.name} is stuck in ${loop.phase} with no runner job left`)
+      if (loop.phase === "waiting" && !this.runner.timers.has(loop)) this.violate(5, `${t.name} is waiting with no timer to wake it`)
+      if (loop.phase === "stopped" && !loop.stopReason) this.violate(5, `${t.name} stopped without a stopReason`)
+    }
+  }
+
+  private async runJobs(): Promise<void> {
+    let steps = 0
+    while (this.jobs.length > 0) {
+      if (++steps > MAX_DRAIN_STEPS) this.violate(5, `runner jobs still running after ${MAX_DRAIN_STEPS} steps: ${this.jobs.map((j) => j.label).join(", ")}`)
+      await this.stepJob(this.jobs[0] as RunningJob)
+      await this.settle()
+    }
+  }
+
+  private async perform(action: Action): Promise<void> {
+    switch (action.type) {
+      case "ralph":
+        return this.ralph(this.sessionAt(action.at), action.flags, action.args)
+      case "user": {
+        const s = this.live(this.sessionAt(action.at))
+        if (s) await this.userMessage(s, `Please also handle case ${word(++this.ids)}.`)
+        return
+      }
+      case "control":
+        return this.control(this.sessionAt(action.at), action.command)
+      case "turn":
+        return this.turn(this.sessionAt(action.at), action)
+      case "busy":
+        await this.status(this.sessionAt(action.at), "busy")
+        if (action.retry) await this.status(this.sessionAt(action.at), "retry")
+        return
+      case "idle":
+        return this.idle(this.sessionAt(action.at))
+      case "error":
+        return this.emit({ type: "session.error", properties: { sessionID: this.sessionAt(action.at), error: ERRORS[action.error] } })
+      case "reply": {
+        const s = this.live(this.sessionAt(action.at))
+        if (s) this.addReply(s, action.reply)
+        return
+      }
+      case "compacted":
+        return this.compaction(this.sessionAt(action.at), action.auto, false)
+      case "ask": {
+        const sessionID = this.sessionAt(action.at)
+        const type = action.question ? "question.asked" : "permission.asked"
+        return this.emit({ type, properties: { id: `per_${action.id}`, sessionID, permission: "bash", patterns: ["rm -rf build"], metadata: {}, always: [] } })
+      }
+      case "answer": {
+        const sessionID = this.sessionAt(action.at)
+        if (action.question) return this.emit({ type: "question.replied", properties: { sessionID, requestID: `per_${action.id}`, answers: [] } })
+        return this.emit({ type: "permission.replied", properties: { sessionID, requestID: `per_${action.id}`, reply: "once" } })
+      }
+      case "create": {
+        const parent = action.parent ? this.live(this.sessionAt(action.parent)) : undefined
+        const s = this.addSession(parent ? `ses_C${++this.ids}` : `ses_R${++this.ids}`, parent?.id)
+        return this.emit({ type: "session.created", properties: { sessionID: s.id, info: { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}), title: "sim" } } })
+      }
+      case "delete":
+        return this.deleteSession(this.sessionAt(action.at))
+      case "advance":
+        this.now += action.ms
+        return
+      case "wake": {
+        const due = [...this.runner.timers.entries()]
+        if (due.length === 0) return
+        const [loop, timer] = due[action.i % due.length] as [Loop, { until: number }]
+        this.now = Math.max(this.now, timer.until)
+        this.note(`    timer of ${this.nameOf(loop)} fires`)
+        this.runner.fire(loop)
+        return
+      }
+      case "step":
+        for (let k = 0; k < action.times && this.jobs.length > 0; k += 1) await this.stepJob(this.jobs[action.i % this.jobs.length] as RunningJob)
+        return
+      case "settle":
+        return this.runJobs()
+    }
+  }
+
+  /** `/ralph`: command.execute.before, then the command's message goes through chat.message. */
+  private async ralph(sessionID: string, flags: RalphFlags, bad?: "bad-flag" | "no-task"): Promise<void> {
+    const s = this.live(sessionID)
+    if (!s) return // nobody types into a session that does not exist
+    const task = `Build feature ${word(++this.ids)}`
+    const args = bad === "no-task" ? "--max-iterations 3" : bad === "bad-flag" ? `${task} --max-iteration 3` : [task, ...flagWords(flags)].join(" ")
+    const parts = [this.textPart(s.id, "", args)]
+    await this.hooks.command({ command: "ralph", sessionID: s.id, arguments: args }, { parts })
+    await this.userMessage(s, parts)
+  }
+
+  private async control(sessionID: string, command: ControlName): Promise<void> {
+    const s = this.live(sessionID)
+    if (!s) return
+    const args = command === "ralph-hint" ? "look at the parser first" : ""
+    const parts = [this.textPart(s.id, "", `${CONTROL_MARKER} /${command} ${args}`)]
+    await this.hooks.command({ command, sessionID: s.id, arguments: args }, { parts })
+    await this.userMessage(s, parts)
+  }
+
+  /** OpenCode stores a user message: chat.message may change its parts, then it is stored. */
+  private async userMessage(s: SimSession, content: string | Part[]): Promise<void> {
+    const id = this.messageID()
+    const info: UserMessage = { id, sessionID: s.id, role: "user", time: { created: this.now }, agent: "build", model: MODEL }
+    const parts = typeof content === "string" ? [this.textPart(s.id, id, content)] : content.map((p) => ({ ...p, messageID: id }))
+    await this.hooks.chat({ sessionID: s.id, agent: "build", model: MODEL, messageID: id }, { message: info, parts })
+    s.messages.push({ info, parts })
+  }
+
+  private async turn(sessionID: string, a: Extract<Action, { type: "turn" }>): Promise<void> {
+    await this.status(sessionID, "busy")
+    if (a.retry) await this.status(sessionID, "retry")
+    const s = this.live(sessionID)
+    if (s) this.addReply(s, a.reply, a.error)
+    if (a.error && !a.lateError) await this.emit({ type: "session.error", properties: { sessionID, error: ERRORS[a.error] } })
+    if (a.compact) await this.compaction(sessionID, true, false)
+    for (let k = 0; k < Math.max(1, a.idles); k += 1) await this.idle(sessionID)
+    if (a.error && a.lateError) await this.emit({ type: "session.error", properties: { sessionID, error: ERRORS[a.error] } })
+    if (a.settle) await this.runJobs()
+  }
+
+  private addReply(s: SimSession, reply: Reply, error?: ErrorKind): void {
+    const id = this.messageID()
+    const n = ++this.ids
+    const texts: Record<ReplyKind, string[]> = {
+      fresh: [`Worked on part ${word(n)}.`],
+      same: ["Still looking into it."],
+      promise: ["Everything is done and tested. <promise>DONE</promise>"],
+      empty: [],
+      interrupted: [`Starting on part ${word(n)}`],
+      length: [`A very long answer about ${word(n)}`],
+      blocked: [`Cannot go on.\n---RALPH_STATUS---\nSTATUS: BLOCKED\nEXIT_SIGNAL: false\nRECOMMENDATION: needs a key ${word(n)}\n---END_RALPH_STATUS---`],
+      "status-complete": [`Finished ${word(n)}.\n---RALPH_STATUS---\nSTATUS: COMPLETE\nEXIT_SIGNAL: true\n---END_RALPH_STATUS---`],
+    }
+    const info = {
+      id,
+      sessionID: s.id,
+      role: "assistant",
+      time: reply.kind === "interrupted" && !error ? { created: this.now } : { created: this.now, completed: this.now },
+      parentID: lastUserID(s),
+      modelID: MODEL.modelID,
+      providerID: MODEL.providerID,
+      mode: "build",
+      path: { cwd: "/", root: "/" },
+      cost: reply.tokens / 100_000,
+      tokens: { input: reply.tokens, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+      ...(reply.kind === "length" ? { finish: "length" } : reply.kind === "interrupted" ? {} : { finish: "stop" }),
+      ...(error ? { error: ERRORS[error] } : {}),
+    } as AssistantMessage
+    s.messages.push({ info, parts: texts[reply.kind].map((text) => this.textPart(s.id, id, text)) })
+    if (reply.edit) this.workTree += 1
+  }
+
+  /** A compaction: OpenCode's own after an overflow (`auto`), or the plugin's summarize (`own`). */
+  private async compaction(sessionID: string, auto: boolean, own: boolean): Promise<void> {
+    const s = this.live(sessionID)
+    if (s) {
+      const requestID = this.messageID()
+      const request: UserMessage = { id: requestID, sessionID, role: "user", time: { created: this.now }, agent: "build", model: MODEL }
+      s.messages.push({ info: request, parts: [{ id: this.partID(), sessionID, messageID: requestID, type: "compaction", auto } as Part] })
+      const summaryID = this.messageID()
+      const summary = {
+        id: summaryID, sessionID, role: "assistant", time: { created: this.now, completed: this.now }, parentID: requestID,
+        modelID: MODEL.modelID, providerID: MODEL.providerID, mode: "compaction", summary: true, path: { cwd: "/", root: "/" },
+        cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }, finish: "stop",
+      } as AssistantMessage
+      s.messages.push({ info: summary, parts: [this.textPart(sessionID, summaryID, `Summary of the work so far (${word(++this.ids)}).`)] })
+      if (auto) {
+        const output = { enabled: true }
+        await this.hooks.autocontinue({ sessionID, agent: "build", overflow: true } as never, output)
+      }
+    }
+    await this.emit({ type: "session.compacted", properties: { sessionID } }, own)
+  }
+
+  private async status(sessionID: string, type: "busy" | "retry" | "idle", own = false): Promise<void> {
+    const status = type === "retry" ? { type, attempt: 1, message: "Overloaded", next: this.now + 1_000 } : { type }
+    await this.emit({ type: "session.status", properties: { sessionID, status } }, own)
+  }
+
+  /** OpenCode's idle: `session.status {idle}` then `session.idle`. */
+  private async idle(sessionID: string, own = false): Promise<void> {
+    await this.status(sessionID, "idle", own)
+    await this.emit({ type: "session.idle", properties: { sessionID } }, own)
+  }
+
+  private async deleteSession(sessionID: string): Promise<void> {
+    const s = this.sessions.get(sessionID)
+    if (s) {
+      s.deleted = true
+      s.busy = false
+    }
+    await this.emit({ type: "session.deleted", properties: { sessionID, info: { id: sessionID, title: "sim" } } })
+  }
+
+  /** Publishes an event: OpenCode's own state first, then the plugin's event hook (the real one). */
+  private async emit(event: RuntimeEvent, own = false): Promise<void> {
+    const seq = ++this.seq
+    const props = (event.properties ?? {}) as { sessionID?: string; status?: { type?: string } }
+    const s = props.sessionID ? this.sessions.get(props.sessionID) : undefined
+    if (event.type === "session.status" && s) {
+      const busy = props.status?.type === "busy" || props.status?.type === "retry"
+      s.busy = busy
+      if (busy && !own) s.lastBusySeq = seq
+    }
+    if (event.type === "session.idle" && s) {
+      if (s.lastBusySeq !== undefined) {
+        // A busy→idle transition (the busy not the plugin's own summarize): every loop living here
+        // whose last prompt came before that busy may answer it, once.
+        for (const t of this.loops) if (t.loop.sessionID === s.id && s.lastBusySeq > t.lastPromptSeq) t.credit = seq
+      }
+      delete s.lastBusySeq
+    }
+    this.note(`    ${own ? "(own) " : ""}${describeEvent(event)}`)
+    const deletedID = event.type === "session.deleted" ? props.sessionID : undefined
+    const living = deletedID ? this.loops.filter((t) => t.loop.phase !== "stopped" && t.loop.sessionID === deletedID) : []
+    await this.hooks.event({ event: event as unknown as Event })
+    await this.flushDeferred()
+    for (const t of living) if (t.loop.phase !== "stopped") this.violate(7, `${deletedID} was deleted but ${t.name}, living there, is ${t.loop.phase}`)
+  }
+
+  // --- the runner's jobs and calls ------------------------------------------------------------
+
+  private startJob(label: string, gen: Job): void {
+    const id = ++this.jobIds
+    this.note(`    job ${id} starts: ${label}`)
+    const first = gen.next()
+    if (first.done) return
+    const job: RunningJob = { id, label, gen, pending: first.value, issuedAt: this.now }
+    this.jobs.push(job)
+    this.issue(job)
+  }
+
+  private async stepJob(job: RunningJob): Promise<void> {
+    let result: IteratorResult<Call, void>
+    let value: unknown
+    let failure: SimCallError | undefined
+    try {
+      value = await this.resolve(job)
+    } catch (error) {
+      if (!(error instanceof SimCallError)) throw error
+      failure = error
+    }
+    this.note(`    job ${job.id}: ${describeCall(job.pending)} → ${failure ? `fails (${failure.message})` : short(value)}`)
+    result = failure ? job.gen.throw(failure) : job.gen.next(value)
+    if (result.done) {
+      this.jobs.splice(this.jobs.indexOf(job), 1)
+      return
+    }
+    job.pending = result.value
+    job.issuedAt = this.now
+    this.issue(job)
+    await this.flushDeferred()
+  }
+
+  /** What happens the moment the runner makes a call (before it returns). */
+  private issue(job: RunningJob): void {
+    const call = job.pending
+    if (call.kind === "summarize") {
+      // The compaction starts at once: the session is busy while the runner waits for it.
+      if (this.live(call.sessionID)) this.deferred.push(() => this.status(call.sessionID, "busy", true))
+      return
+    }
+    if (call.kind !== "prompt") return
+    this.onPrompt(call.loop, call.sessionID)
+    const s = this.live(call.sessionID)
+    // OpenCode takes the prompt: chat.message runs and the user message is stored.
+    if (s) this.deferred.push(() => this.userMessage(s, `Continue the task (iteration ${call.loop.iteration}).`))
+  }
+
+  /** The call comes back now: its result, or a SimCallError. */
+  private async resolve(job: RunningJob): Promise<unknown> {
+    const call = job.pending
+    switch (call.kind) {
+      case "sleep":
+        this.now = Math.max(this.now, job.issuedAt + call.ms)
+        return undefined
+      case "messages":
+        return [...this.mustLive(call.sessionID, "session.messages").messages]
+      case "sample":
+        return { workTree: `tree-${this.workTree}`, todosCompleted: 0, sessionID: call.sessionID }
+      case "verify":
+      case "handoff-facts":
+      case "write-summary":
+      case "write-transcript":
+      case "select-session":
+        return undefined
+      case "summarize": {
+        const s = this.mustLive(call.sessionID, "session.summarize")
+        await this.compaction(s.id, false, true)
+        await this.idle(s.id, true)
+        return undefined
+      }
+      case "create-session": {
+        const s = this.addSession(`ses_N${++this.ids}`)
+        await this.emit({ type: "session.created", properties: { sessionID: s.id, info: { id: s.id, title: "Ralph" } } })
+        return { id: s.id }
+      }
+      case "prompt":
+        this.mustLive(call.sessionID, "session.promptAsync")
+        return undefined
+      case "is-idle":
+        return !this.sessions.get(call.sessionID)?.busy
+      case "delete-session": {
+        this.mustLive(call.sessionID, "session.delete")
+        const living = this.manager.get(call.sessionID)
+        if (living) this.violate(9, `the runner deletes ${call.sessionID}, where ${this.nameOf(living)} lives (${living.phase})`)
+        await this.deleteSession(call.sessionID)
+        return undefined
+      }
+    }
+  }
+
+  private async flushDeferred(): Promise<void> {
+    while (this.deferred.length > 0) await (this.deferred.shift() as () => Promise<void>)()
+  }
+
+  private async settle(): Promise<void> {
+    await this.flushDeferred()
+    this.checkViolations()
+    this.checkState()
+  }
+
+  // --- invariants -----------------------------------------------------------------------------
+
+  private onLoopChange(loop: Loop, event: string): void {
+    if (event === "started") {
+      const t: Tracked = {
+        loop, name: `loop ${this.loops.length + 1} (${loop.id})`, lastIteration: loop.iteration, lastRetries: loop.retries,
+        everStopped: false, pausedUntilResume: false, lastPromptSeq: this.seq, prompts: 0,
+      }
+      this.loops.push(t)
+      this.tracked.set(loop, t)
+    }
+    const t = this.tracked.get(loop)
+    if (!t) return this.violate(6, `the manager changed a loop it never started (${loop.id}, ${event})`)
+    this.note(`    ${t.name}: ${event} → ${loop.phase}, iteration ${loop.iteration}, retries ${loop.retries}`)
+    if (event.startsWith("stopped:")) t.everStopped = true
+    else if (event === "paused") t.pausedUntilResume = true
+    else if (event === "resumed") t.pausedUntilResume = false
+    this.checkLoop(t)
+  }
+
+  private onPrompt(loop: Loop, sessionID: string): void {
+    const t = this.tracked.get(loop)
+    if (!t) return this.violate(2, `a prompt to ${sessionID} from a loop nobody started`)
+    this.note(`    PROMPT → ${sessionID} from ${t.name}, iteration ${loop.iteration}`)
+    const s = this.sessions.get(sessionID)
+    if (!s) this.violate(2, `${t.name} prompts ${sessionID}, a session OpenCode does not know`)
+    else if (s.parentID) this.violate(2, `${t.name} prompts ${sessionID}, a child session of ${s.parentID}`)
+    const living = this.manager.get(sessionID)
+    if (living !== loop) this.violate(2, `${t.name} prompts ${sessionID}, but ${living ? this.nameOf(living) : "no loop"} lives there`)
+    if (loop.phase !== "running") this.violate(2, `${t.name} prompts while ${loop.phase}`)
+    if (t.everStopped) this.violate(3, `${t.name} prompts after it stopped (${loop.stopReason ?? "?"})`)
+    if (t.pausedUntilResume) this.violate(8, `${t.name} prompts while paused by "${loop.detail ?? "?"}" and not resumed by the user`)
+    if (t.credit === undefined) this.violate(1, `${t.name} prompts with no busy→idle transition of its session since its last prompt`)
+    else if (this.consumed.has(t.credit)) this.violate(1, `${t.name} prompts for the transition ending at event ${t.credit}, already answered`)
+    else this.consumed.add(t.credit)
+    this.prompts.push({ loop: t.name, sessionID, iteration: loop.iteration, transition: t.credit ?? -1, at: this.seq })
+    delete t.credit
+    t.lastPromptSeq = this.seq
+    t.prompts += 1
+  }
+
+  private checkLoop(t: Tracked): void {
+    const { loop } = t
+    if (t.everStopped && loop.phase !== "stopped") this.violate(3, `${t.name} left stopped (${loop.stopReason ?? "?"}) for ${loop.phase}`)
+    if (loop.iteration < t.lastIteration) this.violate(4, `${t.name}: iteration went back from ${t.lastIteration} to ${loop.iteration}`)
+    if (loop.retries < t.lastRetries) this.violate(4, `${t.name}: retries went back from ${t.lastRetries} to ${loop.retries}`)
+    if (loop.retries > loop.settings.maxRetries) this.violate(4, `${t.name}: retries ${loop.retries} > maxRetries ${loop.settings.maxRetries}`)
+    if (loop.iteration > maxIterations(loop))
+      this.violate(4, `${t.name}: iteration ${loop.iteration} > ${maxIterations(loop)} (maxRetries ${loop.settings.maxRetries}, maxIterations ${loop.settings.maxIterations})`)
+    t.lastIteration = Math.max(t.lastIteration, loop.iteration)
+    t.lastRetries = Math.max(t.lastRetries, loop.retries)
+    if (!PHASES.includes(loop.phase)) this.violate(5, `${t.name} is in an unnamed phase ${String(loop.phase)}`)
+    // Only the user ends a pause (a message, /ralph-resume) — or the loop ends.
+    if (t.pausedUntilResume && loop.phase !== "paused" && loop.phase !== "stopped")
+      this.violate(8, `${t.name} left paused ("${loop.detail ?? "?"}") for ${loop.phase} without the user resuming it`)
+  }
+
+  /** After every action and runner step. */
+  private checkState(): void {
+    for (const t of this.loops) this.checkLoop(t)
+    const all = this.manager.all()
+    if (new Set(all).size !== all.length) this.violate(6, "the manager holds one loop under two sessions")
+    for (const loop of all) {
+      const name = this.nameOf(loop)
+      if (this.manager.get(loop.sessionID) !== loop) this.violate(6, `${name} is mapped under a session other than its own ${loop.sessionID}`)
+      if (loop.phase === "stopped") this.violate(6, `${name} is stopped but still mapped`)
+    }
+    for (const t of this.loops)
+      if (t.loop.phase !== "stopped" && this.manager.get(t.loop.sessionID) !== t.loop)
+        this.violate(6, `${t.name} is ${t.loop.phase} but the manager has no loop for its session ${t.loop.sessionID} (it can never be claimed or cancelled there)`)
+  }
+
+  private violate(invariant: number, message: string): never {
+    const text = `invariant ${invariant}: ${message}`
+    this.violations.push(text)
+    this.note(`    !! ${text}`)
+    throw new InvariantError(text)
+  }
+
+  /** A violation seen inside a hook (whose throw OpenCode would swallow) still fails the run. */
+  private checkViolations(): void {
+    const first = this.violations[0]
+    if (first !== undefined) throw new InvariantError(first)
+  }
+
+  // --- helpers --------------------------------------------------------------------------------
+
+  sessionAt(target: Target): string {
+    switch (target.kind) {
+      case "id":
+        return target.id
+      case "unknown":
+        return "ses_unknown"
+      case "any":
+        return (this.order[target.i % this.order.length] as SimSession).id
+      case "loop": {
+        const live = this.loops.filter((t) => t.loop.phase !== "stopped")
+        const pool = live.length > 0 ? live : this.loops
+        if (pool.length === 0) return (this.order[target.i % 2] as SimSession).id
+        return (pool[target.i % pool.length] as Tracked).loop.sessionID
+      }
+    }
+  }
+
+  nameOf(loop: Loop): string {
+    return this.tracked.get(loop)?.name ?? `untracked loop ${loop.id}`
+  }
+
+  note(line: string): void {
+    this.trace.push(line)
+  }
+
+  traceText(lines = 120): string {
+    const tail = this.trace.slice(-lines)
+    return `${this.trace.length > lines ? `… (${this.trace.length - lines} earlier lines)\n` : ""}${tail.join("\n")}`
+  }
+
+  private live(sessionID: string): SimSession | undefined {
+    const s = this.sessions.get(sessionID)
+    return s && !s.deleted ? s : undefined
+  }
+
+  private mustLive(sessionID: string, what: string): SimSession {
+    const s = this.live(sessionID)
+    if (!s) throw new SimCallError(`${what} ${sessionID}: NotFoundError`)
+    return s
+  }
+
+  private addSession(id: string, parentID?: string): SimSession {
+    const s: SimSession = { id, deleted: false, busy: false, messages: [], ...(parentID ? { parentID } : {}) }
+    this.sessions.set(id, s)
+    this.order.push(s)
+    return s
+  }
+
+  private messageID(): string {
+    return `msg_${String(++this.ids).padStart(5, "0")}`
+  }
+
+  private partID(): string {
+    return `prt_${String(++this.ids).padStart(5, "0")}`
+  }
+
+  private textPart(sessionID: string, messageID: string, text: string): TextPart {
+    return { id: this.partID(), sessionID, messageID, type: "text", text }
+  }
+}
+
+/** Plays `actions` in a fresh world; throws InvariantError (with the trace) when an invariant breaks. */
+export async function runScenario(config: RunConfig, actions: readonly Action[], options: WorldOptions = {}): Promise<World> {
+  const world = new World(config, options)
+  try {
+    await world.play(actions)
+  } catch (error) {
+    if (error instanceof Error) error.message = `${error.message}\n--- trace ---\n${world.traceText()}`
+    throw error
+  }
+  return world
+}
+
+function flagWords(flags: RalphFlags): string[] {
+  const words: string[] = []
+  if (flags.strategy) words.push("--strategy", flags.strategy)
+  if (flags.maxRetries !== undefined) words.push("--max-retries", String(flags.maxRetries))
+  if (flags.maxIterations !== undefined) words.push("--max-iterations", String(flags.maxIterations))
+  if (flags.maxCallsPerHour !== undefined) words.push("--max-calls-per-hour", String(flags.maxCallsPerHour))
+  if (flags.noProgressThreshold !== undefined) words.push("--no-progress-threshold", String(flags.noProgressThreshold))
+  if (flags.sameErrorThreshold !== undefined) words.push("--same-error-threshold", String(flags.sameErrorThreshold))
+  if (flags.maxTokens !== undefined) words.push("--max-tokens", String(flags.maxTokens))
+  if (flags.maxMinutes !== undefined) words.push("--max-minutes", String(flags.maxMinutes))
+  if (flags.cooldownMinutes !== undefined) words.push("--cooldown-minutes", String(flags.cooldownMinutes))
+  return words
+}
+
+function lastUserID(s: SimSession): string {
+  for (let i = s.messages.length - 1; i >= 0; i -= 1) if (s.messages[i]?.info.role === "user") return (s.messages[i] as MessageWithParts).info.id
+  return "msg_none"
+}
+
+function short(value: unknown): string {
+  if (value === undefined) return "ok"
+  if (Array.isArray(value)) return `${value.length} messages`
+  if (typeof value === "object" && value !== null && "id" in value) return String((value as { id: unknown }).id)
+  if (typeof value === "object" && value !== null && "workTree" in value) return String((value as { workTree: unknown }).workTree)
+  return String(value)
+}
+
+function describeCall(call: Call): string {
+  switch (call.kind) {
+    case "sleep":
+      return `sleep ${call.ms} ms`
+    case "create-session":
+      return "session.create"
+    case "verify":
+      return "store.verify"
+    default:
+      return `${call.kind} ${call.sessionID}`
+  }
+}
+
+function describeEvent(event: RuntimeEvent): string {
+  const p = (event.properties ?? {}) as { sessionID?: string; status?: { type?: string }; error?: { name?: string; data?: { statusCode?: number } }; info?: { parentID?: string }; id?: string; requestID?: string }
+  switch (event.type) {
+    case "session.status":
+      return `session.status ${p.status?.type} ${p.sessionID}`
+    case "session.error":
+      return `session.error ${p.sessionID} ${p.error?.name}${p.error?.data?.statusCode ? ` ${p.error.data.statusCode}` : ""}`
+    case "session.created":
+      return `session.created ${p.sessionID}${p.info?.parentID ? ` (child of ${p.info.parentID})` : ""}`
+    case "permission.asked":
+    case "question.asked":
+      return `${event.type} ${p.sessionID} ${p.id}`
+    case "permission.replied":
+    case "question.replied":
+      return `${event.type} ${p.sessionID} ${p.requestID}`
+    default:
+      return `${event.type} ${p.sessionID}`
+  }
+}
+
+export function describeAction(action: Action, world?: World): string {
+  const at = (t: Target) => (world ? world.sessionAt(t) : JSON.stringify(t))
+  switch (action.type) {
+    case "ralph":
+      return `/ralph in ${at(action.at)}${action.args ? ` (${action.args})` : flagWords(action.flags).map((w) => ` ${w}`).join("")}`
+    case "user":
+      return `user message in ${at(action.at)}`
+    case "control":
+      return `/${action.command} in ${at(action.at)}`
+    case "turn":
+      return `model turn in ${at(action.at)}: ${action.reply.kind}${action.reply.edit ? "+edit" : ""}${action.retry ? ", retry" : ""}${action.error ? `, ${action.lateError ? "late " : ""}${action.error} error` : ""}${action.compact ? ", compaction" : ""}, ${Math.max(1, action.idles)} idle(s)${action.settle ? ", then the runner settles" : ""}`
+    case "busy":
+      return `busy${action.retry ? " + retry" : ""} ${at(action.at)}`
+    case "idle":
+      return `idle ${at(action.at)}`
+    case "error":
+      return `session.error ${action.error} ${at(action.at)}`
+    case "reply":
+      return `assistant message (${action.reply.kind}) in ${at(action.at)}`
+    case "compacted":
+      return `compaction${action.auto ? " (auto)" : ""} in ${at(action.at)}`
+    case "ask":
+      return `${action.question ? "question" : "permission"} asked in ${at(action.at)} (per_${action.id})`
+    case "answer":
+      return `${action.question ? "question" : "permission"} answered in ${at(action.at)} (per_${action.id})`
+    case "create":
+      return action.parent ? `child session of ${at(action.parent)}` : "new root session"
+    case "delete":
+      return `delete ${at(action.at)}`
+    case "advance":
+      return `clock +${action.ms / 1000} s`
+    case "wake":
+      return `timer #${action.i} fires`
+    case "step":
+      return `runner call returns (job #${action.i}, ×${action.times})`
+    case "settle":
+      return "every runner job runs to its end"
+  }
+}
