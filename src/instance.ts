@@ -1,0 +1,92 @@
+// One ralph-loop per OpenCode instance (project directory): settings, the loop manager, the action
+// runner and the store, wired into the hooks — each wrapped so nothing ever throws into OpenCode.
+// Loaded in the background by plugin.ts, so OpenCode's start does not wait for it.
+import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
+import { recoverLoops } from "./actions/recover.js"
+import { ActionRunner } from "./actions/runner.js"
+import { LiveSettings } from "./config/live-settings.js"
+import { globalConfigDir } from "./config/load.js"
+import type { RalphContext } from "./context.js"
+import { chatMessageHook } from "./hooks/chat-message.js"
+import { compactionAutocontinueHook } from "./hooks/compaction-autocontinue.js"
+import { compactingHook } from "./hooks/compacting.js"
+import { commandHook } from "./hooks/command-execute.js"
+import { eventHook } from "./hooks/event.js"
+import { systemTransformHook } from "./hooks/system-transform.js"
+import { RefusedByRalph, toolGuardHook } from "./hooks/tool-guard.js"
+import { LoopManager } from "./loop/manager.js"
+import { OpencodeApi } from "./opencode/api.js"
+import { Faults } from "./opencode/faults.js"
+import { LoopStore } from "./store/loop-store.js"
+import { writeReport } from "./store/report.js"
+import { changedFiles } from "./actions/work-tree.js"
+import type { Loop } from "./loop/loop.js"
+
+export function createInstance(input: PluginInput, options: PluginOptions | undefined): Hooks {
+  const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", Faults.load(input.directory))
+  const store = new LoopStore(input.directory)
+  const manager = new LoopManager((loop, event) => {
+    store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
+    if (event.startsWith("stopped:")) void report(input.directory, loop, api)
+  })
+  const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
+  const ctx: RalphContext = {
+    directory: input.directory,
+    api,
+    manager,
+    runner: new ActionRunner(api, manager, { directory: input.directory, store }),
+    settings,
+    newSessions: new Set(),
+    now: Date.now,
+  }
+  api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: settings.current })
+  void recoverLoops(ctx, store).catch((error: unknown) => api.log("error", `could not recover loops: ${String(error)}`))
+
+  const hooks: Hooks = {
+    event: eventHook(ctx),
+    "command.execute.before": commandHook(ctx),
+    "chat.message": chatMessageHook(ctx),
+    "experimental.chat.system.transform": systemTransformHook(ctx),
+    "experimental.compaction.autocontinue": compactionAutocontinueHook(ctx),
+    "tool.execute.before": toolGuardHook(ctx),
+    "experimental.session.compacting": compactingHook(ctx),
+    dispose: async () => {
+      ctx.runner.dispose()
+      await store.flush()
+    },
+  }
+  return guard(hooks, api)
+}
+
+/**
+ * Every hook catches and logs its own errors: a throw would abort the user's operation. The one
+ * deliberate throw is a refused tool call, which OpenCode reports to the model.
+ */
+function guard(hooks: Hooks, api: OpencodeApi): Hooks {
+  const guarded: Record<string, unknown> = {}
+  for (const [name, hook] of Object.entries(hooks)) {
+    guarded[name] =
+      typeof hook === "function"
+        ? async (...args: unknown[]) => {
+            try {
+              await (hook as (...a: unknown[]) => Promise<void>)(...args)
+            } catch (error) {
+              if (error instanceof RefusedByRalph) throw error
+              api.log("error", `hook ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+            }
+          }
+        : hook
+  }
+  return guarded as Hooks
+}
+
+/** ralph_report.md for a loop that just ended (never throws). */
+async function report(directory: string, loop: Loop, api: OpencodeApi): Promise<void> {
+  try {
+    const files = await changedFiles(directory, [".opencode/", loop.settings.summaryPath.replace(/^\.\//, "").replace(/\/?$/, "/")])
+    const file = await writeReport(directory, loop, files, Date.now())
+    api.log("info", "loop report written", { loop: loop.id, file })
+  } catch (error) {
+    api.log("warn", `could not write the loop report: ${String(error)}`, { loop: loop.id })
+  }
+}
