@@ -2,18 +2,21 @@
 //
 // In a child node process started with --expose-gc, with the built plugin (dist/) and a fake
 // client: 10,000 sessions are announced through `session.created` (to an instance with
-// activation "always", the one that tracks new sessions), then 10,000 loops are started through
-// the real /ralph hooks (command.execute.before + chat.message) in another instance, and then
-// every session is deleted through `session.deleted`. That cycle runs several times; the heap
-// after each deletion is compared with the heap before the first cycle. What the first cycles
-// leave (optimised code, hash tables that keep their capacity) is paid once; a leak would grow
-// with every further cycle, so the growth is the slope of the residual after the warm-up cycles.
+// activation "always", the one that tracks new sessions, and to one with the default activation),
+// a loop is started in one in twenty of them through the real /ralph hooks (command.execute.before +
+// chat.message), and then every session is deleted through `session.deleted`. That cycle runs
+// several times; the heap after each deletion is compared with the heap before the first cycle.
+// What the first cycles leave (optimised code, hash tables that keep their capacity) is paid once;
+// a leak grows with every further cycle, so the growth is the slope of the residual after the
+// warm-up cycles. Before each heap reading the plugin's background file writes are waited for.
 import { fileURLToPath } from "node:url"
 import type { Hooks } from "@opencode-ai/plugin"
-import { fakeClient, settleIO, isChild, loadRalph, QUICK, ralphInstance, round, runChild, startLoopViaHooks } from "./util.js"
+import { fakeClient, isChild, loadRalph, QUICK, ralphInstance, round, runChild, settleIO, settleStartup, startLoopViaHooks } from "./util.js"
 
 export interface MemoryResult {
   sessions: number
+  /** Sessions of a cycle that run a loop. */
+  loops: number
   cycles: number
   bytesPerSession: number
   bytesPerLoop: number
@@ -23,10 +26,19 @@ export interface MemoryResult {
   warmupCycles: number
   /** Least-squares slope of the residual over the cycles after the warm-up ones, per session of a cycle. */
   growthBytesPerSession: number
+  /** The same slope per loop of a cycle (what stays behind for each loop that ended). */
+  growthBytesPerLoop: number
   baselineHeapBytes: number
 }
 
 const SESSIONS = 10_000
+/**
+ * A loop in one session in twenty. Starting and ending a loop is real work for the plugin (it runs
+ * git for a baseline, writes state files and a report): milliseconds each, so 10,000 loops per
+ * cycle would take minutes.
+ */
+const LOOP_EVERY = 20
+const LOOPS = SESSIONS / LOOP_EVERY
 
 function heapUsed(): number {
   const gc = (globalThis as { gc?: () => void }).gc
@@ -44,9 +56,9 @@ async function cycle(always: Hooks, command: Hooks, c: number): Promise<{ afterS
   for (const id of ids) await always.event?.(event("session.created", id))
   await settleIO()
   const afterSessions = heapUsed()
-  for (const id of ids) {
+  for (const [i, id] of ids.entries()) {
     await command.event?.(event("session.created", id))
-    await startLoopViaHooks(command, id, `task for ${id}`)
+    if (i % LOOP_EVERY === 0) await startLoopViaHooks(command, id, `task for ${id}`)
   }
   await settleIO()
   const afterLoops = heapUsed()
@@ -83,10 +95,10 @@ async function measure(): Promise<MemoryResult> {
     await always.event?.(event("session.deleted", id))
     await command.event?.(event("session.deleted", id))
   }
-  await settleIO()
+  await settleStartup()
   const baseline = heapUsed()
-  const cycles = QUICK ? 4 : 5
-  const warmupCycles = 2
+  const cycles = QUICK ? 3 : 5
+  const warmupCycles = QUICK ? 1 : 2
   const results = []
   let before = baseline
   for (let c = 0; c < cycles; c += 1) {
@@ -98,12 +110,14 @@ async function measure(): Promise<MemoryResult> {
   const residuals = results.map((r) => r.afterDelete - baseline)
   return {
     sessions: SESSIONS,
+    loops: LOOPS,
     cycles,
     bytesPerSession: round((first.afterSessions - first.before) / SESSIONS, 1),
-    bytesPerLoop: round((first.afterLoops - first.afterSessions) / SESSIONS, 1),
+    bytesPerLoop: round((first.afterLoops - first.afterSessions) / LOOPS, 1),
     residualAfterCycle: residuals,
     warmupCycles,
     growthBytesPerSession: round(slope(residuals.slice(warmupCycles)) / SESSIONS, 3),
+    growthBytesPerLoop: round(slope(residuals.slice(warmupCycles)) / LOOPS, 1),
     baselineHeapBytes: baseline,
   }
 }

@@ -1,14 +1,14 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all five (about 4 minutes on 2 cores)
-//   npm run bench -- --quick            fewer rounds and runs (or RALPH_BENCH_QUICK=1)
+//   npm run bench                       all five (about 4–5 minutes on 2 cores)
+//   npm run bench -- --quick            fewer rounds and runs, about 2 minutes (or RALPH_BENCH_QUICK=1)
 //   npm run bench -- --only=event,memory   some of: event, memory, idle, growth, load
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
 import { execFileSync } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
-import { cpus, totalmem } from "node:os"
+import { cpus, loadavg, totalmem } from "node:os"
 import { join } from "node:path"
 import { packageDir } from "../test/harness/harness.js"
 import { runContextGrowthBench, type ContextGrowthResult, type GrowthPoint } from "./context-growth.js"
@@ -31,7 +31,7 @@ const GOAL = {
 interface Results {
   quick: boolean
   startedAt: string
-  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string; opencode?: string }
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string; opencode?: string; loadAverage: { start: number; end?: number } }
   /** The code measured: the commit, and whether src/ had uncommitted changes (dist/ is built from the working tree). */
   code: { commit: string; srcModified: boolean }
   eventHook?: EventHookResult
@@ -62,6 +62,8 @@ async function main(): Promise<void> {
       memoryGiB: Math.round(totalmem() / 2 ** 30),
       node: process.version,
       platform: `${process.platform} ${process.arch}`,
+      // 1-minute load average: other work on the machine skews everything (2 = both cores busy).
+      loadAverage: { start: loadavg()[0] ?? 0 },
     },
     code: codeState(),
   }
@@ -77,11 +79,12 @@ async function main(): Promise<void> {
   if (wanted("growth")) results.contextGrowth = await runContextGrowthBench(log)
   if (wanted("load")) results.load = await runLoadBench(log)
   results.machine.opencode = results.load?.opencodeVersion ?? opencodeVersion()
+  results.machine.loadAverage.end = loadavg()[0] ?? 0
 
   const dir = join(packageDir(), "bench", "results")
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, "latest.json"), `${JSON.stringify(results, null, 2)}\n`)
-  process.stdout.write(`\n${table(results)}\n\nJSON: bench/results/latest.json${QUICK ? "  (quick mode: fewer rounds and runs)" : ""}\n`)
+  process.stdout.write(`\n${table(results)}\n\nJSON: bench/results/latest.json${QUICK ? "  (quick mode: few rounds and runs, verdicts are only indicative)" : ""}\n`)
 }
 
 /** Read-only git queries (no index refresh): which code was built into dist/ for this run. */
@@ -142,14 +145,16 @@ function rows(r: Results): Row[] {
       verdict(b.deltaMs <= GOAL.loadDeltaMs),
     ]
     out.push(boot("instance boot, fresh server", r.load.firstBoot), boot("instance boot, warm server", r.load.warmBoot))
+    const bun = r.load.bunLoad
+    if (bun) out.push(["load", `  plugin alone in OpenCode's Bun (n=${bun.runs})`, `server() ${ms(bun.factoryMs)}, first hook ${ms(bun.readyMs)}`, "", "(info)"])
   }
   if (r.memory) {
     const m = r.memory
     out.push(["memory", "heap per tracked session", `${m.bytesPerSession.toFixed(0)} B`, "", "(info)"])
-    out.push(["memory", "heap per loop", `${m.bytesPerLoop.toFixed(0)} B`, "", "(info)"])
+    out.push(["memory", `heap per loop (${m.loops.toLocaleString("en")} loops)`, `${m.bytesPerLoop.toFixed(0)} B`, "", "(info)"])
     const left = m.residualAfterCycle
     out.push(["memory", `left after deleting ${m.sessions.toLocaleString("en")}, cycle 1 / ${m.cycles}`, `${kb(left[0] ?? 0)} / ${kb(left.at(-1) ?? 0)}`, "", "(info)"])
-    out.push(["memory", `growth per deleted session (cycles ${m.warmupCycles + 1}–${m.cycles})`, `${m.growthBytesPerSession.toFixed(2)} B`, `≤ ${GOAL.growthBytesPerSession} B`, verdict(m.growthBytesPerSession <= GOAL.growthBytesPerSession)])
+    out.push(["memory", `growth per deleted session (cycles ${m.warmupCycles + 1}–${m.cycles})`, `${m.growthBytesPerSession.toFixed(2)} B (${m.growthBytesPerLoop.toFixed(0)} B per loop)`, `≤ ${GOAL.growthBytesPerSession} B`, verdict(m.growthBytesPerSession <= GOAL.growthBytesPerSession)])
   }
   return out
 }
@@ -162,7 +167,7 @@ function table(r: Results): string {
   const line = (row: Row) => row.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join("  ").trimEnd()
   return [
     `ralph-loop benchmarks — ${m.cpus} × ${m.cpuModel}, node ${m.node}, OpenCode ${m.opencode ?? "?"}${r.quick ? ", QUICK" : ""}`,
-    `code: ${r.code.commit}${r.code.srcModified ? " + uncommitted changes in src/" : ""}`,
+    `code: ${r.code.commit}${r.code.srcModified ? " + uncommitted changes in src/" : ""}; load average ${m.loadAverage.start.toFixed(1)} at the start, ${(m.loadAverage.end ?? 0).toFixed(1)} at the end`,
     "",
     line(header),
     widths.map((w) => "-".repeat(w)).join("  "),

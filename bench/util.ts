@@ -22,16 +22,21 @@ export const drain = (): Promise<void> => new Promise((resolve) => setImmediate(
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Handles and requests other than timers: files, child processes and their pipes, sockets. */
+const busyResources = () => process.getActiveResourcesInfo().filter((r) => r !== "Timeout" && r !== "Immediate").length
+const idleResources = busyResources() // this process's own (stdout and stderr pipes)
+
 /**
- * Waits until no file-system request is in flight (the plugin persists loops in the background),
- * so a measurement does not count buffers of writes still under way, nor race with them.
+ * Waits until nothing the plugin started in the background is still under way — file writes (it
+ * persists loops), git runs (its progress baseline) — so a measurement neither counts their
+ * buffers nor races with them.
  */
 export async function settleIO(timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     await drain()
-    if (!process.getActiveResourcesInfo().some((r) => r.startsWith("FSReq") || r.startsWith("FileHandle"))) return
-    if (Date.now() > deadline) throw new Error("file-system requests still in flight")
+    if (busyResources() <= idleResources) return
+    if (Date.now() > deadline) throw new Error(`background work still under way: ${process.getActiveResourcesInfo().join(", ")}`)
     await sleep(5)
   }
 }
@@ -46,6 +51,17 @@ export async function loadRalph(): Promise<PluginModule> {
 /** Another module of the built plugin, e.g. "opencode/events.js". */
 export async function loadDist<T>(path: string): Promise<T> {
   return (await import(pathToFileURL(join(packageDir(), "dist", path)).href)) as T
+}
+
+/**
+ * Waits out what a new plugin instance does in the background after it loaded (it looks for loops
+ * to recover once a grace period has passed, reading its state files), so that a measurement
+ * neither counts it nor races with it.
+ */
+export async function settleStartup(): Promise<void> {
+  const recover = await loadDist<{ RECOVERY_GRACE_MS?: number }>("actions/recover.js").catch(() => ({ RECOVERY_GRACE_MS: 0 }))
+  await sleep((recover.RECOVERY_GRACE_MS ?? 0) + 250)
+  await settleIO()
 }
 
 /** The plugin's built-in defaults (dist/config/schema.js), e.g. its settle delay. */
@@ -143,7 +159,9 @@ export async function runChild<T>(script: string, flags: string[], env: Record<s
   })
   let out = ""
   child.stdout.on("data", (d: Buffer) => (out += d.toString()))
+  let timedOut = false
   const timer = setTimeout(() => {
+    timedOut = true
     if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, "SIGKILL")
   }, timeoutMs)
   const onExit = () => {
@@ -152,6 +170,7 @@ export async function runChild<T>(script: string, flags: string[], env: Record<s
   process.once("exit", onExit)
   try {
     const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)))
+    if (timedOut) throw new Error(`${script} did not finish within ${timeoutMs / 1000} s and was ended`)
     if (code !== 0) throw new Error(`${script} exited with ${code}\n${out.slice(-2000)}`)
     const last = out.trim().split("\n").at(-1) ?? ""
     return JSON.parse(last) as T

@@ -1,32 +1,42 @@
 // server(): called once per OpenCode instance (project directory). It returns at once: the loop's
-// machinery (zod, jsonc-parser and the rest, ~150–300 ms to load the first time) is imported in the
-// background, and each hook waits for it only when it has something to do. Registering the
-// commands and skipping the stream of irrelevant events need nothing of it.
+// machinery (zod, jsonc-parser and the rest, ~150 ms to load the first time) is imported when a hook
+// first has work, or a second after start — not while OpenCode boots. Registering the commands and
+// skipping the stream of irrelevant events need nothing of it.
 import type { Hooks, Plugin } from "@opencode-ai/plugin"
 import { configHook } from "./hooks/config.js"
 import { OBSERVED_EVENTS } from "./opencode/events.js"
 
 const SKIPPED = Promise.resolve()
 
+/** After this long without a hook needing it, the machinery loads anyway (recovery runs then). */
+const LOAD_AFTER_MS = 1_000
+
 export const server: Plugin = async (input, options) => {
   if (process.env.RALPH_LOOP_DISABLE === "1") return {}
-  const instance = import("./instance.js").then((m) => m.createInstance(input, options))
-  // A failed load is reported once through OpenCode's log; the hooks then do nothing.
-  const ready = instance.catch((error: unknown) => {
-    input.client.app
-      .log({ body: { service: "ralph-loop", level: "error", message: `ralph-loop failed to load: ${String(error)}` } })
-      .catch(() => undefined)
-    return {} as Hooks
-  })
+  let loaded: Hooks | undefined
+  let loading: Promise<Hooks> | undefined
+  // Loaded when a hook first has work, or a moment after OpenCode's start — never during it.
+  const load = (): Promise<Hooks> =>
+    (loading ??= import("./instance.js")
+      .then((m) => (loaded = m.createInstance(input, options)))
+      .catch((error: unknown) => {
+        // A failed load is reported once through OpenCode's log; the hooks then do nothing.
+        input.client.app
+          .log({ body: { service: "ralph-loop", level: "error", message: `ralph-loop failed to load: ${String(error)}` } })
+          .catch(() => undefined)
+        return (loaded = {})
+      }))
+  setTimeout(() => void load(), LOAD_AFTER_MS).unref?.()
   const later =
     <K extends keyof Hooks>(name: K) =>
     async (...args: unknown[]) => {
-      const hook = (await ready)[name] as ((...a: unknown[]) => Promise<void>) | undefined
+      const hook = (loaded ?? (await load()))[name] as ((...a: unknown[]) => Promise<void>) | undefined
       await hook?.(...args)
     }
+  const event = later("event")
   return {
     config: configHook(),
-    event: (event) => (OBSERVED_EVENTS.has(event.event.type) ? later("event")(event) : SKIPPED),
+    event: (input) => (!OBSERVED_EVENTS.has(input.event.type) ? SKIPPED : loaded?.event ? loaded.event(input) : event(input)),
     "command.execute.before": later("command.execute.before"),
     "chat.message": later("chat.message"),
     "experimental.chat.system.transform": later("experimental.chat.system.transform"),

@@ -23,7 +23,7 @@ import * as notice from "./notices.js"
 import type { Notice } from "./notices.js"
 import { runCheck } from "./checks.js"
 import { iterationTitle } from "./notices.js"
-import { filesChangedSince, headCommit, workTreeFingerprint } from "./work-tree.js"
+import { filesChangedSince, headCommit, repositoryPrefix, sampleWorkTree } from "./work-tree.js"
 
 export interface RunnerOptions {
   directory: string
@@ -42,6 +42,8 @@ export class ActionRunner {
   private readonly timers = new Map<Loop, ReturnType<typeof setTimeout>>()
   /** The instance was disposed (OpenCode reloads it): work under way must not reach OpenCode. */
   private disposed = false
+  /** The project's place in its git repository (undefined: not a repository), asked once. */
+  private prefix?: Promise<string | undefined>
 
   constructor(
     private readonly api: OpencodeApi,
@@ -66,17 +68,21 @@ export class ActionRunner {
       this.manager.keepWatching(loop, true)
       return true
     }
+    // The work-tree sample (a git call) runs during the settle wait: the turn has ended.
+    const sampled = this.sample(loop).catch((error: unknown) => error as Error)
     try {
       if (loop.settings.settleMs > 0) await sleep(loop.settings.settleMs)
       if (loop.phase !== "deciding") return
       // The session started working again while we waited (the user typed, OpenCode continued).
       if (loop.busyEpoch !== epoch) return this.manager.keepWatching(loop, true)
       // The facts of the turn, gathered side by side: they do not depend on each other.
-      const [messages, sample, damaged] = await Promise.all([
+      const [messages, sampleOrError, damaged] = await Promise.all([
         this.api.messages(loop.sessionID),
-        this.sample(loop),
+        sampled,
         this.options.store.verify(loop, this.now()),
       ])
+      if (sampleOrError instanceof Error) throw sampleOrError
+      const sample = sampleOrError
       if (loop.phase !== "deciding" || userMovedOn()) return
       if (damaged) {
         this.api.log("warn", `state file ${damaged.file} ${damaged.message}`, { loop: loop.id })
@@ -356,8 +362,10 @@ export class ActionRunner {
   /** Progress facts: the work tree and the session's completed todos. */
   private async sample(loop: Loop): Promise<ProgressSample> {
     const ignore = this.ownFolders(loop)
+    this.prefix ??= repositoryPrefix(this.options.directory)
+    const prefix = await this.prefix
     const [workTree, todos] = await Promise.all([
-      workTreeFingerprint(this.options.directory, ignore),
+      prefix === undefined ? undefined : sampleWorkTree(this.options.directory, prefix, ignore),
       this.api.todos(loop.sessionID).catch(() => []),
     ])
     return { workTree, todosCompleted: todos.filter((t) => t.status === "completed").length, sessionID: loop.sessionID }

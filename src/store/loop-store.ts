@@ -103,7 +103,10 @@ export class LoopStore {
     const settled = next.catch(() => undefined)
     this.writes.set(loop.id, settled)
     void settled.then(() => {
-      if (this.writes.get(loop.id) === settled) this.writes.delete(loop.id)
+      if (this.writes.get(loop.id) !== settled) return
+      this.writes.delete(loop.id)
+      // An ended loop's last state is on disk: nothing of it stays in memory.
+      if (loop.phase === "stopped") this.written.delete(loop.id)
     })
     return next
   }

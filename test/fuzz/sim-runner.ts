@@ -129,7 +129,8 @@ export class SimRunner {
       if (loop.settings.settleMs > 0) yield* call({ kind: "sleep", ms: loop.settings.settleMs })
       if (loop.phase !== "deciding") return
       if (loop.busyEpoch !== epoch) return this.manager.keepWatching(loop, true)
-      // Promise.all([messages, sample, verify]): modelled one after the other (a superset of the orders).
+      // runner.ts starts the sample before the settle wait and joins it in Promise.all([messages,
+      // sample, verify]); modelled one after the other here (a superset of the orders).
       const messages = yield* call({ kind: "messages", sessionID: loop.sessionID })
       const sample = yield* call({ kind: "sample", sessionID: loop.sessionID })
       yield* call({ kind: "verify", loopID: loop.id })

@@ -1,0 +1,56 @@
+import { execFileSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { changedFiles, repositoryPrefix, sampleWorkTree } from "../../src/actions/work-tree.js"
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], { cwd, stdio: "ignore", env: { ...process.env, HOME: cwd } })
+
+function repo(): { root: string; project: string } {
+  const root = mkdtempSync(join(tmpdir(), "ralph-git-"))
+  const project = join(root, "packages", "app")
+  mkdirSync(project, { recursive: true })
+  writeFileSync(join(root, "top.txt"), "top\n")
+  writeFileSync(join(project, "a.ts"), "a\n")
+  git(root, "init", "-q")
+  git(root, "add", "-A")
+  git(root, "commit", "-q", "-m", "init")
+  return { root, project }
+}
+
+describe("work tree", () => {
+  it("the fingerprint changes on edits, new files and commits, not on the loop's own files", async () => {
+    const { project } = repo()
+    const prefix = (await repositoryPrefix(project)) ?? ""
+    expect(prefix).toBe("packages/app/")
+    const ignore = [".opencode/"]
+    const clean = await sampleWorkTree(project, prefix, ignore)
+    mkdirSync(join(project, ".opencode/sessions/ses_1"), { recursive: true })
+    writeFileSync(join(project, ".opencode/sessions/ses_1/ralph_summary.md"), "s")
+    expect(await sampleWorkTree(project, prefix, ignore)).toBe(clean)
+    writeFileSync(join(project, "b.ts"), "b\n")
+    const added = await sampleWorkTree(project, prefix, ignore)
+    expect(added).not.toBe(clean)
+    writeFileSync(join(project, "b.ts"), "b changed, longer\n")
+    const edited = await sampleWorkTree(project, prefix, ignore)
+    expect(edited).not.toBe(added)
+    git(project, "add", "b.ts")
+    git(project, "commit", "-q", "-m", "b")
+    expect(await sampleWorkTree(project, prefix, ignore)).not.toBe(edited)
+  })
+
+  it("lists changed files relative to the project, outside the ignored folders", async () => {
+    const { root, project } = repo()
+    writeFileSync(join(root, "top.txt"), "changed above the project\n")
+    writeFileSync(join(project, "a.ts"), "a changed\n")
+    mkdirSync(join(project, ".opencode"), { recursive: true })
+    writeFileSync(join(project, ".opencode/x"), "x")
+    expect(await changedFiles(project)).toEqual([{ code: " M", path: "a.ts" }])
+  })
+
+  it("is undefined outside a git repository", async () => {
+    expect(await repositoryPrefix(mkdtempSync(join(tmpdir(), "ralph-nogit-")))).toBeUndefined()
+  })
+})
