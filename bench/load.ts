@@ -35,6 +35,8 @@ export interface BootTimes {
 
 export interface LoadResult {
   firstBoot: BootTimes
+  /** The same first boot with a plugin that does nothing: OpenCode's own cost of loading any plugin. */
+  firstBootMinimal: { runs: number; withMs: number; deltaMs: number; withAll: number[] }
   warmBoot: BootTimes
   /**
    * The plugin alone in a new process of OpenCode's own Bun (BUN_BE_BUN=1), medians: import and
@@ -50,13 +52,14 @@ export async function runLoadBench(log: (line: string) => void): Promise<LoadRes
   const root = mkdtempSync(join(tmpdir(), "ralph-bench-load-"))
   const env = isolatedEnv(root)
   const mock = await MockModel.start()
-  const first = { with: [] as number[], without: [] as number[] }
+  const first = { with: [] as number[], without: [] as number[], minimal: [] as number[] }
+  const minimalPlugin = join(packageDir(), "bench", "minimal-plugin.js")
   const warm = { with: [] as number[], without: [] as number[] }
   let count = 0
-  const project = (label: string, withPlugin: boolean) => {
-    const name = `${label}-${withPlugin ? "with" : "without"}-${count++}`
+  const project = (label: string, withPlugin: boolean, minimal = false) => {
+    const name = `${label}-${minimal ? "minimal" : withPlugin ? "with" : "without"}-${count++}`
     const dir = join(root, "projects", name)
-    writeProject(dir, env, mock, name, { withPlugin })
+    writeProject(dir, env, mock, name, minimal ? { withPlugin: false, opencodeConfig: { plugin: [minimalPlugin] } } : { withPlugin })
     return dir
   }
   /** Times the boot of a new project's instance: its first GET /config. */
@@ -73,11 +76,12 @@ export async function runLoadBench(log: (line: string) => void): Promise<LoadRes
   const base = project("base", false)
   try {
     for (let r = 0; r < firstRuns; r += 1) {
-      for (const withPlugin of order(r)) {
-        const dir = project("first", withPlugin)
+      const kinds = (r % 3 === 0 ? ["without", "minimal", "with"] : r % 3 === 1 ? ["with", "without", "minimal"] : ["minimal", "with", "without"]) as Array<"with" | "without" | "minimal">
+      for (const kind of kinds) {
+        const dir = project("first", kind === "with", kind === "minimal")
         const server = await startOpencodeServer({ cwd: base, env, readyDirectory: base })
         try {
-          first[withPlugin ? "with" : "without"].push(await boot(server, dir, withPlugin))
+          first[kind].push(await boot(server, dir, kind !== "without"))
         } finally {
           await server.stop()
         }
@@ -115,6 +119,12 @@ export async function runLoadBench(log: (line: string) => void): Promise<LoadRes
   log(`load: the plugin alone in OpenCode's Bun, ${bun.length} runs`)
   return {
     firstBoot: summary(firstRuns, first),
+    firstBootMinimal: {
+      runs: firstRuns,
+      withMs: round(median(first.minimal), 1),
+      deltaMs: round(median(first.minimal) - median(first.without), 1),
+      withAll: first.minimal.map((v) => round(v, 1)),
+    },
     warmBoot: summary(warmRuns, warm),
     bunLoad: bun.length === 0 ? undefined : {
       runs: bun.length,

@@ -144,7 +144,14 @@ function rows(r: Results): Row[] {
       `≤ +${GOAL.loadDeltaMs} ms`,
       verdict(b.deltaMs <= GOAL.loadDeltaMs),
     ]
-    out.push(boot("instance boot, fresh server", r.load.firstBoot), boot("instance boot, warm server", r.load.warmBoot))
+    const minimal = r.load.firstBootMinimal
+    const ownShare = r.load.firstBoot.withMs - minimal.withMs
+    out.push(
+      boot("instance boot, fresh server", r.load.firstBoot),
+      ["load", `  a do-nothing plugin instead (n=${minimal.runs})`, `${ms(minimal.withMs)} (${minimal.deltaMs >= 0 ? "+" : ""}${ms(minimal.deltaMs)}): OpenCode's cost of any plugin`, "", "(baseline)"],
+      ["load", "  ralph-loop's own share (over a do-nothing plugin)", `${ownShare >= 0 ? "+" : ""}${ms(ownShare)}`, `≤ +${GOAL.loadDeltaMs} ms`, verdict(ownShare <= GOAL.loadDeltaMs)],
+      boot("instance boot, warm server", r.load.warmBoot),
+    )
     const bun = r.load.bunLoad
     if (bun) out.push(["load", `  plugin alone in OpenCode's Bun (n=${bun.runs})`, `server() ${ms(bun.factoryMs)}, first hook ${ms(bun.readyMs)}`, "", "(info)"])
   }

@@ -10,7 +10,7 @@ import { snapshotOf, type CheckResult, type DiagnosticSnapshot } from "../loop/d
 import { maxIterations, type Loop, type Wait } from "../loop/loop.js"
 import { buildHandoff, type HandoffFacts } from "../loop/handoff.js"
 import { recurringFailures, unmetCriteria } from "../loop/criteria.js"
-import { gotchasFor } from "../loop/gotchas.js"
+import { gotchasFor, gotchaText } from "../loop/gotchas.js"
 import type { LoopManager } from "../loop/manager.js"
 import type { ProgressSample } from "../loop/progress.js"
 import { continuePrompt, freshSessionPrompt, loopRules, resumePrompt, sessionTitle } from "../loop/prompts.js"
@@ -218,9 +218,11 @@ export class ActionRunner {
 
   /** Strategy `continue`: the same session gets the next prompt. */
   private async continueInPlace(loop: Loop, turn: Turn, note?: string, feedback?: string): Promise<void> {
+    const gotchas = loop.gotchas.length ? await this.gotchaLines(loop) : []
+    if (loop.phase !== "restarting") return
     // Counted before the prompt is sent, so the busy status it causes is seen as this loop's.
     if (!this.manager.nextIteration(loop, loop.sessionID)) return
-    await this.prompt(loop, loop.sessionID, continuePrompt(loop, loop.iteration, note, feedback), turn)
+    await this.prompt(loop, loop.sessionID, continuePrompt(loop, loop.iteration, note, feedback, gotchas), turn)
     this.notify(notice.iterationStarted(loop, "Continuing in the same session."))
   }
 
@@ -331,8 +333,14 @@ export class ActionRunner {
       openTodos: todos.filter((t) => t.status !== "completed" && t.status !== "cancelled").map((t) => t.content),
       tried,
       recurring: recurringFailures(loop.snapshots),
-      gotchas: gotchasFor(loop.gotchas, files).map((g) => `${g.title} (iteration ${g.iteration}${g.files.length ? `; ${g.files.join(", ")}` : ""})`),
+      gotchas: gotchaText(gotchasFor(loop.gotchas, files)),
     }
+  }
+
+  /** The loop's gotchas that concern the files it changed, as prompt lines. */
+  private async gotchaLines(loop: Loop): Promise<string[]> {
+    const files = await filesChangedSince(this.options.directory, loop.startHead, this.ownFolders(loop)).catch(() => [])
+    return gotchaText(gotchasFor(loop.gotchas, files))
   }
 
   private ownFolders(loop: Loop): string[] {

@@ -34,3 +34,6 @@ export function gotchasFor(gotchas: readonly Gotcha[], files: readonly string[])
   const touched = new Set(files)
   return gotchas.filter((g) => g.files.length === 0 || g.files.some((f) => touched.has(f)))
 }
+
+export const gotchaText = (gotchas: readonly Gotcha[]): string[] =>
+  gotchas.map((g) => `${g.title} (iteration ${g.iteration}${g.files.length ? `; ${g.files.join(", ")}` : ""})`)

@@ -62,7 +62,11 @@ export function freshSessionPrompt(loop: Loop, iteration: number, summary: strin
 }
 
 /** The prompt that re-prompts the same session (strategy `continue`). */
-export function continuePrompt(loop: Loop, iteration: number, note?: string, feedback?: string): string {
+/** Gotchas from earlier failures on the files the loop works on (seed 001's memory). */
+const gotchaSection = (gotchas: readonly string[]): string[] =>
+  gotchas.length === 0 ? [] : ["", "## Gotchas from earlier failures on these files", ...gotchas.map((g) => `- ${g}`)]
+
+export function continuePrompt(loop: Loop, iteration: number, note?: string, feedback?: string, gotchas: readonly string[] = []): string {
   return [
     header(loop, iteration, "same session"),
     "",
@@ -75,6 +79,7 @@ export function continuePrompt(loop: Loop, iteration: number, note?: string, fee
     "## Task",
     loop.task,
     ...checkSection(feedback),
+    ...gotchaSection(gotchas),
     ...hintSection(loop),
     "",
     "## Rules",

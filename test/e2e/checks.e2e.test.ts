@@ -196,6 +196,9 @@ describe("handoff and memory", () => {
     const fourth = prompted(project)[3]!.lastUser
     expect(fourth).toContain("Circular fix: these failures were fixed before and are back")
     expect(fourth).toContain("A: FAIL A: state is wrong")
+    // Seed 001's memory: the failing checks became gotchas that the continue prompt repeats.
+    expect(fourth).toContain("## Gotchas from earlier failures on these files")
+    expect(fourth).toMatch(/- B: FAIL B: state is wrong \(iteration \d\)/)
     expect(prompted(project)[2]!.lastUser).not.toContain("Circular fix")
   })
 })
