@@ -2,6 +2,7 @@
 import { cooldownEndsAt } from "../loop/breaker.js"
 import { current } from "../loop/call-window.js"
 import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
+import { unmetCriteria } from "../loop/criteria.js"
 import { promiseTag } from "../loop/prompts.js"
 import { RALPH_FLAGS } from "./ralph-args.js"
 
@@ -21,11 +22,20 @@ export function statusText(loop: Loop, now: number): string {
     `Circuit breaker: ${b.state}${b.state === "OPEN" ? ` until ${clock(cooldownEndsAt(b, s))} (${b.reason})` : ""} · no progress ${b.noProgress}/${s.noProgressThreshold} · same error ${b.sameError}/${s.sameErrorThreshold}`,
     `Calls: ${calls.count} of ${s.maxCallsPerHour} this window${calls.startedAt !== undefined ? ` (resets ${clock(calls.startedAt + s.rateLimitWindowMinutes * 60_000)})` : ""}`,
     `Budgets: tokens ${usage.tokens.toLocaleString("en")} of ${s.maxTokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)} of ${s.maxCost.toFixed(2)} · time ${((now - loop.startedAt) / 60_000).toFixed(1)} of ${s.maxWallMinutes} min`,
+    lastChecks(loop, s),
     `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (current)`].join(" → ")}`,
     loop.hints.length ? `Queued hints: ${loop.hints.length}` : "",
   ]
     .filter(Boolean)
     .join("\n")
+}
+
+function lastChecks(loop: Loop, settings: Loop["settings"]): string {
+  if (settings.checks.length === 0) return "Checks: none configured or detected"
+  const last = loop.snapshots.at(-1)
+  if (!last) return `Checks: ${settings.checks.map((c) => c.name).join(", ")} — not run yet (they run when the model claims completion)`
+  const unmet = unmetCriteria(last, settings)
+  return `Last checks (iteration ${last.iteration}): ${last.checks.map((c) => `${c.name} ${c.status}`).join(", ")}${unmet.length ? ` — ${unmet.join(", ")}` : " — criteria met"}`
 }
 
 export function helpText(): string {
