@@ -2,25 +2,19 @@
 // a failing one rejects it and goes into the next prompt, stagnation stops, a report is written.
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startHarness, type Harness, type Project } from "../harness/harness.js"
+import { describe, expect, it } from "vitest"
+import type { Project } from "../harness/harness.js"
 import type { MockRequest } from "../harness/mock-model.js"
-import { QUIET_MS, selectedSessions, sleep, waitForToast } from "./helpers.js"
+import { QUIET_MS, selectedSessions, sharedHarness, sleep, waitForToast } from "./helpers.js"
 
-let harness: Harness
-beforeAll(async () => {
-  harness = await startHarness()
-})
-afterAll(async () => {
-  await harness?.stop()
-})
+const harness = sharedHarness()
 
 const prompted = (project: Project) => project.requests("main").filter((r) => r.lastRole === "user")
 const report = (project: Project, loopID: string) => readFileSync(join(project.dir, ".opencode/sessions", loopID, "ralph_report.md"), "utf8")
 
 describe("checks", () => {
   it("a claim the checks reject goes on with the failure output; once fixed, the promise is accepted and the report written", async () => {
-    const project = await harness.project("marker-check", {
+    const project = await harness().project("marker-check", {
       pluginOptions: {
         strategy: "continue",
         checks: [{ name: "marker", kind: "test", command: "test -f done.txt || (echo 'FAIL: done.txt is missing'; exit 1)" }],
@@ -53,7 +47,7 @@ describe("checks", () => {
   })
 
   it.each([false, true])("warnings block completion only with zeroWarnings (zeroWarnings %s)", async (zeroWarnings) => {
-    const project = await harness.project(`warnings-${zeroWarnings}`, {
+    const project = await harness().project(`warnings-${zeroWarnings}`, {
       pluginOptions: {
         strategy: "continue",
         zeroWarnings,
@@ -71,7 +65,7 @@ describe("checks", () => {
   })
 
   it("stagnation: issues that do not fall for stagnationLimit check runs stop the loop with the reason", async () => {
-    const project = await harness.project("stagnation", {
+    const project = await harness().project("stagnation", {
       pluginOptions: {
         strategy: "continue",
         stagnationLimit: 2,
@@ -98,7 +92,7 @@ describe("checks", () => {
   })
 
   it("a check that hangs is killed at its timeout and reported; a missing tool is reported, not crashed on", async () => {
-    const project = await harness.project("bad-checks", {
+    const project = await harness().project("bad-checks", {
       pluginOptions: {
         strategy: "continue",
         maxRetries: 1,
@@ -127,7 +121,7 @@ describe("checks", () => {
 describe("handoff and memory", () => {
   it("the restart prompt carries goal, failing check, open todo and changed files the summary left out, at the same size at iteration 10 as at 2", async () => {
     let project!: Project
-    project = await harness.project("handoff", {
+    project = await harness().project("handoff", {
       pluginOptions: {
         maxRetries: 10,
         checkAfter: "iteration",
@@ -150,7 +144,7 @@ describe("handoff and memory", () => {
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "build the widget library")
-    await harness.mock.waitFor(() => prompted(project).length >= 10, 90_000, "iteration 10")
+    await harness().mock.waitFor(() => prompted(project).length >= 10, 90_000, "iteration 10")
     await project.command(selectedSessions(project).at(-1)!, "cancel-ralph", "")
 
     const [second, tenth] = [prompted(project)[1]!, prompted(project)[9]!]
@@ -171,7 +165,7 @@ describe("handoff and memory", () => {
   it("a failure that comes back after being fixed (A → B → A) is named as circular in the next prompt", async () => {
     let project!: Project
     const states = ["fixB", "fixA", "fixB"]
-    project = await harness.project("circular", {
+    project = await harness().project("circular", {
       pluginOptions: {
         strategy: "continue",
         checkAfter: "iteration",
@@ -191,7 +185,7 @@ describe("handoff and memory", () => {
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "make both checks pass")
-    await harness.mock.waitFor(() => prompted(project).length >= 4, 60_000, "the fourth prompt")
+    await harness().mock.waitFor(() => prompted(project).length >= 4, 60_000, "the fourth prompt")
     await project.command(session, "cancel-ralph", "")
     const fourth = prompted(project)[3]!.lastUser
     expect(fourth).toContain("Circular fix: these failures were fixed before and are back")

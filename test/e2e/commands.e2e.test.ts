@@ -1,18 +1,12 @@
 // /ralph flags and the control commands, acting in the plugin; loops side by side; self-protection.
 import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startHarness, type Harness, type Project } from "../harness/harness.js"
+import { describe, expect, it } from "vitest"
+import type { Project } from "../harness/harness.js"
 import type { MockRequest } from "../harness/mock-model.js"
-import { distinctReply, QUIET_MS, selectedSessions, sleep, toastTitles, waitForToast } from "./helpers.js"
+import { distinctReply, QUIET_MS, selectedSessions, sharedHarness, sleep, toastTitles, waitForToast } from "./helpers.js"
 
-let harness: Harness
-beforeAll(async () => {
-  harness = await startHarness()
-})
-afterAll(async () => {
-  await harness?.stop()
-})
+const harness = sharedHarness()
 
 const isControl = (r: MockRequest) => r.lastUser.startsWith("[ralph-loop control]")
 
@@ -25,7 +19,7 @@ async function userTexts(project: Project, sessionID: string): Promise<string[]>
 
 describe("/ralph flags", () => {
   it("both forms set the loop's options, and the task the model gets has no flags in it", async () => {
-    const project = await harness.project("flags", { script: { main: (r) => distinctReply(r.index) } })
+    const project = await harness().project("flags", { script: { main: (r) => distinctReply(r.index) } })
     const session = await project.newSession()
     await project.command(session, "ralph", 'Build the "widget" --max-retries 1 --strategy=continue')
     const stop = await waitForToast(project, /retry limit/)
@@ -39,7 +33,7 @@ describe("/ralph flags", () => {
   })
 
   it("a bad flag starts nothing, and the reply names it", async () => {
-    const project = await harness.project("bad-flag", { script: { main: [{ text: "No loop was started: unknown flag --max-iteration." }] } })
+    const project = await harness().project("bad-flag", { script: { main: [{ text: "No loop was started: unknown flag --max-iteration." }] } })
     const session = await project.newSession()
     await project.command(session, "ralph", "do it --max-iteration 5")
     await sleep(QUIET_MS)
@@ -53,7 +47,7 @@ describe("/ralph flags", () => {
 
 describe("control commands", () => {
   it("/cancel-ralph while the model is mid-turn: after that turn nothing more is sent", async () => {
-    const project = await harness.project("cancel-mid-turn", {
+    const project = await harness().project("cancel-mid-turn", {
       pluginOptions: { strategy: "continue" },
       script: { main: (r) => (isControl(r) ? { text: "OK" } : { text: "a slow reply that takes a while", chunkDelayMs: 1_200 }) },
     })
@@ -71,7 +65,7 @@ describe("control commands", () => {
   })
 
   it("/ralph-pause, /ralph-status, /ralph-hint and /ralph-resume act in the plugin", async () => {
-    const project = await harness.project("controls", {
+    const project = await harness().project("controls", {
       pluginOptions: { strategy: "continue" },
       script: {
         main: (r) =>
@@ -104,7 +98,7 @@ describe("control commands", () => {
   })
 
   it("/ralph-help explains usage without a loop", async () => {
-    const project = await harness.project("help", { script: { main: [{ text: "OK" }] } })
+    const project = await harness().project("help", { script: { main: [{ text: "OK" }] } })
     const session = await project.newSession()
     await project.command(session, "ralph-help", "")
     expect(project.requests("main")[0]?.lastUser).toContain("/ralph <task> [flags]")
@@ -115,7 +109,7 @@ describe("control commands", () => {
 describe("isolation", () => {
   it("two loops in two sessions at once: each gets exactly its own continuations", async () => {
     const turns = new Map<string, number>()
-    const project = await harness.project("two-loops", {
+    const project = await harness().project("two-loops", {
       pluginOptions: { strategy: "continue" },
       script: {
         main: (r) => {
@@ -143,7 +137,7 @@ describe("isolation", () => {
 
 describe("self-protection", () => {
   it("the model's `rm -rf .opencode/ralph-loop` is refused while the loop is active, with a message it sees", async () => {
-    const project = await harness.project("protect", {
+    const project = await harness().project("protect", {
       pluginOptions: { strategy: "continue" },
       script: {
         main: (r) =>

@@ -1,15 +1,9 @@
 // A broken .opencode/ralph-loop.jsonc never breaks OpenCode: one clear message, safe values.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startHarness, type Harness, type Project } from "../harness/harness.js"
-import { distinctReply, QUIET_MS, selectedSessions, sleep, waitForToast } from "./helpers.js"
+import { describe, expect, it } from "vitest"
+import type { Project } from "../harness/harness.js"
+import { distinctReply, QUIET_MS, selectedSessions, sharedHarness, sleep, waitForToast } from "./helpers.js"
 
-let harness: Harness
-beforeAll(async () => {
-  harness = await startHarness()
-})
-afterAll(async () => {
-  await harness?.stop()
-})
+const harness = sharedHarness()
 
 const configToasts = (project: Project) => project.events.toasts().filter((t) => t.title === "Ralph · config problem")
 
@@ -21,7 +15,7 @@ async function stillServing(project: Project): Promise<void> {
 
 describe("a broken config file", () => {
   it("with a syntax error: OpenCode keeps serving, one message names the file and where, the loop runs on defaults", async () => {
-    const project = await harness.project("syntax", {
+    const project = await harness().project("syntax", {
       configFile: '{\n  "strategy": "continue",\n  "maxRetries": 2 }}\n',
       script: { main: [{ text: "working" }, { text: "<promise>DONE</promise>" }] },
     })
@@ -43,7 +37,7 @@ describe("a broken config file", () => {
   })
 
   it("with a wrong type: one message names the file and the key; the other keys of the file still apply", async () => {
-    const project = await harness.project("wrong-type", {
+    const project = await harness().project("wrong-type", {
       configFile: '{\n  // comments and trailing commas are fine\n  "strategy": "continue",\n  "maxRetries": "three",\n}\n',
       script: { main: (r) => distinctReply(r.index) },
     })
@@ -63,7 +57,7 @@ describe("a broken config file", () => {
   })
 
   it("plugin options override the file; unknown keys are named", async () => {
-    const project = await harness.project("layers", {
+    const project = await harness().project("layers", {
       configFileName: "ralph-loop.json",
       configFile: '{ "strategy": "fresh", "maxRetires": 1 }',
       pluginOptions: { strategy: "continue", maxRetries: 1 },

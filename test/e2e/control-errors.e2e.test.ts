@@ -1,17 +1,11 @@
 // The class of each idle, in the real OpenCode: provider limits, Esc, permissions, duplicate
 // idles, auth errors and context overflow.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startHarness, type Harness, type Project } from "../harness/harness.js"
+import { describe, expect, it } from "vitest"
+import type { Project } from "../harness/harness.js"
 import type { MockRequest, Reply } from "../harness/mock-model.js"
-import { QUIET_MS, selectedSessions, sessionIDs, sleep, toastTitles, waitForToast } from "./helpers.js"
+import { QUIET_MS, selectedSessions, sessionIDs, sharedHarness, sleep, toastTitles, waitForToast } from "./helpers.js"
 
-let harness: Harness
-beforeAll(async () => {
-  harness = await startHarness()
-})
-afterAll(async () => {
-  await harness?.stop()
-})
+const harness = sharedHarness()
 
 const prompted = (project: Project) => project.requests("main").filter((r) => r.lastRole === "user")
 
@@ -24,7 +18,7 @@ describe("rate limit", () => {
   it("429 with retry-after: no iteration used, the loop waits for the reset, then resumes", async () => {
     // OpenCode itself retries a 429 five times; the sixth answer ends the turn with the error.
     const rateLimited: Reply = { error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "1" } } }
-    const project = await harness.project("rate-limit", {
+    const project = await harness().project("rate-limit", {
       pluginOptions: { strategy: "continue" },
       script: { main: (r: MockRequest) => (r.index < 6 ? rateLimited : { text: "<promise>DONE</promise>" }) },
     })
@@ -45,7 +39,7 @@ describe("rate limit", () => {
 
 describe("user abort", () => {
   it("Esc while the model streams: the loop pauses and sends nothing until the user speaks again", async () => {
-    const project = await harness.project("esc", {
+    const project = await harness().project("esc", {
       pluginOptions: { strategy: "continue" },
       script: { main: [{ text: "a long answer that streams very slowly indeed", chunkDelayMs: 2_000 }, { text: "<promise>DONE</promise>" }] },
     })
@@ -68,7 +62,7 @@ describe("user abort", () => {
 
 describe("permission pending", () => {
   it("a tool waiting on a permission gets no prompt while it waits", async () => {
-    const project = await harness.project("permission", {
+    const project = await harness().project("permission", {
       pluginOptions: { strategy: "continue" },
       opencodeConfig: { permission: { bash: "ask" } },
       script: {
@@ -99,7 +93,7 @@ describe("permission pending", () => {
 
 describe("duplicate idles", () => {
   it("two more idles for one turn end give exactly one continuation", async () => {
-    const project = await harness.project("duplicate-idle", {
+    const project = await harness().project("duplicate-idle", {
       pluginOptions: { strategy: "continue", settleMs: 1_500 },
       script: { main: [{ text: "working" }, { text: "<promise>DONE</promise>" }] },
     })
@@ -123,7 +117,7 @@ describe("duplicate idles", () => {
 
 describe("auth error", () => {
   it("stops and says why", async () => {
-    const project = await harness.project("auth", {
+    const project = await harness().project("auth", {
       script: { main: [{ error: { status: 401, message: "Incorrect API key provided" } }] },
     })
     const session = await project.newSession()
@@ -139,7 +133,7 @@ describe("auth error", () => {
 
 describe("context overflow", () => {
   it("continues in a fresh session with OpenCode's own compaction summary, even with strategy continue", async () => {
-    const project = await harness.project("overflow", {
+    const project = await harness().project("overflow", {
       pluginOptions: { strategy: "continue" },
       script: {
         main: [

@@ -1,24 +1,18 @@
 // Limits that keep a loop from running away, in the real OpenCode: the circuit breaker, the call
 // limit, token and cost budgets, and the RALPH_STATUS exit gate.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startHarness, type Harness, type Project } from "../harness/harness.js"
+import { describe, expect, it } from "vitest"
+import type { Project } from "../harness/harness.js"
 import type { MockRequest } from "../harness/mock-model.js"
-import { QUIET_MS, sleep, toastTitles, waitForToast } from "./helpers.js"
+import { QUIET_MS, sharedHarness, sleep, toastTitles, waitForToast } from "./helpers.js"
 
-let harness: Harness
-beforeAll(async () => {
-  harness = await startHarness()
-})
-afterAll(async () => {
-  await harness?.stop()
-})
+const harness = sharedHarness()
 
 const prompted = (project: Project) => project.requests("main").filter((r) => r.lastRole === "user")
 const between = (project: Project, from: number, to: number) => project.requests("main").filter((r) => r.at > from && r.at < to)
 
 describe("circuit breaker", () => {
   it("no progress → OPEN (no prompts), cooldown → HALF_OPEN (one probe), progress → CLOSED", async () => {
-    const project = await harness.project("breaker", {
+    const project = await harness().project("breaker", {
       pluginOptions: { strategy: "continue", maxRetries: 20, noProgressThreshold: 3, cooldownMinutes: 0.05 },
       script: {
         main: (r: MockRequest) => {
@@ -48,7 +42,7 @@ describe("circuit breaker", () => {
   })
 
   it("the same error five times → OPEN", async () => {
-    const project = await harness.project("same-error", {
+    const project = await harness().project("same-error", {
       pluginOptions: { strategy: "continue", maxRetries: 20, cooldownMinutes: 30 },
       script: { main: (r: MockRequest) => ({ error: { status: 400, message: `Invalid request: tool schema rejected (req_${r.index}abc)` } }) },
     })
@@ -64,7 +58,7 @@ describe("circuit breaker", () => {
 describe("calls per hour", () => {
   it("at the limit the loop waits for the window to reset, then goes on by itself", async () => {
     const words = ["alpha", "beta", "gamma", "delta"]
-    const project = await harness.project("call-limit", {
+    const project = await harness().project("call-limit", {
       pluginOptions: { strategy: "continue", maxCallsPerHour: 2, rateLimitWindowMinutes: 0.05 },
       script: { main: (r: MockRequest) => ({ text: r.index < words.length ? `working on ${words[r.index]}` : "<promise>DONE</promise>" }) },
     })
@@ -85,7 +79,7 @@ describe("calls per hour", () => {
 
 describe("budgets", () => {
   it("the token budget stops the loop and says so", async () => {
-    const project = await harness.project("tokens", {
+    const project = await harness().project("tokens", {
       pluginOptions: { strategy: "continue", maxTokens: 2_500 },
       script: { main: (r: MockRequest) => ({ text: `turn ${"x".repeat(r.index + 1)}`, usage: { prompt_tokens: 1_000, completion_tokens: 100 } }) },
     })
@@ -98,14 +92,14 @@ describe("budgets", () => {
   })
 
   it("the cost budget stops the loop and says so", async () => {
-    const project = await harness.project("cost", {
+    const project = await harness().project("cost", {
       pluginOptions: { strategy: "continue", maxCost: 2 },
       opencodeConfig: {
         provider: {
           mock: {
             npm: "@ai-sdk/openai-compatible",
             name: "Mock",
-            options: { baseURL: harness.mock.baseURL("cost"), apiKey: "mock" },
+            options: { baseURL: harness().mock.baseURL("cost"), apiKey: "mock" },
             models: { "mock-model": { name: "Mock Model", cost: { input: 1_000, output: 1_000 } } },
           },
         },
@@ -126,7 +120,7 @@ describe("RALPH_STATUS exit gate", () => {
     `Progress made.\n---RALPH_STATUS---\nSTATUS: ${status}\nTASKS_COMPLETED_THIS_LOOP: 1\nTESTS_STATUS: PASSING\nEXIT_SIGNAL: ${exit}\nRECOMMENDATION: none\n---END_RALPH_STATUS---`
 
   it("dual: COMPLETE with EXIT_SIGNAL false continues; COMPLETE twice with EXIT_SIGNAL true stops", async () => {
-    const project = await harness.project("dual-gate", {
+    const project = await harness().project("dual-gate", {
       pluginOptions: { strategy: "continue", statusBlock: true, exitGate: "dual" },
       script: { main: [{ text: block("COMPLETE", false) }, { text: block("COMPLETE", true) }] },
     })
@@ -140,7 +134,7 @@ describe("RALPH_STATUS exit gate", () => {
   })
 
   it("STATUS: BLOCKED pauses the loop and shows the recommendation", async () => {
-    const project = await harness.project("blocked", {
+    const project = await harness().project("blocked", {
       pluginOptions: { strategy: "continue", statusBlock: true },
       script: { main: [{ text: "---RALPH_STATUS---\nSTATUS: BLOCKED\nEXIT_SIGNAL: false\nRECOMMENDATION: need the API key for the staging server\n---END_RALPH_STATUS---" }] },
     })

@@ -4,17 +4,10 @@
 // not on disk, and send nothing after it paused.
 import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startHarness, type Harness } from "../harness/harness.js"
-import { QUIET_MS, sleep } from "./helpers.js"
+import { describe, expect, it } from "vitest"
+import { QUIET_MS, sharedHarness, sleep } from "./helpers.js"
 
-let harness: Harness
-beforeAll(async () => {
-  harness = await startHarness({ env: { RALPH_LOOP_FAULT_INJECTION: "1" } })
-})
-afterAll(async () => {
-  await harness?.stop()
-})
+const harness = sharedHarness({ env: { RALPH_LOOP_FAULT_INJECTION: "1" } })
 
 type Outcome = "done" | "paused"
 // What a failure of each call leads to: the loop either works around it or pauses and says why.
@@ -33,7 +26,7 @@ const cases = Object.entries(CALLS).flatMap(([call, outcome]) => (["error", "tim
 describe("SDK failure injection", () => {
   it.each(cases)("%s fails by %s → %s", async (call, mode, outcome) => {
     const name = `fault-${call.replace(/\W/g, "-")}-${mode}`
-    const project = await harness.project(name, {
+    const project = await harness().project(name, {
       configFileName: "ralph-loop-faults.json",
       configFile: JSON.stringify({ callTimeoutMs: 1_500, calls: { [call]: { mode, times: 1 } } }),
       pluginOptions: { maxRetries: 2 },

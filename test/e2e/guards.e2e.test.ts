@@ -1,15 +1,9 @@
 // Who the loop may prompt, and what counts as the promise — in the real OpenCode.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startHarness, type Harness, type Project } from "../harness/harness.js"
-import { QUIET_MS, sleep, toastTitles, waitForToast } from "./helpers.js"
+import { describe, expect, it } from "vitest"
+import type { Project } from "../harness/harness.js"
+import { QUIET_MS, sharedHarness, sleep, toastTitles, waitForToast } from "./helpers.js"
 
-let harness: Harness
-beforeAll(async () => {
-  harness = await startHarness()
-})
-afterAll(async () => {
-  await harness?.stop()
-})
+const harness = sharedHarness()
 
 async function prompt(project: Project, sessionID: string, text: string): Promise<void> {
   const { error } = await project.client.session.prompt({ path: { id: sessionID }, body: { parts: [{ type: "text", text }] } })
@@ -23,7 +17,7 @@ async function userMessages(project: Project, sessionID: string): Promise<number
 
 describe("the promise", () => {
   it("in the user's task or in the plugin's own instruction does not end the loop; only the assistant's text does", async () => {
-    const project = await harness.project("promise-in-task", {
+    const project = await harness().project("promise-in-task", {
       pluginOptions: { strategy: "continue" },
       script: { main: [{ text: "I read the task; starting now." }, { text: "Done: <promise>DONE</promise>" }] },
     })
@@ -39,7 +33,7 @@ describe("the promise", () => {
   })
 
   it("is found with other whitespace and case, and a custom promise word with regex characters works", async () => {
-    const project = await harness.project("custom-word", {
+    const project = await harness().project("custom-word", {
       pluginOptions: { strategy: "continue", promiseWord: "ALL (DONE)?" },
       script: { main: [{ text: "<promise>ALL DONE</promise> is not it" }, { text: "ok <promise>\n all  (done)? </promise>" }] },
     })
@@ -53,7 +47,7 @@ describe("the promise", () => {
 
 describe("sessions without a loop", () => {
   it("a session not started with /ralph is never prompted and gets no loop note", async () => {
-    const project = await harness.project("no-loop", { script: { main: [{ text: "just an answer" }] } })
+    const project = await harness().project("no-loop", { script: { main: [{ text: "just an answer" }] } })
     const session = await project.newSession()
     await prompt(project, session, "hello there")
     await sleep(QUIET_MS)
@@ -64,7 +58,7 @@ describe("sessions without a loop", () => {
   })
 
   it("a child session of a loop's session is never prompted, and /ralph will not start there", async () => {
-    const project = await harness.project("child", {
+    const project = await harness().project("child", {
       pluginOptions: { strategy: "continue", maxRetries: 1 },
       script: { main: [{ text: "working" }] },
     })
@@ -82,7 +76,7 @@ describe("sessions without a loop", () => {
   })
 
   it("a second session of the same project is not touched by a loop running in the first", async () => {
-    const project = await harness.project("two-sessions", {
+    const project = await harness().project("two-sessions", {
       pluginOptions: { strategy: "continue", maxRetries: 2 },
       script: { main: [{ text: "working" }] },
     })
@@ -99,7 +93,7 @@ describe("sessions without a loop", () => {
 
 describe("activation", () => {
   it('"always": the first message of a new session starts a loop, with the promise instruction', async () => {
-    const project = await harness.project("always", {
+    const project = await harness().project("always", {
       pluginOptions: { activation: "always", strategy: "continue" },
       script: { main: [{ text: "working" }, { text: "<promise>DONE</promise>" }] },
     })
@@ -113,7 +107,7 @@ describe("activation", () => {
   })
 
   it("autoRestart false: a missing promise is reported and nothing is sent", async () => {
-    const project = await harness.project("no-auto", {
+    const project = await harness().project("no-auto", {
       pluginOptions: { autoRestart: false },
       script: { main: [{ text: "I stopped early" }] },
     })
@@ -129,7 +123,7 @@ describe("activation", () => {
 
 describe("/cancel-ralph", () => {
   it("ends the loop in the plugin: after it, nothing more is sent", async () => {
-    const project = await harness.project("cancel", {
+    const project = await harness().project("cancel", {
       pluginOptions: { strategy: "continue", maxRetries: 50 },
       script: { main: [{ text: "working", delayMs: 300 }] },
     })

@@ -1,7 +1,8 @@
 // Shared waits and lookups for e2e tests.
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import type { Project } from "../harness/harness.js"
+import { beforeAll, afterAll } from "vitest"
+import { startHarness, type Harness, type Project } from "../harness/harness.js"
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -42,4 +43,19 @@ export function selectedSessions(project: Project): string[] {
 export function distinctReply(index: number): { text: string } {
   const letters = (n: number): string => (n < 26 ? String.fromCharCode(97 + n) : letters(Math.floor(n / 26) - 1) + letters(n % 26))
   return { text: `working on part ${letters(index + 26)}` }
+}
+
+/** One real OpenCode server and scripted model for a test file, ended after its last test. */
+export function sharedHarness(options?: Parameters<typeof startHarness>[0]): () => Harness {
+  let harness: Harness | undefined
+  beforeAll(async () => {
+    harness = await startHarness(options)
+  })
+  afterAll(async () => {
+    await harness?.stop()
+  })
+  return () => {
+    if (!harness) throw new Error("the harness has not started (use it inside a test)")
+    return harness
+  }
 }

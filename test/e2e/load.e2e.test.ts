@@ -1,23 +1,16 @@
 // Twenty loops at once in one OpenCode server: each gets exactly its own continuations.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startHarness, type Harness } from "../harness/harness.js"
+import { describe, expect, it } from "vitest"
 import type { MockRequest } from "../harness/mock-model.js"
-import { QUIET_MS, sleep } from "./helpers.js"
+import { QUIET_MS, sharedHarness, sleep } from "./helpers.js"
 
-let harness: Harness
-beforeAll(async () => {
-  harness = await startHarness()
-})
-afterAll(async () => {
-  await harness?.stop()
-})
+const harness = sharedHarness()
 
 const LOOPS = 20
 
 describe("load", () => {
   it(`${LOOPS} concurrent recreate loops each get only their own continuations`, async () => {
     const turns = new Map<string, number>()
-    const project = await harness.project("twenty", {
+    const project = await harness().project("twenty", {
       script: {
         main: (r: MockRequest) => {
           const task = /task-(\d\d)/.exec(r.lastUser)?.[1] ?? "none"

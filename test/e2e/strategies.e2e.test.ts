@@ -1,24 +1,17 @@
 // The seed-000 loop in the real OpenCode, for each restart strategy.
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startHarness, type Harness } from "../harness/harness.js"
-import { QUIET_MS, readIfExists, selectedSessions, sessionIDs, sleep, summaryFile, toastTitles, waitForToast } from "./helpers.js"
+import { describe, expect, it } from "vitest"
+import { QUIET_MS, readIfExists, selectedSessions, sessionIDs, sharedHarness, sleep, summaryFile, toastTitles, waitForToast } from "./helpers.js"
 
-let harness: Harness
-beforeAll(async () => {
-  harness = await startHarness()
-})
-afterAll(async () => {
-  await harness?.stop()
-})
+const harness = sharedHarness()
 
 const WORKING_TWICE_THEN_DONE = [{ text: "working on it" }, { text: "still working" }, { text: "All finished. <promise>DONE</promise>" }]
 const numberedSummaries = { compaction: (r: { index: number }) => ({ text: `SUMMARY-${r.index + 1}: files a.txt and b.txt written` }) }
 
 describe("recreate (the default)", () => {
   it("restarts twice in fresh sessions, hands over the summary, archives and deletes the old ones, then stops on the promise", async () => {
-    const project = await harness.project("recreate", {
+    const project = await harness().project("recreate", {
       script: { main: WORKING_TWICE_THEN_DONE, ...numberedSummaries },
     })
     const first = await project.newSession()
@@ -74,7 +67,7 @@ describe("recreate (the default)", () => {
 
 describe("fresh", () => {
   it("keeps the old sessions and writes a summary for each restart", async () => {
-    const project = await harness.project("fresh", {
+    const project = await harness().project("fresh", {
       pluginOptions: { strategy: "fresh" },
       script: { main: WORKING_TWICE_THEN_DONE, ...numberedSummaries },
     })
@@ -95,7 +88,7 @@ describe("fresh", () => {
 
 describe("continue", () => {
   it("re-prompts the same session and never creates another", async () => {
-    const project = await harness.project("continue", {
+    const project = await harness().project("continue", {
       pluginOptions: { strategy: "continue" },
       script: { main: WORKING_TWICE_THEN_DONE },
     })
@@ -117,7 +110,7 @@ describe("continue", () => {
 
 describe("a model that never promises", () => {
   it("gets exactly maxRetries restarts, then the warning toast, then silence", async () => {
-    const project = await harness.project("never", {
+    const project = await harness().project("never", {
       pluginOptions: { maxRetries: 2 },
       script: { main: [{ text: "still going" }] },
     })
