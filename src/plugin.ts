@@ -43,6 +43,9 @@ export const server: Plugin = async (input, options) => {
     "experimental.compaction.autocontinue": later("experimental.compaction.autocontinue"),
     "experimental.session.compacting": later("experimental.session.compacting"),
     "tool.execute.before": later("tool.execute.before"),
-    dispose: later("dispose"),
+    // Disposing an instance that never loaded must not load it (that would start recovery).
+    dispose: async () => {
+      if (loading) await (await loading).dispose?.()
+    },
   }
 }
