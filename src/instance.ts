@@ -20,7 +20,7 @@ import { Faults } from "./opencode/faults.js"
 import { LoopStore } from "./store/loop-store.js"
 import { writeReport } from "./store/report.js"
 import { changedFiles } from "./actions/work-tree.js"
-import type { Loop } from "./loop/loop.js"
+import { ownFolders, type Loop } from "./loop/loop.js"
 
 export function createInstance(input: PluginInput, options: PluginOptions | undefined): Hooks {
   const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", Faults.load(input.directory))
@@ -83,7 +83,7 @@ function guard(hooks: Hooks, api: OpencodeApi): Hooks {
 /** ralph_report.md for a loop that just ended (never throws). */
 async function report(directory: string, loop: Loop, api: OpencodeApi): Promise<void> {
   try {
-    const files = await changedFiles(directory, [".opencode/", loop.settings.summaryPath.replace(/^\.\//, "").replace(/\/?$/, "/")])
+    const files = await changedFiles(directory, ownFolders(loop))
     const file = await writeReport(directory, loop, files, Date.now())
     api.log("info", "loop report written", { loop: loop.id, file })
   } catch (error) {

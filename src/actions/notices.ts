@@ -11,7 +11,8 @@ export interface Notice {
   duration?: number
 }
 
-const clock = (at: number) => new Date(at).toLocaleTimeString("en-GB", { hour12: false })
+/** A time of day, as toasts and /ralph-status show it. */
+export const clock = (at: number) => new Date(at).toLocaleTimeString("en-GB", { hour12: false })
 
 export const iterationTitle = (loop: Loop) => `Ralph ${loop.iteration}/${maxIterations(loop)} · ${shorten(loop.task, 50)}`
 

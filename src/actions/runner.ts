@@ -7,7 +7,7 @@ import { blockedUntil } from "../loop/call-window.js"
 import { exceededBudget } from "../loop/budgets.js"
 import { claimsCompletion, decide, type Decision } from "../loop/decide.js"
 import { snapshotOf, type CheckResult, type DiagnosticSnapshot } from "../loop/diagnostics.js"
-import { maxIterations, type Loop, type Wait } from "../loop/loop.js"
+import { maxIterations, ownFolders, type Loop, type Wait } from "../loop/loop.js"
 import { buildHandoff, type HandoffFacts } from "../loop/handoff.js"
 import { recurringFailures, unmetCriteria } from "../loop/criteria.js"
 import { gotchasFor, gotchaText } from "../loop/gotchas.js"
@@ -313,7 +313,7 @@ export class ActionRunner {
 
   /** The facts of the handoff digest, gathered from git, the session's todos and the loop's history. */
   private async handoffFacts(loop: Loop, nextIteration: number): Promise<HandoffFacts> {
-    const ignore = this.ownFolders(loop)
+    const ignore = ownFolders(loop)
     const [files, todos] = await Promise.all([
       filesChangedSince(this.options.directory, loop.startHead, ignore).catch(() => []),
       this.api.todos(loop.sessionID).catch(() => []),
@@ -339,12 +339,8 @@ export class ActionRunner {
 
   /** The loop's gotchas that concern the files it changed, as prompt lines. */
   private async gotchaLines(loop: Loop): Promise<string[]> {
-    const files = await filesChangedSince(this.options.directory, loop.startHead, this.ownFolders(loop)).catch(() => [])
+    const files = await filesChangedSince(this.options.directory, loop.startHead, ownFolders(loop)).catch(() => [])
     return gotchaText(gotchasFor(loop.gotchas, files))
-  }
-
-  private ownFolders(loop: Loop): string[] {
-    return [".opencode/", loop.settings.summaryPath.replace(/^\.\//, "").replace(/\/?$/, "/")]
   }
 
   /** Remembers HEAD at the start of a loop, for "files changed since the loop began". */
@@ -369,7 +365,7 @@ export class ActionRunner {
 
   /** Progress facts: the work tree and the session's completed todos. */
   private async sample(loop: Loop): Promise<ProgressSample> {
-    const ignore = this.ownFolders(loop)
+    const ignore = ownFolders(loop)
     this.prefix ??= repositoryPrefix(this.options.directory)
     const prefix = await this.prefix
     const [workTree, todos] = await Promise.all([

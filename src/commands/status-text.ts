@@ -1,4 +1,5 @@
 // What /ralph-status and /ralph-help show. Pure text from the loops' state.
+import { clock } from "../actions/notices.js"
 import { cooldownEndsAt } from "../loop/breaker.js"
 import { current } from "../loop/call-window.js"
 import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
@@ -6,7 +7,6 @@ import { unmetCriteria } from "../loop/criteria.js"
 import { promiseTag } from "../loop/prompts.js"
 import { RALPH_FLAGS } from "./ralph-args.js"
 
-const clock = (at: number) => new Date(at).toLocaleTimeString("en-GB", { hour12: false })
 const short = (id: string) => id.slice(0, 16)
 
 export function statusText(loop: Loop, now: number): string {

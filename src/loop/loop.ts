@@ -1,6 +1,6 @@
 // One Ralph loop: a task, where it lives now, where it lived before, how far it has come, and
 // the state of the policies that keep it from running away.
-import type { Settings, Strategy } from "../config/schema.js"
+import type { Settings } from "../config/schema.js"
 import { closedBreaker, type Breaker } from "./breaker.js"
 import { emptyCallWindow, type CallWindow } from "./call-window.js"
 import type { DiagnosticSnapshot } from "./diagnostics.js"
@@ -150,4 +150,5 @@ export const maxIterations = (loop: Loop): number => Math.min(loop.settings.maxR
 export const totalUsage = (loop: Loop): Usage =>
   Object.values(loop.usage).reduce((sum, u) => ({ tokens: sum.tokens + u.tokens, cost: sum.cost + u.cost }), { tokens: 0, cost: 0 })
 
-export const strategyOf = (loop: Loop): Strategy => loop.settings.strategy
+/** The loop's own folders, relative to the project: never "work", never listed as changed files. */
+export const ownFolders = (loop: Loop): string[] => [".opencode/", loop.settings.summaryPath.replace(/^\.\//, "").replace(/\/?$/, "/")]
