@@ -23,8 +23,9 @@ import { changedFiles } from "./actions/work-tree.js"
 import { ownFolders, type Loop } from "./loop/loop.js"
 
 export function createInstance(input: PluginInput, options: PluginOptions | undefined): Hooks {
-  const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", Faults.load(input.directory))
-  const store = new LoopStore(input.directory)
+  const faults = Faults.load(input.directory)
+  const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", faults)
+  const store = new LoopStore(input.directory, faults)
   const manager = new LoopManager((loop, event) => {
     store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
     if (event.startsWith("stopped:")) void report(input.directory, loop, api)
@@ -34,7 +35,7 @@ export function createInstance(input: PluginInput, options: PluginOptions | unde
     directory: input.directory,
     api,
     manager,
-    runner: new ActionRunner(api, manager, { directory: input.directory, store }),
+    runner: new ActionRunner(api, manager, { directory: input.directory, store, faults }),
     settings,
     newSessions: new Set(),
     now: Date.now,

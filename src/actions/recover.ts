@@ -26,6 +26,8 @@ export async function recoverLoops(ctx: RalphContext, store: LoopStore): Promise
       () => true,
       (error: unknown) => (error instanceof OpencodeCallError && /NotFound/i.test(JSON.stringify(error.detail)) ? false : undefined),
     )
+    // A decision the restart cut off is made again (a restart it had decided is kept in `loop.restart`).
+    if (loop.phase === "deciding") loop.phase = "running"
     ctx.manager.adopt(loop)
     if (exists === false) {
       ctx.manager.stop(loop, "session-deleted", "its session no longer exists")

@@ -7,7 +7,7 @@ import { blockedUntil } from "../loop/call-window.js"
 import { exceededBudget } from "../loop/budgets.js"
 import { claimsCompletion, decide, type Decision } from "../loop/decide.js"
 import { snapshotOf, type CheckResult, type DiagnosticSnapshot } from "../loop/diagnostics.js"
-import { maxIterations, ownFolders, type Loop, type Wait } from "../loop/loop.js"
+import { maxIterations, ownFolders, type Loop, type PendingRestart, type Wait } from "../loop/loop.js"
 import { buildHandoff, type HandoffFacts } from "../loop/handoff.js"
 import { recurringFailures, unmetCriteria } from "../loop/criteria.js"
 import { gotchasFor, gotchaText } from "../loop/gotchas.js"
@@ -16,6 +16,7 @@ import type { ProgressSample } from "../loop/progress.js"
 import { continuePrompt, freshSessionPrompt, loopRules, resumePrompt, sessionTitle } from "../loop/prompts.js"
 import type { Turn } from "../loop/turn.js"
 import type { OpencodeApi } from "../opencode/api.js"
+import type { CrashPoint, Faults } from "../opencode/faults.js"
 import { readSummary, readTurn, sessionUsage, type MessageWithParts } from "../opencode/read-turn.js"
 import type { LoopStore } from "../store/loop-store.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
@@ -31,6 +32,8 @@ export interface RunnerOptions {
   now?: () => number
   /** How long to wait for an old session to go idle before deleting it. */
   idleWaitMs?: number
+  /** Fault injection (e2e tests only): where to kill OpenCode. */
+  faults?: Faults | undefined
 }
 
 const FALLBACK_SUMMARY_CHARS = 4000
@@ -58,8 +61,19 @@ export class ActionRunner {
     if (n) this.api.toast(n.variant, n.title, n.message, n.duration)
   }
 
+  /** A named point of the loop's work, where the e2e tests can kill OpenCode. */
+  reached(point: CrashPoint): void {
+    this.options.faults?.point(point)
+  }
+
+  /** Resolves once the loop's state as it is now has reached disk (or failed to; that is logged). */
+  persisted(loop: Loop): Promise<void> {
+    return this.options.store.settled(loop.id)
+  }
+
   /** A turn of `loop` ended (its idle was claimed): settle, read it, decide, act. Never throws. */
   async onTurnEnded(loop: Loop): Promise<void> {
+    this.reached("turn.ended")
     const epoch = loop.busyEpoch
     const userEpoch = loop.userEpoch
     /** The user wrote meanwhile: their turn runs now, and its end will be decided instead. */
@@ -101,9 +115,10 @@ export class ActionRunner {
       const { decision, update } = decide(loop, { turn, sample, now: this.now(), snapshot })
       this.api.log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration, decision })
       if (decision.type !== "ignore") {
-        this.manager.decided(loop, turn.lastAssistantID, update, decision.type)
+        this.manager.decided(loop, turn.lastAssistantID, update, decision)
         loop.lastTurn = turn
         this.notify(notice.breakerChanged(breakerBefore, loop.breaker.state, loop.breaker.reason))
+        this.reached("turn.decided")
       }
       await this.perform(loop, decision, turn, userEpoch)
     } catch (error) {
@@ -112,12 +127,14 @@ export class ActionRunner {
   }
 
   /**
-   * A loop recovered after OpenCode restarted. A finished turn is decided as if its idle had just
-   * come; a turn the restart cut off resumes the same iteration; a session that never got its
-   * prompt gets it again.
+   * A loop recovered after OpenCode restarted (or was killed). What its session holds says how far
+   * it had come: a restart cut off goes on from its last step (no second decision, no second
+   * summary, no second session); a prompt that never arrived is sent again; a finished turn is
+   * decided as if its idle had just come; a turn cut off resumes the same iteration.
    */
   async recover(loop: Loop): Promise<void> {
     try {
+      if (loop.retiring.length > 0) void this.retireAll(loop)
       if (loop.phase === "paused") return
       if (loop.phase === "waiting" && loop.wait) return this.schedule(loop, loop.wait.until)
       const idle = await this.api.isIdle(loop.sessionID)
@@ -126,10 +143,16 @@ export class ActionRunner {
       if (loop.phase !== "running" && loop.phase !== "restarting") return
       if (!idle) return this.manager.keepWatching(loop, true)
       const turn = readTurn(messages)
-      if (messages.length === 0) return await this.reopen(loop)
+      const decided = turn.lastAssistantID !== undefined && turn.lastAssistantID === loop.lastDecidedMessageID
+      if (decided && loop.restart) {
+        loop.lastTurn = turn
+        return await this.iterate(loop, turn, loop.restart)
+      }
+      // The next iteration was counted, but its prompt is not in the session.
+      if (messages.length === 0 || (decided && loop.lastDecision === "restart")) return await this.reopen(loop, messages.length === 0)
       if (turn.lastAssistantID !== undefined && !turn.interrupted && turn.error?.name !== "MessageAbortedError") {
         // Decided before the restart but not acted on: decide again.
-        if (turn.lastAssistantID === loop.lastDecidedMessageID) delete loop.lastDecidedMessageID
+        if (decided) delete loop.lastDecidedMessageID
         if (this.manager.claim(loop)) return await this.onTurnEnded(loop)
         return
       }
@@ -140,12 +163,14 @@ export class ActionRunner {
     }
   }
 
-  /** The loop's session never got its prompt (OpenCode stopped in between): send it again. */
-  private async reopen(loop: Loop): Promise<void> {
+  /** The iteration's prompt never reached its session (OpenCode stopped in between): send it again. */
+  private async reopen(loop: Loop, emptySession: boolean): Promise<void> {
     const previous = loop.lineage.at(-1)
-    const text = previous
-      ? freshSessionPrompt(loop, loop.iteration, (await readSummaryFile(this.options.directory, loop.settings.summaryPath, previous)) ?? "")
-      : `${loop.task}\n\n${loopRules(loop.settings)}`
+    const text = !emptySession
+      ? continuePrompt(loop, loop.iteration)
+      : previous
+        ? freshSessionPrompt(loop, loop.iteration, (await readSummaryFile(this.options.directory, loop.settings.summaryPath, previous)) ?? "")
+        : `${loop.task}\n\n${loopRules(loop.settings)}`
     loop.needsInstruction = false
     this.manager.promptSent(loop)
     await this.prompt(loop, loop.sessionID, text, loop.lastTurn)
@@ -197,13 +222,15 @@ export class ActionRunner {
         this.api.log("info", `loop waiting (${decision.wait.reason}) until ${new Date(decision.wait.until).toISOString()}`, { loop: loop.id })
         return this.schedule(loop, decision.wait.until)
       case "restart":
-        return this.iterate(loop, turn, decision.fresh, decision.note, decision.feedback, userEpoch)
+        return this.iterate(loop, turn, decision, userEpoch)
     }
   }
 
   /** Starts the next iteration by the strategy (`fresh`: in a new session whatever the strategy). */
-  private async iterate(loop: Loop, turn: Turn, fresh: boolean, note?: string, feedback?: string, userEpoch = loop.userEpoch): Promise<void> {
-    if (!this.manager.beginRestart(loop)) return
+  private async iterate(loop: Loop, turn: Turn, restart: PendingRestart, userEpoch = loop.userEpoch): Promise<void> {
+    if (!this.manager.beginRestart(loop, restart)) return
+    this.reached("restart.begun")
+    const { fresh, note, feedback } = restart
     if (loop.settings.strategy === "continue" && !fresh) await this.continueInPlace(loop, turn, note, feedback)
     else await this.restartFresh(loop, turn, loop.settings.strategy === "recreate", note, feedback, userEpoch)
   }
@@ -222,7 +249,7 @@ export class ActionRunner {
     if (loop.phase !== "restarting") return
     // Counted before the prompt is sent, so the busy status it causes is seen as this loop's.
     if (!this.manager.nextIteration(loop, loop.sessionID)) return
-    await this.prompt(loop, loop.sessionID, continuePrompt(loop, loop.iteration, note, feedback, gotchas), turn)
+    if (!(await this.prompt(loop, loop.sessionID, continuePrompt(loop, loop.iteration, note, feedback, gotchas), turn))) return
     this.notify(notice.iterationStarted(loop, "Continuing in the same session."))
   }
 
@@ -231,31 +258,60 @@ export class ActionRunner {
     const oldSessionID = loop.sessionID
     const nextIteration = loop.iteration + 1
     const { summary: modelSummary, source } = await this.summarize(loop, turn)
+    this.reached("summarize.after")
     if (!this.stillRestarting(loop, userEpoch)) return
     const summary = buildHandoff(modelSummary, await this.handoffFacts(loop, nextIteration))
     const summaryFile = await writeSummary(this.options.directory, {
       loop, sessionID: oldSessionID, nextIteration, summary, source, at: new Date(this.now()),
     })
+    this.reached("summary.written")
     if (!this.stillRestarting(loop, userEpoch)) return
-    const session = await this.api.createSession(sessionTitle(loop, nextIteration))
+    const sessionID = await this.freshSession(loop, nextIteration)
+    this.reached("session.created")
     // Cancelled or overtaken meanwhile: the empty session is left alone, the TUI is not moved.
     if (!this.stillRestarting(loop, userEpoch)) return
-    await this.api.selectSession(session.id).catch((error: unknown) =>
-      this.api.log("warn", "could not point the TUI at the new session", { session: session.id, error: String(error) }))
+    await this.api.selectSession(sessionID).catch((error: unknown) =>
+      this.api.log("warn", "could not point the TUI at the new session", { session: sessionID, error: String(error) }))
+    this.reached("session.selected")
     if (!this.stillRestarting(loop, userEpoch)) return
     // The user started a loop of their own in the new session meanwhile: that one wins.
-    if (!this.manager.nextIteration(loop, session.id)) return this.manager.pause(loop, "another loop took over its new session")
-    await this.prompt(loop, session.id, freshSessionPrompt(loop, nextIteration, summary, note, feedback), turn)
+    if (!this.manager.nextIteration(loop, sessionID, retireOld)) return this.manager.pause(loop, "another loop took over its new session")
+    if (!(await this.prompt(loop, sessionID, freshSessionPrompt(loop, nextIteration, summary, note, feedback), turn))) return
     this.notify(notice.iterationStarted(loop, `Fresh session; handoff in ${relative(this.options.directory, summaryFile)}.`))
-    this.api.log("info", "loop restarted in a fresh session", { loop: loop.id, from: oldSessionID, to: session.id, iteration: loop.iteration })
+    this.api.log("info", "loop restarted in a fresh session", { loop: loop.id, from: oldSessionID, to: sessionID, iteration: loop.iteration })
     if (retireOld) await this.retire(loop, oldSessionID)
   }
 
-  private async prompt(loop: Loop, sessionID: string, text: string, turn: Turn | undefined): Promise<void> {
+  /**
+   * The restart's fresh session: the one it created before it was cut short (by a crash, or by the
+   * user typing), if that is still empty; else a new one, on disk before anything happens in it.
+   */
+  private async freshSession(loop: Loop, iteration: number): Promise<string> {
+    const created = loop.restart?.sessionID
+    if (created && (await this.api.messages(created).then((m) => m.length === 0, () => false))) return created
+    const session = await this.api.createSession(sessionTitle(loop, iteration))
+    this.manager.sessionCreated(loop, session.id)
+    await this.persisted(loop)
+    return session.id
+  }
+
+  /**
+   * Sends a prompt of the loop — once the state that counts it is on disk, so that after a crash
+   * recovery finds the prompt in the session or knows it must send it. False: not sent, because the
+   * loop was stopped, paused or the user wrote while that state was being written.
+   */
+  private async prompt(loop: Loop, sessionID: string, text: string, turn: Turn | undefined): Promise<boolean> {
     if (this.disposed) throw new Error("the plugin instance was disposed")
+    const { userEpoch, busyEpoch } = loop
+    await this.persisted(loop)
+    // Stopped, paused, or the session went to work meanwhile (the user wrote): that turn is watched instead.
+    if (loop.phase !== "running" || loop.userEpoch !== userEpoch || loop.busyEpoch !== busyEpoch) return false
+    this.reached("iteration.saved")
     this.manager.recordCall(loop, this.now())
     await this.api.promptAsync(sessionID, { text, agent: turn?.agent, model: turn?.model })
+    this.reached("prompt.sent")
     loop.hints = []
+    return true
   }
 
   /**
@@ -264,14 +320,20 @@ export class ActionRunner {
    */
   private async summarize(loop: Loop, turn: Turn): Promise<{ summary: string; source: "model" | "fallback" }> {
     const sessionID = loop.sessionID
+    const model = turn.model
+    const summarized = async (model: NonNullable<Turn["model"]>) => {
+      this.manager.recordCall(loop, this.now())
+      this.reached("summarize.before")
+      await this.api.summarize(sessionID, model)
+      return this.api.messages(sessionID)
+    }
     try {
-      if (!turn.compacted && turn.model) {
-        this.manager.recordCall(loop, this.now())
-        await this.api.summarize(sessionID, turn.model)
-      }
-      const messages = await this.api.messages(sessionID)
+      // After a compaction (OpenCode's after an overflow, or ours before a crash) the summary may be there already.
+      let messages = turn.compacted || !model ? await this.api.messages(sessionID) : await summarized(model)
+      let summary = readSummary(messages)
+      // A summary a crash cut off is no summary: ask again.
+      if (!summary && turn.compacted && model) summary = readSummary((messages = await summarized(model)))
       loop.usage[sessionID] = sessionUsage(messages)
-      const summary = readSummary(messages)
       if (summary) return { summary, source: "model" }
       this.api.log("warn", "no summary was produced; using the last reply as the handoff", { session: sessionID })
     } catch (error) {
@@ -284,6 +346,11 @@ export class ActionRunner {
     return { summary, source: "fallback" }
   }
 
+  /** The old sessions a crash kept from being archived and deleted. */
+  private async retireAll(loop: Loop): Promise<void> {
+    for (const sessionID of [...loop.retiring]) await this.retire(loop, sessionID)
+  }
+
   /** Strategy `recreate`: archive the old session's transcript, then delete it — only once idle. */
   private async retire(loop: Loop, sessionID: string): Promise<void> {
     try {
@@ -291,14 +358,20 @@ export class ActionRunner {
         this.api.log("warn", "old session did not go idle; it is kept", { session: sessionID })
         return
       }
+      this.reached("retire.idle")
       const messages: MessageWithParts[] = await this.api.messages(sessionID)
       await writeTranscript(this.options.directory, loop.settings.summaryPath, sessionID, messages)
+      this.reached("transcript.written")
       // The user started a new loop in the old session meanwhile: it is theirs now, kept.
       if (this.manager.get(sessionID)) return
       await this.api.deleteSession(sessionID)
+      this.reached("session.deleted")
       this.api.log("info", "old session archived and deleted", { loop: loop.id, session: sessionID })
     } catch (error) {
       this.api.log("warn", "could not archive and delete the old session; it is kept", { session: sessionID, error: String(error) })
+    } finally {
+      // Deleted, kept for good, or gone already: either way not tried again.
+      this.manager.retired(loop, sessionID)
     }
   }
 
@@ -424,6 +497,8 @@ export class ActionRunner {
   async resumeNow(loop: Loop, how: Pick<Wait, "then" | "fresh">): Promise<void> {
     try {
       if (!(await this.api.isIdle(loop.sessionID))) return
+      // Paused between a prompt and its turn: that prompt is still to run, and is the turn watched.
+      if ((await this.api.messages(loop.sessionID)).at(-1)?.info.role === "user") return
       await this.goOn(loop, how, "The user resumed the loop. Continue the task from where you stopped.")
     } catch (error) {
       this.fail(loop, "could not resume the loop", error)
@@ -442,10 +517,10 @@ export class ActionRunner {
     }
     if (how.then === "resume") {
       this.manager.promptSent(loop)
-      await this.prompt(loop, loop.sessionID, resumePrompt(loop, why), turn)
+      if (!(await this.prompt(loop, loop.sessionID, resumePrompt(loop, why), turn))) return
       return this.notify(notice.iterationStarted(loop, why ? "Resumed." : "Resuming after the provider's limit."))
     }
-    await this.iterate(loop, turn, how.fresh ?? false)
+    await this.iterate(loop, turn, { fresh: how.fresh ?? false })
   }
 
   /** Something the loop needed failed: pause it, say why, send nothing more. */

@@ -58,6 +58,16 @@ export interface Wait {
   fresh?: boolean
 }
 
+/** A restart decided and not finished yet: after a crash it goes on from where it stopped. */
+export interface PendingRestart {
+  /** A new session whatever the strategy (context overflow). */
+  fresh: boolean
+  note?: string
+  feedback?: string
+  /** The fresh session already created for it (reused instead of creating another). */
+  sessionID?: string
+}
+
 export interface Loop {
   /** Stable id: the session the loop started in. */
   readonly id: string
@@ -104,6 +114,10 @@ export interface Loop {
   startHead?: string
   /** Check results of the loop, oldest first (the last 20). */
   snapshots: DiagnosticSnapshot[]
+  /** The restart under way, from its decision until the next iteration's prompt is counted. */
+  restart?: PendingRestart
+  /** Earlier sessions (strategy `recreate`) still to be archived and deleted. */
+  retiring: string[]
   /** Hints from /ralph-hint, added to the next prompt once. */
   hints: string[]
   /** /ralph-resume asked to go on now: the next idle goes on this way even without a new loop turn. */
@@ -138,6 +152,7 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
     completionStreak: 0,
     backoffs: 0,
     hints: [],
+    retiring: [],
     snapshots: [],
     gotchas: [],
     iterationStartedAt: now,

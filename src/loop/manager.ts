@@ -1,8 +1,8 @@
 // LoopManager: every loop of one plugin instance (one project directory) and the bookkeeping of
 // their phases. It decides and records; it performs no I/O. Time comes in as an argument.
 import { recordCall } from "./call-window.js"
-import type { LoopUpdate } from "./decide.js"
-import { newLoop, type Loop, type LoopSettings, type StopReason, type Wait } from "./loop.js"
+import type { Decision, LoopUpdate } from "./decide.js"
+import { newLoop, type Loop, type LoopSettings, type PendingRestart, type StopReason, type Wait } from "./loop.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
 
 export type LoopListener = (loop: Loop, event: string) => void
@@ -91,12 +91,22 @@ export class LoopManager {
     return loop
   }
 
-  /** Marks the turn that ended in `messageID` as decided and records the policies' new state. */
-  decided(loop: Loop, messageID: string | undefined, update: LoopUpdate, decision?: string): void {
+  /**
+   * Marks the turn that ended in `messageID` as decided and records the policies' new state — and a
+   * restart, in the same write: a crash after it must not decide the same turn twice.
+   */
+  decided(loop: Loop, messageID: string | undefined, update: LoopUpdate, decision: Decision): void {
     if (messageID !== undefined) loop.lastDecidedMessageID = messageID
     Object.assign(loop, update)
-    if (decision !== undefined) loop.lastDecision = decision
+    loop.lastDecision = decision.type
+    if (decision.type === "restart") this.pendRestart(loop, decision)
     this.changed(loop, "decided")
+  }
+
+  /** Keeps a fresh session an earlier, abandoned restart already created (it is still empty). */
+  private pendRestart(loop: Loop, { fresh, note, feedback }: PendingRestart): void {
+    const sessionID = loop.restart?.sessionID
+    loop.restart = { fresh, ...(note ? { note } : {}), ...(feedback ? { feedback } : {}), ...(sessionID ? { sessionID } : {}) }
   }
 
   /** Back to waiting for a turn, without having sent anything. `busy`: a turn is already under way. */
@@ -107,12 +117,26 @@ export class LoopManager {
   }
 
   /** False when the loop was stopped or paused meanwhile: then nothing may be started. */
-  beginRestart(loop: Loop): boolean {
+  beginRestart(loop: Loop, restart: PendingRestart): boolean {
     if (loop.phase === "stopped" || loop.phase === "paused") return false
     loop.phase = "restarting"
+    this.pendRestart(loop, restart)
     delete loop.wait
     this.changed(loop, "restarting")
     return true
+  }
+
+  /** The restart created its fresh session (kept on disk before anything else happens in it). */
+  sessionCreated(loop: Loop, sessionID: string): void {
+    if (!loop.restart) return
+    loop.restart.sessionID = sessionID
+    this.changed(loop, "session-created")
+  }
+
+  /** An earlier session was archived and deleted (or is kept for good). */
+  retired(loop: Loop, sessionID: string): void {
+    loop.retiring = loop.retiring.filter((id) => id !== sessionID)
+    this.changed(loop, "retired")
   }
 
   /** The user wrote in the loop's session (not a control command). */
@@ -125,18 +149,23 @@ export class LoopManager {
     loop.calls = recordCall(loop.calls, loop.settings, now)
   }
 
-  /** The next prompt is about to go to `sessionID` (the same session, or a fresh one). */
-  /** False (nothing changed) when the loop stopped, or another live loop already lives in `sessionID`. */
-  nextIteration(loop: Loop, sessionID: string): boolean {
+  /**
+   * The next prompt is about to go to `sessionID` (the same session, or a fresh one; `retireOld`:
+   * the old one is to be archived and deleted). False (nothing changed) when the loop stopped, or
+   * another live loop already lives in `sessionID`.
+   */
+  nextIteration(loop: Loop, sessionID: string, retireOld = false): boolean {
     if (loop.phase === "stopped") return false
     const occupant = this.bySession.get(sessionID)
     if (occupant && occupant !== loop) return false
     if (sessionID !== loop.sessionID) {
       this.bySession.delete(loop.sessionID)
       loop.lineage.push(loop.sessionID)
+      if (retireOld) loop.retiring.push(loop.sessionID)
       loop.sessionID = sessionID
       this.bySession.set(sessionID, loop)
     }
+    delete loop.restart
     loop.iteration += 1
     loop.retries += 1
     this.promptSent(loop, "iteration")

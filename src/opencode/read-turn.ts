@@ -63,11 +63,14 @@ export function readTurn(messages: readonly MessageWithParts[]): Turn {
   return turn
 }
 
-/** The text of the newest summary message (what `session.summarize` produced). */
+/** A summary OpenCode finished writing (one a crash or an error cut off is no handoff). */
+const isFinishedSummary = (info: Message): boolean => isSummary(info) && info.role === "assistant" && info.time.completed !== undefined && !info.error
+
+/** The text of the newest finished summary message (what `session.summarize` produced). */
 export function readSummary(messages: readonly MessageWithParts[]): string | undefined {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const message = messages[i] as MessageWithParts
-    if (!isSummary(message.info)) continue
+    if (!isFinishedSummary(message.info)) continue
     const text = message.parts
       .filter((p): p is TextPart => p.type === "text" && !p.ignored)
       .map((p) => p.text)

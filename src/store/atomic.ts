@@ -22,12 +22,17 @@ export async function assertInside(root: string, target: string): Promise<void> 
   if (rel.startsWith("..") || isAbsolute(rel)) throw new OutsideProjectError(`refusing to write ${target}: it leads outside ${root} (to ${real})`)
 }
 
-export async function writeFileAtomic(file: string, content: string, root?: string): Promise<void> {
+/** The temp file of an atomic write that never finished (a crash between write and rename). */
+export const isLeftoverTemp = (name: string): boolean => /^\..+\.\d+\.[0-9a-f]{8}\.tmp$/.test(name)
+
+/** `beforeRename` runs between the two steps (fault injection: a crash mid-write). */
+export async function writeFileAtomic(file: string, content: string, root?: string, beforeRename?: () => void): Promise<void> {
   if (root) await assertInside(root, file)
   await mkdir(dirname(file), { recursive: true })
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`)
   try {
     await writeFile(temp, content, { encoding: "utf8", flag: "wx" })
+    beforeRename?.()
     await rename(temp, file)
   } catch (error) {
     await rm(temp, { force: true })

@@ -66,6 +66,8 @@ export const persistedLoopSchema = z.object({
     gotchas: z.array(z.object({ title: z.string(), message: z.string(), files: z.array(z.string()), iteration: z.number() })).default([]),
     wait: z.object({ reason: z.enum(["backoff", "breaker", "call-limit"]), until: z.number(), then: z.enum(["resume", "next"]), fresh: z.boolean().optional() }).optional(),
     lastTurn: z.any().optional(),
+    restart: z.object({ fresh: z.boolean(), note: z.string().optional(), feedback: z.string().optional(), sessionID: sessionID.optional() }).optional(),
+    retiring: z.array(sessionID).default([]),
     detail: z.string().optional(),
   }),
 })

@@ -2,13 +2,14 @@
 // (loops/<loopID>.json, schema-versioned, validated, written atomically) and an append-only
 // journal.jsonl of every change. A damaged file is moved aside with a timestamp and the loop is
 // rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
-import { appendFile, lstat, mkdir, readdir, readFile, rename } from "node:fs/promises"
-import { existsSync } from "node:fs"
+import { appendFile, lstat, mkdir, readdir, readFile, rename, rm, truncate } from "node:fs/promises"
+import { appendFileSync, existsSync } from "node:fs"
 import { hostname } from "node:os"
 import { join } from "node:path"
 import { z } from "zod"
 import { newLoop, totalUsage, type Loop } from "../loop/loop.js"
-import { assertInside, OutsideProjectError, writeFileAtomic } from "./atomic.js"
+import type { Faults } from "../opencode/faults.js"
+import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } from "./atomic.js"
 import { persistedLoopSchema, SCHEMA_VERSION, journalEntrySchema, type JournalEntry } from "./loop-schema.js"
 
 export const STATE_DIR = ".opencode/ralph-loop"
@@ -69,7 +70,10 @@ export class LoopStore {
   /** What this process last wrote for each loop: anything else on disk was changed by someone else. */
   private readonly written = new Map<string, string>()
 
-  constructor(directory: string) {
+  constructor(
+    directory: string,
+    private readonly faults?: Faults,
+  ) {
     this.directory = directory
     this.dir = join(directory, STATE_DIR)
   }
@@ -94,11 +98,13 @@ export class LoopStore {
     const previous = this.writes.get(loop.id) ?? Promise.resolve()
     const next = previous.then(async () => {
       await this.ensureDir()
-      await writeFileAtomic(this.fileOf(loop.id), text, this.directory)
+      await writeFileAtomic(this.fileOf(loop.id), text, this.directory, () => this.faults?.point("state.mid-write"))
       this.written.set(loop.id, text)
       const journal = join(this.dir, "journal.jsonl")
       if ((await lstat(journal).catch(() => undefined))?.isSymbolicLink()) throw new OutsideProjectError(`refusing to append to ${journal}: it is a symlink`)
-      await appendFile(journal, `${JSON.stringify(entry)}\n`)
+      const line = `${JSON.stringify(entry)}\n`
+      this.faults?.pointWithin("journal.mid-append", () => appendFileSync(journal, line.slice(0, line.length >> 1)))
+      await appendFile(journal, line)
     })
     const settled = next.catch(() => undefined)
     this.writes.set(loop.id, settled)
@@ -114,6 +120,11 @@ export class LoopStore {
   /** Waits for every pending write (tests, dispose). */
   async flush(): Promise<void> {
     await Promise.all([...this.writes.values()])
+  }
+
+  /** Waits until what the loop's state was changed to so far is on disk (or failed to get there). */
+  async settled(loopID: string): Promise<void> {
+    await this.writes.get(loopID)
   }
 
   /**
@@ -139,6 +150,8 @@ export class LoopStore {
     const result: LoadResult = { loops: [], problems: [], rebuilt: [], owned: [] }
     const dir = join(this.dir, "loops")
     const names = await readdir(dir).catch(() => [] as string[])
+    // A write that a crash cut off between its temp file and the rename: the old file is intact.
+    for (const name of names.filter(isLeftoverTemp)) await rm(join(dir, name), { force: true })
     const journal = await this.readJournal(result.problems)
     for (const name of names.filter((n) => n.endsWith(".json"))) {
       const file = join(dir, name)
@@ -174,7 +187,14 @@ export class LoopStore {
 
   private async readJournal(problems: StoreProblem[]): Promise<JournalEntry[]> {
     const file = join(this.dir, "journal.jsonl")
-    const text = await readFile(file, "utf8").catch(() => "")
+    let text = await readFile(file, "utf8").catch(() => "")
+    // A line a crash cut off mid-append was never written in full: dropped, so the next append
+    // starts a line of its own instead of joining it (and the journal stays readable).
+    if (text && !text.endsWith("\n")) {
+      const complete = text.lastIndexOf("\n") + 1
+      await truncate(file, Buffer.byteLength(text.slice(0, complete))).catch(() => undefined)
+      text = text.slice(0, complete)
+    }
     const entries: JournalEntry[] = []
     let bad = 0
     for (const line of text.split("\n")) {

@@ -176,6 +176,29 @@ describe("replays: classic event orders", () => {
     ])
     expect(sessionsPrompted(world)).toEqual(["ses_A"])
   })
+
+  it("the session goes busy while the next iteration's state is written: that turn is watched, no prompt joins it", async () => {
+    // Found by the fuzzer (seed 274288465) once prompts waited for the state file.
+    const world = await run([
+      S.ralph("ses_A"),
+      S.turn("ses_A", "fresh"),
+      S.step(3), // messages, sample, verify: decided, iteration 2 counted; its state is being written
+      S.busy("ses_A"),
+      S.settle(),
+    ])
+    expect(world.prompts).toHaveLength(0)
+    expect(first(world)).toMatchObject({ phase: "running", iteration: 2, sawBusy: true })
+  })
+
+  it("paused between a prompt and its turn, resumed from the old session: the queued prompt runs, no second one", async () => {
+    // Found by the fuzzer (seed 1854485673): /ralph-pause and /ralph-resume before the prompt's busy.
+    const world = await run(
+      [S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true }), S.pause(LOOP), S.resume("ses_A"), S.settle()],
+      config({ strategy: "fresh" }),
+    )
+    expect(world.prompts).toHaveLength(1)
+    expect(first(world)).toMatchObject({ phase: "running", iteration: 2 })
+  })
 })
 
 // Sequences the fuzzer found (shrunk by hand to their core). Each one breaks an invariant of the
@@ -303,11 +326,11 @@ describe("replays: the invariants catch planted bugs", () => {
 
   it("2: a prompt for a loop the manager no longer maps", async () => {
     await expectViolation(2, [S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true })], (m) => {
-      const next = m.nextIteration.bind(m)
-      m.nextIteration = (loop, sessionID) => {
-        const moved = next(loop, sessionID)
-        ;(m as unknown as { bySession: Map<string, Loop> }).bySession.delete(sessionID)
-        return moved
+      // Planted where the prompt goes out (recordCall comes right before promptAsync).
+      const record = m.recordCall.bind(m)
+      m.recordCall = (loop, now) => {
+        record(loop, now)
+        ;(m as unknown as { bySession: Map<string, Loop> }).bySession.delete(loop.sessionID)
       }
     })
   })

@@ -17,7 +17,7 @@ import { afterCooldown } from "../../src/loop/breaker.js"
 import { blockedUntil } from "../../src/loop/call-window.js"
 import { exceededBudget } from "../../src/loop/budgets.js"
 import { decide, type Decision } from "../../src/loop/decide.js"
-import type { Loop, Wait } from "../../src/loop/loop.js"
+import type { Loop, PendingRestart, Wait } from "../../src/loop/loop.js"
 import type { LoopManager } from "../../src/loop/manager.js"
 import type { ProgressSample } from "../../src/loop/progress.js"
 import type { Turn } from "../../src/loop/turn.js"
@@ -38,6 +38,7 @@ export type Call =
   | { kind: "is-idle"; sessionID: string }
   | { kind: "write-transcript"; sessionID: string }
   | { kind: "delete-session"; sessionID: string }
+  | { kind: "persisted"; loopID: string }
 
 interface Results {
   sleep: undefined
@@ -53,6 +54,7 @@ interface Results {
   "is-idle": boolean
   "write-transcript": undefined
   "delete-session": undefined
+  persisted: undefined
 }
 
 export type Job = Generator<Call, void, unknown>
@@ -96,6 +98,14 @@ export class SimRunner {
     this.host.startJob(`turn end of ${loop.id}`, this.turnEnded(loop))
     return Promise.resolve()
   }
+
+  /** runner.ts persisted waits for the state file; the simulated store has nothing pending. */
+  persisted(_loop: Loop): Promise<void> {
+    return Promise.resolve()
+  }
+
+  /** runner.ts reached: crash points exist only with fault injection. */
+  reached(_point: string): void {}
 
   /** runner.ts captureStart reads git HEAD for the handoff; nothing here depends on it. */
   captureStart(_loop: Loop): Promise<void> {
@@ -148,7 +158,7 @@ export class SimRunner {
       const { decision, update } = decide(loop, { turn, sample, now: this.now() })
       this.host.note(`    runner: ${loop.id} decided ${describe(decision)}`)
       if (decision.type !== "ignore") {
-        this.manager.decided(loop, turn.lastAssistantID, update, decision.type)
+        this.manager.decided(loop, turn.lastAssistantID, update, decision)
         loop.lastTurn = turn
       }
       yield* this.perform(loop, decision, turn, userEpoch)
@@ -163,6 +173,7 @@ export class SimRunner {
     this.host.startJob(`resume of ${loop.id}`, (function* () {
       try {
         if (!(yield* call({ kind: "is-idle", sessionID: loop.sessionID }))) return
+        if ((yield* call({ kind: "messages", sessionID: loop.sessionID })).at(-1)?.info.role === "user") return
         yield* self.goOn(loop, how, "The user resumed the loop.")
       } catch (error) {
         self.fail(loop, "could not resume the loop", error)
@@ -202,14 +213,14 @@ export class SimRunner {
         this.manager.wait(loop, decision.wait, decision.detail)
         return this.schedule(loop, decision.wait.until)
       case "restart":
-        return yield* this.iterate(loop, turn, decision.fresh, userEpoch)
+        return yield* this.iterate(loop, turn, decision, userEpoch)
     }
   }
 
   // runner.ts iterate
-  private *iterate(loop: Loop, turn: Turn, fresh: boolean, userEpoch = loop.userEpoch): Job {
-    if (!this.manager.beginRestart(loop)) return
-    if (loop.settings.strategy === "continue" && !fresh) yield* this.continueInPlace(loop, turn)
+  private *iterate(loop: Loop, turn: Turn, restart: PendingRestart, userEpoch = loop.userEpoch): Job {
+    if (!this.manager.beginRestart(loop, restart)) return
+    if (loop.settings.strategy === "continue" && !restart.fresh) yield* this.continueInPlace(loop, turn)
     else yield* this.restartFresh(loop, turn, loop.settings.strategy === "recreate", userEpoch)
   }
 
@@ -224,7 +235,7 @@ export class SimRunner {
   // runner.ts continueInPlace
   private *continueInPlace(loop: Loop, turn: Turn): Job {
     if (!this.manager.nextIteration(loop, loop.sessionID)) return
-    yield* this.prompt(loop, loop.sessionID, turn)
+    if (!(yield* this.prompt(loop, loop.sessionID, turn))) return
   }
 
   // runner.ts restartFresh
@@ -235,44 +246,71 @@ export class SimRunner {
     yield* call({ kind: "handoff-facts", sessionID: oldSessionID }) // buildHandoff(…, await this.handoffFacts(…)): git + todos
     yield* call({ kind: "write-summary", sessionID: oldSessionID })
     if (!this.stillRestarting(loop, userEpoch)) return
-    const session = yield* call({ kind: "create-session" })
+    const sessionID = yield* this.freshSession(loop)
     if (!this.stillRestarting(loop, userEpoch)) return
     try {
-      yield* call({ kind: "select-session", sessionID: session.id })
+      yield* call({ kind: "select-session", sessionID })
     } catch (error) {
       if (!(error instanceof SimCallError)) throw error // the real one logs and goes on
     }
     if (!this.stillRestarting(loop, userEpoch)) return
-    if (!this.manager.nextIteration(loop, session.id)) return this.manager.pause(loop, "another loop took over its new session")
-    yield* this.prompt(loop, session.id, turn)
+    if (!this.manager.nextIteration(loop, sessionID, retireOld)) return this.manager.pause(loop, "another loop took over its new session")
+    if (!(yield* this.prompt(loop, sessionID, turn))) return
     if (retireOld) yield* this.retire(loop, oldSessionID)
   }
 
+  // runner.ts freshSession
+  private *freshSession(loop: Loop): Generator<Call, string, unknown> {
+    const created = loop.restart?.sessionID
+    if (created) {
+      let empty = false
+      try {
+        empty = (yield* call({ kind: "messages", sessionID: created })).length === 0
+      } catch (error) {
+        if (!(error instanceof SimCallError)) throw error
+      }
+      if (empty) return created
+    }
+    const session = yield* call({ kind: "create-session" })
+    this.manager.sessionCreated(loop, session.id)
+    yield* call({ kind: "persisted", loopID: loop.id })
+    return session.id
+  }
+
   // runner.ts prompt
-  private *prompt(loop: Loop, sessionID: string, _turn: Turn | undefined): Job {
+  private *prompt(loop: Loop, sessionID: string, _turn: Turn | undefined): Generator<Call, boolean, unknown> {
+    const { userEpoch, busyEpoch } = loop
+    yield* call({ kind: "persisted", loopID: loop.id })
+    if (loop.phase !== "running" || loop.userEpoch !== userEpoch || loop.busyEpoch !== busyEpoch) return false
     this.manager.recordCall(loop, this.now())
     yield* call({ kind: "prompt", sessionID, loop })
     loop.hints = []
+    return true
   }
 
   // runner.ts summarize (its own catch turns every failure into the fallback handoff)
   private *summarize(loop: Loop, turn: Turn): Job {
     const sessionID = loop.sessionID
+    const model = turn.model
+    const self = this
+    function* summarized(): Generator<Call, MessageWithParts[], unknown> {
+      self.manager.recordCall(loop, self.now())
+      yield* call({ kind: "summarize", sessionID })
+      return yield* call({ kind: "messages", sessionID })
+    }
     try {
-      if (!turn.compacted && turn.model) {
-        this.manager.recordCall(loop, this.now())
-        yield* call({ kind: "summarize", sessionID })
-      }
-      const messages = yield* call({ kind: "messages", sessionID })
+      let messages = turn.compacted || !model ? yield* call({ kind: "messages", sessionID }) : yield* summarized()
+      let summary = readSummary(messages)
+      if (!summary && turn.compacted && model) summary = readSummary((messages = yield* summarized()))
       loop.usage[sessionID] = sessionUsage(messages)
-      if (readSummary(messages)) return
+      if (summary) return
     } catch (error) {
       if (!(error instanceof SimCallError)) throw error
     }
   }
 
   // runner.ts retire
-  private *retire(_loop: Loop, sessionID: string): Job {
+  private *retire(loop: Loop, sessionID: string): Job {
     try {
       if (!(yield* this.waitUntilIdle(sessionID))) return
       yield* call({ kind: "messages", sessionID })
@@ -281,6 +319,8 @@ export class SimRunner {
       yield* call({ kind: "delete-session", sessionID })
     } catch (error) {
       if (!(error instanceof SimCallError)) throw error
+    } finally {
+      this.manager.retired(loop, sessionID)
     }
   }
 
@@ -341,7 +381,7 @@ export class SimRunner {
       yield* this.prompt(loop, loop.sessionID, turn)
       return
     }
-    yield* this.iterate(loop, turn, how.fresh ?? false)
+    yield* this.iterate(loop, turn, { fresh: how.fresh ?? false })
   }
 
   // runner.ts fail. Only a failed (simulated) SDK call is expected here; anything else thrown is a

@@ -319,8 +319,10 @@ export class World {
       case "error":
         return this.emit({ type: "session.error", properties: { sessionID: this.sessionAt(action.at), error: ERRORS[action.error] } })
       case "reply": {
+        // OpenCode writes an assistant message only during a turn: its status is busy meanwhile
+        // (the events saying so may still reach the plugin late).
         const s = this.live(this.sessionAt(action.at))
-        if (s) this.addReply(s, action.reply)
+        if (s?.busy) this.addReply(s, action.reply)
         return
       }
       case "compacted":
@@ -564,6 +566,7 @@ export class World {
       case "sample":
         return { workTree: `tree-${this.workTree}`, todosCompleted: 0, sessionID: call.sessionID }
       case "verify":
+      case "persisted":
       case "handoff-facts":
       case "write-summary":
       case "write-transcript":
@@ -800,6 +803,8 @@ function describeCall(call: Call): string {
       return "session.create"
     case "verify":
       return "store.verify"
+    case "persisted":
+      return "store.settled"
     default:
       return `${call.kind} ${call.sessionID}`
   }

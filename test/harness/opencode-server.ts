@@ -96,6 +96,8 @@ export interface OpencodeServer {
   output(): string
   /** Ends the server by PID: SIGTERM (then SIGKILL after a grace period), or SIGKILL at once. */
   stop(signal?: "SIGTERM" | "SIGKILL"): Promise<void>
+  /** Resolves with the signal that ended the server when it exits on its own (a crash); rejects after `timeoutMs`. */
+  exited(timeoutMs: number): Promise<NodeJS.Signals | null>
 }
 
 export async function startOpencodeServer(options: {
@@ -121,6 +123,7 @@ export async function startOpencodeServer(options: {
     pid: child.pid ?? -1,
     output: () => output,
     stop: (signal) => stopChild(child, signal),
+    exited: (timeoutMs) => exitOf(child, timeoutMs),
   }
   try {
     await waitUntilReady(url, options.readyDirectory, child, () => output, options.timeoutMs ?? 60_000)
@@ -152,6 +155,17 @@ async function waitUntilReady(
     signal: AbortSignal.timeout(Math.max(1_000, deadline - Date.now())),
   })
   if (!res.ok) throw new Error(`GET /config answered ${res.status}`)
+}
+
+function exitOf(child: ChildProcess, timeoutMs: number): Promise<NodeJS.Signals | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.signalCode)
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`opencode serve (pid ${child.pid}) did not exit within ${timeoutMs} ms`)), timeoutMs)
+    child.once("exit", (_code, signal) => {
+      clearTimeout(timer)
+      resolve(signal)
+    })
+  })
 }
 
 /** SIGTERM, then SIGKILL if it has not exited after a grace period. Only our own child, by PID. */

@@ -28,7 +28,7 @@ describe("LoopManager", () => {
     const { loop } = manager.start("ses_a", "task", settings, 0)
     manager.onBusy("ses_a")
     manager.takeIdle("ses_a")
-    manager.beginRestart(loop)
+    manager.beginRestart(loop, { fresh: false })
     manager.nextIteration(loop, "ses_b")
     expect(loop).toMatchObject({ sessionID: "ses_b", lineage: ["ses_a"], iteration: 2, retries: 1, phase: "running", sawBusy: false })
     expect(manager.get("ses_a")).toBeUndefined()

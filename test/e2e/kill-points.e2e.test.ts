@@ -1,0 +1,126 @@
+// Kill OpenCode (SIGKILL, nothing flushed) at named points of a running loop — from the start of a
+// loop through a full `recreate` restart to its completion, and mid-write of the state files — then
+// start it again on the same data. The loop must finish with its counts intact (2 iterations, 1
+// restart), with one session, one summary paid for and one prompt per iteration: never a second
+// live loop, never a lost or repeated step, never a state-file complaint for a crash it survived.
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import type { Project } from "../harness/harness.js"
+import type { MockRequest } from "../harness/mock-model.js"
+import { QUIET_MS, sessionIDs, sharedHarness, sleep, waitForToast } from "./helpers.js"
+
+const harness = sharedHarness({ env: { RALPH_LOOP_FAULT_INJECTION: "1" } })
+
+type Strategy = "recreate" | "continue"
+
+interface KillPoint {
+  /** A CrashPoint of src/opencode/faults.ts, or "external": the test kills OpenCode itself. */
+  at: string
+  nth?: number
+  strategy: Strategy
+  /** Summaries the model is asked for in all (a summary a kill cut off is asked for again). */
+  summaries?: number
+  why: string
+}
+
+const POINTS: KillPoint[] = [
+  { at: "loop.started", strategy: "recreate", why: "/ralph ran, the loop is on disk, the task has not reached the model" },
+  { at: "turn.ended", strategy: "recreate", why: "the first turn ended, nothing decided yet" },
+  { at: "turn.decided", strategy: "recreate", why: "the restart is decided; its state may not be on disk" },
+  { at: "state.mid-write", nth: 2, strategy: "recreate", why: "mid-write of the decision's state (temp file written, not renamed)" },
+  { at: "journal.mid-append", nth: 2, strategy: "recreate", why: "half of the decision's journal line appended" },
+  { at: "restart.begun", strategy: "recreate", why: "the restart began, nothing sent yet" },
+  { at: "state.mid-write", nth: 3, strategy: "recreate", why: "mid-write of the restarting state" },
+  { at: "summarize.before", strategy: "recreate", why: "just before the summary is asked for" },
+  { at: "external", strategy: "recreate", summaries: 2, why: "while the model streams the summary" },
+  { at: "summarize.after", strategy: "recreate", why: "the summary is in the old session, not yet in ralph_summary.md" },
+  { at: "summary.written", strategy: "recreate", why: "ralph_summary.md written, no new session yet" },
+  { at: "session.created", strategy: "recreate", why: "the new session exists and is empty" },
+  { at: "session.selected", strategy: "recreate", why: "the TUI was pointed at the new session" },
+  { at: "state.mid-write", nth: 5, strategy: "recreate", why: "mid-write of the state that counts iteration 2" },
+  { at: "iteration.saved", strategy: "recreate", why: "iteration 2 is on disk, its prompt not sent" },
+  { at: "prompt.sent", strategy: "recreate", why: "iteration 2's prompt was just accepted" },
+  { at: "retire.idle", strategy: "recreate", why: "the old session is idle, not archived" },
+  { at: "transcript.written", strategy: "recreate", why: "the old session is archived, not deleted" },
+  { at: "session.deleted", strategy: "recreate", why: "the old session is deleted; the state does not know yet" },
+  { at: "turn.decided", nth: 2, strategy: "recreate", why: "completion decided, the stop not on disk" },
+  { at: "turn.decided", strategy: "continue", why: "strategy continue: the restart is decided" },
+  { at: "iteration.saved", strategy: "continue", why: "strategy continue: iteration 2 on disk, its prompt not sent" },
+  { at: "prompt.sent", strategy: "continue", why: "strategy continue: iteration 2's prompt just accepted" },
+]
+
+const isLoopPrompt = (r: MockRequest) => r.lastRole === "user"
+const ITERATION_TWO = /\[Ralph loop · iteration 2 of 6 · (fresh|same) session\]/
+
+/** Iteration 1 reports half the work; anything of iteration 2 finishes. The summary streams slowly for the external kill. */
+function script(point: KillPoint) {
+  return {
+    main: (r: MockRequest) => (/\[Ralph loop · iteration 2 of/.test(r.lastUser) ? { text: "second half done <promise>DONE</promise>" } : { text: "first half done" }),
+    compaction: point.at === "external" ? [{ text: "SUMMARY of the first half, streamed slowly", chunkDelayMs: 3_000 }, { text: "SUMMARY of the first half" }] : [{ text: "SUMMARY of the first half" }],
+  }
+}
+
+const name = (p: KillPoint) => `kill-${p.strategy}-${p.at.replace(/\W/g, "-")}${p.nth ? `-${p.nth}` : ""}`
+
+function stateOf(project: Project): { loop: Record<string, unknown> } {
+  const dir = join(project.dir, ".opencode/ralph-loop/loops")
+  const files = readdirSync(dir)
+  expect(files.filter((f) => f.endsWith(".tmp")), "no temp file of a cut-off write is left").toEqual([])
+  const states = files.filter((f) => f.endsWith(".json"))
+  expect(states, "one loop on disk").toHaveLength(1)
+  return JSON.parse(readFileSync(join(dir, states[0]!), "utf8"))
+}
+
+async function userTexts(project: Project, sessionID: string): Promise<string[]> {
+  const { data } = await project.client.session.messages({ path: { id: sessionID } })
+  return (data ?? []).filter((m) => m.info.role === "user").map((m) => m.parts.map((p) => (p.type === "text" ? p.text : "")).join(""))
+}
+
+describe("OpenCode killed at a point of a running loop, then started again on the same data", () => {
+  it.each(POINTS.map((p) => [`${p.at}${p.nth ? ` #${p.nth}` : ""} (${p.strategy}): ${p.why}`, p] as const))("%s", async (_title, point) => {
+    const h = harness()
+    const project = await h.project(name(point), {
+      pluginOptions: { strategy: point.strategy },
+      configFileName: "ralph-loop-faults.json",
+      configFile: JSON.stringify(point.at === "external" ? { calls: {} } : { calls: {}, crash: { at: point.at, nth: point.nth ?? 1 } }),
+      script: script(point),
+    })
+    const first = await project.newSession()
+    const crashed = h.server
+    void project.command(first, "ralph", "a task in two halves").catch(() => undefined)
+    if (point.at === "external") {
+      await h.mock.waitFor(() => project.requests("compaction").length >= 1, 30_000, "the summary request")
+      await sleep(1_000)
+      await crashed.stop("SIGKILL")
+    } else {
+      expect(await crashed.exited(60_000)).toBe("SIGKILL")
+      expect(readFileSync(join(project.dir, ".opencode/ralph-loop-crashed"), "utf8").trim()).toBe(point.at)
+    }
+    await h.restartServer("SIGKILL")
+    expect(h.server.pid).not.toBe(crashed.pid)
+
+    const done = await waitForToast(project, /^Ralph · done/, 90_000)
+    await sleep(QUIET_MS)
+    // Counts intact: two iterations, one restart — whatever the kill cut off was redone, not repeated.
+    expect(done.properties.message).toContain("finished in 2 iterations")
+    const { loop } = stateOf(project)
+    expect(loop).toMatchObject({ phase: "stopped", stopReason: "completed", iteration: 2, retries: 1, retiring: [] })
+    // One loop: one done toast, no pause, no state-file complaint.
+    const titles = project.events.toasts().map((t) => t.title ?? "")
+    expect(titles.filter((t) => t === "Ralph · done")).toHaveLength(1)
+    expect(titles.filter((t) => /paused|state file/.test(t))).toEqual([])
+    // One session left, the loop's; iteration 2 was prompted exactly once in it.
+    const sessions = await sessionIDs(project)
+    expect(sessions).toEqual([loop.sessionID])
+    if (point.strategy === "continue") expect(loop.sessionID).toBe(first)
+    else expect(loop.lineage).toEqual([first])
+    expect((await userTexts(project, String(loop.sessionID))).filter((t) => ITERATION_TWO.test(t))).toHaveLength(1)
+    // The summary was paid for once (twice only when the kill cut the first one off).
+    expect(project.requests("compaction")).toHaveLength(point.strategy === "continue" ? 0 : (point.summaries ?? 1))
+    // After the done toast nothing more reaches the model.
+    const sent = project.requests("main").filter(isLoopPrompt).length
+    await sleep(500)
+    expect(project.requests("main").filter(isLoopPrompt)).toHaveLength(sent)
+  })
+})
