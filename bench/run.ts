@@ -2,7 +2,7 @@
 //
 //   npm run bench                       all five (about 4–5 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 2 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, idle, growth, load
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, idle, growth, load
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -16,6 +16,7 @@ import { runEventHookBench, type EventHookResult } from "./event-hook.js"
 import { runIdleToPromptBench, type IdleToPromptResult } from "./idle-to-prompt.js"
 import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "./load.js"
 import { runMemoryBench, type MemoryResult } from "./memory.js"
+import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
 import { QUICK } from "./util.js"
 
 // The goals of issue 6.
@@ -26,6 +27,10 @@ const GOAL = {
   recreateGrowth: 1.2, // recreate's request at iteration 20 ≤ 1.2× iteration 2
   loadDeltaMs: 50, // readiness ≤ +50 ms
   growthBytesPerSession: 1, // heap left per deleted session and cycle, beyond the first cycle
+  // Issue 7: reading and deciding a turn with a 5 MB reply stays a blink next to the minutes the
+  // model took to write it, and grows linearly (no pattern backtracks over the text).
+  promiseCheck5MbMs: 100,
+  promiseCheckLinear: 6, // 5 MB ≤ 6× 1 MB of the same shape
 }
 
 interface Results {
@@ -36,6 +41,7 @@ interface Results {
   code: { commit: string; srcModified: boolean }
   eventHook?: EventHookResult
   memory?: MemoryResult
+  promiseCheck?: PromiseCheckResult
   idleToPrompt?: IdleToPromptResult
   contextGrowth?: ContextGrowthResult
   load?: LoadResult
@@ -74,6 +80,10 @@ async function main(): Promise<void> {
   if (wanted("memory")) {
     log("memory (child process, --expose-gc)")
     results.memory = await runMemoryBench()
+  }
+  if (wanted("promise")) {
+    log("completion check on a 5 MB reply (child process)")
+    results.promiseCheck = await runPromiseCheckBench()
   }
   if (wanted("idle")) results.idleToPrompt = await runIdleToPromptBench(log)
   if (wanted("growth")) results.contextGrowth = await runContextGrowthBench(log)
@@ -162,6 +172,14 @@ function rows(r: Results): Row[] {
     const left = m.residualAfterCycle
     out.push(["memory", `left after deleting ${m.sessions.toLocaleString("en")}, cycle 1 / ${m.cycles}`, `${kb(left[0] ?? 0)} / ${kb(left.at(-1) ?? 0)}`, "", "(info)"])
     out.push(["memory", `growth per deleted session (cycles ${m.warmupCycles + 1}–${m.cycles})`, `${m.growthBytesPerSession.toFixed(2)} B (${m.growthBytesPerLoop.toFixed(0)} B per loop)`, `≤ ${GOAL.growthBytesPerSession} B`, verdict(m.growthBytesPerSession <= GOAL.growthBytesPerSession)])
+  }
+  if (r.promiseCheck) {
+    const p = r.promiseCheck
+    for (const c of p.cases) {
+      const big = c.bytes >= 5 * 1024 * 1024
+      out.push(["completion check", c.name, `${ms(c.medianMs)} (${c.mbPerSecond.toFixed(0)} MB/s) → ${c.decision}`, big ? `≤ ${GOAL.promiseCheck5MbMs} ms` : "", big ? verdict(c.medianMs <= GOAL.promiseCheck5MbMs) : "(info)"])
+    }
+    out.push(["completion check", "linear: 5 MB vs 1 MB, worst shape", x(p.fiveToOneMbRatio), `≤ ${GOAL.promiseCheckLinear}×`, verdict(p.fiveToOneMbRatio <= GOAL.promiseCheckLinear)])
   }
   return out
 }

@@ -10,7 +10,23 @@ export interface RalphStatus {
   recommendation?: string
 }
 
-const BLOCK = /-{2,}\s*RALPH_STATUS\s*-{2,}([\s\S]*?)(?:-{2,}\s*END_RALPH_STATUS\s*-{2,}|$)/gi
+const START = /-{2,}\s*RALPH_STATUS\s*-{2,}/gi
+const END = /-{2,}\s*END_RALPH_STATUS\s*-{2,}/i
+/** A block is a dozen short lines: no more than this is read after its start marker. */
+const MAX_BLOCK_CHARS = 4096
+
+/**
+ * The body of the last block: from its start marker to its end marker (or the end of the text).
+ * Found by markers, not one pattern over the whole text: a multi-megabyte reply is scanned once.
+ */
+function lastBlockBody(text: string): string | undefined {
+  let start = -1
+  for (const match of text.matchAll(START)) start = match.index + match[0].length
+  if (start < 0) return undefined
+  const rest = text.slice(start, start + MAX_BLOCK_CHARS)
+  const end = rest.search(END)
+  return end < 0 ? rest : rest.slice(0, end)
+}
 
 export const STATUS_BLOCK_INSTRUCTION = [
   "End every reply with this block, filled in truthfully:",
@@ -26,8 +42,7 @@ export const STATUS_BLOCK_INSTRUCTION = [
 ].join("\n")
 
 export function parseStatusBlock(text: string): RalphStatus | undefined {
-  const blocks = [...text.matchAll(BLOCK)]
-  const body = blocks.at(-1)?.[1]
+  const body = lastBlockBody(text)
   if (body === undefined) return undefined
   const fields = new Map<string, string>()
   for (const line of body.split("\n")) {

@@ -5,7 +5,7 @@
 // live loop, never a lost or repeated step, never a state-file complaint for a crash it survived.
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, onTestFinished } from "vitest"
 import type { Project } from "../harness/harness.js"
 import type { MockRequest } from "../harness/mock-model.js"
 import { QUIET_MS, sessionIDs, sharedHarness, sleep, waitForToast } from "./helpers.js"
@@ -86,6 +86,7 @@ describe("OpenCode killed at a point of a running loop, then started again on th
       configFile: JSON.stringify(point.at === "external" ? { calls: {} } : { calls: {}, crash: { at: point.at, nth: point.nth ?? 1 } }),
       script: script(point),
     })
+    onTestFinished(() => project.close())
     const first = await project.newSession()
     const crashed = h.server
     void project.command(first, "ralph", "a task in two halves").catch(() => undefined)

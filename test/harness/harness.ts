@@ -49,6 +49,7 @@ export interface Project {
   newSession(title?: string): Promise<string>
   /** Runs a slash command; resolves when its first turn has ended. */
   command(sessionID: string, command: string, args: string): Promise<void>
+  /** Stops its event log; a later restartServer leaves it alone. */
   close(): void
 }
 
@@ -164,7 +165,11 @@ export async function startHarness(options: { env?: Record<string, string> } = {
           const { error } = await project.client.session.command({ path: { id: sessionID }, body: { command, arguments: args } })
           if (error) throw new Error(`/${command} failed: ${JSON.stringify(error)}`)
         },
-        close: () => project.events.close(),
+        close: () => {
+          project.events.close()
+          // A closed project is not reattached after a restart (each one would boot an instance).
+          projects.splice(projects.indexOf(project), 1)
+        },
       }
       await attach(project)
       projects.push(project)
@@ -180,7 +185,7 @@ export async function startHarness(options: { env?: Record<string, string> } = {
       }
     },
     async stop() {
-      for (const project of projects) project.close()
+      for (const project of [...projects]) project.close()
       await server.stop()
       await mock.close()
       if (!process.env.RALPH_TEST_KEEP) rmSync(root, { recursive: true, force: true })

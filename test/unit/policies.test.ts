@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { backoffDelayMs } from "../../src/loop/backoff.js"
 import { blockedUntil, recordCall, type CallWindow } from "../../src/loop/call-window.js"
 import { classify, errorFingerprint } from "../../src/loop/classify.js"
-import { measureProgress } from "../../src/loop/progress.js"
+import { measureProgress, outputHash } from "../../src/loop/progress.js"
 import { parseStatusBlock } from "../../src/loop/status-block.js"
 import { emptyTurnEvents } from "../../src/loop/turn-events.js"
 
@@ -67,6 +67,12 @@ describe("progress", () => {
     const first = measureProgress(base, { workTree: "t0", todosCompleted: 0, sessionID: "s" }, ["Working on step 3"])
     expect(measureProgress(first.next, { workTree: "t0", todosCompleted: 0, sessionID: "s" }, ["working on  step 4"]).progress).toBe(false)
   })
+  it("whitespace of any kind and length counts as one space; words still differ", () => {
+    expect(outputHash(["a\tb \n\n c\r\nd  e"])).toBe(outputHash(["a b c d e"]))
+    expect(outputHash(["  a b  "])).toBe(outputHash(["a b"]))
+    expect(outputHash(["a b"])).not.toBe(outputHash(["ab"]))
+    expect(outputHash([" \n\t "])).toBeUndefined()
+  })
 })
 
 describe("RALPH_STATUS block", () => {
@@ -80,5 +86,11 @@ describe("RALPH_STATUS block", () => {
     const text = "---RALPH_STATUS---\nSTATUS: BLOCKED\n---END_RALPH_STATUS---\nlater:\n--- ralph_status ---\n- **Status**: complete\n* exit_signal: TRUE\n"
     expect(parseStatusBlock(text)).toEqual({ status: "COMPLETE", exitSignal: true })
     expect(parseStatusBlock("no block here")).toBeUndefined()
+  })
+  it("without end markers the last block still wins, and only its own lines are read", () => {
+    const text = "---RALPH_STATUS---\nSTATUS: BLOCKED\nmore words\n---RALPH_STATUS---\nSTATUS: IN_PROGRESS\n"
+    expect(parseStatusBlock(text)).toEqual({ status: "IN_PROGRESS" })
+    // A block is short: a field far below its start marker is not part of it.
+    expect(parseStatusBlock(`---RALPH_STATUS---\nSTATUS: IN_PROGRESS\n${"x".repeat(10_000)}\nEXIT_SIGNAL: true\n`)).toEqual({ status: "IN_PROGRESS" })
   })
 })
