@@ -9,6 +9,7 @@
 // What the first cycles leave (optimised code, hash tables that keep their capacity) is paid once;
 // a leak grows with every further cycle, so the growth is the slope of the residual after the
 // warm-up cycles. Before each heap reading the plugin's background file writes are waited for.
+import { getHeapSnapshot } from "node:v8"
 import { fileURLToPath } from "node:url"
 import type { Hooks } from "@opencode-ai/plugin"
 import { fakeClient, isChild, loadRalph, QUICK, ralphInstance, round, runChild, settleIO, settleStartup, startLoopViaHooks } from "./util.js"
@@ -29,6 +30,13 @@ export interface MemoryResult {
   /** The same slope per loop of a cycle (what stays behind for each loop that ended). */
   growthBytesPerLoop: number
   baselineHeapBytes: number
+  /** Sessions created (and deleted) over all cycles. */
+  sessionsCreated: number
+  /** Strings on the heap after the last cycle holding the id of a session of an earlier cycle (a heap snapshot). */
+  earlierCycleIdsLeft: number
+  /** The same for the last cycle's sessions (V8 keeps the last few strings it worked on). */
+  lastCycleIdsLeft: number
+  idsLeftSample: string[]
 }
 
 const SESSIONS = 10_000
@@ -106,6 +114,8 @@ async function measure(): Promise<MemoryResult> {
     results.push({ ...r, before })
     before = r.afterDelete
   }
+  const left = await sessionIdsOnHeap()
+  const earlier = left.filter((id) => id.cycle < cycles - 1)
   const first = results[0] as (typeof results)[number]
   const residuals = results.map((r) => r.afterDelete - baseline)
   return {
@@ -119,7 +129,41 @@ async function measure(): Promise<MemoryResult> {
     growthBytesPerSession: round(slope(residuals.slice(warmupCycles)) / SESSIONS, 3),
     growthBytesPerLoop: round(slope(residuals.slice(warmupCycles)) / LOOPS, 1),
     baselineHeapBytes: baseline,
+    sessionsCreated: SESSIONS * cycles,
+    earlierCycleIdsLeft: earlier.length,
+    lastCycleIdsLeft: left.length - earlier.length,
+    idsLeftSample: left.slice(0, 5).map((id) => id.text),
   }
+}
+
+/**
+ * The strings on the heap (from a heap snapshot) that hold the id of a session of the cycles, with
+ * the cycle it belongs to. Anything the plugin kept of a deleted session keeps its id, so this
+ * shows a leak exactly, where the heap size shows it only through the GC's noise.
+ */
+async function sessionIdsOnHeap(): Promise<{ cycle: number; text: string }[]> {
+  heapUsed()
+  const chunks: string[] = []
+  for await (const chunk of getHeapSnapshot()) chunks.push(String(chunk))
+  const snapshot = JSON.parse(chunks.join("")) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]] } }
+    nodes: number[]
+    strings: string[]
+  }
+  const fields = snapshot.snapshot.meta.node_fields
+  const width = fields.length
+  const typeAt = fields.indexOf("type")
+  const nameAt = fields.indexOf("name")
+  const types = snapshot.snapshot.meta.node_types[0]
+  const stringTypes = new Set(["string", "concatenated string", "sliced string"].map((t) => types.indexOf(t)))
+  const found: { cycle: number; text: string }[] = []
+  for (let i = 0; i < snapshot.nodes.length; i += width) {
+    if (!stringTypes.has(snapshot.nodes[i + typeAt] as number)) continue
+    const value = snapshot.strings[snapshot.nodes[i + nameAt] as number] ?? ""
+    const id = /ses_mem(\d+)_\d{6}/.exec(value)
+    if (id) found.push({ cycle: Number(id[1]), text: value.slice(0, 120) })
+  }
+  return found
 }
 
 /** Runs this benchmark in a child node process with --expose-gc. */

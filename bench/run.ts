@@ -26,7 +26,9 @@ const GOAL = {
   idleRatio: 1.1, // idle → next prompt ≤ 1.1× the minimal plugin (+ settle delay, none today)
   recreateGrowth: 1.2, // recreate's request at iteration 20 ≤ 1.2× iteration 2
   loadDeltaMs: 50, // readiness ≤ +50 ms
-  growthBytesPerSession: 1, // heap left per deleted session and cycle, beyond the first cycle
+  // Memory: no string holding the id of a deleted session stays on the heap (a heap snapshot after
+  // the last cycle; the heap's size trend is shown too, but GC noise of ±1 MB per reading hides a
+  // leak of a few bytes per session in it).
   // Issue 7: reading and deciding a turn with a 5 MB reply stays a blink next to the minutes the
   // model took to write it, and grows linearly (no pattern backtracks over the text).
   promiseCheck5MbMs: 100,
@@ -171,7 +173,9 @@ function rows(r: Results): Row[] {
     out.push(["memory", `heap per loop (${m.loops.toLocaleString("en")} loops)`, `${m.bytesPerLoop.toFixed(0)} B`, "", "(info)"])
     const left = m.residualAfterCycle
     out.push(["memory", `left after deleting ${m.sessions.toLocaleString("en")}, cycle 1 / ${m.cycles}`, `${kb(left[0] ?? 0)} / ${kb(left.at(-1) ?? 0)}`, "", "(info)"])
-    out.push(["memory", `growth per deleted session (cycles ${m.warmupCycles + 1}–${m.cycles})`, `${m.growthBytesPerSession.toFixed(2)} B (${m.growthBytesPerLoop.toFixed(0)} B per loop)`, `≤ ${GOAL.growthBytesPerSession} B`, verdict(m.growthBytesPerSession <= GOAL.growthBytesPerSession)])
+    out.push(["memory", `heap trend per deleted session (cycles ${m.warmupCycles + 1}–${m.cycles})`, `${m.growthBytesPerSession.toFixed(2)} B (${m.growthBytesPerLoop.toFixed(0)} B per loop)`, "", "(info: GC noise)"])
+    out.push(["memory", `ids of deleted sessions on the heap, cycles 1–${m.cycles - 1}`, `${m.earlierCycleIdsLeft} of ${(m.sessionsCreated - m.sessions).toLocaleString("en")}`, "0", verdict(m.earlierCycleIdsLeft === 0)])
+    out.push(["memory", `  the same, last cycle`, `${m.lastCycleIdsLeft} of ${m.sessions.toLocaleString("en")}`, "", "(info: V8's last strings)"])
   }
   if (r.promiseCheck) {
     const p = r.promiseCheck
