@@ -146,6 +146,7 @@ export class ActionRunner {
       const decided = turn.lastAssistantID !== undefined && turn.lastAssistantID === loop.lastDecidedMessageID
       if (decided && loop.restart) {
         loop.lastTurn = turn
+        loop.restart.sessionID ??= await this.createdBeforeCrash(loop)
         return await this.iterate(loop, turn, loop.restart)
       }
       // The next iteration was counted, but its prompt is not in the session.
@@ -161,6 +162,22 @@ export class ActionRunner {
     } catch (error) {
       this.fail(loop, "could not resume the loop after OpenCode restarted", error)
     }
+  }
+
+  /**
+   * The fresh session a restart created just before OpenCode died, before its id reached the state
+   * file: still empty, titled for the next iteration, made since this iteration began.
+   */
+  private async createdBeforeCrash(loop: Loop): Promise<string | undefined> {
+    const title = sessionTitle(loop, loop.iteration + 1)
+    const candidates = (await this.api.sessions().catch(() => []))
+      .filter((s) => s.title === title && !s.parentID && s.time.created >= loop.iterationStartedAt && !this.manager.get(s.id))
+    for (const session of candidates) if (await this.isEmpty(session.id)) return session.id
+    return undefined
+  }
+
+  private isEmpty(sessionID: string): Promise<boolean> {
+    return this.api.messages(sessionID).then((messages) => messages.length === 0, () => false)
   }
 
   /** The iteration's prompt never reached its session (OpenCode stopped in between): send it again. */
@@ -288,7 +305,7 @@ export class ActionRunner {
    */
   private async freshSession(loop: Loop, iteration: number): Promise<string> {
     const created = loop.restart?.sessionID
-    if (created && (await this.api.messages(created).then((m) => m.length === 0, () => false))) return created
+    if (created && (await this.isEmpty(created))) return created
     const session = await this.api.createSession(sessionTitle(loop, iteration))
     this.manager.sessionCreated(loop, session.id)
     await this.persisted(loop)

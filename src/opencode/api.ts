@@ -68,6 +68,11 @@ export class OpencodeApi {
     return this.call("session.get", () => this.client.session.get({ path: { id: sessionID } }))
   }
 
+  /** The sessions of the project. */
+  sessions(): Promise<Session[]> {
+    return this.call("session.list", () => this.client.session.list())
+  }
+
   todos(sessionID: string): Promise<Todo[]> {
     return this.call("session.todo", () => this.client.session.todo({ path: { id: sessionID } }))
   }

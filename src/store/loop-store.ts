@@ -57,16 +57,46 @@ function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["rec
   }
 }
 
+/** Of the last turn's text, only its end is kept: all a fallback handoff needs after a restart. */
+const LAST_TURN_CHARS = 4000
+
 /** Fields that only make sense in a running process are not written. */
 function persistable(loop: Loop): Record<string, unknown> {
-  const { sawBusy: _b, busyEpoch: _e, turnEvents: _t, resumeRequested: _r, ...rest } = loop
-  return rest
+  const { sawBusy: _b, busyEpoch: _e, turnEvents: _t, resumeRequested: _r, lastTurn, ...rest } = loop
+  if (!lastTurn) return rest
+  const text = lastTurn.texts.join("\n")
+  return { ...rest, lastTurn: { ...lastTurn, texts: text.length > LAST_TURN_CHARS ? [text.slice(-LAST_TURN_CHARS)] : lastTurn.texts } }
+}
+
+function stateText(loop: Loop, now: number): string {
+  return `${JSON.stringify({ schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), owner: OWNER, loop: persistable(loop) }, null, 2)}\n`
+}
+
+function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
+  return {
+    at: new Date(now).toISOString(),
+    event,
+    loop: {
+      id: loop.id, task: loop.task, settings: loop.settings, startedAt: loop.startedAt, sessionID: loop.sessionID,
+      lineage: loop.lineage, iteration: loop.iteration, retries: loop.retries, phase: loop.phase,
+      ...(loop.stopReason ? { stopReason: loop.stopReason } : {}),
+    },
+    ...(event === "decided" ? { record: iterationRecord(loop, now) } : {}),
+  }
+}
+
+/** Changes of one loop waiting to be written together. */
+interface Batch {
+  lines: string[]
+  now: number
+  done: Promise<void>
 }
 
 export class LoopStore {
   readonly dir: string
   private readonly directory: string
   private readonly writes = new Map<string, Promise<void>>()
+  private readonly batches = new Map<string, Batch>()
   /** What this process last wrote for each loop: anything else on disk was changed by someone else. */
   private readonly written = new Map<string, string>()
 
@@ -82,30 +112,36 @@ export class LoopStore {
     return join(this.dir, "loops", `${loopID.replace(/[^A-Za-z0-9_-]/g, "_")}.json`)
   }
 
-  /** Persists the loop and journals the change. Writes of one loop never overtake each other. */
+  /**
+   * Persists the loop and journals the change. Writes of one loop never overtake each other, and
+   * changes made while one is under way (a decision, its restart and the next iteration come
+   * together) are written as one: the file once, in its newest state, and their journal lines at once.
+   */
   save(loop: Loop, event: string, now: number): Promise<void> {
-    const text = `${JSON.stringify({ schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), owner: OWNER, loop: persistable(loop) }, null, 2)}\n`
-    const entry: JournalEntry = {
-      at: new Date(now).toISOString(),
-      event,
-      loop: {
-        id: loop.id, task: loop.task, settings: loop.settings, startedAt: loop.startedAt, sessionID: loop.sessionID,
-        lineage: loop.lineage, iteration: loop.iteration, retries: loop.retries, phase: loop.phase,
-        ...(loop.stopReason ? { stopReason: loop.stopReason } : {}),
-      },
-      ...(event === "decided" ? { record: iterationRecord(loop, now) } : {}),
+    const line = `${JSON.stringify(journalEntry(loop, event, now))}\n`
+    const open = this.batches.get(loop.id)
+    if (open) {
+      open.lines.push(line)
+      open.now = now
+      return open.done
     }
+    const batch: Batch = { lines: [line], now, done: Promise.resolve() }
+    this.batches.set(loop.id, batch)
     const previous = this.writes.get(loop.id) ?? Promise.resolve()
     const next = previous.then(async () => {
+      // From here on a change starts the next batch; this one writes the loop as it is now.
+      this.batches.delete(loop.id)
+      const text = stateText(loop, batch.now)
       await this.ensureDir()
       await writeFileAtomic(this.fileOf(loop.id), text, this.directory, () => this.faults?.point("state.mid-write"))
       this.written.set(loop.id, text)
       const journal = join(this.dir, "journal.jsonl")
       if ((await lstat(journal).catch(() => undefined))?.isSymbolicLink()) throw new OutsideProjectError(`refusing to append to ${journal}: it is a symlink`)
-      const line = `${JSON.stringify(entry)}\n`
-      this.faults?.pointWithin("journal.mid-append", () => appendFileSync(journal, line.slice(0, line.length >> 1)))
-      await appendFile(journal, line)
+      const lines = batch.lines.join("")
+      this.faults?.pointWithin("journal.mid-append", () => appendFileSync(journal, lines.slice(0, lines.length >> 1)))
+      await appendFile(journal, lines)
     })
+    batch.done = next
     const settled = next.catch(() => undefined)
     this.writes.set(loop.id, settled)
     void settled.then(() => {
