@@ -28,7 +28,7 @@ export const isLeftoverTemp = (name: string): boolean => /^\..+\.\d+\.[0-9a-f]{8
 /** `beforeRename` runs between the two steps (fault injection: a crash mid-write). */
 export async function writeFileAtomic(file: string, content: string, root?: string, beforeRename?: () => void): Promise<void> {
   if (root) await assertInside(root, file)
-  await mkdir(dirname(file), { recursive: true })
+  if (!existsSync(dirname(file))) await mkdir(dirname(file), { recursive: true })
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`)
   try {
     await writeFile(temp, content, { encoding: "utf8", flag: "wx" })

@@ -97,6 +97,7 @@ export class LoopStore {
   private readonly directory: string
   private readonly writes = new Map<string, Promise<void>>()
   private readonly batches = new Map<string, Batch>()
+  private loopsFolderChecked = false
   /** What this process last wrote for each loop: anything else on disk was changed by someone else. */
   private readonly written = new Map<string, string>()
 
@@ -133,13 +134,11 @@ export class LoopStore {
       this.batches.delete(loop.id)
       const text = stateText(loop, batch.now)
       await this.ensureDir()
-      await writeFileAtomic(this.fileOf(loop.id), text, this.directory, () => this.faults?.point("state.mid-write"))
-      this.written.set(loop.id, text)
-      const journal = join(this.dir, "journal.jsonl")
-      if ((await lstat(journal).catch(() => undefined))?.isSymbolicLink()) throw new OutsideProjectError(`refusing to append to ${journal}: it is a symlink`)
-      const lines = batch.lines.join("")
-      this.faults?.pointWithin("journal.mid-append", () => appendFileSync(journal, lines.slice(0, lines.length >> 1)))
-      await appendFile(journal, lines)
+      // The file and the journal do not depend on each other: written side by side (a prompt waits for both).
+      await Promise.all([
+        this.writeState(loop.id, text),
+        this.appendJournal(batch.lines.join("")),
+      ])
     })
     batch.done = next
     const settled = next.catch(() => undefined)
@@ -151,6 +150,26 @@ export class LoopStore {
       if (loop.phase === "stopped") this.written.delete(loop.id)
     })
     return next
+  }
+
+  /**
+   * The state file, atomically. Where the loops folder leads is checked at the first write of this
+   * process (a symlink out of the project is refused); each prompt waits for this write, so later
+   * ones are two file calls, not eight.
+   */
+  private async writeState(loopID: string, text: string): Promise<void> {
+    const root = this.loopsFolderChecked ? undefined : this.directory
+    await writeFileAtomic(this.fileOf(loopID), text, root, () => this.faults?.point("state.mid-write"))
+    this.loopsFolderChecked = true
+    this.written.set(loopID, text)
+  }
+
+  /** Appends to the journal — never through a symlink. (Bun ignores O_NOFOLLOW, so it is looked at first.) */
+  private async appendJournal(lines: string): Promise<void> {
+    const journal = join(this.dir, "journal.jsonl")
+    if ((await lstat(journal).catch(() => undefined))?.isSymbolicLink()) throw new OutsideProjectError(`refusing to append to ${journal}: it is a symlink`)
+    this.faults?.pointWithin("journal.mid-append", () => appendFileSync(journal, lines.slice(0, lines.length >> 1)))
+    await appendFile(journal, lines)
   }
 
   /** Waits for every pending write (tests, dispose). */

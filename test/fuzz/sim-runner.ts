@@ -9,7 +9,8 @@
 //
 // Mirrored from src/actions/runner.ts after the review and fuzzer fixes (user epoch re-checks,
 // stillRestarting, guarded nextIteration/beginRestart, retire guard, wake reschedule, goOn budget
-// check, resumeNow). If
+// check, resumeNow) and after the kill points (prompts wait for the state file, the restart's
+// session is reused, old sessions to retire are tracked). If
 // runner.ts changes its steps or its re-checks, change the same lines here (they keep the real
 // method names). Not modelled: `recover`/`reopen` (an OpenCode restart), toasts and logs, prompt
 // texts, the checks feature (the fuzzer never configures checks).

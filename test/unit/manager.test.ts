@@ -41,6 +41,32 @@ describe("LoopManager", () => {
     expect(manager.takeIdle("ses_b")).toBe(loop)
   })
 
+  it("keeps a decided restart in the same change as the decision, until the next iteration is counted", () => {
+    const events: string[] = []
+    const manager = new LoopManager((l, event) => events.push(`${event}:${l.restart ? `restart${l.restart.sessionID ? `@${l.restart.sessionID}` : ""}` : "-"}`))
+    const { loop } = manager.start("ses_a", "task", settings, 0)
+    manager.decided(loop, "msg_1", {}, { type: "restart", fresh: false, note: "the model stopped" })
+    manager.beginRestart(loop, { fresh: false, note: "the model stopped" })
+    manager.sessionCreated(loop, "ses_b")
+    // A restart begun again (after a crash) keeps the session it had already created.
+    manager.beginRestart(loop, { fresh: false })
+    expect(loop.restart).toEqual({ fresh: false, sessionID: "ses_b" })
+    manager.nextIteration(loop, "ses_b", true)
+    expect(loop.restart).toBeUndefined()
+    expect(loop.retiring).toEqual(["ses_a"])
+    manager.retired(loop, "ses_a")
+    expect(loop.retiring).toEqual([])
+    expect(events).toEqual(["started:-", "decided:restart", "restarting:restart", "session-created:restart@ses_b", "restarting:restart@ses_b", "iteration:-", "retired:-"])
+  })
+
+  it("a decision other than a restart leaves no restart behind", () => {
+    const manager = new LoopManager()
+    const { loop } = manager.start("ses_a", "task", settings, 0)
+    manager.decided(loop, "msg_1", {}, { type: "report-missing-promise" })
+    expect(loop).toMatchObject({ lastDecidedMessageID: "msg_1", lastDecision: "report-missing-promise" })
+    expect(loop.restart).toBeUndefined()
+  })
+
   it("continues in the same session", () => {
     const manager = new LoopManager()
     const { loop } = manager.start("ses_a", "task", settings, 0)
