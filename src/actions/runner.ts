@@ -514,8 +514,10 @@ export class ActionRunner {
   async resumeNow(loop: Loop, how: Pick<Wait, "then" | "fresh">): Promise<void> {
     try {
       if (!(await this.api.isIdle(loop.sessionID))) return
-      // Paused between a prompt and its turn: that prompt is still to run, and is the turn watched.
-      if ((await this.api.messages(loop.sessionID)).at(-1)?.info.role === "user") return
+      // Paused between a prompt and its turn (the last prompt has no answer yet): that prompt is still
+      // to run, and is the turn watched.
+      const messages = await this.api.messages(loop.sessionID)
+      if (messages.length > 0 && readTurn(messages).lastAssistantID === undefined) return
       await this.goOn(loop, how, "The user resumed the loop. Continue the task from where you stopped.")
     } catch (error) {
       this.fail(loop, "could not resume the loop", error)

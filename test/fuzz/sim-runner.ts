@@ -174,7 +174,8 @@ export class SimRunner {
     this.host.startJob(`resume of ${loop.id}`, (function* () {
       try {
         if (!(yield* call({ kind: "is-idle", sessionID: loop.sessionID }))) return
-        if ((yield* call({ kind: "messages", sessionID: loop.sessionID })).at(-1)?.info.role === "user") return
+        const messages = yield* call({ kind: "messages", sessionID: loop.sessionID })
+        if (messages.length > 0 && readTurn(messages).lastAssistantID === undefined) return
         yield* self.goOn(loop, how, "The user resumed the loop.")
       } catch (error) {
         self.fail(loop, "could not resume the loop", error)
