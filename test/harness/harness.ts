@@ -168,7 +168,8 @@ export async function startHarness(options: { env?: Record<string, string> } = {
         close: () => {
           project.events.close()
           // A closed project is not reattached after a restart (each one would boot an instance).
-          projects.splice(projects.indexOf(project), 1)
+          const index = projects.indexOf(project)
+          if (index >= 0) projects.splice(index, 1)
         },
       }
       await attach(project)
