@@ -11,7 +11,7 @@
 // both sides alike. Runs in a child process (HOME and XDG in a temp folder), prints JSON.
 import { fileURLToPath } from "node:url"
 import type { Hooks, PluginModule } from "@opencode-ai/plugin"
-import { drain, fakeClient, isChild, loadRalph, median, QUICK, ralphInstance, round, runChild, settleIO, settleStartup, startLoopViaHooks } from "./util.js"
+import { drain, fakeClient, loadRalph, median, QUICK, ralphInstance, round, runAsChild, runChild, settleIO, settleStartup, startLoopViaHooks } from "./util.js"
 
 export interface EventHookResult {
   eventsPerBatch: number
@@ -178,15 +178,4 @@ export function runEventHookBench(): Promise<EventHookResult> {
   return runChild<EventHookResult>(fileURLToPath(import.meta.url), [], {}, 5 * 60_000)
 }
 
-if (isChild(import.meta.url)) {
-  measure().then(
-    (result) => {
-      process.stdout.write(`${JSON.stringify(result)}\n`)
-      process.exit(0) // the runners' settle timers would keep the process alive
-    },
-    (error: unknown) => {
-      process.stderr.write(`event-hook benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-      process.exit(1)
-    },
-  )
-}
+runAsChild(import.meta.url, "event-hook", measure)

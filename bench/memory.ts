@@ -12,7 +12,7 @@
 import { getHeapSnapshot } from "node:v8"
 import { fileURLToPath } from "node:url"
 import type { Hooks } from "@opencode-ai/plugin"
-import { fakeClient, isChild, loadRalph, QUICK, ralphInstance, round, runChild, settleIO, settleStartup, startLoopViaHooks } from "./util.js"
+import { fakeClient, loadRalph, QUICK, ralphInstance, round, runAsChild, runChild, settleIO, settleStartup, startLoopViaHooks } from "./util.js"
 
 export interface MemoryResult {
   sessions: number
@@ -171,15 +171,4 @@ export function runMemoryBench(): Promise<MemoryResult> {
   return runChild<MemoryResult>(fileURLToPath(import.meta.url), ["--expose-gc"], {}, 5 * 60_000)
 }
 
-if (isChild(import.meta.url)) {
-  measure().then(
-    (result) => {
-      process.stdout.write(`${JSON.stringify(result)}\n`)
-      process.exit(0)
-    },
-    (error: unknown) => {
-      process.stderr.write(`memory benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-      process.exit(1)
-    },
-  )
-}
+runAsChild(import.meta.url, "memory", measure)

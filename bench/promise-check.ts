@@ -6,7 +6,7 @@
 // whitespace runs, repeated status markers). Run in a child node process on the built dist/.
 import { fileURLToPath } from "node:url"
 import type { Message, Part } from "@opencode-ai/sdk"
-import { isChild, loadDist, median, QUICK, round, runChild } from "./util.js"
+import { loadDist, median, QUICK, round, runAsChild, runChild } from "./util.js"
 
 export interface PromiseCheckCase {
   name: string
@@ -101,15 +101,4 @@ export function runPromiseCheckBench(): Promise<PromiseCheckResult> {
   return runChild<PromiseCheckResult>(fileURLToPath(import.meta.url), [], {}, 5 * 60_000)
 }
 
-if (isChild(import.meta.url)) {
-  measure().then(
-    (result) => {
-      process.stdout.write(`${JSON.stringify(result)}\n`)
-      process.exit(0)
-    },
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-      process.exit(1)
-    },
-  )
-}
+runAsChild(import.meta.url, "completion-check", measure)

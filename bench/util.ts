@@ -185,3 +185,22 @@ export async function runChild<T>(script: string, flags: string[], env: Record<s
 export function isChild(moduleUrl: string): boolean {
   return process.argv.includes("--child") && pathToFileURL(process.argv[1] ?? "").href === moduleUrl
 }
+
+/**
+ * The child's side: when `moduleUrl` is the script node was started with, runs `measure`, prints its
+ * result as JSON and exits (timers the plugin left, like the runners' settle timers, would keep the
+ * process alive); a failure is printed, naming `name`, and exits 1.
+ */
+export function runAsChild(moduleUrl: string, name: string, measure: () => Promise<unknown>): void {
+  if (!isChild(moduleUrl)) return
+  measure().then(
+    (result) => {
+      process.stdout.write(`${JSON.stringify(result)}\n`)
+      process.exit(0)
+    },
+    (error: unknown) => {
+      process.stderr.write(`${name} benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+      process.exit(1)
+    },
+  )
+}

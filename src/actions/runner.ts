@@ -8,7 +8,7 @@ import { exceededBudget } from "../loop/budgets.js"
 import { claimsCompletion, decide, type Decision } from "../loop/decide.js"
 import { snapshotOf, type CheckResult, type DiagnosticSnapshot } from "../loop/diagnostics.js"
 import { maxIterations, ownFolders, type Loop, type PendingRestart, type Wait } from "../loop/loop.js"
-import { buildHandoff, type HandoffFacts } from "../loop/handoff.js"
+import { buildHandoff, FALLBACK_REPLY_CHARS, type HandoffFacts } from "../loop/handoff.js"
 import { recurringFailures, unmetCriteria } from "../loop/criteria.js"
 import { gotchasFor, gotchaText } from "../loop/gotchas.js"
 import type { LoopManager } from "../loop/manager.js"
@@ -36,7 +36,6 @@ export interface RunnerOptions {
   faults?: Faults | undefined
 }
 
-const FALLBACK_SUMMARY_CHARS = 4000
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export class ActionRunner {
@@ -358,7 +357,7 @@ export class ActionRunner {
     }
     const last = turn.texts.join("\n").trim()
     const summary = last
-      ? `The previous session ended with this reply (no model summary was available):\n\n${last.slice(-FALLBACK_SUMMARY_CHARS)}`
+      ? `The previous session ended with this reply (no model summary was available):\n\n${last.slice(-FALLBACK_REPLY_CHARS)}`
       : ""
     return { summary, source: "fallback" }
   }

@@ -16,6 +16,8 @@ export interface HandoffFacts {
 }
 
 export const HANDOFF_BUDGET = 6_000
+/** How much of the last reply stands in for a summary the model could not give (and is kept on disk for it). */
+export const FALLBACK_REPLY_CHARS = 4_000
 const LIST_LIMIT = 12
 const ITEM_LIMIT = 200
 

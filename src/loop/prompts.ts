@@ -35,10 +35,10 @@ const header = (loop: Loop, iteration: number, where: string) =>
 const hintSection = (loop: Loop): string[] =>
   loop.hints.length === 0 ? [] : ["", "## Hint from the user", ...loop.hints.map((hint) => `- ${hint}`)]
 
-/** The prompt that restarts the task in a fresh session, carrying the previous session's summary. */
 /** The checks' verdict on the last turn, if they ran and something failed. */
 const checkSection = (feedback?: string): string[] => (feedback ? ["", "## Checks run by the plugin", feedback] : [])
 
+/** The prompt that restarts the task in a fresh session, carrying the previous session's summary. */
 export function freshSessionPrompt(loop: Loop, iteration: number, summary: string, note?: string, feedback?: string): string {
   return [
     header(loop, iteration, "fresh session"),
@@ -61,11 +61,11 @@ export function freshSessionPrompt(loop: Loop, iteration: number, summary: strin
     .join("\n")
 }
 
-/** The prompt that re-prompts the same session (strategy `continue`). */
 /** Gotchas from earlier failures on the files the loop works on (seed 001's memory). */
 const gotchaSection = (gotchas: readonly string[]): string[] =>
   gotchas.length === 0 ? [] : ["", "## Gotchas from earlier failures on these files", ...gotchas.map((g) => `- ${g}`)]
 
+/** The prompt that re-prompts the same session (strategy `continue`). */
 export function continuePrompt(loop: Loop, iteration: number, note?: string, feedback?: string, gotchas: readonly string[] = []): string {
   return [
     header(loop, iteration, "same session"),

@@ -7,6 +7,7 @@ import { appendFileSync, existsSync } from "node:fs"
 import { hostname } from "node:os"
 import { join } from "node:path"
 import { z } from "zod"
+import { FALLBACK_REPLY_CHARS } from "../loop/handoff.js"
 import { newLoop, totalUsage, type Loop } from "../loop/loop.js"
 import type { Faults } from "../opencode/faults.js"
 import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } from "./atomic.js"
@@ -57,15 +58,13 @@ function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["rec
   }
 }
 
-/** Of the last turn's text, only its end is kept: all a fallback handoff needs after a restart. */
-const LAST_TURN_CHARS = 4000
-
 /** Fields that only make sense in a running process are not written. */
 function persistable(loop: Loop): Record<string, unknown> {
   const { sawBusy: _b, busyEpoch: _e, turnEvents: _t, resumeRequested: _r, lastTurn, ...rest } = loop
   if (!lastTurn) return rest
+  // Of the last turn's text only its end is kept: all a fallback handoff needs after a restart.
   const text = lastTurn.texts.join("\n")
-  return { ...rest, lastTurn: { ...lastTurn, texts: text.length > LAST_TURN_CHARS ? [text.slice(-LAST_TURN_CHARS)] : lastTurn.texts } }
+  return { ...rest, lastTurn: { ...lastTurn, texts: text.length > FALLBACK_REPLY_CHARS ? [text.slice(-FALLBACK_REPLY_CHARS)] : lastTurn.texts } }
 }
 
 function stateText(loop: Loop, now: number): string {
