@@ -1,6 +1,6 @@
 // What the hooks of one plugin instance share. Built once per instance by `server()`; nothing here
 // is module-level, because OpenCode runs one instance per project directory in one process.
-import type { ActionRunner } from "./actions/runner.js"
+import type { LoopRunner } from "./actions/runner.js"
 import type { LiveSettings } from "./config/live-settings.js"
 import type { LoopManager } from "./loop/manager.js"
 import type { OpencodeApi } from "./opencode/api.js"
@@ -9,7 +9,7 @@ export interface RalphContext {
   readonly directory: string
   readonly api: OpencodeApi
   readonly manager: LoopManager
-  readonly runner: ActionRunner
+  readonly runner: LoopRunner
   readonly settings: LiveSettings
   /** activation "always": root sessions created since load that have not had a message yet. */
   readonly newSessions: Set<string>

@@ -2,8 +2,8 @@
 // runner and the store, wired into the hooks — each wrapped so nothing ever throws into OpenCode.
 // Loaded in the background by plugin.ts, so OpenCode's start does not wait for it.
 import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
-import { recoverLoops } from "./actions/recover.js"
-import { ActionRunner } from "./actions/runner.js"
+import { Interpreter } from "./actions/interpreter.js"
+import { LoopRunner } from "./actions/runner.js"
 import { LiveSettings } from "./config/live-settings.js"
 import { globalConfigDir } from "./config/load.js"
 import type { RalphContext } from "./context.js"
@@ -22,7 +22,12 @@ import { writeReport } from "./store/report.js"
 import { changedFiles } from "./actions/work-tree.js"
 import { ownFolders, type Loop } from "./loop/loop.js"
 
-export function createInstance(input: PluginInput, options: PluginOptions | undefined): Hooks {
+/**
+ * The loops that were active are taken back from disk before the hooks act on anything (a command
+ * or an event that comes while this loads waits for it), so /cancel-ralph and the user's messages
+ * always find them; they go on a moment later (LoopRunner.recoverAll).
+ */
+export async function createInstance(input: PluginInput, options: PluginOptions | undefined): Promise<Hooks> {
   const faults = Faults.load(input.directory)
   const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", faults)
   const store = new LoopStore(input.directory, faults)
@@ -31,17 +36,15 @@ export function createInstance(input: PluginInput, options: PluginOptions | unde
     if (event.startsWith("stopped:")) void report(input.directory, loop, api)
   })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
-  const ctx: RalphContext = {
-    directory: input.directory,
-    api,
-    manager,
-    runner: new ActionRunner(api, manager, { directory: input.directory, store, faults }),
-    settings,
-    newSessions: new Set(),
-    now: Date.now,
-  }
+  const interpreter = new Interpreter({ directory: input.directory, api, store, faults, onWake: (loop) => runner.wake(loop) })
+  const runner = new LoopRunner(interpreter, { directory: input.directory, manager, now: Date.now, settings: () => settings.current })
+  const ctx: RalphContext = { directory: input.directory, api, manager, runner, settings, newSessions: new Set(), now: Date.now }
+  const found = await store.load(Date.now()).catch((error: unknown) => {
+    api.log("error", `could not read the loops' state: ${String(error)}`)
+    return { loops: [], problems: [], owned: [] }
+  })
+  runner.recoverAll(manager.adoptAll(found.loops, settings.current.resumeOnStart === "ask"), found)
   api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: settings.current })
-  void recoverLoops(ctx, store).catch((error: unknown) => api.log("error", `could not recover loops: ${String(error)}`))
 
   const hooks: Hooks = {
     event: eventHook(ctx),

@@ -18,7 +18,7 @@ export const server: Plugin = async (input, options) => {
   // Loaded when a hook first has work, or a moment after OpenCode's start — never during it.
   const load = (): Promise<Hooks> =>
     (loading ??= import("./instance.js")
-      .then((m) => (loaded = m.createInstance(input, options)))
+      .then(async (m) => (loaded = await m.createInstance(input, options)))
       .catch((error: unknown) => {
         // A failed load is reported once through OpenCode's log; the hooks then do nothing.
         input.client.app

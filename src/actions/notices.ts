@@ -2,7 +2,7 @@
 import type { BreakerState } from "../loop/breaker.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "../loop/loop.js"
 import { promiseTag, shorten } from "../loop/prompts.js"
-import type { ToastVariant } from "../opencode/api.js"
+import type { OpencodeApi, ToastVariant } from "../opencode/api.js"
 
 export interface Notice {
   variant: ToastVariant
@@ -10,6 +10,8 @@ export interface Notice {
   message: string
   duration?: number
 }
+
+export const show = (api: Pick<OpencodeApi, "toast">, notice: Notice): void => api.toast(notice.variant, notice.title, notice.message, notice.duration)
 
 /** A time of day, as toasts and /ralph-status show it. */
 export const clock = (at: number) => new Date(at).toLocaleTimeString("en-GB", { hour12: false })

@@ -14,7 +14,7 @@ export function startLoop(ctx: RalphContext, sessionID: string, task: string, ov
     ctx.api.log("info", "a new /ralph replaced the loop running in this session", { session: sessionID })
   }
   ctx.api.log("info", "loop started", { session: sessionID, settings })
-  ctx.runner.notify(notice.started(loop))
-  void ctx.runner.captureStart(loop)
+  notice.show(ctx.api, notice.started(loop))
+  ctx.runner.captureStart(loop)
   return loop
 }

@@ -3,6 +3,7 @@
 import type { Part } from "@opencode-ai/sdk"
 import type { RalphContext } from "../context.js"
 import type { Loop } from "../loop/loop.js"
+import { resumeByHand } from "../loop/resume.js"
 import { CONTROL_MARKER, type ControlCommand } from "./definitions.js"
 import { helpText, statusText } from "./status-text.js"
 import { replaceText } from "./text.js"
@@ -49,13 +50,12 @@ function act(ctx: RalphContext, command: ControlCommand, loop: Loop | undefined,
       if (!loop) return NO_LOOP
       if (loop.phase !== "paused" && loop.phase !== "waiting") return { title: "Ralph · running", message: `The loop is not paused (it is ${loop.phase}).` }
       ctx.runner.cancelTimer(loop)
-      const goOn = { then: loop.wait?.then ?? "resume", fresh: loop.wait?.fresh ?? false } as const
-      // Going on by hand after the breaker opened is its probe: HALF_OPEN.
-      if (loop.wait?.reason === "breaker") loop.breaker = { ...loop.breaker, state: "HALF_OPEN" }
-      ctx.manager.resume(loop)
-      // Typed in an earlier session of the loop: that turn's idle is not the loop's, so go on now.
-      if (sessionID !== loop.sessionID) void ctx.runner.resumeNow(loop, goOn)
-      else loop.resumeRequested = goOn
+      // Typed in the loop's session, it goes on when this command's turn ends; typed in an earlier
+      // session of the loop, that turn's idle is not the loop's, so it goes on now.
+      const { how, breaker } = resumeByHand(loop)
+      const here = sessionID === loop.sessionID
+      ctx.manager.resumedByHand(loop, how, breaker, ctx.now(), here)
+      if (!here) ctx.runner.resumeNow(loop, how)
       return { title: "Ralph · resumed", message: `The loop goes on at iteration ${loop.iteration} once this reply is done.` }
     case "ralph-hint":
       if (!loop) return NO_LOOP

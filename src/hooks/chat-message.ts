@@ -26,12 +26,12 @@ export const chatMessageHook =
     // A control command's own message (/ralph-status …) neither resumes a loop nor gets the rules.
     if (output.parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))) return
     if (!loop.needsInstruction) ctx.manager.onUserMessage(loop)
-    if (ctx.manager.resume(loop)) {
+    if (ctx.manager.resume(loop, ctx.now())) {
       ctx.runner.cancelTimer(loop)
       ctx.api.toast("info", "Ralph · resumed", `Loop resumed at iteration ${loop.iteration}.`)
     }
     if (loop.needsInstruction) {
-      loop.needsInstruction = false
+      ctx.manager.instructionGiven(loop)
       const part: TextPart = {
         id: newPartID(),
         sessionID: output.message.sessionID,

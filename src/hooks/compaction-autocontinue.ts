@@ -10,9 +10,8 @@ type AutocontinueHook = NonNullable<Hooks["experimental.compaction.autocontinue"
 export const compactionAutocontinueHook =
   (ctx: RalphContext): AutocontinueHook =>
   async (input, output) => {
-    const loop = ctx.manager.get(input.sessionID)
+    const loop = ctx.manager.onTurnEvent(input.sessionID, { kind: "compacted" })
     if (!loop) return
     output.enabled = false
-    loop.turnEvents.compacted = true
     ctx.api.log("info", "compaction in a loop session: OpenCode's auto-continue is left to the loop", { loop: loop.id })
   }

@@ -20,19 +20,17 @@ function handle(ctx: RalphContext, observation: Observation): void {
       return manager.onBusy(observation.sessionID, observation.retry)
     case "idle": {
       const loop = manager.takeIdle(observation.sessionID)
-      if (loop) void ctx.runner.onTurnEnded(loop)
+      if (loop) ctx.runner.onTurnEnded(loop)
       return
     }
     case "error":
-      return manager.onTurnEvent(observation.sessionID, (turn) => turn.errors.push(observation.error))
+      manager.onTurnEvent(observation.sessionID, { kind: "error", error: observation.error })
+      return
     case "compacted":
-      return manager.onTurnEvent(observation.sessionID, (turn) => (turn.compacted = true))
     case "asked":
-      return manager.onTurnEvent(observation.sessionID, (turn) => turn.pending.push(observation.requestID))
     case "answered":
-      return manager.onTurnEvent(observation.sessionID, (turn) => {
-        turn.pending = turn.pending.filter((id) => id !== observation.requestID)
-      })
+      manager.onTurnEvent(observation.sessionID, observation)
+      return
     case "session-created":
       if (!observation.parentID && ctx.settings.current.activation === "always") ctx.newSessions.add(observation.sessionID)
       return

@@ -54,5 +54,8 @@ export const cooldownEndsAt = (breaker: Breaker, limits: BreakerLimits): number 
 /** OPEN → HALF_OPEN once the cooldown has passed (called by the cooldown timer). */
 export function afterCooldown(breaker: Breaker, limits: BreakerLimits, now: number): Breaker {
   if (breaker.state !== "OPEN" || now < cooldownEndsAt(breaker, limits)) return breaker
-  return { ...breaker, state: "HALF_OPEN" }
+  return probe(breaker)
 }
+
+/** The next turn is the probe: HALF_OPEN (after the cooldown, or when the user goes on by hand). */
+export const probe = (breaker: Breaker): Breaker => ({ ...breaker, state: "HALF_OPEN" })

@@ -10,6 +10,7 @@ import { backoffDelayMs } from "./backoff.js"
 import { failureReport, feedbackLine, recurringFailures, stagnantRuns, unmetCriteria } from "./criteria.js"
 import { keepHistory, type DiagnosticSnapshot } from "./diagnostics.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
+import { callsToGoOn } from "./go-on.js"
 import { measureProgress, type ProgressSample } from "./progress.js"
 import { learnGotchas } from "./gotchas.js"
 import { parseStatusBlock } from "./status-block.js"
@@ -52,10 +53,17 @@ export function claimsCompletion(loop: Loop, turn: Turn): boolean {
   return gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
 }
 
+/** The turn's last reply is the one the loop last decided on (a second idle for it is a duplicate). */
+export const isDecided = (loop: Loop, turn: Turn): boolean =>
+  turn.lastAssistantID !== undefined && turn.lastAssistantID === loop.lastDecidedMessageID
+
+/** The turn has a reply the loop has not decided on yet. */
+export const hasNewReply = (loop: Loop, turn: Turn): boolean =>
+  turn.lastAssistantID !== undefined && turn.lastAssistantID !== loop.lastDecidedMessageID
+
 export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outcome {
   const done = (decision: Decision, update: LoopUpdate = {}): Outcome => ({ decision, update })
-  if (turn.lastAssistantID !== undefined && turn.lastAssistantID === loop.lastDecidedMessageID)
-    return done({ type: "ignore", reason: "turn already decided" })
+  if (isDecided(loop, turn)) return done({ type: "ignore", reason: "turn already decided" })
 
   const { settings } = loop
   const turnClass = classify(turn, loop.turnEvents)
@@ -116,8 +124,7 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   if (breach) return done({ type: "stop", reason: breach.reason, detail: breach.detail }, update)
 
   const fresh = turnClass.kind === "overflow"
-  const calls = fresh || settings.strategy !== "continue" ? 2 : 1
-  const blocked = blockedUntil(loop.calls, settings, now, calls)
+  const blocked = blockedUntil(loop.calls, settings, now, callsToGoOn(loop, { then: "next", fresh }))
   if (blocked !== undefined)
     return done({ type: "wait", wait: { reason: "call-limit", until: blocked, then: "next", fresh }, detail: `${settings.maxCallsPerHour} calls per window reached (maxCallsPerHour)` }, update)
 

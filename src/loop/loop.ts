@@ -69,7 +69,7 @@ export interface PendingRestart {
 }
 
 export interface Loop {
-  /** Stable id: the session the loop started in. */
+  /** Stable id: the session the loop started in (with `-2`, `-3`… when an earlier loop from there still runs). */
   readonly id: string
   readonly task: string
   readonly settings: LoopSettings

@@ -1,82 +1,45 @@
-// LoopManager: every loop of one plugin instance (one project directory) and the bookkeeping of
-// their phases. It decides and records; it performs no I/O. Time comes in as an argument.
-import { recordCall } from "./call-window.js"
+// LoopManager: every loop of one plugin instance (one project directory), and the one writer of
+// their state. Each method is named for what happened; it records the change and tells the
+// listener (the store persists it). It performs no I/O; time comes in as an argument. This file
+// holds the phase changes (see AGENTS.md); what the loop learns on the way is in facts.ts, which
+// loop lives where in registry.ts.
+import type { Breaker } from "./breaker.js"
 import type { Decision, LoopUpdate } from "./decide.js"
+import { LoopFacts } from "./facts.js"
+import type { GoOnHow } from "./go-on.js"
 import { newLoop, type Loop, type LoopSettings, type PendingRestart, type StopReason, type Wait } from "./loop.js"
-import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
+import type { Turn } from "./turn.js"
+import { emptyTurnEvents } from "./turn-events.js"
 
-export type LoopListener = (loop: Loop, event: string) => void
+export type { LoopListener } from "./registry.js"
 
-export class LoopManager {
-  /** Live loops by the session they live in now. */
-  private readonly bySession = new Map<string, Loop>()
-
-  /** `onChange` hears every change worth keeping (the store persists it); the manager does no I/O. */
-  constructor(private readonly onChange: LoopListener = () => undefined) {}
-
-  private changed(loop: Loop, event: string): void {
-    this.onChange(loop, event)
-  }
-
-  /** Takes back a loop recovered from disk after OpenCode restarted. */
-  adopt(loop: Loop): void {
-    const previous = this.bySession.get(loop.sessionID)
-    if (previous && previous !== loop) this.stop(previous, "replaced")
-    this.bySession.set(loop.sessionID, loop)
-  }
-
-  /** Claims a recovered loop for a decision on its session's last turn (as if an idle came). */
-  claim(loop: Loop): boolean {
-    if (loop.phase !== "running" && loop.phase !== "restarting") return false
-    loop.phase = "deciding"
-    return true
-  }
-
-  addHint(loop: Loop, hint: string): void {
-    loop.hints.push(hint)
-    this.changed(loop, "hint")
-  }
-
+export class LoopManager extends LoopFacts {
   /** Starts a loop in `sessionID`; a live loop already there is replaced (and returned). */
   start(sessionID: string, task: string, settings: LoopSettings, now: number): { loop: Loop; replaced?: Loop } {
     const previous = this.bySession.get(sessionID)
     if (previous) this.stop(previous, "replaced")
-    const loop = newLoop(sessionID, task, settings, now)
+    const loop = { ...newLoop(sessionID, task, settings, now), id: this.freeID(sessionID) }
     this.bySession.set(sessionID, loop)
     this.changed(loop, "started")
     return previous ? { loop, replaced: previous } : { loop }
   }
 
-  /** The live loop living in `sessionID` now, if any. */
-  get(sessionID: string): Loop | undefined {
-    return this.bySession.get(sessionID)
-  }
-
-  /** The live loop that lives in `sessionID` now or lived there before. */
-  find(sessionID: string): Loop | undefined {
-    return this.bySession.get(sessionID) ?? this.all().find((loop) => loop.lineage.includes(sessionID))
-  }
-
-  all(): Loop[] {
-    return [...this.bySession.values()]
-  }
-
-  get size(): number {
-    return this.bySession.size
-  }
-
-  onBusy(sessionID: string, retry = false): void {
-    const loop = this.bySession.get(sessionID)
-    if (!loop) return
-    loop.busyEpoch += 1
-    if (loop.phase === "running") loop.sawBusy = true
-    if (retry) loop.turnEvents.retried = true
-  }
-
-  /** Records what OpenCode reports about the turn under way in `sessionID`. */
-  onTurnEvent(sessionID: string, record: (events: TurnEvents) => void): void {
-    const loop = this.bySession.get(sessionID)
-    if (loop && loop.phase !== "stopped") record(loop.turnEvents)
+  /**
+   * Takes back the loops found on disk when OpenCode (re)started, before anything else happens: a
+   * decision one was making is made again; with `askFirst` (resumeOnStart "ask") they wait, paused,
+   * for /ralph-resume. Returns the loops taken back.
+   */
+  adoptAll(loops: readonly Loop[], askFirst: boolean): Loop[] {
+    const adopted: Loop[] = []
+    for (const loop of loops) {
+      if (loop.phase === "stopped" || this.bySession.has(loop.sessionID)) continue
+      if (loop.phase === "deciding") loop.phase = "running"
+      this.bySession.set(loop.sessionID, loop)
+      this.changed(loop, "recovered")
+      if (askFirst && loop.phase !== "paused") this.pause(loop, "OpenCode restarted; /ralph-resume goes on")
+      adopted.push(loop)
+    }
+    return adopted
   }
 
   /**
@@ -91,22 +54,24 @@ export class LoopManager {
     return loop
   }
 
-  /**
-   * Marks the turn that ended in `messageID` as decided and records the policies' new state — and a
-   * restart, in the same write: a crash after it must not decide the same turn twice.
-   */
-  decided(loop: Loop, messageID: string | undefined, update: LoopUpdate, decision: Decision): void {
-    if (messageID !== undefined) loop.lastDecidedMessageID = messageID
-    Object.assign(loop, update)
-    loop.lastDecision = decision.type
-    if (decision.type === "restart") this.pendRestart(loop, decision)
-    this.changed(loop, "decided")
+  /** Claims a recovered loop for a decision on its session's last turn (as if an idle came). */
+  claim(loop: Loop): boolean {
+    if (loop.phase !== "running" && loop.phase !== "restarting") return false
+    loop.phase = "deciding"
+    return true
   }
 
-  /** Keeps a fresh session an earlier, abandoned restart already created (it is still empty). */
-  private pendRestart(loop: Loop, { fresh, note, feedback }: PendingRestart): void {
-    const sessionID = loop.restart?.sessionID
-    loop.restart = { fresh, ...(note ? { note } : {}), ...(feedback ? { feedback } : {}), ...(sessionID ? { sessionID } : {}) }
+  /**
+   * Marks `turn` as decided and records the policies' new state — and a restart, in the same
+   * write: a crash after it must not decide the same turn twice.
+   */
+  decided(loop: Loop, turn: Turn, update: LoopUpdate, decision: Decision): void {
+    if (turn.lastAssistantID !== undefined) loop.lastDecidedMessageID = turn.lastAssistantID
+    Object.assign(loop, update)
+    loop.lastDecision = decision.type
+    loop.lastTurn = turn
+    if (decision.type === "restart") this.pendRestart(loop, decision)
+    this.changed(loop, "decided")
   }
 
   /** Back to waiting for a turn, without having sent anything. `busy`: a turn is already under way. */
@@ -114,6 +79,12 @@ export class LoopManager {
     if (loop.phase === "stopped") return
     loop.phase = "running"
     loop.sawBusy = busy
+  }
+
+  /** A permission or question waits for the user: nothing is sent; a request listed at an idle lost its reply event. */
+  waitForUser(loop: Loop): void {
+    loop.turnEvents = { ...loop.turnEvents, pending: [] }
+    this.keepWatching(loop)
   }
 
   /** False when the loop was stopped or paused meanwhile: then nothing may be started. */
@@ -126,27 +97,10 @@ export class LoopManager {
     return true
   }
 
-  /** The restart created its fresh session (kept on disk before anything else happens in it). */
-  sessionCreated(loop: Loop, sessionID: string): void {
-    if (!loop.restart) return
-    loop.restart.sessionID = sessionID
-    this.changed(loop, "session-created")
-  }
-
-  /** An earlier session was archived and deleted (or is kept for good). */
-  retired(loop: Loop, sessionID: string): void {
-    loop.retiring = loop.retiring.filter((id) => id !== sessionID)
-    this.changed(loop, "retired")
-  }
-
-  /** The user wrote in the loop's session (not a control command). */
-  onUserMessage(loop: Loop): void {
-    loop.userEpoch += 1
-  }
-
-  /** A plugin call that reaches the model (prompt or summary) counts toward maxCallsPerHour. */
-  recordCall(loop: Loop, now: number): void {
-    loop.calls = recordCall(loop.calls, loop.settings, now)
+  /** Keeps a fresh session an earlier, abandoned restart already created (it is still empty). */
+  private pendRestart(loop: Loop, { fresh, note, feedback }: PendingRestart): void {
+    const sessionID = loop.restart?.sessionID
+    loop.restart = { fresh, ...(note ? { note } : {}), ...(feedback ? { feedback } : {}), ...(sessionID ? { sessionID } : {}) }
   }
 
   /**
@@ -154,31 +108,31 @@ export class LoopManager {
    * the old one is to be archived and deleted). False (nothing changed) when the loop stopped, or
    * another live loop already lives in `sessionID`.
    */
-  nextIteration(loop: Loop, sessionID: string, retireOld = false): boolean {
+  nextIteration(loop: Loop, sessionID: string, now: number, retireOld = false): boolean {
     if (loop.phase === "stopped") return false
     const occupant = this.bySession.get(sessionID)
     if (occupant && occupant !== loop) return false
     if (sessionID !== loop.sessionID) {
       this.bySession.delete(loop.sessionID)
-      loop.lineage.push(loop.sessionID)
-      if (retireOld) loop.retiring.push(loop.sessionID)
+      loop.lineage = [...loop.lineage, loop.sessionID]
+      if (retireOld) loop.retiring = [...loop.retiring, loop.sessionID]
       loop.sessionID = sessionID
       this.bySession.set(sessionID, loop)
     }
     delete loop.restart
     loop.iteration += 1
     loop.retries += 1
-    this.promptSent(loop, "iteration")
+    this.promptSent(loop, now, "iteration")
     return true
   }
 
-  /** A prompt that repeats the current iteration (after a back-off) is about to be sent. */
-  promptSent(loop: Loop, event = "prompt"): void {
+  /** A prompt that repeats the current iteration (a resume, or one a restart of OpenCode lost) is about to be sent. */
+  promptSent(loop: Loop, now: number, event = "prompt"): void {
     if (loop.phase === "stopped") return
     loop.phase = "running"
     loop.sawBusy = false
     loop.turnEvents = emptyTurnEvents()
-    loop.iterationStartedAt = Date.now()
+    loop.iterationStartedAt = now
     delete loop.wait
     this.changed(loop, event)
   }
@@ -200,11 +154,21 @@ export class LoopManager {
   }
 
   /** The user spoke in a paused or waiting loop's session: the loop watches that turn again. */
-  resume(loop: Loop): boolean {
+  resume(loop: Loop, now: number): boolean {
     if (loop.phase !== "paused" && loop.phase !== "waiting") return false
     delete loop.detail
-    this.promptSent(loop, "resumed")
+    this.promptSent(loop, now, "resumed")
     return true
+  }
+
+  /**
+   * /ralph-resume: the loop goes on as `resumeByHand` decided — at the end of the command's own turn
+   * (`atNextIdle`), or at once by the runner when typed in an earlier session of the loop.
+   */
+  resumedByHand(loop: Loop, how: GoOnHow, breaker: Breaker, now: number, atNextIdle: boolean): void {
+    loop.breaker = breaker
+    this.resume(loop, now)
+    if (atNextIdle) loop.resumeRequested = how
   }
 
   stop(loop: Loop, reason: StopReason, detail?: string): void {

@@ -68,6 +68,14 @@ export class OpencodeApi {
     return this.call("session.get", () => this.client.session.get({ path: { id: sessionID } }))
   }
 
+  /** Whether OpenCode still has the session; undefined when it could not say. */
+  sessionExists(sessionID: string): Promise<boolean | undefined> {
+    return this.session(sessionID).then(
+      () => true,
+      (error: unknown) => (error instanceof OpencodeCallError && /NotFound/i.test(JSON.stringify(error.detail)) ? false : undefined),
+    )
+  }
+
   /** The sessions of the project. */
   sessions(): Promise<Session[]> {
     return this.call("session.list", () => this.client.session.list())

@@ -67,8 +67,15 @@ function persistable(loop: Loop): Record<string, unknown> {
   return { ...rest, lastTurn: { ...lastTurn, texts: text.length > FALLBACK_REPLY_CHARS ? [text.slice(-FALLBACK_REPLY_CHARS)] : lastTurn.texts } }
 }
 
-function stateText(loop: Loop, now: number): string {
+/** The state file's text for `loop`. */
+export function stateText(loop: Loop, now: number): string {
   return `${JSON.stringify({ schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), owner: OWNER, loop: persistable(loop) }, null, 2)}\n`
+}
+
+/** A state file's text back to its loop (throws on invalid JSON or a file that fails the schema). */
+export function parseStateText(text: string): { loop: Loop; owner?: { pid: number; host: string } | undefined } {
+  const data = persistedLoopSchema.parse(JSON.parse(text))
+  return { loop: { ...newLoop(data.loop.id, data.loop.task, data.loop.settings, 0), ...data.loop } as Loop, owner: data.owner }
 }
 
 function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
@@ -86,6 +93,8 @@ function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
 
 /** Changes of one loop waiting to be written together. */
 interface Batch {
+  /** The loop whose file it writes: the newest one of that id (a new /ralph in the same session replaces the old loop). */
+  loop: Loop
   lines: string[]
   now: number
   done: Promise<void>
@@ -121,17 +130,18 @@ export class LoopStore {
     const line = `${JSON.stringify(journalEntry(loop, event, now))}\n`
     const open = this.batches.get(loop.id)
     if (open) {
+      open.loop = loop
       open.lines.push(line)
       open.now = now
       return open.done
     }
-    const batch: Batch = { lines: [line], now, done: Promise.resolve() }
+    const batch: Batch = { loop, lines: [line], now, done: Promise.resolve() }
     this.batches.set(loop.id, batch)
     const previous = this.writes.get(loop.id) ?? Promise.resolve()
     const next = previous.then(async () => {
       // From here on a change starts the next batch; this one writes the loop as it is now.
       this.batches.delete(loop.id)
-      const text = stateText(loop, batch.now)
+      const text = stateText(batch.loop, batch.now)
       await this.ensureDir()
       // The file and the journal do not depend on each other: written side by side (a prompt waits for both).
       await Promise.all([
@@ -146,7 +156,7 @@ export class LoopStore {
       if (this.writes.get(loop.id) !== settled) return
       this.writes.delete(loop.id)
       // An ended loop's last state is on disk: nothing of it stays in memory.
-      if (loop.phase === "stopped") this.written.delete(loop.id)
+      if (batch.loop.phase === "stopped") this.written.delete(loop.id)
     })
     return next
   }
@@ -209,31 +219,29 @@ export class LoopStore {
     const journal = await this.readJournal(result.problems)
     for (const name of names.filter((n) => n.endsWith(".json"))) {
       const file = join(dir, name)
-      const parsed = await readFile(file, "utf8").then(
-        (text) => ({ text, value: persistedLoopSchema.safeParse(JSON.parse(text)) }),
-        (error: unknown) => ({ text: undefined, value: { success: false as const, error } }),
-      ).catch((error: unknown) => ({ text: undefined, value: { success: false as const, error } }))
-      if (parsed.value.success && ownedByAnotherLiveProcess(parsed.value.data.owner)) {
-        result.owned.push(parsed.value.data.loop.id)
+      const parsed = await readFile(file, "utf8")
+        .then((text) => ({ text, ...parseStateText(text) }))
+        .catch((error: unknown) => ({ error }))
+      if ("loop" in parsed && ownedByAnotherLiveProcess(parsed.owner)) {
+        result.owned.push(parsed.loop.id)
         continue
       }
-      if (parsed.value.success) {
-        const loop = { ...newLoop(parsed.value.data.loop.id, parsed.value.data.loop.task, parsed.value.data.loop.settings, 0), ...parsed.value.data.loop } as Loop
-        result.loops.push(loop)
-        if (parsed.text) this.written.set(loop.id, parsed.text)
+      if ("loop" in parsed) {
+        result.loops.push(parsed.loop)
+        this.written.set(parsed.loop.id, parsed.text)
         continue
       }
       const moved = await this.moveAside(file, now)
       const id = name.replace(/\.json$/, "")
       const last = [...journal].reverse().find((entry) => entry.loop.id === id || this.fileOf(entry.loop.id) === file)
       if (!last) {
-        result.problems.push({ file, message: `is damaged (${describe(parsed.value.error)}); moved aside to ${moved}; the journal has nothing to rebuild it from, so the loop is not resumed` })
+        result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; the journal has nothing to rebuild it from, so the loop is not resumed` })
         continue
       }
       const loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop } as Loop
       result.loops.push(loop)
       result.rebuilt.push(loop.id)
-      result.problems.push({ file, message: `is damaged (${describe(parsed.value.error)}); moved aside to ${moved}; rebuilt from the journal at iteration ${loop.iteration} (breaker and call counts start fresh)` })
+      result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; rebuilt from the journal at iteration ${loop.iteration} (breaker and call counts start fresh)` })
       await this.save(loop, "rebuilt", now)
     }
     return result

@@ -3,6 +3,7 @@
 // in everything that arrives out of order: duplicate and late idles, idles of other sessions,
 // errors of every kind, compactions, permissions, child sessions, deletions, commands mid-turn.
 import fc from "fast-check"
+import type { CheckConfig } from "../../src/config/schema.js"
 import type { Action, ControlName, ErrorKind, RalphFlags, Reply, ReplyKind, RunConfig, Target } from "./sim.js"
 
 export const target: fc.Arbitrary<Target> = fc.oneof(
@@ -104,6 +105,8 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ type: fc.constant("delete" as const), at: deleteTarget }) },
   { weight: 3, arbitrary: fc.record({ type: fc.constant("advance" as const), ms: fc.constantFrom(200, 5_000, 60_000, 30 * 60_000) }) },
   { weight: 5, arbitrary: fc.record({ type: fc.constant("wake" as const), i: fc.nat({ max: 3 }) }) },
+  // OpenCode killed and restarted: rare, or most runs would be recoveries.
+  { weight: 1, arbitrary: fc.constant<Action>({ type: "restart" }) },
 )
 
 export const runConfig: fc.Arbitrary<RunConfig> = fc.record({
@@ -120,6 +123,10 @@ export const runConfig: fc.Arbitrary<RunConfig> = fc.record({
     cooldownMinutes: fc.constantFrom(1, 30),
     statusBlock: fc.boolean(),
     exitGate: fc.constantFrom("promise", "either", "dual"),
+    // A check that fails while the work tree is in an odd state: gotchas, feedback, circular fixes.
+    checks: fc.oneof({ weight: 3, arbitrary: fc.constant<CheckConfig[]>([]) }, { weight: 1, arbitrary: fc.constant<CheckConfig[]>([{ name: "test", kind: "test", command: "sim test" }]) }),
+    checkAfter: fc.constantFrom("claim", "iteration"),
+    resumeOnStart: fc.oneof({ weight: 3, arbitrary: fc.constant("auto" as const) }, { weight: 1, arbitrary: fc.constant("ask" as const) }),
   }),
 })
 

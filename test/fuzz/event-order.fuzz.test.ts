@@ -33,9 +33,12 @@ function tally(world: World): void {
   add("prompts", world.prompts.length)
   add(`runs with ${Math.min(world.prompts.length, 4)}${world.prompts.length >= 4 ? "+" : ""} prompts`)
   for (const line of world.trace) {
-    const decided = /runner: \S+ decided (\S+)/.exec(line)
+    const decided = /log debug: idle of \S+: (\S+)/.exec(line)
     if (decided) add(`decision ${decided[1]}`)
-    if (line.includes("goes on after /ralph-resume")) add("resume go-on")
+    if (line.includes("OpenCode is killed and restarted")) add("restart of OpenCode")
+    if (line.includes(": recovered →")) add("loop recovered")
+    if (line.includes("starts: recovery of")) add("recovery job")
+    if (line.includes("run-checks of")) add("checks run")
     if (line.includes("timer of")) add("wake")
   }
   for (const t of world.loops) {

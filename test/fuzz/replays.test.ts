@@ -16,15 +16,16 @@ describe("replays: classic event orders", () => {
   it("an idle with no busy before it is not a turn end; the real turn is answered once, duplicates are not", async () => {
     const world = await run([
       S.ralph("ses_A"),
-      S.idle("ses_A"), // OpenCode re-publishes idle for an idle session (abort, status set)
+      S.turn("ses_A", "fresh", { idles: 3, settle: true }), // the /ralph turn, with two duplicate idles
+      S.idle("ses_A"), // OpenCode re-publishes idle for an idle session (abort, status set): no busy since the prompt
       S.idle("ses_A"),
       S.settle(),
-      S.turn("ses_A", "fresh", { idles: 3, settle: true }), // the /ralph turn, with two duplicate idles
+      S.turn("ses_A", "fresh", { idles: 2, settle: true }),
       S.idle("ses_A"),
       S.settle(),
     ])
-    expect(sessionsPrompted(world)).toEqual(["ses_A"])
-    expect(first(world)).toMatchObject({ phase: "running", iteration: 2, retries: 1 })
+    expect(sessionsPrompted(world)).toEqual(["ses_A", "ses_A"])
+    expect(first(world)).toMatchObject({ phase: "running", iteration: 3, retries: 2 })
   })
 
   it("abort mid-stream (Esc) pauses and sends nothing; the user's next message resumes the loop", async () => {
@@ -128,7 +129,7 @@ describe("replays: classic event orders", () => {
 
   it("/cancel-ralph while the runner reads the turn: nothing is sent", async () => {
     const world = await run(
-      [S.ralph("ses_A"), S.turn("ses_A"), S.step(2), S.cancel("ses_A"), S.settle()],
+      [S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("messages"), S.cancel("ses_A"), S.settle()],
       config({ settleMs: 150 }),
     )
     expect(world.prompts).toHaveLength(0)
@@ -136,14 +137,13 @@ describe("replays: classic event orders", () => {
   })
 
   it("/cancel-ralph while the runner summarizes for a fresh session: no session is prompted", async () => {
-    // messages, sample, verify (→ decide restart → summarize starts); the cancel comes during the summarize.
-    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.step(3), S.cancel("ses_A"), S.settle()], config({ strategy: "recreate" }))
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("summarize"), S.cancel("ses_A"), S.settle()], config({ strategy: "recreate" }))
     expect(world.prompts).toHaveLength(0)
     expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", sessionID: "ses_A" })
   })
 
   it("a second /ralph mid-turn replaces the loop; the old one's pending decision sends nothing", async () => {
-    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.step(1), S.ralph("ses_A"), S.settle(), S.turn("ses_A", "fresh", { settle: true })])
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("messages"), S.ralph("ses_A"), S.settle(), S.turn("ses_A", "fresh", { settle: true })])
     expect(world.loops.map((t) => [t.loop.phase, t.loop.stopReason])).toEqual([
       ["stopped", "replaced"],
       ["running", undefined],
@@ -182,7 +182,7 @@ describe("replays: classic event orders", () => {
     const world = await run([
       S.ralph("ses_A"),
       S.turn("ses_A", "fresh"),
-      S.step(3), // messages, sample, verify: decided, iteration 2 counted; its state is being written
+      S.stepTo("persisted"), // decided, iteration 2 counted; its state is being written
       S.busy("ses_A"),
       S.settle(),
     ])
@@ -212,14 +212,14 @@ describe("replays: bugs found by the fuzzer", () => {
       S.resume("ses_A"),
       S.busy("ses_A"),
       S.idle("ses_A"), // the /ralph-resume turn ends: claimed
-      S.step(2), // messages, sample — now store.verify is pending
+      S.stepTo("verify-state"),
       S.pause("ses_A"),
       S.settle(),
     ])
   })
 
   it("/cancel-ralph while the runner verifies the state file after a /ralph-resume: nothing may be sent", async () => {
-    await run([S.ralph("ses_A"), S.pause("ses_A"), S.resume("ses_A"), S.busy("ses_A"), S.idle("ses_A"), S.step(2), S.cancel("ses_A"), S.settle()])
+    await run([S.ralph("ses_A"), S.pause("ses_A"), S.resume("ses_A"), S.busy("ses_A"), S.idle("ses_A"), S.stepTo("verify-state"), S.cancel("ses_A"), S.settle()])
   })
 
   it("/ralph-resume of a circuit-breaker wait must not start an iteration past maxRetries", async () => {
@@ -231,10 +231,9 @@ describe("replays: bugs found by the fuzzer", () => {
   })
 
   it("/ralph typed into the fresh session before the runner moves the loop there must not orphan the new loop", async () => {
-    // messages, sample, verify+decide, summarize, messages, handoff facts, write summary, session.create → the
-    // new session exists (nth(2)); the user starts a loop there; then selectSession returns and nextIteration
-    // moves the old loop into the same session.
-    await run([S.ralph("ses_A"), S.turn("ses_A"), S.step(8), S.ralph(nth(2)), S.settle()], config({ strategy: "recreate" }))
+    // The new session exists (nth(2)); the user starts a loop there; then selectSession returns and
+    // nextIteration would move the old loop into the same session.
+    await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("select-session"), S.ralph(nth(2)), S.settle()], config({ strategy: "recreate" }))
   })
 
   it("a wake-up that finds the session busy must not un-pause a loop the user paused meanwhile", async () => {
@@ -249,8 +248,29 @@ describe("replays: bugs found by the fuzzer", () => {
   })
 
   it("the recreate retirement must not delete the old session once the user started a new loop there", async () => {
-    // …, select, prompt (new session), then retire: isIdle(old) pending when the user types /ralph in ses_A.
-    await run([S.ralph("ses_A"), S.turn("ses_A"), S.step(10), S.ralph("ses_A"), S.settle()], config({ strategy: "recreate" }))
+    // The prompt went to the new session; the retirement of ses_A waits for it to be idle when the user types /ralph there.
+    await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("is-idle"), S.ralph("ses_A"), S.settle()], config({ strategy: "recreate" }))
+  })
+})
+
+describe("replays: the continue strategy with checks", () => {
+  const withChecks = config({ strategy: "continue", checks: [{ name: "test", kind: "test", command: "sim test" }] })
+
+  it("a message the user sends while the gotchas are read (a git call) stops the loop's prompt: their turn is watched", async () => {
+    // Issue 11: continueInPlace re-checked only the phase after its await, not the user's epoch.
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A", "promise", { edit: true }), S.stepTo("changed-files"), S.user("ses_A"), S.settle()], withChecks)
+    expect(world.prompts).toHaveLength(0)
+    expect(first(world)).toMatchObject({ phase: "running", iteration: 1, sawBusy: true })
+  })
+
+  it("a failing check after the promise keeps the loop going with the failure; the fix completes it", async () => {
+    const world = await run(
+      [S.ralph("ses_A"), S.turn("ses_A", "promise", { edit: true, settle: true }), S.turn("ses_A", "promise", { edit: true, settle: true })],
+      withChecks,
+    )
+    expect(sessionsPrompted(world)).toEqual(["ses_A"])
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "completed", iteration: 2 })
+    expect(first(world).gotchas.map((g) => g.files)).toEqual([["src/a.ts"]])
   })
 })
 
@@ -287,8 +307,8 @@ describe("replays: the invariants catch planted bugs", () => {
       [S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true }), S.turn("ses_A", "fresh", { settle: true })],
       (m) => {
         const next = m.nextIteration.bind(m)
-        m.nextIteration = (loop, sessionID) => {
-          const moved = next(loop, sessionID)
+        m.nextIteration = (loop, sessionID, now, retireOld) => {
+          const moved = next(loop, sessionID, now, retireOld)
           loop.iteration += 1
           return moved
         }

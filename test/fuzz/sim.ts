@@ -1,11 +1,14 @@
 // The event-order simulator: a deterministic stand-in for OpenCode (sessions, their messages, the
 // events it publishes, the order it calls the plugin's hooks in) around the plugin's real code —
 // the real hooks (event, chat.message, command.execute.before, compaction autocontinue), the real
-// LoopManager and the real pure decision core — with the ActionRunner modelled in sim-runner.ts.
-// src/hooks/event.ts exports `eventHook(ctx)`, so every event goes through the real `observe()` and
-// the real switch of that hook (no mirror); the hook's `ctx.runner` is the model. Only the parts of
-// OpenCode the plugin can see are simulated: statuses, idles, errors, messages (read with the real
-// `readTurn`), compactions, permissions, session creation and deletion, and a fake clock.
+// LoopManager, the real pure decision core, and the real LoopRunner with its real jobs
+// (src/actions/jobs/). A job yields effects; here each effect is resolved against the simulated
+// OpenCode whenever the scenario says so (`step`), so any event, command or other job can come
+// between two steps of production code. Only the parts of OpenCode the plugin can see are
+// simulated: statuses, idles, errors, messages (read with the real `readTurn`), compactions,
+// permissions, session creation and deletion, the loop's state on disk (through the real state
+// codec), checks, a fake clock — and OpenCode being killed and restarted (`restart`), after which
+// the real recovery jobs take the loops back.
 //
 // A scenario is a list of `Action`s. The simulator plays them one by one, and after every action
 // and every runner step it checks the invariants below; a broken one throws `InvariantError` with
@@ -27,8 +30,13 @@
 //  8  a paused loop stays paused, and sends nothing, until the user resumes it (a message or
 //     /ralph-resume) or it stops
 //  9  the runner never deletes (retires) a session in which a live loop lives
+// 10  the plugin never prompts over the user: no prompt answers a turn end after which the user
+//     wrote in the prompted session
+// 11  after a restart of OpenCode, every loop that was active is taken back (or closed) by recovery
+// 12  production code never fails but for a failed OpenCode call (anything else it catches is a bug)
 import type { AssistantMessage, Event, Part, TextPart, UserMessage } from "@opencode-ai/sdk"
-import type { ActionRunner } from "../../src/actions/runner.js"
+import { INSTANT, type Effect, type Job } from "../../src/actions/effects.js"
+import { LoopRunner, type JobHost } from "../../src/actions/runner.js"
 import { CONTROL_MARKER } from "../../src/commands/definitions.js"
 import type { LiveSettings } from "../../src/config/live-settings.js"
 import { DEFAULT_SETTINGS, type Settings, type Strategy } from "../../src/config/schema.js"
@@ -42,7 +50,8 @@ import { LoopManager } from "../../src/loop/manager.js"
 import type { OpencodeApi } from "../../src/opencode/api.js"
 import type { RuntimeEvent } from "../../src/opencode/events.js"
 import type { MessageWithParts } from "../../src/opencode/read-turn.js"
-import { SimCallError, SimRunner, type Call, type Job } from "./sim-runner.js"
+import { parseStateText, stateText } from "../../src/store/loop-store.js"
+import type { CheckResult } from "../../src/loop/diagnostics.js"
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
@@ -103,8 +112,12 @@ export type Action =
   | { type: "wake"; i: number }
   /** An awaited call of the i-th runner job comes back, `times` times. */
   | { type: "step"; i: number; times: number }
+  /** The i-th newest runner job goes on until it waits on its `nth` effect of `kind` (replays name their moment). */
+  | { type: "step-to"; i: number; kind: Effect["kind"]; nth: number }
   /** Every runner job runs to its end (its calls come back before anything else happens). */
   | { type: "settle" }
+  /** OpenCode is killed and started again: jobs, timers and turns under way are gone; loops come back from disk. */
+  | { type: "restart" }
 
 /** Settings of the instance (the config file), shared by every loop of a run; /ralph flags override per loop. */
 export interface RunConfig {
@@ -121,12 +134,21 @@ export class InvariantError extends Error {
   override readonly name = "InvariantError"
 }
 
+/** An OpenCode call that failed (a deleted session, …): production catches these. */
+export class SimCallError extends Error {
+  override readonly name = "SimCallError"
+}
+
 // ---------------------------------------------------------------------------------------------
 // The world
 
 interface SimSession {
   id: string
   parentID?: string
+  title: string
+  created: number
+  /** Event number of the last message the user typed here (not a command's, not the plugin's). */
+  lastUserSeq?: number
   deleted: boolean
   /** OpenCode's status: busy/retry seen, no idle since. */
   busy: boolean
@@ -145,6 +167,10 @@ interface Tracked {
   pausedUntilResume: boolean
   /** The busy→idle transition (its idle's event number) the loop may answer with one prompt. */
   credit?: number
+  /** OpenCode restarted and recovery has not taken this loop back yet (`loop` is the dead process's object). */
+  dormant: boolean
+  /** Its place was taken after a restart by a new loop of the same id (the dead process's object, never checked again). */
+  gone: boolean
   /** Event number of the loop's last prompt (or its start). */
   lastPromptSeq: number
   prompts: number
@@ -163,8 +189,10 @@ interface RunningJob {
   id: number
   label: string
   gen: Job
-  pending: Call
+  pending: Effect
   issuedAt: number
+  /** An `all` effect under way: its effects are resolved one by one (anything may come between). */
+  batch?: { effects: readonly Effect[]; results: unknown[] }
 }
 
 const RESTING: readonly LoopPhase[] = ["running", "waiting", "paused", "stopped"]
@@ -193,45 +221,64 @@ export class World {
   seq = 0
   readonly sessions = new Map<string, SimSession>()
   readonly order: SimSession[] = []
-  readonly manager: LoopManager
-  readonly runner: SimRunner
-  readonly ctx: RalphContext
+  /** The plugin instance of the OpenCode process running now (a restart makes a new one). */
+  manager!: LoopManager
+  runner!: LoopRunner
+  ctx!: RalphContext
+  /** Each loop's wake-up time (what the Interpreter keeps as setTimeout handles). */
+  readonly timers = new Map<Loop, { until: number }>()
   readonly loops: Tracked[] = []
   readonly prompts: PromptRecord[] = []
   readonly trace: string[] = []
+  /** The loops' state files, as the real codec writes them. */
+  private readonly disk = new Map<string, string>()
+  /** The handoffs written, by the session they summarize. */
+  private readonly summaries = new Map<string, string>()
   private readonly tracked = new Map<Loop, Tracked>()
   private readonly consumed = new Set<number>()
   private readonly jobs: RunningJob[] = []
   private readonly deferred: Array<() => Promise<void>> = []
   private readonly violations: string[] = []
-  private readonly hooks: {
+  private hooks!: {
     event: ReturnType<typeof eventHook>
     chat: ReturnType<typeof chatMessageHook>
     command: ReturnType<typeof commandHook>
     autocontinue: ReturnType<typeof compactionAutocontinueHook>
   }
+  private readonly settings: Settings
   private ids = 0
   private jobIds = 0
   private workTree = 0
   private step = 0
+  restarts = 0
 
   constructor(
     readonly config: RunConfig,
-    options: WorldOptions = {},
+    private readonly options: WorldOptions = {},
   ) {
-    const world = this
-    this.manager = new LoopManager((loop, event) => this.onLoopChange(loop, event))
-    options.patch?.(this.manager)
-    this.runner = new SimRunner(this.manager, {
-      get now() {
-        return world.now
-      },
-      startJob: (label, job) => this.startJob(label, job),
-      note: (line) => this.note(line),
-    })
     const { activation: _a, ...defaults } = DEFAULT_SETTINGS
-    const current: Settings = { ...defaults, ...config.settings, activation: config.activation }
+    this.settings = { ...defaults, ...config.settings, activation: config.activation }
+    this.boot()
+    this.addSession("ses_A")
+    this.addSession("ses_B")
+  }
+
+  /** Starts the plugin instance, as OpenCode does when it starts: the real manager, runner and hooks. */
+  private boot(): void {
+    this.manager = new LoopManager((loop, event) => this.onLoopChange(loop, event))
+    this.options.patch?.(this.manager)
+    const current = this.settings
     const settings = { current, reload: () => current, showUnseen: () => undefined } as unknown as LiveSettings
+    const host: JobHost = {
+      start: (label, job) => this.startJob(label, job),
+      persisted: () => Promise.resolve(),
+      reached: () => undefined,
+      cancelTimer: (loop) => void this.timers.delete(loop),
+      dispose: () => this.timers.clear(),
+    }
+    // Nothing exists there: detectChecks finds no checks (the fuzzer configures its own).
+    const directory = "/nonexistent/ralph-loop-fuzz"
+    this.runner = new LoopRunner(host, { directory, manager: this.manager, now: () => this.now, settings: () => current })
     const api = {
       toast: () => undefined,
       log: () => undefined,
@@ -241,24 +288,16 @@ export class World {
         return { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}) }
       },
     } as unknown as OpencodeApi
-    this.ctx = {
-      // Nothing exists there: detectChecks finds no checks, so the fuzzer never runs any.
-      directory: "/nonexistent/ralph-loop-fuzz",
-      api,
-      manager: this.manager,
-      runner: this.runner as unknown as ActionRunner,
-      settings,
-      newSessions: new Set<string>(),
-      now: () => this.now,
-    }
+    this.ctx = { directory, api, manager: this.manager, runner: this.runner, settings, newSessions: new Set<string>(), now: () => this.now }
     this.hooks = {
       event: eventHook(this.ctx),
       chat: chatMessageHook(this.ctx),
       command: commandHook(this.ctx),
       autocontinue: compactionAutocontinueHook(this.ctx),
     }
-    this.addSession("ses_A")
-    this.addSession("ses_B")
+    // As createInstance does: the loops on disk are taken back before any hook acts, and go on a moment later.
+    const found = [...this.disk.values()].map((text) => parseStateText(text).loop)
+    this.runner.recoverAll(this.manager.adoptAll(found, current.resumeOnStart === "ask"), { problems: [], owned: [] })
   }
 
   // --- playing actions ------------------------------------------------------------------------
@@ -281,9 +320,11 @@ export class World {
     await this.runJobs()
     for (const t of this.loops) {
       const { loop } = t
+      if (t.gone) continue
+      if (t.dormant) this.violate(11, `${t.name} was ${loop.phase} when OpenCode restarted, and recovery never took it back`)
       if (!PHASES.includes(loop.phase)) this.violate(5, `${t.name} ended in an unnamed phase ${String(loop.phase)}`)
       if (!RESTING.includes(loop.phase)) this.violate(5, `${t.name} is stuck in ${loop.phase} with no runner job left`)
-      if (loop.phase === "waiting" && !this.runner.timers.has(loop)) this.violate(5, `${t.name} is waiting with no timer to wake it`)
+      if (loop.phase === "waiting" && !this.timers.has(loop)) this.violate(5, `${t.name} is waiting with no timer to wake it`)
       if (loop.phase === "stopped" && !loop.stopReason) this.violate(5, `${t.name} stopped without a stopReason`)
     }
   }
@@ -348,20 +389,62 @@ export class World {
         this.now += action.ms
         return
       case "wake": {
-        const due = [...this.runner.timers.entries()]
+        const due = [...this.timers.entries()]
         if (due.length === 0) return
         const [loop, timer] = due[action.i % due.length] as [Loop, { until: number }]
         this.now = Math.max(this.now, timer.until)
         this.note(`    timer of ${this.nameOf(loop)} fires`)
-        this.runner.fire(loop)
+        this.timers.delete(loop)
+        this.runner.wake(loop)
         return
       }
       case "step":
         for (let k = 0; k < action.times && this.jobs.length > 0; k += 1) await this.stepJob(this.jobs[action.i % this.jobs.length] as RunningJob)
         return
+      case "step-to":
+        return this.stepTo(action)
       case "settle":
         return this.runJobs()
+      case "restart":
+        return this.restart()
     }
+  }
+
+  private async stepTo({ i, kind, nth }: Extract<Action, { type: "step-to" }>): Promise<void> {
+    // Counted from the newest job: the one the last event started.
+    const job = this.jobs[this.jobs.length - 1 - (i % Math.max(1, this.jobs.length))]
+    let seen = 0
+    for (let k = 0; job && k < MAX_DRAIN_STEPS && this.jobs.includes(job); k += 1) {
+      if (job.pending.kind === kind && ++seen === nth) return
+      await this.stepJob(job)
+      await this.settle()
+    }
+    // A replay that names a moment the job never reaches would test nothing.
+    throw new Error(`step-to: the job never waited on ${kind} #${nth}`)
+  }
+
+  /**
+   * OpenCode is killed and starts again on the same data: the plugin's jobs, timers and anything
+   * in flight are gone, turns under way are cut off, and a new plugin instance recovers the loops
+   * from their state files. A recovered loop may send one prompt without a new turn end (the
+   * restart is its transition).
+   */
+  private async restart(): Promise<void> {
+    this.restarts += 1
+    this.jobs.length = 0
+    this.timers.clear()
+    this.deferred.length = 0
+    for (const s of this.sessions.values()) {
+      s.busy = false
+      delete s.lastBusySeq
+    }
+    for (const t of this.loops) {
+      if (t.loop.phase === "stopped" || t.gone) continue
+      t.dormant = true
+      // Each loop's own pseudo-transition: one prompt each (transitions are answered once across loops).
+      t.credit = ++this.seq
+    }
+    this.boot()
   }
 
   /** `/ralph`: command.execute.before, then the command's message goes through chat.message. */
@@ -384,13 +467,21 @@ export class World {
     await this.userMessage(s, parts)
   }
 
-  /** OpenCode stores a user message: chat.message may change its parts, then it is stored. */
-  private async userMessage(s: SimSession, content: string | Part[]): Promise<void> {
+  /**
+   * OpenCode stores a user message: chat.message may change its parts, then it is stored. A message
+   * the user typed (a command too) starts a turn at once: the session is busy (the turn's end comes
+   * as a later action). The plugin's own prompts are queued; their turns come as `turn` actions.
+   */
+  private async userMessage(s: SimSession, content: string | Part[], typed = true): Promise<void> {
     const id = this.messageID()
     const info: UserMessage = { id, sessionID: s.id, role: "user", time: { created: this.now }, agent: "build", model: MODEL }
     const parts = typeof content === "string" ? [this.textPart(s.id, id, content)] : content.map((p) => ({ ...p, messageID: id }))
     await this.hooks.chat({ sessionID: s.id, agent: "build", model: MODEL, messageID: id }, { message: info, parts })
     s.messages.push({ info, parts })
+    if (!typed) return
+    const command = parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))
+    if (!command) s.lastUserSeq = ++this.seq
+    await this.status(s.id, "busy")
   }
 
   private async turn(sessionID: string, a: Extract<Action, { type: "turn" }>): Promise<void> {
@@ -499,7 +590,8 @@ export class World {
     }
     this.note(`    ${own ? "(own) " : ""}${describeEvent(event)}`)
     const deletedID = event.type === "session.deleted" ? props.sessionID : undefined
-    const living = deletedID ? this.loops.filter((t) => t.loop.phase !== "stopped" && t.loop.sessionID === deletedID) : []
+    // A loop not yet recovered after a restart is closed by recovery instead (its session is gone then).
+    const living = deletedID ? this.loops.filter((t) => !t.dormant && !t.gone && t.loop.phase !== "stopped" && t.loop.sessionID === deletedID) : []
     await this.hooks.event({ event: event as unknown as Event })
     await this.flushDeferred()
     for (const t of living) if (t.loop.phase !== "stopped") this.violate(7, `${deletedID} was deleted but ${t.name}, living there, is ${t.loop.phase}`)
@@ -510,91 +602,162 @@ export class World {
   private startJob(label: string, gen: Job): void {
     const id = ++this.jobIds
     this.note(`    job ${id} starts: ${label}`)
-    const first = gen.next()
-    if (first.done) return
-    const job: RunningJob = { id, label, gen, pending: first.value, issuedAt: this.now }
-    this.jobs.push(job)
-    this.issue(job)
+    const job: RunningJob = { id, label, gen, pending: { kind: "sleep", ms: 0 }, issuedAt: this.now }
+    this.advance(job, () => gen.next())
   }
 
+  /** Resumes `job` with the result of its pending effect (a failed call is thrown into it). */
   private async stepJob(job: RunningJob): Promise<void> {
-    let result: IteratorResult<Call, void>
     let value: unknown
     let failure: SimCallError | undefined
     try {
-      value = await this.resolve(job)
+      value = await this.resolve(job.pending, job.issuedAt)
     } catch (error) {
       if (!(error instanceof SimCallError)) throw error
       failure = error
     }
-    this.note(`    job ${job.id}: ${describeCall(job.pending)} → ${failure ? `fails (${failure.message})` : short(value)}`)
-    result = failure ? job.gen.throw(failure) : job.gen.next(value)
-    if (result.done) {
-      this.jobs.splice(this.jobs.indexOf(job), 1)
-      return
+    this.note(`    job ${job.id}: ${describeEffect(job.pending)} → ${failure ? `fails (${failure.message})` : short(value)}`)
+    const batch = job.batch
+    if (batch && !failure) {
+      batch.results.push(value)
+      const next = batch.effects[batch.results.length]
+      if (next) {
+        job.pending = next
+        job.issuedAt = this.now
+        this.issue(next)
+        return this.flushDeferred()
+      }
     }
-    job.pending = result.value
-    job.issuedAt = this.now
-    this.issue(job)
+    delete job.batch
+    this.advance(job, () => (failure ? job.gen.throw(failure) : job.gen.next(batch ? batch.results : value)))
     await this.flushDeferred()
   }
 
-  /** What happens the moment the runner makes a call (before it returns). */
-  private issue(job: RunningJob): void {
-    const call = job.pending
-    if (call.kind === "summarize") {
-      // The compaction starts at once: the session is busy while the runner waits for it.
-      if (this.live(call.sessionID)) this.deferred.push(() => this.status(call.sessionID, "busy", true))
+  /**
+   * Runs the job's code up to its next effect that takes time: instant effects (toasts, logs, crash
+   * points, timers, spawned jobs) are done on the spot, as production does them.
+   */
+  private advance(job: RunningJob, resume: () => IteratorResult<Effect, void>): void {
+    let result = resume()
+    while (!result.done && INSTANT.has(result.value.kind)) {
+      const effect = result.value
+      this.instant(effect)
+      result = job.gen.next(undefined)
+    }
+    const index = this.jobs.indexOf(job)
+    if (result.done) {
+      if (index >= 0) this.jobs.splice(index, 1)
       return
     }
-    if (call.kind !== "prompt") return
-    this.onPrompt(call.loop, call.sessionID)
-    const s = this.live(call.sessionID)
-    // OpenCode takes the prompt: chat.message runs and the user message is stored.
-    if (s) this.deferred.push(() => this.userMessage(s, `Continue the task (iteration ${call.loop.iteration}).`))
+    if (index < 0) this.jobs.push(job)
+    const effect = result.value
+    job.issuedAt = this.now
+    if (effect.kind === "all") {
+      job.batch = { effects: effect.effects, results: [] }
+      job.pending = effect.effects[0] as Effect
+    } else job.pending = effect
+    this.issue(job.pending)
   }
 
-  /** The call comes back now: its result, or a SimCallError. */
-  private async resolve(job: RunningJob): Promise<unknown> {
-    const call = job.pending
-    switch (call.kind) {
+  private instant(effect: Effect): void {
+    switch (effect.kind) {
+      case "schedule":
+        this.timers.set(effect.loop, { until: effect.until })
+        return
+      case "spawn":
+        return this.startJob(effect.label, effect.job)
+      case "log":
+        this.note(`    log ${effect.level}: ${effect.message}`)
+        if (effect.cause !== undefined && !(effect.cause instanceof SimCallError))
+          this.violate(12, `production code caught an error that is no failed OpenCode call: ${effect.message}\n${effect.cause instanceof Error ? effect.cause.stack : ""}`)
+        return
+      default:
+        return
+    }
+  }
+
+  /** What happens the moment the runner makes a call (before it returns). */
+  private issue(effect: Effect): void {
+    if (effect.kind === "summarize") {
+      // The compaction starts at once: the session is busy while the runner waits for it.
+      if (this.live(effect.sessionID)) this.deferred.push(() => this.status(effect.sessionID, "busy", true))
+      return
+    }
+    if (effect.kind !== "prompt") return
+    this.onPrompt(effect.loop, effect.sessionID)
+    const s = this.live(effect.sessionID)
+    // OpenCode takes the prompt: chat.message runs and the user message is stored.
+    if (s) this.deferred.push(() => this.userMessage(s, `Continue the task (iteration ${effect.loop.iteration}).`, false))
+  }
+
+  /** The effect is done now: its result, or a SimCallError. */
+  private async resolve(effect: Effect, issuedAt: number): Promise<unknown> {
+    switch (effect.kind) {
       case "sleep":
-        this.now = Math.max(this.now, job.issuedAt + call.ms)
+        this.now = Math.max(this.now, issuedAt + effect.ms)
         return undefined
       case "messages":
-        return [...this.mustLive(call.sessionID, "session.messages").messages]
+        return [...this.mustLive(effect.sessionID, "session.messages").messages]
+      case "sessions":
+        return this.order.filter((s) => !s.deleted).map((s) => ({ id: s.id, title: s.title, time: { created: s.created }, ...(s.parentID ? { parentID: s.parentID } : {}) }))
+      case "session-exists":
+        return this.live(effect.sessionID) !== undefined
+      case "todos":
+        return []
+      case "is-idle":
+        return !this.sessions.get(effect.sessionID)?.busy
       case "sample":
-        return { workTree: `tree-${this.workTree}`, todosCompleted: 0, sessionID: call.sessionID }
-      case "verify":
+        return { workTree: `tree-${this.workTree}`, todosCompleted: 0, sessionID: effect.loop.sessionID }
+      case "changed-files":
+        return this.workTree > 0 ? ["src/a.ts"] : []
+      case "head":
+        return "sim-head"
+      case "run-checks":
+        return effect.loop.settings.checks.map((check) => this.checkResult(check.name))
+      case "verify-state":
       case "persisted":
-      case "handoff-facts":
-      case "write-summary":
-      case "write-transcript":
       case "select-session":
+      case "write-transcript":
         return undefined
+      case "write-summary":
+        this.summaries.set(effect.record.sessionID, effect.record.summary)
+        return `${this.ctx.directory}/.opencode/sessions/${effect.record.sessionID}/ralph_summary.md`
+      case "read-summary":
+        return this.summaries.get(effect.sessionID)
       case "summarize": {
-        const s = this.mustLive(call.sessionID, "session.summarize")
+        const s = this.mustLive(effect.sessionID, "session.summarize")
         await this.compaction(s.id, false, true)
         await this.idle(s.id, true)
         return undefined
       }
       case "create-session": {
-        const s = this.addSession(`ses_N${++this.ids}`)
-        await this.emit({ type: "session.created", properties: { sessionID: s.id, info: { id: s.id, title: "Ralph" } } })
+        const s = this.addSession(`ses_N${++this.ids}`, undefined, effect.title)
+        await this.emit({ type: "session.created", properties: { sessionID: s.id, info: { id: s.id, title: effect.title } } })
         return { id: s.id }
       }
       case "prompt":
-        this.mustLive(call.sessionID, "session.promptAsync")
+        this.mustLive(effect.sessionID, "session.promptAsync")
         return undefined
-      case "is-idle":
-        return !this.sessions.get(call.sessionID)?.busy
       case "delete-session": {
-        this.mustLive(call.sessionID, "session.delete")
-        const living = this.manager.get(call.sessionID)
-        if (living) this.violate(9, `the runner deletes ${call.sessionID}, where ${this.nameOf(living)} lives (${living.phase})`)
-        await this.deleteSession(call.sessionID)
+        this.mustLive(effect.sessionID, "session.delete")
+        const living = this.manager.get(effect.sessionID)
+        if (living) this.violate(9, `the runner deletes ${effect.sessionID}, where ${this.nameOf(living)} lives (${living.phase})`)
+        await this.deleteSession(effect.sessionID)
         return undefined
       }
+      default:
+        throw new Error(`the simulator has no answer for the effect ${effect.kind}`)
+    }
+  }
+
+  /** A check passes when the work tree is in an even state (every edit flips it). */
+  private checkResult(name: string): CheckResult {
+    const passed = this.workTree % 2 === 0
+    const output = passed ? "Tests 3 passed" : "FAIL src/a.test.ts\nTests 1 failed | 2 passed"
+    return {
+      name, kind: "test", command: "sim test", status: passed ? "passed" : "failed", exitCode: passed ? 0 : 1, durationMs: 10, output,
+      errors: 0, warnings: 0, info: 0, security: 0, testsRun: 3, testsFailed: passed ? 0 : 1, testsPassed: passed ? 3 : 2,
+      files: passed ? [] : [{ path: "src/a.ts", errors: 1, warnings: 0 }],
     }
   }
 
@@ -611,13 +774,25 @@ export class World {
   // --- invariants -----------------------------------------------------------------------------
 
   private onLoopChange(loop: Loop, event: string): void {
+    // What the store writes: the state file, through the real codec (recovery reads it back).
+    this.disk.set(loop.id, stateText(loop, this.now))
     if (event === "started") {
+      // A loop started in its own session after a restart takes the place (and the file) of the dead process's loop.
+      for (const old of this.loops) if (old.dormant && old.loop.id === loop.id) Object.assign(old, { dormant: false, gone: true })
       const t: Tracked = {
         loop, name: `loop ${this.loops.length + 1} (${loop.id})`, lastIteration: loop.iteration, lastRetries: loop.retries,
-        everStopped: false, pausedUntilResume: false, lastPromptSeq: this.seq, prompts: 0,
+        everStopped: false, pausedUntilResume: false, lastPromptSeq: this.seq, prompts: 0, dormant: false, gone: false,
       }
       this.loops.push(t)
       this.tracked.set(loop, t)
+    }
+    // Recovery took back (or closed) a loop of the dead process: the same loop, a new object.
+    const revived = this.tracked.has(loop) ? undefined : this.loops.find((t) => t.dormant && t.loop.id === loop.id)
+    if (revived) {
+      this.tracked.delete(revived.loop)
+      revived.loop = loop
+      revived.dormant = false
+      this.tracked.set(loop, revived)
     }
     const t = this.tracked.get(loop)
     if (!t) return this.violate(6, `the manager changed a loop it never started (${loop.id}, ${event})`)
@@ -640,6 +815,8 @@ export class World {
     if (loop.phase !== "running") this.violate(2, `${t.name} prompts while ${loop.phase}`)
     if (t.everStopped) this.violate(3, `${t.name} prompts after it stopped (${loop.stopReason ?? "?"})`)
     if (t.pausedUntilResume) this.violate(8, `${t.name} prompts while paused by "${loop.detail ?? "?"}" and not resumed by the user`)
+    if (t.credit !== undefined && s?.lastUserSeq !== undefined && s.lastUserSeq > t.credit)
+      this.violate(10, `${t.name} prompts ${sessionID} over the user: they wrote there (event ${s.lastUserSeq}) after the turn end it answers (event ${t.credit})`)
     if (t.credit === undefined) this.violate(1, `${t.name} prompts with no busy→idle transition of its session since its last prompt`)
     else if (this.consumed.has(t.credit)) this.violate(1, `${t.name} prompts for the transition ending at event ${t.credit}, already answered`)
     else this.consumed.add(t.credit)
@@ -651,6 +828,7 @@ export class World {
 
   private checkLoop(t: Tracked): void {
     const { loop } = t
+    if (t.gone) return
     if (t.everStopped && loop.phase !== "stopped") this.violate(3, `${t.name} left stopped (${loop.stopReason ?? "?"}) for ${loop.phase}`)
     if (loop.iteration < t.lastIteration) this.violate(4, `${t.name}: iteration went back from ${t.lastIteration} to ${loop.iteration}`)
     if (loop.retries < t.lastRetries) this.violate(4, `${t.name}: retries went back from ${t.lastRetries} to ${loop.retries}`)
@@ -676,7 +854,7 @@ export class World {
       if (loop.phase === "stopped") this.violate(6, `${name} is stopped but still mapped`)
     }
     for (const t of this.loops)
-      if (t.loop.phase !== "stopped" && this.manager.get(t.loop.sessionID) !== t.loop)
+      if (!t.dormant && !t.gone && t.loop.phase !== "stopped" && this.manager.get(t.loop.sessionID) !== t.loop)
         this.violate(6, `${t.name} is ${t.loop.phase} but the manager has no loop for its session ${t.loop.sessionID} (it can never be claimed or cancelled there)`)
   }
 
@@ -704,7 +882,7 @@ export class World {
       case "any":
         return (this.order[target.i % this.order.length] as SimSession).id
       case "loop": {
-        const live = this.loops.filter((t) => t.loop.phase !== "stopped")
+        const live = this.loops.filter((t) => !t.gone && t.loop.phase !== "stopped")
         const pool = live.length > 0 ? live : this.loops
         if (pool.length === 0) return (this.order[target.i % 2] as SimSession).id
         return (pool[target.i % pool.length] as Tracked).loop.sessionID
@@ -736,8 +914,8 @@ export class World {
     return s
   }
 
-  private addSession(id: string, parentID?: string): SimSession {
-    const s: SimSession = { id, deleted: false, busy: false, messages: [], ...(parentID ? { parentID } : {}) }
+  private addSession(id: string, parentID?: string, title = "sim"): SimSession {
+    const s: SimSession = { id, title, created: this.now, deleted: false, busy: false, messages: [], ...(parentID ? { parentID } : {}) }
     this.sessions.set(id, s)
     this.order.push(s)
     return s
@@ -762,7 +940,7 @@ export async function runScenario(config: RunConfig, actions: readonly Action[],
   try {
     await world.play(actions)
   } catch (error) {
-    if (error instanceof Error) error.message = `${error.message}\n--- trace ---\n${world.traceText()}`
+    if (error instanceof Error) error.message = `${error.message}\n--- trace ---\n${world.traceText(Number(process.env.FUZZ_TRACE_LINES ?? 120))}`
     throw error
   }
   return world
@@ -795,18 +973,29 @@ function short(value: unknown): string {
   return String(value)
 }
 
-function describeCall(call: Call): string {
-  switch (call.kind) {
+function describeEffect(effect: Effect): string {
+  switch (effect.kind) {
     case "sleep":
-      return `sleep ${call.ms} ms`
-    case "create-session":
-      return "session.create"
-    case "verify":
-      return "store.verify"
+      return `sleep ${effect.ms} ms`
+    case "messages":
+    case "todos":
+    case "is-idle":
+    case "summarize":
+    case "select-session":
+    case "delete-session":
+    case "prompt":
+    case "session-exists":
+      return `${effect.kind} ${effect.sessionID}`
+    case "sample":
+    case "changed-files":
+    case "run-checks":
+    case "verify-state":
     case "persisted":
-      return "store.settled"
+      return `${effect.kind} of ${effect.loop.id}`
+    case "create-session":
+      return `create-session "${effect.title}"`
     default:
-      return `${call.kind} ${call.sessionID}`
+      return effect.kind
   }
 }
 
@@ -865,7 +1054,11 @@ export function describeAction(action: Action, world?: World): string {
       return `timer #${action.i} fires`
     case "step":
       return `runner call returns (job #${action.i}, ×${action.times})`
+    case "step-to":
+      return `runner job #${action.i} goes on until it waits on ${action.kind}${action.nth > 1 ? ` #${action.nth}` : ""}`
     case "settle":
       return "every runner job runs to its end"
+    case "restart":
+      return "OpenCode is killed and restarted"
   }
 }

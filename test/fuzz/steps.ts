@@ -1,6 +1,7 @@
 // Short builders for hand-written scenarios (replays.test.ts): `S.turn("ses_A", "fresh", { settle: true })`.
 // A session is named by id, or by a Target ({ kind: "loop", i } = where the i-th live loop lives now;
 // { kind: "any", i } = the i-th session in creation order: ses_A, ses_B, then the created ones).
+import type { Effect } from "../../src/actions/effects.js"
 import type { Action, ControlName, ErrorKind, RalphFlags, ReplyKind, RunConfig, Target } from "./sim.js"
 
 type Where = string | Target
@@ -40,6 +41,9 @@ export const S = {
   wake: (i = 0): Action => ({ type: "wake", i }),
   /** The pending call of the i-th runner job returns, `times` times. */
   step: (times = 1, i = 0): Action => ({ type: "step", i, times }),
+  /** The i-th runner job goes on until it waits on an effect of `kind` (its `nth` one from now). */
+  stepTo: (kind: Effect["kind"], nth = 1, i = 0): Action => ({ type: "step-to", i, kind, nth }),
+  restart: (): Action => ({ type: "restart" }),
   settle: (): Action => ({ type: "settle" }),
 }
 

@@ -29,7 +29,7 @@ describe("LoopManager", () => {
     manager.onBusy("ses_a")
     manager.takeIdle("ses_a")
     manager.beginRestart(loop, { fresh: false })
-    manager.nextIteration(loop, "ses_b")
+    manager.nextIteration(loop, "ses_b", 1)
     expect(loop).toMatchObject({ sessionID: "ses_b", lineage: ["ses_a"], iteration: 2, retries: 1, phase: "running", sawBusy: false })
     expect(manager.get("ses_a")).toBeUndefined()
     expect(manager.get("ses_b")).toBe(loop)
@@ -45,13 +45,13 @@ describe("LoopManager", () => {
     const events: string[] = []
     const manager = new LoopManager((l, event) => events.push(`${event}:${l.restart ? `restart${l.restart.sessionID ? `@${l.restart.sessionID}` : ""}` : "-"}`))
     const { loop } = manager.start("ses_a", "task", settings, 0)
-    manager.decided(loop, "msg_1", {}, { type: "restart", fresh: false, note: "the model stopped" })
+    manager.decided(loop, { lastAssistantID: "msg_1", texts: [] }, {}, { type: "restart", fresh: false, note: "the model stopped" })
     manager.beginRestart(loop, { fresh: false, note: "the model stopped" })
     manager.sessionCreated(loop, "ses_b")
     // A restart begun again (after a crash) keeps the session it had already created.
     manager.beginRestart(loop, { fresh: false })
     expect(loop.restart).toEqual({ fresh: false, sessionID: "ses_b" })
-    manager.nextIteration(loop, "ses_b", true)
+    manager.nextIteration(loop, "ses_b", 1, true)
     expect(loop.restart).toBeUndefined()
     expect(loop.retiring).toEqual(["ses_a"])
     manager.retired(loop, "ses_a")
@@ -62,7 +62,7 @@ describe("LoopManager", () => {
   it("a decision other than a restart leaves no restart behind", () => {
     const manager = new LoopManager()
     const { loop } = manager.start("ses_a", "task", settings, 0)
-    manager.decided(loop, "msg_1", {}, { type: "report-missing-promise" })
+    manager.decided(loop, { lastAssistantID: "msg_1", texts: [] }, {}, { type: "report-missing-promise" })
     expect(loop).toMatchObject({ lastDecidedMessageID: "msg_1", lastDecision: "report-missing-promise" })
     expect(loop.restart).toBeUndefined()
   })
@@ -70,7 +70,7 @@ describe("LoopManager", () => {
   it("continues in the same session", () => {
     const manager = new LoopManager()
     const { loop } = manager.start("ses_a", "task", settings, 0)
-    manager.nextIteration(loop, "ses_a")
+    manager.nextIteration(loop, "ses_a", 1)
     expect(loop).toMatchObject({ sessionID: "ses_a", lineage: [], iteration: 2, retries: 1 })
   })
 
@@ -101,7 +101,7 @@ describe("LoopManager", () => {
     manager.pause(loop, "Esc")
     manager.onBusy("ses_a")
     expect(manager.takeIdle("ses_a")).toBeUndefined()
-    manager.resume(loop)
+    manager.resume(loop, 1)
     expect(loop.phase).toBe("running")
     manager.onBusy("ses_a")
     expect(manager.takeIdle("ses_a")).toBe(loop)
@@ -110,7 +110,7 @@ describe("LoopManager", () => {
   it("stops a loop whose session is deleted, but not for a deleted earlier session", () => {
     const manager = new LoopManager()
     const { loop } = manager.start("ses_a", "task", settings, 0)
-    manager.nextIteration(loop, "ses_b")
+    manager.nextIteration(loop, "ses_b", 1)
     expect(manager.sessionDeleted("ses_a")).toBeUndefined()
     expect(manager.sessionDeleted("ses_b")).toBe(loop)
     expect(loop.stopReason).toBe("session-deleted")

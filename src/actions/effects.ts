@@ -1,0 +1,84 @@
+// The effects a job of the loop asks for. A job is a generator: it yields an effect, and gets its
+// result back (or its error thrown in) when the effect is done. Production resolves effects with
+// the SDK client, git, the checks and the store (interpreter.ts); the event-order fuzzer resolves
+// the same jobs' effects against a simulated OpenCode and can put any event between two of them.
+import type { Session, Todo } from "@opencode-ai/sdk"
+import type { CheckResult } from "../loop/diagnostics.js"
+import type { Loop } from "../loop/loop.js"
+import type { ProgressSample } from "../loop/progress.js"
+import type { LogLevel, PromptInput } from "../opencode/api.js"
+import type { CrashPoint } from "../opencode/faults.js"
+import type { MessageWithParts } from "../opencode/read-turn.js"
+import type { StoreProblem } from "../store/loop-store.js"
+import type { SummaryRecord } from "../store/session-files.js"
+import type { Notice } from "./notices.js"
+
+type ModelRef = { providerID: string; modelID: string }
+
+/** Each effect kind with what it asks for and what it gives back. */
+interface Effects {
+  sleep: { ask: { ms: number }; result: void }
+  messages: { ask: { sessionID: string }; result: MessageWithParts[] }
+  sessions: { ask: object; result: Session[] }
+  /** undefined: OpenCode could not say. */
+  "session-exists": { ask: { sessionID: string }; result: boolean | undefined }
+  todos: { ask: { sessionID: string }; result: Todo[] }
+  "is-idle": { ask: { sessionID: string }; result: boolean }
+  summarize: { ask: { sessionID: string; model: ModelRef }; result: void }
+  "create-session": { ask: { title: string }; result: { id: string } }
+  "select-session": { ask: { sessionID: string }; result: void }
+  prompt: { ask: { loop: Loop; sessionID: string; input: PromptInput }; result: void }
+  "delete-session": { ask: { sessionID: string }; result: void }
+  /** The work tree and the session's completed todos, for the progress measure. */
+  sample: { ask: { loop: Loop }; result: ProgressSample }
+  /** Files changed since the loop began, outside its own folders (never fails: [] then). */
+  "changed-files": { ask: { loop: Loop }; result: string[] }
+  head: { ask: object; result: string | undefined }
+  "run-checks": { ask: { loop: Loop }; result: CheckResult[] }
+  /** The state file is still what this process wrote (else it is restored, and the problem returned). */
+  "verify-state": { ask: { loop: Loop }; result: StoreProblem | undefined }
+  /** The loop's state as it is now has reached disk. */
+  persisted: { ask: { loop: Loop }; result: void }
+  "write-summary": { ask: { record: SummaryRecord }; result: string }
+  "read-summary": { ask: { loop: Loop; sessionID: string }; result: string | undefined }
+  "write-transcript": { ask: { loop: Loop; sessionID: string; messages: MessageWithParts[] }; result: void }
+  // Instant effects: done at once, nothing can happen in between.
+  toast: { ask: { notice: Notice }; result: void }
+  log: { ask: { level: LogLevel; message: string; extra?: Record<string, unknown>; cause?: unknown }; result: void }
+  /** A named point of the loop's work, where the e2e tests can kill OpenCode. */
+  reached: { ask: { point: CrashPoint }; result: void }
+  /** Wakes the loop at `until` (replacing an earlier wake-up). */
+  schedule: { ask: { loop: Loop; until: number }; result: void }
+  /** Starts another job beside this one. */
+  spawn: { ask: { label: string; job: Job }; result: void }
+}
+
+export type EffectKind = keyof Effects
+export type Effect = { [K in EffectKind]: { kind: K } & Effects[K]["ask"] }[EffectKind] | { kind: "all"; effects: readonly Effect[] }
+export type ResultOf<E extends Effect> = E extends { kind: EffectKind } ? Effects[E["kind"]]["result"] : unknown[]
+
+export const INSTANT: ReadonlySet<Effect["kind"]> = new Set(["toast", "log", "reached", "schedule", "spawn"])
+
+export type Job<T = void> = Generator<Effect, T, unknown>
+
+/** `const messages = yield* io({ kind: "messages", sessionID })` */
+export function* io<E extends Effect>(effect: E): Job<ResultOf<E>> {
+  return (yield effect) as ResultOf<E>
+}
+
+/** Several effects at once (production runs them side by side); their results in order. */
+export function* all<const T extends readonly Effect[]>(...effects: T): Job<{ -readonly [I in keyof T]: T[I] extends Effect ? ResultOf<T[I]> : never }> {
+  return (yield { kind: "all", effects }) as { -readonly [I in keyof T]: T[I] extends Effect ? ResultOf<T[I]> : never }
+}
+
+export function* notify(notice: Notice | undefined): Job {
+  if (notice) yield { kind: "toast", notice }
+}
+
+export function* log(level: LogLevel, message: string, extra?: Record<string, unknown>): Job {
+  yield { kind: "log", level, message, ...(extra ? { extra } : {}) }
+}
+
+export function* reached(point: CrashPoint): Job {
+  yield { kind: "reached", point }
+}

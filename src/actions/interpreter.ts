@@ -1,0 +1,162 @@
+// Production's side of the jobs: every effect they yield is done here, with the SDK client
+// OpenCode gave the plugin, git, the checks and the store. Jobs run in the background; a job
+// never throws out of here (a failure it does not handle itself is logged).
+import { filesChangedSince, headCommit, repositoryPrefix, sampleWorkTree } from "./work-tree.js"
+import { ownFolders, type Loop } from "../loop/loop.js"
+import type { OpencodeApi } from "../opencode/api.js"
+import type { Faults } from "../opencode/faults.js"
+import type { LoopStore } from "../store/loop-store.js"
+import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
+import { runCheck } from "./checks.js"
+import type { Effect, Job } from "./effects.js"
+
+export interface InterpreterOptions {
+  directory: string
+  api: OpencodeApi
+  store: LoopStore
+  now?: () => number
+  /** Fault injection (e2e tests only): where to kill OpenCode. */
+  faults?: Faults | undefined
+  /** A loop's wake-up time has come. */
+  onWake: (loop: Loop) => void
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export class Interpreter {
+  private readonly timers = new Map<Loop, ReturnType<typeof setTimeout>>()
+  /** The instance was disposed (OpenCode reloads it): work under way must not reach OpenCode. */
+  private disposed = false
+  /** The project's place in its git repository (undefined: not a repository), asked once. */
+  private prefix?: Promise<string | undefined>
+
+  constructor(private readonly options: InterpreterOptions) {}
+
+  private now(): number {
+    return (this.options.now ?? Date.now)()
+  }
+
+  /** Runs `job` to its end in the background. */
+  start(label: string, job: Job): void {
+    this.run(job).catch((error: unknown) => this.options.api.log("error", `${label} failed: ${String(error)}`))
+  }
+
+  async run(job: Job): Promise<void> {
+    let step = job.next()
+    while (!step.done) {
+      let result: unknown
+      try {
+        result = await this.resolve(step.value)
+      } catch (error) {
+        step = job.throw(error)
+        continue
+      }
+      step = job.next(result)
+    }
+  }
+
+  /** Resolves once the loop's state as it is now has reached disk (or failed to; that is logged). */
+  persisted(loop: Loop): Promise<void> {
+    return this.options.store.settled(loop.id)
+  }
+
+  reached(point: Parameters<Faults["point"]>[0]): void {
+    this.options.faults?.point(point)
+  }
+
+  cancelTimer(loop: Loop): void {
+    const timer = this.timers.get(loop)
+    if (timer) clearTimeout(timer)
+    this.timers.delete(loop)
+  }
+
+  dispose(): void {
+    this.disposed = true
+    for (const timer of this.timers.values()) clearTimeout(timer)
+    this.timers.clear()
+  }
+
+  private async resolve(effect: Effect): Promise<unknown> {
+    const { api, store, directory } = this.options
+    switch (effect.kind) {
+      case "all":
+        return Promise.all(effect.effects.map((e) => this.resolve(e)))
+      case "sleep":
+        return sleep(effect.ms)
+      case "messages":
+        return api.messages(effect.sessionID)
+      case "sessions":
+        return api.sessions()
+      case "session-exists":
+        return api.sessionExists(effect.sessionID)
+      case "todos":
+        return api.todos(effect.sessionID)
+      case "is-idle":
+        return api.isIdle(effect.sessionID)
+      case "summarize":
+        return api.summarize(effect.sessionID, effect.model)
+      case "create-session":
+        return api.createSession(effect.title)
+      case "select-session":
+        return api.selectSession(effect.sessionID)
+      case "prompt":
+        if (this.disposed) throw new Error("the plugin instance was disposed")
+        return api.promptAsync(effect.sessionID, effect.input)
+      case "delete-session":
+        return api.deleteSession(effect.sessionID)
+      case "sample":
+        return this.sample(effect.loop)
+      case "changed-files":
+        return filesChangedSince(directory, effect.loop.startHead, ownFolders(effect.loop)).catch(() => [])
+      case "head":
+        return headCommit(directory).catch(() => undefined)
+      case "run-checks": {
+        const results = []
+        for (const check of effect.loop.settings.checks) results.push(await runCheck(check, directory))
+        return results
+      }
+      case "verify-state":
+        return store.verify(effect.loop, this.now())
+      case "persisted":
+        return store.settled(effect.loop.id)
+      case "write-summary":
+        return writeSummary(directory, effect.record)
+      case "read-summary":
+        return readSummaryFile(directory, effect.loop.settings.summaryPath, effect.sessionID)
+      case "write-transcript":
+        return writeTranscript(directory, effect.loop.settings.summaryPath, effect.sessionID, effect.messages)
+      case "toast":
+        return api.toast(effect.notice.variant, effect.notice.title, effect.notice.message, effect.notice.duration)
+      case "log":
+        return api.log(effect.level, effect.message, effect.extra)
+      case "reached":
+        return this.reached(effect.point)
+      case "schedule":
+        return this.schedule(effect.loop, effect.until)
+      case "spawn":
+        return this.start(effect.label, effect.job)
+    }
+  }
+
+  /** Progress facts: the work tree and the session's completed todos. */
+  private async sample(loop: Loop) {
+    const ignore = ownFolders(loop)
+    this.prefix ??= repositoryPrefix(this.options.directory)
+    const prefix = await this.prefix
+    const [workTree, todos] = await Promise.all([
+      prefix === undefined ? undefined : sampleWorkTree(this.options.directory, prefix, ignore),
+      this.options.api.todos(loop.sessionID).catch(() => []),
+    ])
+    return { workTree, todosCompleted: todos.filter((t) => t.status === "completed").length, sessionID: loop.sessionID }
+  }
+
+  private schedule(loop: Loop, until: number): void {
+    this.cancelTimer(loop)
+    const timer = setTimeout(() => {
+      this.timers.delete(loop)
+      this.options.onWake(loop)
+    }, Math.max(0, until - this.now()))
+    timer.unref?.()
+    this.timers.set(loop, timer)
+  }
+}

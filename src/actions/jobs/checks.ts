@@ -1,0 +1,24 @@
+// The loop's checks, when the turn claims completion (or after every iteration, by config).
+import { claimsCompletion } from "../../loop/decide.js"
+import { snapshotOf, type DiagnosticSnapshot } from "../../loop/diagnostics.js"
+import type { Loop } from "../../loop/loop.js"
+import type { Turn } from "../../loop/turn.js"
+import { io, log, notify, type Job } from "../effects.js"
+import { iterationTitle } from "../notices.js"
+import type { JobContext } from "./context.js"
+
+export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn): Job<DiagnosticSnapshot | undefined> {
+  const checks = loop.settings.checks
+  if (checks.length === 0) return undefined
+  if (loop.settings.checkAfter !== "iteration" && !claimsCompletion(loop, turn)) return undefined
+  yield* notify({ variant: "info", title: iterationTitle(loop), message: `Running ${checks.length} check${checks.length === 1 ? "" : "s"}: ${checks.map((c) => c.name).join(", ")}…` })
+  const results = yield* io({ kind: "run-checks", loop })
+  yield* log("info", "checks ran", { loop: loop.id, iteration: loop.iteration, results: results.map((r) => ({ name: r.name, status: r.status, exitCode: r.exitCode, durationMs: r.durationMs })) })
+  for (const missing of results.filter((r) => r.status === "missing" || r.status === "timeout"))
+    yield* notify({
+      variant: "warning",
+      title: `Ralph · check ${missing.status === "missing" ? "could not run" : "timed out"}`,
+      message: `${missing.name}: ${missing.command}${missing.status === "missing" ? " — command not found; is the tool installed?" : ` — killed after ${Math.round(missing.durationMs / 1000)} s`}`,
+    })
+  return snapshotOf(loop.iteration, ctx.now(), results)
+}

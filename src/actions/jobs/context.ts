@@ -1,0 +1,12 @@
+// What every job of the loop shares: the one writer of loop state, the clock, the instance's settings.
+import type { Settings } from "../../config/schema.js"
+import type { LoopManager } from "../../loop/manager.js"
+
+export interface JobContext {
+  /** The project directory (files are named relative to it). */
+  readonly directory: string
+  readonly manager: LoopManager
+  now(): number
+  /** The instance's settings as they are now (recovery reads `resumeOnStart`). */
+  settings(): Settings
+}

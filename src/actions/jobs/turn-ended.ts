@@ -1,0 +1,102 @@
+// A turn of a loop ended (its idle was claimed): settle, read the turn, run the checks if due, let
+// the pure core decide, and act on the decision.
+import { relative } from "node:path"
+import { decide, hasNewReply, type Decision } from "../../loop/decide.js"
+import type { DiagnosticSnapshot } from "../../loop/diagnostics.js"
+import type { Loop } from "../../loop/loop.js"
+import type { ProgressSample } from "../../loop/progress.js"
+import type { Turn } from "../../loop/turn.js"
+import { readTurn, sessionUsage } from "../../opencode/read-turn.js"
+import { all, io, log, notify, reached, type Job } from "../effects.js"
+import * as notice from "../notices.js"
+import { checkIfDue } from "./checks.js"
+import type { JobContext } from "./context.js"
+import { fail } from "./fail.js"
+import { goOn, RESUMED } from "./go-on.js"
+import { iterate } from "./restart.js"
+
+export function* turnEnded(ctx: JobContext, loop: Loop): Job {
+  yield* reached("turn.ended")
+  const { busyEpoch, userEpoch } = loop
+  /** The user wrote meanwhile: their turn runs now, and its end will be decided instead. */
+  const userMovedOn = () => {
+    if (loop.userEpoch === userEpoch) return false
+    ctx.manager.keepWatching(loop, true)
+    return true
+  }
+  try {
+    // The work-tree sample (a git call) runs during the settle wait: the turn has ended.
+    const sample = yield* settledSample(loop)
+    if (loop.phase !== "deciding") return
+    // The session started working again while we waited (the user typed, OpenCode continued).
+    if (loop.busyEpoch !== busyEpoch) return ctx.manager.keepWatching(loop, true)
+    const [messages, damaged] = yield* all({ kind: "messages", sessionID: loop.sessionID }, { kind: "verify-state", loop })
+    if (loop.phase !== "deciding" || userMovedOn()) return
+    if (damaged) {
+      yield* log("warn", `state file ${damaged.file} ${damaged.message}`, { loop: loop.id })
+      yield* notify({ variant: "warning", title: "Ralph · state file restored", message: `${relative(ctx.directory, damaged.file)} ${damaged.message}.` })
+    }
+    ctx.manager.usageMeasured(loop, loop.sessionID, sessionUsage(messages))
+    const turn = readTurn(messages)
+    // /ralph-resume: its own turn ended and the loop's last turn was already decided — go on now.
+    const resume = ctx.manager.takeResumeRequest(loop)
+    if (resume && !hasNewReply(loop, turn)) return yield* goOn(ctx, loop, resume, userEpoch, RESUMED)
+    // Checks only for a reply not decided yet (a control command's turn re-reads the last one).
+    const snapshot = hasNewReply(loop, turn) ? yield* checkIfDue(ctx, loop, turn) : undefined
+    if (loop.phase !== "deciding" || userMovedOn()) return
+    yield* decideAndAct(ctx, loop, { turn, sample, snapshot }, userEpoch)
+  } catch (error) {
+    yield* fail(ctx, loop, "could not handle the end of a turn", error)
+  }
+}
+
+function* settledSample(loop: Loop): Job<ProgressSample> {
+  const sample = { kind: "sample", loop } as const
+  if (loop.settings.settleMs <= 0) return yield* io(sample)
+  const [, result] = yield* all({ kind: "sleep", ms: loop.settings.settleMs }, sample)
+  return result
+}
+
+function* decideAndAct(ctx: JobContext, loop: Loop, facts: { turn: Turn; sample: ProgressSample; snapshot: DiagnosticSnapshot | undefined }, userEpoch: number): Job {
+  const breakerBefore = loop.breaker.state
+  const { decision, update } = decide(loop, { ...facts, now: ctx.now() })
+  yield* log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration, decision })
+  if (decision.type !== "ignore") {
+    ctx.manager.decided(loop, facts.turn, update, decision)
+    yield* notify(notice.breakerChanged(breakerBefore, loop.breaker.state, loop.breaker.reason))
+    yield* reached("turn.decided")
+  }
+  yield* perform(ctx, loop, decision, facts.turn, userEpoch)
+}
+
+function* perform(ctx: JobContext, loop: Loop, decision: Decision, turn: Turn, userEpoch: number): Job {
+  switch (decision.type) {
+    case "ignore":
+      return ctx.manager.keepWatching(loop)
+    case "wait-for-user":
+      yield* log("info", "turn ended with a request waiting for the user; nothing sent", { loop: loop.id })
+      return ctx.manager.waitForUser(loop)
+    case "complete":
+      ctx.manager.stop(loop, "completed", decision.detail)
+      yield* notify(notice.completed(loop, decision.detail))
+      return yield* log("info", "loop completed", { loop: loop.id, iterations: loop.iteration, sessions: [...loop.lineage, loop.sessionID] })
+    case "stop":
+      ctx.manager.stop(loop, decision.reason, decision.detail)
+      yield* notify(notice.stopped(loop, decision.reason, decision.detail))
+      return yield* log("warn", `loop stopped: ${decision.detail}`, { loop: loop.id, reason: decision.reason })
+    case "report-missing-promise":
+      ctx.manager.keepWatching(loop)
+      return yield* notify(notice.missingPromise(loop))
+    case "pause":
+      ctx.manager.pause(loop, decision.reason)
+      yield* notify(notice.paused(decision.reason))
+      return yield* log("info", "loop paused", { loop: loop.id, reason: decision.reason })
+    case "wait":
+      ctx.manager.wait(loop, decision.wait, decision.detail)
+      yield* notify(notice.waiting(decision.wait, decision.detail))
+      yield* log("info", `loop waiting (${decision.wait.reason}) until ${new Date(decision.wait.until).toISOString()}`, { loop: loop.id })
+      return yield* io({ kind: "schedule", loop, until: decision.wait.until })
+    case "restart":
+      return yield* iterate(ctx, loop, turn, decision, userEpoch)
+  }
+}

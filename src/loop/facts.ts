@@ -1,0 +1,109 @@
+// What the loop learns along the way — OpenCode's events, the user's messages and hints, usage,
+// the last turn, the breaker after a cooldown — recorded by the one writer of loop state
+// (LoopManager extends this). Phase changes are in manager.ts.
+import type { Breaker } from "./breaker.js"
+import { recordCall } from "./call-window.js"
+import type { GoOnHow } from "./go-on.js"
+import type { Loop, Usage } from "./loop.js"
+import { LoopRegistry } from "./registry.js"
+import type { Turn } from "./turn.js"
+import { recordTurnEvent, type TurnEvent } from "./turn-events.js"
+
+export class LoopFacts extends LoopRegistry {
+  onBusy(sessionID: string, retry = false): void {
+    const loop = this.bySession.get(sessionID)
+    if (!loop) return
+    loop.busyEpoch += 1
+    if (loop.phase === "running") loop.sawBusy = true
+    if (retry) loop.turnEvents = recordTurnEvent(loop.turnEvents, { kind: "retried" })
+  }
+
+  /** Records what OpenCode reports about the turn under way in `sessionID`. */
+  onTurnEvent(sessionID: string, event: TurnEvent): Loop | undefined {
+    const loop = this.bySession.get(sessionID)
+    if (!loop || loop.phase === "stopped") return undefined
+    loop.turnEvents = recordTurnEvent(loop.turnEvents, event)
+    return loop
+  }
+
+  /** The user wrote in the loop's session (not a control command): their turn is the one watched now. */
+  onUserMessage(loop: Loop): void {
+    loop.userEpoch += 1
+    delete loop.resumeRequested
+  }
+
+  /** The loop's first message got the promise instruction. */
+  instructionGiven(loop: Loop): void {
+    loop.needsInstruction = false
+    this.changed(loop, "instructed")
+  }
+
+  addHint(loop: Loop, hint: string): void {
+    loop.hints = [...loop.hints, hint]
+    this.changed(loop, "hint")
+  }
+
+  /** OpenCode took a prompt: the hints it carried are used up. */
+  promptDelivered(loop: Loop): void {
+    if (loop.hints.length === 0) return
+    loop.hints = []
+    this.changed(loop, "hints-used")
+  }
+
+  /** The loop's start commit was read (for "files changed since the loop began"). */
+  headCaptured(loop: Loop, head: string | undefined): void {
+    if (loop.startHead !== undefined || head === undefined) return
+    loop.startHead = head
+    this.changed(loop, "head")
+  }
+
+  /** What a session of the loop has cost so far, from OpenCode's message accounting. */
+  usageMeasured(loop: Loop, sessionID: string, usage: Usage): void {
+    loop.usage = { ...loop.usage, [sessionID]: usage }
+    this.changed(loop, "usage")
+  }
+
+  /** A plugin call that reaches the model (prompt or summary) counts toward maxCallsPerHour. */
+  recordCall(loop: Loop, now: number): void {
+    loop.calls = recordCall(loop.calls, loop.settings, now)
+  }
+
+  /** /ralph-resume asked to go on at the next idle: taken once. */
+  takeResumeRequest(loop: Loop): GoOnHow | undefined {
+    const how = loop.resumeRequested
+    delete loop.resumeRequested
+    return how
+  }
+
+  /** The last turn, read again after a restart of OpenCode: its model and text carry over. */
+  lastTurnRead(loop: Loop, turn: Turn): void {
+    loop.lastTurn = turn
+    this.changed(loop, "last-turn")
+  }
+
+  /** A decision cut off by a restart of OpenCode is made again. */
+  forgetDecision(loop: Loop): void {
+    delete loop.lastDecidedMessageID
+    this.changed(loop, "undecided")
+  }
+
+  /** The restart created its fresh session (or found the one it created before a crash). */
+  sessionCreated(loop: Loop, sessionID: string | undefined): void {
+    if (!loop.restart || sessionID === undefined) return
+    loop.restart = { ...loop.restart, sessionID }
+    this.changed(loop, "session-created")
+  }
+
+  /** An earlier session was archived and deleted (or is kept for good). */
+  retired(loop: Loop, sessionID: string): void {
+    loop.retiring = loop.retiring.filter((id) => id !== sessionID)
+    this.changed(loop, "retired")
+  }
+
+  /** A wait's timer fired: the breaker as its cooldown left it. */
+  cooledDown(loop: Loop, breaker: Breaker): void {
+    if (breaker === loop.breaker) return
+    loop.breaker = breaker
+    this.changed(loop, "cooled-down")
+  }
+}
