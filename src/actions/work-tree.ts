@@ -52,8 +52,9 @@ export async function filesChangedSince(directory: string, since: string | undef
  * changed files. `prefix` is the project's place in the repository (`git rev-parse --show-prefix`),
  * asked once per instance.
  */
-export async function sampleWorkTree(directory: string, prefix: string, ignore: readonly string[]): Promise<string | undefined> {
-  const status = await git(directory, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--", "."])
+export async function sampleWorkTree(directory: string, prefix: string, ignore: readonly string[], targets: readonly string[] = []): Promise<string | undefined> {
+  // Targets (`@path` in the task) narrow the sample to them; git takes them as pathspecs.
+  const status = await git(directory, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--", ...(targets.length ? targets : ["."])])
   if (status === undefined) return undefined
   const hash = createHash("sha1")
   const files: Array<{ code: string; path: string }> = []

@@ -1,5 +1,7 @@
 // Layered settings: defaults ← global file ← project file ← plugin options. Each layer is checked
 // key by key; a bad key is reported (file, key, reason) and the value from the layer below stays.
+// Seed 000's form — a "ralph-loop" block in opencode.json(c), which OpenCode drops before plugins
+// see it — is read from disk too, just below the ralph-loop file of the same scope.
 import { existsSync, readFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { isAbsolute, join, relative, resolve } from "node:path"
@@ -16,6 +18,8 @@ export interface ConfigProblem {
 
 export interface LoadedSettings {
   settings: Settings
+  /** The keys some layer set (the rest are defaults). */
+  explicit: Set<SettingKey>
   problems: ConfigProblem[]
   /** The files that were read, in order. */
   files: string[]
@@ -29,6 +33,9 @@ export interface SettingsSources {
 }
 
 export const PROJECT_FILES = [".opencode/ralph-loop.jsonc", ".opencode/ralph-loop.json"]
+/** OpenCode's own config files, where seed 000 put a "ralph-loop" block. */
+const OPENCODE_FILES = ["opencode.jsonc", "opencode.json"]
+const BLOCK_KEY = "ralph-loop"
 
 export function globalConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CONFIG_HOME || join(homedir(), ".config"), "opencode")
@@ -37,28 +44,49 @@ export function globalConfigDir(env: NodeJS.ProcessEnv = process.env): string {
 export function loadSettings(sources: SettingsSources): LoadedSettings {
   const problems: ConfigProblem[] = []
   const files: string[] = []
+  const explicit = new Set<SettingKey>()
   let settings: Settings = { ...DEFAULT_SETTINGS }
   const display = (file: string) => {
     const rel = relative(sources.directory, file)
     return rel.startsWith("..") || isAbsolute(rel) ? file : rel
   }
 
-  const fileLayers = [
-    sources.globalDir && ["ralph-loop.jsonc", "ralph-loop.json"].map((name) => join(sources.globalDir as string, name)),
-    PROJECT_FILES.map((name) => join(sources.directory, name)),
+  const scopes = [
+    ...(sources.globalDir
+      ? [{ blocks: [sources.globalDir], files: ["ralph-loop.jsonc", "ralph-loop.json"].map((name) => join(sources.globalDir as string, name)) }]
+      : []),
+    { blocks: [sources.directory, join(sources.directory, ".opencode")], files: PROJECT_FILES.map((name) => join(sources.directory, name)) },
   ]
-  for (const candidates of fileLayers) {
-    const file = candidates && candidates.find((f) => existsSync(f))
+  for (const scope of scopes) {
+    for (const dir of scope.blocks) {
+      const file = OPENCODE_FILES.map((name) => join(dir, name)).find((f) => existsSync(f))
+      const block = file && readBlock(file)
+      if (!file || !block) continue
+      files.push(file)
+      settings = applyLayer(settings, block, `${display(file)} "${BLOCK_KEY}"`, problems, sources.directory, explicit)
+    }
+    const file = scope.files.find((f) => existsSync(f))
     if (!file) continue
     files.push(file)
     const layer = readLayer(file, display(file), problems)
-    if (layer) settings = applyLayer(settings, layer, display(file), problems, sources.directory)
+    if (layer) settings = applyLayer(settings, layer, display(file), problems, sources.directory, explicit)
   }
   if (sources.options !== undefined) {
-    if (isPlainObject(sources.options)) settings = applyLayer(settings, sources.options, "plugin options", problems, sources.directory)
+    if (isPlainObject(sources.options)) settings = applyLayer(settings, sources.options, "plugin options", problems, sources.directory, explicit)
     else problems.push({ source: "plugin options", message: "must be an object" })
   }
-  return { settings, problems, files }
+  return { settings, explicit, problems, files }
+}
+
+/** The "ralph-loop" block of an OpenCode config file, if it has one (the file's own errors are OpenCode's to report). */
+function readBlock(file: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = parse(readFileSync(file, "utf8"), [], { allowTrailingComma: true, disallowComments: false })
+    const block = isPlainObject(value) ? value[BLOCK_KEY] : undefined
+    return isPlainObject(block) ? block : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function readLayer(file: string, source: string, problems: ConfigProblem[]): Record<string, unknown> | undefined {
@@ -87,7 +115,7 @@ function readLayer(file: string, source: string, problems: ConfigProblem[]): Rec
   return value
 }
 
-function applyLayer(base: Settings, layer: Record<string, unknown>, source: string, problems: ConfigProblem[], directory: string): Settings {
+function applyLayer(base: Settings, layer: Record<string, unknown>, source: string, problems: ConfigProblem[], directory: string, explicit: Set<SettingKey>): Settings {
   const next: Record<string, unknown> = { ...base }
   for (const [key, value] of Object.entries(layer)) {
     if (key === "$schema") continue
@@ -98,7 +126,10 @@ function applyLayer(base: Settings, layer: Record<string, unknown>, source: stri
     const result = settingSchemas[key as SettingKey].safeParse(value)
     if (result.success && key === "summaryPath" && !insideProject(directory, result.data as string))
       problems.push({ source, key, message: `${describe(value)} points outside the project; using ${JSON.stringify(base.summaryPath)}` })
-    else if (result.success) next[key] = result.data
+    else if (result.success) {
+      next[key] = result.data
+      explicit.add(key as SettingKey)
+    }
     else
       problems.push({
         source,

@@ -137,6 +137,9 @@ export const settingSchemas = {
     .min(0, "must be 0 or more")
     .max(60_000, "must be at most 60000")
     .describe("How long the plugin lets late events arrive after an idle before it acts on it."),
+  requireTodosDone: z
+    .boolean()
+    .describe("A completion claim needs every todo of the session done (or cancelled); open ones are named in the next prompt."),
 } as const
 
 export type Settings = { [K in keyof typeof settingSchemas]: z.output<(typeof settingSchemas)[K]> }
@@ -172,6 +175,7 @@ export const DEFAULT_SETTINGS: Settings = {
   stagnationLimit: 5,
   resumeOnStart: "auto",
   settleMs: 150,
+  requireTodosDone: true,
 }
 
 export const SETTING_KEYS = Object.keys(settingSchemas) as SettingKey[]

@@ -5,6 +5,8 @@ import { closedBreaker, type Breaker } from "./breaker.js"
 import { emptyCallWindow, type CallWindow } from "./call-window.js"
 import type { DiagnosticSnapshot } from "./diagnostics.js"
 import type { Gotcha } from "./gotchas.js"
+import type { ResumeHow } from "./go-on.js"
+import { targetsOf } from "./targets.js"
 import type { Turn } from "./turn.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
 
@@ -110,6 +112,8 @@ export interface Loop {
   lastDecision?: string
   /** What failing checks taught the loop (seed 001), shown to later iterations on the same files. */
   gotchas: Gotcha[]
+  /** The `@path`s of the task: what the loop measures is scoped to them (empty: the whole project). */
+  targets: string[]
   /** HEAD when the loop began, to list the files it changed. */
   startHead?: string
   /** Check results of the loop, oldest first (the last 20). */
@@ -120,8 +124,13 @@ export interface Loop {
   retiring: string[]
   /** Hints from /ralph-hint, added to the next prompt once. */
   hints: string[]
-  /** /ralph-resume asked to go on now: the next idle goes on this way even without a new loop turn. */
-  resumeRequested?: Pick<Wait, "then" | "fresh">
+  /**
+   * /ralph-resume asked to go on now: the next idle goes on this way even without a new loop turn
+   * (`recover`: from where the loop's session shows it stopped, as after a restart of OpenCode).
+   */
+  resumeRequested?: ResumeHow
+  /** Taken back after a restart of OpenCode with resumeOnStart "ask": /ralph-resume goes on as recovery would have. */
+  recoveryPending?: boolean
   /** The last turn decided on: its model, agent and text carry over to the next prompt. */
   lastTurn?: Turn
   stopReason?: StopReason
@@ -155,6 +164,7 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
     retiring: [],
     snapshots: [],
     gotchas: [],
+    targets: targetsOf(task),
     iterationStartedAt: now,
   }
 }

@@ -132,9 +132,14 @@ export class OpencodeApi {
     this.call("tui.showToast", () => this.client.tui.showToast({ body: { title, message, variant, ...(duration ? { duration } : {}) } })).catch(() => undefined)
   }
 
+  /**
+   * OpenCode's log. Debug lines are written only with RALPH_LOOP_DEBUG=1 — and then at level info,
+   * because OpenCode's log shows no debug lines unless its own level is lowered too.
+   */
   log(level: LogLevel, message: string, extra?: Record<string, unknown>): void {
     if (level === "debug" && !this.debug) return
-    this.call("app.log", () => this.client.app.log({ body: { service: "ralph-loop", level, message, ...(extra ? { extra } : {}) } })).catch(() => undefined)
+    const shown = level === "debug" ? "info" : level
+    this.call("app.log", () => this.client.app.log({ body: { service: "ralph-loop", level: shown, message, ...(extra ? { extra } : {}) } })).catch(() => undefined)
   }
 }
 

@@ -60,7 +60,7 @@ function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["rec
 
 /** Fields that only make sense in a running process are not written. */
 function persistable(loop: Loop): Record<string, unknown> {
-  const { sawBusy: _b, busyEpoch: _e, turnEvents: _t, resumeRequested: _r, lastTurn, ...rest } = loop
+  const { sawBusy: _b, busyEpoch: _e, turnEvents: _t, resumeRequested: _r, recoveryPending: _p, lastTurn, ...rest } = loop
   if (!lastTurn) return rest
   // Of the last turn's text only its end is kept: all a fallback handoff needs after a restart.
   const text = lastTurn.texts.join("\n")

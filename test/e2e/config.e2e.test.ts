@@ -39,6 +39,8 @@ describe("a broken config file", () => {
   it("with a wrong type: one message names the file and the key; the other keys of the file still apply", async () => {
     const project = await harness().project("wrong-type", {
       configFile: '{\n  // comments and trailing commas are fine\n  "strategy": "continue",\n  "maxRetries": "three",\n}\n',
+      // Replies that change nothing are no progress: the breaker must not end this loop first.
+      pluginOptions: { noProgressThreshold: 100 },
       script: { main: (r) => distinctReply(r.index) },
     })
     const session = await project.newSession()

@@ -18,8 +18,8 @@ describe("circuit breaker", () => {
         main: (r: MockRequest) => {
           if (r.lastRole === "tool") return { text: "wrote progress.txt" }
           const turn = prompted(project).length
-          if (turn <= 4) return { text: "nothing changed here" }
-          if (turn === 5) return { toolCalls: [{ name: "write", args: { filePath: "progress.txt", content: "step\n" } }] }
+          if (turn <= 3) return { text: `nothing changed here, try ${"x".repeat(turn)}` }
+          if (turn === 4) return { toolCalls: [{ name: "write", args: { filePath: "progress.txt", content: "step\n" } }] }
           return { text: "<promise>DONE</promise>" }
         },
       },
@@ -32,8 +32,8 @@ describe("circuit breaker", () => {
     await waitForToast(project, /^Ralph · done/)
 
     expect(open.properties.message).toContain("3 iterations in a row without progress")
-    // The first reply is new output; the three after it repeat it: OPEN after turn 4.
-    expect(prompted(project).filter((r) => r.at < open.at)).toHaveLength(4)
+    // Three turns that change nothing (each worded differently: words are not progress): OPEN after turn 3.
+    expect(prompted(project).filter((r) => r.at < open.at)).toHaveLength(3)
     expect(between(project, open.at, half.at)).toHaveLength(0)
     expect(half.at - open.at).toBeGreaterThanOrEqual(2_500)
     // One probe turn (its request and the follow-up with the tool result), then CLOSED.
@@ -59,7 +59,7 @@ describe("calls per hour", () => {
   it("at the limit the loop waits for the window to reset, then goes on by itself", async () => {
     const words = ["alpha", "beta", "gamma", "delta"]
     const project = await harness().project("call-limit", {
-      pluginOptions: { strategy: "continue", maxCallsPerHour: 2, rateLimitWindowMinutes: 0.05 },
+      pluginOptions: { strategy: "continue", maxCallsPerHour: 2, rateLimitWindowMinutes: 0.05, noProgressThreshold: 100 },
       script: { main: (r: MockRequest) => ({ text: r.index < words.length ? `working on ${words[r.index]}` : "<promise>DONE</promise>" }) },
     })
     const session = await project.newSession()
@@ -80,7 +80,7 @@ describe("calls per hour", () => {
 describe("budgets", () => {
   it("the token budget stops the loop and says so", async () => {
     const project = await harness().project("tokens", {
-      pluginOptions: { strategy: "continue", maxTokens: 2_500 },
+      pluginOptions: { strategy: "continue", maxTokens: 2_500, noProgressThreshold: 100 },
       script: { main: (r: MockRequest) => ({ text: `turn ${"x".repeat(r.index + 1)}`, usage: { prompt_tokens: 1_000, completion_tokens: 100 } }) },
     })
     const session = await project.newSession()
