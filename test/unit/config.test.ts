@@ -1,12 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { formatProblem, loadSettings } from "../../src/config/load.js"
 import { DEFAULT_SETTINGS, settingsJsonSchema } from "../../src/config/schema.js"
+import { tempDirs } from "../temp-dirs.js"
+
+const tempDir = tempDirs()
 
 function dirs(project?: string, global?: string) {
-  const root = mkdtempSync(join(tmpdir(), "ralph-config-"))
+  const root = tempDir("ralph-config-")
   const directory = join(root, "project")
   const globalDir = join(root, "global")
   mkdirSync(join(directory, ".opencode"), { recursive: true })

@@ -1,15 +1,17 @@
 // The loop's state on disk: changes that come together are written once, in their newest state,
 // with every journal line; what a crash leaves behind (a torn journal line, a temp file of a write
 // cut off before its rename) is cleaned up at the next load without a complaint.
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it, vi } from "vitest"
 import * as atomic from "../../src/store/atomic.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { loop } from "./fixtures.js"
+import { tempDirs } from "../temp-dirs.js"
 
-const project = () => mkdtempSync(join(tmpdir(), "ralph-store-"))
+const tempDir = tempDirs()
+
+const project = () => tempDir("ralph-store-")
 const journalLines = (store: LoopStore) => readFileSync(join(store.dir, "journal.jsonl"), "utf8").trimEnd().split("\n")
 
 describe("LoopStore", () => {
