@@ -189,6 +189,27 @@ describe("ralph-loop install / uninstall / doctor", () => {
   })
 })
 
+describe("the npm pack tarball", () => {
+  it("holds only what the package needs, and loads in the real OpenCode by its path", async () => {
+    const m = machine()
+    const out = join(m.project, "..", "pack")
+    mkdirSync(out)
+    // --ignore-scripts: dist/ is built already (npm test builds it), and other test files load it meanwhile.
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", out], { cwd: packageDir(), env: { ...m.env, npm_config_update_notifier: "false" }, encoding: "utf8" }),
+    ) as Array<{ filename: string; files: Array<{ path: string }> }>
+    const files = packed[0]!.files.map((f) => f.path)
+    expect(files).toEqual(expect.arrayContaining(["package.json", "README.md", "CHANGELOG.md", "ralph-loop.schema.json", "dist/index.js", "dist/cli/main.js"]))
+    const unexpected = files.filter((f) => !/^(package\.json|README\.md|CHANGELOG\.md|ralph-loop\.schema\.json|opencode\.example\.json|dist\/.+\.(js|d\.ts))$/.test(f))
+    expect(unexpected).toEqual([])
+
+    const tarball = join(out, packed[0]!.filename)
+    const installed = execFileSync("opencode", ["plugin", `ralph-loop@file:${tarball}`], { cwd: m.project, env: m.env, encoding: "utf8", timeout: 180_000 })
+    expect(installed).toContain("Installed")
+    expect(await servedCommands(m)).toEqual(expect.arrayContaining(["ralph", "cancel-ralph"]))
+  })
+})
+
 describe("the README's install command", () => {
   it("`opencode plugin ralph-loop@file:<path> -g` in a fresh HOME: a project without any config of its own serves `ralph`", async () => {
     const m = machine()
