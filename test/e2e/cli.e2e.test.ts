@@ -28,7 +28,7 @@ function machine(files: Record<string, string> = {}, withOpencode = true): Machi
   const binDir = join(root, "bin")
   mkdirSync(binDir)
   if (withOpencode) symlinkSync(opencodeBinary(), join(binDir, "opencode"))
-  const env = { ...isolatedEnv(root), PATH: [binDir, dirname(process.execPath), "/usr/bin", "/bin"].join(":") }
+  const env: NodeJS.ProcessEnv = { ...isolatedEnv(root), PATH: [binDir, dirname(process.execPath), "/usr/bin", "/bin"].join(":") }
   const project = join(root, "project")
   mkdirSync(project)
   for (const [name, text] of Object.entries(files)) {
