@@ -1,8 +1,8 @@
 // Loop state on disk, under <project>/.opencode/ralph-loop/: one file per loop
 // (loops/<loopID>.json, schema-versioned, validated, written atomically) and an append-only
-// journal.jsonl of every change. A damaged file is moved aside with a timestamp and the loop is
+// journal.jsonl of every change, rotated past a size (only the newest journal is read). A damaged file is moved aside with a timestamp and the loop is
 // rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
-import { appendFile, lstat, mkdir, readdir, readFile, rename, rm, truncate } from "node:fs/promises"
+import { appendFile, copyFile, lstat, mkdir, readdir, readFile, rename, rm, truncate } from "node:fs/promises"
 import { appendFileSync, existsSync } from "node:fs"
 import { hostname } from "node:os"
 import { join } from "node:path"
@@ -14,6 +14,19 @@ import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } fr
 import { persistedLoopSchema, SCHEMA_VERSION, journalEntrySchema, type JournalEntry } from "./loop-schema.js"
 
 export const STATE_DIR = ".opencode/ralph-loop"
+
+export interface JournalLimits {
+  /** journal.jsonl is rotated to journal-<time>.jsonl when an append would take it past this size. */
+  maxBytes: number
+  /** Rotated journals kept; older ones are deleted. */
+  kept: number
+}
+
+/** About 250 iterations per journal (~4 KB each); at most 5 MB of journals in all. */
+export const JOURNAL_LIMITS: JournalLimits = { maxBytes: 1024 * 1024, kept: 4 }
+
+const JOURNAL = "journal.jsonl"
+const isRotatedJournal = (name: string): boolean => /^journal-.+\.jsonl$/.test(name)
 
 export interface StoreProblem {
   file: string
@@ -105,6 +118,8 @@ export class LoopStore {
   private readonly directory: string
   private readonly writes = new Map<string, Promise<void>>()
   private readonly batches = new Map<string, Batch>()
+  /** Journal appends (and rotations) one at a time, whichever loop they are for. */
+  private journalWrites: Promise<void> = Promise.resolve()
   private loopsFolderChecked = false
   /** What this process last wrote for each loop: anything else on disk was changed by someone else. */
   private readonly written = new Map<string, string>()
@@ -112,6 +127,7 @@ export class LoopStore {
   constructor(
     directory: string,
     private readonly faults?: Faults,
+    private readonly journalLimits: JournalLimits = JOURNAL_LIMITS,
   ) {
     this.directory = directory
     this.dir = join(directory, STATE_DIR)
@@ -146,7 +162,7 @@ export class LoopStore {
       // The file and the journal do not depend on each other: written side by side (a prompt waits for both).
       await Promise.all([
         this.writeState(loop.id, text),
-        this.appendJournal(batch.lines.join("")),
+        this.appendJournal(batch.lines.join(""), batch.now),
       ])
     })
     batch.done = next
@@ -173,12 +189,41 @@ export class LoopStore {
     this.written.set(loopID, text)
   }
 
-  /** Appends to the journal — never through a symlink. (Bun ignores O_NOFOLLOW, so it is looked at first.) */
-  private async appendJournal(lines: string): Promise<void> {
-    const journal = join(this.dir, "journal.jsonl")
-    if ((await lstat(journal).catch(() => undefined))?.isSymbolicLink()) throw new OutsideProjectError(`refusing to append to ${journal}: it is a symlink`)
+  private appendJournal(lines: string, now: number): Promise<void> {
+    const next = this.journalWrites.then(() => this.appendJournalNow(lines, now))
+    this.journalWrites = next.catch(() => undefined)
+    return next
+  }
+
+  /**
+   * Appends to the journal — never through a symlink (Bun ignores O_NOFOLLOW, so it is looked at
+   * first) — rotating it first when the lines would take it past its size.
+   */
+  private async appendJournalNow(lines: string, now: number): Promise<void> {
+    const journal = join(this.dir, JOURNAL)
+    const stat = await lstat(journal).catch(() => undefined)
+    if (stat?.isSymbolicLink()) throw new OutsideProjectError(`refusing to append to ${journal}: it is a symlink`)
+    if (stat && stat.size > 0 && stat.size + Buffer.byteLength(lines) > this.journalLimits.maxBytes) await this.rotateJournal(journal, now)
     this.faults?.pointWithin("journal.mid-append", () => appendFileSync(journal, lines.slice(0, lines.length >> 1)))
     await appendFile(journal, lines)
+  }
+
+  /**
+   * journal.jsonl becomes journal-<time>.jsonl, and the new journal starts with the last line of
+   * each loop not yet ended, so that a damaged state file can still be rebuilt from the newest
+   * journal alone. Copied first, then replaced atomically: a crash in between leaves the whole
+   * journal in place (and a copy), never a journal without those lines.
+   */
+  private async rotateJournal(journal: string, now: number): Promise<void> {
+    const text = await readFile(journal, "utf8")
+    const stamp = new Date(now).toISOString().replace(/[:.]/g, "-")
+    const names = await readdir(this.dir)
+    let target = `journal-${stamp}.jsonl`
+    for (let n = 1; names.includes(target); n += 1) target = `journal-${stamp}-${n}.jsonl`
+    await copyFile(journal, join(this.dir, target))
+    await writeFileAtomic(journal, linesOfOpenLoops(text), this.directory)
+    const rotated = [...names.filter(isRotatedJournal), target].sort()
+    for (const old of rotated.slice(0, Math.max(0, rotated.length - this.journalLimits.kept))) await rm(join(this.dir, old), { force: true })
   }
 
   /** Waits for every pending write (tests, dispose). */
@@ -248,7 +293,7 @@ export class LoopStore {
   }
 
   private async readJournal(problems: StoreProblem[]): Promise<JournalEntry[]> {
-    const file = join(this.dir, "journal.jsonl")
+    const file = join(this.dir, JOURNAL)
     let text = await readFile(file, "utf8").catch(() => "")
     // A line a crash cut off mid-append was never written in full: dropped, so the next append
     // starts a line of its own instead of joining it (and the journal stays readable).
@@ -286,6 +331,21 @@ export class LoopStore {
     // Git ignores the loop's own files: `git clean -fd` leaves them, and they are not "progress".
     await writeFileAtomic(join(this.dir, ".gitignore"), "*\n", this.directory).catch(() => undefined)
   }
+}
+
+/** The last journal line of each loop whose last line does not say it has ended, in journal order. */
+function linesOfOpenLoops(text: string): string {
+  const last = new Map<string, { index: number; line: string; ended: boolean }>()
+  text.split("\n").forEach((line, index) => {
+    try {
+      const entry = JSON.parse(line) as { loop?: { id?: unknown; phase?: unknown } }
+      if (typeof entry.loop?.id === "string") last.set(entry.loop.id, { index, line, ended: entry.loop.phase === "stopped" })
+    } catch {
+      // a torn or foreign line: nothing to carry
+    }
+  })
+  const open = [...last.values()].filter((l) => !l.ended).sort((a, b) => a.index - b.index)
+  return open.map((l) => `${l.line}\n`).join("")
 }
 
 function describe(error: unknown): string {

@@ -117,16 +117,17 @@ export function writeProject(
 export async function startHarness(options: { env?: Record<string, string> } = {}): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), "ralph-e2e-"))
   const env = isolatedEnv(root, options.env)
-  const mock = await MockModel.start()
   const projects: LiveProject[] = []
   // The server's own directory is a project too: it is what the readiness probe boots.
   const base = join(root, "projects", "_base")
-  writeProject(base, env, mock, "_base", { withPlugin: false })
+  let mock: MockModel | undefined
   let server: OpencodeServer
   try {
+    mock = await MockModel.start()
+    writeProject(base, env, mock, "_base", { withPlugin: false })
     server = await startOpencodeServer({ cwd: base, env, readyDirectory: base })
   } catch (error) {
-    await mock.close()
+    await mock?.close()
     rmSync(root, { recursive: true, force: true })
     throw error
   }

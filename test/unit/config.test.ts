@@ -1,12 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { describe, expect, it, onTestFinished } from "vitest"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
 import { formatProblem, loadSettings } from "../../src/config/load.js"
 import { DEFAULT_SETTINGS, settingsJsonSchema } from "../../src/config/schema.js"
+import { tempDirs } from "../temp-dirs.js"
+
+const tempDir = tempDirs()
 
 function dirs(project?: string, global?: string) {
-  const root = mkdtempSync(join(tmpdir(), "ralph-config-"))
+  const root = tempDir("ralph-config-")
   const directory = join(root, "project")
   const globalDir = join(root, "global")
   mkdirSync(join(directory, ".opencode"), { recursive: true })
@@ -19,7 +21,6 @@ function dirs(project?: string, global?: string) {
 describe("loadSettings", () => {
   it("reads seed 000's \"ralph-loop\" block of opencode.json(c), below the ralph-loop file of the same scope", () => {
     const sources = dirs('{ "maxRetries": 9 }')
-    onTestFinished(() => rmSync(dirname(sources.directory), { recursive: true, force: true }))
     writeFileSync(join(sources.directory, "opencode.jsonc"), '{ // OpenCode drops this block; the plugin reads it\n "ralph-loop": { "promiseWord": "FIN", "maxRetries": 2, "summaryPath": "notes/", "autoRestart": false, "maxRetrys": 1 } }')
     writeFileSync(join(sources.globalDir, "opencode.json"), '{ "ralph-loop": { "promiseWord": "GLOBAL", "strategy": "fresh" } }')
     const { settings, problems, explicit } = loadSettings(sources)
@@ -27,7 +28,6 @@ describe("loadSettings", () => {
     expect(explicit.has("summaryPath")).toBe(true)
     expect(problems).toEqual([{ source: 'opencode.jsonc "ralph-loop"', key: "maxRetrys", message: 'unknown key (ignored); did you mean "maxRetries"?' }])
   })
-
 
   it("uses the defaults with no files and no options", () => {
     expect(loadSettings(dirs())).toEqual({ settings: DEFAULT_SETTINGS, explicit: new Set(), problems: [], files: [] })
