@@ -20,8 +20,6 @@ export interface Reply {
   error?: { status: number; message: string; headers?: Record<string, string> }
   /** Wait before the first byte. */
   delayMs?: number
-  /** Wait between streamed chunks (a slow model). */
-  chunkDelayMs?: number
   /**
    * Stream the first chunk, then send nothing more until this settles: a reply still streaming
    * for as long as the test needs (to press Esc, or to kill OpenCode, at a moment it knows).
@@ -263,7 +261,6 @@ async function respond(res: ServerResponse, reply: Reply, model: string): Promis
     if (res.destroyed) return
     send({ content: piece }, null)
     if (index === 0 && reply.holdAfterFirstChunk) await reply.holdAfterFirstChunk.catch(() => undefined)
-    if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs)
   }
   if (res.destroyed) return
   ;(reply.toolCalls ?? []).forEach((call, index) =>
