@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import type { MockRequest } from "../harness/mock-model.js"
-import { QUIET_MS, sharedHarness, sleep, toastTitles, waitForToast } from "./helpers.js"
+import { sharedHarness, toastTitles, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -49,7 +49,7 @@ describe("circuit breaker", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "a task that keeps failing")
     const open = await waitForToast(project, /circuit breaker OPEN/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "waiting", wait: "breaker" })
     expect(open.properties.message).toContain("5 iterations in a row ended in the same error")
     expect(project.requests("main")).toHaveLength(5)
   })
@@ -66,6 +66,7 @@ describe("calls per hour", () => {
     await project.command(session, "ralph", "a task with a call limit")
     const limited = await waitForToast(project, /call limit reached/)
     await waitForToast(project, /^Ralph · done/)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
 
     expect(limited.properties.message).toMatch(/2 calls per window reached.*Nothing is sent until \d\d:\d\d:\d\d/)
     // The user's /ralph plus the plugin's 2 calls, then nothing until the window reset.
@@ -86,7 +87,7 @@ describe("budgets", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "an expensive task")
     const stop = await waitForToast(project, /token budget/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "token-budget" })
     expect(stop.properties.message).toMatch(/3,300 of 2,500 tokens \(maxTokens\)/)
     expect(project.requests("main")).toHaveLength(3)
   })
@@ -109,7 +110,7 @@ describe("budgets", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "a costly task")
     const stop = await waitForToast(project, /cost budget/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "cost-budget" })
     expect(stop.properties.message).toMatch(/2\.20 of 2\.00 \(maxCost\)/)
     expect(project.requests("main")).toHaveLength(2)
   })
@@ -127,7 +128,7 @@ describe("RALPH_STATUS exit gate", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "a gated task")
     const done = await waitForToast(project, /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     expect(project.requests("main")).toHaveLength(2)
     expect(project.requests("main")[0]?.lastUser).toContain("---RALPH_STATUS---")
     expect(done.properties.message).toContain("status block signalled the exit")
@@ -141,8 +142,9 @@ describe("RALPH_STATUS exit gate", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "a blocked task")
     const paused = await waitForToast(project, /paused/)
-    await sleep(QUIET_MS)
+    const [loop] = await waitForLoopEnd(project, { phase: "paused" })
     expect(paused.properties.message).toContain("need the API key for the staging server")
+    expect(loop?.detail).toContain("need the API key for the staging server")
     expect(project.requests("main")).toHaveLength(1)
   })
 })
