@@ -8,6 +8,8 @@ import type { Gotcha } from "./gotchas.js"
 import type { Turn } from "./turn.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
 
+export { ownFolders } from "../project/own-files.js"
+
 /** A loop keeps the settings it started with (later config edits apply to later loops). */
 export type LoopSettings = Omit<Settings, "activation">
 
@@ -164,6 +166,3 @@ export const maxIterations = (loop: Loop): number => Math.min(loop.settings.maxR
 
 export const totalUsage = (loop: Loop): Usage =>
   Object.values(loop.usage).reduce((sum, u) => ({ tokens: sum.tokens + u.tokens, cost: sum.cost + u.cost }), { tokens: 0, cost: 0 })
-
-/** The loop's own folders, relative to the project: never "work", never listed as changed files. */
-export const ownFolders = (loop: Loop): string[] => [".opencode/", loop.settings.summaryPath.replace(/^\.\//, "").replace(/\/?$/, "/")]

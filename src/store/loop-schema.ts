@@ -1,6 +1,7 @@
 // The shape of a loop on disk (schema version 1) and of a journal line, checked with zod on every read.
 import { z } from "zod"
 import { DEFAULT_SETTINGS, settingSchemas, SETTING_KEYS } from "../config/schema.js"
+import { sessionIDSchema as sessionID } from "../opencode/session-id.js"
 
 export const SCHEMA_VERSION = 1
 
@@ -14,7 +15,6 @@ const loopSettings = z.object(
 const count = z.number().int().min(0)
 const phase = z.enum(["running", "deciding", "restarting", "waiting", "paused", "stopped"])
 const stopReason = z.enum(["completed", "retries-exhausted", "max-iterations", "token-budget", "cost-budget", "time-budget", "auth-error", "stagnation", "cancelled", "session-deleted", "replaced"])
-const sessionID = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/)
 
 const core = {
   id: sessionID,

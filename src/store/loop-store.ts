@@ -10,10 +10,12 @@ import { z } from "zod"
 import { FALLBACK_REPLY_CHARS } from "../loop/handoff.js"
 import { newLoop, totalUsage, type Loop } from "../loop/loop.js"
 import type { Faults } from "../opencode/faults.js"
+import { fileSafeID } from "../opencode/session-id.js"
+import { STATE_DIR } from "../project/own-files.js"
 import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } from "./atomic.js"
 import { persistedLoopSchema, SCHEMA_VERSION, journalEntrySchema, type JournalEntry } from "./loop-schema.js"
 
-export const STATE_DIR = ".opencode/ralph-loop"
+export { STATE_DIR }
 
 export interface StoreProblem {
   file: string
@@ -109,7 +111,7 @@ export class LoopStore {
   }
 
   fileOf(loopID: string): string {
-    return join(this.dir, "loops", `${loopID.replace(/[^A-Za-z0-9_-]/g, "_")}.json`)
+    return join(this.dir, "loops", `${fileSafeID(loopID)}.json`)
   }
 
   /**
