@@ -1,7 +1,18 @@
 // Progress is measured, not claimed: the work tree changed, more todos were completed, or the
 // model said something it had not said before (digits folded, so "step 4" ≠ progress over "step 3").
 import { createHash } from "node:crypto"
-import type { Progress } from "./loop.js"
+import { z } from "zod"
+
+export const progressSchema = z.object({
+  /** Fingerprint of the git work tree after the last turn (undefined: not a git repo). */
+  workTree: z.string().optional(),
+  /** Completed todos of the current session after the last turn. */
+  todosCompleted: z.int().min(0),
+  todosSession: z.string().optional(),
+  /** Normalised hashes of recent assistant outputs. */
+  recentOutputs: z.array(z.string()),
+})
+export type Progress = z.infer<typeof progressSchema>
 
 export interface ProgressSample {
   workTree?: string | undefined

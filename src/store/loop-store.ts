@@ -8,12 +8,12 @@ import { hostname } from "node:os"
 import { join } from "node:path"
 import { z } from "zod"
 import { FALLBACK_REPLY_CHARS } from "../loop/handoff.js"
-import { newLoop, totalUsage, type Loop } from "../loop/loop.js"
+import { loopFromState, newLoop, stateOf, totalUsage, type Loop, type LoopState } from "../loop/loop.js"
 import type { Faults } from "../opencode/faults.js"
 import { fileSafeID } from "../opencode/session-id.js"
 import { STATE_DIR } from "../project/own-files.js"
 import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } from "./atomic.js"
-import { persistedLoopSchema, SCHEMA_VERSION, journalEntrySchema, type JournalEntry } from "./loop-schema.js"
+import { persistedLoopSchema, SCHEMA_VERSION, journalEntrySchema, type JournalEntry, type PersistedLoop } from "./loop-schema.js"
 
 export { STATE_DIR }
 
@@ -60,17 +60,17 @@ function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["rec
   }
 }
 
-/** Fields that only make sense in a running process are not written. */
-function persistable(loop: Loop): Record<string, unknown> {
-  const { sawBusy: _b, busyEpoch: _e, turnEvents: _t, resumeRequested: _r, lastTurn, ...rest } = loop
-  if (!lastTurn) return rest
-  // Of the last turn's text only its end is kept: all a fallback handoff needs after a restart.
+/** The loop's state as written: of the last turn's text only its end, all a fallback handoff needs after a restart. */
+function persistable(loop: Loop): LoopState {
+  const { lastTurn, ...state } = stateOf(loop)
+  if (!lastTurn) return state
   const text = lastTurn.texts.join("\n")
-  return { ...rest, lastTurn: { ...lastTurn, texts: text.length > FALLBACK_REPLY_CHARS ? [text.slice(-FALLBACK_REPLY_CHARS)] : lastTurn.texts } }
+  return { ...state, lastTurn: { ...lastTurn, texts: text.length > FALLBACK_REPLY_CHARS ? [text.slice(-FALLBACK_REPLY_CHARS)] : lastTurn.texts } }
 }
 
 function stateText(loop: Loop, now: number): string {
-  return `${JSON.stringify({ schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), owner: OWNER, loop: persistable(loop) }, null, 2)}\n`
+  const persisted: PersistedLoop = { schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), owner: OWNER, loop: persistable(loop) }
+  return `${JSON.stringify(persisted, null, 2)}\n`
 }
 
 function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
@@ -220,7 +220,7 @@ export class LoopStore {
         continue
       }
       if (parsed.value.success) {
-        const loop = { ...newLoop(parsed.value.data.loop.id, parsed.value.data.loop.task, parsed.value.data.loop.settings, 0), ...parsed.value.data.loop } as Loop
+        const loop = loopFromState(parsed.value.data.loop)
         result.loops.push(loop)
         if (parsed.text) this.written.set(loop.id, parsed.text)
         continue
@@ -232,7 +232,7 @@ export class LoopStore {
         result.problems.push({ file, message: `is damaged (${describe(parsed.value.error)}); moved aside to ${moved}; the journal has nothing to rebuild it from, so the loop is not resumed` })
         continue
       }
-      const loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop } as Loop
+      const loop: Loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop }
       result.loops.push(loop)
       result.rebuilt.push(loop.id)
       result.problems.push({ file, message: `is damaged (${describe(parsed.value.error)}); moved aside to ${moved}; rebuilt from the journal at iteration ${loop.iteration} (breaker and call counts start fresh)` })
