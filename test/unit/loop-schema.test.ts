@@ -79,6 +79,18 @@ function everything(): Loop {
   })
 }
 
+/** Saves the loop, edits its state file as JSON, and loads the project again. */
+async function reloadEdited(saved: Loop, edit: (state: any) => void) {
+  const dir = project()
+  const store = new LoopStore(dir)
+  await store.save(saved, "decided", 1)
+  const file = store.fileOf(saved.id)
+  const state = JSON.parse(readFileSync(file, "utf8"))
+  edit(state)
+  writeFileSync(file, JSON.stringify(state))
+  return new LoopStore(dir).load(2)
+}
+
 describe("the loop's state file", () => {
   it("gives back the loop as it was saved; only what the running process alone knows starts over", async () => {
     const dir = project()
@@ -96,31 +108,20 @@ describe("the loop's state file", () => {
   })
 
   it("loads a file an older version wrote: missing fields and settings get their defaults", async () => {
-    const dir = project()
-    const store = new LoopStore(dir)
-    const l = loop({ phase: "running" })
-    await store.save(l, "started", 1)
-    const file = store.fileOf(l.id)
-    const state = JSON.parse(readFileSync(file, "utf8"))
-    for (const added of ["snapshots", "gotchas", "retiring", "iterationStartedAt"]) delete state.loop[added]
-    delete state.loop.settings.settleMs
-    state.loop.userEpoch = 3 // written by versions before it was runtime-only: ignored
-    writeFileSync(file, JSON.stringify(state))
-    const { loops, problems } = await new LoopStore(dir).load(2)
+    const { loops, problems } = await reloadEdited(loop({ phase: "running" }), (state) => {
+      for (const added of ["snapshots", "gotchas", "retiring", "iterationStartedAt"]) delete state.loop[added]
+      delete state.loop.settings.settleMs
+      state.loop.userEpoch = 3 // written by versions before it was runtime-only: ignored
+    })
     expect(problems).toEqual([])
     expect(loops[0]).toMatchObject({ snapshots: [], gotchas: [], retiring: [], iterationStartedAt: 0, userEpoch: 0, settings: { settleMs: 150 } })
   })
 
   it("rejects a file with a bad snapshot, naming the field, and rebuilds the loop from the journal", async () => {
-    const dir = project()
-    const store = new LoopStore(dir)
     const l = everything()
-    await store.save(l, "decided", 1)
-    const file = store.fileOf(l.id)
-    const state = JSON.parse(readFileSync(file, "utf8"))
-    state.loop.snapshots[0].checks[0].status = "flaky"
-    writeFileSync(file, JSON.stringify(state))
-    const { loops, problems, rebuilt } = await new LoopStore(dir).load(2)
+    const { loops, problems, rebuilt } = await reloadEdited(l, (state) => {
+      state.loop.snapshots[0].checks[0].status = "flaky"
+    })
     expect(problems).toHaveLength(1)
     expect(problems[0]?.message).toMatch(/^is damaged \(loop\.snapshots\.0\.checks\.0\.status: .*\); moved aside to .*; rebuilt from the journal at iteration 3/)
     expect(rebuilt).toEqual([l.id])
@@ -128,28 +129,16 @@ describe("the loop's state file", () => {
   })
 
   it("rejects a last turn that is not one, naming the field", async () => {
-    const dir = project()
-    const store = new LoopStore(dir)
-    const l = everything()
-    await store.save(l, "decided", 1)
-    const file = store.fileOf(l.id)
-    const state = JSON.parse(readFileSync(file, "utf8"))
-    state.loop.lastTurn.error = { message: "no name" }
-    writeFileSync(file, JSON.stringify(state))
-    const { problems } = await new LoopStore(dir).load(2)
+    const { problems } = await reloadEdited(everything(), (state) => {
+      state.loop.lastTurn.error = { message: "no name" }
+    })
     expect(problems[0]?.message).toMatch(/\(loop\.lastTurn\.error\.name: /)
   })
 
   it("rejects a session id that could not be a file name", async () => {
-    const dir = project()
-    const store = new LoopStore(dir)
-    const l = loop({ phase: "running" })
-    await store.save(l, "started", 1)
-    const file = store.fileOf(l.id)
-    const state = JSON.parse(readFileSync(file, "utf8"))
-    state.loop.lineage = ["../../etc"]
-    writeFileSync(file, JSON.stringify(state))
-    const { problems } = await new LoopStore(dir).load(2)
+    const { problems } = await reloadEdited(loop({ phase: "running" }), (state) => {
+      state.loop.lineage = ["../../etc"]
+    })
     expect(problems[0]?.message).toMatch(/\(loop\.lineage\.0: is not a session id\)/)
   })
 })
