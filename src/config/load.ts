@@ -4,8 +4,10 @@
 // see it — is read from disk too, just below the ralph-loop file of the same scope.
 import { existsSync, readFileSync } from "node:fs"
 import { homedir } from "node:os"
-import { isAbsolute, join, relative, resolve } from "node:path"
+import { join, relative } from "node:path"
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { isInside, isStrictlyInside } from "../project/inside.js"
+import { OPENCODE_DIR } from "../project/own-files.js"
 import { closest } from "./suggest.js"
 import { DEFAULT_SETTINGS, SETTING_KEYS, settingSchemas, type SettingKey, type Settings } from "./schema.js"
 
@@ -32,7 +34,8 @@ export interface SettingsSources {
   options?: Record<string, unknown> | undefined
 }
 
-export const PROJECT_FILES = [".opencode/ralph-loop.jsonc", ".opencode/ralph-loop.json"]
+/** The settings file names, in the global config folder and the project's .opencode/; the first found wins. */
+export const SETTINGS_FILES = ["ralph-loop.jsonc", "ralph-loop.json"]
 /** OpenCode's own config files, where seed 000 put a "ralph-loop" block. */
 const OPENCODE_FILES = ["opencode.jsonc", "opencode.json"]
 const BLOCK_KEY = "ralph-loop"
@@ -46,16 +49,11 @@ export function loadSettings(sources: SettingsSources): LoadedSettings {
   const files: string[] = []
   const explicit = new Set<SettingKey>()
   let settings: Settings = { ...DEFAULT_SETTINGS }
-  const display = (file: string) => {
-    const rel = relative(sources.directory, file)
-    return rel.startsWith("..") || isAbsolute(rel) ? file : rel
-  }
+  const display = (file: string) => (isInside(sources.directory, file) ? relative(sources.directory, file) : file)
 
   const scopes = [
-    ...(sources.globalDir
-      ? [{ blocks: [sources.globalDir], files: ["ralph-loop.jsonc", "ralph-loop.json"].map((name) => join(sources.globalDir as string, name)) }]
-      : []),
-    { blocks: [sources.directory, join(sources.directory, ".opencode")], files: PROJECT_FILES.map((name) => join(sources.directory, name)) },
+    ...(sources.globalDir ? [{ blocks: [sources.globalDir], files: SETTINGS_FILES.map((name) => join(sources.globalDir as string, name)) }] : []),
+    { blocks: [sources.directory, join(sources.directory, OPENCODE_DIR)], files: SETTINGS_FILES.map((name) => join(sources.directory, OPENCODE_DIR, name)) },
   ]
   for (const scope of scopes) {
     for (const dir of scope.blocks) {
@@ -124,7 +122,8 @@ function applyLayer(base: Settings, layer: Record<string, unknown>, source: stri
       continue
     }
     const result = settingSchemas[key as SettingKey].safeParse(value)
-    if (result.success && key === "summaryPath" && !insideProject(directory, result.data as string))
+    // Strictly inside: the project root itself would make the whole project "the loop's files".
+    if (result.success && key === "summaryPath" && !isStrictlyInside(directory, result.data as string))
       problems.push({ source, key, message: `${describe(value)} points outside the project; using ${JSON.stringify(base.summaryPath)}` })
     else if (result.success) {
       next[key] = result.data
@@ -138,13 +137,6 @@ function applyLayer(base: Settings, layer: Record<string, unknown>, source: stri
       })
   }
   return next as Settings
-}
-
-/** summaryPath must stay inside the project: a loop never writes elsewhere. */
-function insideProject(directory: string, path: string): boolean {
-  const rel = relative(directory, resolve(directory, path))
-  // Strictly inside: the project root itself would make the whole project "the loop's files".
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)
 }
 
 export function formatProblem(problem: ConfigProblem): string {

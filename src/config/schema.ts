@@ -1,6 +1,7 @@
 // The plugin's settings: one zod schema per key (so one bad key never discards the others),
 // their defaults, and their meaning. Seed 000's keys keep their names.
 import { z } from "zod"
+import { OPENCODE_DIR } from "../project/own-files.js"
 
 export const STRATEGIES = ["recreate", "fresh", "continue"] as const
 export type Strategy = (typeof STRATEGIES)[number]
@@ -148,7 +149,7 @@ export type SettingKey = keyof Settings
 export const DEFAULT_SETTINGS: Settings = {
   promiseWord: "DONE",
   maxRetries: 5,
-  summaryPath: ".opencode/sessions/",
+  summaryPath: `${OPENCODE_DIR}/sessions/`,
   autoRestart: true,
   strategy: "recreate",
   activation: "command",

@@ -3,7 +3,18 @@
 // makes none. Only where the work tree cannot be seen (not a git repository) does a reply the model
 // has not given before count (digits folded, so "step 4" ≠ progress over "step 3").
 import { createHash } from "node:crypto"
-import type { Progress } from "./loop.js"
+import { z } from "zod"
+
+export const progressSchema = z.object({
+  /** Fingerprint of the git work tree after the last turn (undefined: not a git repo). */
+  workTree: z.string().optional(),
+  /** Completed todos of the current session after the last turn. */
+  todosCompleted: z.int().min(0),
+  todosSession: z.string().optional(),
+  /** Normalised hashes of recent assistant outputs. */
+  recentOutputs: z.array(z.string()),
+})
+export type Progress = z.infer<typeof progressSchema>
 
 export interface ProgressSample {
   workTree?: string | undefined

@@ -8,12 +8,14 @@ import { hostname } from "node:os"
 import { join } from "node:path"
 import { z } from "zod"
 import { FALLBACK_REPLY_CHARS } from "../loop/handoff.js"
-import { newLoop, totalUsage, type Loop } from "../loop/loop.js"
+import { loopFromState, newLoop, stateOf, totalUsage, type Loop, type LoopState } from "../loop/loop.js"
 import type { Faults } from "../opencode/faults.js"
+import { fileSafeID } from "../opencode/session-id.js"
+import { STATE_DIR } from "../project/own-files.js"
 import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } from "./atomic.js"
-import { persistedLoopSchema, SCHEMA_VERSION, journalEntrySchema, type JournalEntry } from "./loop-schema.js"
+import { persistedLoopSchema, SCHEMA_VERSION, journalEntrySchema, type JournalEntry, type PersistedLoop } from "./loop-schema.js"
 
-export const STATE_DIR = ".opencode/ralph-loop"
+export { STATE_DIR }
 
 export interface JournalLimits {
   /** journal.jsonl is rotated to journal-<time>.jsonl when an append would take it past this size. */
@@ -71,24 +73,24 @@ function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["rec
   }
 }
 
-/** Fields that only make sense in a running process are not written. */
-function persistable(loop: Loop): Record<string, unknown> {
-  const { sawBusy: _b, busyEpoch: _e, turnEvents: _t, resumeRequested: _r, recoveryPending: _p, lastTurn, ...rest } = loop
-  if (!lastTurn) return rest
-  // Of the last turn's text only its end is kept: all a fallback handoff needs after a restart.
+/** The loop's state as written: of the last turn's text only its end, all a fallback handoff needs after a restart. */
+function persistable(loop: Loop): LoopState {
+  const { lastTurn, ...state } = stateOf(loop)
+  if (!lastTurn) return state
   const text = lastTurn.texts.join("\n")
-  return { ...rest, lastTurn: { ...lastTurn, texts: text.length > FALLBACK_REPLY_CHARS ? [text.slice(-FALLBACK_REPLY_CHARS)] : lastTurn.texts } }
+  return { ...state, lastTurn: { ...lastTurn, texts: text.length > FALLBACK_REPLY_CHARS ? [text.slice(-FALLBACK_REPLY_CHARS)] : lastTurn.texts } }
 }
 
 /** The state file's text for `loop`. */
 export function stateText(loop: Loop, now: number): string {
-  return `${JSON.stringify({ schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), owner: OWNER, loop: persistable(loop) }, null, 2)}\n`
+  const persisted: PersistedLoop = { schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), owner: OWNER, loop: persistable(loop) }
+  return `${JSON.stringify(persisted, null, 2)}\n`
 }
 
 /** A state file's text back to its loop (throws on invalid JSON or a file that fails the schema). */
 export function parseStateText(text: string): { loop: Loop; owner?: { pid: number; host: string } | undefined } {
   const data = persistedLoopSchema.parse(JSON.parse(text))
-  return { loop: { ...newLoop(data.loop.id, data.loop.task, data.loop.settings, 0), ...data.loop } as Loop, owner: data.owner }
+  return { loop: loopFromState(data.loop), owner: data.owner }
 }
 
 function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
@@ -134,7 +136,7 @@ export class LoopStore {
   }
 
   fileOf(loopID: string): string {
-    return join(this.dir, "loops", `${loopID.replace(/[^A-Za-z0-9_-]/g, "_")}.json`)
+    return join(this.dir, "loops", `${fileSafeID(loopID)}.json`)
   }
 
   /**
@@ -283,7 +285,7 @@ export class LoopStore {
         result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; the journal has nothing to rebuild it from, so the loop is not resumed` })
         continue
       }
-      const loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop } as Loop
+      const loop: Loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop }
       result.loops.push(loop)
       result.rebuilt.push(loop.id)
       result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; rebuilt from the journal at iteration ${loop.iteration} (breaker and call counts start fresh)` })

@@ -49,7 +49,7 @@ describe("work tree", () => {
     writeFileSync(join(project, "a.ts"), "a changed\n")
     mkdirSync(join(project, ".opencode"), { recursive: true })
     writeFileSync(join(project, ".opencode/x"), "x")
-    expect(await changedFiles(project)).toEqual([{ code: " M", path: "a.ts" }])
+    expect(await changedFiles(project, [".opencode/"])).toEqual([{ code: " M", path: "a.ts" }])
   })
 
   it("is undefined outside a git repository", async () => {
