@@ -1,7 +1,7 @@
 // Loop state on disk, under <project>/.opencode/ralph-loop/: one file per loop
 // (loops/<loopID>.json, schema-versioned, validated, written atomically) and an append-only
-// journal.jsonl of every change, rotated past a size (only the newest journal is read). A damaged file is moved aside with a timestamp and the loop is
-// rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
+// journal of every change (journal.ts). A damaged file is moved aside with a timestamp and the loop
+// is rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
 import { appendFile, copyFile, lstat, mkdir, readdir, readFile, rename, rm, truncate } from "node:fs/promises"
 import { appendFileSync, existsSync } from "node:fs"
 import { hostname } from "node:os"
@@ -13,22 +13,12 @@ import type { Faults } from "../opencode/faults.js"
 import { fileSafeID } from "../opencode/session-id.js"
 import { STATE_DIR } from "../project/own-files.js"
 import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } from "./atomic.js"
-import { persistedLoopSchema, SCHEMA_VERSION, journalEntrySchema, type JournalEntry, type PersistedLoop } from "./loop-schema.js"
+import { Journal, JOURNAL_LIMITS, journalLine, type JournalLimits } from "./journal.js"
+import { persistedLoopSchema, SCHEMA_VERSION, type PersistedLoop } from "./loop-schema.js"
 
 export { STATE_DIR }
+export { JOURNAL_LIMITS, type JournalLimits }
 
-export interface JournalLimits {
-  /** journal.jsonl is rotated to journal-<time>.jsonl when an append would take it past this size. */
-  maxBytes: number
-  /** Rotated journals kept; older ones are deleted. */
-  kept: number
-}
-
-/** About 250 iterations per journal (~4 KB each); at most 5 MB of journals in all. */
-export const JOURNAL_LIMITS: JournalLimits = { maxBytes: 1024 * 1024, kept: 4 }
-
-const JOURNAL = "journal.jsonl"
-const isRotatedJournal = (name: string): boolean => /^journal-.+\.jsonl$/.test(name)
 
 export interface StoreProblem {
   file: string
@@ -58,21 +48,6 @@ function ownedByAnotherLiveProcess(owner: { pid: number; host: string } | undefi
   }
 }
 
-/** The journal's line for a decided iteration (seed 001's progress journal). */
-function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["record"]> {
-  const usage = totalUsage(loop)
-  const last = loop.snapshots.at(-1)
-  return {
-    ...(loop.lastDecision ? { decision: loop.lastDecision } : {}),
-    tokens: usage.tokens,
-    cost: usage.cost,
-    durationMs: Math.max(0, now - loop.iterationStartedAt),
-    ...(last && last.iteration === loop.iteration
-      ? { checks: { errors: last.errors, warnings: last.warnings, securityIssues: last.securityIssues, testsFailed: last.testsFailed, testsRun: last.testsRun } }
-      : {}),
-  }
-}
-
 /** The loop's state as written: of the last turn's text only its end, all a fallback handoff needs after a restart. */
 function persistable(loop: Loop): LoopState {
   const { lastTurn, ...state } = stateOf(loop)
@@ -93,19 +68,6 @@ export function parseStateText(text: string): { loop: Loop; owner?: { pid: numbe
   return { loop: loopFromState(data.loop), owner: data.owner }
 }
 
-function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
-  return {
-    at: new Date(now).toISOString(),
-    event,
-    loop: {
-      id: loop.id, task: loop.task, settings: loop.settings, startedAt: loop.startedAt, sessionID: loop.sessionID,
-      lineage: loop.lineage, iteration: loop.iteration, retries: loop.retries, phase: loop.phase,
-      ...(loop.stopReason ? { stopReason: loop.stopReason } : {}),
-    },
-    ...(event === "decided" ? { record: iterationRecord(loop, now) } : {}),
-  }
-}
-
 /** Changes of one loop waiting to be written together. */
 interface Batch {
   /** The loop whose file it writes: the newest one of that id (a new /ralph in the same session replaces the old loop). */
@@ -120,8 +82,7 @@ export class LoopStore {
   private readonly directory: string
   private readonly writes = new Map<string, Promise<void>>()
   private readonly batches = new Map<string, Batch>()
-  /** Journal appends (and rotations) one at a time, whichever loop they are for. */
-  private journalWrites: Promise<void> = Promise.resolve()
+  private readonly journal: Journal
   private loopsFolderChecked = false
   /** What this process last wrote for each loop: anything else on disk was changed by someone else. */
   private readonly written = new Map<string, string>()
@@ -129,10 +90,11 @@ export class LoopStore {
   constructor(
     directory: string,
     private readonly faults?: Faults,
-    private readonly journalLimits: JournalLimits = JOURNAL_LIMITS,
+    journalLimits: JournalLimits = JOURNAL_LIMITS,
   ) {
     this.directory = directory
     this.dir = join(directory, STATE_DIR)
+    this.journal = new Journal(this.dir, directory, journalLimits, faults)
   }
 
   fileOf(loopID: string): string {
@@ -145,7 +107,7 @@ export class LoopStore {
    * together) are written as one: the file once, in its newest state, and their journal lines at once.
    */
   save(loop: Loop, event: string, now: number): Promise<void> {
-    const line = `${JSON.stringify(journalEntry(loop, event, now))}\n`
+    const line = journalLine(loop, event, now)
     const open = this.batches.get(loop.id)
     if (open) {
       open.loop = loop
@@ -164,7 +126,7 @@ export class LoopStore {
       // The file and the journal do not depend on each other: written side by side (a prompt waits for both).
       await Promise.all([
         this.writeState(loop.id, text),
-        this.appendJournal(batch.lines.join(""), batch.now),
+        this.journal.append(batch.lines.join(""), batch.now),
       ])
     })
     batch.done = next
@@ -189,43 +151,6 @@ export class LoopStore {
     await writeFileAtomic(this.fileOf(loopID), text, root, () => this.faults?.point("state.mid-write"))
     this.loopsFolderChecked = true
     this.written.set(loopID, text)
-  }
-
-  private appendJournal(lines: string, now: number): Promise<void> {
-    const next = this.journalWrites.then(() => this.appendJournalNow(lines, now))
-    this.journalWrites = next.catch(() => undefined)
-    return next
-  }
-
-  /**
-   * Appends to the journal — never through a symlink (Bun ignores O_NOFOLLOW, so it is looked at
-   * first) — rotating it first when the lines would take it past its size.
-   */
-  private async appendJournalNow(lines: string, now: number): Promise<void> {
-    const journal = join(this.dir, JOURNAL)
-    const stat = await lstat(journal).catch(() => undefined)
-    if (stat?.isSymbolicLink()) throw new OutsideProjectError(`refusing to append to ${journal}: it is a symlink`)
-    if (stat && stat.size > 0 && stat.size + Buffer.byteLength(lines) > this.journalLimits.maxBytes) await this.rotateJournal(journal, now)
-    this.faults?.pointWithin("journal.mid-append", () => appendFileSync(journal, lines.slice(0, lines.length >> 1)))
-    await appendFile(journal, lines)
-  }
-
-  /**
-   * journal.jsonl becomes journal-<time>.jsonl, and the new journal starts with the last line of
-   * each loop not yet ended, so that a damaged state file can still be rebuilt from the newest
-   * journal alone. Copied first, then replaced atomically: a crash in between leaves the whole
-   * journal in place (and a copy), never a journal without those lines.
-   */
-  private async rotateJournal(journal: string, now: number): Promise<void> {
-    const text = await readFile(journal, "utf8")
-    const stamp = new Date(now).toISOString().replace(/[:.]/g, "-")
-    const names = await readdir(this.dir)
-    let target = `journal-${stamp}.jsonl`
-    for (let n = 1; names.includes(target); n += 1) target = `journal-${stamp}-${n}.jsonl`
-    await copyFile(journal, join(this.dir, target))
-    await writeFileAtomic(journal, linesOfOpenLoops(text), this.directory)
-    const rotated = [...names.filter(isRotatedJournal), target].sort()
-    for (const old of rotated.slice(0, Math.max(0, rotated.length - this.journalLimits.kept))) await rm(join(this.dir, old), { force: true })
   }
 
   /** Waits for every pending write (tests, dispose). */
@@ -263,7 +188,7 @@ export class LoopStore {
     const names = await readdir(dir).catch(() => [] as string[])
     // A write that a crash cut off between its temp file and the rename: the old file is intact.
     for (const name of names.filter(isLeftoverTemp)) await rm(join(dir, name), { force: true })
-    const journal = await this.readJournal(result.problems)
+    const journal = await this.journal.read(result.problems)
     for (const name of names.filter((n) => n.endsWith(".json"))) {
       const file = join(dir, name)
       const parsed = await readFile(file, "utf8")
@@ -294,32 +219,6 @@ export class LoopStore {
     return result
   }
 
-  private async readJournal(problems: StoreProblem[]): Promise<JournalEntry[]> {
-    const file = join(this.dir, JOURNAL)
-    let text = await readFile(file, "utf8").catch(() => "")
-    // A line a crash cut off mid-append was never written in full: dropped, so the next append
-    // starts a line of its own instead of joining it (and the journal stays readable).
-    if (text && !text.endsWith("\n")) {
-      const complete = text.lastIndexOf("\n") + 1
-      await truncate(file, Buffer.byteLength(text.slice(0, complete))).catch(() => undefined)
-      text = text.slice(0, complete)
-    }
-    const entries: JournalEntry[] = []
-    let bad = 0
-    for (const line of text.split("\n")) {
-      if (!line.trim()) continue
-      try {
-        const entry = journalEntrySchema.safeParse(JSON.parse(line))
-        if (entry.success) entries.push(entry.data)
-        else bad += 1
-      } catch {
-        bad += 1
-      }
-    }
-    if (bad > 0) problems.push({ file, message: `has ${bad} unreadable line${bad === 1 ? "" : "s"} (skipped)` })
-    return entries
-  }
-
   private async moveAside(file: string, now: number): Promise<string> {
     const target = `${file}.corrupt-${new Date(now).toISOString().replace(/[:.]/g, "-")}`
     await rename(file, target).catch(() => undefined)
@@ -333,21 +232,6 @@ export class LoopStore {
     // Git ignores the loop's own files: `git clean -fd` leaves them, and they are not "progress".
     await writeFileAtomic(join(this.dir, ".gitignore"), "*\n", this.directory).catch(() => undefined)
   }
-}
-
-/** The last journal line of each loop whose last line does not say it has ended, in journal order. */
-function linesOfOpenLoops(text: string): string {
-  const last = new Map<string, { index: number; line: string; ended: boolean }>()
-  text.split("\n").forEach((line, index) => {
-    try {
-      const entry = JSON.parse(line) as { loop?: { id?: unknown; phase?: unknown } }
-      if (typeof entry.loop?.id === "string") last.set(entry.loop.id, { index, line, ended: entry.loop.phase === "stopped" })
-    } catch {
-      // a torn or foreign line: nothing to carry
-    }
-  })
-  const open = [...last.values()].filter((l) => !l.ended).sort((a, b) => a.index - b.index)
-  return open.map((l) => `${l.line}\n`).join("")
 }
 
 function describe(error: unknown): string {
