@@ -31,7 +31,10 @@ function machine(files: Record<string, string> = {}, withOpencode = true): Machi
   const binDir = join(root, "bin")
   mkdirSync(binDir)
   if (withOpencode) symlinkSync(opencodeBinary(), join(binDir, "opencode"))
-  const env: NodeJS.ProcessEnv = { ...isolatedEnv(root), PATH: [binDir, dirname(process.execPath), "/usr/bin", "/bin"].join(":") }
+  // As `npx ralph-loop` runs it: this package's node_modules/.bin first, whose opencode (the tests'
+  // opencode-ai, without its postinstall) does not run; the CLI must look past it.
+  const npxBin = join(packageDir(), "node_modules", ".bin")
+  const env: NodeJS.ProcessEnv = { ...isolatedEnv(root), PATH: [npxBin, binDir, dirname(process.execPath), "/usr/bin", "/bin"].join(":") }
   const project = join(root, "project")
   mkdirSync(project)
   for (const [name, text] of Object.entries(files)) {
