@@ -36,7 +36,7 @@ export function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string
   }
   out(`ralph-loop doctor — ralph-loop ${pkg.version} at ${pkg.dir}, project ${args.project}`)
 
-  const bin = findOpencode(env)
+  const bin = findOpencode(env, pkg.dir)
   const version = bin && opencodeVersion(bin)
   if (!bin) say("FAIL", "OpenCode: the `opencode` command is not on PATH")
   else if (!version) say("FAIL", `OpenCode at ${bin}: \`opencode --version\` did not answer with a version`)

@@ -39,7 +39,7 @@ export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: strin
     return 1
   }
   const command = `opencode plugin ${quote(pkg.spec)}${args.global ? " -g" : ""}`
-  const bin = findOpencode(env)
+  const bin = findOpencode(env, pkg.dir)
   if (!bin) {
     const where = args.global ? join(globalConfigDir(env), "opencode.json") : join(args.project, ".opencode", "opencode.json")
     out(`OpenCode (the \`opencode\` command) is not on PATH. Install it (https://opencode.ai), then run${args.global ? "" : ` in ${args.project}`}:`)

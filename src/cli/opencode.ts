@@ -1,12 +1,18 @@
 // The `opencode` binary on PATH: where it is, its version, and running it.
 import { spawnSync } from "node:child_process"
 import { accessSync, constants, statSync } from "node:fs"
-import { delimiter, join } from "node:path"
+import { delimiter, join, resolve } from "node:path"
 
-export function findOpencode(env: NodeJS.ProcessEnv = process.env): string | undefined {
+/**
+ * The first `opencode` on PATH — leaving out this package's own node_modules/.bin, which `npx` and
+ * `npm run` put first: the opencode-ai there is the tests' (its launcher needs the postinstall
+ * this package skips), not the OpenCode the user runs.
+ */
+export function findOpencode(env: NodeJS.ProcessEnv = process.env, packageDir?: string): string | undefined {
   const names = process.platform === "win32" ? ["opencode.exe", "opencode.cmd", "opencode"] : ["opencode"]
+  const ownBin = packageDir && resolve(packageDir, "node_modules", ".bin")
   for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!dir) continue
+    if (!dir || resolve(dir) === ownBin) continue
     for (const name of names) {
       const file = join(dir, name)
       try {

@@ -13,6 +13,9 @@ import { isolatedEnv, opencodeBinary, seedConfigDir, startOpencodeServer } from 
 import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()
+// A test here runs `opencode plugin` (which reads the npm registry) and `opencode serve`, several
+// times: minutes on a busy 2-core machine.
+const SLOW = 300_000
 const SPEC = `ralph-loop@file:${packageDir()}`
 const CLI = join(packageDir(), "dist", "cli", "main.js")
 
@@ -28,7 +31,10 @@ function machine(files: Record<string, string> = {}, withOpencode = true): Machi
   const binDir = join(root, "bin")
   mkdirSync(binDir)
   if (withOpencode) symlinkSync(opencodeBinary(), join(binDir, "opencode"))
-  const env: NodeJS.ProcessEnv = { ...isolatedEnv(root), PATH: [binDir, dirname(process.execPath), "/usr/bin", "/bin"].join(":") }
+  // As `npx ralph-loop` runs it: this package's node_modules/.bin first, whose opencode (the tests'
+  // opencode-ai, without its postinstall) does not run; the CLI must look past it.
+  const npxBin = join(packageDir(), "node_modules", ".bin")
+  const env: NodeJS.ProcessEnv = { ...isolatedEnv(root), PATH: [npxBin, binDir, dirname(process.execPath), "/usr/bin", "/bin"].join(":") }
   const project = join(root, "project")
   mkdirSync(project)
   for (const [name, text] of Object.entries(files)) {
@@ -133,7 +139,7 @@ describe("ralph-loop install / uninstall / doctor", () => {
     const afterwards = cli(m, "doctor", "--project", m.project)
     expect(afterwards.status).toBe(1)
     expect(afterwards.out).toContain("ralph-loop is not listed in any OpenCode config file")
-  })
+  }, SLOW)
 
   it("uninstall removes every form of the entry from every project config file (tuple, path, file: spec), comments kept", async () => {
     const root = `{
@@ -153,7 +159,7 @@ describe("ralph-loop install / uninstall / doctor", () => {
     expect(result.status, result.out).toBe(0)
     expect(pluginEntries(m.project)).toEqual({ "opencode.jsonc": ["keep-me"], ".opencode/opencode.json": [] })
     expect(comments(readFileSync(join(m.project, "opencode.jsonc"), "utf8"))).toEqual(comments(root))
-  })
+  }, SLOW)
 
   it("install --global uses `opencode plugin -g`, and uninstall --global removes it from the global config only", async () => {
     const m = machine({ "opencode.json": `{ "plugin": ["${SPEC}"] }\n` })
@@ -166,7 +172,7 @@ describe("ralph-loop install / uninstall / doctor", () => {
     expect(cli(m, "uninstall", "--global").status).toBe(0)
     expect((parse(readFileSync(globalFile, "utf8")) as { plugin: unknown[] }).plugin).toEqual([])
     expect(pluginEntries(m.project)["opencode.json"]).toEqual([SPEC])
-  })
+  }, SLOW)
 
   it("install without OpenCode on PATH prints the command and the JSON to add, changes nothing, and exits non-zero", () => {
     const m = machine({}, false)
@@ -207,7 +213,7 @@ describe("the npm pack tarball", () => {
     const installed = execFileSync("opencode", ["plugin", `ralph-loop@file:${tarball}`], { cwd: m.project, env: m.env, encoding: "utf8", timeout: 180_000 })
     expect(installed).toContain("Installed")
     expect(await servedCommands(m)).toEqual(expect.arrayContaining(["ralph", "cancel-ralph"]))
-  })
+  }, SLOW)
 })
 
 describe("the README's install command", () => {
@@ -216,5 +222,5 @@ describe("the README's install command", () => {
     const out = execFileSync("opencode", ["plugin", SPEC, "-g"], { cwd: m.project, env: m.env, encoding: "utf8", timeout: 120_000 })
     expect(out).toContain("Installed")
     expect(await servedCommands(m)).toEqual(expect.arrayContaining(["ralph", "cancel-ralph", "ralph-status"]))
-  })
+  }, SLOW)
 })
