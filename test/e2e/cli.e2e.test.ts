@@ -210,7 +210,7 @@ describe("the npm pack tarball", () => {
     expect(unexpected).toEqual([])
 
     const tarball = join(out, packed[0]!.filename)
-    const installed = execFileSync("opencode", ["plugin", `ralph-loop@file:${tarball}`], { cwd: m.project, env: m.env, encoding: "utf8", timeout: 180_000 })
+    const installed = execFileSync(opencodeBinary(), ["plugin", `ralph-loop@file:${tarball}`], { cwd: m.project, env: m.env, encoding: "utf8", timeout: 180_000 })
     expect(installed).toContain("Installed")
     expect(await servedCommands(m)).toEqual(expect.arrayContaining(["ralph", "cancel-ralph"]))
   }, SLOW)
@@ -219,7 +219,7 @@ describe("the npm pack tarball", () => {
 describe("the README's install command", () => {
   it("`opencode plugin ralph-loop@file:<path> -g` in a fresh HOME: a project without any config of its own serves `ralph`", async () => {
     const m = machine()
-    const out = execFileSync("opencode", ["plugin", SPEC, "-g"], { cwd: m.project, env: m.env, encoding: "utf8", timeout: 120_000 })
+    const out = execFileSync(opencodeBinary(), ["plugin", SPEC, "-g"], { cwd: m.project, env: m.env, encoding: "utf8", timeout: 120_000 })
     expect(out).toContain("Installed")
     expect(await servedCommands(m)).toEqual(expect.arrayContaining(["ralph", "cancel-ralph", "ralph-status"]))
   }, SLOW)
