@@ -21,7 +21,7 @@ export function statusText(loop: Loop, now: number): string {
   return [
     `Ralph loop — ${state}${loop.detail && loop.phase !== "running" ? `: ${loop.detail}` : ""}`,
     `Task: ${loop.task.split("\n")[0]}`,
-    `Iteration ${loop.iteration} of ${maxIterations(loop)} · restarts ${loop.retries} of ${s.maxRetries} · strategy ${s.strategy} · ends on ${promiseTag(s.promiseWord)}${s.exitGate === "promise" ? "" : ` (exit gate ${s.exitGate})`}`,
+    `Iteration ${loop.iteration} of ${maxIterations(loop)} · restarts ${loop.retries} of ${s.maxRetries} · strategy ${s.strategy} · ends on ${[promiseTag(s.promiseWord), ...s.completionMarkers].join(" or ")}${s.exitGate === "promise" ? "" : ` (exit gate ${s.exitGate})`}`,
     `Circuit breaker: ${b.state}${b.state === "OPEN" ? ` until ${clock(cooldownEndsAt(b, s))} (${b.reason})` : ""} · no progress ${b.noProgress}/${s.noProgressThreshold} · same error ${b.sameError}/${s.sameErrorThreshold}`,
     `Calls: ${calls.count} of ${s.maxCallsPerHour} this window${calls.startedAt !== undefined ? ` (resets ${clock(calls.startedAt + s.rateLimitWindowMinutes * 60_000)})` : ""}`,
     `Budgets: tokens ${usage.tokens.toLocaleString("en")} of ${s.maxTokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)} of ${s.maxCost.toFixed(2)} · time ${((now - loop.startedAt) / 60_000).toFixed(1)} of ${s.maxWallMinutes} min`,

@@ -2,6 +2,8 @@
 // their defaults, and their meaning. Seed 000's keys keep their names.
 import { z } from "zod"
 import { OPENCODE_DIR } from "../project/own-files.js"
+import { FEATURES } from "./features.js"
+import { closest } from "./suggest.js"
 
 export const STRATEGIES = ["recreate", "fresh", "continue"] as const
 export type Strategy = (typeof STRATEGIES)[number]
@@ -16,6 +18,16 @@ export const checkSchema = z.object({
   timeoutSeconds: z.number().positive("must be more than 0").max(3600, "must be at most 3600").optional(),
 })
 export type CheckConfig = z.output<typeof checkSchema>
+
+/** A feature name; a mistyped one is named with a "did you mean". */
+const featureName = z.enum(FEATURES, {
+  error: (issue) => {
+    const near = typeof issue.input === "string" ? closest(issue.input, FEATURES) : undefined
+    return `unknown feature ${JSON.stringify(issue.input)}${near ? `; did you mean "${near}"?` : ` (known: ${FEATURES.join(", ")})`}`
+  },
+})
+
+const literal = z.string().min(1, "must not be empty").max(200, "must be at most 200 characters")
 
 export const settingSchemas = {
   promiseWord: z
@@ -141,6 +153,37 @@ export const settingSchemas = {
   requireTodosDone: z
     .boolean()
     .describe("A completion claim needs every todo of the session done (or cancelled); open ones are named in the next prompt."),
+  completionMarkers: z
+    .array(literal)
+    .max(20, "at most 20 markers")
+    .describe("Extra literal markers (e.g. \"<jikime:done />\") that count as the promise wherever the promise is read."),
+  disabledFeatures: z
+    .array(featureName)
+    .describe(`Features switched off: ${FEATURES.join(", ")}. A disabled feature does nothing at all.`),
+  todoContinuationDelaySeconds: z
+    .number()
+    .min(0, "must be 0 or more")
+    .max(300, "must be at most 300")
+    .describe("todo-continuation: the countdown, in seconds, before a session that stopped with open todos is continued."),
+  todoContinuationMax: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(100, "must be at most 100")
+    .describe("todo-continuation: continuations in a row without a todo completed; then it stops with a toast."),
+  keywords: z
+    .array(literal.trim())
+    .max(20, "at most 20 keywords")
+    .describe("keyword: a typed message starting with one of these (any case) starts a loop with the rest as the task."),
+  autoContinue: z
+    .boolean()
+    .describe("auto-continue: after a turn that changed files in a session without a loop, run the fast checks and continue while they report errors."),
+  autoContinueMax: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(100, "must be at most 100")
+    .describe("auto-continue: continuations per user message."),
 } as const
 
 export type Settings = { [K in keyof typeof settingSchemas]: z.output<(typeof settingSchemas)[K]> }
@@ -177,6 +220,13 @@ export const DEFAULT_SETTINGS: Settings = {
   resumeOnStart: "auto",
   settleMs: 150,
   requireTodosDone: true,
+  completionMarkers: [],
+  disabledFeatures: [],
+  todoContinuationDelaySeconds: 3,
+  todoContinuationMax: 3,
+  keywords: ["ralph:"],
+  autoContinue: false,
+  autoContinueMax: 3,
 }
 
 export const SETTING_KEYS = Object.keys(settingSchemas) as SettingKey[]

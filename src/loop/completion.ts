@@ -1,5 +1,6 @@
 // Did the model keep its promise? Only `<promise>WORD</promise>` in the assistant's own text counts,
-// with whitespace and case folded on both sides (the word's regex metacharacters are literal).
+// with whitespace and case folded on both sides (the word's regex metacharacters are literal) — or
+// one of the extra `completionMarkers` (seed 004's `<jikime:done />`), matched literally.
 export function promisePattern(word: string): RegExp {
   const escaped = word
     .trim()
@@ -9,7 +10,7 @@ export function promisePattern(word: string): RegExp {
   return new RegExp(`<promise>\\s*${escaped}\\s*</promise>`, "i")
 }
 
-export function keptPromise(texts: readonly string[], word: string): boolean {
+export function keptPromise(texts: readonly string[], word: string, markers: readonly string[] = []): boolean {
   const pattern = promisePattern(word)
-  return texts.some((text) => pattern.test(text))
+  return texts.some((text) => pattern.test(text) || markers.some((marker) => text.includes(marker)))
 }

@@ -48,7 +48,7 @@ export interface Facts {
 export function claimsCompletion(loop: Loop, turn: Turn): boolean {
   const { settings } = loop
   const status = settings.statusBlock ? parseStatusBlock(turn.texts.join("\n")) : undefined
-  const promised = keptPromise(turn.texts, settings.promiseWord)
+  const promised = keptPromise(turn.texts, settings.promiseWord, settings.completionMarkers)
   const completionStreak = indicatesCompletion(promised, status) ? loop.completionStreak + 1 : 0
   return gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
 }
@@ -74,7 +74,7 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
 
   const text = turn.texts.join("\n")
   const status = settings.statusBlock ? parseStatusBlock(text) : undefined
-  const promised = keptPromise(turn.texts, settings.promiseWord)
+  const promised = keptPromise(turn.texts, settings.promiseWord, settings.completionMarkers)
   const completionStreak = indicatesCompletion(promised, status) ? loop.completionStreak + 1 : 0
   const snapshots = snapshot ? keepHistory([...loop.snapshots, snapshot]) : loop.snapshots
   const gotchas = snapshot ? learnGotchas(loop.gotchas, snapshot) : loop.gotchas

@@ -31,3 +31,13 @@ describe("keptPromise", () => {
     expect(keptPromise([], "DONE")).toBe(false)
   })
 })
+
+describe("completionMarkers", () => {
+  it("a marker counts as the promise, literally and wherever it is in the text", () => {
+    expect(keptPromise(["all done <jikime:done />"], "DONE", ["<jikime:done />"])).toBe(true)
+    expect(keptPromise(["<JIKIME:DONE />"], "DONE", ["<jikime:done />"])).toBe(false)
+    expect(keptPromise(["<jikime:done/>"], "DONE", ["<jikime:done />"])).toBe(false)
+    expect(keptPromise(["<promise>DONE</promise>"], "DONE", ["<jikime:done />"])).toBe(true)
+    expect(keptPromise(["nothing"], "DONE", [])).toBe(false)
+  })
+})

@@ -78,6 +78,24 @@ describe("loadSettings", () => {
     ])
   })
 
+  it("names an unknown feature in disabledFeatures with a \"did you mean\", and keeps the layer below", () => {
+    const sources = dirs('{ "disabledFeatures": ["todo-continuaton", "keyword"] }', '{ "disabledFeatures": ["tool-guard"] }')
+    const { settings, problems } = loadSettings(sources)
+    expect(settings.disabledFeatures).toEqual(["tool-guard"])
+    expect(problems.map(formatProblem)).toEqual([
+      '.opencode/ralph-loop.jsonc: "disabledFeatures" unknown feature "todo-continuaton"; did you mean "todo-continuation"? (got ["todo-continuaton","keyword"]); using ["tool-guard"]',
+    ])
+    expect(loadSettings({ ...dirs(), options: { disabledFeatures: ["everything"] } }).problems[0]?.message).toMatch(/^unknown feature "everything" \(known: todo-continuation, keyword, /)
+  })
+
+  it("reads the continuation settings and completion markers", () => {
+    const options = { autoContinue: true, autoContinueMax: 5, todoContinuationDelaySeconds: 0, todoContinuationMax: 1, keywords: ["ulw:"], completionMarkers: ["<jikime:done />"], disabledFeatures: ["remember", "progress-log"] }
+    const { settings, problems } = loadSettings({ ...dirs(), options })
+    expect(problems).toEqual([])
+    expect(settings).toMatchObject(options)
+    expect(loadSettings({ ...dirs(), options: { completionMarkers: [""] } }).problems[0]?.key).toBe("completionMarkers")
+  })
+
   it("keeps summaryPath inside the project", () => {
     for (const path of ["../outside", "/etc", "a/../../b"]) {
       const { settings, problems } = loadSettings({ ...dirs(), options: { summaryPath: path } })

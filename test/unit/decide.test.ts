@@ -20,6 +20,12 @@ describe("decide: the seed-000 rules", () => {
     expect(decision(loop({ retries: 3, iteration: 4 }), turn("<promise>DONE</promise>"))).toMatchObject({ type: "complete" })
   })
 
+  it("completes on one of the completionMarkers as on the promise", () => {
+    const marked = loop({}, { completionMarkers: ["<jikime:done />"] })
+    expect(decision(marked, turn("all fixed <jikime:done />"))).toMatchObject({ type: "complete" })
+    expect(decision(loop(), turn("all fixed <jikime:done />"))).toMatchObject({ type: "restart" })
+  })
+
   it("restarts while retries are left, stops when they are used up", () => {
     expect(decision(loop({ retries: 2 }), turn("working"))).toEqual({ type: "restart", fresh: false })
     expect(decision(loop({ retries: 3 }), turn("working"))).toMatchObject({ type: "stop", reason: "retries-exhausted" })
