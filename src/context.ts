@@ -2,6 +2,7 @@
 // is module-level, because OpenCode runs one instance per project directory in one process.
 import type { LoopRunner } from "./actions/runner.js"
 import type { LiveSettings } from "./config/live-settings.js"
+import type { ContinuationWatch } from "./continuations/watch.js"
 import type { LoopManager } from "./loop/manager.js"
 import type { OpencodeApi } from "./opencode/api.js"
 
@@ -11,6 +12,8 @@ export interface RalphContext {
   readonly manager: LoopManager
   readonly runner: LoopRunner
   readonly settings: LiveSettings
+  /** What the continuations outside /ralph know of the sessions without a loop. */
+  readonly continuations: ContinuationWatch
   /** activation "always": root sessions created since load that have not had a message yet. */
   readonly newSessions: Set<string>
   now(): number

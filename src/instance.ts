@@ -5,6 +5,7 @@ import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
 import { Interpreter } from "./actions/interpreter.js"
 import { LoopRunner } from "./actions/runner.js"
 import { LiveSettings } from "./config/live-settings.js"
+import { ContinuationWatch } from "./continuations/watch.js"
 import { globalConfigDir } from "./config/load.js"
 import type { RalphContext } from "./context.js"
 import { chatMessageHook } from "./hooks/chat-message.js"
@@ -38,8 +39,9 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
   const interpreter = new Interpreter({ directory: input.directory, api, store, faults, onWake: (loop) => runner.wake(loop) })
-  const runner = new LoopRunner(interpreter, { directory: input.directory, manager, now: Date.now, settings: () => settings.current })
-  const ctx: RalphContext = { directory: input.directory, api, manager, runner, settings, newSessions: new Set(), now: Date.now }
+  const continuations = new ContinuationWatch()
+  const runner = new LoopRunner(interpreter, { directory: input.directory, manager, continuations, now: Date.now, settings: () => settings.current })
+  const ctx: RalphContext = { directory: input.directory, api, manager, runner, settings, continuations, newSessions: new Set(), now: Date.now }
   const found = await store.load(Date.now()).catch((error: unknown) => {
     api.log("error", `could not read the loops' state: ${String(error)}`)
     return { loops: [], problems: [], owned: [] }

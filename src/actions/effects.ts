@@ -3,6 +3,7 @@
 // the SDK client, git, the checks and the store (interpreter.ts); the event-order fuzzer resolves
 // the same jobs' effects against a simulated OpenCode and can put any event between two of them.
 import type { Session, Todo } from "@opencode-ai/sdk"
+import type { CheckConfig } from "../config/schema.js"
 import type { CheckResult } from "../loop/diagnostics.js"
 import type { Loop } from "../loop/loop.js"
 import type { ProgressSample } from "../loop/progress.js"
@@ -42,6 +43,17 @@ interface Effects {
   "write-summary": { ask: { record: SummaryRecord }; result: string }
   "read-summary": { ask: { loop: Loop; sessionID: string }; result: string | undefined }
   "write-transcript": { ask: { loop: Loop; sessionID: string; messages: MessageWithParts[] }; result: void }
+  // The continuations outside /ralph (sessions without a loop).
+  /** The session as OpenCode has it (its parentID says whether it is a subagent's). */
+  session: { ask: { sessionID: string }; result: Session }
+  /** Sends a continuation prompt to a session without a loop. */
+  continue: { ask: { sessionID: string; feature: "todo-continuation" | "auto-continue"; input: PromptInput }; result: void }
+  /** A fingerprint of the project's work tree (undefined: not a git repository). */
+  "work-tree": { ask: object; result: string | undefined }
+  /** The checks the project's files and installed tools suggest (detect-checks.ts). */
+  "detect-checks": { ask: object; result: CheckConfig[] }
+  /** auto-continue's fast checks, run for a session without a loop. */
+  "auto-checks": { ask: { sessionID: string; checks: readonly CheckConfig[] }; result: CheckResult[] }
   // Instant effects: done at once, nothing can happen in between.
   toast: { ask: { notice: Notice }; result: void }
   log: { ask: { level: LogLevel; message: string; extra?: Record<string, unknown>; cause?: unknown }; result: void }

@@ -8,9 +8,13 @@ import type { Faults } from "../opencode/faults.js"
 import type { LoopStore } from "../store/loop-store.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
 import { runCheck } from "./checks.js"
+import { detectChecks } from "./detect-checks.js"
+import { OPENCODE_DIR } from "../project/own-files.js"
 import { inTargets } from "../loop/targets.js"
 import { openTodos } from "../loop/todos.js"
 import type { Effect, Job } from "./effects.js"
+import type { CheckConfig } from "../config/schema.js"
+import type { CheckResult } from "../loop/diagnostics.js"
 
 export interface InterpreterOptions {
   directory: string
@@ -115,11 +119,19 @@ export class Interpreter {
         )
       case "head":
         return headCommit(directory).catch(() => undefined)
-      case "run-checks": {
-        const results = []
-        for (const check of effect.loop.settings.checks) results.push(await runCheck(check, directory))
-        return results
-      }
+      case "run-checks":
+        return this.runChecks(effect.loop.settings.checks)
+      case "auto-checks":
+        return this.runChecks(effect.checks)
+      case "session":
+        return api.session(effect.sessionID)
+      case "continue":
+        if (this.disposed) throw new Error("the plugin instance was disposed")
+        return api.promptAsync(effect.sessionID, effect.input)
+      case "work-tree":
+        return this.workTree()
+      case "detect-checks":
+        return detectChecks(directory)
       case "verify-state":
         return store.verify(effect.loop, this.now())
       case "persisted":
@@ -141,6 +153,19 @@ export class Interpreter {
       case "spawn":
         return this.start(effect.label, effect.job)
     }
+  }
+
+  private async runChecks(checks: readonly CheckConfig[]): Promise<CheckResult[]> {
+    const results = []
+    for (const check of checks) results.push(await runCheck(check, this.options.directory))
+    return results
+  }
+
+  /** The project's work tree, its own .opencode/ folder left out (auto-continue's "did the turn change files"). */
+  private async workTree(): Promise<string | undefined> {
+    this.prefix ??= repositoryPrefix(this.options.directory)
+    const prefix = await this.prefix
+    return prefix === undefined ? undefined : sampleWorkTree(this.options.directory, prefix, [`${OPENCODE_DIR}/`])
   }
 
   /** Progress facts: the work tree and the session's completed todos. */

@@ -5,11 +5,12 @@ import type { ResumeHow } from "../loop/go-on.js"
 import type { Loop } from "../loop/loop.js"
 import type { CrashPoint } from "../opencode/faults.js"
 import type { LoadResult } from "../store/loop-store.js"
-import { all, type Job } from "./effects.js"
+import { all, io, type Job } from "./effects.js"
 import type { JobContext } from "./jobs/context.js"
 import { resumeNow, wake } from "./jobs/go-on.js"
 import { recoverAll } from "./jobs/recover.js"
 import { turnEnded } from "./jobs/turn-ended.js"
+import { afterIdle } from "./jobs/continue-session.js"
 
 /** What runs the jobs: it does their effects, keeps their timers, and knows what is on disk. */
 export interface JobHost {
@@ -47,6 +48,21 @@ export class LoopRunner {
   /** After OpenCode (re)started: the loops taken back from disk go on (a moment later). */
   recoverAll(adopted: readonly Loop[], found: Pick<LoadResult, "problems" | "owned">): void {
     this.host.start("recovery", recoverAll(this.ctx, adopted, found))
+  }
+
+  /** A turn of a session without a loop ended: the continuations outside /ralph look at it. */
+  onPlainIdle(sessionID: string): void {
+    this.host.start(`continuations of ${sessionID}`, afterIdle(this.ctx, sessionID))
+  }
+
+  /** The user wrote in a session without a loop: the work tree their turn is compared with (auto-continue). */
+  captureBaseline(sessionID: string): void {
+    const watch = this.ctx.continuations
+    const { userEpoch } = watch.moment(sessionID)
+    this.host.start(`work tree before the turn of ${sessionID}`, (function* () {
+      const tree = yield* io({ kind: "work-tree" })
+      watch.baselineTaken(sessionID, tree, userEpoch)
+    })())
   }
 
   /** Remembers HEAD and the work tree at the start of a loop (changed files, the progress baseline). */

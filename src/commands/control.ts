@@ -6,6 +6,7 @@ import type { Loop } from "../loop/loop.js"
 import { resumeByHand } from "../loop/resume.js"
 import { CONTROL_MARKER, type ControlCommand } from "./definitions.js"
 import { helpText, statusText } from "./status-text.js"
+import { cancelContinuations, continuationStatus } from "./continuation-status.js"
 import { replaceText } from "./text.js"
 
 export function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): void {
@@ -30,12 +31,15 @@ function act(ctx: RalphContext, command: ControlCommand, loop: Loop | undefined,
     case "ralph-status": {
       if (loop) return { title: "Ralph · status", message: statusText(loop, ctx.now()) }
       const others = ctx.manager.all()
-      return others.length === 0
+      const result = others.length === 0
         ? NO_LOOP
         : { title: "Ralph · status", message: `No Ralph loop in this session. Loops in this project:\n${others.map((l) => `- ${l.sessionID}: ${l.phase}, iteration ${l.iteration} — ${l.task.split("\n")[0]}`).join("\n")}` }
+      return { ...result, message: `${result.message}\n\n${continuationStatus(ctx, sessionID)}` }
     }
     case "cancel-ralph":
-      if (!loop) return NO_LOOP
+      // The session's continuations stop too: the cancelled loop's last turn is not continued.
+      if (!loop) return cancelContinuations(ctx, sessionID) ?? NO_LOOP
+      ctx.continuations.cancel(sessionID)
       ctx.manager.stop(loop, "cancelled", "cancelled with /cancel-ralph")
       ctx.runner.cancelTimer(loop)
       ctx.api.log("info", "loop cancelled by the user", { loop: loop.id, iteration: loop.iteration })

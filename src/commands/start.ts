@@ -1,4 +1,5 @@
-// /ralph <task> [flags]: parse, validate, and start a loop — or start nothing and say why.
+// /ralph <task> [flags]: parse, validate, and start a loop — or start nothing and say why. A typed
+// keyword message ("ralph: <task> [flags]") comes here too, with what the user typed.
 import type { Part } from "@opencode-ai/sdk"
 import { startLoop } from "../actions/start-loop.js"
 import type { RalphContext } from "../context.js"
@@ -6,7 +7,7 @@ import { runControl } from "./control.js"
 import { parseRalphArgs } from "./ralph-args.js"
 import { replaceText } from "./text.js"
 
-export async function startFromCommand(ctx: RalphContext, sessionID: string, args: string, parts: Part[]): Promise<void> {
+export async function startFromCommand(ctx: RalphContext, sessionID: string, args: string, parts: Part[], typed = `/ralph ${args}`): Promise<void> {
   // Seed 004's `/ralph --cancel` is /cancel-ralph.
   if (args.trim() === "--cancel") return runControl(ctx, "cancel-ralph", sessionID, "", parts)
   ctx.settings.showUnseen()
@@ -14,7 +15,7 @@ export async function startFromCommand(ctx: RalphContext, sessionID: string, arg
   const parsed = parseRalphArgs(args)
   if (!parsed.ok) {
     ctx.api.toast("error", "Ralph · not started", `/ralph: ${parsed.error}`)
-    replaceText(parts, `The user typed \`/ralph ${args}\` but no Ralph loop was started: ${parsed.error}. Tell them exactly that in one or two sentences and do nothing else.`)
+    replaceText(parts, `The user typed \`${typed}\` but no Ralph loop was started: ${parsed.error}. Tell them exactly that in one or two sentences and do nothing else.`)
     return
   }
   if (!parsed.task) {

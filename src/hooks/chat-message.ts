@@ -1,11 +1,16 @@
 // Every user message passes here before it is stored. The first message of a loop gets the promise
-// instruction (seed 000, step 0); with activation "always" a new session's first message starts a
-// loop; a message in a paused loop's session resumes it.
+// instruction (seed 000, step 0); a typed message starting with a keyword ("ralph: …") or, with
+// activation "always", a new session's first message starts a loop; a message in a paused loop's
+// session resumes it; a typed message in a session without a loop resets its continuations.
 import type { Hooks } from "@opencode-ai/plugin"
 import type { Part, TextPart } from "@opencode-ai/sdk"
 import { startLoop } from "../actions/start-loop.js"
 import { CONTROL_MARKER } from "../commands/definitions.js"
+import { startFromCommand } from "../commands/start.js"
+import { featureOn } from "../config/features.js"
 import type { RalphContext } from "../context.js"
+import { keywordArguments } from "../continuations/keyword.js"
+import { isContinuationText } from "../continuations/texts.js"
 import { loopRules } from "../loop/prompts.js"
 import { newPartID } from "../opencode/part-id.js"
 
@@ -18,11 +23,22 @@ export const chatMessageHook =
     const sessionID = input.sessionID
     const isNewSession = ctx.newSessions.delete(sessionID)
     let loop = ctx.manager.get(sessionID)
-    if (!loop && isNewSession && ctx.settings.current.activation === "always" && ctx.settings.reload().activation === "always") {
-      const task = userText(output.parts)
-      if (task) loop = startLoop(ctx, sessionID, task)
+    const text = userText(output.parts)
+    // Typed by the user: not a command's message (/ralph's first message, a control command), not the plugin's own.
+    const typed = !loop?.needsInstruction && !text.startsWith(CONTROL_MARKER) && !isContinuationText(text)
+    // In a session without a loop, their message starts the continuations' counts over.
+    if (typed && !loop) ctx.continuations.onUserMessage(sessionID)
+    const keyword = typed && featureOn(ctx.settings.current, "keyword") ? keywordArguments(text, ctx.settings.current.keywords) : undefined
+    if (keyword !== undefined) {
+      await startFromCommand(ctx, sessionID, keyword, output.parts, text)
+      loop = ctx.manager.get(sessionID)
+    } else if (!loop && isNewSession && ctx.settings.current.activation === "always" && ctx.settings.reload().activation === "always") {
+      if (text) loop = startLoop(ctx, sessionID, text)
     }
-    if (!loop) return
+    if (!loop) {
+      if (typed && featureOn(ctx.settings.current, "auto-continue")) ctx.runner.captureBaseline(sessionID)
+      return
+    }
     // A control command's own message (/ralph-status …) neither resumes a loop nor gets the rules.
     if (output.parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))) return
     if (!loop.needsInstruction) ctx.manager.onUserMessage(loop)

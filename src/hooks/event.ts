@@ -1,6 +1,8 @@
-// The event hook sees every event of the instance. It updates the loops synchronously, in event
-// order, and hands a claimed idle to the runner without waiting for it.
+// The event hook sees every event of the instance. It updates the loops (and what the continuations
+// know of sessions without a loop) synchronously, in event order, and hands a claimed idle to the
+// runner without waiting for it.
 import type { Hooks } from "@opencode-ai/plugin"
+import { featureOn } from "../config/features.js"
 import type { RalphContext } from "../context.js"
 import { observe, type Observation, type RuntimeEvent } from "../opencode/events.js"
 
@@ -14,28 +16,36 @@ export const eventHook =
   }
 
 function handle(ctx: RalphContext, observation: Observation): void {
-  const { manager } = ctx
+  const { manager, continuations } = ctx
   switch (observation.kind) {
     case "busy":
+      continuations.onBusy(observation.sessionID)
       return manager.onBusy(observation.sessionID, observation.retry)
     case "idle": {
+      // Taken by both, so a turn end a loop decided is never looked at again once the loop is over.
+      const turnEnded = continuations.takeIdle(observation.sessionID)
       const loop = manager.takeIdle(observation.sessionID)
       if (loop) ctx.runner.onTurnEnded(loop)
+      else if (turnEnded && !manager.find(observation.sessionID) && continuationsOn(ctx)) ctx.runner.onPlainIdle(observation.sessionID)
       return
     }
     case "error":
       manager.onTurnEvent(observation.sessionID, { kind: "error", error: observation.error })
+      continuations.onTurnEvent(observation.sessionID, { kind: "error", error: observation.error })
       return
     case "compacted":
     case "asked":
     case "answered":
       manager.onTurnEvent(observation.sessionID, observation)
+      continuations.onTurnEvent(observation.sessionID, observation)
       return
     case "session-created":
+      continuations.sessionCreated(observation.sessionID, observation.parentID)
       if (!observation.parentID && ctx.settings.current.activation === "always") ctx.newSessions.add(observation.sessionID)
       return
     case "session-deleted": {
       ctx.newSessions.delete(observation.sessionID)
+      continuations.sessionDeleted(observation.sessionID)
       const loop = manager.sessionDeleted(observation.sessionID)
       if (loop) {
         ctx.runner.cancelTimer(loop)
@@ -46,3 +56,6 @@ function handle(ctx: RalphContext, observation: Observation): void {
     }
   }
 }
+
+const continuationsOn = (ctx: RalphContext): boolean =>
+  featureOn(ctx.settings.current, "todo-continuation") || featureOn(ctx.settings.current, "auto-continue")

@@ -1,5 +1,6 @@
 import { join } from "node:path"
 import type { Hooks } from "@opencode-ai/plugin"
+import { featureOn } from "../config/features.js"
 import type { RalphContext } from "../context.js"
 import { refusal } from "../loop/protected-paths.js"
 import { STATE_DIR } from "../store/loop-store.js"
@@ -11,11 +12,11 @@ export class RefusedByRalph extends Error {
   override name = "RefusedByRalph"
 }
 
-/** While any loop is active, the agent may not delete or rewrite the loop's own files. */
+/** While any loop is active, the agent may not delete or rewrite the loop's own files (feature tool-guard). */
 export const toolGuardHook =
   (ctx: RalphContext): ToolBeforeHook =>
   async (input, output) => {
-    if (ctx.manager.size === 0) return
+    if (ctx.manager.size === 0 || !featureOn(ctx.settings.current, "tool-guard")) return
     // The state folder, and the session folders the loops wrote (not the whole summaryPath).
     const folders = [
       STATE_DIR,

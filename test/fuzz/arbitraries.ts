@@ -3,6 +3,7 @@
 // in everything that arrives out of order: duplicate and late idles, idles of other sessions,
 // errors of every kind, compactions, permissions, child sessions, deletions, commands mid-turn.
 import fc from "fast-check"
+import { FEATURES, type Feature } from "../../src/config/features.js"
 import type { CheckConfig } from "../../src/config/schema.js"
 import type { Action, ControlName, ErrorKind, RalphFlags, Reply, ReplyKind, RunConfig, Target } from "./sim.js"
 
@@ -29,11 +30,15 @@ const replyKind: fc.Arbitrary<ReplyKind> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom<ReplyKind>("empty", "interrupted", "length", "blocked", "status-complete") },
 )
 
-export const reply: fc.Arbitrary<Reply> = fc.record({
-  kind: replyKind,
-  edit: fc.boolean(),
-  tokens: fc.constantFrom(0, 1_500),
-})
+/** The model's todowrite: mostly none; open todos left behind drive todo-continuation. */
+const todoWrite = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  { weight: 2, arbitrary: fc.record({ open: fc.integer({ min: 0, max: 2 }), completed: fc.integer({ min: 0, max: 3 }) }) },
+)
+
+export const reply: fc.Arbitrary<Reply> = fc
+  .record({ kind: replyKind, edit: fc.boolean(), tokens: fc.constantFrom(0, 1_500), todos: todoWrite })
+  .map(({ todos, ...rest }): Reply => (todos ? { ...rest, todos } : rest))
 
 export const flags: fc.Arbitrary<RalphFlags> = fc.record(
   {
@@ -99,6 +104,8 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ type: fc.constant("ask" as const), at: target, id: fc.nat({ max: 1 }), question: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant("answer" as const), at: target, id: fc.nat({ max: 1 }), question: fc.boolean() }) },
   { weight: 3, arbitrary: fc.record({ type: fc.constant("user" as const), at: target }) },
+  // "ralph: <task>" typed: the keyword starts a loop as /ralph would.
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("user" as const), at: target, keyword: fc.constant(true) }) },
   { weight: 5, arbitrary: control },
   { weight: 1, arbitrary: ralph },
   { weight: 2, arbitrary: fc.record({ type: fc.constant("create" as const), parent: fc.option(target, { nil: undefined }) }).map(({ parent }): Action => (parent ? { type: "create", parent } : { type: "create" })) },
@@ -124,9 +131,20 @@ export const runConfig: fc.Arbitrary<RunConfig> = fc.record({
     statusBlock: fc.boolean(),
     exitGate: fc.constantFrom("promise", "either", "dual"),
     // A check that fails while the work tree is in an odd state: gotchas, feedback, circular fixes.
-    checks: fc.oneof({ weight: 3, arbitrary: fc.constant<CheckConfig[]>([]) }, { weight: 1, arbitrary: fc.constant<CheckConfig[]>([{ name: "test", kind: "test", command: "sim test" }]) }),
+    checks: fc.oneof(
+      { weight: 3, arbitrary: fc.constant<CheckConfig[]>([]) },
+      { weight: 1, arbitrary: fc.constant<CheckConfig[]>([{ name: "test", kind: "test", command: "sim test" }]) },
+      // A typecheck: auto-continue's fast check (and a loop's check too).
+      { weight: 1, arbitrary: fc.constant<CheckConfig[]>([{ name: "types", kind: "typecheck", command: "sim typecheck" }]) },
+    ),
     checkAfter: fc.constantFrom("claim", "iteration"),
     resumeOnStart: fc.oneof({ weight: 3, arbitrary: fc.constant("auto" as const) }, { weight: 1, arbitrary: fc.constant("ask" as const) }),
+    // The continuations outside /ralph: each feature on or off, small limits so they are reached.
+    disabledFeatures: fc.subarray([...FEATURES]),
+    autoContinue: fc.boolean(),
+    autoContinueMax: fc.integer({ min: 1, max: 3 }),
+    todoContinuationMax: fc.integer({ min: 1, max: 3 }),
+    todoContinuationDelaySeconds: fc.constantFrom(0, 3),
   }),
 })
 
@@ -138,3 +156,66 @@ export const scenario = (maxLength: number): fc.Arbitrary<Action[]> =>
       fc.array(action, { minLength: 1, maxLength, size: "max" }),
     )
     .map(([first, rest]): Action[] => [first, ...rest])
+
+// ---------------------------------------------------------------------------------------------
+// Continuations outside /ralph: scenarios around one session without a loop (ses_B) that stops
+// with open todos, where the countdown meets the user typing, Esc, commands, requests, a loop
+// starting (/ralph or the keyword), more turns and OpenCode restarting.
+
+const PLAIN: Target = { kind: "id", id: "ses_B" }
+const plainOrOther: fc.Arbitrary<Target> = fc.oneof({ weight: 8, arbitrary: fc.constant(PLAIN) }, { weight: 1, arbitrary: fc.nat({ max: 5 }).map((i): Target => ({ kind: "any", i })) })
+
+const plainTurn: fc.Arbitrary<Action> = fc
+  .record({
+    at: plainOrOther,
+    retry: fc.constant(false),
+    reply,
+    error: fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: errorKind }),
+    idles: fc.oneof({ weight: 6, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.constant(2) }),
+    settle: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  })
+  .map(({ error, ...rest }): Action => ({ type: "turn", ...rest, ...(error ? { error } : {}) }))
+
+const plainAction: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 8, arbitrary: plainTurn },
+  { weight: 10, arbitrary: fc.record({ type: fc.constant("step" as const), i: fc.nat({ max: 3 }), times: fc.integer({ min: 1, max: 6 }) }) },
+  { weight: 3, arbitrary: fc.constant<Action>({ type: "settle" }) },
+  // The user types; presses Esc on the idle session (OpenCode re-publishes idle); the session works again.
+  { weight: 3, arbitrary: fc.record({ type: fc.constant("user" as const), at: plainOrOther }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant("idle" as const), at: plainOrOther }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant("busy" as const), at: plainOrOther, retry: fc.constant(false) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("error" as const), at: plainOrOther, error: errorKind }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("ask" as const), at: plainOrOther, id: fc.nat({ max: 1 }), question: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("answer" as const), at: plainOrOther, id: fc.nat({ max: 1 }), question: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant("control" as const), at: plainOrOther, command: fc.constantFrom<ControlName>("cancel-ralph", "ralph-status", "cancel-ralph") }) },
+  // A loop starts in the session: by /ralph or by the keyword.
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("ralph" as const), at: plainOrOther, flags }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("user" as const), at: plainOrOther, keyword: fc.constant(true) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("create" as const), parent: fc.constant(PLAIN) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("advance" as const), ms: fc.constantFrom(1_000, 5_000) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("wake" as const), i: fc.nat({ max: 3 }) }) },
+  { weight: 1, arbitrary: fc.constant<Action>({ type: "restart" }) },
+)
+
+/** A session without a loop: the user writes, the model leaves open todos; then anything. */
+export const plainScenario = (maxLength: number): fc.Arbitrary<Action[]> =>
+  fc
+    .tuple(
+      fc.record({ kind: replyKind, edit: fc.boolean(), tokens: fc.constant(0), todos: fc.record({ open: fc.integer({ min: 1, max: 2 }), completed: fc.nat({ max: 1 }) }) }),
+      fc.array(plainAction, { minLength: 1, maxLength, size: "max" }),
+    )
+    .map(([first, rest]): Action[] => [
+      { type: "user", at: PLAIN },
+      { type: "turn", at: PLAIN, retry: false, reply: first, idles: 1 },
+      ...rest,
+    ])
+
+/** The instance config for those: todo-continuation on mostly, auto-continue on half the time. */
+export const plainConfig: fc.Arbitrary<RunConfig> = runConfig.chain((config) =>
+  fc
+    .record({
+      disabledFeatures: fc.oneof({ weight: 4, arbitrary: fc.constant<Feature[]>([]) }, { weight: 1, arbitrary: fc.subarray([...FEATURES]) }),
+      checks: fc.constantFrom<CheckConfig[]>([], [{ name: "types", kind: "typecheck", command: "sim typecheck" }]),
+    })
+    .map((more): RunConfig => ({ ...config, settings: { ...config.settings, ...more } })),
+)

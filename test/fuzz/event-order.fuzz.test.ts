@@ -8,13 +8,14 @@
 //   FUZZ_PATH   with FUZZ_SEED: replay exactly the (shrunk) failing sequence fast-check reported
 //   FUZZ_LENGTH longest sequence (default 80 actions)
 //   FUZZ_STATS  =1: print what the runs reached (decisions, prompts, stop reasons), to tune weights
+//   FUZZ_ONLY   loops | continuations: run one kind of runs only
 //   FUZZ_SURVEY =1: do not stop at the first failure: run all FUZZ_RUNS sequences (no shrinking) and
 //               list every distinct broken invariant with its shortest sequence (to fix several at once)
 //
 // A failure prints the invariant, the trace of the shrunk sequence and the replay command.
 import fc from "fast-check"
 import { describe, it } from "vitest"
-import { runConfig, scenario } from "./arbitraries.js"
+import { plainConfig, plainScenario, runConfig, scenario } from "./arbitraries.js"
 import { runScenario, type Action, type RunConfig, type World } from "./sim.js"
 
 const numRuns = Number(process.env.FUZZ_RUNS ?? 1000)
@@ -40,6 +41,11 @@ function tally(world: World): void {
     if (line.includes("starts: recovery of")) add("recovery job")
     if (line.includes("run-checks of")) add("checks run")
     if (line.includes("timer of")) add("wake")
+    const continued = /CONTINUATION \((\S+)\)/.exec(line)
+    if (continued) add(`continuation ${continued[1]}`)
+    if (line.includes("todo continuation") && line.includes("cancelled")) add("todo countdown cancelled")
+    if (line.includes("todo continuation") && line.includes("stopped")) add("todo continuation limit")
+    if (/auto-continue checks of .* → (limit|stagnant)/.test(line)) add("auto-continue ended")
   }
   for (const t of world.loops) {
     add(`end ${t.loop.phase}${t.loop.stopReason ? ` ${t.loop.stopReason}` : ""}`)
@@ -47,21 +53,36 @@ function tally(world: World): void {
   }
 }
 
+/** What a run is made of: the instance config and the actions. */
+interface Runs {
+  config: fc.Arbitrary<RunConfig>
+  scenario: fc.Arbitrary<Action[]>
+  /** FUZZ_ONLY picks one kind of runs (a replay names the one that failed). */
+  name: string
+}
+
+const LOOPS: Runs = { config: runConfig, scenario: scenario(maxLength), name: "loops" }
+// Continuations outside /ralph: a session without a loop that stops with open todos, its countdown
+// against typing, Esc, commands, requests, loops starting, restarts.
+const CONTINUATIONS: Runs = { config: plainConfig, scenario: plainScenario(maxLength), name: "continuations" }
+const only = process.env.FUZZ_ONLY
+
 describe("event-order fuzzer", () => {
-  // One test, two modes (FUZZ_SURVEY=1 lists every broken invariant instead of stopping at the first).
-  it(`keeps the loop invariants over ${numRuns} event orders (seed ${seed}${survey ? ", survey" : ""})`, { timeout }, () =>
-    survey ? surveyRuns() : checkRuns(),
-  )
+  // One test per kind of runs, two modes (FUZZ_SURVEY=1 lists every broken invariant instead of stopping at the first).
+  for (const runs of [LOOPS, CONTINUATIONS].filter((r) => !only || r.name === only))
+    it(`keeps the invariants over ${numRuns} event orders: ${runs.name} (seed ${seed}${survey ? ", survey" : ""})`, { timeout }, () =>
+      survey ? surveyRuns(runs) : checkRuns(runs),
+    )
 })
 
-async function checkRuns(): Promise<void> {
-    const property = fc.asyncProperty(runConfig, scenario(maxLength), async (config, actions) => {
+async function checkRuns(runs: Runs): Promise<void> {
+    const property = fc.asyncProperty(runs.config, runs.scenario, async (config, actions) => {
       tally(await runScenario(config, actions))
     })
     const details = await fc.check(property, { numRuns, seed, ...(path ? { path } : {}) })
     if (stats) console.log([...stats.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`).join("\n"))
     if (!details.failed) return
-    const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath ?? ""} npx vitest run test/fuzz/event-order.fuzz.test.ts`
+    const replay = `FUZZ_ONLY=${runs.name} FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath ?? ""} npx vitest run test/fuzz/event-order.fuzz.test.ts`
     const error = details.errorInstance
     const message = error instanceof Error ? error.message : String(error)
     throw new Error(
@@ -76,9 +97,9 @@ async function checkRuns(): Promise<void> {
     )
 }
 
-async function surveyRuns(): Promise<void> {
+async function surveyRuns(runs: Runs): Promise<void> {
     const found = new Map<string, { count: number; sample: [RunConfig, Action[]]; message: string }>()
-    for (const sample of fc.sample(fc.tuple(runConfig, scenario(maxLength)), { numRuns, seed })) {
+    for (const sample of fc.sample(fc.tuple(runs.config, runs.scenario), { numRuns, seed })) {
       try {
         tally(await runScenario(...sample))
       } catch (error) {

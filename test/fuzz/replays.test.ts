@@ -362,3 +362,66 @@ describe("replays: the invariants catch planted bugs", () => {
     })
   })
 })
+
+describe("replays: continuations outside /ralph", () => {
+  const todos = (open: number, completed = 0) => ({ todos: { open, completed } })
+  /** ses_B has no loop: the user writes, the model stops with open todos; its continuation job waits in the countdown. */
+  const stoppedWithTodos = (open = 2): Action[] => [S.user("ses_B"), S.turn("ses_B", "fresh", todos(open)), S.stepTo("sleep")]
+  const sentTo = (world: World) => world.continuations.map((c) => `${c.feature} ${c.sessionID}`)
+
+  it("open todos: a countdown, then one continuation naming them; none once they are completed", async () => {
+    const world = await run([...stoppedWithTodos(2), S.settle(), S.turn("ses_B", "fresh", { ...todos(0, 2), settle: true })], config({ todoContinuationDelaySeconds: 3 }))
+    expect(sentTo(world)).toEqual(["todo-continuation ses_B"])
+    expect(world.continuations[0]?.text.match(/^- \[pending\] step \w+$/gm)).toHaveLength(2)
+    expect(world.trace.filter((l) => l.includes("sleep 3000 ms"))).toHaveLength(1)
+  })
+
+  it("a model that never completes a todo: exactly todoContinuationMax continuations, then silence", async () => {
+    const turns = Array.from({ length: 5 }, () => S.turn("ses_B", "fresh", { ...todos(1), settle: true }))
+    const world = await run([S.user("ses_B"), ...turns], config({ todoContinuationMax: 3, todoContinuationDelaySeconds: 0 }))
+    expect(sentTo(world)).toEqual(Array(3).fill("todo-continuation ses_B"))
+    expect(world.trace.filter((l) => l.includes("todo continuation of ses_B stopped"))).toHaveLength(1)
+  })
+
+  it("typing, Esc, the session working again or /cancel-ralph during the countdown: no continuation", async () => {
+    for (const interrupt of [S.user("ses_B"), S.idle("ses_B"), S.busy("ses_B"), S.cancel("ses_B"), S.ask("ses_B")]) {
+      const world = await run([...stoppedWithTodos(), interrupt, S.settle()])
+      expect(world.continuations).toEqual([])
+      expect(world.trace.some((l) => l.includes("todo continuation of ses_B cancelled"))).toBe(true)
+    }
+  })
+
+  it("a loop started during the countdown (/ralph or the keyword) owns the session: no continuation", async () => {
+    for (const start of [S.ralph("ses_B"), S.keyword("ses_B")]) {
+      const world = await run([...stoppedWithTodos(), start, S.settle()])
+      expect(world.continuations).toEqual([])
+      expect(world.loops.map((t) => t.loop.sessionID)).toEqual(["ses_B"])
+    }
+  })
+
+  it("an aborted or failed turn, a child session, or the feature switched off: no continuation, and when off no todo read", async () => {
+    const aborted = await run([S.user("ses_B"), S.turn("ses_B", "interrupted", { ...todos(2), error: "aborted", settle: true })])
+    expect(aborted.continuations).toEqual([])
+    const failed = await run([S.user("ses_B"), S.turn("ses_B", "fresh", { ...todos(2), error: "rate-limit", settle: true })])
+    expect(failed.continuations).toEqual([])
+    const child = await run([S.child("ses_B"), S.user(nth(2)), S.turn(nth(2), "fresh", { ...todos(2), settle: true })])
+    expect(child.continuations).toEqual([])
+    const off = await run([...stoppedWithTodos().slice(0, 2), S.settle()], config({ disabledFeatures: ["todo-continuation"] }))
+    expect(off.continuations).toEqual([])
+    expect(off.trace.some((l) => l.includes("todos ses_B"))).toBe(false)
+  })
+
+  it("auto-continue: a turn that changed files and fails the typecheck is continued with the feedback line until it passes; off by default", async () => {
+    const types = [{ name: "types", kind: "typecheck" as const, command: "sim typecheck" }]
+    // Each edit flips the simulated typecheck: odd work trees fail. The work tree is sampled when the user writes.
+    const world = await run(
+      [S.user("ses_B"), S.settle(), S.turn("ses_B", "fresh", { edit: true, settle: true }), S.turn("ses_B", "fresh", { edit: true, settle: true })],
+      config({ autoContinue: true, autoContinueMax: 3, checks: types, disabledFeatures: ["todo-continuation"] }),
+    )
+    expect(sentTo(world)).toEqual(["auto-continue ses_B"])
+    expect(world.continuations[0]?.text).toMatch(/^Ralph Loop: AUTO-CONTINUE \| \d+ error\(s\) remaining \| Next: fix src\/a\.ts/)
+    const off = await run([S.user("ses_B"), S.settle(), S.turn("ses_B", "fresh", { edit: true, settle: true })], config({ checks: types }))
+    expect(off.continuations).toEqual([])
+    expect(off.trace.some((l) => /auto-checks|work-tree/.test(l))).toBe(false)
+  })
+})

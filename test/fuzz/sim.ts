@@ -29,12 +29,23 @@
 //  7  `session.deleted` for the session a live loop lives in stops that loop
 //  8  a paused loop stays paused, and sends nothing, until the user resumes it (a message or
 //     /ralph-resume) or it stops
-//  9  the runner never deletes (retires) a session in which a live loop lives
+//  9  the runner never deletes (retires) a session in which a live loop lives (when it sends the call)
 // 10  the plugin never prompts over the user: no prompt answers a turn end after which the user
 //     wrote in the prompted session
 // 11  after a restart of OpenCode, every loop that was active is taken back (or closed) by recovery
 // 12  production code never fails but for a failed OpenCode call (anything else it catches is a bug)
-import type { AssistantMessage, Event, Part, TextPart, UserMessage } from "@opencode-ai/sdk"
+//
+// The continuations outside /ralph (todo-continuation, auto-continue) prompt sessions without a loop:
+// 13  a continuation goes only to a live top-level session in which no loop lives (or is about to),
+//     for a feature that is on, and (todo) only while the session has open todos
+// 14  it answers a busy→idle transition of that session that no prompt answered yet, that ended
+//     without an error, and after which the user did not write nor press Esc (an idle with no busy
+//     before it); and no permission or question waits there
+// 15  at most todoContinuationMax todo continuations in a row without a todo completed (or the user
+//     writing, or the list emptied); at most autoContinueMax auto-continuations per user message
+// 16  after /cancel-ralph in a session, no continuation there until the user writes
+// 17  a feature that is off does nothing at all: no todo read for todo-continuation, no check for auto-continue
+import type { AssistantMessage, Event, Part, TextPart, Todo, UserMessage } from "@opencode-ai/sdk"
 import { INSTANT, type Effect, type Job } from "../../src/actions/effects.js"
 import { LoopRunner, type JobHost } from "../../src/actions/runner.js"
 import { CONTROL_MARKER } from "../../src/commands/definitions.js"
@@ -52,6 +63,9 @@ import type { RuntimeEvent } from "../../src/opencode/events.js"
 import type { MessageWithParts } from "../../src/opencode/read-turn.js"
 import { parseStateText, stateText } from "../../src/store/loop-store.js"
 import type { CheckResult } from "../../src/loop/diagnostics.js"
+import type { CheckKind } from "../../src/config/schema.js"
+import { featureOn } from "../../src/config/features.js"
+import { ContinuationWatch } from "../../src/continuations/watch.js"
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
@@ -68,6 +82,8 @@ export interface Reply {
   /** The turn changed the work tree (progress for the breaker). */
   edit: boolean
   tokens: number
+  /** The model wrote its todo list (OpenCode's todowrite): this many open and completed. */
+  todos?: { open: number; completed: number }
 }
 
 export type ControlName = "cancel-ralph" | "ralph-pause" | "ralph-resume" | "ralph-status" | "ralph-hint"
@@ -89,7 +105,7 @@ export type Action =
   /** `/ralph <task> [flags]` (`args`: a malformed line instead, so nothing starts). */
   | { type: "ralph"; at: Target; flags: RalphFlags; args?: "bad-flag" | "no-task" }
   /** The user sends a message. */
-  | { type: "user"; at: Target }
+  | { type: "user"; at: Target; keyword?: boolean }
   | { type: "control"; at: Target; command: ControlName }
   /**
    * A whole model turn as OpenCode publishes it: busy, (retry), the reply, (error), (compaction),
@@ -155,6 +171,23 @@ interface SimSession {
   /** Event number of the last busy/retry (not the plugin's own summarize) since the last idle. */
   lastBusySeq?: number
   messages: MessageWithParts[]
+  todos: Todo[]
+  // For the continuations' invariants (13–17):
+  /** The busy→idle transition (its idle's event number) a continuation may answer, and whether its turn ended in an error. */
+  contCredit?: { seq: number; errored: boolean }
+  /** An error was seen in the turn under way (session.error, or an assistant message with an error). */
+  turnErrored: boolean
+  /** Event number of the last continuation sent here. */
+  lastContSeq: number
+  todoStreak: number
+  completedAtCont?: number
+  autoCount: number
+  /** /cancel-ralph here, and the user has not written since. */
+  cancelled: boolean
+  /** Event number of the last idle with no busy before it (OpenCode's answer to Esc on an idle session). */
+  lastStrayIdleSeq?: number
+  /** Permission and question requests asked here and not answered. */
+  pending: Set<string>
 }
 
 interface Tracked {
@@ -229,6 +262,8 @@ export class World {
   readonly timers = new Map<Loop, { until: number }>()
   readonly loops: Tracked[] = []
   readonly prompts: PromptRecord[] = []
+  /** The continuations sent to sessions without a loop, in order. */
+  readonly continuations: Array<{ sessionID: string; feature: string; text: string }> = []
   readonly trace: string[] = []
   /** The loops' state files, as the real codec writes them. */
   private readonly disk = new Map<string, string>()
@@ -279,7 +314,8 @@ export class World {
     }
     // Nothing exists there: detectChecks finds no checks (the fuzzer configures its own).
     const directory = "/nonexistent/ralph-loop-fuzz"
-    this.runner = new LoopRunner(host, { directory, manager: this.manager, now: () => this.now, settings: () => current })
+    const continuations = new ContinuationWatch()
+    this.runner = new LoopRunner(host, { directory, manager: this.manager, continuations, now: () => this.now, settings: () => current })
     const api = {
       toast: () => undefined,
       log: () => undefined,
@@ -289,7 +325,7 @@ export class World {
         return { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}) }
       },
     } as unknown as OpencodeApi
-    this.ctx = { directory, api, manager: this.manager, runner: this.runner, settings, newSessions: new Set<string>(), now: () => this.now }
+    this.ctx = { directory, api, manager: this.manager, runner: this.runner, settings, continuations, newSessions: new Set<string>(), now: () => this.now }
     this.hooks = {
       event: eventHook(this.ctx),
       chat: chatMessageHook(this.ctx),
@@ -345,7 +381,8 @@ export class World {
         return this.ralph(this.sessionAt(action.at), action.flags, action.args)
       case "user": {
         const s = this.live(this.sessionAt(action.at))
-        if (s) await this.userMessage(s, `Please also handle case ${word(++this.ids)}.`)
+        // keyword: "ralph: <task>" starts a loop as /ralph would.
+        if (s) await this.userMessage(s, action.keyword ? `ralph: Build feature ${word(++this.ids)}` : `Please also handle case ${word(++this.ids)}.`)
         return
       }
       case "control":
@@ -438,6 +475,11 @@ export class World {
     for (const s of this.sessions.values()) {
       s.busy = false
       delete s.lastBusySeq
+      // The continuations' counts live in the plugin's memory only: they start over.
+      Object.assign(s, { todoStreak: 0, autoCount: 0, cancelled: false })
+      delete s.completedAtCont
+      // The requests of the killed process's turns are gone with it.
+      s.pending.clear()
     }
     for (const t of this.loops) {
       if (t.loop.phase === "stopped" || t.gone) continue
@@ -464,6 +506,7 @@ export class World {
     if (!s) return
     const args = command === "ralph-hint" ? "look at the parser first" : ""
     const parts = [this.textPart(s.id, "", `${CONTROL_MARKER} /${command} ${args}`)]
+    if (command === "cancel-ralph") s.cancelled = true
     await this.hooks.command({ command, sessionID: s.id, arguments: args }, { parts })
     await this.userMessage(s, parts)
   }
@@ -477,10 +520,15 @@ export class World {
     const id = this.messageID()
     const info: UserMessage = { id, sessionID: s.id, role: "user", time: { created: this.now }, agent: "build", model: MODEL }
     const parts = typeof content === "string" ? [this.textPart(s.id, id, content)] : content.map((p) => ({ ...p, messageID: id }))
+    const command = parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))
+    // The user writes in a session without a loop: the continuations' counts start over.
+    if (typed && !command && !this.manager.get(s.id)) {
+      Object.assign(s, { todoStreak: 0, autoCount: 0, cancelled: false })
+      delete s.completedAtCont
+    }
     await this.hooks.chat({ sessionID: s.id, agent: "build", model: MODEL, messageID: id }, { message: info, parts })
     s.messages.push({ info, parts })
     if (!typed) return
-    const command = parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))
     if (!command) s.lastUserSeq = ++this.seq
     await this.status(s.id, "busy")
   }
@@ -527,6 +575,16 @@ export class World {
     } as AssistantMessage
     s.messages.push({ info, parts: texts[reply.kind].map((text) => this.textPart(s.id, id, text)) })
     if (reply.edit) this.workTree += 1
+    if (error) s.turnErrored = true
+    if (reply.todos) {
+      const todo = (status: string, k: number): Todo => ({ id: `todo_${k}`, content: `step ${word(k + 1)}`, status, priority: "high" })
+      s.todos = [...Array.from({ length: reply.todos.completed }, (_, k) => todo("completed", k)), ...Array.from({ length: reply.todos.open }, (_, k) => todo("pending", 100 + k))]
+      // An emptied list ends a todo streak (the plugin sees no open todos at the turn's end).
+      if (reply.todos.open === 0) {
+        s.todoStreak = 0
+        delete s.completedAtCont
+      }
+    }
   }
 
   /** A compaction: OpenCode's own after an overflow (`auto`), or the plugin's summarize (`own`). */
@@ -578,15 +636,23 @@ export class World {
     const s = props.sessionID ? this.sessions.get(props.sessionID) : undefined
     if (event.type === "session.status" && s) {
       const busy = props.status?.type === "busy" || props.status?.type === "retry"
+      if (busy && !s.busy) s.turnErrored = false
       s.busy = busy
       if (busy && !own) s.lastBusySeq = seq
+    }
+    if (event.type === "session.error" && s) s.turnErrored = true
+    const request = event.type.endsWith(".asked") ? (props as { id?: string }).id : event.type.startsWith("permission.") || event.type.startsWith("question.") ? (props as { requestID?: string }).requestID : undefined
+    if (s && request) {
+      if (event.type.endsWith(".asked")) s.pending.add(request)
+      else s.pending.delete(request)
     }
     if (event.type === "session.idle" && s) {
       if (s.lastBusySeq !== undefined) {
         // A busy→idle transition (the busy not the plugin's own summarize): every loop living here
-        // whose last prompt came before that busy may answer it, once.
+        // whose last prompt came before that busy may answer it, once; so may one continuation.
         for (const t of this.loops) if (t.loop.sessionID === s.id && s.lastBusySeq > t.lastPromptSeq) t.credit = seq
-      }
+        if (s.lastBusySeq > s.lastContSeq) s.contCredit = { seq, errored: s.turnErrored }
+      } else if (!own) s.lastStrayIdleSeq = seq
       delete s.lastBusySeq
     }
     this.note(`    ${own ? "(own) " : ""}${describeEvent(event)}`)
@@ -609,6 +675,7 @@ export class World {
 
   /** Resumes `job` with the result of its pending effect (a failed call is thrown into it). */
   private async stepJob(job: RunningJob): Promise<void> {
+    if (job.label.startsWith("continuations of") || job.label.startsWith("work tree before")) this.checkFeatureUse(job.pending)
     let value: unknown
     let failure: SimCallError | undefined
     try {
@@ -679,9 +746,22 @@ export class World {
 
   /** What happens the moment the runner makes a call (before it returns). */
   private issue(effect: Effect): void {
+    // Checked when the call goes out: a loop the user starts there while it is in flight ends with the session (invariant 7).
+    if (effect.kind === "delete-session") {
+      const living = this.manager.get(effect.sessionID)
+      if (living) this.violate(9, `the runner deletes ${effect.sessionID}, where ${this.nameOf(living)} lives (${living.phase})`)
+      return
+    }
     if (effect.kind === "summarize") {
       // The compaction starts at once: the session is busy while the runner waits for it.
       if (this.live(effect.sessionID)) this.deferred.push(() => this.status(effect.sessionID, "busy", true))
+      return
+    }
+    if (effect.kind === "continue") {
+      this.onContinuation(effect.sessionID, effect.feature)
+      this.continuations.push({ sessionID: effect.sessionID, feature: effect.feature, text: effect.input.text })
+      const s = this.live(effect.sessionID)
+      if (s) this.deferred.push(() => this.userMessage(s, effect.input.text, false))
       return
     }
     if (effect.kind !== "prompt") return
@@ -703,8 +783,6 @@ export class World {
         return this.order.filter((s) => !s.deleted).map((s) => ({ id: s.id, title: s.title, time: { created: s.created }, ...(s.parentID ? { parentID: s.parentID } : {}) }))
       case "session-exists":
         return this.live(effect.sessionID) !== undefined
-      case "todos":
-        return []
       case "is-idle":
         return !this.sessions.get(effect.sessionID)?.busy
       case "sample":
@@ -714,7 +792,22 @@ export class World {
       case "head":
         return "sim-head"
       case "run-checks":
-        return effect.loop.settings.checks.map((check) => this.checkResult(check.name))
+        return effect.loop.settings.checks.map((check) => this.checkResult(check.name, check.kind))
+      case "todos":
+        return [...this.mustLive(effect.sessionID, "session.todo").todos]
+      case "session": {
+        const s = this.mustLive(effect.sessionID, "session.get")
+        return { id: s.id, title: s.title, ...(s.parentID ? { parentID: s.parentID } : {}) }
+      }
+      case "continue":
+        this.mustLive(effect.sessionID, "session.promptAsync")
+        return undefined
+      case "work-tree":
+        return `tree-${this.workTree}`
+      case "detect-checks":
+        return []
+      case "auto-checks":
+        return effect.checks.map((check) => this.checkResult(check.name, check.kind))
       case "verify-state":
       case "persisted":
       case "select-session":
@@ -741,8 +834,6 @@ export class World {
         return undefined
       case "delete-session": {
         this.mustLive(effect.sessionID, "session.delete")
-        const living = this.manager.get(effect.sessionID)
-        if (living) this.violate(9, `the runner deletes ${effect.sessionID}, where ${this.nameOf(living)} lives (${living.phase})`)
         await this.deleteSession(effect.sessionID)
         return undefined
       }
@@ -752,8 +843,16 @@ export class World {
   }
 
   /** A check passes when the work tree is in an even state (every edit flips it). */
-  private checkResult(name: string): CheckResult {
+  private checkResult(name: string, kind: CheckKind = "test"): CheckResult {
     const passed = this.workTree % 2 === 0
+    if (kind !== "test") {
+      const errors = passed ? 0 : 1 + (this.workTree % 3)
+      const output = passed ? "" : `src/a.ts(1,1): error TS2322: Type 'x' is not assignable\nFound ${errors} errors`
+      return {
+        name, kind, command: `sim ${kind}`, status: passed ? "passed" : "failed", exitCode: passed ? 0 : 2, durationMs: 10, output,
+        errors, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: passed ? [] : [{ path: "src/a.ts", errors, warnings: 0 }],
+      }
+    }
     const output = passed ? "Tests 3 passed" : "FAIL src/a.test.ts\nTests 1 failed | 2 passed"
     return {
       name, kind: "test", command: "sim test", status: passed ? "passed" : "failed", exitCode: passed ? 0 : 1, durationMs: 10, output,
@@ -825,6 +924,43 @@ export class World {
     delete t.credit
     t.lastPromptSeq = this.seq
     t.prompts += 1
+  }
+
+  /** A continuation prompt (todo-continuation, auto-continue) to a session without a loop. */
+  private onContinuation(sessionID: string, feature: "todo-continuation" | "auto-continue"): void {
+    this.note(`    CONTINUATION (${feature}) → ${sessionID}`)
+    const s = this.live(sessionID)
+    if (!s) return this.violate(13, `a ${feature} prompt to ${sessionID}, a session OpenCode does not have`)
+    if (s.parentID) this.violate(13, `a ${feature} prompt to ${sessionID}, a child session of ${s.parentID}`)
+    const owner = this.manager.find(sessionID) ?? this.manager.all().find((l) => l.restart?.sessionID === sessionID)
+    if (owner) this.violate(13, `a ${feature} prompt to ${sessionID}, where ${this.nameOf(owner)} lives (${owner.phase})`)
+    if (!featureOn(this.settings, feature)) this.violate(13, `a ${feature} prompt while that feature is off`)
+    if (s.cancelled) this.violate(16, `a ${feature} prompt to ${sessionID} after /cancel-ralph there, before the user wrote`)
+    const credit = s.contCredit
+    if (!credit) this.violate(14, `a ${feature} prompt to ${sessionID} with no busy→idle transition since its last prompt`)
+    else if (this.consumed.has(credit.seq)) this.violate(14, `a ${feature} prompt for the transition ending at event ${credit.seq}, already answered`)
+    else if (credit.errored) this.violate(14, `a ${feature} prompt answering a turn that ended in an error (event ${credit.seq})`)
+    else if (s.lastUserSeq !== undefined && s.lastUserSeq > credit.seq) this.violate(14, `a ${feature} prompt over the user: they wrote in ${sessionID} (event ${s.lastUserSeq}) after the turn end it answers (event ${credit.seq})`)
+    else if (s.lastStrayIdleSeq !== undefined && s.lastStrayIdleSeq > credit.seq) this.violate(14, `a ${feature} prompt after the user pressed Esc in ${sessionID} (a stray idle, event ${s.lastStrayIdleSeq}) following the turn end it answers (event ${credit.seq})`)
+    else if (s.pending.size > 0) this.violate(14, `a ${feature} prompt to ${sessionID} while ${[...s.pending].join(", ")} waits for the user`)
+    else this.consumed.add(credit.seq)
+    delete s.contCredit
+    s.lastContSeq = this.seq
+    if (feature === "todo-continuation") {
+      const completed = s.todos.filter((t) => t.status === "completed").length
+      if (!s.todos.some((t) => t.status !== "completed" && t.status !== "cancelled")) this.violate(13, `a todo continuation to ${sessionID}, which has no open todo`)
+      if (s.completedAtCont !== undefined && completed > s.completedAtCont) s.todoStreak = 0
+      s.todoStreak += 1
+      s.completedAtCont = completed
+      if (s.todoStreak > this.settings.todoContinuationMax) this.violate(15, `${s.todoStreak} todo continuations in a row in ${sessionID} without a todo completed (todoContinuationMax ${this.settings.todoContinuationMax})`)
+    } else if (++s.autoCount > this.settings.autoContinueMax) this.violate(15, `${s.autoCount} auto-continuations in ${sessionID} for one user message (autoContinueMax ${this.settings.autoContinueMax})`)
+  }
+
+  /** Invariant 17: what a continuation job asks for, its feature must be on for. */
+  private checkFeatureUse(effect: Effect): void {
+    if (effect.kind === "todos" && !featureOn(this.settings, "todo-continuation")) this.violate(17, `todo-continuation is off, yet ${effect.sessionID}'s todos are read`)
+    if ((effect.kind === "auto-checks" || effect.kind === "work-tree" || effect.kind === "detect-checks") && !featureOn(this.settings, "auto-continue"))
+      this.violate(17, `auto-continue is off, yet it asks for ${effect.kind}`)
   }
 
   private checkLoop(t: Tracked): void {
@@ -916,7 +1052,10 @@ export class World {
   }
 
   private addSession(id: string, parentID?: string, title = "sim"): SimSession {
-    const s: SimSession = { id, title, created: this.now, deleted: false, busy: false, messages: [], ...(parentID ? { parentID } : {}) }
+    const s: SimSession = {
+      id, title, created: this.now, deleted: false, busy: false, messages: [], todos: [], turnErrored: false, lastContSeq: 0, todoStreak: 0, autoCount: 0, cancelled: false, pending: new Set(),
+      ...(parentID ? { parentID } : {}),
+    }
     this.sessions.set(id, s)
     this.order.push(s)
     return s
@@ -986,6 +1125,9 @@ function describeEffect(effect: Effect): string {
     case "delete-session":
     case "prompt":
     case "session-exists":
+    case "session":
+    case "continue":
+    case "auto-checks":
       return `${effect.kind} ${effect.sessionID}`
     case "sample":
     case "changed-files":

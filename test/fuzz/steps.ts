@@ -14,18 +14,20 @@ export const LOOP: Target = { kind: "loop", i: 0 }
 /** The i-th session in creation order (0 = ses_A, 1 = ses_B, 2 = the first one created). */
 export const nth = (i: number): Target => ({ kind: "any", i })
 
-type TurnExtra = Partial<Omit<Extract<Action, { type: "turn" }>, "type" | "at" | "reply">> & { edit?: boolean; tokens?: number }
+type TurnExtra = Partial<Omit<Extract<Action, { type: "turn" }>, "type" | "at" | "reply">> & { edit?: boolean; tokens?: number; todos?: { open: number; completed: number } }
 
 export const S = {
   ralph: (where: Where, flags: RalphFlags = {}): Action => ({ type: "ralph", at: at(where), flags }),
   user: (where: Where): Action => ({ type: "user", at: at(where) }),
+  /** "ralph: <task>" typed: the keyword starts a loop. */
+  keyword: (where: Where): Action => ({ type: "user", at: at(where), keyword: true }),
   control: (where: Where, command: ControlName): Action => ({ type: "control", at: at(where), command }),
   cancel: (where: Where): Action => ({ type: "control", at: at(where), command: "cancel-ralph" }),
   pause: (where: Where): Action => ({ type: "control", at: at(where), command: "ralph-pause" }),
   resume: (where: Where): Action => ({ type: "control", at: at(where), command: "ralph-resume" }),
   turn: (where: Where, reply: ReplyKind = "fresh", extra: TurnExtra = {}): Action => {
-    const { edit = true, tokens = 0, ...rest } = extra
-    return { type: "turn", at: at(where), retry: false, idles: 1, ...rest, reply: { kind: reply, edit, tokens } }
+    const { edit = true, tokens = 0, todos, ...rest } = extra
+    return { type: "turn", at: at(where), retry: false, idles: 1, ...rest, reply: { kind: reply, edit, tokens, ...(todos ? { todos } : {}) } }
   },
   busy: (where: Where, retry = false): Action => ({ type: "busy", at: at(where), retry }),
   idle: (where: Where): Action => ({ type: "idle", at: at(where) }),

@@ -1,0 +1,59 @@
+// A turn of a session without a loop ended: the continuations outside /ralph look at it —
+// auto-continue first (errors the fast checks report after a turn that changed files), then
+// todo-continuation (open todos, after a countdown). At most one prompt per turn end, never in a
+// subagent's session or one a loop lives in, and none once the user or the session moved on.
+import { featureOn } from "../../config/features.js"
+import { classify } from "../../loop/classify.js"
+import { emptyTurnEvents } from "../../loop/turn-events.js"
+import { isControlMessage, readTurn, type MessageWithParts } from "../../opencode/read-turn.js"
+import { io, log, type Job } from "../effects.js"
+import { autoContinue } from "./auto-continue.js"
+import type { JobContext } from "./context.js"
+import { todoContinuation } from "./todo-continuation.js"
+
+/** Still ours to continue: nothing happened since the turn ended, and no loop lives in the session. */
+export type Still = () => boolean
+
+export function* afterIdle(ctx: JobContext, sessionID: string): Job {
+  const watch = ctx.continuations
+  const moment = watch.moment(sessionID)
+  const settings = ctx.settings()
+  const todoOn = featureOn(settings, "todo-continuation")
+  const autoOn = featureOn(settings, "auto-continue")
+  if (!todoOn && !autoOn) return
+  const still: Still = () => watch.unchanged(sessionID, moment) && !hasLoop(ctx, sessionID)
+  try {
+    if (settings.settleMs > 0) yield* io({ kind: "sleep", ms: settings.settleMs })
+    if (!still() || !(yield* isTopLevel(ctx, sessionID)) || !still()) return
+    const messages = yield* io({ kind: "messages", sessionID })
+    if (!still() || endsWithCommand(messages)) return
+    const turn = readTurn(messages)
+    if (!watch.decide(sessionID, turn.lastAssistantID)) return
+    const kind = classify(turn, watch.get(sessionID)?.turnEvents ?? emptyTurnEvents()).kind
+    if (kind !== "finished") return yield* log("info", `not continued: the turn of ${sessionID} ended ${kind}`)
+    if (autoOn && (yield* autoContinue(ctx, sessionID, turn, still))) return
+    if (todoOn) yield* todoContinuation(ctx, sessionID, turn, still)
+  } catch (error) {
+    yield { kind: "log", level: "warn", message: `continuation of ${sessionID} failed: ${error instanceof Error ? error.message : String(error)}`, cause: error }
+  }
+}
+
+/** A loop lives in the session, lived there, or is about to move there: the loop owns its turns. */
+function hasLoop(ctx: JobContext, sessionID: string): boolean {
+  return ctx.manager.find(sessionID) !== undefined || ctx.manager.all().some((loop) => loop.restart?.sessionID === sessionID)
+}
+
+/** Not a subagent's session (asked once per session, unless session.created said). */
+function* isTopLevel(ctx: JobContext, sessionID: string): Job<boolean> {
+  const known = ctx.continuations.get(sessionID)?.parentID
+  if (known !== undefined) return known === null
+  const session = yield* io({ kind: "session", sessionID })
+  ctx.continuations.parentKnown(sessionID, session.parentID)
+  return !session.parentID
+}
+
+/** The last user message is a command's (/ralph-status, /cancel-ralph …): its turn is not work to continue. */
+function endsWithCommand(messages: readonly MessageWithParts[]): boolean {
+  const lastUser = messages.findLast((m) => m.info.role === "user")
+  return lastUser !== undefined && isControlMessage(lastUser)
+}
