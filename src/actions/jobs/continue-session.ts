@@ -22,15 +22,18 @@ export function* afterIdle(ctx: JobContext, sessionID: string): Job {
   const autoOn = featureOn(settings, "auto-continue")
   if (!todoOn && !autoOn) return
   const still: Still = () => watch.unchanged(sessionID, moment) && !hasLoop(ctx, sessionID)
+  const skip = (why: string) => log("debug", `${sessionID} not continued: ${why}`)
   try {
     if (settings.settleMs > 0) yield* io({ kind: "sleep", ms: settings.settleMs })
-    if (!still() || !(yield* isTopLevel(ctx, sessionID)) || !still()) return
+    if (!still()) return yield* skip("it moved on")
+    if (!(yield* isTopLevel(ctx, sessionID))) return yield* skip("a subagent's session")
     const messages = yield* io({ kind: "messages", sessionID })
-    if (!still() || endsWithCommand(messages)) return
+    if (!still()) return yield* skip("it moved on")
+    if (endsWithCommand(messages)) return yield* skip("a command's turn")
     const turn = readTurn(messages)
-    if (!watch.decide(sessionID, turn.lastAssistantID)) return
+    if (!watch.decide(sessionID, turn.lastAssistantID)) return yield* skip("no new reply")
     const kind = classify(turn, watch.get(sessionID)?.turnEvents ?? emptyTurnEvents()).kind
-    if (kind !== "finished") return yield* log("info", `not continued: the turn of ${sessionID} ended ${kind}`)
+    if (kind !== "finished") return yield* log("info", `${sessionID} not continued: the turn ended ${kind}`)
     if (autoOn && (yield* autoContinue(ctx, sessionID, turn, still))) return
     if (todoOn) yield* todoContinuation(ctx, sessionID, turn, still)
   } catch (error) {

@@ -15,7 +15,10 @@ export function* todoContinuation(ctx: JobContext, sessionID: string, turn: Turn
   const watched = watch.get(sessionID)
   if (!watched || !still()) return
   const step = nextTodoStep(watched.todo, todos, max)
-  if (step.type === "none") return watch.todoStepped(sessionID, step.next)
+  if (step.type === "none") {
+    watch.todoStepped(sessionID, step.next)
+    return yield* log("debug", `${sessionID} not continued: no open todos`)
+  }
   if (step.type === "limit") {
     watch.todoStepped(sessionID, step.next)
     if (!step.announce) return
