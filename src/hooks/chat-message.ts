@@ -24,8 +24,9 @@ export const chatMessageHook =
     const isNewSession = ctx.newSessions.delete(sessionID)
     let loop = ctx.manager.get(sessionID)
     const text = userText(output.parts)
-    // Typed by the user: not a command's message (/ralph's first message, a control command), not the plugin's own.
-    const typed = !loop?.needsInstruction && !text.startsWith(CONTROL_MARKER) && !isContinuationText(text)
+    // Typed by the user: text of their own (OpenCode's synthetic "continue" has none), not a command's
+    // message (/ralph's first message, a control command), not the plugin's own continuation.
+    const typed = text !== "" && !loop?.needsInstruction && !text.startsWith(CONTROL_MARKER) && !isContinuationText(text)
     // In a session without a loop, their message starts the continuations' counts over.
     if (typed && !loop) ctx.continuations.onUserMessage(sessionID)
     const keyword = typed && featureOn(ctx.settings.current, "keyword") ? keywordArguments(text, ctx.settings.current.keywords) : undefined
