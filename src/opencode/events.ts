@@ -52,9 +52,12 @@ export function observe(event: RuntimeEvent): Observation | undefined {
   switch (event.type) {
     case "session.status": {
       const { sessionID, status } = props(event)
+      if (!sessionID) return undefined
       // "retry" is still a turn under way (the provider is being retried).
-      if (sessionID && (status?.type === "busy" || status?.type === "retry"))
-        return { kind: "busy", sessionID, retry: status.type === "retry" }
+      if (status?.type === "busy" || status?.type === "retry") return { kind: "busy", sessionID, retry: status.type === "retry" }
+      // The end of a turn, as OpenCode now announces it (session.idle is deprecated). Both arrive;
+      // the manager claims only the first (takeIdle wants a busy since the last claim).
+      if (status?.type === "idle") return { kind: "idle", sessionID }
       return undefined
     }
     case "session.idle": {

@@ -28,6 +28,22 @@ describe("replays: classic event orders", () => {
     expect(first(world)).toMatchObject({ phase: "running", iteration: 3, retries: 2 })
   })
 
+  it.each(["status-first", "idle-first", "status-only", "idle-only"] as const)(
+    "the end of a turn announced %s (session.status idle, session.idle) is answered once",
+    async (order) => {
+      const other = order === "idle-first" || order === "idle-only" ? "status-only" : "idle-only"
+      const world = await run([
+        S.ralph("ses_A"),
+        S.turn("ses_A", "fresh", { idleOrder: order, settle: true }),
+        S.idle("ses_A", other), // a late announcement of the same end, the other way
+        S.settle(),
+        S.turn("ses_A", "fresh", { idleOrder: order, settle: true }),
+      ])
+      expect(sessionsPrompted(world)).toEqual(["ses_A", "ses_A"])
+      expect(first(world)).toMatchObject({ phase: "running", iteration: 3, retries: 2 })
+    },
+  )
+
   it("abort mid-stream (Esc) pauses and sends nothing; the user's next message resumes the loop", async () => {
     const world = await run([
       S.ralph("ses_A"),

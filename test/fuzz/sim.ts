@@ -70,6 +70,12 @@ export interface Reply {
   tokens: number
 }
 
+/**
+ * How the end of a turn is announced: OpenCode 1.18 publishes `session.status {idle}` then
+ * `session.idle`; the other orders (and either alone) are what a later or earlier version may do.
+ */
+export type IdleOrder = "status-first" | "idle-first" | "status-only" | "idle-only"
+
 export type ControlName = "cancel-ralph" | "ralph-pause" | "ralph-resume" | "ralph-status" | "ralph-hint"
 
 /** /ralph flags (see src/commands/ralph-args.ts). */
@@ -95,9 +101,9 @@ export type Action =
    * A whole model turn as OpenCode publishes it: busy, (retry), the reply, (error), (compaction),
    * idle ×`idles`, (late error); `settle`: then every runner job runs to its end (a fast plugin).
    */
-  | { type: "turn"; at: Target; retry: boolean; reply: Reply; error?: ErrorKind; lateError?: boolean; compact?: boolean; idles: number; settle?: boolean }
+  | { type: "turn"; at: Target; retry: boolean; reply: Reply; error?: ErrorKind; lateError?: boolean; compact?: boolean; idles: number; settle?: boolean; idleOrder?: IdleOrder }
   | { type: "busy"; at: Target; retry: boolean }
-  | { type: "idle"; at: Target }
+  | { type: "idle"; at: Target; order?: IdleOrder }
   | { type: "error"; at: Target; error: ErrorKind }
   /** An assistant message is stored (no status change). */
   | { type: "reply"; at: Target; reply: Reply }
@@ -356,7 +362,7 @@ export class World {
         if (action.retry) await this.status(this.sessionAt(action.at), "retry")
         return
       case "idle":
-        return this.idle(this.sessionAt(action.at))
+        return this.idle(this.sessionAt(action.at), false, action.order)
       case "error":
         return this.emit({ type: "session.error", properties: { sessionID: this.sessionAt(action.at), error: ERRORS[action.error] } })
       case "reply": {
@@ -491,7 +497,7 @@ export class World {
     if (s) this.addReply(s, a.reply, a.error)
     if (a.error && !a.lateError) await this.emit({ type: "session.error", properties: { sessionID, error: ERRORS[a.error] } })
     if (a.compact) await this.compaction(sessionID, true, false)
-    for (let k = 0; k < Math.max(1, a.idles); k += 1) await this.idle(sessionID)
+    for (let k = 0; k < Math.max(1, a.idles); k += 1) await this.idle(sessionID, false, a.idleOrder)
     if (a.error && a.lateError) await this.emit({ type: "session.error", properties: { sessionID, error: ERRORS[a.error] } })
     if (a.settle) await this.runJobs()
   }
@@ -555,10 +561,13 @@ export class World {
     await this.emit({ type: "session.status", properties: { sessionID, status } }, own)
   }
 
-  /** OpenCode's idle: `session.status {idle}` then `session.idle`. */
-  private async idle(sessionID: string, own = false): Promise<void> {
-    await this.status(sessionID, "idle", own)
-    await this.emit({ type: "session.idle", properties: { sessionID } }, own)
+  /** OpenCode's idle: `session.status {idle}` then `session.idle` (or another `order`). */
+  private async idle(sessionID: string, own = false, order: IdleOrder = "status-first"): Promise<void> {
+    const status = () => this.status(sessionID, "idle", own)
+    const idle = () => this.emit({ type: "session.idle", properties: { sessionID } }, own)
+    if (order !== "idle-only" && order !== "idle-first") await status()
+    if (order !== "status-only") await idle()
+    if (order === "idle-first") await status()
   }
 
   private async deleteSession(sessionID: string): Promise<void> {
@@ -580,7 +589,9 @@ export class World {
       s.busy = busy
       if (busy && !own) s.lastBusySeq = seq
     }
-    if (event.type === "session.idle" && s) {
+    // Either announcement ends the turn; the first one is the transition, the second finds no busy.
+    const idle = event.type === "session.idle" || (event.type === "session.status" && props.status?.type === "idle")
+    if (idle && s) {
       if (s.lastBusySeq !== undefined) {
         // A busy→idle transition (the busy not the plugin's own summarize): every loop living here
         // whose last prompt came before that busy may answer it, once.
@@ -1029,11 +1040,11 @@ export function describeAction(action: Action, world?: World): string {
     case "control":
       return `/${action.command} in ${at(action.at)}`
     case "turn":
-      return `model turn in ${at(action.at)}: ${action.reply.kind}${action.reply.edit ? "+edit" : ""}${action.retry ? ", retry" : ""}${action.error ? `, ${action.lateError ? "late " : ""}${action.error} error` : ""}${action.compact ? ", compaction" : ""}, ${Math.max(1, action.idles)} idle(s)${action.settle ? ", then the runner settles" : ""}`
+      return `model turn in ${at(action.at)}: ${action.reply.kind}${action.reply.edit ? "+edit" : ""}${action.retry ? ", retry" : ""}${action.error ? `, ${action.lateError ? "late " : ""}${action.error} error` : ""}${action.compact ? ", compaction" : ""}, ${Math.max(1, action.idles)} idle(s)${action.idleOrder && action.idleOrder !== "status-first" ? ` (${action.idleOrder})` : ""}${action.settle ? ", then the runner settles" : ""}`
     case "busy":
       return `busy${action.retry ? " + retry" : ""} ${at(action.at)}`
     case "idle":
-      return `idle ${at(action.at)}`
+      return `idle ${at(action.at)}${action.order && action.order !== "status-first" ? ` (${action.order})` : ""}`
     case "error":
       return `session.error ${action.error} ${at(action.at)}`
     case "reply":
