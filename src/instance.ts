@@ -19,7 +19,7 @@ import { OpencodeApi } from "./opencode/api.js"
 import { Faults } from "./opencode/faults.js"
 import { LoopStore } from "./store/loop-store.js"
 import { writeReport } from "./store/report.js"
-import { changedFiles } from "./actions/work-tree.js"
+import { filesChangedSinceStart } from "./actions/work-tree.js"
 import { ownFolders, type Loop } from "./loop/loop.js"
 
 /**
@@ -87,7 +87,7 @@ function guard(hooks: Hooks, api: OpencodeApi): Hooks {
 /** ralph_report.md for a loop that just ended (never throws). */
 async function report(directory: string, loop: Loop, api: OpencodeApi): Promise<void> {
   try {
-    const files = await changedFiles(directory, ownFolders(loop))
+    const files = await filesChangedSinceStart(directory, { head: loop.startHead, files: loop.startFiles }, ownFolders(loop))
     const file = await writeReport(directory, loop, files, Date.now())
     api.log("info", "loop report written", { loop: loop.id, file })
   } catch (error) {

@@ -3,6 +3,7 @@
 // the SDK client, git, the checks and the store (interpreter.ts); the event-order fuzzer resolves
 // the same jobs' effects against a simulated OpenCode and can put any event between two of them.
 import type { Session, Todo } from "@opencode-ai/sdk"
+import type { StartTree } from "../loop/changed-files.js"
 import type { CheckResult } from "../loop/diagnostics.js"
 import type { Loop } from "../loop/loop.js"
 import type { ProgressSample } from "../loop/progress.js"
@@ -33,7 +34,8 @@ interface Effects {
   sample: { ask: { loop: Loop }; result: ProgressSample }
   /** Files changed since the loop began, outside its own folders (never fails: [] then). */
   "changed-files": { ask: { loop: Loop }; result: string[] }
-  head: { ask: object; result: string | undefined }
+  /** HEAD and the changed files' content as the loop begins (undefined: not a git repository, or git failed). */
+  "work-tree": { ask: { loop: Loop }; result: StartTree | undefined }
   "run-checks": { ask: { loop: Loop }; result: CheckResult[] }
   /** The state file is still what this process wrote (else it is restored, and the problem returned). */
   "verify-state": { ask: { loop: Loop }; result: StoreProblem | undefined }

@@ -1,7 +1,7 @@
 // Production's side of the jobs: every effect they yield is done here, with the SDK client
 // OpenCode gave the plugin, git, the checks and the store. Jobs run in the background; a job
 // never throws out of here (a failure it does not handle itself is logged).
-import { filesChangedSince, headCommit, repositoryPrefix, sampleWorkTree } from "./work-tree.js"
+import { filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "./work-tree.js"
 import { ownFolders, type Loop } from "../loop/loop.js"
 import type { OpencodeApi } from "../opencode/api.js"
 import type { Faults } from "../opencode/faults.js"
@@ -38,7 +38,12 @@ export class Interpreter {
 
   /** Runs `job` to its end in the background. */
   start(label: string, job: Job): void {
-    this.run(job).catch((error: unknown) => this.options.api.log("error", `${label} failed: ${String(error)}`))
+    void this.runNow(label, job)
+  }
+
+  /** Runs `job`; resolves when it has ended (never rejects: a failure is logged). */
+  runNow(label: string, job: Job): Promise<void> {
+    return this.run(job).catch((error: unknown) => this.options.api.log("error", `${label} failed: ${String(error)}`))
   }
 
   async run(job: Job): Promise<void> {
@@ -107,9 +112,11 @@ export class Interpreter {
       case "sample":
         return this.sample(effect.loop)
       case "changed-files":
-        return filesChangedSince(directory, effect.loop.startHead, ownFolders(effect.loop)).catch(() => [])
-      case "head":
-        return headCommit(directory).catch(() => undefined)
+        return filesChangedSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop))
+          .then((files) => files.map((f) => f.path))
+          .catch(() => [])
+      case "work-tree":
+        return snapshotWorkTree(directory, ownFolders(effect.loop)).catch(() => undefined)
       case "run-checks": {
         const results = []
         for (const check of effect.loop.settings.checks) results.push(await runCheck(check, directory))

@@ -15,6 +15,11 @@ import { turnEnded } from "./jobs/turn-ended.js"
 export interface JobHost {
   /** Runs `job` to its end, in the background. */
   start(label: string, job: Job): void
+  /**
+   * Runs `job`; resolves when it has ended. (The simulator resolves at once: its jobs advance only
+   * when the scenario steps them, so anything may still happen before this one ends.)
+   */
+  runNow(label: string, job: Job): Promise<void>
   /** Resolves once the loop's state as it is now has reached disk. */
   persisted(loop: Loop): Promise<void>
   /** A named point of the loop's work, where the e2e tests can kill OpenCode. */
@@ -49,11 +54,11 @@ export class LoopRunner {
     this.host.start("recovery", recoverAll(this.ctx, adopted, found))
   }
 
-  /** Remembers HEAD at the start of a loop, for "files changed since the loop began". */
-  captureStart(loop: Loop): void {
+  /** Reads the work tree as a loop begins, for "files changed since the loop began"; resolves once it is recorded. */
+  captureStart(loop: Loop): Promise<void> {
     const manager = this.ctx.manager
-    this.host.start(`start of ${loop.id}`, (function* () {
-      manager.headCaptured(loop, yield* io({ kind: "head" }))
+    return this.host.runNow(`start of ${loop.id}`, (function* () {
+      manager.workTreeCaptured(loop, yield* io({ kind: "work-tree", loop }))
     })())
   }
 

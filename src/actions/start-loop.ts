@@ -5,7 +5,8 @@ import type { Loop } from "../loop/loop.js"
 import { detectChecks } from "./detect-checks.js"
 import * as notice from "./notices.js"
 
-export function startLoop(ctx: RalphContext, sessionID: string, task: string, overrides: Partial<Settings> = {}): Loop {
+/** Resolves once the work tree as the loop begins is recorded: before the task reaches the model. */
+export async function startLoop(ctx: RalphContext, sessionID: string, task: string, overrides: Partial<Settings> = {}): Promise<Loop> {
   const { activation: _activation, ...settings } = { ...ctx.settings.current, ...overrides }
   if (settings.checks.length === 0 && settings.autoDetectChecks) settings.checks = detectChecks(ctx.directory)
   const { loop, replaced } = ctx.manager.start(sessionID, task, settings, ctx.now())
@@ -15,6 +16,6 @@ export function startLoop(ctx: RalphContext, sessionID: string, task: string, ov
   }
   ctx.api.log("info", "loop started", { session: sessionID, settings })
   notice.show(ctx.api, notice.started(loop))
-  ctx.runner.captureStart(loop)
+  await ctx.runner.captureStart(loop)
   return loop
 }

@@ -26,7 +26,7 @@ export async function startFromCommand(ctx: RalphContext, sessionID: string, arg
   }
   // The model gets the task without the flags (the template was the raw argument line).
   replaceText(parts, parsed.task)
-  const loop = startLoop(ctx, sessionID, parsed.task, parsed.overrides)
+  const loop = await startLoop(ctx, sessionID, parsed.task, parsed.overrides)
   // On disk before the task reaches the model: a crash from here on finds the loop on restart.
   await ctx.runner.persisted(loop)
   ctx.runner.reached("loop.started")

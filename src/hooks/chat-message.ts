@@ -20,7 +20,7 @@ export const chatMessageHook =
     let loop = ctx.manager.get(sessionID)
     if (!loop && isNewSession && ctx.settings.current.activation === "always" && ctx.settings.reload().activation === "always") {
       const task = userText(output.parts)
-      if (task) loop = startLoop(ctx, sessionID, task)
+      if (task) loop = await startLoop(ctx, sessionID, task)
     }
     if (!loop) return
     // A control command's own message (/ralph-status …) neither resumes a loop nor gets the rules.

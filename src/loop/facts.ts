@@ -3,6 +3,7 @@
 // (LoopManager extends this). Phase changes are in manager.ts.
 import type { Breaker } from "./breaker.js"
 import { recordCall } from "./call-window.js"
+import type { StartTree } from "./changed-files.js"
 import type { GoOnHow } from "./go-on.js"
 import type { Loop, Usage } from "./loop.js"
 import { LoopRegistry } from "./registry.js"
@@ -50,11 +51,12 @@ export class LoopFacts extends LoopRegistry {
     this.changed(loop, "hints-used")
   }
 
-  /** The loop's start commit was read (for "files changed since the loop began"). */
-  headCaptured(loop: Loop, head: string | undefined): void {
-    if (loop.startHead !== undefined || head === undefined) return
-    loop.startHead = head
-    this.changed(loop, "head")
+  /** The work tree was read as the loop began (for "files changed since the loop began"). */
+  workTreeCaptured(loop: Loop, start: StartTree | undefined): void {
+    if (start === undefined || loop.startFiles !== undefined) return
+    if (start.head !== undefined) loop.startHead = start.head
+    loop.startFiles = start.files
+    this.changed(loop, "work-tree")
   }
 
   /** What a session of the loop has cost so far, from OpenCode's message accounting. */

@@ -2,6 +2,7 @@
 // the state of the policies that keep it from running away.
 import type { Settings } from "../config/schema.js"
 import { closedBreaker, type Breaker } from "./breaker.js"
+import type { FileHashes } from "./changed-files.js"
 import { emptyCallWindow, type CallWindow } from "./call-window.js"
 import type { DiagnosticSnapshot } from "./diagnostics.js"
 import type { Gotcha } from "./gotchas.js"
@@ -112,6 +113,11 @@ export interface Loop {
   gotchas: Gotcha[]
   /** HEAD when the loop began, to list the files it changed. */
   startHead?: string
+  /**
+   * The files that already differed from HEAD when the loop began, by content hash: the user's own
+   * uncommitted work is not the loop's (src/loop/changed-files.ts).
+   */
+  startFiles?: FileHashes
   /** Check results of the loop, oldest first (the last 20). */
   snapshots: DiagnosticSnapshot[]
   /** The restart under way, from its decision until the next iteration's prompt is counted. */

@@ -61,6 +61,7 @@ export const persistedLoopSchema = z.object({
     hints: z.array(z.string()),
     snapshots: z.array(z.any()).default([]),
     startHead: z.string().optional(),
+    startFiles: z.record(z.string(), z.string()).optional(),
     iterationStartedAt: z.number().default(0),
     lastDecision: z.string().optional(),
     gotchas: z.array(z.object({ title: z.string(), message: z.string(), files: z.array(z.string()), iteration: z.number() })).default([]),

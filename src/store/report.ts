@@ -1,5 +1,6 @@
 // Consolidation: when a loop ends, for any reason, <summaryPath>/<loopID>/ralph_report.md says what
-// happened — iterations, how it ended, checks over time, files changed, tokens and cost.
+// happened — iterations, how it ended, checks over time, files it changed (not the user's own
+// changes from before it began), tokens and cost.
 import { join } from "node:path"
 import { issueCount } from "../loop/diagnostics.js"
 import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
@@ -38,7 +39,7 @@ export function renderReport(loop: Loop, files: Array<{ code: string; path: stri
     "",
     ...(openGotchas(loop).length ? openGotchas(loop).map((g) => `- ${g.title} (iteration ${g.iteration}${g.files.length ? `; ${g.files.join(", ")}` : ""})`) : ["(none)"]),
     "",
-    "## Files changed (uncommitted, at the end)",
+    "## Files changed since the loop began",
     "",
     ...(files.length ? files.map((f) => `- \`${f.code.trim() || "M"}\` ${f.path}`) : ["(none)"]),
     "",

@@ -277,6 +277,8 @@ export class World {
     const settings = { current, reload: () => current, showUnseen: () => undefined } as unknown as LiveSettings
     const host: JobHost = {
       start: (label, job) => this.startJob(label, job),
+      // The job goes on when the scenario steps it: anything may happen before it ends.
+      runNow: (label, job) => Promise.resolve(this.startJob(label, job)),
       persisted: () => Promise.resolve(),
       reached: () => undefined,
       cancelTimer: (loop) => void this.timers.delete(loop),
@@ -721,8 +723,8 @@ export class World {
         return { workTree: `tree-${this.workTree}`, todosCompleted: 0, sessionID: effect.loop.sessionID }
       case "changed-files":
         return this.workTree > 0 ? ["src/a.ts"] : []
-      case "head":
-        return "sim-head"
+      case "work-tree":
+        return { head: "sim-head", files: {} }
       case "run-checks":
         return effect.loop.settings.checks.map((check) => this.checkResult(check.name))
       case "verify-state":
@@ -999,6 +1001,7 @@ function describeEffect(effect: Effect): string {
       return `${effect.kind} ${effect.sessionID}`
     case "sample":
     case "changed-files":
+    case "work-tree":
     case "run-checks":
     case "verify-state":
     case "persisted":

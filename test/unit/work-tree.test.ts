@@ -1,15 +1,25 @@
 import { execFileSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
-import { changedFiles, repositoryPrefix, sampleWorkTree } from "../../src/actions/work-tree.js"
+import { afterEach, describe, expect, it } from "vitest"
+import { changedFiles, filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "../../src/actions/work-tree.js"
+
+const temps: string[] = []
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  temps.push(dir)
+  return dir
+}
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], { cwd, stdio: "ignore", env: { ...process.env, HOME: cwd } })
 
 function repo(): { root: string; project: string } {
-  const root = mkdtempSync(join(tmpdir(), "ralph-git-"))
+  const root = tempDir("ralph-git-")
   const project = join(root, "packages", "app")
   mkdirSync(project, { recursive: true })
   writeFileSync(join(root, "top.txt"), "top\n")
@@ -51,6 +61,36 @@ describe("work tree", () => {
   })
 
   it("is undefined outside a git repository", async () => {
-    expect(await repositoryPrefix(mkdtempSync(join(tmpdir(), "ralph-nogit-")))).toBeUndefined()
+    expect(await repositoryPrefix(tempDir("ralph-nogit-"))).toBeUndefined()
+    expect(await snapshotWorkTree(tempDir("ralph-nogit-"), [".opencode/"])).toBeUndefined()
+  })
+
+  it("a rename is one entry, not two", async () => {
+    const { project } = repo()
+    git(project, "mv", "a.ts", "renamed.ts")
+    expect(await changedFiles(project)).toEqual([{ code: "R ", path: "renamed.ts" }])
+  })
+
+  it("files changed since the loop began: the loop's, not the user's untouched changes from before", async () => {
+    const { project } = repo()
+    const ignore = [".opencode/"]
+    writeFileSync(join(project, "a.ts"), "a, the user's edit\n")
+    writeFileSync(join(project, "mine.txt"), "the user's untracked file\n")
+    writeFileSync(join(project, "theirs.txt"), "another untracked file of the user\n")
+    const start = await snapshotWorkTree(project, ignore)
+    expect(start?.head).toMatch(/^[0-9a-f]{40}$/)
+    expect(Object.keys(start?.files ?? {}).sort()).toEqual(["a.ts", "mine.txt", "theirs.txt"])
+    const changed = async () => (await filesChangedSinceStart(project, start ?? { files: {} }, ignore)).map((f) => `${f.code} ${f.path}`)
+    expect(await changed()).toEqual([])
+
+    writeFileSync(join(project, "new.ts"), "written by the loop\n")
+    writeFileSync(join(project, "mine.txt"), "the user's untracked file, edited by the loop\n")
+    unlinkSync(join(project, "theirs.txt"))
+    expect(await changed()).toEqual(["?? mine.txt", "?? new.ts", "deleted theirs.txt"])
+
+    git(project, "add", "new.ts")
+    git(project, "commit", "-q", "-m", "the loop's commit")
+    git(project, "checkout", "a.ts")
+    expect(await changed()).toEqual(["reverted a.ts", "?? mine.txt", "committed new.ts", "deleted theirs.txt"])
   })
 })

@@ -1,0 +1,51 @@
+// What a user sees of a loop's outcome: the files it changed on a work tree they were already
+// changing, the session title when it stops, /ralph-status after it ended.
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import type { MockRequest } from "../harness/mock-model.js"
+import { readIfExists, selectedSessions, sharedHarness, summaryFile, waitForFile, waitForToast } from "./helpers.js"
+
+const harness = sharedHarness()
+
+/** The "- " items listed under a heading of a handoff or report (blank lines before them skipped). */
+function listedFiles(text: string, heading: RegExp): string[] {
+  const lines = text.split("\n")
+  const start = lines.findIndex((line) => heading.test(line))
+  if (start < 0) return []
+  let i = start + 1
+  while (lines[i]?.trim() === "") i += 1
+  const items: string[] = []
+  for (; /^\s*- /.test(lines[i] ?? ""); i += 1) items.push((lines[i] as string).trim())
+  return items
+}
+
+describe("a loop started on a dirty work tree", () => {
+  it("the handoff and the report list only what the loop changed: its new file and the pre-existing file it edited", async () => {
+    const project = await harness().project("dirty-tree", {
+      script: {
+        main: (r: MockRequest) => {
+          if (r.lastUser.includes("fresh session")) return { text: "All done. <promise>DONE</promise>" }
+          if (r.lastRole === "tool") return { text: "wrote new.txt and added to draft.txt; more to do" }
+          return { toolCalls: [{ name: "bash", args: { command: "printf 'new\\n' > new.txt && printf 'more\\n' >> draft.txt", description: "Write files" } }] }
+        },
+      },
+    })
+    // The user's own work in progress before /ralph: a modified tracked file, two untracked ones.
+    writeFileSync(join(project.dir, "README.md"), "# dirty-tree\n\nThe user's unsaved edit.\n")
+    writeFileSync(join(project.dir, "notes.txt"), "the user's untracked notes\n")
+    writeFileSync(join(project.dir, "draft.txt"), "the user's untracked draft\n")
+    const first = await project.newSession()
+    await project.command(first, "ralph", "write new.txt and extend the draft")
+    await waitForToast(project, /^Ralph · done/)
+
+    const handoff = readIfExists(summaryFile(project, first)) ?? ""
+    expect(listedFiles(handoff, /^- Files changed since the loop began:/)).toEqual(["- draft.txt", "- new.txt"])
+    expect(selectedSessions(project)).toHaveLength(1)
+    // The second iteration's prompt carries the same facts.
+    expect(project.requests("main").find((r) => r.lastUser.includes("fresh session"))?.lastUser).toContain("  - new.txt")
+
+    const report = await waitForFile(join(project.dir, ".opencode/sessions", first, "ralph_report.md"))
+    expect(listedFiles(report, /^## Files changed since the loop began/)).toEqual(["- `??` draft.txt", "- `??` new.txt"])
+  })
+})
