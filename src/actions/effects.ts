@@ -30,6 +30,8 @@ interface Effects {
   "select-session": { ask: { sessionID: string }; result: void }
   prompt: { ask: { loop: Loop; sessionID: string; input: PromptInput }; result: void }
   "delete-session": { ask: { sessionID: string }; result: void }
+  /** Renames a session (how a stopped loop ended, in the TUI's session list). */
+  "set-title": { ask: { sessionID: string; title: string }; result: void }
   /** The work tree and the session's completed todos, for the progress measure. */
   sample: { ask: { loop: Loop }; result: ProgressSample }
   /** Files changed since the loop began, outside its own folders (never fails: [] then). */

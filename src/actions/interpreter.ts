@@ -109,6 +109,8 @@ export class Interpreter {
         return api.promptAsync(effect.sessionID, effect.input)
       case "delete-session":
         return api.deleteSession(effect.sessionID)
+      case "set-title":
+        return api.setTitle(effect.sessionID, effect.title)
       case "sample":
         return this.sample(effect.loop)
       case "changed-files":

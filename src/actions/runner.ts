@@ -7,6 +7,7 @@ import type { CrashPoint } from "../opencode/faults.js"
 import type { LoadResult } from "../store/loop-store.js"
 import { io, type Job } from "./effects.js"
 import type { JobContext } from "./jobs/context.js"
+import { retitleEnded } from "./jobs/ended.js"
 import { resumeNow, wake } from "./jobs/go-on.js"
 import { recoverAll } from "./jobs/recover.js"
 import { turnEnded } from "./jobs/turn-ended.js"
@@ -52,6 +53,11 @@ export class LoopRunner {
   /** After OpenCode (re)started: the loops taken back from disk go on (a moment later). */
   recoverAll(adopted: readonly Loop[], found: Pick<LoadResult, "problems" | "owned">): void {
     this.host.start("recovery", recoverAll(this.ctx, adopted, found))
+  }
+
+  /** A loop was stopped outside a job (/cancel-ralph): its session's title says so. */
+  ended(loop: Loop): void {
+    this.host.start(`end of ${loop.id}`, retitleEnded(loop))
   }
 
   /** Reads the work tree as a loop begins, for "files changed since the loop began"; resolves once it is recorded. */

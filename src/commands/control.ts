@@ -38,6 +38,7 @@ function act(ctx: RalphContext, command: ControlCommand, loop: Loop | undefined,
       if (!loop) return NO_LOOP
       ctx.manager.stop(loop, "cancelled", "cancelled with /cancel-ralph")
       ctx.runner.cancelTimer(loop)
+      ctx.runner.ended(loop)
       ctx.api.log("info", "loop cancelled by the user", { loop: loop.id, iteration: loop.iteration })
       return { title: "Ralph · cancelled", message: `The Ralph loop ended at iteration ${loop.iteration}. Nothing more will be sent.` }
     case "ralph-pause":

@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import type { Project } from "../harness/harness.js"
 import type { MockRequest } from "../harness/mock-model.js"
 import { readIfExists, selectedSessions, sharedHarness, summaryFile, waitForFile, waitForToast } from "./helpers.js"
 
@@ -47,5 +48,46 @@ describe("a loop started on a dirty work tree", () => {
 
     const report = await waitForFile(join(project.dir, ".opencode/sessions", first, "ralph_report.md"))
     expect(listedFiles(report, /^## Files changed since the loop began/)).toEqual(["- `??` draft.txt", "- `??` new.txt"])
+  })
+})
+
+describe("the title of a stopped loop's last session", () => {
+  /** Resolves with the session's title once OpenCode announced it (session.updated), read back from the server. */
+  async function titleBecomes(project: Project, sessionID: string, title: RegExp): Promise<string> {
+    await project.events.waitFor((e) => e.type === "session.updated" && e.properties.info?.id === sessionID && title.test(String(e.properties.info?.title)), `the title of ${sessionID} to match ${title}`)
+    const { data } = await project.client.session.get({ path: { id: sessionID } })
+    return data?.title ?? ""
+  }
+
+  it("after completion: Ralph ✓ · <task> · 2 iterations", async () => {
+    const project = await harness().project("title-done", { script: { main: [{ text: "working on it" }, { text: "Done. <promise>DONE</promise>" }] } })
+    const first = await project.newSession()
+    await project.command(first, "ralph", "polish the widget")
+    await waitForToast(project, /^Ralph · done/)
+    const last = selectedSessions(project).at(-1) ?? ""
+    expect(await titleBecomes(project, last, /^Ralph ✓/)).toBe("Ralph ✓ · polish the widget · 2 iterations")
+  })
+
+  it("after /cancel-ralph: Ralph ■ cancelled · <task> · 1 iteration", async () => {
+    const project = await harness().project("title-cancel", {
+      pluginOptions: { strategy: "continue" },
+      script: { main: [{ text: "a slow reply", chunkDelayMs: 800 }] },
+    })
+    const session = await project.newSession()
+    void project.command(session, "ralph", "a task to cancel").catch(() => undefined)
+    await project.waitForRequests(1)
+    await project.client.session.command({ path: { id: session }, body: { command: "cancel-ralph", arguments: "" } })
+    expect(await titleBecomes(project, session, /^Ralph ■/)).toBe("Ralph ■ cancelled · a task to cancel · 1 iteration")
+  })
+
+  it("after the iteration limit: Ralph ⚠ limit · <task> · 2 iterations", async () => {
+    const project = await harness().project("title-limit", {
+      pluginOptions: { strategy: "continue", maxRetries: 1 },
+      script: { main: (r: MockRequest) => ({ text: `still going ${"z".repeat(r.index + 1)}` }) },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "an endless task")
+    await waitForToast(project, /retry limit/)
+    expect(await titleBecomes(project, session, /^Ralph ⚠/)).toBe("Ralph ⚠ limit · an endless task · 2 iterations")
   })
 })

@@ -167,6 +167,17 @@ describe("replays: classic event orders", () => {
     expect(world.prompts.map((p) => p.loop)).toEqual(["loop 2 (ses_A)"])
   })
 
+  it("a stop retitles the loop's last session with how it ended", async () => {
+    const done = await run([S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true }), S.turn("ses_A", "promise", { settle: true })])
+    expect(done.sessions.get("ses_A")?.title).toMatch(/^Ralph ✓ · Build feature \w+ · 2 iterations$/)
+    const cancelled = await run([S.ralph("ses_A"), S.cancel("ses_A"), S.settle()])
+    expect(cancelled.sessions.get("ses_A")?.title).toMatch(/^Ralph ■ cancelled · Build feature \w+ · 1 iteration$/)
+    const limited = await run([S.ralph("ses_A", { maxRetries: 0 }), S.turn("ses_A", "fresh", { settle: true })])
+    expect(limited.sessions.get("ses_A")?.title).toMatch(/^Ralph ⚠ limit · /)
+    const replaced = await run([S.ralph("ses_A"), S.ralph("ses_A"), S.settle()])
+    expect(replaced.sessions.get("ses_A")?.title).toBe("sim")
+  })
+
   it("session.deleted of the loop's session stops it; later idles do nothing", async () => {
     const world = await run([S.ralph("ses_A"), S.busy("ses_A"), S.delete("ses_A"), S.idle("ses_A"), S.settle()])
     expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "session-deleted" })
@@ -333,14 +344,21 @@ describe("replays: the invariants catch planted bugs", () => {
     )
   })
 
+  /** A stop that leaves the loop in the manager's map. */
+  const keepMapped = (m: LoopManager) => {
+    const stop = m.stop.bind(m)
+    m.stop = (loop, reason, detail) => {
+      stop(loop, reason, detail)
+      ;(m as unknown as { bySession: Map<string, Loop> }).bySession.set(loop.sessionID, loop)
+    }
+  }
+
   it("6: a stopped loop left in the manager's map", async () => {
-    await expectViolation(6, [S.ralph("ses_A"), S.cancel("ses_A")], (m) => {
-      const stop = m.stop.bind(m)
-      m.stop = (loop, reason, detail) => {
-        stop(loop, reason, detail)
-        ;(m as unknown as { bySession: Map<string, Loop> }).bySession.set(loop.sessionID, loop)
-      }
-    })
+    await expectViolation(6, [S.ralph("ses_A"), S.delete("ses_A")], keepMapped)
+  })
+
+  it("13: a session retitled as ended while a loop lives in it", async () => {
+    await expectViolation(13, [S.ralph("ses_A"), S.cancel("ses_A")], keepMapped)
   })
 
   it("7: a deleted session that does not stop its loop", async () => {

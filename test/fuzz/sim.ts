@@ -34,6 +34,7 @@
 //     wrote in the prompted session
 // 11  after a restart of OpenCode, every loop that was active is taken back (or closed) by recovery
 // 12  production code never fails but for a failed OpenCode call (anything else it catches is a bug)
+// 13  a session is retitled as ended only while no live loop lives in it
 import type { AssistantMessage, Event, Part, TextPart, UserMessage } from "@opencode-ai/sdk"
 import { INSTANT, type Effect, type Job } from "../../src/actions/effects.js"
 import { LoopRunner, type JobHost } from "../../src/actions/runner.js"
@@ -696,6 +697,11 @@ export class World {
       if (this.live(effect.sessionID)) this.deferred.push(() => this.status(effect.sessionID, "busy", true))
       return
     }
+    if (effect.kind === "set-title") {
+      const living = this.manager.get(effect.sessionID)
+      if (living) this.violate(13, `the runner retitles ${effect.sessionID} as ended ("${effect.title}"), but ${this.nameOf(living)} lives there (${living.phase})`)
+      return
+    }
     if (effect.kind !== "prompt") return
     this.onPrompt(effect.loop, effect.sessionID)
     const s = this.live(effect.sessionID)
@@ -750,6 +756,9 @@ export class World {
       }
       case "prompt":
         this.mustLive(effect.sessionID, "session.promptAsync")
+        return undefined
+      case "set-title":
+        this.mustLive(effect.sessionID, "session.update").title = effect.title
         return undefined
       case "delete-session": {
         this.mustLive(effect.sessionID, "session.delete")
@@ -996,6 +1005,7 @@ function describeEffect(effect: Effect): string {
     case "summarize":
     case "select-session":
     case "delete-session":
+    case "set-title":
     case "prompt":
     case "session-exists":
       return `${effect.kind} ${effect.sessionID}`

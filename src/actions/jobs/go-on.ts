@@ -8,6 +8,7 @@ import { decideWake } from "../../loop/wake.js"
 import { io, notify, type Job } from "../effects.js"
 import * as notice from "../notices.js"
 import type { JobContext } from "./context.js"
+import { retitleEnded } from "./ended.js"
 import { fail } from "./fail.js"
 import { prompt } from "./prompt.js"
 import { iterate } from "./restart.js"
@@ -26,7 +27,8 @@ function* act(ctx: JobContext, loop: Loop, goOn: GoOn, userEpoch: number, why?: 
       return
     case "stop":
       ctx.manager.stop(loop, goOn.breach.reason, goOn.breach.detail)
-      return yield* notify(notice.stopped(loop, goOn.breach.reason, goOn.breach.detail))
+      yield* notify(notice.stopped(loop, goOn.breach.reason, goOn.breach.detail))
+      return yield* retitleEnded(loop)
     case "resume":
       ctx.manager.promptSent(loop, ctx.now())
       if (!(yield* prompt(ctx, loop, loop.sessionID, resumePrompt(loop, why), turn, userEpoch))) return

@@ -11,6 +11,7 @@ import { all, io, log, notify, reached, type Job } from "../effects.js"
 import * as notice from "../notices.js"
 import { checkIfDue } from "./checks.js"
 import type { JobContext } from "./context.js"
+import { retitleEnded } from "./ended.js"
 import { fail } from "./fail.js"
 import { goOn, RESUMED } from "./go-on.js"
 import { iterate } from "./restart.js"
@@ -79,11 +80,13 @@ function* perform(ctx: JobContext, loop: Loop, decision: Decision, turn: Turn, u
     case "complete":
       ctx.manager.stop(loop, "completed", decision.detail)
       yield* notify(notice.completed(loop, decision.detail))
-      return yield* log("info", "loop completed", { loop: loop.id, iterations: loop.iteration, sessions: [...loop.lineage, loop.sessionID] })
+      yield* log("info", "loop completed", { loop: loop.id, iterations: loop.iteration, sessions: [...loop.lineage, loop.sessionID] })
+      return yield* retitleEnded(loop)
     case "stop":
       ctx.manager.stop(loop, decision.reason, decision.detail)
       yield* notify(notice.stopped(loop, decision.reason, decision.detail))
-      return yield* log("warn", `loop stopped: ${decision.detail}`, { loop: loop.id, reason: decision.reason })
+      yield* log("warn", `loop stopped: ${decision.detail}`, { loop: loop.id, reason: decision.reason })
+      return yield* retitleEnded(loop)
     case "report-missing-promise":
       ctx.manager.keepWatching(loop)
       return yield* notify(notice.missingPromise(loop))
