@@ -8,6 +8,8 @@ import type { Faults } from "../opencode/faults.js"
 import type { LoopStore } from "../store/loop-store.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
 import { runCheck } from "./checks.js"
+import { inTargets } from "../loop/targets.js"
+import { openTodos } from "../loop/todos.js"
 import type { Effect, Job } from "./effects.js"
 
 export interface InterpreterOptions {
@@ -114,9 +116,10 @@ export class Interpreter {
       case "sample":
         return this.sample(effect.loop)
       case "changed-files":
-        return filesChangedSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop))
-          .then((files) => files.map((f) => f.path))
-          .catch(() => [])
+        return filesChangedSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop)).then(
+          (files) => files.map((f) => f.path).filter((path) => inTargets(path, effect.loop.targets)),
+          () => [],
+        )
       case "work-tree":
         return snapshotWorkTree(directory, ownFolders(effect.loop)).catch(() => undefined)
       case "run-checks": {
@@ -153,10 +156,10 @@ export class Interpreter {
     this.prefix ??= repositoryPrefix(this.options.directory)
     const prefix = await this.prefix
     const [workTree, todos] = await Promise.all([
-      prefix === undefined ? undefined : sampleWorkTree(this.options.directory, prefix, ignore),
+      prefix === undefined ? undefined : sampleWorkTree(this.options.directory, prefix, ignore, loop.targets),
       this.options.api.todos(loop.sessionID).catch(() => []),
     ])
-    return { workTree, todosCompleted: todos.filter((t) => t.status === "completed").length, sessionID: loop.sessionID }
+    return { workTree, todosCompleted: todos.filter((t) => t.status === "completed").length, openTodos: openTodos(todos), sessionID: loop.sessionID }
   }
 
   private schedule(loop: Loop, until: number): void {

@@ -1,11 +1,11 @@
 // LoopRunner: where the hooks hand work to the loop's jobs (src/actions/jobs/). Each entry point
 // starts a job on the host — the Interpreter in production, the simulated OpenCode in the fuzzer —
 // so both run the very same steps.
-import type { GoOnHow } from "../loop/go-on.js"
+import type { ResumeHow } from "../loop/go-on.js"
 import type { Loop } from "../loop/loop.js"
 import type { CrashPoint } from "../opencode/faults.js"
 import type { LoadResult } from "../store/loop-store.js"
-import { io, type Job } from "./effects.js"
+import { all, type Job } from "./effects.js"
 import type { JobContext } from "./jobs/context.js"
 import { retitleEnded } from "./jobs/ended.js"
 import { resumeNow, wake } from "./jobs/go-on.js"
@@ -46,7 +46,7 @@ export class LoopRunner {
   }
 
   /** /ralph-resume from another session of the loop: go on now. */
-  resumeNow(loop: Loop, how: GoOnHow): void {
+  resumeNow(loop: Loop, how: ResumeHow): void {
     this.host.start(`resume of ${loop.id}`, resumeNow(this.ctx, loop, how))
   }
 
@@ -60,11 +60,15 @@ export class LoopRunner {
     this.host.start(`end of ${loop.id}`, retitleEnded(loop))
   }
 
-  /** Reads the work tree as a loop begins, for "files changed since the loop began"; resolves once it is recorded. */
+  /**
+   * Reads the work tree as a loop begins (HEAD and the files the user had changed already, for
+   * "files changed since the loop began"; the progress baseline); resolves once it is recorded.
+   */
   captureStart(loop: Loop): Promise<void> {
     const manager = this.ctx.manager
     return this.host.runNow(`start of ${loop.id}`, (function* () {
-      manager.workTreeCaptured(loop, yield* io({ kind: "work-tree", loop }))
+      const [tree, sample] = yield* all({ kind: "work-tree", loop }, { kind: "sample", loop })
+      manager.startCaptured(loop, tree, sample)
     })())
   }
 

@@ -2,9 +2,11 @@
 // credited with what it committed since its start commit and with every file whose content now
 // differs from the snapshot taken when it began — not with the user's own uncommitted work it
 // left alone. A pre-existing change the loop edited further counts; so does one it reverted.
+import { z } from "zod"
 
 /** Content hashes by path (relative to the project); a deleted file is `DELETED`. */
-export type FileHashes = Record<string, string>
+export const fileHashesSchema = z.record(z.string(), z.string())
+export type FileHashes = z.infer<typeof fileHashesSchema>
 
 export const DELETED = "-"
 

@@ -4,8 +4,8 @@
 import type { Breaker } from "./breaker.js"
 import { recordCall } from "./call-window.js"
 import type { StartTree } from "./changed-files.js"
-import type { GoOnHow } from "./go-on.js"
 import type { Loop, Usage } from "./loop.js"
+import type { ProgressSample } from "./progress.js"
 import { LoopRegistry } from "./registry.js"
 import type { Turn } from "./turn.js"
 import { recordTurnEvent, type TurnEvent } from "./turn-events.js"
@@ -51,12 +51,18 @@ export class LoopFacts extends LoopRegistry {
     this.changed(loop, "hints-used")
   }
 
-  /** The work tree was read as the loop began (for "files changed since the loop began"). */
-  workTreeCaptured(loop: Loop, start: StartTree | undefined): void {
-    if (start === undefined || loop.startFiles !== undefined) return
-    if (start.head !== undefined) loop.startHead = start.head
-    loop.startFiles = start.files
-    this.changed(loop, "work-tree")
+  /**
+   * What the project looked like when the loop began: its commit and the files the user had changed
+   * already (for "files changed since the loop began"), and the progress baseline, so the first
+   * turn is measured like any other.
+   */
+  startCaptured(loop: Loop, tree: StartTree | undefined, sample: ProgressSample): void {
+    if (tree !== undefined && loop.startFiles === undefined) {
+      if (tree.head !== undefined) loop.startHead ??= tree.head
+      loop.startFiles = tree.files
+    }
+    if (loop.progress.workTree === undefined) loop.progress = { ...loop.progress, workTree: sample.workTree, todosCompleted: sample.todosCompleted, todosSession: sample.sessionID }
+    this.changed(loop, "start-captured")
   }
 
   /** What a session of the loop has cost so far, from OpenCode's message accounting. */
@@ -71,7 +77,7 @@ export class LoopFacts extends LoopRegistry {
   }
 
   /** /ralph-resume asked to go on at the next idle: taken once. */
-  takeResumeRequest(loop: Loop): GoOnHow | undefined {
+  takeResumeRequest(loop: Loop): Loop["resumeRequested"] {
     const how = loop.resumeRequested
     delete loop.resumeRequested
     return how

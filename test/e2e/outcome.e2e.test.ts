@@ -4,8 +4,8 @@ import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
-import type { MockRequest } from "../harness/mock-model.js"
-import { readIfExists, selectedSessions, sharedHarness, summaryFile, waitForFile, waitForToast } from "./helpers.js"
+import { gate, type MockRequest } from "../harness/mock-model.js"
+import { readIfExists, selectedSessions, sharedHarness, summaryFile, waitForFile, waitForStreamedText, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -69,14 +69,17 @@ describe("the title of a stopped loop's last session", () => {
   })
 
   it("after /cancel-ralph: Ralph ■ cancelled · <task> · 1 iteration", async () => {
+    const turnOne = gate()
     const project = await harness().project("title-cancel", {
       pluginOptions: { strategy: "continue" },
-      script: { main: [{ text: "a slow reply", chunkDelayMs: 800 }] },
+      script: { main: (r: MockRequest) => (r.lastUser.startsWith("[ralph-loop control]") ? { text: "OK" } : { text: "a slow reply that takes a while", holdAfterFirstChunk: turnOne.opened }) },
     })
     const session = await project.newSession()
     void project.command(session, "ralph", "a task to cancel").catch(() => undefined)
-    await project.waitForRequests(1)
-    await project.client.session.command({ path: { id: session }, body: { command: "cancel-ralph", arguments: "" } })
+    await waitForStreamedText(project, /^a slow/)
+    void project.command(session, "cancel-ralph", "").catch(() => undefined)
+    await waitForToast(project, /cancelled/)
+    turnOne.open()
     expect(await titleBecomes(project, session, /^Ralph ■/)).toBe("Ralph ■ cancelled · a task to cancel · 1 iteration")
   })
 

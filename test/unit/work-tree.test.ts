@@ -1,19 +1,11 @@
 import { execFileSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, unlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { changedFiles, filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "../../src/actions/work-tree.js"
+import { tempDirs } from "../temp-dirs.js"
 
-const temps: string[] = []
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix))
-  temps.push(dir)
-  return dir
-}
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+const tempDir = tempDirs()
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], { cwd, stdio: "ignore", env: { ...process.env, HOME: cwd } })
@@ -57,7 +49,7 @@ describe("work tree", () => {
     writeFileSync(join(project, "a.ts"), "a changed\n")
     mkdirSync(join(project, ".opencode"), { recursive: true })
     writeFileSync(join(project, ".opencode/x"), "x")
-    expect(await changedFiles(project)).toEqual([{ code: " M", path: "a.ts" }])
+    expect(await changedFiles(project, [".opencode/"])).toEqual([{ code: " M", path: "a.ts" }])
   })
 
   it("is undefined outside a git repository", async () => {
@@ -68,7 +60,7 @@ describe("work tree", () => {
   it("a rename is one entry, not two", async () => {
     const { project } = repo()
     git(project, "mv", "a.ts", "renamed.ts")
-    expect(await changedFiles(project)).toEqual([{ code: "R ", path: "renamed.ts" }])
+    expect(await changedFiles(project, [])).toEqual([{ code: "R ", path: "renamed.ts" }])
   })
 
   it("files changed since the loop began: the loop's, not the user's untouched changes from before", async () => {
