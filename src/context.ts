@@ -4,6 +4,7 @@ import type { LoopRunner } from "./actions/runner.js"
 import type { LiveSettings } from "./config/live-settings.js"
 import type { LoopManager } from "./loop/manager.js"
 import type { OpencodeApi } from "./opencode/api.js"
+import type { SavedLoop } from "./store/saved-loops.js"
 
 export interface RalphContext {
   readonly directory: string
@@ -13,5 +14,7 @@ export interface RalphContext {
   readonly settings: LiveSettings
   /** activation "always": root sessions created since load that have not had a message yet. */
   readonly newSessions: Set<string>
+  /** The `limit` newest loops on disk, ended ones included (never rejects). */
+  savedLoops(limit: number): Promise<SavedLoop[]>
   now(): number
 }

@@ -39,7 +39,16 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
   const interpreter = new Interpreter({ directory: input.directory, api, store, faults, onWake: (loop) => runner.wake(loop) })
   const runner = new LoopRunner(interpreter, { directory: input.directory, manager, now: Date.now, settings: () => settings.current })
-  const ctx: RalphContext = { directory: input.directory, api, manager, runner, settings, newSessions: new Set(), now: Date.now }
+  const ctx: RalphContext = {
+    directory: input.directory,
+    api,
+    manager,
+    runner,
+    settings,
+    newSessions: new Set(),
+    savedLoops: (limit) => store.newest(limit),
+    now: Date.now,
+  }
   const found = await store.load(Date.now()).catch((error: unknown) => {
     api.log("error", `could not read the loops' state: ${String(error)}`)
     return { loops: [], problems: [], owned: [] }

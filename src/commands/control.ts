@@ -5,12 +5,13 @@ import type { RalphContext } from "../context.js"
 import type { Loop } from "../loop/loop.js"
 import { resumeByHand } from "../loop/resume.js"
 import { CONTROL_MARKER, type ControlCommand } from "./definitions.js"
-import { helpText, statusText } from "./status-text.js"
+import { statusMessage } from "./status.js"
+import { helpText } from "./status-text.js"
 import { replaceText } from "./text.js"
 
-export function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): void {
+export async function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): Promise<void> {
   const loop = ctx.manager.find(sessionID)
-  const result = act(ctx, command, loop, args.trim(), sessionID)
+  const result = command === "ralph-status" ? await status(ctx, sessionID) : act(ctx, command, loop, args.trim(), sessionID)
   ctx.api.toast(result.variant ?? "info", result.title, result.message.split("\n").slice(0, 3).join("\n"))
   replaceText(parts, `${CONTROL_MARKER} /${command}\n\n${result.message}\n\n(This message is for the user; the Ralph loop plugin already did it. Reply with just "OK".)`)
 }
@@ -23,17 +24,15 @@ interface Result {
 
 const NO_LOOP: Result = { title: "Ralph · no loop here", message: "There is no Ralph loop in this session. Start one with /ralph <task>." }
 
-function act(ctx: RalphContext, command: ControlCommand, loop: Loop | undefined, args: string, sessionID: string): Result {
+async function status(ctx: RalphContext, sessionID: string): Promise<Result> {
+  const message = await statusMessage(ctx, sessionID)
+  return message ? { title: "Ralph · status", message } : NO_LOOP
+}
+
+function act(ctx: RalphContext, command: Exclude<ControlCommand, "ralph-status">, loop: Loop | undefined, args: string, sessionID: string): Result {
   switch (command) {
     case "ralph-help":
       return { title: "Ralph · help", message: helpText() }
-    case "ralph-status": {
-      if (loop) return { title: "Ralph · status", message: statusText(loop, ctx.now()) }
-      const others = ctx.manager.all()
-      return others.length === 0
-        ? NO_LOOP
-        : { title: "Ralph · status", message: `No Ralph loop in this session. Loops in this project:\n${others.map((l) => `- ${l.sessionID}: ${l.phase}, iteration ${l.iteration} — ${l.task.split("\n")[0]}`).join("\n")}` }
-    }
     case "cancel-ralph":
       if (!loop) return NO_LOOP
       ctx.manager.stop(loop, "cancelled", "cancelled with /cancel-ralph")

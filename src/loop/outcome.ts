@@ -25,3 +25,6 @@ export function outcomeTitle(loop: Loop): string | undefined {
   const mark = loop.phase === "stopped" && loop.stopReason ? MARKS[loop.stopReason] : undefined
   return mark ? `Ralph ${mark} · ${shorten(loop.task, 50)} · ${iterations(loop.iteration)}` : undefined
 }
+
+/** The mark and reason of a stop, as /ralph-status lists it: "✓ completed", "■ cancelled", "⚠ max-iterations". */
+export const stopLabel = (reason: StopReason | undefined): string => `${(reason && MARKS[reason]?.split(" ")[0]) ?? "■"} ${reason ?? "stopped"}`

@@ -15,10 +15,10 @@ import { STATE_DIR } from "../project/own-files.js"
 import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } from "./atomic.js"
 import { Journal, JOURNAL_LIMITS, journalLine, type JournalLimits } from "./journal.js"
 import { persistedLoopSchema, SCHEMA_VERSION, type PersistedLoop } from "./loop-schema.js"
+import { readNewestLoops, type SavedLoop } from "./saved-loops.js"
 
 export { STATE_DIR }
 export { JOURNAL_LIMITS, type JournalLimits }
-
 
 export interface StoreProblem {
   file: string
@@ -156,6 +156,12 @@ export class LoopStore {
   /** Waits for every pending write (tests, dispose). */
   async flush(): Promise<void> {
     await Promise.all([...this.writes.values()])
+  }
+
+  /** The `limit` newest loops on disk, ended ones included, once every change made so far is written (never throws). */
+  async newest(limit: number): Promise<SavedLoop[]> {
+    await this.flush()
+    return readNewestLoops(join(this.dir, "loops"), limit)
   }
 
   /** Waits until what the loop's state was changed to so far is on disk (or failed to get there). */

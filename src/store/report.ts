@@ -51,8 +51,11 @@ function openGotchas(loop: Loop) {
   return loop.gotchas.filter((g) => last?.checks.some((c) => c.status !== "passed" && g.title.startsWith(`${c.name}: `)))
 }
 
+/** Where a loop's report is written: <summaryPath>/<loopID>/ralph_report.md (throws for an unsafe id or path). */
+export const reportFile = (directory: string, loop: Loop): string => join(sessionDir(directory, loop.settings.summaryPath, loop.id), "ralph_report.md")
+
 export async function writeReport(directory: string, loop: Loop, files: Array<{ code: string; path: string }>, now: number): Promise<string> {
-  const file = join(sessionDir(directory, loop.settings.summaryPath, loop.id), "ralph_report.md")
+  const file = reportFile(directory, loop)
   await writeFileAtomic(file, renderReport(loop, files, now), directory)
   return file
 }

@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import { gate, type MockRequest } from "../harness/mock-model.js"
-import { readIfExists, selectedSessions, sharedHarness, summaryFile, waitForFile, waitForStreamedText, waitForToast } from "./helpers.js"
+import { readIfExists, selectedSessions, sharedHarness, summaryFile, waitForFile, waitForLoopEnd, waitForStreamedText, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -92,5 +92,54 @@ describe("the title of a stopped loop's last session", () => {
     await project.command(session, "ralph", "an endless task")
     await waitForToast(project, /retry limit/)
     expect(await titleBecomes(project, session, /^Ralph ⚠/)).toBe("Ralph ⚠ limit · an endless task · 2 iterations")
+  })
+})
+
+describe("/ralph-status after the loop ended", () => {
+  const isControl = (r: MockRequest) => r.lastUser.startsWith("[ralph-loop control]")
+  /** What the plugin answered to /ralph-status in `sessionID`: the text of its control message. */
+  async function status(project: Project, sessionID: string): Promise<string> {
+    const before = project.requests("main").length
+    await project.command(sessionID, "ralph-status", "")
+    const request = project.requests("main").slice(before).find(isControl)
+    if (!request) throw new Error("/ralph-status sent no control turn")
+    return request.lastUser
+  }
+
+  it("shows how it ended in its last and earlier sessions, lists the project's loops elsewhere, and still does after OpenCode restarted", async () => {
+    const project = await harness().project("status-ended", {
+      // fresh: the loop's first session stays (recreate would delete it).
+      pluginOptions: { strategy: "fresh" },
+      script: { main: (r: MockRequest) => (isControl(r) ? { text: "OK" } : r.lastUser.includes("fresh session") ? { text: "Done. <promise>DONE</promise>" } : { text: "working on it" }) },
+    })
+    const first = await project.newSession()
+    await project.command(first, "ralph", "polish the widget")
+    await waitForToast(project, /^Ralph · done/)
+    const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    const last = loop?.sessionID ?? ""
+    expect(last).not.toBe(first)
+    await waitForFile(join(project.dir, ".opencode/sessions", first, "ralph_report.md"))
+
+    const expectOutcome = (text: string) => {
+      expect(text).toMatch(/^Ralph loop — ended ✓ completed: /m)
+      expect(text).toContain("Task: polish the widget")
+      expect(text).toMatch(/^2 iterations of at most 6 · restarts 1 · strategy fresh$/m)
+      expect(text).toMatch(/^Time: \d+\.\d min, .* · tokens [\d,]+ · cost 0\.00$/m)
+      expect(text).toContain(`Report: .opencode/sessions/${first}/ralph_report.md`)
+      expect(text).toMatch(/^- ✓ completed · 2 iterations · ended .* · polish the widget$/m)
+    }
+    expectOutcome(await status(project, last))
+    expectOutcome(await status(project, first))
+    const elsewhere = await status(project, await project.newSession())
+    expect(elsewhere).toMatch(/^No Ralph loop in this session\.$/m)
+    expect(elsewhere).toMatch(/^- ✓ completed · 2 iterations · ended .* · polish the widget$/m)
+
+    await harness().restartServer("SIGTERM")
+    expectOutcome(await status(project, last))
+  })
+
+  it("says there is no loop in a project that never had one", async () => {
+    const project = await harness().project("status-none", { script: { main: [{ text: "OK" }] } })
+    expect(await status(project, await project.newSession())).toContain("There is no Ralph loop in this session. Start one with /ralph <task>.")
   })
 })

@@ -52,6 +52,7 @@ import type { OpencodeApi } from "../../src/opencode/api.js"
 import type { RuntimeEvent } from "../../src/opencode/events.js"
 import type { MessageWithParts } from "../../src/opencode/read-turn.js"
 import { parseStateText, stateText } from "../../src/store/loop-store.js"
+import { parseSavedLoop } from "../../src/store/saved-loops.js"
 import type { CheckResult } from "../../src/loop/diagnostics.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -298,7 +299,16 @@ export class World {
         return { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}) }
       },
     } as unknown as OpencodeApi
-    this.ctx = { directory, api, manager: this.manager, runner: this.runner, settings, newSessions: new Set<string>(), now: () => this.now }
+    this.ctx = {
+      directory,
+      api,
+      manager: this.manager,
+      runner: this.runner,
+      settings,
+      newSessions: new Set<string>(),
+      savedLoops: async (limit) => [...this.disk.values()].map(parseSavedLoop).filter((l) => l !== undefined).slice(0, limit),
+      now: () => this.now,
+    }
     this.hooks = {
       event: eventHook(this.ctx),
       chat: chatMessageHook(this.ctx),
