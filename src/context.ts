@@ -1,6 +1,7 @@
 // What the hooks of one plugin instance share. Built once per instance by `server()`; nothing here
 // is module-level, because OpenCode runs one instance per project directory in one process.
 import type { LoopRunner } from "./actions/runner.js"
+import type { ControlTurns } from "./commands/control-turns.js"
 import type { LiveSettings } from "./config/live-settings.js"
 import type { LoopManager } from "./loop/manager.js"
 import type { OpencodeApi } from "./opencode/api.js"
@@ -14,6 +15,8 @@ export interface RalphContext {
   readonly settings: LiveSettings
   /** activation "always": root sessions created since load that have not had a message yet. */
   readonly newSessions: Set<string>
+  /** Which turn is a control command's own (sent without the session's history). */
+  readonly controlTurns: ControlTurns
   /** The `limit` newest loops on disk, ended ones included (never rejects). */
   savedLoops(limit: number): Promise<SavedLoop[]>
   now(): number

@@ -7,11 +7,14 @@ import { LoopRunner } from "./actions/runner.js"
 import { LiveSettings } from "./config/live-settings.js"
 import { globalConfigDir } from "./config/load.js"
 import type { RalphContext } from "./context.js"
+import { ControlTurns } from "./commands/control-turns.js"
 import { chatMessageHook } from "./hooks/chat-message.js"
+import { chatParamsHook } from "./hooks/chat-params.js"
 import { compactionAutocontinueHook } from "./hooks/compaction-autocontinue.js"
 import { compactingHook } from "./hooks/compacting.js"
 import { commandHook } from "./hooks/command-execute.js"
 import { eventHook } from "./hooks/event.js"
+import { messagesTransformHook } from "./hooks/messages-transform.js"
 import { systemTransformHook } from "./hooks/system-transform.js"
 import { RefusedByRalph, toolGuardHook } from "./hooks/tool-guard.js"
 import { LoopManager } from "./loop/manager.js"
@@ -46,6 +49,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     runner,
     settings,
     newSessions: new Set(),
+    controlTurns: new ControlTurns(),
     savedLoops: (limit) => store.newest(limit),
     now: Date.now,
   }
@@ -61,6 +65,8 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     "command.execute.before": commandHook(ctx),
     "chat.message": chatMessageHook(ctx),
     "experimental.chat.system.transform": systemTransformHook(ctx),
+    "experimental.chat.messages.transform": messagesTransformHook(ctx),
+    "chat.params": chatParamsHook(ctx),
     "experimental.compaction.autocontinue": compactionAutocontinueHook(ctx),
     "tool.execute.before": toolGuardHook(ctx),
     "experimental.session.compacting": compactingHook(ctx),

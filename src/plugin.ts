@@ -40,6 +40,8 @@ export const server: Plugin = async (input, options) => {
     "command.execute.before": later("command.execute.before"),
     "chat.message": later("chat.message"),
     "experimental.chat.system.transform": later("experimental.chat.system.transform"),
+    "experimental.chat.messages.transform": later("experimental.chat.messages.transform"),
+    "chat.params": later("chat.params"),
     "experimental.compaction.autocontinue": later("experimental.compaction.autocontinue"),
     "experimental.session.compacting": later("experimental.session.compacting"),
     "tool.execute.before": later("tool.execute.before"),

@@ -16,6 +16,8 @@ export const chatMessageHook =
   async (input, output) => {
     ctx.settings.showUnseen()
     const sessionID = input.sessionID
+    const isControl = output.parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))
+    ctx.controlTurns.messageCreated(sessionID, output.message.id, isControl)
     const isNewSession = ctx.newSessions.delete(sessionID)
     let loop = ctx.manager.get(sessionID)
     if (!loop && isNewSession && ctx.settings.current.activation === "always" && ctx.settings.reload().activation === "always") {
@@ -24,7 +26,7 @@ export const chatMessageHook =
     }
     if (!loop) return
     // A control command's own message (/ralph-status …) neither resumes a loop nor gets the rules.
-    if (output.parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))) return
+    if (isControl) return
     if (!loop.needsInstruction) ctx.manager.onUserMessage(loop)
     if (ctx.manager.resume(loop, ctx.now())) {
       ctx.runner.cancelTimer(loop)

@@ -13,5 +13,8 @@ export const commandHook =
     // A command is never the first *message* that starts an "always" loop.
     ctx.newSessions.delete(input.sessionID)
     if (input.command === RALPH) await startFromCommand(ctx, input.sessionID, input.arguments, output.parts)
-    else if (isControlCommand(input.command)) await runControl(ctx, input.command, input.sessionID, input.arguments, output.parts)
+    else if (isControlCommand(input.command)) {
+      await runControl(ctx, input.command, input.sessionID, input.arguments, output.parts)
+      ctx.controlTurns.commandRewritten(input.sessionID)
+    }
   }

@@ -17,8 +17,10 @@ function handle(ctx: RalphContext, observation: Observation): void {
   const { manager } = ctx
   switch (observation.kind) {
     case "busy":
+      ctx.controlTurns.busy(observation.sessionID)
       return manager.onBusy(observation.sessionID, observation.retry)
     case "idle": {
+      ctx.controlTurns.idle(observation.sessionID)
       const loop = manager.takeIdle(observation.sessionID)
       if (loop) ctx.runner.onTurnEnded(loop)
       return
@@ -36,6 +38,7 @@ function handle(ctx: RalphContext, observation: Observation): void {
       return
     case "session-deleted": {
       ctx.newSessions.delete(observation.sessionID)
+      ctx.controlTurns.forget(observation.sessionID)
       const loop = manager.sessionDeleted(observation.sessionID)
       if (loop) {
         ctx.runner.cancelTimer(loop)

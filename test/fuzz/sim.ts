@@ -42,6 +42,7 @@ import { CONTROL_MARKER } from "../../src/commands/definitions.js"
 import type { LiveSettings } from "../../src/config/live-settings.js"
 import { DEFAULT_SETTINGS, type Settings, type Strategy } from "../../src/config/schema.js"
 import type { RalphContext } from "../../src/context.js"
+import { ControlTurns } from "../../src/commands/control-turns.js"
 import { chatMessageHook } from "../../src/hooks/chat-message.js"
 import { commandHook } from "../../src/hooks/command-execute.js"
 import { compactionAutocontinueHook } from "../../src/hooks/compaction-autocontinue.js"
@@ -306,6 +307,7 @@ export class World {
       runner: this.runner,
       settings,
       newSessions: new Set<string>(),
+      controlTurns: new ControlTurns(),
       savedLoops: async (limit) => [...this.disk.values()].map(parseSavedLoop).filter((l) => l !== undefined).slice(0, limit),
       now: () => this.now,
     }
