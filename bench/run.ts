@@ -2,7 +2,7 @@
 //
 //   npm run bench                       all five (about 4–5 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 2 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, idle, growth, load
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, idle, growth, load, control
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -12,6 +12,7 @@ import { cpus, loadavg, totalmem } from "node:os"
 import { join } from "node:path"
 import { packageDir } from "../test/harness/harness.js"
 import { runContextGrowthBench, type ContextGrowthResult, type GrowthPoint } from "./context-growth.js"
+import { runControlCostBench, type ControlCostResult, type RequestCost } from "./control-cost.js"
 import { runEventHookBench, type EventHookResult } from "./event-hook.js"
 import { runIdleToPromptBench, type IdleToPromptResult } from "./idle-to-prompt.js"
 import { runJournalBench, type JournalCase, type JournalResult } from "./journal.js"
@@ -37,6 +38,11 @@ const GOAL = {
   // Issue 15: recovery at start-up reads only the newest journal, so a long history costs no more
   // than one full journal (the rotation size), however many old journals lie beside it.
   journalRecoveryToFull: 1.2,
+  // Issue 17: a control command (/ralph-status …) acts in the plugin. OpenCode 1.18.33 runs a model
+  // turn for every command (zero only by failing the command: BENCHMARKS.md), so the goal is its
+  // minimum: one request that carries the control message alone, none of the session's history.
+  controlRequests: 1,
+  controlMessages: 1,
 }
 
 interface Results {
@@ -52,6 +58,7 @@ interface Results {
   idleToPrompt?: IdleToPromptResult
   contextGrowth?: ContextGrowthResult
   load?: LoadResult
+  controlCost?: ControlCostResult
 }
 
 type Row = [benchmark: string, measure: string, result: string, goal: string, verdict: string]
@@ -99,6 +106,7 @@ async function main(): Promise<void> {
   if (wanted("idle")) results.idleToPrompt = await runIdleToPromptBench(log)
   if (wanted("growth")) results.contextGrowth = await runContextGrowthBench(log)
   if (wanted("load")) results.load = await runLoadBench(log)
+  if (wanted("control")) results.controlCost = await runControlCostBench(log)
   results.machine.opencode = results.load?.opencodeVersion ?? opencodeVersion()
   results.machine.loadAverage.end = loadavg()[0] ?? 0
 
@@ -175,6 +183,16 @@ function rows(r: Results): Row[] {
     )
     const bun = r.load.bunLoad
     if (bun) out.push(["load", `  plugin alone in OpenCode's Bun (n=${bun.runs})`, `server() ${ms(bun.factoryMs)}, first hook ${ms(bun.readyMs)}`, "", "(info)"])
+  }
+  if (r.controlCost) {
+    const c = r.controlCost
+    const line = (k: RequestCost) => `${k.requests} request, ${kb(k.bytes)} (≈${k.approxTokens.toLocaleString("en")} tokens): system ${kb(k.systemBytes)}, tools ${kb(k.toolsBytes)}, ${k.messages} message${k.messages === 1 ? "" : "s"}`
+    const met = (k: RequestCost) => verdict(k.requests <= GOAL.controlRequests && k.messages <= GOAL.controlMessages)
+    const goal = `${GOAL.controlRequests} request, ${GOAL.controlMessages} message`
+    out.push(["control command", `/ralph-status after a 3-turn loop, before (×${c.rounds})`, line(c.before.status), "", "(info)"])
+    out.push(["control command", `/ralph-status after a 3-turn loop, now (×${c.rounds})`, line(c.after.status), goal, met(c.after.status)])
+    out.push(["control command", "/ralph-help, before → now", `${kb(c.before.help.bytes)} → ${kb(c.after.help.bytes)}`, goal, met(c.after.help)])
+    out.push(["control command", "  for scale: one turn of that loop", line(c.loopTurn), "", "(info)"])
   }
   if (r.memory) {
     const m = r.memory
