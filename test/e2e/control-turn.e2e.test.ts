@@ -62,6 +62,11 @@ describe("a control command's turn", () => {
     const status = project.requests("main").at(-1)!
     expectControlOnly(status, "ralph-status")
     expect(status.lastUser).toContain("Ralph loop — paused: paused with /ralph-pause")
+    // Tools were switched off for that request only: the stored message has no tools setting.
+    const { data: stored } = await project.client.session.messages({ path: { id: session } })
+    const controlMessage = stored?.find((m) => m.parts.some((p) => p.type === "text" && p.text.startsWith("[ralph-loop control] /ralph-status")))
+    expect(controlMessage?.info.role).toBe("user")
+    expect(controlMessage?.info.role === "user" && controlMessage.info.tools).toBeFalsy()
 
     await project.command(session, "ralph-resume", "")
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "retries-exhausted" })
@@ -83,5 +88,17 @@ describe("a control command's turn", () => {
     expectWholeContext(own)
     expect(texts(own)).toContain("working on part two")
     expect(project.events.of("session.error")).toEqual([])
+  })
+
+  it("as a new session's first message: OpenCode's title request beside it keeps its own prompt", async () => {
+    const project = await harness().project("control-first", { script: { main: [{ text: "OK" }] } })
+    // Created without a title, so OpenCode names it from its first message.
+    const { data: session } = await project.client.session.create({ body: {} })
+    await project.command(session!.id, "ralph-help", "")
+    await project.waitForRequests(1, "title")
+    await project.waitForIdle()
+    expectControlOnly(project.requests("main")[0]!, "ralph-help")
+    expect(project.requests("title")[0]?.system).toMatch(/title generator/i)
+    await project.events.waitFor((e) => e.type === "session.updated" && e.properties.info?.id === session!.id && e.properties.info?.title === "Mock title", "the generated title")
   })
 })
