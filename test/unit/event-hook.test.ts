@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { ControlTurns } from "../../src/commands/control-turns.js"
 import type { RalphContext } from "../../src/context.js"
 import { eventHook } from "../../src/hooks/event.js"
 import type { Loop } from "../../src/loop/loop.js"
@@ -12,7 +13,7 @@ const settings = makeLoop().settings
 function setup() {
   const manager = new LoopManager()
   const ended: Loop[] = []
-  const ctx = { manager, runner: { onTurnEnded: (loop: Loop) => ended.push(loop) } } as unknown as RalphContext
+  const ctx = { manager, controlTurns: new ControlTurns(), runner: { onTurnEnded: (loop: Loop) => ended.push(loop) } } as unknown as RalphContext
   const hook = eventHook(ctx)
   const send = (event: RuntimeEvent) => hook({ event } as Parameters<typeof hook>[0])
   return { manager, ended, send }
