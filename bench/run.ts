@@ -1,7 +1,7 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all five (about 4–5 minutes on 2 cores)
-//   npm run bench -- --quick            fewer rounds and runs, about 2 minutes (or RALPH_BENCH_QUICK=1)
+//   npm run bench                       all eight (about 10 minutes on 2 cores)
+//   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
 //   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, idle, growth, load, control
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
