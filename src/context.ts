@@ -4,11 +4,14 @@ import type { LoopRunner } from "./actions/runner.js"
 import type { LiveSettings } from "./config/live-settings.js"
 import type { LoopManager } from "./loop/manager.js"
 import type { OpencodeApi } from "./opencode/api.js"
+import type { PlanRequests } from "./plan/requests.js"
 
 export interface RalphContext {
   readonly directory: string
   readonly api: OpencodeApi
   readonly manager: LoopManager
+  /** /ralph-plan requests waiting for their turn to end. */
+  readonly plans: PlanRequests
   readonly runner: LoopRunner
   readonly settings: LiveSettings
   /** activation "always": root sessions created since load that have not had a message yet. */

@@ -15,6 +15,7 @@ import { eventHook } from "./hooks/event.js"
 import { systemTransformHook } from "./hooks/system-transform.js"
 import { RefusedByRalph, toolGuardHook } from "./hooks/tool-guard.js"
 import { LoopManager } from "./loop/manager.js"
+import { PlanRequests } from "./plan/requests.js"
 import { OpencodeApi } from "./opencode/api.js"
 import { Faults } from "./opencode/faults.js"
 import { LoopStore } from "./store/loop-store.js"
@@ -37,8 +38,9 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
   const interpreter = new Interpreter({ directory: input.directory, api, store, faults, onWake: (loop) => runner.wake(loop) })
-  const runner = new LoopRunner(interpreter, { directory: input.directory, manager, now: Date.now, settings: () => settings.current })
-  const ctx: RalphContext = { directory: input.directory, api, manager, runner, settings, newSessions: new Set(), now: Date.now }
+  const plans = new PlanRequests()
+  const runner = new LoopRunner(interpreter, { directory: input.directory, manager, plans, now: Date.now, settings: () => settings.current })
+  const ctx: RalphContext = { directory: input.directory, api, manager, plans, runner, settings, newSessions: new Set(), now: Date.now }
   const found = await store.load(Date.now()).catch((error: unknown) => {
     api.log("error", `could not read the loops' state: ${String(error)}`)
     return { loops: [], problems: [], owned: [] }

@@ -6,7 +6,10 @@ import { ownFolders, type Loop } from "../loop/loop.js"
 import type { OpencodeApi } from "../opencode/api.js"
 import type { Faults } from "../opencode/faults.js"
 import type { LoopStore } from "../store/loop-store.js"
+import { readPlanFile, writePlanBack } from "../store/plan-file.js"
+import { ProgressFile } from "../store/progress-file.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
+import { checksFor } from "../plan/plan.js"
 import { runCheck } from "./checks.js"
 import type { Effect, Job } from "./effects.js"
 
@@ -29,8 +32,11 @@ export class Interpreter {
   private disposed = false
   /** The project's place in its git repository (undefined: not a repository), asked once. */
   private prefix?: Promise<string | undefined>
+  private readonly progress: ProgressFile
 
-  constructor(private readonly options: InterpreterOptions) {}
+  constructor(private readonly options: InterpreterOptions) {
+    this.progress = new ProgressFile(options.directory)
+  }
 
   private now(): number {
     return (this.options.now ?? Date.now)()
@@ -112,7 +118,7 @@ export class Interpreter {
         return headCommit(directory).catch(() => undefined)
       case "run-checks": {
         const results = []
-        for (const check of effect.loop.settings.checks) results.push(await runCheck(check, directory))
+        for (const check of checksFor(effect.loop.settings, effect.loop.plan)) results.push(await runCheck(check, directory))
         return results
       }
       case "verify-state":
@@ -125,6 +131,17 @@ export class Interpreter {
         return readSummaryFile(directory, effect.loop.settings.summaryPath, effect.sessionID)
       case "write-transcript":
         return writeTranscript(directory, effect.loop.settings.summaryPath, effect.sessionID, effect.messages)
+      case "write-plan":
+        return effect.loop.plan ? writePlanBack(directory, effect.loop.plan) : { changed: [] }
+      case "read-plan":
+        return readPlanFile(directory, effect.path)
+      case "append-progress":
+        return this.progress.append(effect.entry)
+      case "read-progress":
+        return this.progress.read()
+      case "ask":
+        if (this.disposed) throw new Error("the plugin instance was disposed")
+        return api.promptAsync(effect.sessionID, { text: effect.text })
       case "toast":
         return api.toast(effect.notice.variant, effect.notice.title, effect.notice.message, effect.notice.duration)
       case "log":

@@ -2,18 +2,19 @@
 import type { Settings } from "../config/schema.js"
 import type { RalphContext } from "../context.js"
 import type { Loop } from "../loop/loop.js"
+import type { PlanState } from "../plan/plan.js"
 import { detectChecks } from "./detect-checks.js"
 import * as notice from "./notices.js"
 
-export function startLoop(ctx: RalphContext, sessionID: string, task: string, overrides: Partial<Settings> = {}): Loop {
+export function startLoop(ctx: RalphContext, sessionID: string, task: string, overrides: Partial<Settings> = {}, plan?: PlanState): Loop {
   const { activation: _activation, ...settings } = { ...ctx.settings.current, ...overrides }
   if (settings.checks.length === 0 && settings.autoDetectChecks) settings.checks = detectChecks(ctx.directory)
-  const { loop, replaced } = ctx.manager.start(sessionID, task, settings, ctx.now())
+  const { loop, replaced } = ctx.manager.start(sessionID, task, settings, ctx.now(), plan)
   if (replaced) {
     ctx.runner.cancelTimer(replaced)
     ctx.api.log("info", "a new /ralph replaced the loop running in this session", { session: sessionID })
   }
-  ctx.api.log("info", "loop started", { session: sessionID, settings })
+  ctx.api.log("info", "loop started", { session: sessionID, settings, ...(plan ? { plan: plan.file, stories: plan.stories.length } : {}) })
   notice.show(ctx.api, notice.started(loop))
   ctx.runner.captureStart(loop)
   return loop

@@ -7,6 +7,7 @@ import { resumeByHand } from "../loop/resume.js"
 import { CONTROL_MARKER, type ControlCommand } from "./definitions.js"
 import { helpText, statusText } from "./status-text.js"
 import { replaceText } from "./text.js"
+import { planAtRest } from "./plan-status.js"
 
 export function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): void {
   const loop = ctx.manager.find(sessionID)
@@ -30,6 +31,8 @@ function act(ctx: RalphContext, command: ControlCommand, loop: Loop | undefined,
     case "ralph-status": {
       if (loop) return { title: "Ralph · status", message: statusText(loop, ctx.now()) }
       const others = ctx.manager.all()
+      const plan = planAtRest(ctx, others)
+      if (plan) return { title: "Ralph · status", message: plan }
       return others.length === 0
         ? NO_LOOP
         : { title: "Ralph · status", message: `No Ralph loop in this session. Loops in this project:\n${others.map((l) => `- ${l.sessionID}: ${l.phase}, iteration ${l.iteration} — ${l.task.split("\n")[0]}`).join("\n")}` }

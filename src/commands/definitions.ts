@@ -6,6 +6,7 @@ import type { Config } from "@opencode-ai/plugin"
 type CommandDefinition = NonNullable<Config["command"]>[string]
 
 export const RALPH = "ralph"
+export const RALPH_PLAN = "ralph-plan"
 
 /** Text that starts every control command's message: its model turn is never a loop turn. */
 export const CONTROL_MARKER = "[ralph-loop control]"
@@ -23,7 +24,11 @@ const control = (name: ControlCommand, description: string): CommandDefinition =
 export const COMMANDS: Record<string, CommandDefinition> = {
   [RALPH]: {
     template: "$ARGUMENTS",
-    description: "Start a Ralph loop: /ralph <task> [--max-iterations N] [--strategy recreate|fresh|continue] … (see /ralph-help)",
+    description: "Start a Ralph loop: /ralph <task> [--max-iterations N] [--strategy recreate|fresh|continue] … or /ralph --prd [PATH] [task] for a plan (see /ralph-help)",
+  },
+  [RALPH_PLAN]: {
+    template: "Write a plan of small user stories (prd.json: userStories with id, title, acceptanceCriteria, priority, passes false) for this task to .opencode/prd.json: $ARGUMENTS",
+    description: "Ask the model to write a plan of user stories for a task to .opencode/prd.json (then /ralph --prd works through it)",
   },
   "cancel-ralph": control("cancel-ralph", "End the Ralph loop of this session now (nothing more is sent)"),
   "ralph-status": control("ralph-status", "Show the Ralph loop: iteration, strategy, breaker, limits, budgets, sessions"),

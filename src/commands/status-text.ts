@@ -6,6 +6,7 @@ import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
 import { unmetCriteria } from "../loop/criteria.js"
 import { promiseTag } from "../loop/prompts.js"
 import { RALPH_FLAGS } from "./ralph-args.js"
+import { planStatusLines } from "../plan/status.js"
 
 const short = (id: string) => id.slice(0, 16)
 
@@ -23,6 +24,7 @@ export function statusText(loop: Loop, now: number): string {
     `Calls: ${calls.count} of ${s.maxCallsPerHour} this window${calls.startedAt !== undefined ? ` (resets ${clock(calls.startedAt + s.rateLimitWindowMinutes * 60_000)})` : ""}`,
     `Budgets: tokens ${usage.tokens.toLocaleString("en")} of ${s.maxTokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)} of ${s.maxCost.toFixed(2)} · time ${((now - loop.startedAt) / 60_000).toFixed(1)} of ${s.maxWallMinutes} min`,
     lastChecks(loop, s),
+    ...planStatusLines(loop.plan),
     `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (current)`].join(" → ")}`,
     loop.hints.length ? `Queued hints: ${loop.hints.length}` : "",
   ]
@@ -47,6 +49,8 @@ export function helpText(): string {
     "/ralph-pause            pause it (nothing is sent)      /ralph-resume   go on now",
     "/ralph-hint <text>      add a hint to the next prompt, once",
     "/cancel-ralph           end it now",
+    "/ralph-plan <task>      ask the model to write a plan of user stories to .opencode/prd.json (setting prdPath)",
+    "/ralph --prd [PATH] [task]   work through a plan, one story per iteration; the plugin marks a story done when its checks pass",
     "",
     `Flags: ${Object.keys(RALPH_FLAGS).join(", ")} (as --flag value or --flag=value)`,
     "Settings: .opencode/ralph-loop.jsonc (project), ~/.config/opencode/ralph-loop.jsonc (global), or plugin options.",

@@ -137,6 +137,11 @@ export const settingSchemas = {
     .min(0, "must be 0 or more")
     .max(60_000, "must be at most 60000")
     .describe("How long the plugin lets late events arrive after an idle before it acts on it."),
+  prdPath: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .describe("The plan file, relative to the project: /ralph-plan writes it, /ralph --prd works through it (one user story per iteration)."),
 } as const
 
 export type Settings = { [K in keyof typeof settingSchemas]: z.output<(typeof settingSchemas)[K]> }
@@ -172,6 +177,7 @@ export const DEFAULT_SETTINGS: Settings = {
   stagnationLimit: 5,
   resumeOnStart: "auto",
   settleMs: 150,
+  prdPath: ".opencode/prd.json",
 }
 
 export const SETTING_KEYS = Object.keys(settingSchemas) as SettingKey[]

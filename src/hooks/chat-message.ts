@@ -37,7 +37,7 @@ export const chatMessageHook =
         sessionID: output.message.sessionID,
         messageID: output.message.id,
         type: "text",
-        text: `\n\n${loopRules(loop.settings)}`,
+        text: `\n\n${loopRules(loop.settings, loop.plan)}`,
         synthetic: true,
       }
       output.parts.push(part)

@@ -17,10 +17,13 @@ function handle(ctx: RalphContext, observation: Observation): void {
   const { manager } = ctx
   switch (observation.kind) {
     case "busy":
+      ctx.plans.onBusy(observation.sessionID)
       return manager.onBusy(observation.sessionID, observation.retry)
     case "idle": {
       const loop = manager.takeIdle(observation.sessionID)
       if (loop) ctx.runner.onTurnEnded(loop)
+      const request = ctx.plans.takeIdle(observation.sessionID)
+      if (request) ctx.runner.onPlanTurnEnded(request)
       return
     }
     case "error":
@@ -36,6 +39,7 @@ function handle(ctx: RalphContext, observation: Observation): void {
       return
     case "session-deleted": {
       ctx.newSessions.delete(observation.sessionID)
+      ctx.plans.finished(observation.sessionID)
       const loop = manager.sessionDeleted(observation.sessionID)
       if (loop) {
         ctx.runner.cancelTimer(loop)

@@ -13,6 +13,8 @@ export interface HandoffFacts {
   recurring: string[]
   /** Gotchas from earlier failures on the files the loop works on. */
   gotchas: string[]
+  /** The progress log's patterns and newest entries (already size-budgeted). */
+  progress?: string | undefined
 }
 
 export const HANDOFF_BUDGET = 6_000
@@ -43,6 +45,7 @@ export function digest(facts: HandoffFacts, summary: string): string {
     ...list("Tried and failed", facts.tried),
     ...list("Recurring errors", facts.recurring),
     ...list("Gotchas from earlier failures on these files", facts.gotchas),
+    ...(facts.progress ? ["", "## Progress log (.opencode/ralph-loop/progress.md)", facts.progress] : []),
   ].join("\n")
 }
 

@@ -5,6 +5,7 @@ import { closedBreaker, type Breaker } from "./breaker.js"
 import { emptyCallWindow, type CallWindow } from "./call-window.js"
 import type { DiagnosticSnapshot } from "./diagnostics.js"
 import type { Gotcha } from "./gotchas.js"
+import type { PlanState } from "../plan/plan.js"
 import type { Turn } from "./turn.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
 
@@ -122,6 +123,8 @@ export interface Loop {
   hints: string[]
   /** /ralph-resume asked to go on now: the next idle goes on this way even without a new loop turn. */
   resumeRequested?: Pick<Wait, "then" | "fresh">
+  /** A plan loop (/ralph --prd): its stories and which of them the plugin has marked done. */
+  plan?: PlanState
   /** The last turn decided on: its model, agent and text carry over to the next prompt. */
   lastTurn?: Turn
   stopReason?: StopReason

@@ -1,6 +1,6 @@
 // The shape of a loop on disk (schema version 1) and of a journal line, checked with zod on every read.
 import { z } from "zod"
-import { DEFAULT_SETTINGS, settingSchemas, SETTING_KEYS } from "../config/schema.js"
+import { checkSchema, DEFAULT_SETTINGS, settingSchemas, SETTING_KEYS } from "../config/schema.js"
 
 export const SCHEMA_VERSION = 1
 
@@ -15,6 +15,24 @@ const count = z.number().int().min(0)
 const phase = z.enum(["running", "deciding", "restarting", "waiting", "paused", "stopped"])
 const stopReason = z.enum(["completed", "retries-exhausted", "max-iterations", "token-budget", "cost-budget", "time-budget", "auth-error", "stagnation", "cancelled", "session-deleted", "replaced"])
 const sessionID = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/)
+
+/** A plan loop's stories (as read at its start) and the ones the plugin marked done. */
+const plan = z.object({
+  file: z.string().min(1),
+  shape: z.enum(["userStories", "stories"]),
+  stories: z.array(
+    z.object({
+      id: z.string().min(1),
+      title: z.string(),
+      description: z.string().optional(),
+      acceptanceCriteria: z.array(z.string()),
+      priority: z.number().optional(),
+      dependsOn: z.array(z.string()),
+      checks: z.array(checkSchema),
+    }),
+  ),
+  done: z.array(z.object({ id: z.string(), iteration: count, checks: z.array(z.string()) })),
+})
 
 const core = {
   id: sessionID,
@@ -68,6 +86,7 @@ export const persistedLoopSchema = z.object({
     lastTurn: z.any().optional(),
     restart: z.object({ fresh: z.boolean(), note: z.string().optional(), feedback: z.string().optional(), sessionID: sessionID.optional() }).optional(),
     retiring: z.array(sessionID).default([]),
+    plan: plan.optional(),
     detail: z.string().optional(),
   }),
 })
@@ -81,5 +100,6 @@ const record = z.object({
   checks: z.object({ errors: count, warnings: count, securityIssues: count, testsFailed: count, testsRun: count }).optional(),
 })
 
-export const journalEntrySchema = z.object({ at: z.string(), event: z.string(), loop: z.object(core), record: record.optional() })
+/** A plan loop's start and decisions carry its plan, so a loop rebuilt from the journal keeps its place in the plan. */
+export const journalEntrySchema = z.object({ at: z.string(), event: z.string(), loop: z.object(core), record: record.optional(), plan: plan.optional() })
 export type JournalEntry = z.infer<typeof journalEntrySchema>

@@ -88,6 +88,7 @@ function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
       ...(loop.stopReason ? { stopReason: loop.stopReason } : {}),
     },
     ...(event === "decided" ? { record: iterationRecord(loop, now) } : {}),
+    ...(loop.plan && (event === "started" || event === "decided") ? { plan: loop.plan } : {}),
   }
 }
 
@@ -238,7 +239,8 @@ export class LoopStore {
         result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; the journal has nothing to rebuild it from, so the loop is not resumed` })
         continue
       }
-      const loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop } as Loop
+      const plan = [...journal].reverse().find((entry) => entry.loop.id === last.loop.id && entry.plan)?.plan
+      const loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop, ...(plan ? { plan } : {}) } as Loop
       result.loops.push(loop)
       result.rebuilt.push(loop.id)
       result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; rebuilt from the journal at iteration ${loop.iteration} (breaker and call counts start fresh)` })

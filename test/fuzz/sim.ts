@@ -52,6 +52,9 @@ import type { RuntimeEvent } from "../../src/opencode/events.js"
 import type { MessageWithParts } from "../../src/opencode/read-turn.js"
 import { parseStateText, stateText } from "../../src/store/loop-store.js"
 import type { CheckResult } from "../../src/loop/diagnostics.js"
+import { checksFor } from "../../src/plan/plan.js"
+import { PlanRequests } from "../../src/plan/requests.js"
+import type { ProgressEntry } from "../../src/plan/progress-entry.js"
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
@@ -232,6 +235,8 @@ export class World {
   readonly trace: string[] = []
   /** The loops' state files, as the real codec writes them. */
   private readonly disk = new Map<string, string>()
+  /** The progress log's entries, one per decided iteration. */
+  readonly progressEntries: ProgressEntry[] = []
   /** The handoffs written, by the session they summarize. */
   private readonly summaries = new Map<string, string>()
   private readonly tracked = new Map<Loop, Tracked>()
@@ -278,7 +283,8 @@ export class World {
     }
     // Nothing exists there: detectChecks finds no checks (the fuzzer configures its own).
     const directory = "/nonexistent/ralph-loop-fuzz"
-    this.runner = new LoopRunner(host, { directory, manager: this.manager, now: () => this.now, settings: () => current })
+    const plans = new PlanRequests()
+    this.runner = new LoopRunner(host, { directory, manager: this.manager, plans, now: () => this.now, settings: () => current })
     const api = {
       toast: () => undefined,
       log: () => undefined,
@@ -288,7 +294,7 @@ export class World {
         return { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}) }
       },
     } as unknown as OpencodeApi
-    this.ctx = { directory, api, manager: this.manager, runner: this.runner, settings, newSessions: new Set<string>(), now: () => this.now }
+    this.ctx = { directory, api, manager: this.manager, plans, runner: this.runner, settings, newSessions: new Set<string>(), now: () => this.now }
     this.hooks = {
       event: eventHook(this.ctx),
       chat: chatMessageHook(this.ctx),
@@ -713,7 +719,7 @@ export class World {
       case "head":
         return "sim-head"
       case "run-checks":
-        return effect.loop.settings.checks.map((check) => this.checkResult(check.name))
+        return checksFor(effect.loop.settings, effect.loop.plan).map((check) => this.checkResult(check.name))
       case "verify-state":
       case "persisted":
       case "select-session":
@@ -724,6 +730,18 @@ export class World {
         return `${this.ctx.directory}/.opencode/sessions/${effect.record.sessionID}/ralph_summary.md`
       case "read-summary":
         return this.summaries.get(effect.sessionID)
+      case "write-plan":
+        return { changed: [] }
+      case "append-progress":
+        this.progressEntries.push(effect.entry)
+        return undefined
+      case "read-progress":
+        return undefined
+      case "read-plan":
+        return { ok: false, reason: "missing", file: effect.path, message: `the plan file ${effect.path} does not exist`, problems: [] }
+      case "ask":
+        this.mustLive(effect.sessionID, "session.promptAsync")
+        return undefined
       case "summarize": {
         const s = this.mustLive(effect.sessionID, "session.summarize")
         await this.compaction(s.id, false, true)

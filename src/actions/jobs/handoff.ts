@@ -5,6 +5,7 @@ import { gotchasFor, gotchaText } from "../../loop/gotchas.js"
 import { FALLBACK_REPLY_CHARS, type HandoffFacts } from "../../loop/handoff.js"
 import { maxIterations, type Loop } from "../../loop/loop.js"
 import type { Turn } from "../../loop/turn.js"
+import { progressExcerpt } from "../../plan/progress-log.js"
 import { readSummary, sessionUsage, type MessageWithParts } from "../../opencode/read-turn.js"
 import { all, io, log, reached, type Job } from "../effects.js"
 import type { JobContext } from "./context.js"
@@ -46,7 +47,7 @@ export function* summarize(ctx: JobContext, loop: Loop, turn: Turn): Job<Summary
 
 /** The facts of the handoff digest, from git, the session's todos and the loop's history. */
 export function* handoffFacts(loop: Loop, nextIteration: number): Job<HandoffFacts> {
-  const [files, todos] = yield* all({ kind: "changed-files", loop }, { kind: "todos", sessionID: loop.sessionID })
+  const [files, todos, progress] = yield* all({ kind: "changed-files", loop }, { kind: "todos", sessionID: loop.sessionID }, { kind: "read-progress" })
   const last = loop.snapshots.at(-1)
   const failingChecks = last ? last.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.kind}): ${c.status} — ${c.output.trim().split("\n").slice(-3).join(" / ")}`) : []
   const tried = [
@@ -63,7 +64,14 @@ export function* handoffFacts(loop: Loop, nextIteration: number): Job<HandoffFac
     tried,
     recurring: recurringFailures(loop.snapshots),
     gotchas: gotchaText(gotchasFor(loop.gotchas, files)),
+    progress: progressExcerpt(progress),
   }
+}
+
+/** The progress log's patterns and newest entries, for a plan loop's prompt ("" for other loops). */
+export function* progressLines(loop: Loop): Job<string> {
+  if (!loop.plan) return ""
+  return progressExcerpt(yield* io({ kind: "read-progress" }))
 }
 
 /** The loop's gotchas that concern the files it changed, as prompt lines. */
