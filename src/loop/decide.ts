@@ -90,7 +90,8 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
     const detail = plan ? `all ${plan.stories.length} stories of the plan are done; the last one: ${how}` : how
     return done({ type: "complete", detail }, { completionStreak, snapshots, gotchas, ...(plan ? { plan } : {}) })
   }
-  const storyDone = plan ? { plan, completionStreak: 0 } : { completionStreak }
+  // A story marked done keeps the check run that justified it in the history, whatever comes next.
+  const storyDone = plan ? { plan, completionStreak: 0, snapshots, gotchas } : { completionStreak }
   const circular = snapshot ? recurringFailures(snapshots).filter((key) => snapshot.checks.some((c) => key.startsWith(`${c.name}: `) && c.status !== "passed")) : []
   const feedback = snapshot && unmet.length > 0
     ? [

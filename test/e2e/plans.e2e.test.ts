@@ -153,18 +153,25 @@ describe("/ralph --prd", () => {
 
   it("a story the model marks done itself is not counted, and the file is rewritten from the plugin's record", async () => {
     const seenAtPrompt: unknown[] = []
+    const seenAfterForging: unknown[] = []
+    const passes = () => readPlan(project).userStories.map((s: { passes: boolean }) => s.passes)
+    const work = worker((id) => {
+      // What the file said when the plugin prompted for this story.
+      seenAtPrompt.push(passes())
+      if (id !== "US-1") return undefined
+      // Does US-1's work and also claims US-2 (not done: US-2.txt is never written here).
+      const forged = readText(project, PRD).replace(/"passes": false/g, '"passes": true')
+      return { toolCalls: [{ name: "write", args: { filePath: "US-1.txt", content: "done\n" } }, { name: "write", args: { filePath: PRD, content: forged } }] }
+    })
     let project!: Project
     project = await harness().project("plan-model-marks", {
       pluginOptions: { strategy: "continue" },
       script: {
-        main: worker((id) => {
-          // What the file said when the plugin prompted for this story.
-          seenAtPrompt.push(readPlan(project).userStories.map((s: { passes: boolean }) => s.passes))
-          if (id !== "US-1") return undefined
-          // Does US-1's work and also claims US-2 (not done: US-2.txt is never written here).
-          const forged = readText(project, PRD).replace(/"passes": false/g, '"passes": true')
-          return { toolCalls: [{ name: "write", args: { filePath: "US-1.txt", content: "done\n" } }, { name: "write", args: { filePath: PRD, content: forged } }] }
-        }),
+        main: (r: MockRequest) => {
+          // The forged file really landed: the model sees it after its tool calls.
+          if (r.lastRole === "tool" && storyOf(r) === "US-1") seenAfterForging.push(passes())
+          return work(r)
+        },
       },
     })
     writePlan(project, {
@@ -179,6 +186,7 @@ describe("/ralph --prd", () => {
     await sleep(QUIET_MS)
 
     expect(prompted(project).map(storyOf)).toEqual(["US-1", "US-2"])
+    expect(seenAfterForging).toEqual([[true, true]])
     // When US-2's prompt went out, the forged `passes: true` had been set back.
     expect(seenAtPrompt).toEqual([
       [false, false],
