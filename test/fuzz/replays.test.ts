@@ -275,6 +275,26 @@ describe("replays: the continue strategy with checks", () => {
   })
 })
 
+describe("replays: recovery", () => {
+  it("a prompt re-sent after a restart does not override a /ralph-pause typed while the old summary was read", async () => {
+    const world = await run(
+      [
+        S.ralph("ses_A"),
+        S.turn("ses_A", "fresh"),
+        S.stepTo("persisted", 2), // the next iteration is counted in its fresh session; its prompt is not sent yet
+        S.restart(),
+        S.step(2), // recovery: its grace sleep, then the session is there — it spawns the loop's own recovery
+        S.stepTo("read-summary"), // which re-sends the prompt: it reads the old session's summary first
+        S.pause(LOOP),
+        S.settle(),
+      ],
+      config({ strategy: "fresh" }),
+    )
+    expect(world.prompts).toHaveLength(0)
+    expect(first(world)).toMatchObject({ phase: "paused" })
+  })
+})
+
 describe("replays: plan loops", () => {
   it("one story per accepted promise, in priority and dependsOn order; a restart keeps the place; a story's own failing check keeps it", async () => {
     const world = await run([
