@@ -8,6 +8,7 @@ import { snapshotOf, type CheckResult } from "../../src/loop/diagnostics.js"
 import { continuePrompt, freshSessionPrompt, loopRules, planFirstPrompt, resumePrompt, systemNote } from "../../src/loop/prompts.js"
 import type { Turn } from "../../src/loop/turn.js"
 import type { PlanState, Story } from "../../src/plan/plan.js"
+import { PlanRequests } from "../../src/plan/requests.js"
 import { parseStateText, stateText } from "../../src/store/loop-store.js"
 import { renderReport } from "../../src/store/report.js"
 import { loop } from "./fixtures.js"
@@ -116,5 +117,22 @@ describe("a plan loop on disk", () => {
     const l = loop({ plan: plan([{ id: "US-1", iteration: 1, checks: ["api"] }]) })
     expect(parseStateText(stateText(l, 0)).loop.plan).toEqual(l.plan)
     expect(parseStateText(stateText(loop(), 0)).loop.plan).toBeUndefined()
+  })
+})
+
+describe("/ralph-plan requests", () => {
+  it("claim the idle that ends the model's turn (only after a busy), once per ask", () => {
+    const requests = new PlanRequests()
+    const request = requests.ask("ses_p", ".opencode/prd.json", undefined)
+    expect(requests.takeIdle("ses_p")).toBeUndefined()
+    requests.onBusy("ses_p")
+    expect(requests.takeIdle("ses_p")).toBe(request)
+    expect(requests.takeIdle("ses_p")).toBeUndefined()
+    requests.askedAgain(request)
+    expect(request.asks).toBe(2)
+    requests.onBusy("ses_p")
+    requests.finished("ses_p")
+    expect(requests.takeIdle("ses_p")).toBeUndefined()
+    expect(requests.has("ses_p")).toBe(false)
   })
 })
