@@ -49,9 +49,9 @@ export interface LoadResult {
 export async function runLoadBench(log: (line: string) => void): Promise<LoadResult> {
   const firstRuns = QUICK ? 2 : 8
   const warmRuns = QUICK ? 3 : 20
+  const mock = await MockModel.start()
   const root = mkdtempSync(join(tmpdir(), "ralph-bench-load-"))
   const env = isolatedEnv(root)
-  const mock = await MockModel.start()
   const first = { with: [] as number[], without: [] as number[], minimal: [] as number[] }
   const minimalPlugin = join(packageDir(), "bench", "minimal-plugin.js")
   const warm = { with: [] as number[], without: [] as number[] }

@@ -71,7 +71,7 @@ async function measure(): Promise<PromiseCheckResult> {
       const loop = newLoop("ses_b", "the task", settings, 0)
       const started = process.hrtime.bigint()
       const turn = readTurn(messages)
-      const outcome = decide(loop, { turn, sample: { workTree: "tree", todosCompleted: 0, sessionID: "ses_b" }, now: 1 })
+      const outcome = decide(loop, { turn, sample: { workTree: "tree", todosCompleted: 0, openTodos: [], sessionID: "ses_b" }, now: 1 })
       const ms = Number(process.hrtime.bigint() - started) / 1e6
       if (i >= 2) times.push(ms) // the first two warm the JIT up
       decision = outcome.decision.type

@@ -2,7 +2,7 @@
 //
 //   npm run bench                       all five (about 4–5 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 2 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, idle, growth, load
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, idle, growth, load
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -14,6 +14,7 @@ import { packageDir } from "../test/harness/harness.js"
 import { runContextGrowthBench, type ContextGrowthResult, type GrowthPoint } from "./context-growth.js"
 import { runEventHookBench, type EventHookResult } from "./event-hook.js"
 import { runIdleToPromptBench, type IdleToPromptResult } from "./idle-to-prompt.js"
+import { runJournalBench, type JournalCase, type JournalResult } from "./journal.js"
 import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "./load.js"
 import { runMemoryBench, type MemoryResult } from "./memory.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
@@ -33,6 +34,9 @@ const GOAL = {
   // model took to write it, and grows linearly (no pattern backtracks over the text).
   promiseCheck5MbMs: 100,
   promiseCheckLinear: 6, // 5 MB ≤ 6× 1 MB of the same shape
+  // Issue 15: recovery at start-up reads only the newest journal, so a long history costs no more
+  // than one full journal (the rotation size), however many old journals lie beside it.
+  journalRecoveryToFull: 1.2,
 }
 
 interface Results {
@@ -44,6 +48,7 @@ interface Results {
   eventHook?: EventHookResult
   memory?: MemoryResult
   promiseCheck?: PromiseCheckResult
+  journal?: JournalResult
   idleToPrompt?: IdleToPromptResult
   contextGrowth?: ContextGrowthResult
   load?: LoadResult
@@ -86,6 +91,10 @@ async function main(): Promise<void> {
   if (wanted("promise")) {
     log("completion check on a 5 MB reply (child process)")
     results.promiseCheck = await runPromiseCheckBench()
+  }
+  if (wanted("journal")) {
+    log("recovery with a long journal history (child process)")
+    results.journal = await runJournalBench()
   }
   if (wanted("idle")) results.idleToPrompt = await runIdleToPromptBench(log)
   if (wanted("growth")) results.contextGrowth = await runContextGrowthBench(log)
@@ -184,6 +193,19 @@ function rows(r: Results): Row[] {
       out.push(["completion check", c.name, `${ms(c.medianMs)} (${c.mbPerSecond.toFixed(0)} MB/s) → ${c.decision}`, big ? `≤ ${GOAL.promiseCheck5MbMs} ms` : "", big ? verdict(c.medianMs <= GOAL.promiseCheck5MbMs) : "(info)"])
     }
     out.push(["completion check", "linear: 5 MB vs 1 MB, worst shape", x(p.fiveToOneMbRatio), `≤ ${GOAL.promiseCheckLinear}×`, verdict(p.fiveToOneMbRatio <= GOAL.promiseCheckLinear)])
+  }
+  if (r.journal) {
+    const j = r.journal
+    const full = j.fullJournal
+    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`
+    const files = (c: JournalCase) => (c.rotated ? `newest ${mb(c.newestBytes)} + ${c.oldJournals} old` : mb(c.newestBytes))
+    out.push(["journal", `recovery, one full journal (${full.iterations} it., ${mb(full.newestBytes)})`, ms(full.loadMs), "", `(the bound; ${kb(j.bytesPerIteration)}/it.)`])
+    for (const c of j.cases) {
+      const result = `${ms(c.loadMs)} (${files(c)})`
+      const label = `recovery, ${c.iterations.toLocaleString("en")} iterations, ${c.rotated ? "rotated" : "never rotated (before)"}`
+      if (c.rotated) out.push(["journal", label, `${result}, ${x(c.loadMs / full.loadMs)} full`, `≤ ${GOAL.journalRecoveryToFull}× full`, verdict(c.loadMs <= GOAL.journalRecoveryToFull * full.loadMs)])
+      else out.push(["journal", label, `${result}, ${x(c.loadMs / full.loadMs)} full`, "", "(info)"])
+    }
   }
   return out
 }

@@ -7,12 +7,14 @@
 //                                                 a real model you have an API key for (taken from
 //                                                 your environment, e.g. ANTHROPIC_API_KEY)
 //   npm run demo -- --keep                        keep the temp project to look at afterwards
-import { readdirSync, statSync } from "node:fs"
+import { existsSync, readdirSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 import { parseArgs } from "node:util"
 import { startHarness, type Project } from "../test/harness/harness.js"
 import type { MockRequest, Reply, Script } from "../test/harness/mock-model.js"
 import type { RuntimeEvent } from "../test/harness/event-log.js"
+import { reportFile } from "../test/harness/loop-files.js"
+import { waitUntil } from "../test/harness/wait.js"
 
 const { values: args } = parseArgs({
   options: {
@@ -140,7 +142,15 @@ async function main(): Promise<number> {
       "the loop to end",
       Number(args["timeout-minutes"]) * 60_000,
     )
-    await new Promise((r) => setTimeout(r, 1500))
+    // What trails the toast is narrated and listed too: the loop's end on disk with no old session
+    // left to archive and delete, its report written, and every session idle.
+    const dir = project.dir
+    await waitUntil(
+      () => project!.loops().every((l) => l.phase !== "stopped" || (l.retiring.length === 0 && existsSync(reportFile(dir, l.id)))),
+      "the loop's last steps",
+      60_000,
+    )
+    await project.waitForIdle(60_000)
     clearInterval(pump)
     while (seen < events.events.length) narrate(events.events[seen++]!)
 

@@ -21,7 +21,8 @@ import { Faults } from "./opencode/faults.js"
 import { LoopStore } from "./store/loop-store.js"
 import { writeReport } from "./store/report.js"
 import { changedFiles } from "./actions/work-tree.js"
-import { ownFolders, type Loop } from "./loop/loop.js"
+import type { Loop } from "./loop/loop.js"
+import { ownFolders } from "./project/own-files.js"
 
 /**
  * The loops that were active are taken back from disk before the hooks act on anything (a command

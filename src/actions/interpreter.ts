@@ -11,6 +11,8 @@ import { ProgressFile } from "../store/progress-file.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
 import { checksFor } from "../plan/plan.js"
 import { runCheck } from "./checks.js"
+import { inTargets } from "../loop/targets.js"
+import { openTodos } from "../loop/todos.js"
 import type { Effect, Job } from "./effects.js"
 
 export interface InterpreterOptions {
@@ -113,7 +115,10 @@ export class Interpreter {
       case "sample":
         return this.sample(effect.loop)
       case "changed-files":
-        return filesChangedSince(directory, effect.loop.startHead, ownFolders(effect.loop)).catch(() => [])
+        return filesChangedSince(directory, effect.loop.startHead, ownFolders(effect.loop)).then(
+          (files) => files.filter((path) => inTargets(path, effect.loop.targets)),
+          () => [],
+        )
       case "head":
         return headCommit(directory).catch(() => undefined)
       case "run-checks": {
@@ -161,10 +166,10 @@ export class Interpreter {
     this.prefix ??= repositoryPrefix(this.options.directory)
     const prefix = await this.prefix
     const [workTree, todos] = await Promise.all([
-      prefix === undefined ? undefined : sampleWorkTree(this.options.directory, prefix, ignore),
+      prefix === undefined ? undefined : sampleWorkTree(this.options.directory, prefix, ignore, loop.targets),
       this.options.api.todos(loop.sessionID).catch(() => []),
     ])
-    return { workTree, todosCompleted: todos.filter((t) => t.status === "completed").length, sessionID: loop.sessionID }
+    return { workTree, todosCompleted: todos.filter((t) => t.status === "completed").length, openTodos: openTodos(todos), sessionID: loop.sessionID }
   }
 
   private schedule(loop: Loop, until: number): void {

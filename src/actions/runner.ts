@@ -1,11 +1,11 @@
 // LoopRunner: where the hooks hand work to the loop's jobs (src/actions/jobs/). Each entry point
 // starts a job on the host — the Interpreter in production, the simulated OpenCode in the fuzzer —
 // so both run the very same steps.
-import type { GoOnHow } from "../loop/go-on.js"
+import type { ResumeHow } from "../loop/go-on.js"
 import type { Loop } from "../loop/loop.js"
 import type { CrashPoint } from "../opencode/faults.js"
 import type { LoadResult } from "../store/loop-store.js"
-import { io, type Job } from "./effects.js"
+import { all, type Job } from "./effects.js"
 import type { JobContext } from "./jobs/context.js"
 import { resumeNow, wake } from "./jobs/go-on.js"
 import { recoverAll } from "./jobs/recover.js"
@@ -47,7 +47,7 @@ export class LoopRunner {
   }
 
   /** /ralph-resume from another session of the loop: go on now. */
-  resumeNow(loop: Loop, how: GoOnHow): void {
+  resumeNow(loop: Loop, how: ResumeHow): void {
     this.host.start(`resume of ${loop.id}`, resumeNow(this.ctx, loop, how))
   }
 
@@ -56,11 +56,12 @@ export class LoopRunner {
     this.host.start("recovery", recoverAll(this.ctx, adopted, found))
   }
 
-  /** Remembers HEAD at the start of a loop, for "files changed since the loop began". */
+  /** Remembers HEAD and the work tree at the start of a loop (changed files, the progress baseline). */
   captureStart(loop: Loop): void {
     const manager = this.ctx.manager
     this.host.start(`start of ${loop.id}`, (function* () {
-      manager.headCaptured(loop, yield* io({ kind: "head" }))
+      const [head, sample] = yield* all({ kind: "head" }, { kind: "sample", loop })
+      manager.startCaptured(loop, head, sample)
     })())
   }
 

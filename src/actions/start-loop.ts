@@ -1,14 +1,18 @@
 // Starting a loop in a session, from /ralph or (activation "always") from a first message.
-import type { Settings } from "../config/schema.js"
+import type { SettingKey, Settings } from "../config/schema.js"
 import type { RalphContext } from "../context.js"
+import { consistentSettings } from "../loop/limits.js"
 import type { Loop } from "../loop/loop.js"
 import type { PlanState } from "../plan/plan.js"
 import { detectChecks } from "./detect-checks.js"
 import * as notice from "./notices.js"
 
 export function startLoop(ctx: RalphContext, sessionID: string, task: string, overrides: Partial<Settings> = {}, plan?: PlanState): Loop {
-  const { activation: _activation, ...settings } = { ...ctx.settings.current, ...overrides }
-  if (settings.checks.length === 0 && settings.autoDetectChecks) settings.checks = detectChecks(ctx.directory)
+  const { activation: _activation, ...merged } = { ...ctx.settings.current, ...overrides }
+  if (merged.checks.length === 0 && merged.autoDetectChecks) merged.checks = detectChecks(ctx.directory)
+  const explicit = new Set([...ctx.settings.explicit, ...(Object.keys(overrides) as SettingKey[])])
+  const { settings, notices } = consistentSettings(merged, explicit)
+  if (notices.length > 0) ctx.api.toast("info", "Ralph · settings adjusted", notices.join("\n"))
   const { loop, replaced } = ctx.manager.start(sessionID, task, settings, ctx.now(), plan)
   if (replaced) {
     ctx.runner.cancelTimer(replaced)

@@ -1,7 +1,7 @@
 // The project's git work tree: a fingerprint of HEAD and every changed or untracked file with its
 // size and modification time (it changes when the agent edits, creates, deletes or commits files),
-// and the files changed. The loop's own files (under .opencode/) are left out, or every restart
-// would look like progress.
+// and the files changed. The loop's own files (`ownFolders`) are left out, or every restart would
+// look like progress.
 import { execFile } from "node:child_process"
 import { createHash } from "node:crypto"
 import { stat } from "node:fs/promises"
@@ -21,7 +21,7 @@ function git(directory: string, args: string[]): Promise<string | undefined> {
  * Files changed in the project (status code and path relative to the project), outside the ignored
  * prefixes. Git reports paths from the repository root, which may be above the project.
  */
-export async function changedFiles(directory: string, ignore: readonly string[] = [".opencode/"]): Promise<Array<{ code: string; path: string }>> {
+export async function changedFiles(directory: string, ignore: readonly string[]): Promise<Array<{ code: string; path: string }>> {
   const [prefix, status] = await Promise.all([
     git(directory, ["rev-parse", "--show-prefix"]),
     git(directory, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "."]),
@@ -52,8 +52,9 @@ export async function filesChangedSince(directory: string, since: string | undef
  * changed files. `prefix` is the project's place in the repository (`git rev-parse --show-prefix`),
  * asked once per instance.
  */
-export async function sampleWorkTree(directory: string, prefix: string, ignore: readonly string[]): Promise<string | undefined> {
-  const status = await git(directory, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--", "."])
+export async function sampleWorkTree(directory: string, prefix: string, ignore: readonly string[], targets: readonly string[] = []): Promise<string | undefined> {
+  // Targets (`@path` in the task) narrow the sample to them; git takes them as pathspecs.
+  const status = await git(directory, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--", ...(targets.length ? targets : ["."])])
   if (status === undefined) return undefined
   const hash = createHash("sha1")
   const files: Array<{ code: string; path: string }> = []

@@ -57,7 +57,10 @@ interface Token {
   quoted: boolean
 }
 
-/** Splits like a shell: whitespace separates, '…' and "…" quote (\\ escapes inside "…"). */
+/**
+ * Splits like a shell: whitespace separates, '…' and "…" quote (\\ escapes inside "…") — a quote
+ * opens only at the start of a word or after `=`, so an apostrophe ("the user's login") is a letter.
+ */
 export function tokenize(line: string): Token[] | string {
   const tokens: Token[] = []
   let i = 0
@@ -69,7 +72,7 @@ export function tokenize(line: string): Token[] | string {
     let quoted = false
     while (i < line.length && !/\s/.test(line[i] as string)) {
       const ch = line[i] as string
-      if (ch === '"' || ch === "'") {
+      if ((ch === '"' || ch === "'") && (i === start || line[i - 1] === "=")) {
         const close = findClose(line, i + 1, ch)
         if (close < 0) return `unclosed ${ch} quote starting at character ${i + 1}`
         const inner = line.slice(i + 1, close)

@@ -4,11 +4,14 @@ import type { Part } from "@opencode-ai/sdk"
 import { startLoop } from "../actions/start-loop.js"
 import type { RalphContext } from "../context.js"
 import type { Loop } from "../loop/loop.js"
+import { runControl } from "./control.js"
 import { parseRalphArgs } from "./ralph-args.js"
 import { startPlan } from "./start-plan.js"
 import { replaceText } from "./text.js"
 
 export async function startFromCommand(ctx: RalphContext, sessionID: string, args: string, parts: Part[]): Promise<void> {
+  // Seed 004's `/ralph --cancel` is /cancel-ralph.
+  if (args.trim() === "--cancel") return runControl(ctx, "cancel-ralph", sessionID, "", parts)
   ctx.settings.showUnseen()
   ctx.settings.reload()
   const parsed = parseRalphArgs(args)

@@ -5,6 +5,9 @@ import { current } from "../loop/call-window.js"
 import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
 import { unmetCriteria } from "../loop/criteria.js"
 import { promiseTag } from "../loop/prompts.js"
+import { DEFAULT_SETTINGS } from "../config/schema.js"
+import { SETTINGS_FILES } from "../config/load.js"
+import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import { RALPH_FLAGS } from "./ralph-args.js"
 import { planStatusLines } from "../plan/status.js"
 
@@ -53,7 +56,7 @@ export function helpText(): string {
     "/ralph --prd [PATH] [task]   work through a plan, one story per iteration; the plugin marks a story done when its checks pass",
     "",
     `Flags: ${Object.keys(RALPH_FLAGS).join(", ")} (as --flag value or --flag=value)`,
-    "Settings: .opencode/ralph-loop.jsonc (project), ~/.config/opencode/ralph-loop.jsonc (global), or plugin options.",
-    "Files: .opencode/sessions/<session>/ralph_summary.md (handoffs), .opencode/ralph-loop/ (loop state).",
+    `Settings: ${OPENCODE_DIR}/${SETTINGS_FILES[0]} (project), ~/.config/opencode/${SETTINGS_FILES[0]} (global), or plugin options.`,
+    `Files: ${DEFAULT_SETTINGS.summaryPath}<session>/ralph_summary.md (handoffs), ${STATE_DIR}/ (loop state).`,
   ].join("\n")
 }

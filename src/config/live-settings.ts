@@ -2,10 +2,11 @@
 // apply without restarting OpenCode. Each config problem is logged and toasted once.
 import type { OpencodeApi } from "../opencode/api.js"
 import { formatProblem, loadSettings, type SettingsSources } from "./load.js"
-import type { Settings } from "./schema.js"
+import type { SettingKey, Settings } from "./schema.js"
 
 export class LiveSettings {
   private settings: Settings
+  private explicitKeys = new Set<SettingKey>()
   private readonly reported = new Set<string>()
   /** Problems found before anyone could see a toast (at load, the TUI may not listen yet). */
   private unseen: string[] = []
@@ -21,6 +22,11 @@ export class LiveSettings {
     return this.settings
   }
 
+  /** The keys a config layer set (the others are defaults). */
+  get explicit(): ReadonlySet<SettingKey> {
+    return this.explicitKeys
+  }
+
   reload(): Settings {
     this.settings = this.load(true)
     return this.settings
@@ -34,7 +40,8 @@ export class LiveSettings {
   }
 
   private load(visible: boolean): Settings {
-    const { settings, problems } = loadSettings(this.sources)
+    const { settings, explicit, problems } = loadSettings(this.sources)
+    this.explicitKeys = explicit
     const fresh = problems.map(formatProblem).filter((text) => !this.reported.has(text))
     for (const text of fresh) {
       this.reported.add(text)

@@ -1,9 +1,13 @@
 // Layered settings: defaults ← global file ← project file ← plugin options. Each layer is checked
 // key by key; a bad key is reported (file, key, reason) and the value from the layer below stays.
+// Seed 000's form — a "ralph-loop" block in opencode.json(c), which OpenCode drops before plugins
+// see it — is read from disk too, just below the ralph-loop file of the same scope.
 import { existsSync, readFileSync } from "node:fs"
 import { homedir } from "node:os"
-import { isAbsolute, join, relative, resolve } from "node:path"
+import { join, relative } from "node:path"
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { isInside, isStrictlyInside } from "../project/inside.js"
+import { OPENCODE_DIR } from "../project/own-files.js"
 import { closest } from "./suggest.js"
 import { DEFAULT_SETTINGS, SETTING_KEYS, settingSchemas, type SettingKey, type Settings } from "./schema.js"
 
@@ -16,6 +20,8 @@ export interface ConfigProblem {
 
 export interface LoadedSettings {
   settings: Settings
+  /** The keys some layer set (the rest are defaults). */
+  explicit: Set<SettingKey>
   problems: ConfigProblem[]
   /** The files that were read, in order. */
   files: string[]
@@ -28,7 +34,11 @@ export interface SettingsSources {
   options?: Record<string, unknown> | undefined
 }
 
-export const PROJECT_FILES = [".opencode/ralph-loop.jsonc", ".opencode/ralph-loop.json"]
+/** The settings file names, in the global config folder and the project's .opencode/; the first found wins. */
+export const SETTINGS_FILES = ["ralph-loop.jsonc", "ralph-loop.json"]
+/** OpenCode's own config files, where seed 000 put a "ralph-loop" block. */
+const OPENCODE_FILES = ["opencode.jsonc", "opencode.json"]
+const BLOCK_KEY = "ralph-loop"
 
 export function globalConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CONFIG_HOME || join(homedir(), ".config"), "opencode")
@@ -37,28 +47,44 @@ export function globalConfigDir(env: NodeJS.ProcessEnv = process.env): string {
 export function loadSettings(sources: SettingsSources): LoadedSettings {
   const problems: ConfigProblem[] = []
   const files: string[] = []
+  const explicit = new Set<SettingKey>()
   let settings: Settings = { ...DEFAULT_SETTINGS }
-  const display = (file: string) => {
-    const rel = relative(sources.directory, file)
-    return rel.startsWith("..") || isAbsolute(rel) ? file : rel
-  }
+  const display = (file: string) => (isInside(sources.directory, file) ? relative(sources.directory, file) : file)
 
-  const fileLayers = [
-    sources.globalDir && ["ralph-loop.jsonc", "ralph-loop.json"].map((name) => join(sources.globalDir as string, name)),
-    PROJECT_FILES.map((name) => join(sources.directory, name)),
+  const scopes = [
+    ...(sources.globalDir ? [{ blocks: [sources.globalDir], files: SETTINGS_FILES.map((name) => join(sources.globalDir as string, name)) }] : []),
+    { blocks: [sources.directory, join(sources.directory, OPENCODE_DIR)], files: SETTINGS_FILES.map((name) => join(sources.directory, OPENCODE_DIR, name)) },
   ]
-  for (const candidates of fileLayers) {
-    const file = candidates && candidates.find((f) => existsSync(f))
+  for (const scope of scopes) {
+    for (const dir of scope.blocks) {
+      const file = OPENCODE_FILES.map((name) => join(dir, name)).find((f) => existsSync(f))
+      const block = file && readBlock(file)
+      if (!file || !block) continue
+      files.push(file)
+      settings = applyLayer(settings, block, `${display(file)} "${BLOCK_KEY}"`, problems, sources.directory, explicit)
+    }
+    const file = scope.files.find((f) => existsSync(f))
     if (!file) continue
     files.push(file)
     const layer = readLayer(file, display(file), problems)
-    if (layer) settings = applyLayer(settings, layer, display(file), problems, sources.directory)
+    if (layer) settings = applyLayer(settings, layer, display(file), problems, sources.directory, explicit)
   }
   if (sources.options !== undefined) {
-    if (isPlainObject(sources.options)) settings = applyLayer(settings, sources.options, "plugin options", problems, sources.directory)
+    if (isPlainObject(sources.options)) settings = applyLayer(settings, sources.options, "plugin options", problems, sources.directory, explicit)
     else problems.push({ source: "plugin options", message: "must be an object" })
   }
-  return { settings, problems, files }
+  return { settings, explicit, problems, files }
+}
+
+/** The "ralph-loop" block of an OpenCode config file, if it has one (the file's own errors are OpenCode's to report). */
+function readBlock(file: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = parse(readFileSync(file, "utf8"), [], { allowTrailingComma: true, disallowComments: false })
+    const block = isPlainObject(value) ? value[BLOCK_KEY] : undefined
+    return isPlainObject(block) ? block : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function readLayer(file: string, source: string, problems: ConfigProblem[]): Record<string, unknown> | undefined {
@@ -87,7 +113,7 @@ function readLayer(file: string, source: string, problems: ConfigProblem[]): Rec
   return value
 }
 
-function applyLayer(base: Settings, layer: Record<string, unknown>, source: string, problems: ConfigProblem[], directory: string): Settings {
+function applyLayer(base: Settings, layer: Record<string, unknown>, source: string, problems: ConfigProblem[], directory: string, explicit: Set<SettingKey>): Settings {
   const next: Record<string, unknown> = { ...base }
   for (const [key, value] of Object.entries(layer)) {
     if (key === "$schema") continue
@@ -96,9 +122,13 @@ function applyLayer(base: Settings, layer: Record<string, unknown>, source: stri
       continue
     }
     const result = settingSchemas[key as SettingKey].safeParse(value)
-    if (result.success && key === "summaryPath" && !insideProject(directory, result.data as string))
+    // Strictly inside: the project root itself would make the whole project "the loop's files".
+    if (result.success && key === "summaryPath" && !isStrictlyInside(directory, result.data as string))
       problems.push({ source, key, message: `${describe(value)} points outside the project; using ${JSON.stringify(base.summaryPath)}` })
-    else if (result.success) next[key] = result.data
+    else if (result.success) {
+      next[key] = result.data
+      explicit.add(key as SettingKey)
+    }
     else
       problems.push({
         source,
@@ -107,13 +137,6 @@ function applyLayer(base: Settings, layer: Record<string, unknown>, source: stri
       })
   }
   return next as Settings
-}
-
-/** summaryPath must stay inside the project: a loop never writes elsewhere. */
-function insideProject(directory: string, path: string): boolean {
-  const rel = relative(directory, resolve(directory, path))
-  // Strictly inside: the project root itself would make the whole project "the loop's files".
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)
 }
 
 export function formatProblem(problem: ConfigProblem): string {

@@ -1,6 +1,7 @@
 // The plugin's settings: one zod schema per key (so one bad key never discards the others),
 // their defaults, and their meaning. Seed 000's keys keep their names.
 import { z } from "zod"
+import { OPENCODE_DIR } from "../project/own-files.js"
 
 export const STRATEGIES = ["recreate", "fresh", "continue"] as const
 export type Strategy = (typeof STRATEGIES)[number]
@@ -137,6 +138,9 @@ export const settingSchemas = {
     .min(0, "must be 0 or more")
     .max(60_000, "must be at most 60000")
     .describe("How long the plugin lets late events arrive after an idle before it acts on it."),
+  requireTodosDone: z
+    .boolean()
+    .describe("A completion claim needs every todo of the session done (or cancelled); open ones are named in the next prompt."),
   prdPath: z
     .string()
     .trim()
@@ -150,7 +154,7 @@ export type SettingKey = keyof Settings
 export const DEFAULT_SETTINGS: Settings = {
   promiseWord: "DONE",
   maxRetries: 5,
-  summaryPath: ".opencode/sessions/",
+  summaryPath: `${OPENCODE_DIR}/sessions/`,
   autoRestart: true,
   strategy: "recreate",
   activation: "command",
@@ -177,6 +181,7 @@ export const DEFAULT_SETTINGS: Settings = {
   stagnationLimit: 5,
   resumeOnStart: "auto",
   settleMs: 150,
+  requireTodosDone: true,
   prdPath: ".opencode/prd.json",
 }
 

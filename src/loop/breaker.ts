@@ -1,17 +1,19 @@
 // The circuit breaker of seed 002, three states. CLOSED → OPEN after `noProgressThreshold`
 // iterations without progress or `sameErrorThreshold` iterations ending in the same error;
 // OPEN → HALF_OPEN once the cooldown has passed; HALF_OPEN → CLOSED on progress, → OPEN otherwise.
-export type BreakerState = "CLOSED" | "OPEN" | "HALF_OPEN"
+import { z } from "zod"
 
-export interface Breaker {
-  state: BreakerState
-  noProgress: number
-  sameError: number
-  lastError?: string | undefined
-  openedAt?: number
+export const breakerSchema = z.object({
+  state: z.enum(["CLOSED", "OPEN", "HALF_OPEN"]),
+  noProgress: z.int().min(0),
+  sameError: z.int().min(0),
+  lastError: z.string().optional(),
+  openedAt: z.number().optional(),
   /** Why it opened last. */
-  reason?: string
-}
+  reason: z.string().optional(),
+})
+export type Breaker = z.infer<typeof breakerSchema>
+export type BreakerState = Breaker["state"]
 
 export interface IterationOutcome {
   progress: boolean

@@ -17,9 +17,10 @@ export function exceededBudget(loop: Loop, now: number): BudgetBreach | undefine
   const minutes = (now - loop.startedAt) / 60_000
   if (minutes >= settings.maxWallMinutes)
     return { reason: "time-budget", detail: `time budget used up: ${minutes.toFixed(1)} of ${settings.maxWallMinutes} minutes (maxWallMinutes)` }
-  if (loop.retries >= settings.maxRetries)
-    return { reason: "retries-exhausted", detail: `stopped after ${loop.retries} restart${loop.retries === 1 ? "" : "s"} (maxRetries ${settings.maxRetries})` }
+  // Both reached together (an explicit iteration limit raised the retry limit with it): the iteration limit is named.
   if (loop.iteration >= settings.maxIterations)
     return { reason: "max-iterations", detail: `iteration limit reached: ${loop.iteration} of ${settings.maxIterations} (maxIterations)` }
+  if (loop.retries >= settings.maxRetries)
+    return { reason: "retries-exhausted", detail: `stopped after ${loop.retries} restart${loop.retries === 1 ? "" : "s"} (maxRetries ${settings.maxRetries})` }
   return undefined
 }

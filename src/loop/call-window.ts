@@ -1,9 +1,9 @@
 // The calls-per-hour limit of seed 002: every prompt and summary the plugin sends counts; the
 // window starts at the first call and resets `windowMinutes` later.
-export interface CallWindow {
-  startedAt?: number
-  count: number
-}
+import { z } from "zod"
+
+export const callWindowSchema = z.object({ startedAt: z.number().optional(), count: z.int().min(0) })
+export type CallWindow = z.infer<typeof callWindowSchema>
 
 export interface CallLimits {
   maxCallsPerHour: number

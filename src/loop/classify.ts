@@ -1,15 +1,16 @@
 // Every idle of a loop is classified before anything happens. The class decides the policy
 // (the table in the README): pause, stop, back off, continue fresh, wait — or look for the promise.
-import type { Turn, TurnError } from "./turn.js"
+import type { OpencodeError } from "../opencode/error.js"
+import type { Turn } from "./turn.js"
 import type { TurnEvents } from "./turn-events.js"
 
 export type TurnClass =
   | { kind: "pending" }
   | { kind: "aborted" }
-  | { kind: "auth"; error: TurnError }
+  | { kind: "auth"; error: OpencodeError }
   | { kind: "overflow"; detail: string }
-  | { kind: "rate-limited"; error: TurnError }
-  | { kind: "failed"; error: TurnError }
+  | { kind: "rate-limited"; error: OpencodeError }
+  | { kind: "failed"; error: OpencodeError }
   | { kind: "finished" }
 
 const OVERFLOW = /context[ _-]?(length|window|overflow)|maximum context|too many tokens|prompt is too long|context_length_exceeded/i
@@ -17,7 +18,7 @@ const RATE_LIMIT = /rate[ _-]?limit|too many requests|overloaded|quota|capacity|
 
 export function classify(turn: Turn, events: TurnEvents): TurnClass {
   if (events.pending.length > 0) return { kind: "pending" }
-  const error = turn.error ?? lastEventError(events)
+  const error = turn.error ?? events.errors.at(-1)
   if (error?.name === "MessageAbortedError" || (turn.interrupted && !error)) return { kind: "aborted" }
   if (error && isAuth(error)) return { kind: "auth", error }
   if (error?.name === "ContextOverflowError" || error?.name === "MessageOutputLengthError" || (error && OVERFLOW.test(error.message)))
@@ -29,22 +30,17 @@ export function classify(turn: Turn, events: TurnEvents): TurnClass {
   return { kind: "finished" }
 }
 
-function isAuth(error: TurnError): boolean {
+function isAuth(error: OpencodeError): boolean {
   return error.name === "ProviderAuthError" || error.statusCode === 401 || error.statusCode === 403
 }
 
-function isRateLimit(error: TurnError): boolean {
+function isRateLimit(error: OpencodeError): boolean {
   const status = error.statusCode
   return status === 429 || status === 408 || (status !== undefined && status >= 500) || error.retryable === true || RATE_LIMIT.test(error.message)
 }
 
-function lastEventError(events: TurnEvents): TurnError | undefined {
-  const last = events.errors.at(-1)
-  return last && { name: last.name, message: last.message, statusCode: last.statusCode, headers: last.headers }
-}
-
 /** An error's identity for "the same error again": digits, ids, paths and quotes folded away. */
-export function errorFingerprint(error: TurnError): string {
+export function errorFingerprint(error: OpencodeError): string {
   const message = error.message
     .toLowerCase()
     .replace(/(["'`]).*?\1/g, "<q>")

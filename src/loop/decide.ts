@@ -8,7 +8,7 @@ import { keptPromise } from "./completion.js"
 import { gateOpen, indicatesCompletion } from "./exit-gate.js"
 import { backoffDelayMs } from "./backoff.js"
 import { failureReport, feedbackLine, recurringFailures, stagnantRuns, unmetCriteria } from "./criteria.js"
-import { keepHistory, type DiagnosticSnapshot } from "./diagnostics.js"
+import { issueCount, keepHistory, type DiagnosticSnapshot } from "./diagnostics.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
 import { callsToGoOn } from "./go-on.js"
 import { measureProgress, type ProgressSample } from "./progress.js"
@@ -81,7 +81,9 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const gotchas = snapshot ? learnGotchas(loop.gotchas, snapshot) : loop.gotchas
   const unmet = snapshot ? unmetCriteria(snapshot, settings) : []
   const claimed = gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
-  const accepted = claimed && unmet.length === 0
+  // Open todos veto a completion claim, as a failing check does.
+  const openTodos = claimed && settings.requireTodosDone ? sample.openTodos : []
+  const accepted = claimed && unmet.length === 0 && openTodos.length === 0
   // In a plan loop the claim is for the current story: the plugin marks it done, and the loop
   // completes when no story is left.
   const plan = accepted && loop.plan ? markCurrentDone(loop.plan, loop.iteration, snapshot ? snapshot.checks.filter((c) => c.status === "passed").map((c) => c.name) : []) : undefined
@@ -93,14 +95,16 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   // A story marked done keeps the check run that justified it in the history, whatever comes next.
   const storyDone = plan ? { plan, completionStreak: 0, snapshots, gotchas } : { completionStreak }
   const circular = snapshot ? recurringFailures(snapshots).filter((key) => snapshot.checks.some((c) => key.startsWith(`${c.name}: `) && c.status !== "passed")) : []
-  const feedback = snapshot && unmet.length > 0
+  const checksFeedback = snapshot && unmet.length > 0
     ? [
         feedbackLine(loop.iteration + 1, maxIterations(loop), unmet, snapshots, claimed ? "the completion claim was rejected — fix what the checks report, then claim again" : "fix what the checks report"),
         ...(circular.length ? ["", `Circular fix: these failures were fixed before and are back — do not undo the earlier fix again: ${circular.join("; ")}`] : []),
         "",
         failureReport(snapshot),
-      ].join("\n")
-    : undefined
+      ]
+    : []
+  const todosFeedback = openTodos.length > 0 ? [`The completion claim was rejected: these todos are still open — finish them (or cancel the ones no longer needed), then claim again:`, ...openTodos.map((t) => `- ${t}`)] : []
+  const feedback = checksFeedback.length + todosFeedback.length > 0 ? [...todosFeedback, ...(todosFeedback.length && checksFeedback.length ? [""] : []), ...checksFeedback].join("\n") : undefined
   if (status?.status === "BLOCKED")
     return done({ type: "pause", reason: `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}` }, { ...storyDone, snapshots, gotchas })
   if (snapshot && !plan && stagnantRuns(snapshots) >= settings.stagnationLimit)
@@ -124,15 +128,16 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
       ? done({ type: "pause", reason: `story ${loop.plan ? currentStory(loop.plan)?.id : ""} is done; autoRestart is off, so the next story waits for /ralph-resume` }, { ...storyDone, backoffs: 0, snapshots, gotchas })
       : done({ type: "report-missing-promise" }, { completionStreak, backoffs: 0 })
 
-  const measured = measureProgress(loop.progress, sample, turn.texts)
+  const previous = loop.snapshots.at(-1)
+  const measured = measureProgress(loop.progress, sample, turn.texts, snapshot !== undefined && previous !== undefined && issueCount(snapshot) < issueCount(previous))
   const error = turnClass.kind === "failed" ? errorFingerprint(turnClass.error) : undefined
   // A circular fix is motion, not progress: it counts toward the breaker. A story done is progress.
   const breaker = recordIteration(loop.breaker, { progress: plan !== undefined || (measured.progress && circular.length === 0), error }, settings, now)
   const update: LoopUpdate = { breaker, progress: measured.next, ...storyDone, backoffs: 0, snapshots, gotchas }
-  if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, update)
-
+  // A used-up budget stops at once: no cooldown is waited out for an iteration that may not come.
   const breach = exceededBudget(loop, now)
   if (breach) return done({ type: "stop", reason: breach.reason, detail: breach.detail }, update)
+  if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, update)
 
   const fresh = turnClass.kind === "overflow"
   const blocked = blockedUntil(loop.calls, settings, now, callsToGoOn(loop, { then: "next", fresh }))

@@ -1,46 +1,49 @@
 // Seed 004's DiagnosticSnapshot: what the checks found after an iteration, parsed into counts.
-import type { CheckKind } from "../config/schema.js"
+import { z } from "zod"
+import { CHECK_KINDS, type CheckKind } from "../config/schema.js"
 
-export type CheckStatus = "passed" | "failed" | "timeout" | "missing" | "error"
+const count = z.int().min(0)
 
-export interface CheckResult {
-  name: string
-  kind: CheckKind
-  command: string
-  status: CheckStatus
-  exitCode: number | null
-  durationMs: number
+export const fileDetailSchema = z.object({ path: z.string(), errors: count, warnings: count })
+export type FileDetail = z.infer<typeof fileDetailSchema>
+
+export const checkStatusSchema = z.enum(["passed", "failed", "timeout", "missing", "error"])
+export type CheckStatus = z.infer<typeof checkStatusSchema>
+
+export const checkResultSchema = z.object({
+  name: z.string(),
+  kind: z.enum(CHECK_KINDS),
+  command: z.string(),
+  status: checkStatusSchema,
+  exitCode: z.int().nullable(),
+  durationMs: z.number(),
   /** The end of the output (bounded). */
-  output: string
-  errors: number
-  warnings: number
-  info: number
-  security: number
-  testsRun: number
-  testsFailed: number
-  testsPassed: number
-  files: FileDetail[]
-}
+  output: z.string(),
+  errors: count,
+  warnings: count,
+  info: count,
+  security: count,
+  testsRun: count,
+  testsFailed: count,
+  testsPassed: count,
+  files: z.array(fileDetailSchema),
+})
+export type CheckResult = z.infer<typeof checkResultSchema>
 
-export interface FileDetail {
-  path: string
-  errors: number
-  warnings: number
-}
-
-export interface DiagnosticSnapshot {
-  iteration: number
-  at: number
-  errors: number
-  warnings: number
-  info: number
-  securityIssues: number
-  testsRun: number
-  testsFailed: number
-  testsPassed: number
-  files: FileDetail[]
-  checks: CheckResult[]
-}
+export const diagnosticSnapshotSchema = z.object({
+  iteration: z.int().min(1),
+  at: z.number(),
+  errors: count,
+  warnings: count,
+  info: count,
+  securityIssues: count,
+  testsRun: count,
+  testsFailed: count,
+  testsPassed: count,
+  files: z.array(fileDetailSchema),
+  checks: z.array(checkResultSchema),
+})
+export type DiagnosticSnapshot = z.infer<typeof diagnosticSnapshotSchema>
 
 /** Counts a check's output by its kind. Tool formats: tsc, ESLint, vitest/jest, pytest, node --test, ruff, ast-grep. */
 export function parseCheckOutput(kind: CheckKind, output: string, exitCode: number | null): Pick<CheckResult, "errors" | "warnings" | "info" | "security" | "testsRun" | "testsFailed" | "testsPassed" | "files"> {

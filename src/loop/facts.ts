@@ -3,8 +3,8 @@
 // (LoopManager extends this). Phase changes are in manager.ts.
 import type { Breaker } from "./breaker.js"
 import { recordCall } from "./call-window.js"
-import type { GoOnHow } from "./go-on.js"
 import type { Loop, Usage } from "./loop.js"
+import type { ProgressSample } from "./progress.js"
 import { LoopRegistry } from "./registry.js"
 import type { Turn } from "./turn.js"
 import { recordTurnEvent, type TurnEvent } from "./turn-events.js"
@@ -50,11 +50,14 @@ export class LoopFacts extends LoopRegistry {
     this.changed(loop, "hints-used")
   }
 
-  /** The loop's start commit was read (for "files changed since the loop began"). */
-  headCaptured(loop: Loop, head: string | undefined): void {
-    if (loop.startHead !== undefined || head === undefined) return
-    loop.startHead = head
-    this.changed(loop, "head")
+  /**
+   * What the project looked like when the loop began: its commit (for "files changed since the loop
+   * began") and the progress baseline, so the first turn is measured like any other.
+   */
+  startCaptured(loop: Loop, head: string | undefined, sample: ProgressSample): void {
+    if (head !== undefined) loop.startHead ??= head
+    if (loop.progress.workTree === undefined) loop.progress = { ...loop.progress, workTree: sample.workTree, todosCompleted: sample.todosCompleted, todosSession: sample.sessionID }
+    this.changed(loop, "start-captured")
   }
 
   /** What a session of the loop has cost so far, from OpenCode's message accounting. */
@@ -69,7 +72,7 @@ export class LoopFacts extends LoopRegistry {
   }
 
   /** /ralph-resume asked to go on at the next idle: taken once. */
-  takeResumeRequest(loop: Loop): GoOnHow | undefined {
+  takeResumeRequest(loop: Loop): Loop["resumeRequested"] {
     const how = loop.resumeRequested
     delete loop.resumeRequested
     return how

@@ -4,6 +4,8 @@ import { exceededBudget, type BudgetBreach } from "./budgets.js"
 import type { Loop, Wait } from "./loop.js"
 
 export type GoOnHow = Pick<Wait, "then" | "fresh">
+/** How /ralph-resume goes on; `recover`: the loop waited after a restart of OpenCode (resumeOnStart "ask"). */
+export type ResumeHow = GoOnHow & { recover?: boolean }
 
 /** Model calls it takes: a resume or a `continue` is one prompt; a fresh session also costs its summary. */
 export const callsToGoOn = (loop: Loop, how: GoOnHow): number =>

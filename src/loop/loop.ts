@@ -1,16 +1,26 @@
 // One Ralph loop: a task, where it lives now, where it lived before, how far it has come, and
-// the state of the policies that keep it from running away.
-import type { Settings } from "../config/schema.js"
-import { closedBreaker, type Breaker } from "./breaker.js"
-import { emptyCallWindow, type CallWindow } from "./call-window.js"
-import type { DiagnosticSnapshot } from "./diagnostics.js"
-import type { Gotcha } from "./gotchas.js"
-import type { PlanState } from "../plan/plan.js"
-import type { Turn } from "./turn.js"
+// the state of the policies that keep it from running away. What is kept on disk is a zod schema
+// composed of its owners' schemas (the type follows from it); what only the running process knows
+// is `LoopRuntime`, never written.
+import { z } from "zod"
+import { settingSchemas } from "../config/schema.js"
+import { sessionIDSchema } from "../opencode/session-id.js"
+import { breakerSchema, closedBreaker } from "./breaker.js"
+import { callWindowSchema, emptyCallWindow } from "./call-window.js"
+import { diagnosticSnapshotSchema } from "./diagnostics.js"
+import { gotchaSchema } from "./gotchas.js"
+import { progressSchema } from "./progress.js"
+import { turnSchema } from "./turn.js"
+import { planStateSchema } from "../plan/plan.js"
+import type { ResumeHow } from "./go-on.js"
+import { targetsOf } from "./targets.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
 
+export { ownFolders } from "../project/own-files.js"
+
 /** A loop keeps the settings it started with (later config edits apply to later loops). */
-export type LoopSettings = Omit<Settings, "activation">
+export const loopSettingsSchema = z.object(settingSchemas).omit({ activation: true })
+export type LoopSettings = z.infer<typeof loopSettingsSchema>
 
 /**
  * running    — waiting for the model's turn in `sessionID` to end
@@ -20,120 +30,144 @@ export type LoopSettings = Omit<Settings, "activation">
  * paused     — waiting for the user (Esc, STATUS: BLOCKED, or a failure the user must see)
  * stopped    — over, for `stopReason`
  */
-export type LoopPhase = "running" | "deciding" | "restarting" | "waiting" | "paused" | "stopped"
+export const loopPhaseSchema = z.enum(["running", "deciding", "restarting", "waiting", "paused", "stopped"])
+export type LoopPhase = z.infer<typeof loopPhaseSchema>
 
-export type StopReason =
-  | "completed"
-  | "retries-exhausted"
-  | "max-iterations"
-  | "token-budget"
-  | "cost-budget"
-  | "time-budget"
-  | "auth-error"
-  | "stagnation"
-  | "cancelled"
-  | "session-deleted"
-  | "replaced"
+export const stopReasonSchema = z.enum([
+  "completed",
+  "retries-exhausted",
+  "max-iterations",
+  "token-budget",
+  "cost-budget",
+  "time-budget",
+  "auth-error",
+  "stagnation",
+  "cancelled",
+  "session-deleted",
+  "replaced",
+])
+export type StopReason = z.infer<typeof stopReasonSchema>
 
-export interface Usage {
-  tokens: number
-  cost: number
-}
+export const usageSchema = z.object({ tokens: z.number().min(0), cost: z.number().min(0) })
+export type Usage = z.infer<typeof usageSchema>
 
-export interface Progress {
-  /** Fingerprint of the git work tree after the last turn (undefined: not a git repo). */
-  workTree?: string | undefined
-  /** Completed todos of the current session after the last turn. */
-  todosCompleted: number
-  todosSession?: string
-  /** Normalised hashes of recent assistant outputs. */
-  recentOutputs: string[]
-}
-
-export interface Wait {
-  reason: "backoff" | "breaker" | "call-limit"
-  until: number
+export const waitSchema = z.object({
+  reason: z.enum(["backoff", "breaker", "call-limit"]),
+  until: z.number(),
   /** What the timer does: resume the same turn (back-off: no iteration used) or start the next. */
-  then: "resume" | "next"
+  then: z.enum(["resume", "next"]),
   /** For "next": start it in a fresh session whatever the strategy. */
-  fresh?: boolean
-}
+  fresh: z.boolean().optional(),
+})
+export type Wait = z.infer<typeof waitSchema>
 
 /** A restart decided and not finished yet: after a crash it goes on from where it stopped. */
-export interface PendingRestart {
+export const pendingRestartSchema = z.object({
   /** A new session whatever the strategy (context overflow). */
-  fresh: boolean
-  note?: string
-  feedback?: string
+  fresh: z.boolean(),
+  note: z.string().optional(),
+  feedback: z.string().optional(),
   /** The fresh session already created for it (reused instead of creating another). */
-  sessionID?: string
-}
+  sessionID: sessionIDSchema.optional(),
+})
+export type PendingRestart = z.infer<typeof pendingRestartSchema>
 
-export interface Loop {
+const count = z.int().min(0)
+
+/** What a loop is on disk. */
+export const loopStateSchema = z.object({
   /** Stable id: the session the loop started in (with `-2`, `-3`… when an earlier loop from there still runs). */
-  readonly id: string
-  readonly task: string
-  readonly settings: LoopSettings
-  readonly startedAt: number
+  id: sessionIDSchema,
+  task: z.string().min(1),
+  settings: loopSettingsSchema,
+  startedAt: z.number(),
   /** The session the loop lives in now. */
-  sessionID: string
+  sessionID: sessionIDSchema,
   /** Sessions it lived in before, oldest first. */
-  lineage: string[]
+  lineage: z.array(sessionIDSchema),
   /** 1-based number of the model turn under way (first prompt = 1). */
-  iteration: number
+  iteration: z.int().min(1),
   /** Restarts (continuations) sent so far. */
-  retries: number
-  phase: LoopPhase
+  retries: count,
+  phase: loopPhaseSchema,
+  /** The first user message of the loop has not had the promise instruction appended yet. */
+  needsInstruction: z.boolean(),
+  /** The last assistant message a decision was made on (a second idle for it is a duplicate). */
+  lastDecidedMessageID: z.string().optional(),
+  breaker: breakerSchema,
+  calls: callWindowSchema,
+  /** Tokens and cost per session of the loop, recomputed from the messages. */
+  usage: z.record(z.string(), usageSchema),
+  progress: progressSchema,
+  /** Turns in a row that indicated completion (promise or STATUS: COMPLETE). */
+  completionStreak: count,
+  /** Back-offs in a row (for the exponential delay). */
+  backoffs: count,
+  /** Hints from /ralph-hint, added to the next prompt once. */
+  hints: z.array(z.string()),
+  /** Check results of the loop, oldest first (the last 20). */
+  snapshots: z.array(diagnosticSnapshotSchema),
+  /** HEAD when the loop began, to list the files it changed. */
+  startHead: z.string().optional(),
+  /** The `@path`s of the task: what the loop measures is scoped to them (empty: the whole project). */
+  targets: z.array(z.string()),
+  /** When the current iteration's prompt went out, and what was decided on the last turn (for the journal). */
+  iterationStartedAt: z.number(),
+  lastDecision: z.string().optional(),
+  /** What failing checks taught the loop (seed 001), shown to later iterations on the same files. */
+  gotchas: z.array(gotchaSchema),
+  wait: waitSchema.optional(),
+  /** The last turn decided on: its model, agent and text carry over to the next prompt. */
+  lastTurn: turnSchema.optional(),
+  /** The restart under way, from its decision until the next iteration's prompt is counted. */
+  restart: pendingRestartSchema.optional(),
+  /** Earlier sessions (strategy `recreate`) still to be archived and deleted. */
+  retiring: z.array(sessionIDSchema),
+  /** A plan loop (/ralph --prd): its stories and which of them the plugin has marked done. */
+  plan: planStateSchema.optional(),
+  stopReason: stopReasonSchema.optional(),
+  /** Why the loop stopped or paused, for the user. */
+  detail: z.string().optional(),
+})
+export type LoopState = z.infer<typeof loopStateSchema>
+
+/** What only the running process knows: a restarted OpenCode starts these over. */
+export interface LoopRuntime {
   /** A busy status was seen for `sessionID` since the last prompt: the next idle is a real turn end. */
   sawBusy: boolean
   /** Counts busy statuses, so a decision can tell that the session started again meanwhile. */
   busyEpoch: number
   /** Counts messages written into the loop's session outside a pending decision (the user's): the plugin never acts on a turn the user has moved past. */
   userEpoch: number
-  /** The first user message of the loop has not had the promise instruction appended yet. */
-  needsInstruction: boolean
-  /** The last assistant message a decision was made on (a second idle for it is a duplicate). */
-  lastDecidedMessageID?: string
   /** What OpenCode reported for the current turn (errors, compaction, pending permissions). */
   turnEvents: TurnEvents
-  breaker: Breaker
-  calls: CallWindow
-  /** Tokens and cost per session of the loop, recomputed from the messages. */
-  usage: Record<string, Usage>
-  progress: Progress
-  /** Turns in a row that indicated completion (promise or STATUS: COMPLETE). */
-  completionStreak: number
-  /** Back-offs in a row (for the exponential delay). */
-  backoffs: number
-  wait?: Wait
-  /** When the current iteration's prompt went out, and what was decided on the last turn (for the journal). */
-  iterationStartedAt: number
-  lastDecision?: string
-  /** What failing checks taught the loop (seed 001), shown to later iterations on the same files. */
-  gotchas: Gotcha[]
-  /** HEAD when the loop began, to list the files it changed. */
-  startHead?: string
-  /** Check results of the loop, oldest first (the last 20). */
-  snapshots: DiagnosticSnapshot[]
-  /** The restart under way, from its decision until the next iteration's prompt is counted. */
-  restart?: PendingRestart
-  /** Earlier sessions (strategy `recreate`) still to be archived and deleted. */
-  retiring: string[]
-  /** Hints from /ralph-hint, added to the next prompt once. */
-  hints: string[]
-  /** /ralph-resume asked to go on now: the next idle goes on this way even without a new loop turn. */
-  resumeRequested?: Pick<Wait, "then" | "fresh">
-  /** A plan loop (/ralph --prd): its stories and which of them the plugin has marked done. */
-  plan?: PlanState
-  /** The last turn decided on: its model, agent and text carry over to the next prompt. */
-  lastTurn?: Turn
-  stopReason?: StopReason
-  /** Why the loop stopped or paused, for the user. */
-  detail?: string
+  /**
+   * /ralph-resume asked to go on now: the next idle goes on this way even without a new loop turn
+   * (`recover`: from where the loop's session shows it stopped, as after a restart of OpenCode).
+   */
+  resumeRequested?: ResumeHow
+  /** Taken back after a restart of OpenCode with resumeOnStart "ask": /ralph-resume goes on as recovery would have. */
+  recoveryPending?: boolean
+}
+
+/** What never changes in a loop. */
+type Fixed = "id" | "task" | "settings" | "startedAt"
+
+export interface Loop extends Readonly<Pick<LoopState, Fixed>>, Omit<LoopState, Fixed>, LoopRuntime {}
+
+const runtimeStart = (): LoopRuntime => ({ sawBusy: false, busyEpoch: 0, userEpoch: 0, turnEvents: emptyTurnEvents() })
+
+/** A loop taken back from its state (after a restart of OpenCode): the runtime part starts over. */
+export const loopFromState = (state: LoopState): Loop => ({ ...state, ...runtimeStart() })
+
+/** The part of a loop that is written to disk. */
+export function stateOf(loop: Loop): LoopState {
+  const { sawBusy: _sawBusy, busyEpoch: _busyEpoch, userEpoch: _userEpoch, turnEvents: _turnEvents, resumeRequested: _resumeRequested, recoveryPending: _recoveryPending, ...state } = loop
+  return state
 }
 
 export function newLoop(sessionID: string, task: string, settings: LoopSettings, now: number): Loop {
-  return {
+  return loopFromState({
     id: sessionID,
     task,
     settings,
@@ -143,11 +177,7 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
     iteration: 1,
     retries: 0,
     phase: "running",
-    sawBusy: false,
-    busyEpoch: 0,
-    userEpoch: 0,
     needsInstruction: true,
-    turnEvents: emptyTurnEvents(),
     breaker: closedBreaker(),
     calls: emptyCallWindow(),
     usage: {},
@@ -158,8 +188,9 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
     retiring: [],
     snapshots: [],
     gotchas: [],
+    targets: targetsOf(task),
     iterationStartedAt: now,
-  }
+  })
 }
 
 /** Turns the loop may run in all. */
@@ -167,6 +198,3 @@ export const maxIterations = (loop: Loop): number => Math.min(loop.settings.maxR
 
 export const totalUsage = (loop: Loop): Usage =>
   Object.values(loop.usage).reduce((sum, u) => ({ tokens: sum.tokens + u.tokens, cost: sum.cost + u.cost }), { tokens: 0, cost: 0 })
-
-/** The loop's own folders, relative to the project: never "work", never listed as changed files. */
-export const ownFolders = (loop: Loop): string[] => [".opencode/", loop.settings.summaryPath.replace(/^\.\//, "").replace(/\/?$/, "/")]

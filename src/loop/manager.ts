@@ -6,7 +6,7 @@
 import type { Breaker } from "./breaker.js"
 import type { Decision, LoopUpdate } from "./decide.js"
 import { LoopFacts } from "./facts.js"
-import type { GoOnHow } from "./go-on.js"
+import type { ResumeHow } from "./go-on.js"
 import { newLoop, type Loop, type LoopSettings, type PendingRestart, type StopReason, type Wait } from "./loop.js"
 import type { PlanState } from "../plan/plan.js"
 import type { Turn } from "./turn.js"
@@ -37,7 +37,10 @@ export class LoopManager extends LoopFacts {
       if (loop.phase === "deciding") loop.phase = "running"
       this.bySession.set(loop.sessionID, loop)
       this.changed(loop, "recovered")
-      if (askFirst && loop.phase !== "paused") this.pause(loop, "OpenCode restarted; /ralph-resume goes on")
+      if (askFirst && loop.phase !== "paused") {
+        loop.recoveryPending = true
+        this.pause(loop, "OpenCode restarted; /ralph-resume goes on")
+      }
       adopted.push(loop)
     }
     return adopted
@@ -158,6 +161,7 @@ export class LoopManager extends LoopFacts {
   resume(loop: Loop, now: number): boolean {
     if (loop.phase !== "paused" && loop.phase !== "waiting") return false
     delete loop.detail
+    delete loop.recoveryPending
     this.promptSent(loop, now, "resumed")
     return true
   }
@@ -166,7 +170,7 @@ export class LoopManager extends LoopFacts {
    * /ralph-resume: the loop goes on as `resumeByHand` decided — at the end of the command's own turn
    * (`atNextIdle`), or at once by the runner when typed in an earlier session of the loop.
    */
-  resumedByHand(loop: Loop, how: GoOnHow, breaker: Breaker, now: number, atNextIdle: boolean): void {
+  resumedByHand(loop: Loop, how: ResumeHow, breaker: Breaker, now: number, atNextIdle: boolean): void {
     loop.breaker = breaker
     this.resume(loop, now)
     if (atNextIdle) loop.resumeRequested = how

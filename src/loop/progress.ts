@@ -1,11 +1,26 @@
 // Progress is measured, not claimed: the work tree changed, more todos were completed, or the
-// model said something it had not said before (digits folded, so "step 4" ≠ progress over "step 3").
+// checks found fewer issues. Words are not progress — a model that rewords "still working on it"
+// makes none. Only where the work tree cannot be seen (not a git repository) does a reply the model
+// has not given before count (digits folded, so "step 4" ≠ progress over "step 3").
 import { createHash } from "node:crypto"
-import type { Progress } from "./loop.js"
+import { z } from "zod"
+
+export const progressSchema = z.object({
+  /** Fingerprint of the git work tree after the last turn (undefined: not a git repo). */
+  workTree: z.string().optional(),
+  /** Completed todos of the current session after the last turn. */
+  todosCompleted: z.int().min(0),
+  todosSession: z.string().optional(),
+  /** Normalised hashes of recent assistant outputs. */
+  recentOutputs: z.array(z.string()),
+})
+export type Progress = z.infer<typeof progressSchema>
 
 export interface ProgressSample {
   workTree?: string | undefined
   todosCompleted: number
+  /** The session's todos still pending or in progress. */
+  openTodos: string[]
   sessionID: string
 }
 
@@ -18,7 +33,7 @@ export function outputHash(texts: readonly string[]): string | undefined {
   return normal ? createHash("sha1").update(normal).digest("hex").slice(0, 16) : undefined
 }
 
-export function measureProgress(before: Progress, sample: ProgressSample, texts: readonly string[]): { progress: boolean; next: Progress } {
+export function measureProgress(before: Progress, sample: ProgressSample, texts: readonly string[], checksImproved = false): { progress: boolean; next: Progress } {
   const output = outputHash(texts)
   const workTreeChanged = sample.workTree !== undefined && before.workTree !== undefined && sample.workTree !== before.workTree
   const todosBefore = before.todosSession === sample.sessionID ? before.todosCompleted : 0
@@ -30,5 +45,6 @@ export function measureProgress(before: Progress, sample: ProgressSample, texts:
     todosSession: sample.sessionID,
     recentOutputs: output ? [...before.recentOutputs, output].slice(-RECENT) : before.recentOutputs,
   }
-  return { progress: workTreeChanged || todosDone || newOutput, next }
+  const measurable = sample.workTree !== undefined
+  return { progress: workTreeChanged || todosDone || checksImproved || (!measurable && newOutput), next }
 }

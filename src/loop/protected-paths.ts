@@ -1,7 +1,9 @@
 // Seed 002's file protection, for tools: while a loop is active the agent may not delete or rewrite
 // the loop's own files (its state under .opencode/ralph-loop/ and the summaries). Pure: it looks at
 // a tool call's arguments only.
-import { isAbsolute, relative, resolve } from "node:path"
+import { resolve } from "node:path"
+import { isInside } from "../project/inside.js"
+import { OPENCODE_DIR } from "../project/own-files.js"
 
 export interface ProtectedArea {
   directory: string
@@ -26,7 +28,7 @@ export function refusal(tool: string, args: unknown, area: ProtectedArea): strin
     const command = a.command
     if (!DESTRUCTIVE.test(command)) return undefined
     if (/\bgit\s+clean\b[^;&|]*\s-[a-zA-Z]*[xX]/.test(command)) return "git clean -x would delete the running Ralph loop's files"
-    const hit = words(command).find((word) => word === ".opencode" || word === `${area.directory}/.opencode` || inside(word, area))
+    const hit = words(command).find((word) => word === OPENCODE_DIR || word === `${area.directory}/${OPENCODE_DIR}` || inside(word, area))
     return hit ? `this command would change ${hit}, which belongs to the running Ralph loop` : undefined
   }
   return undefined
@@ -34,10 +36,7 @@ export function refusal(tool: string, args: unknown, area: ProtectedArea): strin
 
 function inside(path: string, area: ProtectedArea): boolean {
   const target = resolve(area.directory, path.replace(/[*?]+.*$/, ""))
-  return area.folders.some((folder) => {
-    const rel = relative(resolve(area.directory, folder), target)
-    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))
-  })
+  return area.folders.some((folder) => isInside(resolve(area.directory, folder), target))
 }
 
 /** The words of a shell command, unquoted and without trailing slashes. */

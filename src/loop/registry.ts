@@ -10,10 +10,18 @@ export class LoopRegistry {
   /** `onChange` hears every change worth keeping (the store persists it). */
   constructor(private readonly onChange: LoopListener = () => undefined) {}
 
-  /** A loop's last word is its stop: work that finishes after it (a retirement, a git call) changes nothing on disk. */
+  /**
+   * A loop's last word is its stop: work that finishes after it (a git call, a late turn) changes
+   * nothing on disk. Only a retirement that ends later is still written — the state file must not
+   * list an old session that is gone — unless a new loop took over the same state file since.
+   */
   protected changed(loop: Loop, event: string): void {
-    if (loop.phase === "stopped" && !event.startsWith("stopped:")) return
+    if (loop.phase === "stopped" && !event.startsWith("stopped:") && !(event === "retired" && this.ownsItsFile(loop))) return
     this.onChange(loop, event)
+  }
+
+  private ownsItsFile(stopped: Loop): boolean {
+    return !this.all().some((loop) => loop.id === stopped.id)
   }
 
   /** The live loop living in `sessionID` now, if any. */

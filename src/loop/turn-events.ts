@@ -1,7 +1,10 @@
 // What OpenCode said about the current turn through events, between the loop's prompt and the idle.
+// Only the running process knows it: never written to disk.
+import type { OpencodeError } from "../opencode/error.js"
+
 export interface TurnEvents {
   /** `session.error` payloads, in order. */
-  errors: Array<{ name: string; message: string; statusCode?: number; headers?: Record<string, string> }>
+  errors: OpencodeError[]
   /** A `retry` status was seen (the provider was being retried). */
   retried: boolean
   /** `session.compacted` was seen, or OpenCode compacted the session on overflow. */

@@ -1,25 +1,22 @@
 // What the plugin learned about the model turn that just ended: the facts decisions are made on.
-export interface TurnError {
-  name: string
-  message: string
-  statusCode?: number | undefined
-  retryable?: boolean | undefined
-  headers?: Record<string, string> | undefined
-}
+// The last one decided on is kept with the loop (its model, agent and text carry over).
+import { z } from "zod"
+import { opencodeErrorSchema } from "../opencode/error.js"
 
-export interface Turn {
+export const turnSchema = z.object({
   /** The last assistant message of the turn; absent when the turn produced none. */
-  lastAssistantID?: string
+  lastAssistantID: z.string().optional(),
   /** The assistant's own text of the turn (no synthetic or ignored parts, no summaries). */
-  texts: string[]
-  error?: TurnError
+  texts: z.array(z.string()),
+  error: opencodeErrorSchema.optional(),
   /** Why the model stopped ("stop", "length", "tool-calls", …) as OpenCode recorded it. */
-  finish?: string | undefined
+  finish: z.string().optional(),
   /** The last assistant message was never completed (the turn was cut off). */
-  interrupted?: boolean
+  interrupted: z.boolean().optional(),
   /** The turn ended in a compaction (OpenCode summarized the session). */
-  compacted?: boolean
+  compacted: z.boolean().optional(),
   /** The model and agent the turn ran with, for summarize and the next prompt. */
-  model?: { providerID: string; modelID: string }
-  agent?: string
-}
+  model: z.object({ providerID: z.string(), modelID: z.string() }).optional(),
+  agent: z.string().optional(),
+})
+export type Turn = z.infer<typeof turnSchema>

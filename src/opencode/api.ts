@@ -1,13 +1,15 @@
 // The SDK calls the loop makes, typed and unwrapped: each returns its data or throws an
 // OpencodeCallError naming the call. `toast` and `log` never throw (they only inform).
 import type { PluginInput } from "@opencode-ai/plugin"
-import type { EventTuiToastShow, Session, Todo } from "@opencode-ai/sdk"
+import type { AppLogData, EventTuiToastShow, Session, Todo, TuiPublishData } from "@opencode-ai/sdk"
+import type { EventTuiSessionSelect } from "@opencode-ai/sdk/v2"
+import { isReportedError, parseError } from "./error.js"
 import type { Faults } from "./faults.js"
 import type { MessageWithParts } from "./read-turn.js"
 
 export type Client = PluginInput["client"]
 export type ToastVariant = EventTuiToastShow["properties"]["variant"]
-export type LogLevel = "debug" | "info" | "warn" | "error"
+export type LogLevel = NonNullable<AppLogData["body"]>["level"]
 
 export interface PromptInput {
   text: string
@@ -25,7 +27,12 @@ export class OpencodeCallError extends Error {
   }
 }
 
-type Result<T> = { data?: T; error?: unknown; response?: Response }
+/** What every SDK call resolves to (the client's default "fields" style): its data or its error, and the HTTP response. */
+interface Answer {
+  data?: unknown
+  error?: unknown
+  response: Response
+}
 
 /** How long a call may take before the loop treats it as failed (summarize runs a model turn). */
 const TIMEOUT_MS: Record<string, number> = { "session.summarize": 10 * 60_000 }
@@ -39,25 +46,33 @@ export class OpencodeApi {
   ) {}
 
   /**
-   * One SDK call: unwrapped to its data, failed with an OpencodeCallError naming it on an error
-   * answer, and on a timeout — a call that never answers must not leave a loop waiting for ever.
+   * One SDK call, its answer as the SDK types it: failed with an OpencodeCallError naming the call
+   * on an error answer, and on a timeout — a call that never answers must not leave a loop waiting for ever.
    */
-  private async call<T>(name: string, send: () => Promise<Result<T>>, accept: (result: Result<T>) => boolean = (r) => r.error === undefined && r.data !== undefined): Promise<T> {
+  private async answer<A extends Answer>(name: string, send: () => Promise<A>): Promise<A> {
     const fault = this.faults?.take(name)
     if (fault === "throw") throw new OpencodeCallError(name, "injected throw")
-    const request = fault === "error" ? Promise.resolve<Result<T>>({ error: { name: "InjectedFault", data: { message: "injected error" } } }) : fault === "timeout" ? new Promise<Result<T>>(() => undefined) : send()
+    if (fault === "error") throw new OpencodeCallError(name, { name: "InjectedFault", data: { message: "injected error" } })
+    const request = fault === "timeout" ? new Promise<never>(() => undefined) : send()
     const timeoutMs = this.faults?.callTimeoutMs ?? TIMEOUT_MS[name] ?? DEFAULT_TIMEOUT_MS
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new OpencodeCallError(name, `no answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs)
     })
     try {
-      const result = await Promise.race([request, timeout])
-      if (!accept(result)) throw new OpencodeCallError(name, result.error ?? result.response?.status)
-      return result.data as T
+      const answer = await Promise.race([request, timeout])
+      if (answer.error !== undefined || !answer.response.ok) throw new OpencodeCallError(name, answer.error ?? answer.response.status)
+      return answer
     } finally {
       clearTimeout(timer)
     }
+  }
+
+  /** One SDK call that answers with data: the data, or an OpencodeCallError. */
+  private async call<A extends Answer>(name: string, send: () => Promise<A>): Promise<NonNullable<A["data"]>> {
+    const { data, response } = await this.answer(name, send)
+    if (data === undefined || data === null) throw new OpencodeCallError(name, `no data in the answer (HTTP ${response.status})`)
+    return data
   }
 
   messages(sessionID: string): Promise<MessageWithParts[]> {
@@ -94,26 +109,26 @@ export class OpencodeApi {
     return this.call("session.create", () => this.client.session.create({ body: { title } }))
   }
 
-  /** Points the TUI at `sessionID`. The v1 client has no selectSession; the server accepts the event. */
+  /**
+   * Points the TUI at `sessionID`. The v1 client has no selectSession and its `publish` is typed
+   * without this (v2) event; the server accepts it.
+   */
   async selectSession(sessionID: string): Promise<void> {
-    const event = { type: "tui.session.select", properties: { sessionID } } as unknown as EventTuiToastShow
-    await this.call("tui.session.select", () => this.client.tui.publish({ body: event }))
+    const event: EventTuiSessionSelect = { type: "tui.session.select", properties: { sessionID } }
+    await this.call("tui.session.select", () => this.client.tui.publish({ body: event as unknown as TuiPublishData["body"] }))
   }
 
   /** Queues a prompt and returns at once (HTTP 204); the turn runs in the background. */
   async promptAsync(sessionID: string, input: PromptInput): Promise<void> {
-    await this.call(
-      "session.promptAsync",
-      () =>
-        this.client.session.promptAsync({
-          path: { id: sessionID },
-          body: {
-            parts: [{ type: "text", text: input.text }],
-            ...(input.agent ? { agent: input.agent } : {}),
-            ...(input.model ? { model: input.model } : {}),
-          },
-        }),
-      (r) => r.error === undefined && r.response?.ok === true,
+    await this.answer("session.promptAsync", () =>
+      this.client.session.promptAsync({
+        path: { id: sessionID },
+        body: {
+          parts: [{ type: "text", text: input.text }],
+          ...(input.agent ? { agent: input.agent } : {}),
+          ...(input.model ? { model: input.model } : {}),
+        },
+      }),
     )
   }
 
@@ -132,18 +147,23 @@ export class OpencodeApi {
     this.call("tui.showToast", () => this.client.tui.showToast({ body: { title, message, variant, ...(duration ? { duration } : {}) } })).catch(() => undefined)
   }
 
+  /**
+   * OpenCode's log. Debug lines are written only with RALPH_LOOP_DEBUG=1 — and then at level info,
+   * because OpenCode's log shows no debug lines unless its own level is lowered too.
+   */
   log(level: LogLevel, message: string, extra?: Record<string, unknown>): void {
     if (level === "debug" && !this.debug) return
-    this.call("app.log", () => this.client.app.log({ body: { service: "ralph-loop", level, message, ...(extra ? { extra } : {}) } })).catch(() => undefined)
+    const shown = level === "debug" ? "info" : level
+    this.call("app.log", () => this.client.app.log({ body: { service: "ralph-loop", level: shown, message, ...(extra ? { extra } : {}) } })).catch(() => undefined)
   }
 }
 
 function describe(detail: unknown): string {
   if (detail instanceof Error) return detail.message
-  if (typeof detail === "object" && detail !== null) {
-    const named = detail as { name?: unknown; data?: { message?: unknown } }
-    if (typeof named.data?.message === "string") return `${String(named.name ?? "error")}: ${named.data.message}`
-    return JSON.stringify(detail).slice(0, 300)
+  if (isReportedError(detail)) {
+    const error = parseError(detail)
+    return `${error.name}: ${error.message}`
   }
+  if (typeof detail === "object" && detail !== null) return JSON.stringify(detail).slice(0, 300)
   return String(detail)
 }

@@ -1,40 +1,27 @@
 // Runtime events, reduced to the few facts the loop reacts to. Called for every event OpenCode
 // publishes (every streamed delta of every session), so anything not needed returns at once.
-// Runtime payloads are v2-shaped and wider than the SDK's v1 `Event` union, hence `RuntimeEvent`.
+// The hook is typed with the SDK's v1 `Event`, but what arrives is v2-shaped (docs/opencode-notes.md):
+// the payloads are read as the v2 types say, each field checked before use.
+import type { Event } from "@opencode-ai/sdk/v2"
+import { parseError, type OpencodeError } from "./error.js"
+
+/** An event as the hook receives it: only its type is certain. */
 export interface RuntimeEvent {
   type: string
   properties?: unknown
 }
 
-export interface EventError {
-  name: string
-  message: string
-  statusCode?: number
-  headers?: Record<string, string>
-}
-
 export type Observation =
   | { kind: "busy"; sessionID: string; retry: boolean }
   | { kind: "idle"; sessionID: string }
-  | { kind: "error"; sessionID: string; error: EventError }
+  | { kind: "error"; sessionID: string; error: OpencodeError }
   | { kind: "compacted"; sessionID: string }
   | { kind: "asked"; sessionID: string; requestID: string }
   | { kind: "answered"; sessionID: string; requestID: string }
   | { kind: "session-created"; sessionID: string; parentID?: string }
   | { kind: "session-deleted"; sessionID: string }
 
-interface Props {
-  sessionID?: string
-  id?: string
-  requestID?: string
-  permissionID?: string
-  status?: { type?: string }
-  info?: { id?: string; parentID?: string }
-  error?: { name?: string; data?: { message?: unknown; statusCode?: unknown; responseHeaders?: unknown } }
-}
-
-/** The event types `observe` reads; every other event (most are streamed deltas) is skipped unread. */
-export const OBSERVED_EVENTS: ReadonlySet<string> = new Set([
+const OBSERVED = [
   "session.status",
   "session.idle",
   "session.error",
@@ -46,49 +33,56 @@ export const OBSERVED_EVENTS: ReadonlySet<string> = new Set([
   "question.rejected",
   "session.created",
   "session.deleted",
-])
+] as const satisfies ReadonlyArray<Event["type"]>
+
+type ObservedType = (typeof OBSERVED)[number]
+
+/** The event types `observe` reads; every other event (most are streamed deltas) is skipped unread. */
+export const OBSERVED_EVENTS: ReadonlySet<string> = new Set(OBSERVED)
+
+/** What the SDK says an event of `T` carries — any field of it may still be missing. */
+type Payload<T extends ObservedType> = Partial<Extract<Event, { type: T }>["properties"]>
 
 export function observe(event: RuntimeEvent): Observation | undefined {
   switch (event.type) {
     case "session.status": {
-      const { sessionID, status } = props(event)
+      const { sessionID, status } = payload<"session.status">(event)
       // "retry" is still a turn under way (the provider is being retried).
       if (sessionID && (status?.type === "busy" || status?.type === "retry"))
         return { kind: "busy", sessionID, retry: status.type === "retry" }
       return undefined
     }
     case "session.idle": {
-      const { sessionID } = props(event)
+      const { sessionID } = payload<"session.idle">(event)
       return sessionID ? { kind: "idle", sessionID } : undefined
     }
     case "session.error": {
-      const { sessionID, error } = props(event)
-      return sessionID ? { kind: "error", sessionID, error: eventError(error) } : undefined
+      const { sessionID, error } = payload<"session.error">(event)
+      return sessionID ? { kind: "error", sessionID, error: parseError(error) } : undefined
     }
     case "session.compacted": {
-      const { sessionID } = props(event)
+      const { sessionID } = payload<"session.compacted">(event)
       return sessionID ? { kind: "compacted", sessionID } : undefined
     }
     case "permission.asked":
     case "question.asked": {
-      const { sessionID, id } = props(event)
+      const { sessionID, id } = payload<"permission.asked" | "question.asked">(event)
       return sessionID && id ? { kind: "asked", sessionID, requestID: id } : undefined
     }
     case "permission.replied":
     case "question.replied":
     case "question.rejected": {
-      const { sessionID, requestID, permissionID } = props(event)
-      const id = requestID ?? permissionID
-      return sessionID && id ? { kind: "answered", sessionID, requestID: id } : undefined
+      const { sessionID, requestID } = payload<"permission.replied" | "question.replied" | "question.rejected">(event)
+      return sessionID && requestID ? { kind: "answered", sessionID, requestID } : undefined
     }
     case "session.created": {
-      const { sessionID, info } = props(event)
+      const { sessionID, info } = payload<"session.created">(event)
       const id = info?.id ?? sessionID
       if (!id) return undefined
       return info?.parentID ? { kind: "session-created", sessionID: id, parentID: info.parentID } : { kind: "session-created", sessionID: id }
     }
     case "session.deleted": {
-      const { sessionID, info } = props(event)
+      const { sessionID, info } = payload<"session.deleted">(event)
       const id = info?.id ?? sessionID
       return id ? { kind: "session-deleted", sessionID: id } : undefined
     }
@@ -97,15 +91,8 @@ export function observe(event: RuntimeEvent): Observation | undefined {
   }
 }
 
-const props = (event: RuntimeEvent): Props => (event.properties ?? {}) as Props
-
-function eventError(error: Props["error"]): EventError {
-  const data = error?.data
-  const result: EventError = {
-    name: typeof error?.name === "string" ? error.name : "UnknownError",
-    message: typeof data?.message === "string" ? data.message : String(error?.name ?? "unknown error"),
-  }
-  if (typeof data?.statusCode === "number") result.statusCode = data.statusCode
-  if (data?.responseHeaders && typeof data.responseHeaders === "object") result.headers = data.responseHeaders as Record<string, string>
-  return result
+/** The event's properties as the SDK's v2 type of `T` has them (the caller has matched the type). */
+function payload<T extends ObservedType>(event: RuntimeEvent): Payload<T> {
+  const { properties } = event
+  return typeof properties === "object" && properties !== null ? (properties as Payload<T>) : {}
 }

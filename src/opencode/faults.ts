@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { z } from "zod"
+import { OPENCODE_DIR } from "../project/own-files.js"
 
 export type FaultMode = "error" | "timeout" | "throw"
 
@@ -49,7 +50,7 @@ export class Faults {
 
   static load(directory: string, env: NodeJS.ProcessEnv = process.env): Faults | undefined {
     if (env.RALPH_LOOP_FAULT_INJECTION !== "1") return undefined
-    const configDir = join(directory, ".opencode")
+    const configDir = join(directory, OPENCODE_DIR)
     try {
       return new Faults(planSchema.parse(JSON.parse(readFileSync(join(configDir, "ralph-loop-faults.json"), "utf8"))), configDir)
     } catch {

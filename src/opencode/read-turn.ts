@@ -1,14 +1,13 @@
 // Reading OpenCode's message list: the turn that just ended, the summary a compaction wrote, and
 // what the session has cost so far.
-import type { AssistantMessage, Message, Part, TextPart } from "@opencode-ai/sdk"
+import type { AssistantMessage, Message, Part, SessionMessagesResponse, TextPart } from "@opencode-ai/sdk"
 import type { Usage } from "../loop/loop.js"
 import { CONTROL_MARKER } from "../commands/definitions.js"
-import type { Turn, TurnError } from "../loop/turn.js"
+import type { Turn } from "../loop/turn.js"
+import { parseError } from "./error.js"
 
-export interface MessageWithParts {
-  info: Message
-  parts: Part[]
-}
+/** One entry of `session.messages`: a message and its parts. */
+export type MessageWithParts = SessionMessagesResponse[number]
 
 const ownText = (part: Part): part is TextPart => part.type === "text" && !part.synthetic && !part.ignored
 
@@ -53,7 +52,7 @@ export function readTurn(messages: readonly MessageWithParts[]): Turn {
     turn.lastAssistantID = last.id
     turn.model = { providerID: last.providerID, modelID: last.modelID }
     turn.finish = last.finish
-    if (last.error) turn.error = turnError(last.error)
+    if (last.error) turn.error = parseError(last.error)
     else if (last.time.completed === undefined) turn.interrupted = true
   }
   if (lastUser?.role === "user") {
@@ -91,15 +90,4 @@ export function sessionUsage(messages: readonly MessageWithParts[]): Usage {
     cost += info.cost ?? 0
   }
   return { tokens, cost }
-}
-
-function turnError(error: NonNullable<AssistantMessage["error"]>): TurnError {
-  const data = (error as { data?: { message?: unknown; statusCode?: unknown; isRetryable?: unknown; responseHeaders?: unknown } }).data
-  return {
-    name: error.name,
-    message: typeof data?.message === "string" ? data.message : error.name,
-    statusCode: typeof data?.statusCode === "number" ? data.statusCode : undefined,
-    retryable: typeof data?.isRetryable === "boolean" ? data.isRetryable : undefined,
-    headers: data?.responseHeaders && typeof data.responseHeaders === "object" ? (data.responseHeaders as Record<string, string>) : undefined,
-  }
 }

@@ -2,39 +2,45 @@
 // stories the plugin has seen done (with the iteration and the checks that passed). The story an
 // iteration works on is always derived from these two: the next one not done whose dependencies
 // are done, lowest `priority` first, then file order. Pure.
-import type { CheckConfig } from "../config/schema.js"
+import { z } from "zod"
+import { checkSchema, type CheckConfig } from "../config/schema.js"
 
 /** The two file shapes: the common Ralph `userStories`/`passes` one and seed 003's `stories`/`status` one. */
-export type PlanShape = "userStories" | "stories"
+export const planShapeSchema = z.enum(["userStories", "stories"])
+export type PlanShape = z.infer<typeof planShapeSchema>
 
-export interface Story {
-  id: string
-  title: string
-  description?: string | undefined
-  acceptanceCriteria: string[]
-  priority?: number | undefined
-  dependsOn: string[]
+export const storySchema = z.object({
+  id: z.string().min(1),
+  title: z.string(),
+  description: z.string().optional(),
+  acceptanceCriteria: z.array(z.string()),
+  priority: z.number().optional(),
+  dependsOn: z.array(z.string()),
   /** The story's own checks, run with the loop's when it is claimed done. */
-  checks: CheckConfig[]
-}
+  checks: z.array(checkSchema),
+})
+export type Story = z.infer<typeof storySchema>
 
-export interface StoryDone {
-  id: string
+export const storyDoneSchema = z.object({
+  id: z.string(),
   /** The iteration in which the plugin marked it done; 0: it was done before the loop began. */
-  iteration: number
+  iteration: z.int().min(0),
   /** The checks that passed when it was marked. */
-  checks: string[]
-}
+  checks: z.array(z.string()),
+})
+export type StoryDone = z.infer<typeof storyDoneSchema>
 
-export interface PlanState {
+/** A plan loop's stories (as read at its start) and the ones the plugin marked done. */
+export const planStateSchema = z.object({
   /** The plan file, relative to the project. */
-  file: string
-  shape: PlanShape
+  file: z.string().min(1),
+  shape: planShapeSchema,
   /** In file order. */
-  stories: Story[]
+  stories: z.array(storySchema),
   /** In the order the stories were done. */
-  done: StoryDone[]
-}
+  done: z.array(storyDoneSchema),
+})
+export type PlanState = z.infer<typeof planStateSchema>
 
 export const isDone = (plan: PlanState, id: string): boolean => plan.done.some((d) => d.id === id)
 

@@ -4,7 +4,8 @@
 import { randomBytes } from "node:crypto"
 import { existsSync } from "node:fs"
 import { lstat, mkdir, realpath, rename, rm, writeFile } from "node:fs/promises"
-import { basename, dirname, isAbsolute, join, relative } from "node:path"
+import { basename, dirname, join } from "node:path"
+import { isInside } from "../project/inside.js"
 
 export class OutsideProjectError extends Error {
   override name = "OutsideProjectError"
@@ -18,8 +19,7 @@ export async function assertInside(root: string, target: string): Promise<void> 
   const stat = await lstat(existing)
   // The target file itself may be a symlink: rename replaces the link, so judge its folder.
   const real = await realpath(stat.isSymbolicLink() && existing === target ? dirname(existing) : existing)
-  const rel = relative(realRoot, real)
-  if (rel.startsWith("..") || isAbsolute(rel)) throw new OutsideProjectError(`refusing to write ${target}: it leads outside ${root} (to ${real})`)
+  if (!isInside(realRoot, real)) throw new OutsideProjectError(`refusing to write ${target}: it leads outside ${root} (to ${real})`)
 }
 
 /** The temp file of an atomic write that never finished (a crash between write and rename). */

@@ -1,19 +1,24 @@
 // Loop state on disk, under <project>/.opencode/ralph-loop/: one file per loop
 // (loops/<loopID>.json, schema-versioned, validated, written atomically) and an append-only
-// journal.jsonl of every change. A damaged file is moved aside with a timestamp and the loop is
-// rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
-import { appendFile, lstat, mkdir, readdir, readFile, rename, rm, truncate } from "node:fs/promises"
+// journal of every change (journal.ts). A damaged file is moved aside with a timestamp and the loop
+// is rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
+import { appendFile, copyFile, lstat, mkdir, readdir, readFile, rename, rm, truncate } from "node:fs/promises"
 import { appendFileSync, existsSync } from "node:fs"
 import { hostname } from "node:os"
 import { join } from "node:path"
 import { z } from "zod"
 import { FALLBACK_REPLY_CHARS } from "../loop/handoff.js"
-import { newLoop, totalUsage, type Loop } from "../loop/loop.js"
+import { loopFromState, newLoop, stateOf, totalUsage, type Loop, type LoopState } from "../loop/loop.js"
 import type { Faults } from "../opencode/faults.js"
+import { fileSafeID } from "../opencode/session-id.js"
+import { STATE_DIR } from "../project/own-files.js"
 import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } from "./atomic.js"
-import { persistedLoopSchema, SCHEMA_VERSION, journalEntrySchema, type JournalEntry } from "./loop-schema.js"
+import { Journal, JOURNAL_LIMITS, journalLine, type JournalLimits } from "./journal.js"
+import { persistedLoopSchema, SCHEMA_VERSION, type PersistedLoop } from "./loop-schema.js"
 
-export const STATE_DIR = ".opencode/ralph-loop"
+export { STATE_DIR }
+export { JOURNAL_LIMITS, type JournalLimits }
+
 
 export interface StoreProblem {
   file: string
@@ -43,53 +48,24 @@ function ownedByAnotherLiveProcess(owner: { pid: number; host: string } | undefi
   }
 }
 
-/** The journal's line for a decided iteration (seed 001's progress journal). */
-function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["record"]> {
-  const usage = totalUsage(loop)
-  const last = loop.snapshots.at(-1)
-  return {
-    ...(loop.lastDecision ? { decision: loop.lastDecision } : {}),
-    tokens: usage.tokens,
-    cost: usage.cost,
-    durationMs: Math.max(0, now - loop.iterationStartedAt),
-    ...(last && last.iteration === loop.iteration
-      ? { checks: { errors: last.errors, warnings: last.warnings, securityIssues: last.securityIssues, testsFailed: last.testsFailed, testsRun: last.testsRun } }
-      : {}),
-  }
-}
-
-/** Fields that only make sense in a running process are not written. */
-function persistable(loop: Loop): Record<string, unknown> {
-  const { sawBusy: _b, busyEpoch: _e, turnEvents: _t, resumeRequested: _r, lastTurn, ...rest } = loop
-  if (!lastTurn) return rest
-  // Of the last turn's text only its end is kept: all a fallback handoff needs after a restart.
+/** The loop's state as written: of the last turn's text only its end, all a fallback handoff needs after a restart. */
+function persistable(loop: Loop): LoopState {
+  const { lastTurn, ...state } = stateOf(loop)
+  if (!lastTurn) return state
   const text = lastTurn.texts.join("\n")
-  return { ...rest, lastTurn: { ...lastTurn, texts: text.length > FALLBACK_REPLY_CHARS ? [text.slice(-FALLBACK_REPLY_CHARS)] : lastTurn.texts } }
+  return { ...state, lastTurn: { ...lastTurn, texts: text.length > FALLBACK_REPLY_CHARS ? [text.slice(-FALLBACK_REPLY_CHARS)] : lastTurn.texts } }
 }
 
 /** The state file's text for `loop`. */
 export function stateText(loop: Loop, now: number): string {
-  return `${JSON.stringify({ schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), owner: OWNER, loop: persistable(loop) }, null, 2)}\n`
+  const persisted: PersistedLoop = { schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), owner: OWNER, loop: persistable(loop) }
+  return `${JSON.stringify(persisted, null, 2)}\n`
 }
 
 /** A state file's text back to its loop (throws on invalid JSON or a file that fails the schema). */
 export function parseStateText(text: string): { loop: Loop; owner?: { pid: number; host: string } | undefined } {
   const data = persistedLoopSchema.parse(JSON.parse(text))
-  return { loop: { ...newLoop(data.loop.id, data.loop.task, data.loop.settings, 0), ...data.loop } as Loop, owner: data.owner }
-}
-
-function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
-  return {
-    at: new Date(now).toISOString(),
-    event,
-    loop: {
-      id: loop.id, task: loop.task, settings: loop.settings, startedAt: loop.startedAt, sessionID: loop.sessionID,
-      lineage: loop.lineage, iteration: loop.iteration, retries: loop.retries, phase: loop.phase,
-      ...(loop.stopReason ? { stopReason: loop.stopReason } : {}),
-    },
-    ...(event === "decided" ? { record: iterationRecord(loop, now) } : {}),
-    ...(loop.plan && (event === "started" || event === "decided") ? { plan: loop.plan } : {}),
-  }
+  return { loop: loopFromState(data.loop), owner: data.owner }
 }
 
 /** Changes of one loop waiting to be written together. */
@@ -106,6 +82,7 @@ export class LoopStore {
   private readonly directory: string
   private readonly writes = new Map<string, Promise<void>>()
   private readonly batches = new Map<string, Batch>()
+  private readonly journal: Journal
   private loopsFolderChecked = false
   /** What this process last wrote for each loop: anything else on disk was changed by someone else. */
   private readonly written = new Map<string, string>()
@@ -113,13 +90,15 @@ export class LoopStore {
   constructor(
     directory: string,
     private readonly faults?: Faults,
+    journalLimits: JournalLimits = JOURNAL_LIMITS,
   ) {
     this.directory = directory
     this.dir = join(directory, STATE_DIR)
+    this.journal = new Journal(this.dir, directory, journalLimits, faults)
   }
 
   fileOf(loopID: string): string {
-    return join(this.dir, "loops", `${loopID.replace(/[^A-Za-z0-9_-]/g, "_")}.json`)
+    return join(this.dir, "loops", `${fileSafeID(loopID)}.json`)
   }
 
   /**
@@ -128,7 +107,7 @@ export class LoopStore {
    * together) are written as one: the file once, in its newest state, and their journal lines at once.
    */
   save(loop: Loop, event: string, now: number): Promise<void> {
-    const line = `${JSON.stringify(journalEntry(loop, event, now))}\n`
+    const line = journalLine(loop, event, now)
     const open = this.batches.get(loop.id)
     if (open) {
       open.loop = loop
@@ -147,7 +126,7 @@ export class LoopStore {
       // The file and the journal do not depend on each other: written side by side (a prompt waits for both).
       await Promise.all([
         this.writeState(loop.id, text),
-        this.appendJournal(batch.lines.join("")),
+        this.journal.append(batch.lines.join(""), batch.now),
       ])
     })
     batch.done = next
@@ -172,14 +151,6 @@ export class LoopStore {
     await writeFileAtomic(this.fileOf(loopID), text, root, () => this.faults?.point("state.mid-write"))
     this.loopsFolderChecked = true
     this.written.set(loopID, text)
-  }
-
-  /** Appends to the journal — never through a symlink. (Bun ignores O_NOFOLLOW, so it is looked at first.) */
-  private async appendJournal(lines: string): Promise<void> {
-    const journal = join(this.dir, "journal.jsonl")
-    if ((await lstat(journal).catch(() => undefined))?.isSymbolicLink()) throw new OutsideProjectError(`refusing to append to ${journal}: it is a symlink`)
-    this.faults?.pointWithin("journal.mid-append", () => appendFileSync(journal, lines.slice(0, lines.length >> 1)))
-    await appendFile(journal, lines)
   }
 
   /** Waits for every pending write (tests, dispose). */
@@ -217,7 +188,7 @@ export class LoopStore {
     const names = await readdir(dir).catch(() => [] as string[])
     // A write that a crash cut off between its temp file and the rename: the old file is intact.
     for (const name of names.filter(isLeftoverTemp)) await rm(join(dir, name), { force: true })
-    const journal = await this.readJournal(result.problems)
+    const journal = await this.journal.read(result.problems)
     for (const name of names.filter((n) => n.endsWith(".json"))) {
       const file = join(dir, name)
       const parsed = await readFile(file, "utf8")
@@ -240,39 +211,13 @@ export class LoopStore {
         continue
       }
       const plan = [...journal].reverse().find((entry) => entry.loop.id === last.loop.id && entry.plan)?.plan
-      const loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop, ...(plan ? { plan } : {}) } as Loop
+      const loop: Loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop, ...(plan ? { plan } : {}) }
       result.loops.push(loop)
       result.rebuilt.push(loop.id)
       result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; rebuilt from the journal at iteration ${loop.iteration} (breaker and call counts start fresh)` })
       await this.save(loop, "rebuilt", now)
     }
     return result
-  }
-
-  private async readJournal(problems: StoreProblem[]): Promise<JournalEntry[]> {
-    const file = join(this.dir, "journal.jsonl")
-    let text = await readFile(file, "utf8").catch(() => "")
-    // A line a crash cut off mid-append was never written in full: dropped, so the next append
-    // starts a line of its own instead of joining it (and the journal stays readable).
-    if (text && !text.endsWith("\n")) {
-      const complete = text.lastIndexOf("\n") + 1
-      await truncate(file, Buffer.byteLength(text.slice(0, complete))).catch(() => undefined)
-      text = text.slice(0, complete)
-    }
-    const entries: JournalEntry[] = []
-    let bad = 0
-    for (const line of text.split("\n")) {
-      if (!line.trim()) continue
-      try {
-        const entry = journalEntrySchema.safeParse(JSON.parse(line))
-        if (entry.success) entries.push(entry.data)
-        else bad += 1
-      } catch {
-        bad += 1
-      }
-    }
-    if (bad > 0) problems.push({ file, message: `has ${bad} unreadable line${bad === 1 ? "" : "s"} (skipped)` })
-    return entries
   }
 
   private async moveAside(file: string, now: number): Promise<string> {

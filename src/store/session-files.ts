@@ -2,19 +2,18 @@
 // for `recreate`, transcript.json (the full message list of the session before it is deleted).
 import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
-import { isAbsolute, join, relative, resolve } from "node:path"
+import { join, resolve } from "node:path"
 import { maxIterations, type Loop } from "../loop/loop.js"
 import type { MessageWithParts } from "../opencode/read-turn.js"
+import { SESSION_ID } from "../opencode/session-id.js"
+import { isInside } from "../project/inside.js"
 import { writeFileAtomic } from "./atomic.js"
-
-const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/
 
 /** The folder for one session's files; refuses ids or paths that would leave the project. */
 export function sessionDir(directory: string, summaryPath: string, sessionID: string): string {
   if (!SESSION_ID.test(sessionID)) throw new Error(`refusing unsafe session id for a file name: ${JSON.stringify(sessionID)}`)
   const dir = resolve(directory, summaryPath, sessionID)
-  const rel = relative(directory, dir)
-  if (rel.startsWith("..") || isAbsolute(rel)) throw new Error(`summary folder ${dir} is outside the project ${directory}`)
+  if (!isInside(directory, dir)) throw new Error(`summary folder ${dir} is outside the project ${directory}`)
   return dir
 }
 

@@ -1,17 +1,24 @@
 // Completion the plugin verifies itself, in the real OpenCode: checks run on a completion claim,
 // a failing one rejects it and goes into the next prompt, stagnation stops, a report is written.
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import type { MockRequest } from "../harness/mock-model.js"
+import { reportFile } from "../harness/loop-files.js"
+import { waitUntil } from "../harness/wait.js"
 import { PROGRESS_EXCERPT_CHARS } from "../../src/plan/progress-log.js"
-import { QUIET_MS, selectedSessions, sharedHarness, sleep, waitForToast } from "./helpers.js"
+import { selectedSessions, sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
 const prompted = (project: Project) => project.requests("main").filter((r) => r.lastRole === "user")
-const report = (project: Project, loopID: string) => readFileSync(join(project.dir, ".opencode/sessions", loopID, "ralph_report.md"), "utf8")
+/** ralph_report.md of an ended loop, once written. */
+async function report(project: Project, loopID: string): Promise<string> {
+  const file = reportFile(project.dir, loopID)
+  await waitUntil(() => existsSync(file), `the report ${file}`)
+  return readFileSync(file, "utf8")
+}
 
 describe("checks", () => {
   it("a claim the checks reject goes on with the failure output; once fixed, the promise is accepted and the report written", async () => {
@@ -31,7 +38,7 @@ describe("checks", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "create done.txt")
     const done = await waitForToast(project, /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
 
     const [first, second] = prompted(project)
     expect(prompted(project)).toHaveLength(2)
@@ -40,7 +47,7 @@ describe("checks", () => {
     expect(second?.lastUser).toContain("the completion claim was rejected")
     expect(second?.lastUser).toContain("FAIL: done.txt is missing")
     expect(done.properties.message).toContain("the promise was kept and the checks pass")
-    const text = report(project, session)
+    const text = await report(project, session)
     expect(text).toContain("- Ended: completed")
     expect(text).toMatch(/\| 1 \| 0 \| 0 \| 0 \| 1 \/ 1 \| 1 \| marker: failed \|/)
     expect(text).toMatch(/\| 2 \| 0 \| 0 \| 0 \| 0 \/ 0 \| 0 \| marker: passed \|/)
@@ -60,7 +67,7 @@ describe("checks", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "lint-clean code")
     await waitForToast(project, zeroWarnings ? /retry limit/ : /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: zeroWarnings ? "retries-exhausted" : "completed" })
     expect(prompted(project)).toHaveLength(zeroWarnings ? 2 : 1)
     if (zeroWarnings) expect(prompted(project)[1]?.lastUser).toContain("| 1 warning(s) |")
   })
@@ -78,14 +85,16 @@ describe("checks", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "fix the types")
     const stop = await waitForToast(project, /no progress on the checks/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "stagnation" })
     expect(stop.properties.message).toContain("2 check runs in a row without fewer issues (stagnationLimit); still: 1 error(s)")
     expect(prompted(project)).toHaveLength(3)
-    const text = report(project, session)
+    const text = await report(project, session)
     expect(text).toContain("- Ended: stagnation")
     expect(text).toContain("- types: src/a.ts(1,1): error TS2322: nope (iteration 3; src/a.ts)")
     // The progress journal has a line per decided iteration, with its checks, tokens and duration.
-    const journal = readFileSync(join(project.dir, ".opencode/ralph-loop/journal.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l))
+    const journalLines = () => readFileSync(join(project.dir, ".opencode/ralph-loop/journal.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l))
+    // The journal is appended beside the state file: its lines of the stop may land a moment later.
+    const journal = await waitUntil(() => journalLines().some((e) => e.event === "stopped:stagnation") && journalLines(), "the stop in the journal")
     const records = journal.filter((e) => e.event === "decided").map((e) => e.record)
     expect(records).toHaveLength(3)
     expect(records[0]).toMatchObject({ decision: "restart", checks: { errors: 1 }, tokens: expect.any(Number) })

@@ -3,8 +3,8 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
-import type { MockRequest } from "../harness/mock-model.js"
-import { distinctReply, QUIET_MS, selectedSessions, sharedHarness, sleep, toastTitles, waitForToast } from "./helpers.js"
+import { gate, type MockRequest } from "../harness/mock-model.js"
+import { distinctReply, selectedSessions, sharedHarness, toastTitles, waitForLoopEnd, waitForStreamedText, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -23,7 +23,7 @@ describe("/ralph flags", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", 'Build the "widget" --max-retries 1 --strategy=continue')
     const stop = await waitForToast(project, /retry limit/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "retries-exhausted" })
     const first = project.requests("main")[0]?.lastUser ?? ""
     expect(first).toContain('Build the "widget"')
     expect(first).not.toContain("--")
@@ -36,9 +36,10 @@ describe("/ralph flags", () => {
     const project = await harness().project("bad-flag", { script: { main: [{ text: "No loop was started: unknown flag --max-iteration." }] } })
     const session = await project.newSession()
     await project.command(session, "ralph", "do it --max-iteration 5")
-    await sleep(QUIET_MS)
-    const toast = project.events.toasts().find((t) => t.title === "Ralph · not started")
-    expect(toast?.message).toContain("unknown flag --max-iteration (did you mean --max-iterations?)")
+    const toast = await waitForToast(project, /^Ralph · not started$/)
+    await project.waitForIdle()
+    expect(toast.properties.message).toContain("unknown flag --max-iteration (did you mean --max-iterations?)")
+    expect(project.loops()).toEqual([])
     expect(project.requests("main")).toHaveLength(1)
     expect(project.requests("main")[0]?.lastUser).toContain("no Ralph loop was started: unknown flag --max-iteration")
     expect(project.requests("main")[0]?.system).not.toContain("Ralph loop mode")
@@ -47,17 +48,20 @@ describe("/ralph flags", () => {
 
 describe("control commands", () => {
   it("/cancel-ralph while the model is mid-turn: after that turn nothing more is sent", async () => {
+    const turnOne = gate()
     const project = await harness().project("cancel-mid-turn", {
       pluginOptions: { strategy: "continue" },
-      script: { main: (r) => (isControl(r) ? { text: "OK" } : { text: "a slow reply that takes a while", chunkDelayMs: 1_200 }) },
+      script: { main: (r) => (isControl(r) ? { text: "OK" } : { text: "a slow reply that takes a while", holdAfterFirstChunk: turnOne.opened }) },
     })
     const session = await project.newSession()
     void project.command(session, "ralph", "a slow task").catch(() => undefined)
-    await project.waitForRequests(1)
+    await waitForStreamedText(project, /^a slow/)
     void project.command(session, "cancel-ralph", "").catch(() => undefined)
     await waitForToast(project, /cancelled/)
+    // Turn 1 goes on streaming past the cancel; its end, and the command's own turn, must send nothing.
+    turnOne.open()
     await project.waitForRequests(2)
-    await sleep(QUIET_MS * 2)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "cancelled" })
     const main = project.requests("main")
     expect(main).toHaveLength(2)
     expect(isControl(main[1]!)).toBe(true)
@@ -65,20 +69,30 @@ describe("control commands", () => {
   })
 
   it("/ralph-pause, /ralph-status, /ralph-hint and /ralph-resume act in the plugin", async () => {
+    const turnOne = gate()
     const project = await harness().project("controls", {
       pluginOptions: { strategy: "continue" },
       script: {
         main: (r) =>
-          isControl(r) ? { text: "OK" } : r.lastUser.includes("HINT-TOKEN") ? { text: "<promise>DONE</promise>" } : { text: "working", delayMs: 800 },
+          isControl(r)
+            ? { text: "OK" }
+            : r.lastUser.includes("HINT-TOKEN")
+              ? { text: "<promise>DONE</promise>" }
+              : { text: "working on the first part", holdAfterFirstChunk: turnOne.opened },
       },
     })
     const session = await project.newSession()
     void project.command(session, "ralph", "a task to steer").catch(() => undefined)
-    await project.waitForRequests(1)
-    await project.command(session, "ralph-pause", "")
-    await sleep(QUIET_MS)
+    await waitForStreamedText(project, /^working/)
+    const pausing = project.command(session, "ralph-pause", "")
+    await waitForToast(project, /^Ralph · paused$/)
+    turnOne.open()
+    await pausing
+    const [paused] = await waitForLoopEnd(project, { phase: "paused" })
+    expect(paused?.detail).toBe("paused with /ralph-pause")
     // Paused during turn 1: its end sent nothing; the only other request is /ralph-pause's own turn.
     expect(project.requests("main").filter((r) => !isControl(r))).toHaveLength(1)
+    expect(project.requests("main").filter(isControl)).toHaveLength(1)
 
     await project.command(session, "ralph-status", "")
     const status = project.requests("main").at(-1)!
@@ -101,6 +115,7 @@ describe("control commands", () => {
     const project = await harness().project("help", { script: { main: [{ text: "OK" }] } })
     const session = await project.newSession()
     await project.command(session, "ralph-help", "")
+    expect(project.loops()).toEqual([])
     expect(project.requests("main")[0]?.lastUser).toContain("/ralph <task> [flags]")
     expect(project.requests("main")[0]?.lastUser).toContain("--max-iterations")
   })
@@ -124,8 +139,8 @@ describe("isolation", () => {
     const b = await project.newSession()
     const c = await project.newSession()
     await Promise.all([project.command(a, "ralph", "the alpha task"), project.command(b, "ralph", "the beta task")])
-    await project.events.waitFor(() => project.events.toasts().filter((t) => t.title === "Ralph · done").length === 2, "two loops done")
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 2)
+    expect(project.events.toasts().filter((t) => t.title === "Ralph · done")).toHaveLength(2)
     const [textsA, textsB, textsC] = await Promise.all([userTexts(project, a), userTexts(project, b), userTexts(project, c)])
     expect(textsA).toHaveLength(3)
     expect(textsB).toHaveLength(3)

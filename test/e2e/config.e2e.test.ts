@@ -1,7 +1,7 @@
 // A broken .opencode/ralph-loop.jsonc never breaks OpenCode: one clear message, safe values.
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
-import { distinctReply, QUIET_MS, selectedSessions, sharedHarness, sleep, waitForToast } from "./helpers.js"
+import { distinctReply, selectedSessions, sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -25,26 +25,30 @@ describe("a broken config file", () => {
     await waitForToast(project, /^Ralph · done/)
     const second = await project.newSession()
     await project.command(second, "ralph", "task two")
-    await sleep(QUIET_MS)
+    // The script's last reply repeats: task two keeps its promise at once.
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 2)
 
     const toasts = configToasts(project)
     expect(toasts).toHaveLength(1)
     expect(toasts[0]?.message).toContain(".opencode/ralph-loop.jsonc")
     expect(toasts[0]?.message).toMatch(/not valid JSONC .* line 3, column \d+/)
-    // Defaults: recreate, so the restart went to a fresh session the TUI was pointed at.
-    expect(selectedSessions(project).length).toBeGreaterThanOrEqual(1)
+    // Defaults: recreate, so task one's restart went to a fresh session the TUI was pointed at.
+    expect(selectedSessions(project)).toHaveLength(1)
+    expect(project.requests("main")).toHaveLength(3)
     await stillServing(project)
   })
 
   it("with a wrong type: one message names the file and the key; the other keys of the file still apply", async () => {
     const project = await harness().project("wrong-type", {
       configFile: '{\n  // comments and trailing commas are fine\n  "strategy": "continue",\n  "maxRetries": "three",\n}\n',
+      // Replies that change nothing are no progress: the breaker must not end this loop first.
+      pluginOptions: { noProgressThreshold: 100 },
       script: { main: (r) => distinctReply(r.index) },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "never done")
     const warning = await waitForToast(project, /retry limit/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "retries-exhausted" })
 
     const toasts = configToasts(project)
     expect(toasts).toHaveLength(1)
@@ -66,6 +70,7 @@ describe("a broken config file", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "layered")
     await waitForToast(project, /retry limit/)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "retries-exhausted" })
     expect(project.requests("main")).toHaveLength(2)
     expect(selectedSessions(project)).toHaveLength(0)
     const message = configToasts(project)[0]?.message ?? ""

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import type { MockRequest } from "../harness/mock-model.js"
-import { QUIET_MS, sharedHarness, sleep, toastTitles, waitForToast } from "./helpers.js"
+import { sharedHarness, toastTitles, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -18,8 +18,8 @@ describe("circuit breaker", () => {
         main: (r: MockRequest) => {
           if (r.lastRole === "tool") return { text: "wrote progress.txt" }
           const turn = prompted(project).length
-          if (turn <= 4) return { text: "nothing changed here" }
-          if (turn === 5) return { toolCalls: [{ name: "write", args: { filePath: "progress.txt", content: "step\n" } }] }
+          if (turn <= 3) return { text: `nothing changed here, try ${"x".repeat(turn)}` }
+          if (turn === 4) return { toolCalls: [{ name: "write", args: { filePath: "progress.txt", content: "step\n" } }] }
           return { text: "<promise>DONE</promise>" }
         },
       },
@@ -32,8 +32,8 @@ describe("circuit breaker", () => {
     await waitForToast(project, /^Ralph · done/)
 
     expect(open.properties.message).toContain("3 iterations in a row without progress")
-    // The first reply is new output; the three after it repeat it: OPEN after turn 4.
-    expect(prompted(project).filter((r) => r.at < open.at)).toHaveLength(4)
+    // Three turns that change nothing (each worded differently: words are not progress): OPEN after turn 3.
+    expect(prompted(project).filter((r) => r.at < open.at)).toHaveLength(3)
     expect(between(project, open.at, half.at)).toHaveLength(0)
     expect(half.at - open.at).toBeGreaterThanOrEqual(2_500)
     // One probe turn (its request and the follow-up with the tool result), then CLOSED.
@@ -49,7 +49,7 @@ describe("circuit breaker", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "a task that keeps failing")
     const open = await waitForToast(project, /circuit breaker OPEN/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "waiting", wait: "breaker" })
     expect(open.properties.message).toContain("5 iterations in a row ended in the same error")
     expect(project.requests("main")).toHaveLength(5)
   })
@@ -59,13 +59,14 @@ describe("calls per hour", () => {
   it("at the limit the loop waits for the window to reset, then goes on by itself", async () => {
     const words = ["alpha", "beta", "gamma", "delta"]
     const project = await harness().project("call-limit", {
-      pluginOptions: { strategy: "continue", maxCallsPerHour: 2, rateLimitWindowMinutes: 0.05 },
+      pluginOptions: { strategy: "continue", maxCallsPerHour: 2, rateLimitWindowMinutes: 0.05, noProgressThreshold: 100 },
       script: { main: (r: MockRequest) => ({ text: r.index < words.length ? `working on ${words[r.index]}` : "<promise>DONE</promise>" }) },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "a task with a call limit")
     const limited = await waitForToast(project, /call limit reached/)
     await waitForToast(project, /^Ralph · done/)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
 
     expect(limited.properties.message).toMatch(/2 calls per window reached.*Nothing is sent until \d\d:\d\d:\d\d/)
     // The user's /ralph plus the plugin's 2 calls, then nothing until the window reset.
@@ -80,13 +81,13 @@ describe("calls per hour", () => {
 describe("budgets", () => {
   it("the token budget stops the loop and says so", async () => {
     const project = await harness().project("tokens", {
-      pluginOptions: { strategy: "continue", maxTokens: 2_500 },
+      pluginOptions: { strategy: "continue", maxTokens: 2_500, noProgressThreshold: 100 },
       script: { main: (r: MockRequest) => ({ text: `turn ${"x".repeat(r.index + 1)}`, usage: { prompt_tokens: 1_000, completion_tokens: 100 } }) },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "an expensive task")
     const stop = await waitForToast(project, /token budget/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "token-budget" })
     expect(stop.properties.message).toMatch(/3,300 of 2,500 tokens \(maxTokens\)/)
     expect(project.requests("main")).toHaveLength(3)
   })
@@ -109,7 +110,7 @@ describe("budgets", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "a costly task")
     const stop = await waitForToast(project, /cost budget/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "cost-budget" })
     expect(stop.properties.message).toMatch(/2\.20 of 2\.00 \(maxCost\)/)
     expect(project.requests("main")).toHaveLength(2)
   })
@@ -127,7 +128,7 @@ describe("RALPH_STATUS exit gate", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "a gated task")
     const done = await waitForToast(project, /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     expect(project.requests("main")).toHaveLength(2)
     expect(project.requests("main")[0]?.lastUser).toContain("---RALPH_STATUS---")
     expect(done.properties.message).toContain("status block signalled the exit")
@@ -141,8 +142,9 @@ describe("RALPH_STATUS exit gate", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "a blocked task")
     const paused = await waitForToast(project, /paused/)
-    await sleep(QUIET_MS)
+    const [loop] = await waitForLoopEnd(project, { phase: "paused" })
     expect(paused.properties.message).toContain("need the API key for the staging server")
+    expect(loop?.detail).toContain("need the API key for the staging server")
     expect(project.requests("main")).toHaveLength(1)
   })
 })

@@ -1,7 +1,8 @@
 // Who the loop may prompt, and what counts as the promise — in the real OpenCode.
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
-import { QUIET_MS, sharedHarness, sleep, toastTitles, waitForToast } from "./helpers.js"
+import { gate } from "../harness/mock-model.js"
+import { distinctReply, sharedHarness, toastTitles, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -24,7 +25,7 @@ describe("the promise", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "print <promise>DONE</promise> when the file exists")
     await waitForToast(project, /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     // Turn 1 had the promise only in the user's text and the instruction: the loop went on to turn 2.
     const main = project.requests("main")
     expect(main).toHaveLength(2)
@@ -50,7 +51,9 @@ describe("sessions without a loop", () => {
     const project = await harness().project("no-loop", { script: { main: [{ text: "just an answer" }] } })
     const session = await project.newSession()
     await prompt(project, session, "hello there")
-    await sleep(QUIET_MS)
+    await project.waitForIdle()
+    // No loop on disk: the plugin never made one, and it prompts only for a loop.
+    expect(project.loops()).toEqual([])
     expect(project.requests("main")).toHaveLength(1)
     expect(project.requests("main")[0]?.system).not.toContain("Ralph loop mode")
     expect(await userMessages(project, session)).toBe(1)
@@ -69,9 +72,11 @@ describe("sessions without a loop", () => {
     const { data: child } = await project.client.session.create({ body: { parentID: parent, title: "child" } })
     await prompt(project, child!.id, "child work")
     await project.command(child!.id, "ralph", "a loop in a child")
-    await sleep(QUIET_MS)
+    await waitForToast(project, /^Ralph · not started$/)
+    // One loop on disk, the parent's, ended; none for the child.
+    const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "retries-exhausted" })
+    expect(loop?.sessionID).toBe(parent)
     expect(await userMessages(project, child!.id)).toBe(2)
-    expect(toastTitles(project)).toContain("Ralph · not started")
     expect(project.events.toasts().filter((t) => t.title?.startsWith("Ralph 1/"))).toHaveLength(1)
   })
 
@@ -85,7 +90,7 @@ describe("sessions without a loop", () => {
     await project.command(looping, "ralph", "loop here")
     await prompt(project, bystander, "unrelated question")
     await waitForToast(project, /retry limit/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "retries-exhausted" })
     expect(await userMessages(project, bystander)).toBe(1)
     expect(await userMessages(project, looping)).toBe(3)
   })
@@ -113,8 +118,9 @@ describe("activation", () => {
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "a task")
+    // The toast is the last thing the decision on turn 1 does; nothing follows until another turn.
     const toast = await waitForToast(project, /no promise yet/)
-    await sleep(QUIET_MS)
+    await project.waitForIdle()
     expect(toast.properties.variant).toBe("warning")
     expect(project.requests("main")).toHaveLength(1)
     expect(await userMessages(project, session)).toBe(1)
@@ -123,19 +129,27 @@ describe("activation", () => {
 
 describe("/cancel-ralph", () => {
   it("ends the loop in the plugin: after it, nothing more is sent", async () => {
+    const third = gate()
     const project = await harness().project("cancel", {
       pluginOptions: { strategy: "continue", maxRetries: 50 },
-      script: { main: [{ text: "working", delayMs: 300 }] },
+      script: {
+        main: (r) =>
+          r.lastUser.startsWith("[ralph-loop control]")
+            ? { text: "OK" }
+            : { ...distinctReply(r.index), ...(r.index === 2 ? { holdAfterFirstChunk: third.opened } : {}) },
+      },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "a long task")
+    // Cancelled while iteration 3 streams; its end, and the command's own turn, must send nothing.
     await project.waitForRequests(3)
-    await project.command(session, "cancel-ralph", "")
+    const cancelling = project.command(session, "cancel-ralph", "")
     await waitForToast(project, /cancelled/)
-    await sleep(QUIET_MS)
-    const settled = project.requests("main").length
-    await sleep(QUIET_MS)
-    expect(project.requests("main")).toHaveLength(settled)
-    expect(settled).toBeLessThan(10)
+    third.open()
+    await cancelling
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "cancelled" })
+    const main = project.requests("main")
+    expect(main).toHaveLength(4)
+    expect(main[3]?.lastUser).toMatch(/^\[ralph-loop control\]/)
   })
 })

@@ -2,12 +2,51 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { beforeAll, afterAll } from "vitest"
+import type { Loop, StopReason, Wait } from "../../src/loop/loop.js"
 import { startHarness, type Harness, type Project } from "../harness/harness.js"
+import { describeLoops } from "../harness/loop-files.js"
+import { waitUntil } from "../harness/wait.js"
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** How a test's loop ends: stopped for a reason, paused for the user, or waiting on its own timer. */
+export type LoopEnd = { phase: "stopped"; stopReason: StopReason } | { phase: "paused" } | { phase: "waiting"; wait: Wait["reason"] }
 
-/** How long "nothing more happens" is watched for after a loop has ended. */
-export const QUIET_MS = 2_000
+function hasEnded(loop: Loop, end: LoopEnd): boolean {
+  if (loop.phase !== end.phase) return false
+  if (end.phase === "stopped") return loop.stopReason === end.stopReason && loop.retiring.length === 0
+  if (end.phase === "waiting") return loop.wait?.reason === end.wait
+  return true
+}
+
+/**
+ * The observable end of a test: `count` loops on disk, each ended as `end` says (a stopped loop
+ * also has no old session left to retire), and every session of the project idle. What the model
+ * was sent is final then, so the test counts it after this. A loop stopped for another reason
+ * fails at once: a stopped loop never changes again.
+ */
+export async function waitForLoopEnd(project: Project, end: LoopEnd, count = 1, timeoutMs = 60_000): Promise<Loop[]> {
+  const loops = await waitUntil(
+    () => {
+      const loops = project.loops()
+      const wrong = loops.find((l) => l.phase === "stopped" && !(end.phase === "stopped" && l.stopReason === end.stopReason))
+      if (wrong) throw new Error(`waiting for ${JSON.stringify(end)}, but a loop ended otherwise: ${describeLoops(loops)}`)
+      return loops.length === count && loops.every((l) => hasEnded(l, end)) && loops
+    },
+    `${count} loop(s) ${JSON.stringify(end)}`,
+    timeoutMs,
+    () => describeLoops(project.loops()),
+  )
+  await project.waitForIdle(timeoutMs)
+  return loops
+}
+
+/** Resolves once OpenCode has received the first streamed text of a reply matching `text`: the model is mid-stream. */
+export function waitForStreamedText(project: Project, text: RegExp, timeoutMs = 30_000) {
+  return project.events.waitFor(
+    (e) => e.type === "message.part.delta" && e.properties.field === "text" && text.test(String(e.properties.delta)),
+    `streamed text ${text}`,
+    timeoutMs,
+  )
+}
 
 export function waitForToast(project: Project, title: RegExp, timeoutMs = 60_000) {
   return project.events.waitFor(

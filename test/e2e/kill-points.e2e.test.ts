@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
 import type { Project } from "../harness/harness.js"
-import type { MockRequest } from "../harness/mock-model.js"
-import { QUIET_MS, sessionIDs, sharedHarness, sleep, waitForToast } from "./helpers.js"
+import { gate, type Gate, type MockRequest } from "../harness/mock-model.js"
+import { sessionIDs, sharedHarness, waitForLoopEnd, waitForStreamedText, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness({ env: { RALPH_LOOP_FAULT_INJECTION: "1" } })
 
@@ -53,11 +53,17 @@ const POINTS: KillPoint[] = [
 const isLoopPrompt = (r: MockRequest) => r.lastRole === "user"
 const ITERATION_TWO = /\[Ralph loop · iteration 2 of 6 · (fresh|same) session\]/
 
-/** Iteration 1 reports half the work; anything of iteration 2 finishes. The summary streams slowly for the external kill. */
-function script(point: KillPoint) {
+/**
+ * Iteration 1 reports half the work; anything of iteration 2 finishes. For the external kill the
+ * first summary streams until `cutOff` opens (the kill lands in it).
+ */
+function script(point: KillPoint, cutOff: Gate) {
   return {
     main: (r: MockRequest) => (/\[Ralph loop · iteration 2 of/.test(r.lastUser) ? { text: "second half done <promise>DONE</promise>" } : { text: "first half done" }),
-    compaction: point.at === "external" ? [{ text: "SUMMARY of the first half, streamed slowly", chunkDelayMs: 3_000 }, { text: "SUMMARY of the first half" }] : [{ text: "SUMMARY of the first half" }],
+    compaction:
+      point.at === "external"
+        ? [{ text: "SUMMARY of the first half, cut off", holdAfterFirstChunk: cutOff.opened }, { text: "SUMMARY of the first half" }]
+        : [{ text: "SUMMARY of the first half" }],
   }
 }
 
@@ -80,20 +86,21 @@ async function userTexts(project: Project, sessionID: string): Promise<string[]>
 describe("OpenCode killed at a point of a running loop, then started again on the same data", () => {
   it.each(POINTS.map((p) => [`${p.at}${p.nth ? ` #${p.nth}` : ""} (${p.strategy}): ${p.why}`, p] as const))("%s", async (_title, point) => {
     const h = harness()
+    const cutOff = gate()
     const project = await h.project(name(point), {
       pluginOptions: { strategy: point.strategy },
       configFileName: "ralph-loop-faults.json",
       configFile: JSON.stringify(point.at === "external" ? { calls: {} } : { calls: {}, crash: { at: point.at, nth: point.nth ?? 1 } }),
-      script: script(point),
+      script: script(point, cutOff),
     })
     onTestFinished(() => project.close())
     const first = await project.newSession()
     const crashed = h.server
     void project.command(first, "ralph", "a task in two halves").catch(() => undefined)
     if (point.at === "external") {
-      await h.mock.waitFor(() => project.requests("compaction").length >= 1, 30_000, "the summary request")
-      await sleep(1_000)
+      await waitForStreamedText(project, /^SUMMARY/)
       await crashed.stop("SIGKILL")
+      cutOff.open()
     } else {
       expect(await crashed.exited(60_000)).toBe("SIGKILL")
       expect(readFileSync(join(project.dir, ".opencode/ralph-loop-crashed"), "utf8").trim()).toBe(point.at)
@@ -102,7 +109,7 @@ describe("OpenCode killed at a point of a running loop, then started again on th
     expect(h.server.pid).not.toBe(crashed.pid)
 
     const done = await waitForToast(project, /^Ralph · done/, 90_000)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     // Counts intact: two iterations, one restart — whatever the kill cut off was redone, not repeated.
     expect(done.properties.message).toContain("finished in 2 iterations")
     const { loop } = stateOf(project)
@@ -119,9 +126,8 @@ describe("OpenCode killed at a point of a running loop, then started again on th
     expect((await userTexts(project, String(loop.sessionID))).filter((t) => ITERATION_TWO.test(t))).toHaveLength(1)
     // The summary was paid for once (twice only when the kill cut the first one off).
     expect(project.requests("compaction")).toHaveLength(point.strategy === "continue" ? 0 : (point.summaries ?? 1))
-    // After the done toast nothing more reaches the model.
-    const sent = project.requests("main").filter(isLoopPrompt).length
-    await sleep(500)
-    expect(project.requests("main").filter(isLoopPrompt)).toHaveLength(sent)
+    // One model request per iteration, both loop prompts: nothing cut off was sent twice, nothing after the end.
+    expect(project.requests("main")).toHaveLength(2)
+    expect(project.requests("main").filter(isLoopPrompt)).toHaveLength(2)
   })
 })

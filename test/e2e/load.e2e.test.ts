@@ -1,7 +1,7 @@
 // Twenty loops at once in one OpenCode server: each gets exactly its own continuations.
 import { describe, expect, it } from "vitest"
 import type { MockRequest } from "../harness/mock-model.js"
-import { QUIET_MS, sharedHarness, sleep } from "./helpers.js"
+import { sharedHarness, waitForLoopEnd } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -23,12 +23,7 @@ describe("load", () => {
     })
     const sessions = await Promise.all(Array.from({ length: LOOPS }, (_, i) => project.newSession(`loop ${i}`)))
     await Promise.all(sessions.map((id, i) => project.command(id, "ralph", `work on task-${String(i).padStart(2, "0")}`)))
-    await project.events.waitFor(
-      () => project.events.toasts().filter((t) => t.title === "Ralph · done").length >= LOOPS,
-      `${LOOPS} loops done`,
-      120_000,
-    )
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, LOOPS, 120_000)
 
     expect(project.events.toasts().filter((t) => t.title === "Ralph · done")).toHaveLength(LOOPS)
     const prompted = project.requests("main").filter((r) => r.lastRole === "user")

@@ -1,8 +1,10 @@
 // The plugin loads the ways a user loads it, registers its commands, and RALPH_LOOP_DISABLE=1
 // turns it off entirely.
+import { existsSync } from "node:fs"
+import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { packageDir, startHarness, type Harness } from "../harness/harness.js"
-import { waitForToast } from "./helpers.js"
+import { waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harnesses: Harness[] = []
 afterAll(async () => {
@@ -31,6 +33,7 @@ describe("loading", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "via the file spec")
     await waitForToast(project, /^Ralph · done/)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     expect(project.requests("main")).toHaveLength(2)
     expect(project.events.of("tui.session.select")).toHaveLength(0) // the tuple's "continue" applied
   })
@@ -45,7 +48,9 @@ describe("loading", () => {
     expect(commands?.some((c) => c.name === "ralph")).toBe(false)
     const session = await project.newSession()
     await project.client.session.prompt({ path: { id: session }, body: { parts: [{ type: "text", text: "hello" }] } })
-    await new Promise((r) => setTimeout(r, 2_000))
+    await project.waitForIdle()
+    // Nothing of the plugin ran: no state folder, so no loop that could prompt.
+    expect(existsSync(join(project.dir, ".opencode/ralph-loop"))).toBe(false)
     expect(project.requests("main")).toHaveLength(1)
     expect(project.requests("main")[0]?.lastUser).not.toContain("<promise>")
     expect(project.events.toasts()).toEqual([])

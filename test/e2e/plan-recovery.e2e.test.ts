@@ -4,8 +4,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { startHarness, type Harness, type Project } from "../harness/harness.js"
-import type { MockRequest, Reply } from "../harness/mock-model.js"
-import { QUIET_MS, sleep } from "./helpers.js"
+import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
+import { waitForLoopEnd, waitForStreamedText } from "./helpers.js"
 
 const harnesses: Harness[] = []
 afterAll(async () => {
@@ -23,6 +23,7 @@ describe("a plan loop killed with SIGKILL mid-plan", () => {
   it("resumes at the right story after the restart, with its counts, and finishes the plan", async () => {
     const harness = await startHarness()
     harnesses.push(harness)
+    const cutOff = gate()
     const project = await harness.project("plan-kill", {
       pluginOptions: { strategy: "continue" },
       script: {
@@ -30,8 +31,8 @@ describe("a plan loop killed with SIGKILL mid-plan", () => {
           const id = storyOf(r)
           if (!id) return { text: "nothing to do" }
           if (r.lastRole === "tool") return { text: `Story ${id} done. <promise>DONE</promise>` }
-          // US-2's first turn streams slowly: the kill lands in it.
-          if (id === "US-2" && !/restarted while you were working/.test(r.lastUser)) return { text: "working on US-2 slowly", chunkDelayMs: 4_000 }
+          // US-2's first turn streams until the kill: the kill lands in it.
+          if (id === "US-2" && !/restarted while you were working/.test(r.lastUser)) return { text: "working on US-2 slowly", holdAfterFirstChunk: cutOff.opened }
           return { toolCalls: [{ name: "write", args: { filePath: `${id}.txt`, content: "done\n" } }] }
         },
       },
@@ -44,14 +45,14 @@ describe("a plan loop killed with SIGKILL mid-plan", () => {
     )
     const session = await project.newSession()
     void project.command(session, "ralph", "--prd").catch(() => undefined)
-    await harness.mock.waitFor(() => prompted(project).some((r) => storyOf(r) === "US-2"), 60_000, "the prompt for US-2")
-    await sleep(500)
+    await waitForStreamedText(project, /^working/, 60_000)
     await harness.restartServer("SIGKILL")
+    cutOff.open()
 
     const recovered = await toastNow(project, /^Ralph 2\/6 · story US-2 \(2 of 3\)/)
     expect(recovered.properties.message).toContain("recovered after OpenCode restarted: iteration 2, 1 restart so far")
     const done = await toastNow(project, /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     expect(done.properties.message).toContain("finished in 3 iterations")
     expect(prompted(project).map(storyOf)).toEqual(["US-1", "US-2", "US-2", "US-3"])
     expect(prompted(project)[2]!.lastUser).toMatch(/iteration 2 of 6 · resuming/)

@@ -5,8 +5,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
+import { reportFile } from "../harness/loop-files.js"
 import type { MockRequest, Reply } from "../harness/mock-model.js"
-import { QUIET_MS, selectedSessions, sessionIDs, sharedHarness, sleep, waitForToast } from "./helpers.js"
+import { waitUntil } from "../harness/wait.js"
+import { selectedSessions, sessionIDs, sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -62,7 +64,7 @@ describe("/ralph --prd", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd")
     const done = await waitForToast(project, /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
 
     // Exactly three iterations, each on the next story by priority.
     expect(prompted(project).map(storyOf)).toEqual(["US-B", "US-C", "US-A"])
@@ -98,7 +100,9 @@ describe("/ralph --prd", () => {
     expect(entries[0]).toContain("· iteration 1 · story US-B")
     expect(entries[0]).toContain("- Outcome: story US-B done — checks passed: US-B file")
     expect(readText(project, ".opencode/ralph-loop/progress.md")).toMatch(/## Codebase Patterns\n- US-B lives in US-B.txt\n- US-C lives in US-C.txt\n- US-A lives in US-A.txt\n/)
-    const report = readText(project, `.opencode/sessions/${session}/ralph_report.md`)
+    // Written a moment after the loop's end is saved.
+    await waitUntil(() => existsSync(reportFile(project.dir, session)), "the report")
+    const report = readFileSync(reportFile(project.dir, session), "utf8")
     expect(report).toContain("## Stories (.opencode/prd.json: 3 of 3 done)")
     expect(report).toContain("| US-B | first by priority | done | 1 | US-B file |")
     expect(report).toContain("| US-A | third by priority | done | 3 | US-A file |")
@@ -135,7 +139,7 @@ describe("/ralph --prd", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd .opencode/prd.json finish the shop")
     await waitForToast(project, /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
 
     expect(prompted(project).map(storyOf)).toEqual(["US-1", "US-1", "US-2"])
     const retry = prompted(project)[1]!.lastUser
@@ -183,7 +187,7 @@ describe("/ralph --prd", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd")
     await waitForToast(project, /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
 
     expect(prompted(project).map(storyOf)).toEqual(["US-1", "US-2"])
     expect(seenAfterForging).toEqual([[true, true]])
@@ -222,7 +226,7 @@ describe("/ralph --prd", () => {
     expect(statusReply).toContain("→ US-API the endpoint — current")
     await project.command(session, "ralph-resume", "")
     await waitForToast(project, /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     expect(prompted(project).map(storyOf)).toEqual(["US-DB", "US-API"])
     expect(prompted(project)[0]!.lastUser).toContain("- [ ] US-API the endpoint (waits for US-DB)")
   })
@@ -232,9 +236,9 @@ describe("/ralph --prd", () => {
     writePlan(project, { userStories: [{ id: "US-1", title: "ok", acceptanceCriteria: [], passes: false }, { id: "US-2", title: "no criteria", passes: false }] }, "plans/prd.json")
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd plans/prd.json")
-    await sleep(QUIET_MS)
-    const toast = project.events.toasts().find((t) => t.title === "Ralph · not started")
-    expect(toast?.message).toBe('/ralph: the plan file plans/prd.json is broken: story US-2 (#2): field "acceptanceCriteria": is missing')
+    const toast = (await waitForToast(project, /^Ralph · not started/)).properties
+    await project.waitForIdle()
+    expect(toast.message).toBe('/ralph: the plan file plans/prd.json is broken: story US-2 (#2): field "acceptanceCriteria": is missing')
     expect(project.requests("main")).toHaveLength(1)
     expect(project.requests("main")[0]?.lastUser).toContain('no Ralph loop was started: the plan file plans/prd.json is broken: story US-2 (#2): field "acceptanceCriteria": is missing')
     expect(existsSync(join(project.dir, ".opencode/ralph-loop/loops"))).toBe(false)
@@ -260,7 +264,7 @@ describe("/ralph-plan", () => {
     const session = await project.newSession()
     await project.command(session, "ralph-plan", "a todo app")
     const ready = await waitForToast(project, /^Ralph · plan ready/)
-    await sleep(QUIET_MS)
+    await project.waitForIdle()
     expect(ready.properties.title).toBe("Ralph · plan ready — 3 stories")
     const asks = project.requests("main").filter((r) => r.lastRole === "user")
     expect(asks).toHaveLength(2)
@@ -288,7 +292,7 @@ describe("/ralph-plan", () => {
     const session = await project.newSession()
     await project.command(session, "ralph-plan", "something")
     const invalid = await waitForToast(project, /^Ralph · plan not valid/)
-    await sleep(QUIET_MS)
+    await project.waitForIdle()
     expect(invalid.properties.message).toContain('the plan file .opencode/prd.json is broken: field "userStories": has no stories')
     expect(project.requests("main").filter((r) => r.lastRole === "user")).toHaveLength(2)
     expect(project.events.toasts().some((t) => t.title?.startsWith("Ralph · plan ready"))).toBe(false)

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { QUIET_MS, readIfExists, selectedSessions, sessionIDs, sharedHarness, sleep, summaryFile, toastTitles, waitForToast } from "./helpers.js"
+import { readIfExists, selectedSessions, sessionIDs, sharedHarness, summaryFile, toastTitles, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -17,7 +17,7 @@ describe("recreate (the default)", () => {
     const first = await project.newSession()
     await project.command(first, "ralph", "build the widget")
     await waitForToast(project, /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
 
     const main = project.requests("main")
     expect(main).toHaveLength(3)
@@ -74,7 +74,7 @@ describe("fresh", () => {
     const first = await project.newSession()
     await project.command(first, "ralph", "build the gadget")
     await waitForToast(project, /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
 
     expect(project.requests("main")).toHaveLength(3)
     const [second, third] = selectedSessions(project) as [string, string]
@@ -95,7 +95,7 @@ describe("continue", () => {
     const only = await project.newSession()
     await project.command(only, "ralph", "build the gizmo")
     await waitForToast(project, /^Ralph · done/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
 
     expect(project.requests("main")).toHaveLength(3)
     expect(project.requests("compaction")).toHaveLength(0)
@@ -117,7 +117,7 @@ describe("a model that never promises", () => {
     const first = await project.newSession()
     await project.command(first, "ralph", "an endless task")
     const warning = await waitForToast(project, /retry limit/)
-    await sleep(QUIET_MS)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "retries-exhausted" })
 
     expect(project.requests("main")).toHaveLength(3)
     expect(warning.properties.variant).toBe("warning")

@@ -295,7 +295,8 @@ export class World {
     this.manager = new LoopManager((loop, event) => this.onLoopChange(loop, event))
     this.options.patch?.(this.manager)
     const current = this.settings
-    const settings = { current, reload: () => current, showUnseen: () => undefined } as unknown as LiveSettings
+    const explicit = new Set(Object.keys(this.config.settings))
+    const settings = { current, explicit, reload: () => current, showUnseen: () => undefined } as unknown as LiveSettings
     const host: JobHost = {
       start: (label, job) => this.startJob(label, job),
       persisted: () => Promise.resolve(),
@@ -738,7 +739,7 @@ export class World {
       case "is-idle":
         return !this.sessions.get(effect.sessionID)?.busy
       case "sample":
-        return { workTree: `tree-${this.workTree}`, todosCompleted: 0, sessionID: effect.loop.sessionID }
+        return { workTree: `tree-${this.workTree}`, todosCompleted: 0, openTodos: [], sessionID: effect.loop.sessionID }
       case "changed-files":
         return this.workTree > 0 ? ["src/a.ts"] : []
       case "head":

@@ -6,9 +6,12 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk"
+import type { Loop } from "../../src/loop/loop.js"
 import { EventLog } from "./event-log.js"
+import { savedLoops } from "./loop-files.js"
 import { MockModel, type MockRequest, type RequestKind, type Script } from "./mock-model.js"
 import { isolatedEnv, seedConfigDir, startOpencodeServer, type OpencodeServer } from "./opencode-server.js"
+import { waitUntil } from "./wait.js"
 
 /** The ralph-loop package directory: the plugin is loaded from here, as a user loads a path. */
 export function packageDir(): string {
@@ -46,6 +49,13 @@ export interface Project {
   requests(kind?: RequestKind): MockRequest[]
   script(script: Script): void
   waitForRequests(count: number, kind?: RequestKind, timeoutMs?: number): Promise<void>
+  /** The loops ralph-loop has on disk for this project now. */
+  loops(): Loop[]
+  /**
+   * Resolves once no session of the project is working: each one's last status is idle, one went
+   * idle after the model's last request (so that request's turn is over) and the server agrees.
+   */
+  waitForIdle(timeoutMs?: number): Promise<void>
   newSession(title?: string): Promise<string>
   /** Runs a slash command; resolves when its first turn has ended. */
   command(sessionID: string, command: string, args: string): Promise<void>
@@ -117,16 +127,17 @@ export function writeProject(
 export async function startHarness(options: { env?: Record<string, string> } = {}): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), "ralph-e2e-"))
   const env = isolatedEnv(root, options.env)
-  const mock = await MockModel.start()
   const projects: LiveProject[] = []
   // The server's own directory is a project too: it is what the readiness probe boots.
   const base = join(root, "projects", "_base")
-  writeProject(base, env, mock, "_base", { withPlugin: false })
+  let mock: MockModel | undefined
   let server: OpencodeServer
   try {
+    mock = await MockModel.start()
+    writeProject(base, env, mock, "_base", { withPlugin: false })
     server = await startOpencodeServer({ cwd: base, env, readyDirectory: base })
   } catch (error) {
-    await mock.close()
+    await mock?.close()
     rmSync(root, { recursive: true, force: true })
     throw error
   }
@@ -156,6 +167,10 @@ export async function startHarness(options: { env?: Record<string, string> } = {
         script: (script) => mock.script(name, script),
         waitForRequests: (count, kind = "main", timeoutMs) =>
           mock.waitFor(() => mock.requests(name, kind).length >= count, timeoutMs, `${count} ${kind} requests in ${name}`),
+        loops: () => savedLoops(dir),
+        async waitForIdle(timeoutMs) {
+          await waitUntil(() => allIdle(project, mock.requests(name)), `every session of ${name} idle`, timeoutMs, () => lastStatuses(project.events))
+        },
         async newSession(title = `test ${name}`) {
           const { data, error } = await project.client.session.create({ body: { title } })
           if (!data) throw new Error(`session.create failed: ${JSON.stringify(error)}`)
@@ -192,6 +207,33 @@ export async function startHarness(options: { env?: Record<string, string> } = {
       if (!process.env.RALPH_TEST_KEEP) rmSync(root, { recursive: true, force: true })
     },
   }
+}
+
+/** The last status OpenCode published for each session still there. */
+function statuses(events: EventLog): Map<string, { type: string; at: number }> {
+  const deleted = new Set(events.of("session.deleted").map((e) => String(e.properties.info?.id)))
+  const last = new Map<string, { type: string; at: number }>()
+  for (const e of events.of("session.status")) {
+    const sessionID = String(e.properties.sessionID)
+    if (!deleted.has(sessionID)) last.set(sessionID, { type: String(e.properties.status?.type), at: e.at })
+  }
+  return last
+}
+
+function lastStatuses(events: EventLog): string {
+  return [...statuses(events)].map(([id, s]) => `${id} ${s.type}`).join(", ") || "no session status"
+}
+
+async function allIdle(project: Project, requests: MockRequest[]): Promise<boolean> {
+  const events = project.events
+  if ([...statuses(events).values()].some((s) => s.type !== "idle")) return false
+  // Title requests run beside a turn; the model's last turn request must be followed by an idle.
+  const lastTurn = requests.filter((r) => r.kind !== "title").at(-1)?.at ?? 0
+  const since = events.events[0]?.at ?? Number.POSITIVE_INFINITY
+  const endedAfter = lastTurn < since || events.events.some((e) => e.type === "session.status" && e.properties.status?.type === "idle" && e.at >= lastTurn)
+  if (!endedAfter) return false
+  const { data } = await project.client.session.status()
+  return Object.values(data ?? {}).every((status) => status.type === "idle")
 }
 
 type LiveProject = { -readonly [K in keyof Project]: Project[K] }

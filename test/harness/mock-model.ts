@@ -20,8 +20,11 @@ export interface Reply {
   error?: { status: number; message: string; headers?: Record<string, string> }
   /** Wait before the first byte. */
   delayMs?: number
-  /** Wait between streamed chunks (a slow model). */
-  chunkDelayMs?: number
+  /**
+   * Stream the first chunk, then send nothing more until this settles: a reply still streaming
+   * for as long as the test needs (to press Esc, or to kill OpenCode, at a moment it knows).
+   */
+  holdAfterFirstChunk?: Promise<unknown>
   usage?: { prompt_tokens: number; completion_tokens: number }
   /** finish_reason to report (default "stop", or "tool_calls" with tool calls); "length" = output cut off. */
   finish?: string
@@ -69,6 +72,18 @@ const DEFAULT_REPLY: Record<RequestKind, Reply> = {
   main: { text: "ok" },
   compaction: { text: "Summary: the work so far (mock)." },
   title: { text: "Mock title" },
+}
+
+/** A promise the test settles when it is ready: for `holdAfterFirstChunk`. */
+export interface Gate {
+  readonly opened: Promise<void>
+  open(): void
+}
+
+export function gate(): Gate {
+  let open!: () => void
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  return { opened, open }
 }
 
 export function messageText(message: ChatMessage | undefined): string {
@@ -242,11 +257,12 @@ async function respond(res: ServerResponse, reply: Reply, model: string): Promis
     )
 
   send({ role: "assistant", content: "" }, null)
-  for (const piece of reply.text ? chunks(reply.text) : []) {
+  for (const [index, piece] of (reply.text ? chunks(reply.text) : []).entries()) {
     if (res.destroyed) return
     send({ content: piece }, null)
-    if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs)
+    if (index === 0 && reply.holdAfterFirstChunk) await reply.holdAfterFirstChunk.catch(() => undefined)
   }
+  if (res.destroyed) return
   ;(reply.toolCalls ?? []).forEach((call, index) =>
     send(
       {

@@ -1,5 +1,5 @@
 // Starts the real `opencode serve` from the pinned opencode-ai package, isolated from the user's
-// machine: HOME and every XDG_* directory live under a temp root, the server listens on
+// machine: HOME, every XDG_* directory and the temp dir live under a temp root, the server listens on
 // 127.0.0.1 on a free port, and it is ended by PID — on success and on failure.
 import { spawn, type ChildProcess } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -46,9 +46,15 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** HOME and XDG directories under `root`, plus OpenCode's offline switches. */
+/**
+ * HOME, XDG directories and the temp dir under `root`, plus OpenCode's offline switches. The temp
+ * dir matters: each OpenCode start extracts its native libraries (~5.5 MB each) into it, and no
+ * one removes them.
+ */
 export function isolatedEnv(root: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const home = join(root, "home")
+  const tmp = join(root, "tmp")
+  mkdirSync(tmp, { recursive: true })
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     LANG: process.env.LANG ?? "C.UTF-8",
@@ -58,6 +64,9 @@ export function isolatedEnv(root: string, extra: Record<string, string> = {}): N
     XDG_DATA_HOME: join(home, ".local", "share"),
     XDG_CACHE_HOME: join(home, ".cache"),
     XDG_STATE_HOME: join(home, ".local", "state"),
+    TMPDIR: tmp,
+    TMP: tmp,
+    TEMP: tmp,
     OPENCODE_DISABLE_AUTOUPDATE: "1",
     OPENCODE_DISABLE_MODELS_FETCH: "1",
     OPENCODE_DISABLE_LSP_DOWNLOAD: "1",

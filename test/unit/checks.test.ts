@@ -1,13 +1,15 @@
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { runCheck } from "../../src/actions/checks.js"
 import { detectChecks } from "../../src/actions/detect-checks.js"
 import { feedbackLine, stagnantRuns, unmetCriteria } from "../../src/loop/criteria.js"
 import { parseCheckOutput, snapshotOf, type CheckResult } from "../../src/loop/diagnostics.js"
+import { tempDirs } from "../temp-dirs.js"
 
-const dir = () => mkdtempSync(join(tmpdir(), "ralph-checks-"))
+const tempDir = tempDirs()
+
+const dir = () => tempDir("ralph-checks-")
 
 describe("parsing check output", () => {
   it("tsc: errors per file", () => {

@@ -1,12 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { formatProblem, loadSettings } from "../../src/config/load.js"
 import { DEFAULT_SETTINGS, settingsJsonSchema } from "../../src/config/schema.js"
+import { tempDirs } from "../temp-dirs.js"
+
+const tempDir = tempDirs()
 
 function dirs(project?: string, global?: string) {
-  const root = mkdtempSync(join(tmpdir(), "ralph-config-"))
+  const root = tempDir("ralph-config-")
   const directory = join(root, "project")
   const globalDir = join(root, "global")
   mkdirSync(join(directory, ".opencode"), { recursive: true })
@@ -17,14 +19,25 @@ function dirs(project?: string, global?: string) {
 }
 
 describe("loadSettings", () => {
+  it("reads seed 000's \"ralph-loop\" block of opencode.json(c), below the ralph-loop file of the same scope", () => {
+    const sources = dirs('{ "maxRetries": 9 }')
+    writeFileSync(join(sources.directory, "opencode.jsonc"), '{ // OpenCode drops this block; the plugin reads it\n "ralph-loop": { "promiseWord": "FIN", "maxRetries": 2, "summaryPath": "notes/", "autoRestart": false, "maxRetrys": 1 } }')
+    writeFileSync(join(sources.globalDir, "opencode.json"), '{ "ralph-loop": { "promiseWord": "GLOBAL", "strategy": "fresh" } }')
+    const { settings, problems, explicit } = loadSettings(sources)
+    expect(settings).toMatchObject({ promiseWord: "FIN", maxRetries: 9, summaryPath: "notes/", autoRestart: false, strategy: "fresh" })
+    expect(explicit.has("summaryPath")).toBe(true)
+    expect(problems).toEqual([{ source: 'opencode.jsonc "ralph-loop"', key: "maxRetrys", message: 'unknown key (ignored); did you mean "maxRetries"?' }])
+  })
+
   it("uses the defaults with no files and no options", () => {
-    expect(loadSettings(dirs())).toEqual({ settings: DEFAULT_SETTINGS, problems: [], files: [] })
+    expect(loadSettings(dirs())).toEqual({ settings: DEFAULT_SETTINGS, explicit: new Set(), problems: [], files: [] })
   })
 
   it("layers defaults ← global ← project ← plugin options", () => {
     const sources = dirs('{ "maxRetries": 7, "strategy": "fresh" }', '{ "maxRetries": 9, "promiseWord": "FIN", "autoRestart": false }')
-    const { settings, problems } = loadSettings({ ...sources, options: { strategy: "continue" } })
+    const { settings, problems, explicit } = loadSettings({ ...sources, options: { strategy: "continue" } })
     expect(problems).toEqual([])
+    expect([...explicit].sort()).toEqual(["autoRestart", "maxRetries", "promiseWord", "strategy"])
     expect(settings).toEqual({ ...DEFAULT_SETTINGS, maxRetries: 7, promiseWord: "FIN", autoRestart: false, strategy: "continue" })
   })
 

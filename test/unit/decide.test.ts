@@ -8,7 +8,7 @@ let n = 0
 const turn = (text: string, extra: Partial<Turn> = {}): Turn => ({ lastAssistantID: `msg_${++n}`, texts: [text], ...extra })
 const facts = (t: Turn, sample: Partial<Facts["sample"]> = {}, now = 1_000): Facts => ({
   turn: t,
-  sample: { workTree: `tree-${n}`, todosCompleted: 0, sessionID: "ses_a", ...sample },
+  sample: { workTree: `tree-${n}`, todosCompleted: 0, openTodos: [], sessionID: "ses_a", ...sample },
   now,
 })
 const decision = (l: ReturnType<typeof loop>, t: Turn, sample: Partial<Facts["sample"]> = {}, now?: number) =>
@@ -85,19 +85,39 @@ describe("decide: the class of the idle", () => {
   })
 })
 
+describe("decide: open todos", () => {
+  it("veto a completion claim: the next prompt names them; done ones do not count", () => {
+    const outcome = decide(loop(), facts(turn("<promise>DONE</promise>"), { openTodos: ["write the tests", "update the README"] }))
+    expect(outcome.decision).toMatchObject({ type: "restart" })
+    expect(outcome.decision.type === "restart" && outcome.decision.feedback).toBe(
+      "The completion claim was rejected: these todos are still open — finish them (or cancel the ones no longer needed), then claim again:\n- write the tests\n- update the README",
+    )
+    expect(decision(loop(), turn("<promise>DONE</promise>"), { openTodos: [] })).toMatchObject({ type: "complete" })
+  })
+
+  it("do not, with requireTodosDone off; and a turn that claims nothing is not told about them", () => {
+    expect(decision(loop({}, { requireTodosDone: false }), turn("<promise>DONE</promise>"), { openTodos: ["x"] })).toMatchObject({ type: "complete" })
+    const outcome = decide(loop(), facts(turn("still working"), { openTodos: ["x"] }))
+    expect(outcome.decision).toMatchObject({ type: "restart" })
+    expect(outcome.decision.type === "restart" && outcome.decision.feedback).toBeUndefined()
+  })
+})
+
 describe("decide: breaker, budgets and call limit", () => {
   it("opens the breaker after noProgressThreshold iterations without progress", () => {
-    let l = loop({}, { strategy: "continue", maxRetries: 20 })
+    // The work tree as it was when the loop began (its baseline), and as it stays.
+    let l = loop({ progress: { workTree: "tree", todosCompleted: 0, recentOutputs: [] } }, { strategy: "continue", maxRetries: 20 })
     const same = { workTree: "tree", todosCompleted: 0 }
     const types: string[] = []
-    for (let i = 0; i < 4; i += 1) {
-      // The first reply is new output (progress); the three after it repeat it.
-      const { decision: d, update } = decide(l, facts(turn("still going"), same, i))
+    // Every reply is worded differently; nothing changes: words are not progress.
+    const replies = ["still going", "trying another approach now", "almost there, looking at the parser"]
+    for (let i = 0; i < 3; i += 1) {
+      const { decision: d, update } = decide(l, facts(turn(replies[i] as string), same, i))
       types.push(d.type)
-      if (d.type === "wait") expect(d.wait).toMatchObject({ reason: "breaker", then: "next", until: 3 + 30 * 60_000 })
+      if (d.type === "wait") expect(d.wait).toMatchObject({ reason: "breaker", then: "next", until: 2 + 30 * 60_000 })
       l = { ...l, ...update, retries: l.retries + 1, iteration: l.iteration + 1 }
     }
-    expect(types).toEqual(["restart", "restart", "restart", "wait"])
+    expect(types).toEqual(["restart", "restart", "wait"])
     expect(l.breaker.state).toBe("OPEN")
   })
 

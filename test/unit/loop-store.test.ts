@@ -1,15 +1,17 @@
 // The loop's state on disk: changes that come together are written once, in their newest state,
 // with every journal line; what a crash leaves behind (a torn journal line, a temp file of a write
 // cut off before its rename) is cleaned up at the next load without a complaint.
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it, vi } from "vitest"
 import * as atomic from "../../src/store/atomic.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { loop } from "./fixtures.js"
+import { tempDirs } from "../temp-dirs.js"
 
-const project = () => mkdtempSync(join(tmpdir(), "ralph-store-"))
+const tempDir = tempDirs()
+
+const project = () => tempDir("ralph-store-")
 const journalLines = (store: LoopStore) => readFileSync(join(store.dir, "journal.jsonl"), "utf8").trimEnd().split("\n")
 
 describe("LoopStore", () => {
@@ -58,5 +60,68 @@ describe("LoopStore", () => {
     expect(readdirSync(join(store.dir, "loops"))).toEqual([`${l.id}.json`])
     await store.save(loops[0]!, "resumed", 6)
     expect(journalLines(store).map((line) => JSON.parse(line).event)).toEqual(["started", "resumed"])
+  })
+
+  describe("journal rotation", () => {
+    const limits = { maxBytes: 8_000, kept: 3 }
+    const journals = (store: LoopStore) => readdirSync(store.dir).filter((n) => n.startsWith("journal")).sort()
+    const events = (text: string) => text.trimEnd().split("\n").map((line) => JSON.parse(line) as { event: string; loop: { id: string; iteration: number } })
+
+    /** `count` iterations of loop a (three journal lines each), loop b started once and left paused, loop c ended. */
+    async function history(store: LoopStore, count: number) {
+      const a = loop({ id: "loop_a", phase: "running" })
+      const b = loop({ id: "loop_b", phase: "paused" })
+      const c = loop({ id: "loop_c", phase: "stopped" })
+      await store.save(b, "paused", 1)
+      await store.save(c, "stopped", 2)
+      for (let i = 1; i <= count; i += 1) {
+        a.iteration = i
+        await store.save(a, "decided", 10 + 3 * i)
+        await store.save(a, "restarting", 11 + 3 * i)
+        await store.save(a, "iteration", 12 + 3 * i)
+      }
+      return { a, b, c }
+    }
+
+    it("rotates journal.jsonl past its size, keeps a bounded number of old journals, and loses no line at a rotation", async () => {
+      const store = new LoopStore(project(), undefined, { maxBytes: limits.maxBytes, kept: 100 })
+      await history(store, 60)
+      const names = journals(store)
+      expect(names.length).toBeGreaterThan(3)
+      for (const name of names) expect(readFileSync(join(store.dir, name)).length).toBeLessThanOrEqual(limits.maxBytes)
+      expect(names.at(-1)).toBe("journal.jsonl")
+      for (const name of names.slice(0, -1)) expect(name).toMatch(/^journal-1970-01-01T00-00-00-\d{3}Z\.jsonl$/)
+      // Every line written is in exactly one journal, in order, once the lines carried to the top of
+      // each new journal (ones the journal before it holds) are set aside.
+      const texts = names.map((name) => readFileSync(join(store.dir, name), "utf8").trimEnd().split("\n"))
+      const written = texts.flatMap((lines, n) => {
+        const before = new Set(texts[n - 1] ?? [])
+        const carried = lines.findIndex((line) => !before.has(line))
+        return lines.slice(carried)
+      })
+      const expected = ["loop_b paused 1", "loop_c stopped 1"]
+      for (let i = 1; i <= 60; i += 1) expected.push(`loop_a decided ${i}`, `loop_a restarting ${i}`, `loop_a iteration ${i}`)
+      expect(written.map((line) => events(line)[0]!).map((e) => `${e.loop.id} ${e.event} ${e.loop.iteration}`)).toEqual(expected)
+
+      const pruned = new LoopStore(project(), undefined, limits)
+      await history(pruned, 60)
+      expect(journals(pruned).length).toBe(limits.kept + 1)
+    })
+
+    it("starts each new journal with the last line of every loop not ended, so the newest journal alone can rebuild them", async () => {
+      const dir = project()
+      const store = new LoopStore(dir, undefined, limits)
+      const { b } = await history(store, 60)
+      const newest = events(readFileSync(join(store.dir, "journal.jsonl"), "utf8"))
+      expect(newest.filter((e) => e.loop.id === "loop_b")).toHaveLength(1)
+      expect(newest.some((e) => e.loop.id === "loop_c")).toBe(false)
+
+      // loop b's state file is damaged long after its last change: rebuilt from the newest journal.
+      writeFileSync(store.fileOf(b.id), "{ broken")
+      const { loops, rebuilt, problems } = await new LoopStore(dir, undefined, limits).load(10_000)
+      expect(rebuilt).toEqual([b.id])
+      expect(loops.find((l) => l.id === b.id)?.phase).toBe("paused")
+      expect(problems.map((p) => p.message).join("\n")).toMatch(/rebuilt from the journal/)
+    })
   })
 })

@@ -1,20 +1,22 @@
 // 50 malformed configs and flag strings: each gives one clear message naming the file (or flag) and
 // the key, and the settings that result are still valid — the loop runs on safe values, or (flags)
 // does not start.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { parseRalphArgs } from "../../src/commands/ralph-args.js"
 import { formatProblem, loadSettings } from "../../src/config/load.js"
 import { DEFAULT_SETTINGS, settingSchemas, SETTING_KEYS } from "../../src/config/schema.js"
+import { tempDirs } from "../temp-dirs.js"
+
+const tempDir = tempDirs()
 
 const HUGE = "x".repeat(10 * 1024 * 1024)
 const allValid = z.object(Object.fromEntries(SETTING_KEYS.map((k) => [k, settingSchemas[k]])))
 
 function load(text: string) {
-  const directory = join(mkdtempSync(join(tmpdir(), "ralph-malformed-")), "p")
+  const directory = join(tempDir("ralph-malformed-"), "p")
   mkdirSync(join(directory, ".opencode"), { recursive: true })
   writeFileSync(join(directory, ".opencode/ralph-loop.jsonc"), text)
   return loadSettings({ directory })

@@ -41,6 +41,29 @@ describe("LoopManager", () => {
     expect(manager.takeIdle("ses_b")).toBe(loop)
   })
 
+  it("writes a retirement that ends after the stop, unless a new loop took over the state file", () => {
+    const events: string[] = []
+    const manager = new LoopManager((l, event) => events.push(`${l.id}:${event}:${l.retiring.join(",")}`))
+    const restartedThenStopped = (sessionID: string, next: string) => {
+      const { loop } = manager.start(sessionID, "task", settings, 0)
+      manager.beginRestart(loop, { fresh: false })
+      manager.nextIteration(loop, next, 1, true)
+      manager.stop(loop, "completed")
+      return loop
+    }
+    const first = restartedThenStopped("ses_a", "ses_b")
+    manager.addHint(first, "late hint")
+    manager.retired(first, "ses_a")
+    expect(events.slice(-2)).toEqual(["ses_a:stopped:completed:ses_a", "ses_a:retired:"])
+
+    // A new loop in ses_c gets the stopped one's id (and state file) back: the late retirement is not written over it.
+    const second = restartedThenStopped("ses_c", "ses_d")
+    expect(manager.start("ses_c", "again", settings, 0).loop.id).toBe(second.id)
+    events.length = 0
+    manager.retired(second, "ses_c")
+    expect(events).toEqual([])
+  })
+
   it("keeps a decided restart in the same change as the decision, until the next iteration is counted", () => {
     const events: string[] = []
     const manager = new LoopManager((l, event) => events.push(`${event}:${l.restart ? `restart${l.restart.sessionID ? `@${l.restart.sessionID}` : ""}` : "-"}`))

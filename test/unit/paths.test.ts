@@ -1,7 +1,6 @@
 // summaryPath and session-derived file names can never write outside the project: `..`, absolute
 // paths and symlinks that point out are refused.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { loadSettings } from "../../src/config/load.js"
@@ -9,9 +8,12 @@ import { writeFileAtomic } from "../../src/store/atomic.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { sessionDir, writeSummary } from "../../src/store/session-files.js"
 import { loop } from "./fixtures.js"
+import { tempDirs } from "../temp-dirs.js"
+
+const tempDir = tempDirs()
 
 const fresh = () => {
-  const root = mkdtempSync(join(tmpdir(), "ralph-paths-"))
+  const root = tempDir("ralph-paths-")
   const project = join(root, "project")
   const outside = join(root, "outside")
   mkdirSync(project)

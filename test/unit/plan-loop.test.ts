@@ -23,7 +23,7 @@ const plan = (done: PlanState["done"] = []): PlanState => ({
 
 let n = 0
 const turn = (text: string): Turn => ({ lastAssistantID: `msg_${++n}`, texts: [text] })
-const facts = (t: Turn, snapshot?: Facts["snapshot"]): Facts => ({ turn: t, sample: { workTree: "same", todosCompleted: 0, sessionID: "ses_a" }, now: 1_000, snapshot })
+const facts = (t: Turn, snapshot?: Facts["snapshot"]): Facts => ({ turn: t, sample: { workTree: "same", todosCompleted: 0, sessionID: "ses_a", openTodos: [] }, now: 1_000, snapshot })
 const result = (name: string, passed: boolean): CheckResult => ({
   name, kind: "test", command: "x", status: passed ? "passed" : "failed", exitCode: passed ? 0 : 1, durationMs: 1, output: passed ? "" : "FAIL",
   errors: 0, warnings: 0, info: 0, security: 0, testsRun: 1, testsFailed: passed ? 0 : 1, testsPassed: passed ? 1 : 0, files: [],
@@ -44,6 +44,14 @@ describe("decide, in a plan loop", () => {
     const { decision, update } = decide(loop({ plan: plan() }), facts(turn("<promise>DONE</promise>"), snapshotOf(1, 0, [result("api", false)])))
     expect(decision).toMatchObject({ type: "restart", feedback: expect.stringContaining("the completion claim was rejected") })
     expect(update.plan).toBeUndefined()
+  })
+
+  it("open todos veto the story's claim as a failing check does (requireTodosDone)", () => {
+    const open = { turn: turn("<promise>DONE</promise>"), sample: { workTree: "same", todosCompleted: 0, sessionID: "ses_a", openTodos: ["wire the API"] }, now: 1_000 }
+    const vetoed = decide(loop({ plan: plan() }), open)
+    expect(vetoed.decision).toMatchObject({ type: "restart", feedback: expect.stringContaining("- wire the API") })
+    expect(vetoed.update.plan).toBeUndefined()
+    expect(decide(loop({ plan: plan() }, { requireTodosDone: false }), { ...open, turn: turn("<promise>DONE</promise>") }).update.plan?.done.map((d) => d.id)).toEqual(["US-1"])
   })
 
   it("no promise: the story stays", () => {

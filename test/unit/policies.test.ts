@@ -58,14 +58,20 @@ describe("classify and fingerprints", () => {
 
 describe("progress", () => {
   const base = { todosCompleted: 0, recentOutputs: [] as string[], workTree: "t0" }
-  it("a changed work tree, more completed todos, or new output is progress", () => {
-    expect(measureProgress(base, { workTree: "t1", todosCompleted: 0, sessionID: "s" }, []).progress).toBe(true)
-    expect(measureProgress({ ...base, todosSession: "s" }, { workTree: "t0", todosCompleted: 1, sessionID: "s" }, []).progress).toBe(true)
-    expect(measureProgress(base, { workTree: "t0", todosCompleted: 0, sessionID: "s" }, ["new words"]).progress).toBe(true)
+  const sample = (workTree: string | undefined, todosCompleted = 0) => ({ workTree, todosCompleted, openTodos: [], sessionID: "s" })
+  it("a changed work tree, more completed todos, or checks with fewer issues is progress", () => {
+    expect(measureProgress(base, sample("t1"), []).progress).toBe(true)
+    expect(measureProgress({ ...base, todosSession: "s" }, sample("t0", 1), []).progress).toBe(true)
+    expect(measureProgress(base, sample("t0"), [], true).progress).toBe(true)
   })
-  it("the same output again, with other numbers, is not", () => {
-    const first = measureProgress(base, { workTree: "t0", todosCompleted: 0, sessionID: "s" }, ["Working on step 3"])
-    expect(measureProgress(first.next, { workTree: "t0", todosCompleted: 0, sessionID: "s" }, ["working on  step 4"]).progress).toBe(false)
+  it("words are not progress: new wording with nothing changed is none", () => {
+    expect(measureProgress(base, sample("t0"), ["a reply worded like no other before"]).progress).toBe(false)
+  })
+  it("where the work tree cannot be seen (no git), a reply not given before counts; the same one with other numbers does not", () => {
+    const blind = { ...base, workTree: undefined }
+    const first = measureProgress(blind, sample(undefined), ["Working on step 3"])
+    expect(first.progress).toBe(true)
+    expect(measureProgress(first.next, sample(undefined), ["working on  step 4"]).progress).toBe(false)
   })
   it("whitespace of any kind and length counts as one space; words still differ", () => {
     expect(outputHash(["a\tb \n\n c\r\nd  e"])).toBe(outputHash(["a b c d e"]))

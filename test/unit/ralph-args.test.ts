@@ -40,6 +40,11 @@ describe("/ralph arguments", () => {
     expect(parseRalphArgs("x --status-block=maybe")).toMatchObject({ ok: false })
   })
 
+  it("reads an apostrophe inside a word as a letter, not a quote", () => {
+    expect(parseRalphArgs("fix the user's login --max-iterations 3")).toEqual({ ok: true, task: "fix the user's login", overrides: { maxIterations: 3 } })
+    expect(parseRalphArgs(`don't stop --completion-promise='it is done'`)).toEqual({ ok: true, task: "don't stop", overrides: { promiseWord: "it is done" } })
+  })
+
   it("does not treat a quoted --word as a flag", () => {
     expect(parseRalphArgs('explain "--force" please')).toEqual({ ok: true, task: 'explain "--force" please', overrides: {} })
   })

@@ -1,13 +1,15 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { sessionDir, writeSummary } from "../../src/store/session-files.js"
 import { loop } from "./fixtures.js"
+import { tempDirs } from "../temp-dirs.js"
+
+const tempDir = tempDirs()
 
 describe("session files", () => {
   it("writes ralph_summary.md at <summaryPath>/<sessionID>/ with the task, iteration and summary", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "ralph-files-"))
+    const directory = tempDir("ralph-files-")
     const file = await writeSummary(directory, {
       loop: loop({ task: "make the tests pass" }),
       sessionID: "ses_abc",

@@ -1,15 +1,17 @@
 import { execFileSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { changedFiles, repositoryPrefix, sampleWorkTree } from "../../src/actions/work-tree.js"
+import { tempDirs } from "../temp-dirs.js"
+
+const tempDir = tempDirs()
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], { cwd, stdio: "ignore", env: { ...process.env, HOME: cwd } })
 
 function repo(): { root: string; project: string } {
-  const root = mkdtempSync(join(tmpdir(), "ralph-git-"))
+  const root = tempDir("ralph-git-")
   const project = join(root, "packages", "app")
   mkdirSync(project, { recursive: true })
   writeFileSync(join(root, "top.txt"), "top\n")
@@ -47,10 +49,10 @@ describe("work tree", () => {
     writeFileSync(join(project, "a.ts"), "a changed\n")
     mkdirSync(join(project, ".opencode"), { recursive: true })
     writeFileSync(join(project, ".opencode/x"), "x")
-    expect(await changedFiles(project)).toEqual([{ code: " M", path: "a.ts" }])
+    expect(await changedFiles(project, [".opencode/"])).toEqual([{ code: " M", path: "a.ts" }])
   })
 
   it("is undefined outside a git repository", async () => {
-    expect(await repositoryPrefix(mkdtempSync(join(tmpdir(), "ralph-nogit-")))).toBeUndefined()
+    expect(await repositoryPrefix(tempDir("ralph-nogit-"))).toBeUndefined()
   })
 })

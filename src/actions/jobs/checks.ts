@@ -2,6 +2,7 @@
 import { claimsCompletion } from "../../loop/decide.js"
 import { snapshotOf, type DiagnosticSnapshot } from "../../loop/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
+import { scopeCheck } from "../../loop/targets.js"
 import type { Turn } from "../../loop/turn.js"
 import { checksFor } from "../../plan/plan.js"
 import { io, log, notify, type Job } from "../effects.js"
@@ -22,5 +23,5 @@ export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn): Job<Diagno
       title: `Ralph · check ${missing.status === "missing" ? "could not run" : "timed out"}`,
       message: `${missing.name}: ${missing.command}${missing.status === "missing" ? " — command not found; is the tool installed?" : ` — killed after ${Math.round(missing.durationMs / 1000)} s`}`,
     })
-  return snapshotOf(loop.iteration, ctx.now(), results)
+  return snapshotOf(loop.iteration, ctx.now(), results.map((r) => scopeCheck(r, loop.targets)))
 }

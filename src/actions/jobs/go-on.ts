@@ -1,6 +1,6 @@
 // Going on after a wait or a resume, and waking from a wait: the pure rules in src/loop/go-on.ts
 // and src/loop/wake.ts decide; these jobs do what they decided.
-import { decideGoOn, type GoOn, type GoOnHow } from "../../loop/go-on.js"
+import { decideGoOn, type GoOn, type GoOnHow, type ResumeHow } from "../../loop/go-on.js"
 import type { Loop } from "../../loop/loop.js"
 import { resumePrompt } from "../../loop/prompts.js"
 import { readTurn } from "../../opencode/read-turn.js"
@@ -11,6 +11,7 @@ import type { JobContext } from "./context.js"
 import { fail } from "./fail.js"
 import { progressLines } from "./handoff.js"
 import { prompt } from "./prompt.js"
+import { goOnFromSession } from "./recover.js"
 import { iterate } from "./restart.js"
 
 export const RESUMED = "The user resumed the loop. Continue the task from where you stopped."
@@ -68,7 +69,7 @@ export function* wake(ctx: JobContext, loop: Loop): Job {
 }
 
 /** /ralph-resume typed in another session of the loop: go on now, unless a turn is still to come. */
-export function* resumeNow(ctx: JobContext, loop: Loop, how: GoOnHow): Job {
+export function* resumeNow(ctx: JobContext, loop: Loop, how: ResumeHow): Job {
   const { userEpoch } = loop
   try {
     if (!(yield* io({ kind: "is-idle", sessionID: loop.sessionID }))) return
@@ -76,6 +77,7 @@ export function* resumeNow(ctx: JobContext, loop: Loop, how: GoOnHow): Job {
     // to run, and is the turn watched.
     const messages = yield* io({ kind: "messages", sessionID: loop.sessionID })
     if (messages.length > 0 && readTurn(messages).lastAssistantID === undefined) return
+    if (how.recover) return yield* goOnFromSession(ctx, loop, { idle: true, messages }, userEpoch)
     yield* goOn(ctx, loop, how, userEpoch, RESUMED)
   } catch (error) {
     yield* fail(ctx, loop, "could not resume the loop", error)

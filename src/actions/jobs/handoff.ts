@@ -4,6 +4,7 @@ import { recurringFailures, unmetCriteria } from "../../loop/criteria.js"
 import { gotchasFor, gotchaText } from "../../loop/gotchas.js"
 import { FALLBACK_REPLY_CHARS, type HandoffFacts } from "../../loop/handoff.js"
 import { maxIterations, type Loop } from "../../loop/loop.js"
+import { openTodos } from "../../loop/todos.js"
 import type { Turn } from "../../loop/turn.js"
 import { progressExcerpt } from "../../plan/progress-log.js"
 import { readSummary, sessionUsage, type MessageWithParts } from "../../opencode/read-turn.js"
@@ -60,7 +61,7 @@ export function* handoffFacts(loop: Loop, nextIteration: number): Job<HandoffFac
     maxIterations: maxIterations(loop),
     files,
     failingChecks,
-    openTodos: todos.filter((t) => t.status !== "completed" && t.status !== "cancelled").map((t) => t.content),
+    openTodos: openTodos(todos),
     tried,
     recurring: recurringFailures(loop.snapshots),
     gotchas: gotchaText(gotchasFor(loop.gotchas, files)),

@@ -8,7 +8,7 @@ import type { Session } from "@opencode-ai/sdk"
 import type { Loop } from "../../loop/loop.js"
 import { continuePrompt, freshSessionPrompt, loopRules, planFirstPrompt, sessionTitle } from "../../loop/prompts.js"
 import { decideRecovery } from "../../loop/recovery.js"
-import { readTurn } from "../../opencode/read-turn.js"
+import { readTurn, type MessageWithParts } from "../../opencode/read-turn.js"
 import type { LoadResult } from "../../store/loop-store.js"
 import { io, log, notify, type Job } from "../effects.js"
 import * as notice from "../notices.js"
@@ -70,30 +70,38 @@ function* recover(ctx: JobContext, loop: Loop, { userEpoch, busyEpoch, iteration
     if (loop.sessionID !== sessionID || loop.iteration !== iteration || (loop.phase === "running" && loop.busyEpoch !== busyEpoch)) return
     // The user wrote meanwhile: their turn is the one watched.
     if (loop.userEpoch !== userEpoch) return ctx.manager.keepWatching(loop, true)
-    const turn = readTurn(messages)
-    const recovery = decideRecovery(loop, { idle, turn, messageCount: messages.length })
-    switch (recovery.type) {
-      case "watch":
-        return ctx.manager.keepWatching(loop, true)
-      case "finish-restart": {
-        ctx.manager.lastTurnRead(loop, turn)
-        if (!loop.restart) return
-        const restart = loop.restart
-        if (restart.sessionID === undefined) ctx.manager.sessionCreated(loop, yield* createdBeforeCrash(ctx, loop))
-        return yield* iterate(ctx, loop, turn, restart, userEpoch)
-      }
-      case "reopen":
-        return yield* reopen(ctx, loop, recovery.emptySession, userEpoch)
-      case "decide":
-        if (recovery.again) ctx.manager.forgetDecision(loop)
-        if (ctx.manager.claim(loop)) yield* turnEnded(ctx, loop)
-        return
-      case "resume":
-        ctx.manager.lastTurnRead(loop, turn)
-        return yield* goOn(ctx, loop, { then: "resume" }, userEpoch, "OpenCode restarted while you were working, and your last turn was cut off. Continue the task from where you stopped.")
-    }
+    yield* goOnFromSession(ctx, loop, { idle, messages }, userEpoch)
   } catch (error) {
     yield* fail(ctx, loop, "could not resume the loop after OpenCode restarted", error)
+  }
+}
+
+/**
+ * The loop goes on from where its session shows it stopped (after a restart of OpenCode, or when
+ * /ralph-resume ends the wait that resumeOnStart "ask" began).
+ */
+export function* goOnFromSession(ctx: JobContext, loop: Loop, { idle, messages }: { idle: boolean; messages: MessageWithParts[] }, userEpoch: number): Job {
+  const turn = readTurn(messages)
+  const recovery = decideRecovery(loop, { idle, turn, messageCount: messages.length })
+  switch (recovery.type) {
+    case "watch":
+      return ctx.manager.keepWatching(loop, true)
+    case "finish-restart": {
+      ctx.manager.lastTurnRead(loop, turn)
+      if (!loop.restart) return
+      const restart = loop.restart
+      if (restart.sessionID === undefined) ctx.manager.sessionCreated(loop, yield* createdBeforeCrash(ctx, loop))
+      return yield* iterate(ctx, loop, turn, restart, userEpoch)
+    }
+    case "reopen":
+      return yield* reopen(ctx, loop, recovery.emptySession, userEpoch)
+    case "decide":
+      if (recovery.again) ctx.manager.forgetDecision(loop)
+      if (loop.phase === "deciding" || ctx.manager.claim(loop)) yield* turnEnded(ctx, loop)
+      return
+    case "resume":
+      ctx.manager.lastTurnRead(loop, turn)
+      return yield* goOn(ctx, loop, { then: "resume" }, userEpoch, "OpenCode restarted while you were working, and your last turn was cut off. Continue the task from where you stopped.")
   }
 }
 

@@ -14,6 +14,7 @@ import type { JobContext } from "./context.js"
 import { fail } from "./fail.js"
 import { goOn, RESUMED } from "./go-on.js"
 import { recordIteration } from "./record.js"
+import { goOnFromSession } from "./recover.js"
 import { iterate } from "./restart.js"
 import { currentStory } from "../../plan/plan.js"
 
@@ -42,6 +43,7 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
     const turn = readTurn(messages)
     // /ralph-resume: its own turn ended and the loop's last turn was already decided — go on now.
     const resume = ctx.manager.takeResumeRequest(loop)
+    if (resume?.recover) return yield* goOnFromSession(ctx, loop, { idle: true, messages }, userEpoch)
     if (resume && !hasNewReply(loop, turn)) return yield* goOn(ctx, loop, resume, userEpoch, RESUMED)
     // Checks only for a reply not decided yet (a control command's turn re-reads the last one).
     const snapshot = hasNewReply(loop, turn) ? yield* checkIfDue(ctx, loop, turn) : undefined

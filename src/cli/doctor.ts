@@ -1,0 +1,80 @@
+// `ralph-loop doctor [--project DIR]`: is OpenCode there and new enough, where is the plugin listed
+// and does that reach this package, is every settings layer valid. Exit 1 when something is wrong.
+import { existsSync } from "node:fs"
+import { join, relative } from "node:path"
+import { formatProblem, globalConfigDir, loadSettings } from "../config/load.js"
+import { STATE_DIR } from "../store/loop-store.js"
+import type { CliArgs } from "./args.js"
+import { globalConfigFiles, projectConfigFiles } from "./config-files.js"
+import { diskUsage, formatBytes } from "./disk-usage.js"
+import { findOpencode, opencodeVersion } from "./opencode.js"
+import { packageInfo } from "./package-info.js"
+import { listingsIn, readConfig, type Listing, type Reach } from "./plugin-listings.js"
+import { satisfies } from "./version-range.js"
+
+type Status = "ok" | "warn" | "FAIL"
+
+function describeReach(reach: Reach): { status: Status; text: string } {
+  switch (reach.kind) {
+    case "this":
+      return { status: "ok", text: "reaches this package" }
+    case "copy":
+      return { status: "warn", text: `reaches another copy of ralph-loop (${reach.version}) at ${reach.dir}, not this one` }
+    case "npm":
+      return { status: "FAIL", text: "reaches the npm registry's `ralph-loop`, an unrelated package: use a path or ralph-loop@file:<path> (`ralph-loop install` writes one)" }
+    case "missing":
+      return { status: "FAIL", text: `leads to ${reach.path}, which does not exist` }
+  }
+}
+
+export function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string) => void): number {
+  const pkg = packageInfo()
+  let failed = false
+  const say = (status: Status, text: string) => {
+    if (status === "FAIL") failed = true
+    out(`${status.padEnd(4)}  ${text}`)
+  }
+  out(`ralph-loop doctor — ralph-loop ${pkg.version} at ${pkg.dir}, project ${args.project}`)
+
+  const bin = findOpencode(env, pkg.dir)
+  const version = bin && opencodeVersion(bin)
+  if (!bin) say("FAIL", "OpenCode: the `opencode` command is not on PATH")
+  else if (!version) say("FAIL", `OpenCode at ${bin}: \`opencode --version\` did not answer with a version`)
+  else if (satisfies(version, pkg.opencodeRange) !== true) say("FAIL", `OpenCode ${version} at ${bin}: ralph-loop needs ${pkg.opencodeRange} (OpenCode skips the plugin)`)
+  else say("ok", `OpenCode ${version} at ${bin} (needs ${pkg.opencodeRange})`)
+
+  if (!existsSync(join(pkg.dir, "dist", "index.js"))) say("FAIL", `this package is not built (${join(pkg.dir, "dist", "index.js")} is missing): run npm ci in ${pkg.dir}`)
+
+  const listings: Listing[] = []
+  for (const config of [...globalConfigFiles(env), ...projectConfigFiles(args.project, env)]) {
+    const read = readConfig(config.file)
+    if (read.error) say("FAIL", `${config.file}: ${read.error} (OpenCode cannot read it)`)
+    listings.push(...listingsIn(config, read, pkg.dir))
+  }
+  for (const listing of listings) {
+    const { status, text } = describeReach(listing.reach)
+    say(status, `listed (${listing.scope}) in ${listing.file}: ${JSON.stringify(listing.spec)}${listing.options ? " with options" : ""} — ${text}`)
+  }
+  if (listings.length === 0) say("FAIL", "ralph-loop is not listed in any OpenCode config file: run `ralph-loop install` (or `--global`)")
+  if (listings.length > 1) say("warn", `listed ${listings.length} times: OpenCode keeps one entry per package (the later config wins)`)
+
+  const optionSets = listings.some((l) => l.options) ? listings.filter((l) => l.options).map((l) => l.options) : [undefined]
+  const globalDir = globalConfigDir(env)
+  const seen = new Set<string>()
+  let files: string[] = []
+  for (const options of optionSets) {
+    const loaded = loadSettings({ directory: args.project, globalDir, options })
+    files = loaded.files
+    for (const problem of loaded.problems) {
+      const text = formatProblem(problem)
+      if (seen.has(text)) continue
+      seen.add(text)
+      say("FAIL", `settings: ${text}`)
+    }
+  }
+  if (seen.size === 0) say("ok", `settings valid (${files.length > 0 ? files.map((f) => relative(args.project, f).startsWith("..") ? f : relative(args.project, f)).join(", ") : "defaults only"})`)
+
+  const stateDir = join(args.project, STATE_DIR)
+  if (existsSync(stateDir)) out(`info  the loops' state and journals use ${formatBytes(diskUsage(stateDir))} in ${STATE_DIR} (\`ralph-loop clean\` removes ended loops' files)`)
+  return failed ? 1 : 0
+}

@@ -1,0 +1,68 @@
+// `ralph-loop install [--global | --project DIR]`: OpenCode's own `opencode plugin` with this
+// package's exact spec does the config editing; this adds the settings file with its $schema.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
+import { globalConfigDir } from "../config/load.js"
+import type { CliArgs } from "./args.js"
+import { findOpencode, opencodeVersion, runOpencodePlugin } from "./opencode.js"
+import { packageInfo } from "./package-info.js"
+import { satisfies } from "./version-range.js"
+
+const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)
+
+export function settingsDir(args: CliArgs, env: NodeJS.ProcessEnv): string {
+  return args.global ? globalConfigDir(env) : join(args.project, ".opencode")
+}
+
+/** Writes ralph-loop.jsonc with its $schema into `dir` unless a settings file is there; the file written, if any. */
+export function writeSettingsFile(dir: string, schemaFile: string): string | undefined {
+  if (["ralph-loop.jsonc", "ralph-loop.json"].some((name) => existsSync(join(dir, name)))) return undefined
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, "ralph-loop.jsonc")
+  const text = [
+    "// ralph-loop settings; every key is in the README (Configuration). Later layers win:",
+    "// defaults ← global ralph-loop.jsonc ← project .opencode/ralph-loop.jsonc ← plugin options ← /ralph flags.",
+    "{",
+    `  "$schema": ${JSON.stringify(pathToFileURL(schemaFile).href)}`,
+    "}",
+    "",
+  ].join("\n")
+  writeFileSync(file, text, { flag: "wx" })
+  return file
+}
+
+export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string) => void): number {
+  const pkg = packageInfo()
+  if (!args.global && !existsSync(args.project)) {
+    out(`ralph-loop install: the project folder ${args.project} does not exist`)
+    return 1
+  }
+  const command = `opencode plugin ${quote(pkg.spec)}${args.global ? " -g" : ""}`
+  const bin = findOpencode(env, pkg.dir)
+  if (!bin) {
+    const where = args.global ? join(globalConfigDir(env), "opencode.json") : join(args.project, ".opencode", "opencode.json")
+    out(`OpenCode (the \`opencode\` command) is not on PATH. Install it (https://opencode.ai), then run${args.global ? "" : ` in ${args.project}`}:`)
+    out("")
+    out(`  ${command}`)
+    out("")
+    out(`or add the plugin to ${where} yourself:`)
+    out("")
+    out(JSON.stringify({ plugin: [pkg.spec] }, null, 2))
+    return 1
+  }
+  const version = opencodeVersion(bin)
+  if (!version || satisfies(version, pkg.opencodeRange) !== true) {
+    out(`OpenCode at ${bin} is version ${version ?? "unknown"}; ralph-loop ${pkg.version} needs ${pkg.opencodeRange} (OpenCode would skip the plugin).`)
+    return 1
+  }
+  out(`ralph-loop install: ${command}${args.global ? "" : `  (in ${args.project})`}`)
+  if (!runOpencodePlugin(bin, pkg.spec, args.global, args.project)) {
+    out("ralph-loop install: `opencode plugin` failed (its output is above); nothing else was changed.")
+    return 1
+  }
+  const written = writeSettingsFile(settingsDir(args, env), pkg.schemaFile)
+  out(written ? `ralph-loop install: wrote ${written}` : `ralph-loop install: kept the settings file in ${settingsDir(args, env)}`)
+  out("Restart OpenCode; then /ralph <task> starts a loop. `ralph-loop doctor` checks the setup.")
+  return 0
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// The `ralph-loop` command: install, uninstall, doctor and clean (see --help).
+import { parseArgs } from "./args.js"
+import { clean, DEFAULT_DAYS } from "./clean.js"
+import { doctor } from "./doctor.js"
+import { install } from "./install.js"
+import { uninstall } from "./uninstall.js"
+
+const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
+
+  ralph-loop install   [--global | --project DIR]  add the plugin with OpenCode's own \`opencode plugin\`,
+                                                   and a .opencode/ralph-loop.jsonc with its $schema
+  ralph-loop uninstall [--global | --project DIR]  remove the plugin from every config file of that scope
+  ralph-loop doctor    [--project DIR]             check OpenCode, where the plugin is listed, the settings
+  ralph-loop clean     [--days N] [--project DIR]  remove files of loops ended over N days ago (${DEFAULT_DAYS})
+
+DIR defaults to the current folder. Exit status 1 when something is wrong.`
+
+async function main(): Promise<number> {
+  const out = (line: string) => process.stdout.write(`${line}\n`)
+  const args = parseArgs(process.argv.slice(2), process.cwd())
+  if ("error" in args) {
+    process.stderr.write(`ralph-loop: ${args.error}\n\n${HELP}\n`)
+    return 2
+  }
+  if (args.help || args.command === undefined || args.command === "help") {
+    out(HELP)
+    return args.command === undefined && !args.help ? 2 : 0
+  }
+  switch (args.command) {
+    case "install":
+      return install(args, process.env, out)
+    case "uninstall":
+      return uninstall(args, process.env, out)
+    case "doctor":
+      return doctor(args, process.env, out)
+    case "clean":
+      return clean(args, out)
+    default:
+      process.stderr.write(`ralph-loop: unknown command ${args.command}\n\n${HELP}\n`)
+      return 2
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    process.stderr.write(`ralph-loop: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = 1
+  },
+)

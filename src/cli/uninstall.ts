@@ -1,0 +1,31 @@
+// `ralph-loop uninstall [--global | --project DIR]`: removes this plugin's entries from every
+// config file of the scope, comments and formatting kept. The settings file stays (the user's).
+import { writeFileAtomic } from "../store/atomic.js"
+import type { CliArgs } from "./args.js"
+import { globalConfigFiles, projectConfigFiles } from "./config-files.js"
+import { packageInfo } from "./package-info.js"
+import { listingsIn, readConfig } from "./plugin-listings.js"
+import { removePluginEntries } from "./remove-entries.js"
+
+export async function uninstall(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
+  const pkg = packageInfo()
+  const files = args.global ? globalConfigFiles(env) : projectConfigFiles(args.project, env)
+  let removed = 0
+  let failed = 0
+  for (const config of files) {
+    const read = readConfig(config.file)
+    if (read.error) {
+      out(`ralph-loop uninstall: ${config.file} is ${read.error}; left as it is`)
+      failed += 1
+      continue
+    }
+    const listings = listingsIn(config, read, pkg.dir)
+    if (listings.length === 0) continue
+    await writeFileAtomic(config.file, removePluginEntries(read.text, listings.map((l) => l.index)))
+    for (const listing of listings) out(`ralph-loop uninstall: removed ${JSON.stringify(listing.spec)} from ${config.file}`)
+    removed += listings.length
+  }
+  if (removed === 0 && failed === 0) out(`ralph-loop uninstall: ralph-loop is not listed in any ${args.global ? "global" : "project"} config file`)
+  else if (removed > 0) out("Restart OpenCode to unload it. Your ralph-loop.jsonc settings and the loops' files are kept.")
+  return failed > 0 ? 1 : 0
+}

@@ -1,0 +1,40 @@
+// The one shape of an error OpenCode reports — on an assistant message, in a `session.error` event,
+// or as the answer to a failed SDK call — and the one place it is read from what the server sent.
+// The SDK's error union (`ApiError`, `ProviderAuthError`, `ContextOverflowError`, …) all carry a
+// `name` and `data`; a server newer than the pinned SDK may send names and fields the union lacks,
+// so every field is checked, never trusted.
+import type { ApiError } from "@opencode-ai/sdk/v2"
+import { z } from "zod"
+
+export const opencodeErrorSchema = z.object({
+  name: z.string(),
+  message: z.string(),
+  statusCode: z.number().optional(),
+  /** OpenCode's own verdict on whether a retry may help (`isRetryable`). */
+  retryable: z.boolean().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+})
+export type OpencodeError = z.infer<typeof opencodeErrorSchema>
+
+/** The fields of the SDK's richest error (`ApiError`) the loop reads, each possibly absent or of another type. */
+type ReportedData = { [K in keyof ApiError["data"]]?: unknown }
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** True for an error as OpenCode reports one: `{ name, data: { message } }`. */
+export const isReportedError = (value: unknown): boolean => isObject(value) && isObject(value.data) && typeof value.data.message === "string"
+
+export function parseError(error: unknown): OpencodeError {
+  const reported = isObject(error) ? error : {}
+  const data: ReportedData = isObject(reported.data) ? reported.data : {}
+  const known = typeof reported.name === "string" ? reported.name : undefined
+  const parsed: OpencodeError = {
+    name: known ?? "UnknownError",
+    message: typeof data.message === "string" ? data.message : (known ?? "unknown error"),
+  }
+  if (typeof data.statusCode === "number") parsed.statusCode = data.statusCode
+  if (typeof data.isRetryable === "boolean") parsed.retryable = data.isRetryable
+  const headers = isObject(data.responseHeaders) ? Object.entries(data.responseHeaders).filter((entry): entry is [string, string] => typeof entry[1] === "string") : []
+  if (headers.length > 0) parsed.headers = Object.fromEntries(headers)
+  return parsed
+}
