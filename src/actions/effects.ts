@@ -11,7 +11,14 @@ import type { CrashPoint } from "../opencode/faults.js"
 import type { MessageWithParts } from "../opencode/read-turn.js"
 import type { StoreProblem } from "../store/loop-store.js"
 import type { SummaryRecord } from "../store/session-files.js"
+import type { MemoryFile, MemorySection } from "../memory/memory-file.js"
 import type { Notice } from "./notices.js"
+
+export interface RememberItem {
+  section: MemorySection
+  source: string
+  text: string
+}
 
 type ModelRef = { providerID: string; modelID: string }
 
@@ -42,6 +49,10 @@ interface Effects {
   "write-summary": { ask: { record: SummaryRecord }; result: string }
   "read-summary": { ask: { loop: Loop; sessionID: string }; result: string | undefined }
   "write-transcript": { ask: { loop: Loop; sessionID: string; messages: MessageWithParts[] }; result: void }
+  /** The project memory as it is on disk (empty when it cannot be read). */
+  memory: { ask: object; result: MemoryFile }
+  /** Adds entries to the project memory (deduplicated, pruned beyond `maxEntries`). */
+  remember: { ask: { items: RememberItem[]; maxEntries: number }; result: void }
   // Instant effects: done at once, nothing can happen in between.
   toast: { ask: { notice: Notice }; result: void }
   log: { ask: { level: LogLevel; message: string; extra?: Record<string, unknown>; cause?: unknown }; result: void }

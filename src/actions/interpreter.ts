@@ -6,6 +6,8 @@ import { ownFolders, type Loop } from "../loop/loop.js"
 import type { OpencodeApi } from "../opencode/api.js"
 import type { Faults } from "../opencode/faults.js"
 import type { LoopStore } from "../store/loop-store.js"
+import { emptyMemory, isoDate, remember } from "../memory/memory-file.js"
+import type { ProjectMemory } from "../memory/memory-store.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
 import { runCheck } from "./checks.js"
 import { inTargets } from "../loop/targets.js"
@@ -16,6 +18,7 @@ export interface InterpreterOptions {
   directory: string
   api: OpencodeApi
   store: LoopStore
+  memory: ProjectMemory
   now?: () => number
   /** Fault injection (e2e tests only): where to kill OpenCode. */
   faults?: Faults | undefined
@@ -79,7 +82,7 @@ export class Interpreter {
   }
 
   private async resolve(effect: Effect): Promise<unknown> {
-    const { api, store, directory } = this.options
+    const { api, store, memory, directory } = this.options
     switch (effect.kind) {
       case "all":
         return Promise.all(effect.effects.map((e) => this.resolve(e)))
@@ -130,6 +133,16 @@ export class Interpreter {
         return readSummaryFile(directory, effect.loop.settings.summaryPath, effect.sessionID)
       case "write-transcript":
         return writeTranscript(directory, effect.loop.settings.summaryPath, effect.sessionID, effect.messages)
+      case "memory":
+        return memory.read().catch((error: unknown) => {
+          api.log("warn", `could not read the project memory: ${String(error)}`)
+          return emptyMemory()
+        })
+      case "remember": {
+        const date = isoDate(this.now())
+        await memory.update((m) => effect.items.reduce((acc, item) => remember(acc, item.section, { ...item, date }, effect.maxEntries), m))
+        return
+      }
       case "toast":
         return api.toast(effect.notice.variant, effect.notice.title, effect.notice.message, effect.notice.duration)
       case "log":

@@ -1,7 +1,8 @@
 // /ralph and the control commands act here, in the plugin, before OpenCode creates the user message.
 import type { Hooks } from "@opencode-ai/plugin"
 import { runControl } from "../commands/control.js"
-import { isControlCommand, RALPH } from "../commands/definitions.js"
+import { isControlCommand, isMemoryCommand, RALPH } from "../commands/definitions.js"
+import { runMemoryCommand } from "../commands/memory-commands.js"
 import { startFromCommand } from "../commands/start.js"
 import type { RalphContext } from "../context.js"
 
@@ -14,4 +15,5 @@ export const commandHook =
     ctx.newSessions.delete(input.sessionID)
     if (input.command === RALPH) await startFromCommand(ctx, input.sessionID, input.arguments, output.parts)
     else if (isControlCommand(input.command)) runControl(ctx, input.command, input.sessionID, input.arguments, output.parts)
+    else if (isMemoryCommand(input.command)) await runMemoryCommand(ctx, input.command, input.arguments, output.parts)
   }

@@ -13,6 +13,8 @@ export interface HandoffFacts {
   recurring: string[]
   /** Gotchas from earlier failures on the files the loop works on. */
   gotchas: string[]
+  /** What the project memory holds for this loop (already a prompt section, budgeted). */
+  memory?: string
 }
 
 export const HANDOFF_BUDGET = 6_000
@@ -43,6 +45,7 @@ export function digest(facts: HandoffFacts, summary: string): string {
     ...list("Tried and failed", facts.tried),
     ...list("Recurring errors", facts.recurring),
     ...list("Gotchas from earlier failures on these files", facts.gotchas),
+    ...(facts.memory ? ["", facts.memory] : []),
   ].join("\n")
 }
 

@@ -34,6 +34,8 @@
 //     wrote in the prompted session
 // 11  after a restart of OpenCode, every loop that was active is taken back (or closed) by recovery
 // 12  production code never fails but for a failed OpenCode call (anything else it catches is a bug)
+import { emptyMemory, isoDate, remember } from "../../src/memory/memory-file.js"
+import type { ProjectMemory } from "../../src/memory/memory-store.js"
 import type { AssistantMessage, Event, Part, TextPart, UserMessage } from "@opencode-ai/sdk"
 import { INSTANT, type Effect, type Job } from "../../src/actions/effects.js"
 import { LoopRunner, type JobHost } from "../../src/actions/runner.js"
@@ -234,6 +236,12 @@ export class World {
   private readonly disk = new Map<string, string>()
   /** The handoffs written, by the session they summarize. */
   private readonly summaries = new Map<string, string>()
+  /** The project memory file (src/memory/), as the plugin sees it. */
+  private memory = emptyMemory()
+  private readonly projectMemory: ProjectMemory = {
+    read: async () => this.memory,
+    update: async (change) => (this.memory = change(this.memory)),
+  }
   private readonly tracked = new Map<Loop, Tracked>()
   private readonly consumed = new Set<number>()
   private readonly jobs: RunningJob[] = []
@@ -289,7 +297,7 @@ export class World {
         return { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}) }
       },
     } as unknown as OpencodeApi
-    this.ctx = { directory, api, manager: this.manager, runner: this.runner, settings, newSessions: new Set<string>(), now: () => this.now }
+    this.ctx = { directory, api, manager: this.manager, runner: this.runner, settings, memory: this.projectMemory, newSessions: new Set<string>(), now: () => this.now }
     this.hooks = {
       event: eventHook(this.ctx),
       chat: chatMessageHook(this.ctx),
@@ -725,6 +733,11 @@ export class World {
         return `${this.ctx.directory}/.opencode/sessions/${effect.record.sessionID}/ralph_summary.md`
       case "read-summary":
         return this.summaries.get(effect.sessionID)
+      case "memory":
+        return this.memory
+      case "remember":
+        this.memory = effect.items.reduce((m, item) => remember(m, item.section, { ...item, date: isoDate(this.now) }, effect.maxEntries), this.memory)
+        return undefined
       case "summarize": {
         const s = this.mustLive(effect.sessionID, "session.summarize")
         await this.compaction(s.id, false, true)

@@ -13,6 +13,7 @@ import { checkIfDue } from "./checks.js"
 import type { JobContext } from "./context.js"
 import { fail } from "./fail.js"
 import { goOn, RESUMED } from "./go-on.js"
+import { consolidate } from "./memory.js"
 import { goOnFromSession } from "./recover.js"
 import { iterate } from "./restart.js"
 
@@ -81,6 +82,7 @@ function* perform(ctx: JobContext, loop: Loop, decision: Decision, turn: Turn, u
     case "complete":
       ctx.manager.stop(loop, "completed", decision.detail)
       yield* notify(notice.completed(loop, decision.detail))
+      yield* consolidate(loop)
       return yield* log("info", "loop completed", { loop: loop.id, iterations: loop.iteration, sessions: [...loop.lineage, loop.sessionID] })
     case "stop":
       ctx.manager.stop(loop, decision.reason, decision.detail)
