@@ -1,5 +1,5 @@
 // Project memory in the real OpenCode: what one loop learns, the next loop knows.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
@@ -47,7 +47,7 @@ describe("project memory", () => {
     expect(firstRequestOf(project, "set up the build").lastUser).not.toContain("Project memory")
   })
 
-  it("a failing check fixed before the end becomes a lesson: a loop on the same file gets it, an unrelated loop does not", async () => {
+  it("a failing check fixed before the end becomes a lesson: a loop on the same file gets it (and, when the failure is back, a circular fix across loops), an unrelated loop does not", async () => {
     const project = await harness().project("memory-lesson", {
       pluginOptions: {
         strategy: "continue",
@@ -56,7 +56,7 @@ describe("project memory", () => {
       script: {
         main: (r: MockRequest) => {
           if (r.lastRole === "tool") return { text: "Fixed. <promise>DONE</promise>" }
-          if (r.lastUser.includes("TS2322")) return { toolCalls: [{ name: "write", args: { filePath: "fixed.txt", content: "fixed\n" } }] }
+          if (r.lastUser.includes("the completion claim was rejected")) return { toolCalls: [{ name: "write", args: { filePath: "fixed.txt", content: "fixed\n" } }] }
           return { text: "Done. <promise>DONE</promise>" }
         },
       },
@@ -67,10 +67,15 @@ describe("project memory", () => {
     await waitUntil(() => memoryText(project).includes("check types failed on src/a.js"), "the lesson in the memory file")
     expect(memoryText(project)).toMatch(/^- \d{4}-\d{2}-\d{2} · lesson · check types failed on src\/a\.js: src\/a\.js\(1,1\): error TS2322: Type string is not assignable — fixed in iteration 2 by changing fixed\.txt$/m)
 
+    // The fix is undone: the next loop on src/a.js is given the lesson, and when the same check fails
+    // there again, its next prompt names the circular fix across loops.
+    rmSync(join(project.dir, "fixed.txt"))
     const related = await project.newSession()
     await project.command(related, "ralph", "refactor @src/a.js into smaller functions")
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 2)
     expect(firstRequestOf(project, "refactor @src/a.js").lastUser).toContain("- check types failed on src/a.js")
+    const again = project.requests("main").filter((r) => r.lastUser.includes("the completion claim was rejected")).at(-1)
+    expect(again?.lastUser).toContain("circular fix across loops: an earlier loop")
 
     const unrelated = await project.newSession()
     await project.command(unrelated, "ralph", "write a haiku about autumn")
