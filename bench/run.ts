@@ -2,7 +2,7 @@
 //
 //   npm run bench                       all five (about 4–5 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 2 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, idle, growth, load
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, hydrate, idle, growth, load
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -17,6 +17,7 @@ import { runIdleToPromptBench, type IdleToPromptResult } from "./idle-to-prompt.
 import { runJournalBench, type JournalCase, type JournalResult } from "./journal.js"
 import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "./load.js"
 import { runMemoryBench, type MemoryResult } from "./memory.js"
+import { runMemoryHydrationBench, type HydrationResult } from "./memory-hydration.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
 import { QUICK } from "./util.js"
 
@@ -48,6 +49,7 @@ interface Results {
   eventHook?: EventHookResult
   memory?: MemoryResult
   promiseCheck?: PromiseCheckResult
+  hydration?: HydrationResult
   journal?: JournalResult
   idleToPrompt?: IdleToPromptResult
   contextGrowth?: ContextGrowthResult
@@ -95,6 +97,10 @@ async function main(): Promise<void> {
   if (wanted("journal")) {
     log("recovery with a long journal history (child process)")
     results.journal = await runJournalBench()
+  }
+  if (wanted("hydrate")) {
+    log("project memory hydration from a 1 MB memory file (child process)")
+    results.hydration = await runMemoryHydrationBench()
   }
   if (wanted("idle")) results.idleToPrompt = await runIdleToPromptBench(log)
   if (wanted("growth")) results.contextGrowth = await runContextGrowthBench(log)
@@ -193,6 +199,13 @@ function rows(r: Results): Row[] {
       out.push(["completion check", c.name, `${ms(c.medianMs)} (${c.mbPerSecond.toFixed(0)} MB/s) → ${c.decision}`, big ? `≤ ${GOAL.promiseCheck5MbMs} ms` : "", big ? verdict(c.medianMs <= GOAL.promiseCheck5MbMs) : "(info)"])
     }
     out.push(["completion check", "linear: 5 MB vs 1 MB, worst shape", x(p.fiveToOneMbRatio), `≤ ${GOAL.promiseCheckLinear}×`, verdict(p.fiveToOneMbRatio <= GOAL.promiseCheckLinear)])
+  }
+  if (r.hydration) {
+    const h = r.hydration
+    for (const c of h.cases) {
+      const section = `${c.sectionChars} chars of prompt (budget ${h.budgetChars})`
+      out.push(["project memory", `${c.name} (${kb(c.fileBytes)}, ${c.entries} entries)`, `${ms(c.medianMs)}, ${section}`, c.fileBytes ? `≤ budget + 300 chars` : "", c.fileBytes ? verdict(c.sectionChars <= h.budgetChars + 300) : "(baseline)"])
+    }
   }
   if (r.journal) {
     const j = r.journal

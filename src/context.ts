@@ -3,6 +3,7 @@
 import type { LoopRunner } from "./actions/runner.js"
 import type { LiveSettings } from "./config/live-settings.js"
 import type { LoopManager } from "./loop/manager.js"
+import type { ProjectMemory } from "./memory/memory-store.js"
 import type { OpencodeApi } from "./opencode/api.js"
 import type { PlanRequests } from "./plan/requests.js"
 
@@ -14,6 +15,8 @@ export interface RalphContext {
   readonly plans: PlanRequests
   readonly runner: LoopRunner
   readonly settings: LiveSettings
+  /** The project memory (.opencode/ralph-loop/memory.md). */
+  readonly memory: ProjectMemory
   /** activation "always": root sessions created since load that have not had a message yet. */
   readonly newSessions: Set<string>
   now(): number

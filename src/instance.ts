@@ -13,8 +13,10 @@ import { compactingHook } from "./hooks/compacting.js"
 import { commandHook } from "./hooks/command-execute.js"
 import { eventHook } from "./hooks/event.js"
 import { systemTransformHook } from "./hooks/system-transform.js"
+import { textCompleteHook } from "./hooks/text-complete.js"
 import { RefusedByRalph, toolGuardHook } from "./hooks/tool-guard.js"
 import { LoopManager } from "./loop/manager.js"
+import { MemoryStore } from "./memory/memory-store.js"
 import { PlanRequests } from "./plan/requests.js"
 import { OpencodeApi } from "./opencode/api.js"
 import { Faults } from "./opencode/faults.js"
@@ -38,10 +40,14 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     if (event.startsWith("stopped:")) void report(input.directory, loop, api)
   })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
-  const interpreter = new Interpreter({ directory: input.directory, api, store, faults, onWake: (loop) => runner.wake(loop) })
+  const memory = new MemoryStore(input.directory, (message) => {
+    api.log("warn", message)
+    api.toast("warning", "Ralph · memory file moved aside", message)
+  })
+  const interpreter = new Interpreter({ directory: input.directory, api, store, memory, faults, onWake: (loop) => runner.wake(loop) })
   const plans = new PlanRequests()
   const runner = new LoopRunner(interpreter, { directory: input.directory, manager, plans, now: Date.now, settings: () => settings.current })
-  const ctx: RalphContext = { directory: input.directory, api, manager, plans, runner, settings, newSessions: new Set(), now: Date.now }
+  const ctx: RalphContext = { directory: input.directory, api, manager, plans, runner, settings, memory, newSessions: new Set(), now: Date.now }
   const found = await store.load(Date.now()).catch((error: unknown) => {
     api.log("error", `could not read the loops' state: ${String(error)}`)
     return { loops: [], problems: [], owned: [] }
@@ -54,6 +60,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     "command.execute.before": commandHook(ctx),
     "chat.message": chatMessageHook(ctx),
     "experimental.chat.system.transform": systemTransformHook(ctx),
+    "experimental.text.complete": textCompleteHook(ctx),
     "experimental.compaction.autocontinue": compactionAutocontinueHook(ctx),
     "tool.execute.before": toolGuardHook(ctx),
     "experimental.session.compacting": compactingHook(ctx),

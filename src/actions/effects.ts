@@ -13,7 +13,14 @@ import type { ProgressEntry } from "../plan/progress-entry.js"
 import type { StoreProblem } from "../store/loop-store.js"
 import type { PlanFileRead } from "../store/plan-file.js"
 import type { SummaryRecord } from "../store/session-files.js"
+import type { MemoryFile, MemorySection } from "../memory/memory-file.js"
 import type { Notice } from "./notices.js"
+
+export interface RememberItem {
+  section: MemorySection
+  source: string
+  text: string
+}
 
 type ModelRef = { providerID: string; modelID: string }
 
@@ -53,6 +60,10 @@ interface Effects {
   "read-progress": { ask: object; result: string | undefined }
   /** A prompt outside any loop (/ralph-plan asking again). */
   ask: { ask: { sessionID: string; text: string }; result: void }
+  /** The project memory as it is on disk (empty when it cannot be read). */
+  memory: { ask: object; result: MemoryFile }
+  /** Adds entries to the project memory (deduplicated, pruned beyond `maxEntries`). */
+  remember: { ask: { items: RememberItem[]; maxEntries: number }; result: void }
   // Instant effects: done at once, nothing can happen in between.
   toast: { ask: { notice: Notice }; result: void }
   log: { ask: { level: LogLevel; message: string; extra?: Record<string, unknown>; cause?: unknown }; result: void }

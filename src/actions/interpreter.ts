@@ -8,6 +8,8 @@ import type { Faults } from "../opencode/faults.js"
 import type { LoopStore } from "../store/loop-store.js"
 import { readPlanFile, writePlanBack } from "../store/plan-file.js"
 import { ProgressFile } from "../store/progress-file.js"
+import { emptyMemory, isoDate, remember } from "../memory/memory-file.js"
+import type { ProjectMemory } from "../memory/memory-store.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
 import { checksFor } from "../plan/plan.js"
 import { runCheck } from "./checks.js"
@@ -19,6 +21,7 @@ export interface InterpreterOptions {
   directory: string
   api: OpencodeApi
   store: LoopStore
+  memory: ProjectMemory
   now?: () => number
   /** Fault injection (e2e tests only): where to kill OpenCode. */
   faults?: Faults | undefined
@@ -85,7 +88,7 @@ export class Interpreter {
   }
 
   private async resolve(effect: Effect): Promise<unknown> {
-    const { api, store, directory } = this.options
+    const { api, store, memory, directory } = this.options
     switch (effect.kind) {
       case "all":
         return Promise.all(effect.effects.map((e) => this.resolve(e)))
@@ -147,6 +150,16 @@ export class Interpreter {
       case "ask":
         if (this.disposed) throw new Error("the plugin instance was disposed")
         return api.promptAsync(effect.sessionID, { text: effect.text })
+      case "memory":
+        return memory.read().catch((error: unknown) => {
+          api.log("warn", `could not read the project memory: ${String(error)}`)
+          return emptyMemory()
+        })
+      case "remember": {
+        const date = isoDate(this.now())
+        await memory.update((m) => effect.items.reduce((acc, item) => remember(acc, item.section, { ...item, date }, effect.maxEntries), m))
+        return
+      }
       case "toast":
         return api.toast(effect.notice.variant, effect.notice.title, effect.notice.message, effect.notice.duration)
       case "log":

@@ -16,7 +16,12 @@ export type ControlCommand = (typeof CONTROL_COMMANDS)[number]
 
 export const isControlCommand = (name: string): name is ControlCommand => (CONTROL_COMMANDS as readonly string[]).includes(name)
 
-const control = (name: ControlCommand, description: string): CommandDefinition => ({
+export const MEMORY_COMMANDS = ["ralph-remember", "ralph-memory"] as const
+export type MemoryCommand = (typeof MEMORY_COMMANDS)[number]
+
+export const isMemoryCommand = (name: string): name is MemoryCommand => (MEMORY_COMMANDS as readonly string[]).includes(name)
+
+const control = (name: ControlCommand | MemoryCommand, description: string): CommandDefinition => ({
   template: `${CONTROL_MARKER} /${name} $ARGUMENTS`,
   description,
 })
@@ -36,4 +41,6 @@ export const COMMANDS: Record<string, CommandDefinition> = {
   "ralph-pause": control("ralph-pause", "Pause the Ralph loop of this session (nothing is sent until /ralph-resume)"),
   "ralph-resume": control("ralph-resume", "Resume a paused or waiting Ralph loop now"),
   "ralph-hint": control("ralph-hint", "Add a hint to the next prompt of the Ralph loop, once: /ralph-hint <text>"),
+  "ralph-remember": control("ralph-remember", "Remember a lesson for every Ralph loop of this project (Priority in .opencode/ralph-loop/memory.md): /ralph-remember <text>"),
+  "ralph-memory": control("ralph-memory", "Show the project memory of the Ralph loop; /ralph-memory clear empties its working memory"),
 }

@@ -15,6 +15,8 @@ export interface HandoffFacts {
   gotchas: string[]
   /** The progress log's patterns and newest entries (already size-budgeted). */
   progress?: string | undefined
+  /** What the project memory holds for this loop (already a prompt section, budgeted). */
+  memory?: string
 }
 
 export const HANDOFF_BUDGET = 6_000
@@ -46,6 +48,7 @@ export function digest(facts: HandoffFacts, summary: string): string {
     ...list("Recurring errors", facts.recurring),
     ...list("Gotchas from earlier failures on these files", facts.gotchas),
     ...(facts.progress ? ["", "## Progress log (.opencode/ralph-loop/progress.md)", facts.progress] : []),
+    ...(facts.memory ? ["", facts.memory] : []),
   ].join("\n")
 }
 

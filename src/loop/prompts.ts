@@ -1,4 +1,5 @@
 // Every text the loop puts in front of the model. Pure functions of the loop's state.
+import { MEMORY_FILE } from "../project/own-files.js"
 import { maxIterations, type Loop, type LoopSettings } from "./loop.js"
 import { STATUS_BLOCK_INSTRUCTION } from "./status-block.js"
 import { currentStory, storyPosition, type PlanState } from "../plan/plan.js"
@@ -45,6 +46,7 @@ export function systemNote(loop: Loop): string {
     `You are working autonomously on a task the user gave once; nobody will answer questions in between — make reasonable choices and keep going.`,
     `Finish with ${promiseTag(loop.settings.promiseWord)} only when the whole ${loop.plan ? "story" : "task"} is truly done.`,
     loop.settings.statusBlock ? "End every reply with the ---RALPH_STATUS--- block." : "",
+    `What earlier loops learned in this project is in ${MEMORY_FILE} (read it when stuck); add a lasting lesson with <remember>…</remember>.`,
   ]
     .filter(Boolean)
     .join(" ")

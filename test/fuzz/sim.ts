@@ -41,6 +41,8 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { emptyMemory, isoDate, remember } from "../../src/memory/memory-file.js"
+import type { ProjectMemory } from "../../src/memory/memory-store.js"
 import type { AssistantMessage, Event, Part, TextPart, UserMessage } from "@opencode-ai/sdk"
 import { INSTANT, type Effect, type Job } from "../../src/actions/effects.js"
 import { LoopRunner, type JobHost } from "../../src/actions/runner.js"
@@ -261,6 +263,12 @@ export class World {
   readonly progressEntries: ProgressEntry[] = []
   /** The handoffs written, by the session they summarize. */
   private readonly summaries = new Map<string, string>()
+  /** The project memory file (src/memory/), as the plugin sees it. */
+  private memory = emptyMemory()
+  private readonly projectMemory: ProjectMemory = {
+    read: async () => this.memory,
+    update: async (change) => (this.memory = change(this.memory)),
+  }
   private readonly tracked = new Map<Loop, Tracked>()
   private readonly consumed = new Set<number>()
   private readonly jobs: RunningJob[] = []
@@ -317,7 +325,7 @@ export class World {
         return { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}) }
       },
     } as unknown as OpencodeApi
-    this.ctx = { directory, api, manager: this.manager, plans, runner: this.runner, settings, newSessions: new Set<string>(), now: () => this.now }
+    this.ctx = { directory, api, manager: this.manager, plans, runner: this.runner, settings, memory: this.projectMemory, newSessions: new Set<string>(), now: () => this.now }
     this.hooks = {
       event: eventHook(this.ctx),
       chat: chatMessageHook(this.ctx),
@@ -767,6 +775,11 @@ export class World {
         return { ok: false, reason: "missing", file: effect.path, message: `the plan file ${effect.path} does not exist`, problems: [] }
       case "ask":
         this.mustLive(effect.sessionID, "session.promptAsync")
+        return undefined
+      case "memory":
+        return this.memory
+      case "remember":
+        this.memory = effect.items.reduce((m, item) => remember(m, item.section, { ...item, date: isoDate(this.now) }, effect.maxEntries), this.memory)
         return undefined
       case "summarize": {
         const s = this.mustLive(effect.sessionID, "session.summarize")

@@ -10,6 +10,7 @@ import { progressExcerpt } from "../../plan/progress-log.js"
 import { readSummary, sessionUsage, type MessageWithParts } from "../../opencode/read-turn.js"
 import { all, io, log, reached, type Job } from "../effects.js"
 import type { JobContext } from "./context.js"
+import { memorySection, returningFailureLines } from "./memory.js"
 
 export interface Summary {
   summary: string
@@ -49,6 +50,8 @@ export function* summarize(ctx: JobContext, loop: Loop, turn: Turn): Job<Summary
 /** The facts of the handoff digest, from git, the session's todos and the loop's history. */
 export function* handoffFacts(loop: Loop, nextIteration: number): Job<HandoffFacts> {
   const [files, todos, progress] = yield* all({ kind: "changed-files", loop }, { kind: "todos", sessionID: loop.sessionID }, { kind: "read-progress" })
+  const returning = yield* returningFailureLines(loop)
+  const memory = yield* memorySection(loop, files)
   const last = loop.snapshots.at(-1)
   const failingChecks = last ? last.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.kind}): ${c.status} — ${c.output.trim().split("\n").slice(-3).join(" / ")}`) : []
   const tried = [
@@ -64,8 +67,9 @@ export function* handoffFacts(loop: Loop, nextIteration: number): Job<HandoffFac
     openTodos: openTodos(todos),
     tried,
     recurring: recurringFailures(loop.snapshots),
-    gotchas: gotchaText(gotchasFor(loop.gotchas, files)),
+    gotchas: [...returning, ...gotchaText(gotchasFor(loop.gotchas, files))],
     progress: progressExcerpt(progress),
+    ...(memory ? { memory } : {}),
   }
 }
 
@@ -79,5 +83,6 @@ export function* progressLines(loop: Loop): Job<string> {
 export function* gotchaLines(loop: Loop): Job<string[]> {
   if (loop.gotchas.length === 0) return []
   const files = yield* io({ kind: "changed-files", loop })
-  return gotchaText(gotchasFor(loop.gotchas, files))
+  const returning = yield* returningFailureLines(loop)
+  return [...returning, ...gotchaText(gotchasFor(loop.gotchas, files))]
 }

@@ -14,6 +14,7 @@ import type { JobContext } from "./context.js"
 import { fail } from "./fail.js"
 import { goOn, RESUMED } from "./go-on.js"
 import { recordIteration } from "./record.js"
+import { consolidate } from "./memory.js"
 import { goOnFromSession } from "./recover.js"
 import { iterate } from "./restart.js"
 import { currentStory } from "../../plan/plan.js"
@@ -89,6 +90,7 @@ function* perform(ctx: JobContext, loop: Loop, decision: Decision, turn: Turn, u
     case "complete":
       ctx.manager.stop(loop, "completed", decision.detail)
       yield* notify(notice.completed(loop, decision.detail))
+      yield* consolidate(loop)
       return yield* log("info", "loop completed", { loop: loop.id, iterations: loop.iteration, sessions: [...loop.lineage, loop.sessionID] })
     case "stop":
       ctx.manager.stop(loop, decision.reason, decision.detail)
