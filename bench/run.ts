@@ -1,8 +1,8 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all eight (about 10 minutes on 2 cores)
+//   npm run bench                       all nine (about 10 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, idle, growth, load, control
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, hydrate, idle, growth, load, control
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -18,6 +18,7 @@ import { runIdleToPromptBench, type IdleToPromptResult } from "./idle-to-prompt.
 import { runJournalBench, type JournalCase, type JournalResult } from "./journal.js"
 import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "./load.js"
 import { runMemoryBench, type MemoryResult } from "./memory.js"
+import { runMemoryHydrationBench, type HydrationResult } from "./memory-hydration.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
 import { QUICK } from "./util.js"
 
@@ -54,6 +55,7 @@ interface Results {
   eventHook?: EventHookResult
   memory?: MemoryResult
   promiseCheck?: PromiseCheckResult
+  hydration?: HydrationResult
   journal?: JournalResult
   idleToPrompt?: IdleToPromptResult
   contextGrowth?: ContextGrowthResult
@@ -102,6 +104,10 @@ async function main(): Promise<void> {
   if (wanted("journal")) {
     log("recovery with a long journal history (child process)")
     results.journal = await runJournalBench()
+  }
+  if (wanted("hydrate")) {
+    log("project memory hydration from a 1 MB memory file (child process)")
+    results.hydration = await runMemoryHydrationBench()
   }
   if (wanted("idle")) results.idleToPrompt = await runIdleToPromptBench(log)
   if (wanted("growth")) results.contextGrowth = await runContextGrowthBench(log)
@@ -211,6 +217,13 @@ function rows(r: Results): Row[] {
       out.push(["completion check", c.name, `${ms(c.medianMs)} (${c.mbPerSecond.toFixed(0)} MB/s) → ${c.decision}`, big ? `≤ ${GOAL.promiseCheck5MbMs} ms` : "", big ? verdict(c.medianMs <= GOAL.promiseCheck5MbMs) : "(info)"])
     }
     out.push(["completion check", "linear: 5 MB vs 1 MB, worst shape", x(p.fiveToOneMbRatio), `≤ ${GOAL.promiseCheckLinear}×`, verdict(p.fiveToOneMbRatio <= GOAL.promiseCheckLinear)])
+  }
+  if (r.hydration) {
+    const h = r.hydration
+    for (const c of h.cases) {
+      const section = `${c.sectionChars} chars of prompt (budget ${h.budgetChars})`
+      out.push(["project memory", `${c.name} (${kb(c.fileBytes)}, ${c.entries} entries)`, `${ms(c.medianMs)}, ${section}`, c.fileBytes ? `≤ budget + 300 chars` : "", c.fileBytes ? verdict(c.sectionChars <= h.budgetChars + 300) : "(baseline)"])
+    }
   }
   if (r.journal) {
     const j = r.journal

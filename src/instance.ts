@@ -16,8 +16,11 @@ import { commandHook } from "./hooks/command-execute.js"
 import { eventHook } from "./hooks/event.js"
 import { messagesTransformHook } from "./hooks/messages-transform.js"
 import { systemTransformHook } from "./hooks/system-transform.js"
+import { textCompleteHook } from "./hooks/text-complete.js"
 import { RefusedByRalph, toolGuardHook } from "./hooks/tool-guard.js"
 import { LoopManager } from "./loop/manager.js"
+import { MemoryStore } from "./memory/memory-store.js"
+import { PlanRequests } from "./plan/requests.js"
 import { OpencodeApi } from "./opencode/api.js"
 import { Faults } from "./opencode/faults.js"
 import { LoopStore } from "./store/loop-store.js"
@@ -40,14 +43,21 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     if (event.startsWith("stopped:")) void report(input.directory, loop, api)
   })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
-  const interpreter = new Interpreter({ directory: input.directory, api, store, faults, onWake: (loop) => runner.wake(loop) })
-  const runner = new LoopRunner(interpreter, { directory: input.directory, manager, now: Date.now, settings: () => settings.current })
+  const memory = new MemoryStore(input.directory, (message) => {
+    api.log("warn", message)
+    api.toast("warning", "Ralph · memory file moved aside", message)
+  })
+  const interpreter = new Interpreter({ directory: input.directory, api, store, memory, faults, onWake: (loop) => runner.wake(loop) })
+  const plans = new PlanRequests()
+  const runner = new LoopRunner(interpreter, { directory: input.directory, manager, plans, now: Date.now, settings: () => settings.current })
   const ctx: RalphContext = {
     directory: input.directory,
     api,
     manager,
+    plans,
     runner,
     settings,
+    memory,
     newSessions: new Set(),
     controlTurns: new ControlTurns(),
     savedLoops: (limit) => store.newest(limit),
@@ -67,6 +77,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     "experimental.chat.system.transform": systemTransformHook(ctx),
     "experimental.chat.messages.transform": messagesTransformHook(ctx),
     "chat.params": chatParamsHook(ctx),
+    "experimental.text.complete": textCompleteHook(ctx),
     "experimental.compaction.autocontinue": compactionAutocontinueHook(ctx),
     "tool.execute.before": toolGuardHook(ctx),
     "experimental.session.compacting": compactingHook(ctx),

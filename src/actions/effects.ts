@@ -10,9 +10,18 @@ import type { ProgressSample } from "../loop/progress.js"
 import type { LogLevel, PromptInput } from "../opencode/api.js"
 import type { CrashPoint } from "../opencode/faults.js"
 import type { MessageWithParts } from "../opencode/read-turn.js"
+import type { ProgressEntry } from "../plan/progress-entry.js"
 import type { StoreProblem } from "../store/loop-store.js"
+import type { PlanFileRead } from "../store/plan-file.js"
 import type { SummaryRecord } from "../store/session-files.js"
+import type { MemoryFile, MemorySection } from "../memory/memory-file.js"
 import type { Notice } from "./notices.js"
+
+export interface RememberItem {
+  section: MemorySection
+  source: string
+  text: string
+}
 
 type ModelRef = { providerID: string; modelID: string }
 
@@ -46,6 +55,19 @@ interface Effects {
   "write-summary": { ask: { record: SummaryRecord }; result: string }
   "read-summary": { ask: { loop: Loop; sessionID: string }; result: string | undefined }
   "write-transcript": { ask: { loop: Loop; sessionID: string; messages: MessageWithParts[] }; result: void }
+  /** The plugin's record of a plan loop's stories, written into its plan file. */
+  "write-plan": { ask: { loop: Loop }; result: { changed: string[] } | { problem: string } }
+  /** A plan file read and checked (for /ralph-plan). */
+  "read-plan": { ask: { path: string }; result: PlanFileRead }
+  "append-progress": { ask: { entry: ProgressEntry }; result: void }
+  /** The progress log's text (undefined: there is none yet). */
+  "read-progress": { ask: object; result: string | undefined }
+  /** A prompt outside any loop (/ralph-plan asking again). */
+  ask: { ask: { sessionID: string; text: string }; result: void }
+  /** The project memory as it is on disk (empty when it cannot be read). */
+  memory: { ask: object; result: MemoryFile }
+  /** Adds entries to the project memory (deduplicated, pruned beyond `maxEntries`). */
+  remember: { ask: { items: RememberItem[]; maxEntries: number }; result: void }
   // Instant effects: done at once, nothing can happen in between.
   toast: { ask: { notice: Notice }; result: void }
   log: { ask: { level: LogLevel; message: string; extra?: Record<string, unknown>; cause?: unknown }; result: void }

@@ -6,7 +6,12 @@ import { ownFolders, type Loop } from "../loop/loop.js"
 import type { OpencodeApi } from "../opencode/api.js"
 import type { Faults } from "../opencode/faults.js"
 import type { LoopStore } from "../store/loop-store.js"
+import { readPlanFile, writePlanBack } from "../store/plan-file.js"
+import { ProgressFile } from "../store/progress-file.js"
+import { emptyMemory, isoDate, remember } from "../memory/memory-file.js"
+import type { ProjectMemory } from "../memory/memory-store.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
+import { checksFor } from "../plan/plan.js"
 import { runCheck } from "./checks.js"
 import { inTargets } from "../loop/targets.js"
 import { openTodos } from "../loop/todos.js"
@@ -16,6 +21,7 @@ export interface InterpreterOptions {
   directory: string
   api: OpencodeApi
   store: LoopStore
+  memory: ProjectMemory
   now?: () => number
   /** Fault injection (e2e tests only): where to kill OpenCode. */
   faults?: Faults | undefined
@@ -31,8 +37,11 @@ export class Interpreter {
   private disposed = false
   /** The project's place in its git repository (undefined: not a repository), asked once. */
   private prefix?: Promise<string | undefined>
+  private readonly progress: ProgressFile
 
-  constructor(private readonly options: InterpreterOptions) {}
+  constructor(private readonly options: InterpreterOptions) {
+    this.progress = new ProgressFile(options.directory)
+  }
 
   private now(): number {
     return (this.options.now ?? Date.now)()
@@ -84,7 +93,7 @@ export class Interpreter {
   }
 
   private async resolve(effect: Effect): Promise<unknown> {
-    const { api, store, directory } = this.options
+    const { api, store, memory, directory } = this.options
     switch (effect.kind) {
       case "all":
         return Promise.all(effect.effects.map((e) => this.resolve(e)))
@@ -124,7 +133,7 @@ export class Interpreter {
         return snapshotWorkTree(directory, ownFolders(effect.loop)).catch(() => undefined)
       case "run-checks": {
         const results = []
-        for (const check of effect.loop.settings.checks) results.push(await runCheck(check, directory))
+        for (const check of checksFor(effect.loop.settings, effect.loop.plan)) results.push(await runCheck(check, directory))
         return results
       }
       case "verify-state":
@@ -137,6 +146,27 @@ export class Interpreter {
         return readSummaryFile(directory, effect.loop.settings.summaryPath, effect.sessionID)
       case "write-transcript":
         return writeTranscript(directory, effect.loop.settings.summaryPath, effect.sessionID, effect.messages)
+      case "write-plan":
+        return effect.loop.plan ? writePlanBack(directory, effect.loop.plan) : { changed: [] }
+      case "read-plan":
+        return readPlanFile(directory, effect.path)
+      case "append-progress":
+        return this.progress.append(effect.entry)
+      case "read-progress":
+        return this.progress.read()
+      case "ask":
+        if (this.disposed) throw new Error("the plugin instance was disposed")
+        return api.promptAsync(effect.sessionID, { text: effect.text })
+      case "memory":
+        return memory.read().catch((error: unknown) => {
+          api.log("warn", `could not read the project memory: ${String(error)}`)
+          return emptyMemory()
+        })
+      case "remember": {
+        const date = isoDate(this.now())
+        await memory.update((m) => effect.items.reduce((acc, item) => remember(acc, item.section, { ...item, date }, effect.maxEntries), m))
+        return
+      }
       case "toast":
         return api.toast(effect.notice.variant, effect.notice.title, effect.notice.message, effect.notice.duration)
       case "log":

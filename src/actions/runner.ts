@@ -11,6 +11,8 @@ import { retitleEnded } from "./jobs/ended.js"
 import { resumeNow, wake } from "./jobs/go-on.js"
 import { recoverAll } from "./jobs/recover.js"
 import { turnEnded } from "./jobs/turn-ended.js"
+import { planTurnEnded } from "./jobs/plan-turn.js"
+import type { PlanRequest } from "../plan/requests.js"
 
 /** What runs the jobs: it does their effects, keeps their timers, and knows what is on disk. */
 export interface JobHost {
@@ -38,6 +40,11 @@ export class LoopRunner {
   /** A turn of `loop` ended (its idle was claimed by the manager). */
   onTurnEnded(loop: Loop): void {
     this.host.start(`turn end of ${loop.id}`, turnEnded(this.ctx, loop))
+  }
+
+  /** The model's turn for a /ralph-plan request ended: the plan is checked. */
+  onPlanTurnEnded(request: PlanRequest): void {
+    this.host.start(`plan check in ${request.sessionID}`, planTurnEnded(this.ctx, request))
   }
 
   /** The loop's wait is over (its timer fired). */

@@ -11,6 +11,7 @@ import { SETTINGS_FILES } from "../config/load.js"
 import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import type { SavedLoop } from "../store/saved-loops.js"
 import { RALPH_FLAGS } from "./ralph-args.js"
+import { planStatusLines } from "../plan/status.js"
 
 const short = (id: string) => id.slice(0, 16)
 
@@ -28,6 +29,7 @@ export function statusText(loop: Loop, now: number): string {
     `Calls: ${calls.count} of ${s.maxCallsPerHour} this window${calls.startedAt !== undefined ? ` (resets ${clock(calls.startedAt + s.rateLimitWindowMinutes * 60_000)})` : ""}`,
     `Budgets: tokens ${usage.tokens.toLocaleString("en")} of ${s.maxTokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)} of ${s.maxCost.toFixed(2)} · time ${((now - loop.startedAt) / 60_000).toFixed(1)} of ${s.maxWallMinutes} min`,
     lastChecks(loop, s),
+    ...planStatusLines(loop.plan),
     `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (current)`].join(" → ")}`,
     loop.hints.length ? `Queued hints: ${loop.hints.length}` : "",
   ]
@@ -87,6 +89,8 @@ export function helpText(): string {
     "/ralph-pause            pause it (nothing is sent)      /ralph-resume   go on now",
     "/ralph-hint <text>      add a hint to the next prompt, once",
     "/cancel-ralph           end it now",
+    "/ralph-plan <task>      ask the model to write a plan of user stories to .opencode/prd.json (setting prdPath)",
+    "/ralph --prd [PATH] [task]   work through a plan, one story per iteration; the plugin marks a story done when its checks pass",
     "",
     `Flags: ${Object.keys(RALPH_FLAGS).join(", ")} (as --flag value or --flag=value)`,
     `Settings: ${OPENCODE_DIR}/${SETTINGS_FILES[0]} (project), ~/.config/opencode/${SETTINGS_FILES[0]} (global), or plugin options.`,

@@ -5,6 +5,7 @@ import { relative } from "node:path"
 import type { RalphContext } from "../context.js"
 import type { Loop } from "../loop/loop.js"
 import { reportFile } from "../store/report.js"
+import { planAtRest } from "./plan-status.js"
 import { endedText, loopLines, statusText } from "./status-text.js"
 
 /** State files read to find this session's ended loop (the newest ones), and loops listed. */
@@ -20,7 +21,9 @@ export async function statusMessage(ctx: RalphContext, sessionID: string): Promi
   const list = lines.length ? [`Loops in this project (live first, then the newest; at most ${LOOPS_LISTED}):`, ...lines] : []
   const ended = saved.find(({ loop }) => loop.phase === "stopped" && (loop.sessionID === sessionID || loop.lineage.includes(sessionID)))
   if (ended) return [endedText(ended, writtenReport(ctx.directory, ended.loop), ctx.now()), "", ...list].join("\n")
-  return lines.length ? ["No Ralph loop in this session.", ...list].join("\n") : undefined
+  const plan = planAtRest(ctx)
+  if (lines.length === 0 && plan.length === 0) return undefined
+  return ["No Ralph loop in this session.", ...list, ...(plan.length ? ["", ...plan] : [])].join("\n")
 }
 
 /** The loop's ralph_report.md relative to the project, once it is written. */

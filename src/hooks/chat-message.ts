@@ -6,7 +6,9 @@ import type { Part, TextPart } from "@opencode-ai/sdk"
 import { startLoop } from "../actions/start-loop.js"
 import { CONTROL_MARKER } from "../commands/definitions.js"
 import type { RalphContext } from "../context.js"
+import type { Loop } from "../loop/loop.js"
 import { loopRules } from "../loop/prompts.js"
+import { loopMemorySection } from "../memory/relevance.js"
 import { newPartID } from "../opencode/part-id.js"
 
 type ChatMessageHook = NonNullable<Hooks["chat.message"]>
@@ -34,12 +36,13 @@ export const chatMessageHook =
     }
     if (loop.needsInstruction) {
       ctx.manager.instructionGiven(loop)
+      const memory = await memoryForFirstPrompt(ctx, loop)
       const part: TextPart = {
         id: newPartID(),
         sessionID: output.message.sessionID,
         messageID: output.message.id,
         type: "text",
-        text: `\n\n${loopRules(loop.settings)}`,
+        text: `\n\n${loopRules(loop.settings, loop.plan)}${memory ? `\n\n${memory}` : ""}`,
         synthetic: true,
       }
       output.parts.push(part)
@@ -52,4 +55,15 @@ function userText(parts: Part[]): string {
     .map((p) => p.text)
     .join("\n")
     .trim()
+}
+
+/** What the project memory holds for a loop's task, for its first prompt (never throws). */
+async function memoryForFirstPrompt(ctx: RalphContext, loop: Loop): Promise<string | undefined> {
+  if (loop.settings.memoryBudgetChars === 0) return undefined
+  try {
+    return loopMemorySection(await ctx.memory.read(), loop)
+  } catch (error) {
+    ctx.api.log("warn", `could not read the project memory: ${String(error)}`, { loop: loop.id })
+    return undefined
+  }
 }

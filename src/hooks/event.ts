@@ -18,11 +18,14 @@ function handle(ctx: RalphContext, observation: Observation): void {
   switch (observation.kind) {
     case "busy":
       ctx.controlTurns.busy(observation.sessionID)
+      ctx.plans.onBusy(observation.sessionID)
       return manager.onBusy(observation.sessionID, observation.retry)
     case "idle": {
       ctx.controlTurns.idle(observation.sessionID)
       const loop = manager.takeIdle(observation.sessionID)
       if (loop) ctx.runner.onTurnEnded(loop)
+      const request = ctx.plans.takeIdle(observation.sessionID)
+      if (request) ctx.runner.onPlanTurnEnded(request)
       return
     }
     case "error":
@@ -39,6 +42,7 @@ function handle(ctx: RalphContext, observation: Observation): void {
     case "session-deleted": {
       ctx.newSessions.delete(observation.sessionID)
       ctx.controlTurns.forget(observation.sessionID)
+      ctx.plans.finished(observation.sessionID)
       const loop = manager.sessionDeleted(observation.sessionID)
       if (loop) {
         ctx.runner.cancelTimer(loop)

@@ -12,6 +12,7 @@ import { diagnosticSnapshotSchema } from "./diagnostics.js"
 import { gotchaSchema } from "./gotchas.js"
 import { progressSchema } from "./progress.js"
 import { turnSchema } from "./turn.js"
+import { planStateSchema } from "../plan/plan.js"
 import type { ResumeHow } from "./go-on.js"
 import { targetsOf } from "./targets.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
@@ -128,6 +129,8 @@ export const loopStateSchema = z.object({
   restart: pendingRestartSchema.optional(),
   /** Earlier sessions (strategy `recreate`) still to be archived and deleted. */
   retiring: z.array(sessionIDSchema),
+  /** A plan loop (/ralph --prd): its stories and which of them the plugin has marked done. */
+  plan: planStateSchema.optional(),
   stopReason: stopReasonSchema.optional(),
   /** Why the loop stopped or paused, for the user. */
   detail: z.string().optional(),

@@ -216,7 +216,8 @@ export class LoopStore {
         result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; the journal has nothing to rebuild it from, so the loop is not resumed` })
         continue
       }
-      const loop: Loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop }
+      const plan = [...journal].reverse().find((entry) => entry.loop.id === last.loop.id && entry.plan)?.plan
+      const loop: Loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop, ...(plan ? { plan } : {}) }
       result.loops.push(loop)
       result.rebuilt.push(loop.id)
       result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; rebuilt from the journal at iteration ${loop.iteration} (breaker and call counts start fresh)` })

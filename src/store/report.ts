@@ -6,6 +6,7 @@ import { issueCount } from "../loop/diagnostics.js"
 import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
 import { writeFileAtomic } from "./atomic.js"
 import { sessionDir } from "./session-files.js"
+import { planReportLines } from "../plan/status.js"
 
 export function renderReport(loop: Loop, files: Array<{ code: string; path: string }>, now: number): string {
   const usage = totalUsage(loop)
@@ -31,6 +32,7 @@ export function renderReport(loop: Loop, files: Array<{ code: string; path: stri
     `- Sessions: ${[...loop.lineage, loop.sessionID].join(" → ")}`,
     `- Circuit breaker: ${loop.breaker.state}${loop.breaker.reason ? ` (last opened: ${loop.breaker.reason})` : ""}`,
     "",
+    ...planReportLines(loop.plan),
     "## Checks over time",
     "",
     ...checks,

@@ -37,6 +37,7 @@ export const reply: fc.Arbitrary<Reply> = fc.record({
 
 export const flags: fc.Arbitrary<RalphFlags> = fc.record(
   {
+    plan: fc.boolean(),
     strategy: fc.constantFrom("recreate", "fresh", "continue"),
     maxRetries: fc.integer({ min: 0, max: 8 }),
     maxIterations: fc.integer({ min: 1, max: 9 }),

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest"
 import type { Loop } from "../../src/loop/loop.js"
 import type { LoopManager } from "../../src/loop/manager.js"
+import { markCurrentDone } from "../../src/plan/plan.js"
 import { runScenario, type Action, type RunConfig, type World } from "./sim.js"
 import { config, LOOP, nth, S } from "./steps.js"
 
@@ -301,6 +302,53 @@ describe("replays: the continue strategy with checks", () => {
   })
 })
 
+describe("replays: recovery", () => {
+  it("a prompt re-sent after a restart does not override a /ralph-pause typed while the old summary was read", async () => {
+    const world = await run(
+      [
+        S.ralph("ses_A"),
+        S.turn("ses_A", "fresh"),
+        S.stepTo("persisted", 2), // the next iteration is counted in its fresh session; its prompt is not sent yet
+        S.restart(),
+        S.step(2), // recovery: its grace sleep, then the session is there — it spawns the loop's own recovery
+        S.stepTo("read-summary"), // which re-sends the prompt: it reads the old session's summary first
+        S.pause(LOOP),
+        S.settle(),
+      ],
+      config({ strategy: "fresh" }),
+    )
+    expect(world.prompts).toHaveLength(0)
+    expect(first(world)).toMatchObject({ phase: "paused" })
+  })
+})
+
+describe("replays: plan loops", () => {
+  it("one story per accepted promise, in priority and dependsOn order; a restart keeps the place; a story's own failing check keeps it", async () => {
+    const world = await run([
+      S.ralph("ses_A", { plan: true }),
+      S.turn("ses_A", "promise", { settle: true }), // S1 (S2 has the better priority but waits for S1)
+      S.restart(),
+      S.settle(),
+      S.turn("ses_A", "promise", { settle: true }), // S2
+      S.turn("ses_A", "promise", { settle: true }), // S3: its own check fails (odd work tree)
+      S.turn("ses_A", "promise", { settle: true }), // S3 again: it passes
+    ])
+    const loop = first(world)
+    expect(loop).toMatchObject({ phase: "stopped", stopReason: "completed" })
+    expect(loop.plan?.done.map((d) => [d.id, d.checks])).toEqual([
+      ["S1", []],
+      ["S2", []],
+      ["S3", ["own"]],
+    ])
+    expect(world.progressEntries.map((e) => e.story?.id)).toEqual(["S1", "S2", "S3", "S3"])
+  })
+
+  it("a turn that claims nothing never marks a story", async () => {
+    const world = await run([S.ralph("ses_A", { plan: true }), S.turn("ses_A", "fresh", { settle: true }), S.turn("ses_A", "same", { settle: true })])
+    expect(first(world).plan?.done).toEqual([])
+  })
+})
+
 // The invariants have teeth: plant a bug in the manager, and the simulator must catch it.
 describe("replays: the invariants catch planted bugs", () => {
   const expectViolation = async (invariant: number, actions: Action[], patch: (manager: LoopManager) => void, cfg = config()) => {
@@ -357,8 +405,8 @@ describe("replays: the invariants catch planted bugs", () => {
     await expectViolation(6, [S.ralph("ses_A"), S.delete("ses_A")], keepMapped)
   })
 
-  it("13: a session retitled as ended while a loop lives in it", async () => {
-    await expectViolation(13, [S.ralph("ses_A"), S.cancel("ses_A")], keepMapped)
+  it("14: a session retitled as ended while a loop lives in it", async () => {
+    await expectViolation(14, [S.ralph("ses_A"), S.cancel("ses_A")], keepMapped)
   })
 
   it("7: a deleted session that does not stop its loop", async () => {
@@ -386,6 +434,13 @@ describe("replays: the invariants catch planted bugs", () => {
         record(loop, now)
         ;(m as unknown as { bySession: Map<string, Loop> }).bySession.delete(loop.sessionID)
       }
+    })
+  })
+
+  it("13: a story marked done on a turn that claimed nothing", async () => {
+    await expectViolation(13, [S.ralph("ses_A", { plan: true }), S.turn("ses_A", "fresh", { settle: true })], (m) => {
+      const decided = m.decided.bind(m)
+      m.decided = (loop, turn, update, decision) => decided(loop, turn, loop.plan ? { ...update, plan: markCurrentDone(loop.plan, loop.iteration, []) } : update, decision)
     })
   })
 

@@ -34,7 +34,16 @@
 //     wrote in the prompted session
 // 11  after a restart of OpenCode, every loop that was active is taken back (or closed) by recovery
 // 12  production code never fails but for a failed OpenCode call (anything else it catches is a bug)
-// 13  a session is retitled as ended only while no live loop lives in it
+// 13  a plan loop's stories are marked done only by a decision on a turn that claimed completion
+//     and whose checks (the loop's and the story's) all passed, one story per decision, the next
+//     one by priority and dependsOn; a story once done stays done (also across restarts); a plan
+//     loop completes only with every story done
+// 14  a session is retitled as ended only while no live loop lives in it
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { emptyMemory, isoDate, remember } from "../../src/memory/memory-file.js"
+import type { ProjectMemory } from "../../src/memory/memory-store.js"
 import type { AssistantMessage, Event, Part, TextPart, UserMessage } from "@opencode-ai/sdk"
 import { INSTANT, type Effect, type Job } from "../../src/actions/effects.js"
 import { LoopRunner, type JobHost } from "../../src/actions/runner.js"
@@ -55,6 +64,9 @@ import type { MessageWithParts } from "../../src/opencode/read-turn.js"
 import { parseStateText, stateText } from "../../src/store/loop-store.js"
 import { parseSavedLoop } from "../../src/store/saved-loops.js"
 import type { CheckResult } from "../../src/loop/diagnostics.js"
+import { checksFor, nextStory, type PlanState } from "../../src/plan/plan.js"
+import { PlanRequests } from "../../src/plan/requests.js"
+import type { ProgressEntry } from "../../src/plan/progress-entry.js"
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
@@ -83,6 +95,8 @@ export type ControlName = "cancel-ralph" | "ralph-pause" | "ralph-resume" | "ral
 
 /** /ralph flags (see src/commands/ralph-args.ts). */
 export interface RalphFlags {
+  /** `--prd`: a plan loop over SIM_PLAN. */
+  plan?: boolean
   strategy?: Strategy
   maxRetries?: number
   maxIterations?: number
@@ -137,6 +151,17 @@ export interface RunConfig {
 export interface WorldOptions {
   /** Changes the manager before the run (the tests that plant a bug to show an invariant catches it). */
   patch?: (manager: LoopManager) => void
+  /** The project directory (holding SIM_PLAN); without it, one that does not exist (no plan loop starts). */
+  directory?: string
+}
+
+/** The plan `/ralph --prd` finds: S2 comes first by priority but waits for S1; S3 has its own check. */
+export const SIM_PLAN = {
+  userStories: [
+    { id: "S1", title: "first", acceptanceCriteria: ["one"], priority: 2, passes: false },
+    { id: "S2", title: "second", acceptanceCriteria: ["two"], priority: 1, passes: false, dependsOn: ["S1"] },
+    { id: "S3", title: "third", acceptanceCriteria: ["three"], passes: false, checks: [{ name: "own", command: "sim own", kind: "test" }] },
+  ],
 }
 
 export class InvariantError extends Error {
@@ -183,6 +208,8 @@ interface Tracked {
   /** Event number of the loop's last prompt (or its start). */
   lastPromptSeq: number
   prompts: number
+  /** A plan loop's stories done, as last seen (invariant 13). */
+  planDone: string[]
 }
 
 export interface PromptRecord {
@@ -241,8 +268,16 @@ export class World {
   readonly trace: string[] = []
   /** The loops' state files, as the real codec writes them. */
   private readonly disk = new Map<string, string>()
+  /** The progress log's entries, one per decided iteration. */
+  readonly progressEntries: ProgressEntry[] = []
   /** The handoffs written, by the session they summarize. */
   private readonly summaries = new Map<string, string>()
+  /** The project memory file (src/memory/), as the plugin sees it. */
+  private memory = emptyMemory()
+  private readonly projectMemory: ProjectMemory = {
+    read: async () => this.memory,
+    update: async (change) => (this.memory = change(this.memory)),
+  }
   private readonly tracked = new Map<Loop, Tracked>()
   private readonly consumed = new Set<number>()
   private readonly jobs: RunningJob[] = []
@@ -288,9 +323,10 @@ export class World {
       cancelTimer: (loop) => void this.timers.delete(loop),
       dispose: () => this.timers.clear(),
     }
-    // Nothing exists there: detectChecks finds no checks (the fuzzer configures its own).
-    const directory = "/nonexistent/ralph-loop-fuzz"
-    this.runner = new LoopRunner(host, { directory, manager: this.manager, now: () => this.now, settings: () => current })
+    // Nothing but the plan is there: detectChecks finds no checks (the fuzzer configures its own).
+    const directory = this.options.directory ?? "/nonexistent/ralph-loop-fuzz"
+    const plans = new PlanRequests()
+    this.runner = new LoopRunner(host, { directory, manager: this.manager, plans, now: () => this.now, settings: () => current })
     const api = {
       toast: () => undefined,
       log: () => undefined,
@@ -304,8 +340,10 @@ export class World {
       directory,
       api,
       manager: this.manager,
+      plans,
       runner: this.runner,
       settings,
+      memory: this.projectMemory,
       newSessions: new Set<string>(),
       controlTurns: new ControlTurns(),
       savedLoops: async (limit) => [...this.disk.values()].map(parseSavedLoop).filter((l) => l !== undefined).slice(0, limit),
@@ -475,6 +513,7 @@ export class World {
     if (!s) return // nobody types into a session that does not exist
     const task = `Build feature ${word(++this.ids)}`
     const args = bad === "no-task" ? "--max-iterations 3" : bad === "bad-flag" ? `${task} --max-iteration 3` : [task, ...flagWords(flags)].join(" ")
+    // (`--prd` with no path: the setting prdPath, where SIM_PLAN is.)
     const parts = [this.textPart(s.id, "", args)]
     await this.hooks.command({ command: "ralph", sessionID: s.id, arguments: args }, { parts })
     await this.userMessage(s, parts)
@@ -695,6 +734,8 @@ export class World {
         return this.startJob(effect.label, effect.job)
       case "log":
         this.note(`    log ${effect.level}: ${effect.message}`)
+        // A violation found inside a job (a change the manager reported) is that violation, not a 12.
+        if (effect.cause instanceof InvariantError) throw effect.cause
         if (effect.cause !== undefined && !(effect.cause instanceof SimCallError))
           this.violate(12, `production code caught an error that is no failed OpenCode call: ${effect.message}\n${effect.cause instanceof Error ? effect.cause.stack : ""}`)
         return
@@ -712,7 +753,7 @@ export class World {
     }
     if (effect.kind === "set-title") {
       const living = this.manager.get(effect.sessionID)
-      if (living) this.violate(13, `the runner retitles ${effect.sessionID} as ended ("${effect.title}"), but ${this.nameOf(living)} lives there (${living.phase})`)
+      if (living) this.violate(14, `the runner retitles ${effect.sessionID} as ended ("${effect.title}"), but ${this.nameOf(living)} lives there (${living.phase})`)
       return
     }
     if (effect.kind !== "prompt") return
@@ -745,7 +786,7 @@ export class World {
       case "work-tree":
         return { head: "sim-head", files: {} }
       case "run-checks":
-        return effect.loop.settings.checks.map((check) => this.checkResult(check.name))
+        return checksFor(effect.loop.settings, effect.loop.plan).map((check) => this.checkResult(check.name))
       case "verify-state":
       case "persisted":
       case "select-session":
@@ -756,6 +797,23 @@ export class World {
         return `${this.ctx.directory}/.opencode/sessions/${effect.record.sessionID}/ralph_summary.md`
       case "read-summary":
         return this.summaries.get(effect.sessionID)
+      case "write-plan":
+        return { changed: [] }
+      case "append-progress":
+        this.progressEntries.push(effect.entry)
+        return undefined
+      case "read-progress":
+        return undefined
+      case "read-plan":
+        return { ok: false, reason: "missing", file: effect.path, message: `the plan file ${effect.path} does not exist`, problems: [] }
+      case "ask":
+        this.mustLive(effect.sessionID, "session.promptAsync")
+        return undefined
+      case "memory":
+        return this.memory
+      case "remember":
+        this.memory = effect.items.reduce((m, item) => remember(m, item.section, { ...item, date: isoDate(this.now) }, effect.maxEntries), this.memory)
+        return undefined
       case "summarize": {
         const s = this.mustLive(effect.sessionID, "session.summarize")
         await this.compaction(s.id, false, true)
@@ -817,6 +875,7 @@ export class World {
       const t: Tracked = {
         loop, name: `loop ${this.loops.length + 1} (${loop.id})`, lastIteration: loop.iteration, lastRetries: loop.retries,
         everStopped: false, pausedUntilResume: false, lastPromptSeq: this.seq, prompts: 0, dormant: false, gone: false,
+        planDone: loop.plan?.done.map((d) => d.id) ?? [],
       }
       this.loops.push(t)
       this.tracked.set(loop, t)
@@ -832,10 +891,34 @@ export class World {
     const t = this.tracked.get(loop)
     if (!t) return this.violate(6, `the manager changed a loop it never started (${loop.id}, ${event})`)
     this.note(`    ${t.name}: ${event} → ${loop.phase}, iteration ${loop.iteration}, retries ${loop.retries}`)
+    if (loop.plan) this.checkPlan(t, loop.plan, event)
     if (event.startsWith("stopped:")) t.everStopped = true
     else if (event === "paused") t.pausedUntilResume = true
     else if (event === "resumed") t.pausedUntilResume = false
     this.checkLoop(t)
+  }
+
+  /** Invariant 13, at every change of a plan loop. */
+  private checkPlan(t: Tracked, plan: PlanState, event: string): void {
+    const { loop } = t
+    const done = plan.done.map((d) => d.id)
+    if (t.planDone.some((id, i) => done[i] !== id)) this.violate(13, `${t.name}: stories done went from [${t.planDone.join(", ")}] to [${done.join(", ")}]`)
+    const added = done.slice(t.planDone.length)
+    if (added.length > 0) {
+      if (event !== "decided") this.violate(13, `${t.name}: story ${added.join(", ")} marked done by "${event}", not by a decision`)
+      if (added.length > 1) this.violate(13, `${t.name}: ${added.length} stories marked done by one decision`)
+      const expected = nextStory(plan.stories, new Set(t.planDone))
+      if (added[0] !== expected?.id) this.violate(13, `${t.name}: story ${added[0]} marked done, but the next by priority and dependsOn was ${expected?.id ?? "none"}`)
+      const text = loop.lastTurn?.texts.join("\n") ?? ""
+      if (!text.includes(`<promise>${loop.settings.promiseWord}</promise>`) && !text.includes("EXIT_SIGNAL: true"))
+        this.violate(13, `${t.name}: story ${added[0]} marked done on a turn that claimed nothing`)
+      const checks = checksFor(loop.settings, { ...plan, done: plan.done.slice(0, t.planDone.length) })
+      const last = loop.snapshots.at(-1)
+      if (checks.length > 0 && (last?.iteration !== loop.iteration || last.checks.length !== checks.length || last.checks.some((c) => c.status !== "passed")))
+        this.violate(13, `${t.name}: story ${added[0]} marked done without its ${checks.length} check(s) passing on iteration ${loop.iteration}`)
+    }
+    if (event === "stopped:completed" && done.length !== plan.stories.length) this.violate(13, `${t.name} completed with ${done.length} of ${plan.stories.length} stories done`)
+    t.planDone = done
   }
 
   private onPrompt(loop: Loop, sessionID: string): void {
@@ -971,18 +1054,27 @@ export class World {
 
 /** Plays `actions` in a fresh world; throws InvariantError (with the trace) when an invariant breaks. */
 export async function runScenario(config: RunConfig, actions: readonly Action[], options: WorldOptions = {}): Promise<World> {
-  const world = new World(config, options)
+  // The project holds the plan a `/ralph --prd` reads; it is removed whatever happens.
+  const directory = mkdtempSync(join(tmpdir(), "ralph-fuzz-"))
   try {
-    await world.play(actions)
-  } catch (error) {
-    if (error instanceof Error) error.message = `${error.message}\n--- trace ---\n${world.traceText(Number(process.env.FUZZ_TRACE_LINES ?? 120))}`
-    throw error
+    mkdirSync(join(directory, ".opencode"))
+    writeFileSync(join(directory, DEFAULT_SETTINGS.prdPath), JSON.stringify(SIM_PLAN))
+    const world = new World(config, { directory, ...options })
+    try {
+      await world.play(actions)
+    } catch (error) {
+      if (error instanceof Error) error.message = `${error.message}\n--- trace ---\n${world.traceText(Number(process.env.FUZZ_TRACE_LINES ?? 120))}`
+      throw error
+    }
+    return world
+  } finally {
+    rmSync(directory, { recursive: true, force: true })
   }
-  return world
 }
 
 function flagWords(flags: RalphFlags): string[] {
   const words: string[] = []
+  if (flags.plan) words.push("--prd")
   if (flags.strategy) words.push("--strategy", flags.strategy)
   if (flags.maxRetries !== undefined) words.push("--max-retries", String(flags.maxRetries))
   if (flags.maxIterations !== undefined) words.push("--max-iterations", String(flags.maxIterations))

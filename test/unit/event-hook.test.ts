@@ -4,6 +4,7 @@ import type { RalphContext } from "../../src/context.js"
 import { eventHook } from "../../src/hooks/event.js"
 import type { Loop } from "../../src/loop/loop.js"
 import { LoopManager } from "../../src/loop/manager.js"
+import { PlanRequests } from "../../src/plan/requests.js"
 import type { RuntimeEvent } from "../../src/opencode/events.js"
 import { loop as makeLoop } from "./fixtures.js"
 
@@ -13,7 +14,7 @@ const settings = makeLoop().settings
 function setup() {
   const manager = new LoopManager()
   const ended: Loop[] = []
-  const ctx = { manager, controlTurns: new ControlTurns(), runner: { onTurnEnded: (loop: Loop) => ended.push(loop) } } as unknown as RalphContext
+  const ctx = { manager, controlTurns: new ControlTurns(), plans: new PlanRequests(), runner: { onTurnEnded: (loop: Loop) => ended.push(loop) } } as unknown as RalphContext
   const hook = eventHook(ctx)
   const send = (event: RuntimeEvent) => hook({ event } as Parameters<typeof hook>[0])
   return { manager, ended, send }

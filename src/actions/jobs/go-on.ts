@@ -10,6 +10,7 @@ import * as notice from "../notices.js"
 import type { JobContext } from "./context.js"
 import { retitleEnded } from "./ended.js"
 import { fail } from "./fail.js"
+import { progressLines } from "./handoff.js"
 import { prompt } from "./prompt.js"
 import { goOnFromSession } from "./recover.js"
 import { iterate } from "./restart.js"
@@ -30,10 +31,13 @@ function* act(ctx: JobContext, loop: Loop, goOn: GoOn, userEpoch: number, why?: 
       ctx.manager.stop(loop, goOn.breach.reason, goOn.breach.detail)
       yield* notify(notice.stopped(loop, goOn.breach.reason, goOn.breach.detail))
       return yield* retitleEnded(loop)
-    case "resume":
+    case "resume": {
+      const progress = yield* progressLines(loop)
+      if (loop.phase === "stopped" || loop.phase === "paused") return
       ctx.manager.promptSent(loop, ctx.now())
-      if (!(yield* prompt(ctx, loop, loop.sessionID, resumePrompt(loop, why), turn, userEpoch))) return
+      if (!(yield* prompt(ctx, loop, loop.sessionID, resumePrompt(loop, why, progress), turn, userEpoch))) return
       return yield* notify(notice.iterationStarted(loop, why ? "Resumed." : "Resuming after the provider's limit."))
+    }
     case "next":
       return yield* iterate(ctx, loop, turn, { fresh: goOn.fresh }, userEpoch)
   }
