@@ -1,8 +1,8 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all five (about 4–5 minutes on 2 cores)
-//   npm run bench -- --quick            fewer rounds and runs, about 2 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, idle, growth, load
+//   npm run bench                       all nine (about 10 minutes on 2 cores)
+//   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, hydrate, idle, growth, load, control
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -12,11 +12,13 @@ import { cpus, loadavg, totalmem } from "node:os"
 import { join } from "node:path"
 import { packageDir } from "../test/harness/harness.js"
 import { runContextGrowthBench, type ContextGrowthResult, type GrowthPoint } from "./context-growth.js"
+import { runControlCostBench, type ControlCostResult, type RequestCost } from "./control-cost.js"
 import { runEventHookBench, type EventHookResult } from "./event-hook.js"
 import { runIdleToPromptBench, type IdleToPromptResult } from "./idle-to-prompt.js"
 import { runJournalBench, type JournalCase, type JournalResult } from "./journal.js"
 import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "./load.js"
 import { runMemoryBench, type MemoryResult } from "./memory.js"
+import { runMemoryHydrationBench, type HydrationResult } from "./memory-hydration.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
 import { QUICK } from "./util.js"
 
@@ -37,6 +39,11 @@ const GOAL = {
   // Issue 15: recovery at start-up reads only the newest journal, so a long history costs no more
   // than one full journal (the rotation size), however many old journals lie beside it.
   journalRecoveryToFull: 1.2,
+  // Issue 17: a control command (/ralph-status …) acts in the plugin. OpenCode 1.18.33 runs a model
+  // turn for every command (zero only by failing the command: BENCHMARKS.md), so the goal is its
+  // minimum: one request that carries the control message alone, none of the session's history.
+  controlRequests: 1,
+  controlMessages: 1,
 }
 
 interface Results {
@@ -48,10 +55,12 @@ interface Results {
   eventHook?: EventHookResult
   memory?: MemoryResult
   promiseCheck?: PromiseCheckResult
+  hydration?: HydrationResult
   journal?: JournalResult
   idleToPrompt?: IdleToPromptResult
   contextGrowth?: ContextGrowthResult
   load?: LoadResult
+  controlCost?: ControlCostResult
 }
 
 type Row = [benchmark: string, measure: string, result: string, goal: string, verdict: string]
@@ -96,9 +105,14 @@ async function main(): Promise<void> {
     log("recovery with a long journal history (child process)")
     results.journal = await runJournalBench()
   }
+  if (wanted("hydrate")) {
+    log("project memory hydration from a 1 MB memory file (child process)")
+    results.hydration = await runMemoryHydrationBench()
+  }
   if (wanted("idle")) results.idleToPrompt = await runIdleToPromptBench(log)
   if (wanted("growth")) results.contextGrowth = await runContextGrowthBench(log)
   if (wanted("load")) results.load = await runLoadBench(log)
+  if (wanted("control")) results.controlCost = await runControlCostBench(log)
   results.machine.opencode = results.load?.opencodeVersion ?? opencodeVersion()
   results.machine.loadAverage.end = loadavg()[0] ?? 0
 
@@ -176,6 +190,16 @@ function rows(r: Results): Row[] {
     const bun = r.load.bunLoad
     if (bun) out.push(["load", `  plugin alone in OpenCode's Bun (n=${bun.runs})`, `server() ${ms(bun.factoryMs)}, first hook ${ms(bun.readyMs)}`, "", "(info)"])
   }
+  if (r.controlCost) {
+    const c = r.controlCost
+    const line = (k: RequestCost) => `${k.requests} request, ${kb(k.bytes)} (≈${k.approxTokens.toLocaleString("en")} tokens): system ${kb(k.systemBytes)}, tools ${kb(k.toolsBytes)}, ${k.messages} message${k.messages === 1 ? "" : "s"}`
+    const met = (k: RequestCost) => verdict(k.requests <= GOAL.controlRequests && k.messages <= GOAL.controlMessages)
+    const goal = `${GOAL.controlRequests} request, ${GOAL.controlMessages} message`
+    out.push(["control command", `/ralph-status after a 3-turn loop, before (×${c.rounds})`, line(c.before.status), "", "(info)"])
+    out.push(["control command", `/ralph-status after a 3-turn loop, now (×${c.rounds})`, line(c.after.status), goal, met(c.after.status)])
+    out.push(["control command", "/ralph-help, before → now", `${kb(c.before.help.bytes)} → ${kb(c.after.help.bytes)}`, goal, met(c.after.help)])
+    out.push(["control command", "  for scale: one turn of that loop", line(c.loopTurn), "", "(info)"])
+  }
   if (r.memory) {
     const m = r.memory
     out.push(["memory", "heap per tracked session", `${m.bytesPerSession.toFixed(0)} B`, "", "(info)"])
@@ -193,6 +217,13 @@ function rows(r: Results): Row[] {
       out.push(["completion check", c.name, `${ms(c.medianMs)} (${c.mbPerSecond.toFixed(0)} MB/s) → ${c.decision}`, big ? `≤ ${GOAL.promiseCheck5MbMs} ms` : "", big ? verdict(c.medianMs <= GOAL.promiseCheck5MbMs) : "(info)"])
     }
     out.push(["completion check", "linear: 5 MB vs 1 MB, worst shape", x(p.fiveToOneMbRatio), `≤ ${GOAL.promiseCheckLinear}×`, verdict(p.fiveToOneMbRatio <= GOAL.promiseCheckLinear)])
+  }
+  if (r.hydration) {
+    const h = r.hydration
+    for (const c of h.cases) {
+      const section = `${c.sectionChars} chars of prompt (budget ${h.budgetChars})`
+      out.push(["project memory", `${c.name} (${kb(c.fileBytes)}, ${c.entries} entries)`, `${ms(c.medianMs)}, ${section}`, c.fileBytes ? `≤ budget + 300 chars` : "", c.fileBytes ? verdict(c.sectionChars <= h.budgetChars + 300) : "(baseline)"])
+    }
   }
   if (r.journal) {
     const j = r.journal

@@ -8,19 +8,25 @@ import { LiveSettings } from "./config/live-settings.js"
 import { ContinuationWatch } from "./continuations/watch.js"
 import { globalConfigDir } from "./config/load.js"
 import type { RalphContext } from "./context.js"
+import { ControlTurns } from "./commands/control-turns.js"
 import { chatMessageHook } from "./hooks/chat-message.js"
+import { chatParamsHook } from "./hooks/chat-params.js"
 import { compactionAutocontinueHook } from "./hooks/compaction-autocontinue.js"
 import { compactingHook } from "./hooks/compacting.js"
 import { commandHook } from "./hooks/command-execute.js"
 import { eventHook } from "./hooks/event.js"
+import { messagesTransformHook } from "./hooks/messages-transform.js"
 import { systemTransformHook } from "./hooks/system-transform.js"
+import { textCompleteHook } from "./hooks/text-complete.js"
 import { RefusedByRalph, toolGuardHook } from "./hooks/tool-guard.js"
 import { LoopManager } from "./loop/manager.js"
+import { MemoryStore } from "./memory/memory-store.js"
+import { PlanRequests } from "./plan/requests.js"
 import { OpencodeApi } from "./opencode/api.js"
 import { Faults } from "./opencode/faults.js"
 import { LoopStore } from "./store/loop-store.js"
 import { writeReport } from "./store/report.js"
-import { changedFiles } from "./actions/work-tree.js"
+import { filesChangedSinceStart } from "./actions/work-tree.js"
 import type { Loop } from "./loop/loop.js"
 import { ownFolders } from "./project/own-files.js"
 
@@ -38,10 +44,28 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     if (event.startsWith("stopped:")) void report(input.directory, loop, api)
   })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
-  const interpreter = new Interpreter({ directory: input.directory, api, store, faults, onWake: (loop) => runner.wake(loop) })
+  const memory = new MemoryStore(input.directory, (message) => {
+    api.log("warn", message)
+    api.toast("warning", "Ralph · memory file moved aside", message)
+  })
+  const interpreter = new Interpreter({ directory: input.directory, api, store, memory, faults, onWake: (loop) => runner.wake(loop) })
+  const plans = new PlanRequests()
   const continuations = new ContinuationWatch()
-  const runner = new LoopRunner(interpreter, { directory: input.directory, manager, continuations, now: Date.now, settings: () => settings.current })
-  const ctx: RalphContext = { directory: input.directory, api, manager, runner, settings, continuations, newSessions: new Set(), now: Date.now }
+  const runner = new LoopRunner(interpreter, { directory: input.directory, manager, plans, continuations, now: Date.now, settings: () => settings.current })
+  const ctx: RalphContext = {
+    directory: input.directory,
+    api,
+    manager,
+    plans,
+    runner,
+    settings,
+    memory,
+    continuations,
+    newSessions: new Set(),
+    controlTurns: new ControlTurns(),
+    savedLoops: (limit) => store.newest(limit),
+    now: Date.now,
+  }
   const found = await store.load(Date.now()).catch((error: unknown) => {
     api.log("error", `could not read the loops' state: ${String(error)}`)
     return { loops: [], problems: [], owned: [] }
@@ -54,6 +78,9 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     "command.execute.before": commandHook(ctx),
     "chat.message": chatMessageHook(ctx),
     "experimental.chat.system.transform": systemTransformHook(ctx),
+    "experimental.chat.messages.transform": messagesTransformHook(ctx),
+    "chat.params": chatParamsHook(ctx),
+    "experimental.text.complete": textCompleteHook(ctx),
     "experimental.compaction.autocontinue": compactionAutocontinueHook(ctx),
     "tool.execute.before": toolGuardHook(ctx),
     "experimental.session.compacting": compactingHook(ctx),
@@ -90,7 +117,7 @@ function guard(hooks: Hooks, api: OpencodeApi): Hooks {
 /** ralph_report.md for a loop that just ended (never throws). */
 async function report(directory: string, loop: Loop, api: OpencodeApi): Promise<void> {
   try {
-    const files = await changedFiles(directory, ownFolders(loop))
+    const files = await filesChangedSinceStart(directory, { head: loop.startHead, files: loop.startFiles }, ownFolders(loop))
     const file = await writeReport(directory, loop, files, Date.now())
     api.log("info", "loop report written", { loop: loop.id, file })
   } catch (error) {

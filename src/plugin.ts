@@ -34,15 +34,20 @@ export const server: Plugin = async (input, options) => {
       await hook?.(...args)
     }
   const event = later("event")
+  const textComplete = later("experimental.text.complete")
   return {
     config: configHook(),
     event: (input) => (!OBSERVED_EVENTS.has(input.event.type) ? SKIPPED : loaded?.event ? loaded.event(input) : event(input)),
     "command.execute.before": later("command.execute.before"),
     "chat.message": later("chat.message"),
     "experimental.chat.system.transform": later("experimental.chat.system.transform"),
+    "experimental.chat.messages.transform": later("experimental.chat.messages.transform"),
+    "chat.params": later("chat.params"),
     "experimental.compaction.autocontinue": later("experimental.compaction.autocontinue"),
     "experimental.session.compacting": later("experimental.session.compacting"),
     "tool.execute.before": later("tool.execute.before"),
+    // Every text part the model completes passes here: only one that holds a <remember> tag is looked at.
+    "experimental.text.complete": (input, output) => (/<remember/i.test(output.text) ? textComplete(input, output) : SKIPPED),
     // Disposing an instance that never loaded must not load it (that would start recovery).
     dispose: async () => {
       if (loading) await (await loading).dispose?.()

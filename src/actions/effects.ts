@@ -4,15 +4,25 @@
 // the same jobs' effects against a simulated OpenCode and can put any event between two of them.
 import type { Session, Todo } from "@opencode-ai/sdk"
 import type { CheckConfig } from "../config/schema.js"
+import type { StartTree } from "../loop/changed-files.js"
 import type { CheckResult } from "../loop/diagnostics.js"
 import type { Loop } from "../loop/loop.js"
 import type { ProgressSample } from "../loop/progress.js"
 import type { LogLevel, PromptInput } from "../opencode/api.js"
 import type { CrashPoint } from "../opencode/faults.js"
 import type { MessageWithParts } from "../opencode/read-turn.js"
+import type { ProgressEntry } from "../plan/progress-entry.js"
 import type { StoreProblem } from "../store/loop-store.js"
+import type { PlanFileRead } from "../store/plan-file.js"
 import type { SummaryRecord } from "../store/session-files.js"
+import type { MemoryFile, MemorySection } from "../memory/memory-file.js"
 import type { Notice } from "./notices.js"
+
+export interface RememberItem {
+  section: MemorySection
+  source: string
+  text: string
+}
 
 type ModelRef = { providerID: string; modelID: string }
 
@@ -30,11 +40,14 @@ interface Effects {
   "select-session": { ask: { sessionID: string }; result: void }
   prompt: { ask: { loop: Loop; sessionID: string; input: PromptInput }; result: void }
   "delete-session": { ask: { sessionID: string }; result: void }
+  /** Renames a session (how a stopped loop ended, in the TUI's session list). */
+  "set-title": { ask: { sessionID: string; title: string }; result: void }
   /** The work tree and the session's completed todos, for the progress measure. */
   sample: { ask: { loop: Loop }; result: ProgressSample }
   /** Files changed since the loop began, outside its own folders (never fails: [] then). */
   "changed-files": { ask: { loop: Loop }; result: string[] }
-  head: { ask: object; result: string | undefined }
+  /** HEAD and the changed files' content as the loop begins (undefined: not a git repository, or git failed). */
+  "work-tree": { ask: { loop: Loop }; result: StartTree | undefined }
   "run-checks": { ask: { loop: Loop }; result: CheckResult[] }
   /** The state file is still what this process wrote (else it is restored, and the problem returned). */
   "verify-state": { ask: { loop: Loop }; result: StoreProblem | undefined }
@@ -43,13 +56,26 @@ interface Effects {
   "write-summary": { ask: { record: SummaryRecord }; result: string }
   "read-summary": { ask: { loop: Loop; sessionID: string }; result: string | undefined }
   "write-transcript": { ask: { loop: Loop; sessionID: string; messages: MessageWithParts[] }; result: void }
+  /** The plugin's record of a plan loop's stories, written into its plan file. */
+  "write-plan": { ask: { loop: Loop }; result: { changed: string[] } | { problem: string } }
+  /** A plan file read and checked (for /ralph-plan). */
+  "read-plan": { ask: { path: string }; result: PlanFileRead }
+  "append-progress": { ask: { entry: ProgressEntry }; result: void }
+  /** The progress log's text (undefined: there is none yet). */
+  "read-progress": { ask: object; result: string | undefined }
+  /** A prompt outside any loop (/ralph-plan asking again). */
+  ask: { ask: { sessionID: string; text: string }; result: void }
+  /** The project memory as it is on disk (empty when it cannot be read). */
+  memory: { ask: object; result: MemoryFile }
+  /** Adds entries to the project memory (deduplicated, pruned beyond `maxEntries`). */
+  remember: { ask: { items: RememberItem[]; maxEntries: number }; result: void }
   // The continuations outside /ralph (sessions without a loop).
   /** The session as OpenCode has it (its parentID says whether it is a subagent's). */
   session: { ask: { sessionID: string }; result: Session }
   /** Sends a continuation prompt to a session without a loop. */
   continue: { ask: { sessionID: string; feature: "todo-continuation" | "auto-continue"; input: PromptInput }; result: void }
   /** A fingerprint of the project's work tree (undefined: not a git repository). */
-  "work-tree": { ask: object; result: string | undefined }
+  fingerprint: { ask: object; result: string | undefined }
   /** The checks the project's files and installed tools suggest (detect-checks.ts). */
   "detect-checks": { ask: object; result: CheckConfig[] }
   /** auto-continue's fast checks, run for a session without a loop. */

@@ -1,12 +1,17 @@
 // Production's side of the jobs: every effect they yield is done here, with the SDK client
 // OpenCode gave the plugin, git, the checks and the store. Jobs run in the background; a job
 // never throws out of here (a failure it does not handle itself is logged).
-import { filesChangedSince, headCommit, repositoryPrefix, sampleWorkTree } from "./work-tree.js"
+import { filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "./work-tree.js"
 import { ownFolders, type Loop } from "../loop/loop.js"
 import type { OpencodeApi } from "../opencode/api.js"
 import type { Faults } from "../opencode/faults.js"
 import type { LoopStore } from "../store/loop-store.js"
+import { readPlanFile, writePlanBack } from "../store/plan-file.js"
+import { ProgressFile } from "../store/progress-file.js"
+import { emptyMemory, isoDate, remember } from "../memory/memory-file.js"
+import type { ProjectMemory } from "../memory/memory-store.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
+import { checksFor } from "../plan/plan.js"
 import { runCheck } from "./checks.js"
 import { detectChecks } from "./detect-checks.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
@@ -20,6 +25,7 @@ export interface InterpreterOptions {
   directory: string
   api: OpencodeApi
   store: LoopStore
+  memory: ProjectMemory
   now?: () => number
   /** Fault injection (e2e tests only): where to kill OpenCode. */
   faults?: Faults | undefined
@@ -35,8 +41,11 @@ export class Interpreter {
   private disposed = false
   /** The project's place in its git repository (undefined: not a repository), asked once. */
   private prefix?: Promise<string | undefined>
+  private readonly progress: ProgressFile
 
-  constructor(private readonly options: InterpreterOptions) {}
+  constructor(private readonly options: InterpreterOptions) {
+    this.progress = new ProgressFile(options.directory)
+  }
 
   private now(): number {
     return (this.options.now ?? Date.now)()
@@ -44,7 +53,12 @@ export class Interpreter {
 
   /** Runs `job` to its end in the background. */
   start(label: string, job: Job): void {
-    this.run(job).catch((error: unknown) => this.options.api.log("error", `${label} failed: ${String(error)}`))
+    void this.runNow(label, job)
+  }
+
+  /** Runs `job`; resolves when it has ended (never rejects: a failure is logged). */
+  runNow(label: string, job: Job): Promise<void> {
+    return this.run(job).catch((error: unknown) => this.options.api.log("error", `${label} failed: ${String(error)}`))
   }
 
   async run(job: Job): Promise<void> {
@@ -83,7 +97,7 @@ export class Interpreter {
   }
 
   private async resolve(effect: Effect): Promise<unknown> {
-    const { api, store, directory } = this.options
+    const { api, store, memory, directory } = this.options
     switch (effect.kind) {
       case "all":
         return Promise.all(effect.effects.map((e) => this.resolve(e)))
@@ -110,17 +124,19 @@ export class Interpreter {
         return api.promptAsync(effect.sessionID, effect.input)
       case "delete-session":
         return api.deleteSession(effect.sessionID)
+      case "set-title":
+        return api.setTitle(effect.sessionID, effect.title)
       case "sample":
         return this.sample(effect.loop)
       case "changed-files":
-        return filesChangedSince(directory, effect.loop.startHead, ownFolders(effect.loop)).then(
-          (files) => files.filter((path) => inTargets(path, effect.loop.targets)),
+        return filesChangedSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop)).then(
+          (files) => files.map((f) => f.path).filter((path) => inTargets(path, effect.loop.targets)),
           () => [],
         )
-      case "head":
-        return headCommit(directory).catch(() => undefined)
+      case "work-tree":
+        return snapshotWorkTree(directory, ownFolders(effect.loop)).catch(() => undefined)
       case "run-checks":
-        return this.runChecks(effect.loop.settings.checks)
+        return this.runChecks(checksFor(effect.loop.settings, effect.loop.plan))
       case "auto-checks":
         return this.runChecks(effect.checks)
       case "session":
@@ -128,7 +144,7 @@ export class Interpreter {
       case "continue":
         if (this.disposed) throw new Error("the plugin instance was disposed")
         return api.promptAsync(effect.sessionID, effect.input)
-      case "work-tree":
+      case "fingerprint":
         return this.workTree()
       case "detect-checks":
         return detectChecks(directory)
@@ -142,6 +158,27 @@ export class Interpreter {
         return readSummaryFile(directory, effect.loop.settings.summaryPath, effect.sessionID)
       case "write-transcript":
         return writeTranscript(directory, effect.loop.settings.summaryPath, effect.sessionID, effect.messages)
+      case "write-plan":
+        return effect.loop.plan ? writePlanBack(directory, effect.loop.plan) : { changed: [] }
+      case "read-plan":
+        return readPlanFile(directory, effect.path)
+      case "append-progress":
+        return this.progress.append(effect.entry)
+      case "read-progress":
+        return this.progress.read()
+      case "ask":
+        if (this.disposed) throw new Error("the plugin instance was disposed")
+        return api.promptAsync(effect.sessionID, { text: effect.text })
+      case "memory":
+        return memory.read().catch((error: unknown) => {
+          api.log("warn", `could not read the project memory: ${String(error)}`)
+          return emptyMemory()
+        })
+      case "remember": {
+        const date = isoDate(this.now())
+        await memory.update((m) => effect.items.reduce((acc, item) => remember(acc, item.section, { ...item, date }, effect.maxEntries), m))
+        return
+      }
       case "toast":
         return api.toast(effect.notice.variant, effect.notice.title, effect.notice.message, effect.notice.duration)
       case "log":

@@ -3,6 +3,7 @@ import type { BreakerState } from "../loop/breaker.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "../loop/loop.js"
 import { promiseTag, shorten } from "../loop/prompts.js"
 import type { OpencodeApi, ToastVariant } from "../opencode/api.js"
+import { currentStory, doneIn, storyPosition } from "../plan/plan.js"
 
 export interface Notice {
   variant: ToastVariant
@@ -16,20 +17,30 @@ export const show = (api: Pick<OpencodeApi, "toast">, notice: Notice): void => a
 /** A time of day, as toasts and /ralph-status show it. */
 export const clock = (at: number) => new Date(at).toLocaleTimeString("en-GB", { hour12: false })
 
-export const iterationTitle = (loop: Loop) => `Ralph ${loop.iteration}/${maxIterations(loop)} · ${shorten(loop.task, 50)}`
+/** `Ralph 3/20 · build the widget`, or in a plan loop `Ralph 3/20 · story US-002 (2 of 5) · its title`. */
+export function iterationTitle(loop: Loop): string {
+  const story = loop.plan ? currentStory(loop.plan) : undefined
+  const head = `Ralph ${loop.iteration}/${maxIterations(loop)}`
+  if (!loop.plan || !story) return `${head} · ${shorten(loop.task, 50)}`
+  const { number, total } = storyPosition(loop.plan)
+  return `${head} · story ${story.id} (${number} of ${total}) · ${shorten(story.title, 40)}`
+}
 
 export function started(loop: Loop): Notice {
+  const checks = loop.settings.checks.length ? ` and these checks pass: ${loop.settings.checks.map((c) => c.name).join(", ")}` : ""
+  const plan = loop.plan
   return {
     variant: "info",
     title: iterationTitle(loop),
-    message: `Loop started (${loop.settings.strategy}). It ends when the model writes ${promiseTag(loop.settings.promiseWord)}${
-      loop.settings.checks.length ? ` and these checks pass: ${loop.settings.checks.map((c) => c.name).join(", ")}` : ""
-    }.`,
+    message: plan
+      ? `Plan loop started (${loop.settings.strategy}): ${plan.stories.length} stories in ${plan.file}, ${plan.done.length} done already. One story per iteration; the plugin marks a story done when the model writes ${promiseTag(loop.settings.promiseWord)}${checks || " (no loop checks; a story's own checks still run)"}.`
+      : `Loop started (${loop.settings.strategy}). It ends when the model writes ${promiseTag(loop.settings.promiseWord)}${checks}.`,
   }
 }
 
 export function iterationStarted(loop: Loop, how: string): Notice {
-  return { variant: "info", title: iterationTitle(loop), message: how }
+  const done = loop.plan ? doneIn(loop.plan, loop.iteration - 1) : undefined
+  return { variant: "info", title: iterationTitle(loop), message: done ? `Story ${done.id} done (${done.checks.length ? "its checks pass" : "no checks to run"}). ${how}` : how }
 }
 
 export function completed(loop: Loop, detail: string): Notice {

@@ -7,15 +7,23 @@ import type { CrashPoint } from "../opencode/faults.js"
 import type { LoadResult } from "../store/loop-store.js"
 import { all, io, type Job } from "./effects.js"
 import type { JobContext } from "./jobs/context.js"
+import { retitleEnded } from "./jobs/ended.js"
 import { resumeNow, wake } from "./jobs/go-on.js"
 import { recoverAll } from "./jobs/recover.js"
 import { turnEnded } from "./jobs/turn-ended.js"
 import { afterIdle } from "./jobs/continue-session.js"
+import { planTurnEnded } from "./jobs/plan-turn.js"
+import type { PlanRequest } from "../plan/requests.js"
 
 /** What runs the jobs: it does their effects, keeps their timers, and knows what is on disk. */
 export interface JobHost {
   /** Runs `job` to its end, in the background. */
   start(label: string, job: Job): void
+  /**
+   * Runs `job`; resolves when it has ended. (The simulator resolves at once: its jobs advance only
+   * when the scenario steps them, so anything may still happen before this one ends.)
+   */
+  runNow(label: string, job: Job): Promise<void>
   /** Resolves once the loop's state as it is now has reached disk. */
   persisted(loop: Loop): Promise<void>
   /** A named point of the loop's work, where the e2e tests can kill OpenCode. */
@@ -33,6 +41,11 @@ export class LoopRunner {
   /** A turn of `loop` ended (its idle was claimed by the manager). */
   onTurnEnded(loop: Loop): void {
     this.host.start(`turn end of ${loop.id}`, turnEnded(this.ctx, loop))
+  }
+
+  /** The model's turn for a /ralph-plan request ended: the plan is checked. */
+  onPlanTurnEnded(request: PlanRequest): void {
+    this.host.start(`plan check in ${request.sessionID}`, planTurnEnded(this.ctx, request))
   }
 
   /** The loop's wait is over (its timer fired). */
@@ -60,17 +73,25 @@ export class LoopRunner {
     const watch = this.ctx.continuations
     const { userEpoch } = watch.moment(sessionID)
     this.host.start(`work tree before the turn of ${sessionID}`, (function* () {
-      const tree = yield* io({ kind: "work-tree" })
+      const tree = yield* io({ kind: "fingerprint" })
       watch.baselineTaken(sessionID, tree, userEpoch)
     })())
   }
 
-  /** Remembers HEAD and the work tree at the start of a loop (changed files, the progress baseline). */
-  captureStart(loop: Loop): void {
+  /** A loop was stopped outside a job (/cancel-ralph): its session's title says so. */
+  ended(loop: Loop): void {
+    this.host.start(`end of ${loop.id}`, retitleEnded(loop))
+  }
+
+  /**
+   * Reads the work tree as a loop begins (HEAD and the files the user had changed already, for
+   * "files changed since the loop began"; the progress baseline); resolves once it is recorded.
+   */
+  captureStart(loop: Loop): Promise<void> {
     const manager = this.ctx.manager
-    this.host.start(`start of ${loop.id}`, (function* () {
-      const [head, sample] = yield* all({ kind: "head" }, { kind: "sample", loop })
-      manager.startCaptured(loop, head, sample)
+    return this.host.runNow(`start of ${loop.id}`, (function* () {
+      const [tree, sample] = yield* all({ kind: "work-tree", loop }, { kind: "sample", loop })
+      manager.startCaptured(loop, tree, sample)
     })())
   }
 

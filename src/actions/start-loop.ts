@@ -3,22 +3,24 @@ import type { SettingKey, Settings } from "../config/schema.js"
 import type { RalphContext } from "../context.js"
 import { consistentSettings } from "../loop/limits.js"
 import type { Loop } from "../loop/loop.js"
+import type { PlanState } from "../plan/plan.js"
 import { detectChecks } from "./detect-checks.js"
 import * as notice from "./notices.js"
 
-export function startLoop(ctx: RalphContext, sessionID: string, task: string, overrides: Partial<Settings> = {}): Loop {
+/** Resolves once the work tree as the loop begins is recorded: before the task reaches the model. */
+export async function startLoop(ctx: RalphContext, sessionID: string, task: string, overrides: Partial<Settings> = {}, plan?: PlanState): Promise<Loop> {
   const { activation: _activation, ...merged } = { ...ctx.settings.current, ...overrides }
   if (merged.checks.length === 0 && merged.autoDetectChecks) merged.checks = detectChecks(ctx.directory)
   const explicit = new Set([...ctx.settings.explicit, ...(Object.keys(overrides) as SettingKey[])])
   const { settings, notices } = consistentSettings(merged, explicit)
   if (notices.length > 0) ctx.api.toast("info", "Ralph · settings adjusted", notices.join("\n"))
-  const { loop, replaced } = ctx.manager.start(sessionID, task, settings, ctx.now())
+  const { loop, replaced } = ctx.manager.start(sessionID, task, settings, ctx.now(), plan)
   if (replaced) {
     ctx.runner.cancelTimer(replaced)
     ctx.api.log("info", "a new /ralph replaced the loop running in this session", { session: sessionID })
   }
-  ctx.api.log("info", "loop started", { session: sessionID, settings })
+  ctx.api.log("info", "loop started", { session: sessionID, settings, ...(plan ? { plan: plan.file, stories: plan.stories.length } : {}) })
   notice.show(ctx.api, notice.started(loop))
-  ctx.runner.captureStart(loop)
+  await ctx.runner.captureStart(loop)
   return loop
 }

@@ -1,11 +1,13 @@
 // The project's git work tree: a fingerprint of HEAD and every changed or untracked file with its
 // size and modification time (it changes when the agent edits, creates, deletes or commits files),
-// and the files changed. The loop's own files (`ownFolders`) are left out, or every restart would
-// look like progress.
+// the snapshot a loop takes when it begins, and the files it changed since. The loop's own files
+// (`ownFolders`) are left out, or every restart would look like progress.
 import { execFile } from "node:child_process"
 import { createHash } from "node:crypto"
+import { createReadStream } from "node:fs"
 import { stat } from "node:fs/promises"
 import { join } from "node:path"
+import { changedSinceStart, DELETED, type FileHashes, type StartTree } from "../loop/changed-files.js"
 
 const MAX_FILES = 2_000
 
@@ -27,10 +29,17 @@ export async function changedFiles(directory: string, ignore: readonly string[])
     git(directory, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "."]),
   ])
   const base = (prefix ?? "").trim()
-  return (status ?? "")
-    .split("\0")
-    .filter((entry) => entry.length > 3)
-    .map((entry) => ({ code: entry.slice(0, 2), path: entry.slice(3) }))
+  const files: Array<{ code: string; path: string }> = []
+  const entries = (status ?? "").split("\0")
+  for (let i = 0; i < entries.length; i += 1) {
+    const entry = entries[i] as string
+    if (entry.length <= 3) continue
+    const code = entry.slice(0, 2)
+    files.push({ code, path: entry.slice(3) })
+    // A rename or copy is followed by its original path.
+    if (code[0] === "R" || code[0] === "C") i += 1
+  }
+  return files
     .filter(({ path }) => path.startsWith(base))
     .map(({ code, path }) => ({ code, path: path.slice(base.length) }))
     .filter(({ path }) => !ignore.some((p) => path.startsWith(p)))
@@ -40,11 +49,50 @@ export function headCommit(directory: string): Promise<string | undefined> {
   return git(directory, ["rev-parse", "--verify", "-q", "HEAD"]).then((out) => out?.trim() || undefined)
 }
 
-/** Files changed since `since` (committed or not), outside the ignored prefixes. */
-export async function filesChangedSince(directory: string, since: string | undefined, ignore: readonly string[]): Promise<string[]> {
-  const committed = since ? ((await git(directory, ["diff", "--name-only", "--relative", `${since}..HEAD`, "--", "."])) ?? "").split("\n").filter(Boolean) : []
-  const pending = (await changedFiles(directory, ignore)).map((f) => f.path)
-  return [...new Set([...committed, ...pending])].filter((path) => !ignore.some((prefix) => path.startsWith(prefix)))
+/** A file's content hash; DELETED when it is not there. */
+function hashFile(file: string): Promise<string> {
+  return new Promise((resolve) => {
+    const hash = createHash("sha1")
+    createReadStream(file)
+      .on("data", (chunk) => hash.update(chunk))
+      .on("end", () => resolve(hash.digest("hex")))
+      .on("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ENOENT" ? DELETED : `unreadable:${error.code ?? "?"}`))
+  })
+}
+
+async function hashAll(directory: string, paths: Iterable<string>): Promise<FileHashes> {
+  const hashes: FileHashes = {}
+  for (const path of paths) hashes[path] = await hashFile(join(directory, path))
+  return hashes
+}
+
+/** HEAD and the content of every changed or untracked file when a loop begins (undefined: not a git repository). */
+export async function snapshotWorkTree(directory: string, ignore: readonly string[]): Promise<StartTree | undefined> {
+  if ((await repositoryPrefix(directory)) === undefined) return undefined
+  const [head, files] = await Promise.all([headCommit(directory), changedFiles(directory, ignore)])
+  const hashes = await hashAll(directory, files.slice(0, MAX_FILES).map((f) => f.path))
+  return head ? { head, files: hashes } : { files: hashes }
+}
+
+/**
+ * The files the loop changed since it began (see src/loop/changed-files.ts), with their status code
+ * now — or, for one that no longer differs from HEAD, "committed", "deleted" or "reverted" —
+ * outside the ignored prefixes.
+ */
+export async function filesChangedSinceStart(
+  directory: string,
+  start: { head?: string | undefined; files?: FileHashes | undefined },
+  ignore: readonly string[],
+): Promise<Array<{ code: string; path: string }>> {
+  const [diff, dirty] = await Promise.all([
+    start.head ? git(directory, ["diff", "--name-only", "--relative", `${start.head}..HEAD`, "--", "."]) : undefined,
+    changedFiles(directory, ignore),
+  ])
+  const committed = (diff ?? "").split("\n").filter((path) => path && !ignore.some((prefix) => path.startsWith(prefix)))
+  const now = await hashAll(directory, new Set([...dirty.map((f) => f.path), ...Object.keys(start.files ?? {})]))
+  const codes = new Map(dirty.map((f) => [f.path, f.code]))
+  const clean = (path: string) => (committed.includes(path) ? "committed" : now[path] === DELETED ? "deleted" : "reverted")
+  return changedSinceStart(start.files, committed, now).map((path) => ({ code: codes.get(path) ?? clean(path), path }))
 }
 
 /**

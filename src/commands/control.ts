@@ -5,13 +5,14 @@ import type { RalphContext } from "../context.js"
 import type { Loop } from "../loop/loop.js"
 import { resumeByHand } from "../loop/resume.js"
 import { CONTROL_MARKER, type ControlCommand } from "./definitions.js"
-import { helpText, statusText } from "./status-text.js"
 import { cancelContinuations, continuationStatus } from "./continuation-status.js"
+import { statusMessage } from "./status.js"
+import { helpText } from "./status-text.js"
 import { replaceText } from "./text.js"
 
-export function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): void {
+export async function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): Promise<void> {
   const loop = ctx.manager.find(sessionID)
-  const result = act(ctx, command, loop, args.trim(), sessionID)
+  const result = command === "ralph-status" ? await status(ctx, sessionID) : act(ctx, command, loop, args.trim(), sessionID)
   ctx.api.toast(result.variant ?? "info", result.title, result.message.split("\n").slice(0, 3).join("\n"))
   replaceText(parts, `${CONTROL_MARKER} /${command}\n\n${result.message}\n\n(This message is for the user; the Ralph loop plugin already did it. Reply with just "OK".)`)
 }
@@ -24,24 +25,24 @@ interface Result {
 
 const NO_LOOP: Result = { title: "Ralph · no loop here", message: "There is no Ralph loop in this session. Start one with /ralph <task>." }
 
-function act(ctx: RalphContext, command: ControlCommand, loop: Loop | undefined, args: string, sessionID: string): Result {
+async function status(ctx: RalphContext, sessionID: string): Promise<Result> {
+  const message = await statusMessage(ctx, sessionID)
+  const result = message ? { title: "Ralph · status", message } : NO_LOOP
+  // Without a live loop here, the continuations outside /ralph say what they would do.
+  return ctx.manager.find(sessionID) ? result : { ...result, message: `${result.message}\n\n${continuationStatus(ctx, sessionID)}` }
+}
+
+function act(ctx: RalphContext, command: Exclude<ControlCommand, "ralph-status">, loop: Loop | undefined, args: string, sessionID: string): Result {
   switch (command) {
     case "ralph-help":
       return { title: "Ralph · help", message: helpText() }
-    case "ralph-status": {
-      if (loop) return { title: "Ralph · status", message: statusText(loop, ctx.now()) }
-      const others = ctx.manager.all()
-      const result = others.length === 0
-        ? NO_LOOP
-        : { title: "Ralph · status", message: `No Ralph loop in this session. Loops in this project:\n${others.map((l) => `- ${l.sessionID}: ${l.phase}, iteration ${l.iteration} — ${l.task.split("\n")[0]}`).join("\n")}` }
-      return { ...result, message: `${result.message}\n\n${continuationStatus(ctx, sessionID)}` }
-    }
     case "cancel-ralph":
       // The session's continuations stop too: the cancelled loop's last turn is not continued.
       if (!loop) return cancelContinuations(ctx, sessionID) ?? NO_LOOP
       ctx.continuations.cancel(sessionID)
       ctx.manager.stop(loop, "cancelled", "cancelled with /cancel-ralph")
       ctx.runner.cancelTimer(loop)
+      ctx.runner.ended(loop)
       ctx.api.log("info", "loop cancelled by the user", { loop: loop.id, iteration: loop.iteration })
       return { title: "Ralph · cancelled", message: `The Ralph loop ended at iteration ${loop.iteration}. Nothing more will be sent.` }
     case "ralph-pause":

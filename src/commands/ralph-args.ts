@@ -43,7 +43,11 @@ function checkKind(command: string): CheckKind {
   return "test"
 }
 
-export type RalphArgs = { ok: true; task: string; overrides: Partial<Settings> } | { ok: false; error: string }
+/** `prd`: /ralph --prd [PATH] — true for the setting prdPath, else the path given. */
+export type RalphArgs = { ok: true; task: string; overrides: Partial<Settings>; prd?: string | true } | { ok: false; error: string }
+
+/** After --prd, a word is the plan's path (not the task) when it ends in .json/.jsonc or starts with ./, ../ or /. */
+export const looksLikePlanPath = (word: string): boolean => /\.jsonc?$/i.test(word) || /^\.{0,2}\//.test(word)
 
 interface Token {
   text: string
@@ -99,6 +103,7 @@ export function parseRalphArgs(line: string): RalphArgs {
   if (typeof tokens === "string") return { ok: false, error: tokens }
   const overrides: Record<string, unknown> = {}
   const cut: Array<[number, number]> = []
+  let prd: string | true | undefined
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i] as Token
     if (token.quoted || !token.text.startsWith("--")) continue
@@ -108,6 +113,16 @@ export function parseRalphArgs(line: string): RalphArgs {
     }
     const eq = token.text.indexOf("=")
     const name = eq < 0 ? token.text : token.text.slice(0, eq)
+    if (name === "--prd") {
+      if (prd !== undefined) return { ok: false, error: "--prd is given twice" }
+      const next = tokens[i + 1]
+      const path = eq >= 0 ? token.text.slice(eq + 1).trim() : next && !next.quoted && looksLikePlanPath(next.text) ? next.text : undefined
+      if (path === "") return { ok: false, error: "--prd= needs a path (or use --prd alone for the setting prdPath)" }
+      prd = path ?? true
+      cut.push([token.start, eq < 0 && path !== undefined ? (next as Token).end : token.end])
+      if (eq < 0 && path !== undefined) i += 1
+      continue
+    }
     const spec = RALPH_FLAGS[name]
     if (!spec) return { ok: false, error: `unknown flag ${name}${suggestFlag(name)}. Put the task after -- if it contains words starting with --.` }
     let raw: string | undefined
@@ -142,7 +157,7 @@ export function parseRalphArgs(line: string): RalphArgs {
   }
   task += line.slice(from)
   task = task.replace(/[ \t]{2,}/g, " ").replace(/ *\n */g, "\n").trim()
-  return { ok: true, task, overrides: overrides as Partial<Settings> }
+  return { ok: true, task, overrides: overrides as Partial<Settings>, ...(prd !== undefined ? { prd } : {}) }
 }
 
 function parseValue(spec: FlagSpec, raw: string | undefined): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -161,7 +176,7 @@ function parseValue(spec: FlagSpec, raw: string | undefined): { ok: true; value:
 }
 
 function suggestFlag(name: string): string {
-  const known = Object.keys(RALPH_FLAGS)
+  const known = [...Object.keys(RALPH_FLAGS), "--prd"]
   const near = closest(name, known)
   return near ? ` (did you mean ${near}?)` : ` (known flags: ${known.join(", ")})`
 }

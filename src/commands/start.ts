@@ -1,10 +1,13 @@
-// /ralph <task> [flags]: parse, validate, and start a loop — or start nothing and say why. A typed
-// keyword message ("ralph: <task> [flags]") comes here too, with what the user typed.
+// /ralph <task> [flags] and /ralph --prd [PATH] [task]: parse, validate, and start a loop — or
+// start nothing and say why. A typed keyword message ("ralph: <task> [flags]") comes here too,
+// with what the user typed.
 import type { Part } from "@opencode-ai/sdk"
 import { startLoop } from "../actions/start-loop.js"
 import type { RalphContext } from "../context.js"
+import type { Loop } from "../loop/loop.js"
 import { runControl } from "./control.js"
 import { parseRalphArgs } from "./ralph-args.js"
+import { startPlan } from "./start-plan.js"
 import { replaceText } from "./text.js"
 
 export async function startFromCommand(ctx: RalphContext, sessionID: string, args: string, parts: Part[], typed = `/ralph ${args}`): Promise<void> {
@@ -13,12 +16,8 @@ export async function startFromCommand(ctx: RalphContext, sessionID: string, arg
   ctx.settings.showUnseen()
   ctx.settings.reload()
   const parsed = parseRalphArgs(args)
-  if (!parsed.ok) {
-    ctx.api.toast("error", "Ralph · not started", `/ralph: ${parsed.error}`)
-    replaceText(parts, `The user typed \`${typed}\` but no Ralph loop was started: ${parsed.error}. Tell them exactly that in one or two sentences and do nothing else.`)
-    return
-  }
-  if (!parsed.task) {
+  if (!parsed.ok) return notStarted(ctx, parts, typed, parsed.error)
+  if (!parsed.task && parsed.prd === undefined) {
     ctx.api.toast("warning", "Ralph · no task", "Usage: /ralph <task> [flags]. No loop was started.")
     replaceText(parts, "The user typed /ralph without a task, so no Ralph loop was started. Tell them in one sentence that the usage is `/ralph <task> [flags]` and do nothing else.")
     return
@@ -28,10 +27,23 @@ export async function startFromCommand(ctx: RalphContext, sessionID: string, arg
     ctx.api.toast("warning", "Ralph · not started", "Loops run only in top-level sessions, not in subagent sessions.")
     return
   }
-  // The model gets the task without the flags (the template was the raw argument line).
-  replaceText(parts, parsed.task)
-  const loop = startLoop(ctx, sessionID, parsed.task, parsed.overrides)
+  let loop: Loop | undefined
+  if (parsed.prd !== undefined) {
+    const started = await startPlan(ctx, sessionID, { task: parsed.task, overrides: parsed.overrides, prd: parsed.prd })
+    if (!started.ok) return notStarted(ctx, parts, typed, started.error, started.variant)
+    loop = started.loop
+    replaceText(parts, started.prompt)
+  } else {
+    // The model gets the task without the flags (the template was the raw argument line).
+    replaceText(parts, parsed.task)
+    loop = await startLoop(ctx, sessionID, parsed.task, parsed.overrides)
+  }
   // On disk before the task reaches the model: a crash from here on finds the loop on restart.
   await ctx.runner.persisted(loop)
   ctx.runner.reached("loop.started")
+}
+
+function notStarted(ctx: RalphContext, parts: Part[], typed: string, error: string, variant: "error" | "warning" = "error"): void {
+  ctx.api.toast(variant, "Ralph · not started", `/ralph: ${error}`)
+  replaceText(parts, `The user typed \`${typed}\` but no Ralph loop was started: ${error}. Tell them exactly that in one or two sentences and do nothing else.`)
 }

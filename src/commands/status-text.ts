@@ -4,11 +4,14 @@ import { cooldownEndsAt } from "../loop/breaker.js"
 import { current } from "../loop/call-window.js"
 import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
 import { unmetCriteria } from "../loop/criteria.js"
-import { promiseTag } from "../loop/prompts.js"
+import { iterations, stopLabel } from "../loop/outcome.js"
+import { promiseTag, shorten } from "../loop/prompts.js"
 import { DEFAULT_SETTINGS } from "../config/schema.js"
 import { SETTINGS_FILES } from "../config/load.js"
 import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
+import type { SavedLoop } from "../store/saved-loops.js"
 import { RALPH_FLAGS } from "./ralph-args.js"
+import { planStatusLines } from "../plan/status.js"
 
 const short = (id: string) => id.slice(0, 16)
 
@@ -26,11 +29,47 @@ export function statusText(loop: Loop, now: number): string {
     `Calls: ${calls.count} of ${s.maxCallsPerHour} this window${calls.startedAt !== undefined ? ` (resets ${clock(calls.startedAt + s.rateLimitWindowMinutes * 60_000)})` : ""}`,
     `Budgets: tokens ${usage.tokens.toLocaleString("en")} of ${s.maxTokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)} of ${s.maxCost.toFixed(2)} · time ${((now - loop.startedAt) / 60_000).toFixed(1)} of ${s.maxWallMinutes} min`,
     lastChecks(loop, s),
+    ...planStatusLines(loop.plan),
     `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (current)`].join(" → ")}`,
     loop.hints.length ? `Queued hints: ${loop.hints.length}` : "",
   ]
     .filter(Boolean)
     .join("\n")
+}
+
+/** How a loop ended: for /ralph-status in any session it lived in. `report`: its ralph_report.md, if written. */
+export function endedText({ loop, savedAt }: SavedLoop, report: string | undefined, now: number): string {
+  const usage = totalUsage(loop)
+  return [
+    `Ralph loop — ended ${stopLabel(loop.stopReason)}${loop.detail ? `: ${loop.detail}` : ""}`,
+    `Task: ${loop.task.split("\n")[0]}`,
+    `${iterations(loop.iteration)} of at most ${maxIterations(loop)} · restarts ${loop.retries} · strategy ${loop.settings.strategy}`,
+    `Time: ${((savedAt - loop.startedAt) / 60_000).toFixed(1)} min, ${when(loop.startedAt, now)} → ${when(savedAt, now)} · tokens ${usage.tokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)}`,
+    `Report: ${report ?? "not written"}`,
+    `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (last)`].join(" → ")}`,
+  ].join("\n")
+}
+
+/** One line per loop of the project, at most `max`: the live ones first, then the others on disk, newest first. */
+export function loopLines(live: readonly Loop[], saved: readonly SavedLoop[], max: number, now: number): string[] {
+  const liveIDs = new Set(live.map((l) => l.id))
+  const lines = [
+    ...live.map((l) => `● ${l.phase} · iteration ${l.iteration} of ${maxIterations(l)} · ${shorten(l.task, 50)} · session ${short(l.sessionID)}`),
+    ...saved
+      .filter((s) => !liveIDs.has(s.loop.id))
+      .map(({ loop: l, savedAt }) =>
+        l.phase === "stopped"
+          ? `${stopLabel(l.stopReason)} · ${iterations(l.iteration)} · ended ${when(savedAt, now)} · ${shorten(l.task, 50)}`
+          : `◌ ${l.phase}, not run by this OpenCode · iteration ${l.iteration} · ${shorten(l.task, 50)}`,
+      ),
+  ]
+  return lines.slice(0, max).map((line) => `- ${line}`)
+}
+
+/** A time of day today, else the date too. */
+function when(at: number, now: number): string {
+  const day = (t: number) => new Date(t).toDateString()
+  return day(at) === day(now) ? clock(at) : new Date(at).toLocaleString("en-GB", { hour12: false, dateStyle: "short", timeStyle: "short" })
 }
 
 function lastChecks(loop: Loop, settings: Loop["settings"]): string {
@@ -47,10 +86,12 @@ export function helpText(): string {
     "",
     "/ralph <task> [flags]   start a loop in this session (put the task after -- if it contains --words);",
     "                        typing \"ralph: <task> [flags]\" does the same (the keyword; see keywords)",
-    "/ralph-status           show the loop: iteration, breaker, limits, budgets, sessions",
+    "/ralph-status           show the loop (or how it ended) and the project's loops",
     "/ralph-pause            pause it (nothing is sent)      /ralph-resume   go on now",
     "/ralph-hint <text>      add a hint to the next prompt, once",
     "/cancel-ralph           end it now (without a loop: stop this session's continuations)",
+    "/ralph-plan <task>      ask the model to write a plan of user stories to .opencode/prd.json (setting prdPath)",
+    "/ralph --prd [PATH] [task]   work through a plan, one story per iteration; the plugin marks a story done when its checks pass",
     "",
     `Flags: ${Object.keys(RALPH_FLAGS).join(", ")} (as --flag value or --flag=value)`,
     `Settings: ${OPENCODE_DIR}/${SETTINGS_FILES[0]} (project), ~/.config/opencode/${SETTINGS_FILES[0]} (global), or plugin options.`,

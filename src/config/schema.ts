@@ -153,6 +153,23 @@ export const settingSchemas = {
   requireTodosDone: z
     .boolean()
     .describe("A completion claim needs every todo of the session done (or cancelled); open ones are named in the next prompt."),
+  memoryMaxEntries: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(10_000, "must be at most 10000")
+    .describe("Entries kept in the working memory of .opencode/ralph-loop/memory.md; the oldest are pruned."),
+  memoryBudgetChars: z
+    .number()
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .max(100_000, "must be at most 100000")
+    .describe("Characters of project memory a loop's first prompt and each fresh-session handoff may carry."),
+  prdPath: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .describe("The plan file, relative to the project: /ralph-plan writes it, /ralph --prd works through it (one user story per iteration)."),
   completionMarkers: z
     .array(literal)
     .max(20, "at most 20 markers")
@@ -220,6 +237,9 @@ export const DEFAULT_SETTINGS: Settings = {
   resumeOnStart: "auto",
   settleMs: 150,
   requireTodosDone: true,
+  memoryMaxEntries: 50,
+  memoryBudgetChars: 2_000,
+  prdPath: ".opencode/prd.json",
   completionMarkers: [],
   disabledFeatures: [],
   todoContinuationDelaySeconds: 3,

@@ -2,6 +2,7 @@
 // (todo-continuation, auto-continue): its turns (busy, idle, errors, pending requests), what the
 // user did, and each continuation's count. The one writer of that state — every change is a method
 // named for what happened; no I/O. Kept in memory only: a restart of OpenCode starts it over.
+import type { IdleVia } from "../opencode/events.js"
 import { emptyTurnEvents, recordTurnEvent, type TurnEvent, type TurnEvents } from "../loop/turn-events.js"
 import { freshRun, type AutoRun } from "./auto-rule.js"
 import { freshStreak, type TodoStreak } from "./todo-rule.js"
@@ -17,6 +18,8 @@ export interface Watched {
   userEpoch: number
   /** Idles with no busy before them: OpenCode publishes one when an idle session is aborted (Esc). */
   strayIdles: number
+  /** How the turn end just taken was announced: its other announcement is no stray idle. */
+  echo?: IdleVia
   turnEvents: TurnEvents
   /** The last reply a continuation was decided on (a second look at it is a duplicate). */
   lastDecidedID?: string
@@ -68,6 +71,7 @@ export class ContinuationWatch {
     // A new turn: the last one's errors are behind it (a request still waiting is not).
     if (!w.sawBusy) w.turnEvents = { ...emptyTurnEvents(), pending: w.turnEvents.pending }
     w.sawBusy = true
+    delete w.echo
     w.busyEpoch += 1
     delete w.countdownUntil
   }
@@ -78,14 +82,19 @@ export class ContinuationWatch {
   }
 
   /** True for the idle that ends a turn seen busy; a stray idle (an abort of an idle session) is counted. */
-  takeIdle(sessionID: string): boolean {
+  takeIdle(sessionID: string, via: IdleVia): boolean {
     const w = this.at(sessionID)
     if (!w.sawBusy) {
+      if (w.echo !== undefined && w.echo !== via) {
+        delete w.echo
+        return false
+      }
       w.strayIdles += 1
       delete w.countdownUntil
       return false
     }
     w.sawBusy = false
+    w.echo = via
     return true
   }
 

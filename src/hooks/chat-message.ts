@@ -11,7 +11,9 @@ import { featureOn } from "../config/features.js"
 import type { RalphContext } from "../context.js"
 import { keywordArguments } from "../continuations/keyword.js"
 import { isContinuationText } from "../continuations/texts.js"
+import type { Loop } from "../loop/loop.js"
 import { loopRules } from "../loop/prompts.js"
+import { loopMemorySection } from "../memory/relevance.js"
 import { newPartID } from "../opencode/part-id.js"
 
 type ChatMessageHook = NonNullable<Hooks["chat.message"]>
@@ -21,12 +23,14 @@ export const chatMessageHook =
   async (input, output) => {
     ctx.settings.showUnseen()
     const sessionID = input.sessionID
+    const isControl = output.parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))
+    ctx.controlTurns.messageCreated(sessionID, output.message.id, isControl)
     const isNewSession = ctx.newSessions.delete(sessionID)
     let loop = ctx.manager.get(sessionID)
     const text = userText(output.parts)
     // Typed by the user: text of their own (OpenCode's synthetic "continue" has none), not a command's
     // message (/ralph's first message, a control command), not the plugin's own continuation.
-    const typed = text !== "" && !loop?.needsInstruction && !text.startsWith(CONTROL_MARKER) && !isContinuationText(text)
+    const typed = text !== "" && !loop?.needsInstruction && !isControl && !isContinuationText(text)
     // In a session without a loop, their message starts the continuations' counts over.
     if (typed && !loop) ctx.continuations.onUserMessage(sessionID)
     const keyword = typed && featureOn(ctx.settings.current, "keyword") ? keywordArguments(text, ctx.settings.current.keywords) : undefined
@@ -34,14 +38,14 @@ export const chatMessageHook =
       await startFromCommand(ctx, sessionID, keyword, output.parts, text)
       loop = ctx.manager.get(sessionID)
     } else if (!loop && isNewSession && ctx.settings.current.activation === "always" && ctx.settings.reload().activation === "always") {
-      if (text) loop = startLoop(ctx, sessionID, text)
+      if (text) loop = await startLoop(ctx, sessionID, text)
     }
     if (!loop) {
       if (typed && featureOn(ctx.settings.current, "auto-continue")) ctx.runner.captureBaseline(sessionID)
       return
     }
     // A control command's own message (/ralph-status …) neither resumes a loop nor gets the rules.
-    if (output.parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))) return
+    if (isControl) return
     if (!loop.needsInstruction) ctx.manager.onUserMessage(loop)
     if (ctx.manager.resume(loop, ctx.now())) {
       ctx.runner.cancelTimer(loop)
@@ -49,12 +53,13 @@ export const chatMessageHook =
     }
     if (loop.needsInstruction) {
       ctx.manager.instructionGiven(loop)
+      const memory = await memoryForFirstPrompt(ctx, loop)
       const part: TextPart = {
         id: newPartID(),
         sessionID: output.message.sessionID,
         messageID: output.message.id,
         type: "text",
-        text: `\n\n${loopRules(loop.settings)}`,
+        text: `\n\n${loopRules(loop.settings, loop.plan)}${memory ? `\n\n${memory}` : ""}`,
         synthetic: true,
       }
       output.parts.push(part)
@@ -67,4 +72,15 @@ function userText(parts: Part[]): string {
     .map((p) => p.text)
     .join("\n")
     .trim()
+}
+
+/** What the project memory holds for a loop's task, for its first prompt (never throws). */
+async function memoryForFirstPrompt(ctx: RalphContext, loop: Loop): Promise<string | undefined> {
+  if (loop.settings.memoryBudgetChars === 0) return undefined
+  try {
+    return loopMemorySection(await ctx.memory.read(), loop)
+  } catch (error) {
+    ctx.api.log("warn", `could not read the project memory: ${String(error)}`, { loop: loop.id })
+    return undefined
+  }
 }

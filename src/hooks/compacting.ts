@@ -8,6 +8,8 @@ type CompactingHook = NonNullable<Hooks["experimental.session.compacting"]>
 export const compactingHook =
   (ctx: RalphContext): CompactingHook =>
   async (input, output) => {
+    // The summary must see the whole history, also if a control turn is under way there.
+    ctx.controlTurns.forget(input.sessionID)
     const loop = ctx.manager.get(input.sessionID)
     if (loop && loop.phase !== "stopped") output.context.push(RALPH_SUMMARY_INSTRUCTIONS)
   }

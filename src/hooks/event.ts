@@ -20,13 +20,18 @@ function handle(ctx: RalphContext, observation: Observation): void {
   switch (observation.kind) {
     case "busy":
       continuations.onBusy(observation.sessionID)
+      ctx.controlTurns.busy(observation.sessionID)
+      ctx.plans.onBusy(observation.sessionID)
       return manager.onBusy(observation.sessionID, observation.retry)
     case "idle": {
+      ctx.controlTurns.idle(observation.sessionID)
       // Taken by both, so a turn end a loop decided is never looked at again once the loop is over.
-      const turnEnded = continuations.takeIdle(observation.sessionID)
+      const turnEnded = continuations.takeIdle(observation.sessionID, observation.via)
       const loop = manager.takeIdle(observation.sessionID)
       if (loop) ctx.runner.onTurnEnded(loop)
       else if (turnEnded && !manager.find(observation.sessionID) && continuationsOn(ctx)) ctx.runner.onPlainIdle(observation.sessionID)
+      const request = ctx.plans.takeIdle(observation.sessionID)
+      if (request) ctx.runner.onPlanTurnEnded(request)
       return
     }
     case "error":
@@ -46,6 +51,8 @@ function handle(ctx: RalphContext, observation: Observation): void {
     case "session-deleted": {
       ctx.newSessions.delete(observation.sessionID)
       continuations.sessionDeleted(observation.sessionID)
+      ctx.controlTurns.forget(observation.sessionID)
+      ctx.plans.finished(observation.sessionID)
       const loop = manager.sessionDeleted(observation.sessionID)
       if (loop) {
         ctx.runner.cancelTimer(loop)

@@ -15,6 +15,7 @@ import { measureProgress, type ProgressSample } from "./progress.js"
 import { learnGotchas } from "./gotchas.js"
 import { parseStatusBlock } from "./status-block.js"
 import type { Turn } from "./turn.js"
+import { currentStory, markCurrentDone } from "../plan/plan.js"
 
 export type Decision =
   | { type: "ignore"; reason: string }
@@ -29,7 +30,7 @@ export type Decision =
   /** The next iteration; `fresh` forces a new session whatever the strategy (context overflow). */
   | { type: "restart"; fresh: boolean; note?: string; feedback?: string }
 
-export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs" | "snapshots" | "gotchas">>
+export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs" | "snapshots" | "gotchas" | "plan">>
 
 export interface Outcome {
   decision: Decision
@@ -82,10 +83,17 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const claimed = gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
   // Open todos veto a completion claim, as a failing check does.
   const openTodos = claimed && settings.requireTodosDone ? sample.openTodos : []
-  if (claimed && unmet.length === 0 && openTodos.length === 0) {
-    const how = promised ? "the promise was kept" : "the status block signalled the exit"
-    return done({ type: "complete", detail: snapshot ? `${how} and the checks pass` : how }, { completionStreak, snapshots, gotchas })
+  const accepted = claimed && unmet.length === 0 && openTodos.length === 0
+  // In a plan loop the claim is for the current story: the plugin marks it done, and the loop
+  // completes when no story is left.
+  const plan = accepted && loop.plan ? markCurrentDone(loop.plan, loop.iteration, snapshot ? snapshot.checks.filter((c) => c.status === "passed").map((c) => c.name) : []) : undefined
+  if (accepted && (!plan || !currentStory(plan))) {
+    const how = `${promised ? "the promise was kept" : "the status block signalled the exit"}${snapshot ? " and the checks pass" : ""}`
+    const detail = plan ? `all ${plan.stories.length} stories of the plan are done; the last one: ${how}` : how
+    return done({ type: "complete", detail }, { completionStreak, snapshots, gotchas, ...(plan ? { plan } : {}) })
   }
+  // A story marked done keeps the check run that justified it in the history, whatever comes next.
+  const storyDone = plan ? { plan, completionStreak: 0, snapshots, gotchas } : { completionStreak }
   const circular = snapshot ? recurringFailures(snapshots).filter((key) => snapshot.checks.some((c) => key.startsWith(`${c.name}: `) && c.status !== "passed")) : []
   const checksFeedback = snapshot && unmet.length > 0
     ? [
@@ -98,8 +106,8 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const todosFeedback = openTodos.length > 0 ? [`The completion claim was rejected: these todos are still open — finish them (or cancel the ones no longer needed), then claim again:`, ...openTodos.map((t) => `- ${t}`)] : []
   const feedback = checksFeedback.length + todosFeedback.length > 0 ? [...todosFeedback, ...(todosFeedback.length && checksFeedback.length ? [""] : []), ...checksFeedback].join("\n") : undefined
   if (status?.status === "BLOCKED")
-    return done({ type: "pause", reason: `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}` }, { completionStreak, snapshots, gotchas })
-  if (snapshot && stagnantRuns(snapshots) >= settings.stagnationLimit)
+    return done({ type: "pause", reason: `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}` }, { ...storyDone, snapshots, gotchas })
+  if (snapshot && !plan && stagnantRuns(snapshots) >= settings.stagnationLimit)
     return done(
       { type: "stop", reason: "stagnation", detail: `${settings.stagnationLimit} check runs in a row without fewer issues (stagnationLimit); still: ${unmet.join(", ") || "no change"}` },
       { completionStreak, snapshots, gotchas },
@@ -107,22 +115,25 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
 
   if (turnClass.kind === "rate-limited") {
     const breaker = recordIteration(loop.breaker, { progress: false, error: errorFingerprint(turnClass.error) }, settings, now)
-    if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, { completionStreak })
+    if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, { ...storyDone })
     const delay = backoffDelayMs(turnClass.error, loop.backoffs, settings, now)
     return done(
       { type: "wait", wait: { reason: "backoff", until: now + delay, then: "resume" }, detail: `the provider is limiting or overloaded (${turnClass.error.message})` },
-      { breaker, backoffs: loop.backoffs + 1, completionStreak },
+      { breaker, backoffs: loop.backoffs + 1, ...storyDone },
     )
   }
 
-  if (!settings.autoRestart) return done({ type: "report-missing-promise" }, { completionStreak, backoffs: 0 })
+  if (!settings.autoRestart)
+    return plan
+      ? done({ type: "pause", reason: `story ${loop.plan ? currentStory(loop.plan)?.id : ""} is done; autoRestart is off, so the next story waits for /ralph-resume` }, { ...storyDone, backoffs: 0, snapshots, gotchas })
+      : done({ type: "report-missing-promise" }, { completionStreak, backoffs: 0 })
 
   const previous = loop.snapshots.at(-1)
   const measured = measureProgress(loop.progress, sample, turn.texts, snapshot !== undefined && previous !== undefined && issueCount(snapshot) < issueCount(previous))
   const error = turnClass.kind === "failed" ? errorFingerprint(turnClass.error) : undefined
-  // A circular fix is motion, not progress: it counts toward the breaker.
-  const breaker = recordIteration(loop.breaker, { progress: measured.progress && circular.length === 0, error }, settings, now)
-  const update: LoopUpdate = { breaker, progress: measured.next, completionStreak, backoffs: 0, snapshots, gotchas }
+  // A circular fix is motion, not progress: it counts toward the breaker. A story done is progress.
+  const breaker = recordIteration(loop.breaker, { progress: plan !== undefined || (measured.progress && circular.length === 0), error }, settings, now)
+  const update: LoopUpdate = { breaker, progress: measured.next, ...storyDone, backoffs: 0, snapshots, gotchas }
   // A used-up budget stops at once: no cooldown is waited out for an iteration that may not come.
   const breach = exceededBudget(loop, now)
   if (breach) return done({ type: "stop", reason: breach.reason, detail: breach.detail }, update)

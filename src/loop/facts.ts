@@ -3,6 +3,7 @@
 // (LoopManager extends this). Phase changes are in manager.ts.
 import type { Breaker } from "./breaker.js"
 import { recordCall } from "./call-window.js"
+import type { StartTree } from "./changed-files.js"
 import type { Loop, Usage } from "./loop.js"
 import type { ProgressSample } from "./progress.js"
 import { LoopRegistry } from "./registry.js"
@@ -51,11 +52,15 @@ export class LoopFacts extends LoopRegistry {
   }
 
   /**
-   * What the project looked like when the loop began: its commit (for "files changed since the loop
-   * began") and the progress baseline, so the first turn is measured like any other.
+   * What the project looked like when the loop began: its commit and the files the user had changed
+   * already (for "files changed since the loop began"), and the progress baseline, so the first
+   * turn is measured like any other.
    */
-  startCaptured(loop: Loop, head: string | undefined, sample: ProgressSample): void {
-    if (head !== undefined) loop.startHead ??= head
+  startCaptured(loop: Loop, tree: StartTree | undefined, sample: ProgressSample): void {
+    if (tree !== undefined && loop.startFiles === undefined) {
+      if (tree.head !== undefined) loop.startHead ??= tree.head
+      loop.startFiles = tree.files
+    }
     if (loop.progress.workTree === undefined) loop.progress = { ...loop.progress, workTree: sample.workTree, todosCompleted: sample.todosCompleted, todosSession: sample.sessionID }
     this.changed(loop, "start-captured")
   }

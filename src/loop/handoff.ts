@@ -13,6 +13,10 @@ export interface HandoffFacts {
   recurring: string[]
   /** Gotchas from earlier failures on the files the loop works on. */
   gotchas: string[]
+  /** The progress log's patterns and newest entries (already size-budgeted). */
+  progress?: string | undefined
+  /** What the project memory holds for this loop (already a prompt section, budgeted). */
+  memory?: string
 }
 
 export const HANDOFF_BUDGET = 6_000
@@ -43,6 +47,8 @@ export function digest(facts: HandoffFacts, summary: string): string {
     ...list("Tried and failed", facts.tried),
     ...list("Recurring errors", facts.recurring),
     ...list("Gotchas from earlier failures on these files", facts.gotchas),
+    ...(facts.progress ? ["", "## Progress log (.opencode/ralph-loop/progress.md)", facts.progress] : []),
+    ...(facts.memory ? ["", facts.memory] : []),
   ].join("\n")
 }
 

@@ -7,10 +7,12 @@ import { settingSchemas } from "../config/schema.js"
 import { sessionIDSchema } from "../opencode/session-id.js"
 import { breakerSchema, closedBreaker } from "./breaker.js"
 import { callWindowSchema, emptyCallWindow } from "./call-window.js"
+import { fileHashesSchema } from "./changed-files.js"
 import { diagnosticSnapshotSchema } from "./diagnostics.js"
 import { gotchaSchema } from "./gotchas.js"
 import { progressSchema } from "./progress.js"
 import { turnSchema } from "./turn.js"
+import { planStateSchema } from "../plan/plan.js"
 import type { ResumeHow } from "./go-on.js"
 import { targetsOf } from "./targets.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
@@ -108,6 +110,11 @@ export const loopStateSchema = z.object({
   snapshots: z.array(diagnosticSnapshotSchema),
   /** HEAD when the loop began, to list the files it changed. */
   startHead: z.string().optional(),
+  /**
+   * The files that already differed from HEAD when the loop began, by content hash: the user's own
+   * uncommitted work is not the loop's (changed-files.ts).
+   */
+  startFiles: fileHashesSchema.optional(),
   /** The `@path`s of the task: what the loop measures is scoped to them (empty: the whole project). */
   targets: z.array(z.string()),
   /** When the current iteration's prompt went out, and what was decided on the last turn (for the journal). */
@@ -122,6 +129,8 @@ export const loopStateSchema = z.object({
   restart: pendingRestartSchema.optional(),
   /** Earlier sessions (strategy `recreate`) still to be archived and deleted. */
   retiring: z.array(sessionIDSchema),
+  /** A plan loop (/ralph --prd): its stories and which of them the plugin has marked done. */
+  plan: planStateSchema.optional(),
   stopReason: stopReasonSchema.optional(),
   /** Why the loop stopped or paused, for the user. */
   detail: z.string().optional(),

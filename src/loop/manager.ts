@@ -8,17 +8,18 @@ import type { Decision, LoopUpdate } from "./decide.js"
 import { LoopFacts } from "./facts.js"
 import type { ResumeHow } from "./go-on.js"
 import { newLoop, type Loop, type LoopSettings, type PendingRestart, type StopReason, type Wait } from "./loop.js"
+import type { PlanState } from "../plan/plan.js"
 import type { Turn } from "./turn.js"
 import { emptyTurnEvents } from "./turn-events.js"
 
 export type { LoopListener } from "./registry.js"
 
 export class LoopManager extends LoopFacts {
-  /** Starts a loop in `sessionID`; a live loop already there is replaced (and returned). */
-  start(sessionID: string, task: string, settings: LoopSettings, now: number): { loop: Loop; replaced?: Loop } {
+  /** Starts a loop in `sessionID` (with `plan`: a plan loop); a live loop already there is replaced (and returned). */
+  start(sessionID: string, task: string, settings: LoopSettings, now: number, plan?: PlanState): { loop: Loop; replaced?: Loop } {
     const previous = this.bySession.get(sessionID)
     if (previous) this.stop(previous, "replaced")
-    const loop = { ...newLoop(sessionID, task, settings, now), id: this.freeID(sessionID) }
+    const loop: Loop = { ...newLoop(sessionID, task, settings, now), id: this.freeID(sessionID), ...(plan ? { plan } : {}) }
     this.bySession.set(sessionID, loop)
     this.changed(loop, "started")
     return previous ? { loop, replaced: previous } : { loop }
@@ -65,8 +66,8 @@ export class LoopManager extends LoopFacts {
   }
 
   /**
-   * Marks `turn` as decided and records the policies' new state — and a restart, in the same
-   * write: a crash after it must not decide the same turn twice.
+   * Marks `turn` as decided and records the policies' new state (and a plan's story marked done)
+   * — and a restart, in the same write: a crash after it must not decide the same turn twice.
    */
   decided(loop: Loop, turn: Turn, update: LoopUpdate, decision: Decision): void {
     if (turn.lastAssistantID !== undefined) loop.lastDecidedMessageID = turn.lastAssistantID

@@ -132,6 +132,10 @@ export class OpencodeApi {
     )
   }
 
+  async setTitle(sessionID: string, title: string): Promise<void> {
+    await this.call("session.update", () => this.client.session.update({ path: { id: sessionID }, body: { title } }))
+  }
+
   async deleteSession(sessionID: string): Promise<void> {
     await this.call("session.delete", () => this.client.session.delete({ path: { id: sessionID } }))
   }

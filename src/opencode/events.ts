@@ -11,9 +11,12 @@ export interface RuntimeEvent {
   properties?: unknown
 }
 
+export type IdleVia = "status" | "idle"
+
 export type Observation =
   | { kind: "busy"; sessionID: string; retry: boolean }
-  | { kind: "idle"; sessionID: string }
+  /** `via`: OpenCode announces a turn's end twice, by session.status idle and by session.idle. */
+  | { kind: "idle"; sessionID: string; via: IdleVia }
   | { kind: "error"; sessionID: string; error: OpencodeError }
   | { kind: "compacted"; sessionID: string }
   | { kind: "asked"; sessionID: string; requestID: string }
@@ -47,14 +50,17 @@ export function observe(event: RuntimeEvent): Observation | undefined {
   switch (event.type) {
     case "session.status": {
       const { sessionID, status } = payload<"session.status">(event)
+      if (!sessionID) return undefined
       // "retry" is still a turn under way (the provider is being retried).
-      if (sessionID && (status?.type === "busy" || status?.type === "retry"))
-        return { kind: "busy", sessionID, retry: status.type === "retry" }
+      if (status?.type === "busy" || status?.type === "retry") return { kind: "busy", sessionID, retry: status.type === "retry" }
+      // The end of a turn, as OpenCode now announces it (session.idle is deprecated). Both arrive;
+      // the manager claims only the first (takeIdle wants a busy since the last claim).
+      if (status?.type === "idle") return { kind: "idle", sessionID, via: "status" }
       return undefined
     }
     case "session.idle": {
       const { sessionID } = payload<"session.idle">(event)
-      return sessionID ? { kind: "idle", sessionID } : undefined
+      return sessionID ? { kind: "idle", sessionID, via: "idle" } : undefined
     }
     case "session.error": {
       const { sessionID, error } = payload<"session.error">(event)

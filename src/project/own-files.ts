@@ -7,6 +7,9 @@ export const OPENCODE_DIR = ".opencode"
 /** The loops' state files and journal. */
 export const STATE_DIR = `${OPENCODE_DIR}/ralph-loop`
 
+/** The project memory (src/memory/). */
+export const MEMORY_FILE = `${STATE_DIR}/memory.md`
+
 /** The loop's own folders, relative to the project, each with one trailing slash. */
 export const ownFolders = (loop: { settings: { summaryPath: string } }): string[] => [`${OPENCODE_DIR}/`, asFolder(loop.settings.summaryPath)]
 

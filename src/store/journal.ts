@@ -48,6 +48,7 @@ function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
       ...(loop.stopReason ? { stopReason: loop.stopReason } : {}),
     },
     ...(event === "decided" ? { record: iterationRecord(loop, now) } : {}),
+    ...(loop.plan && (event === "started" || event === "decided") ? { plan: loop.plan } : {}),
   }
 }
 
@@ -130,17 +131,22 @@ export class Journal {
   }
 }
 
-/** The last journal line of each loop whose last line does not say it has ended, in journal order. */
+/**
+ * The last journal line of each loop whose last line does not say it has ended, in journal order —
+ * preceded, for a plan loop, by its last line that carries the plan (its place in the plan).
+ */
 function linesOfOpenLoops(text: string): string {
-  const last = new Map<string, { index: number; line: string; ended: boolean }>()
+  const last = new Map<string, { index: number; line: string; ended: boolean; plan?: string }>()
   text.split("\n").forEach((line, index) => {
     try {
-      const entry = JSON.parse(line) as { loop?: { id?: unknown; phase?: unknown } }
-      if (typeof entry.loop?.id === "string") last.set(entry.loop.id, { index, line, ended: entry.loop.phase === "stopped" })
+      const entry = JSON.parse(line) as { loop?: { id?: unknown; phase?: unknown }; plan?: unknown }
+      if (typeof entry.loop?.id !== "string") return
+      const plan = entry.plan !== undefined ? line : last.get(entry.loop.id)?.plan
+      last.set(entry.loop.id, { index, line, ended: entry.loop.phase === "stopped", ...(plan !== undefined ? { plan } : {}) })
     } catch {
       // a torn or foreign line: nothing to carry
     }
   })
   const open = [...last.values()].filter((l) => !l.ended).sort((a, b) => a.index - b.index)
-  return open.map((l) => `${l.line}\n`).join("")
+  return open.map((l) => (l.plan !== undefined && l.plan !== l.line ? `${l.plan}\n` : "") + `${l.line}\n`).join("")
 }

@@ -55,5 +55,6 @@ const journalLoop = storedLoopSchema.pick({
   stopReason: true,
 })
 
-export const journalEntrySchema = z.object({ at: z.string(), event: z.string(), loop: journalLoop, record: record.optional() })
+/** A plan loop's start and decisions carry its plan, so a loop rebuilt from the journal keeps its place in the plan. */
+export const journalEntrySchema = z.object({ at: z.string(), event: z.string(), loop: journalLoop, record: record.optional(), plan: field.plan })
 export type JournalEntry = z.infer<typeof journalEntrySchema>

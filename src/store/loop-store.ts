@@ -15,10 +15,10 @@ import { STATE_DIR } from "../project/own-files.js"
 import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } from "./atomic.js"
 import { Journal, JOURNAL_LIMITS, journalLine, type JournalLimits } from "./journal.js"
 import { persistedLoopSchema, SCHEMA_VERSION, type PersistedLoop } from "./loop-schema.js"
+import { readNewestLoops, type SavedLoop } from "./saved-loops.js"
 
 export { STATE_DIR }
 export { JOURNAL_LIMITS, type JournalLimits }
-
 
 export interface StoreProblem {
   file: string
@@ -158,6 +158,12 @@ export class LoopStore {
     await Promise.all([...this.writes.values()])
   }
 
+  /** The `limit` newest loops on disk, ended ones included, once every change made so far is written (never throws). */
+  async newest(limit: number): Promise<SavedLoop[]> {
+    await this.flush()
+    return readNewestLoops(join(this.dir, "loops"), limit)
+  }
+
   /** Waits until what the loop's state was changed to so far is on disk (or failed to get there). */
   async settled(loopID: string): Promise<void> {
     await this.writes.get(loopID)
@@ -210,7 +216,8 @@ export class LoopStore {
         result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; the journal has nothing to rebuild it from, so the loop is not resumed` })
         continue
       }
-      const loop: Loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop }
+      const plan = [...journal].reverse().find((entry) => entry.loop.id === last.loop.id && entry.plan)?.plan
+      const loop: Loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop, ...(plan ? { plan } : {}) }
       result.loops.push(loop)
       result.rebuilt.push(loop.id)
       result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; rebuilt from the journal at iteration ${loop.iteration} (breaker and call counts start fresh)` })

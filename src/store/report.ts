@@ -1,10 +1,12 @@
 // Consolidation: when a loop ends, for any reason, <summaryPath>/<loopID>/ralph_report.md says what
-// happened — iterations, how it ended, checks over time, files changed, tokens and cost.
+// happened — iterations, how it ended, checks over time, files it changed (not the user's own
+// changes from before it began), tokens and cost.
 import { join } from "node:path"
 import { issueCount } from "../loop/diagnostics.js"
 import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
 import { writeFileAtomic } from "./atomic.js"
 import { sessionDir } from "./session-files.js"
+import { planReportLines } from "../plan/status.js"
 
 export function renderReport(loop: Loop, files: Array<{ code: string; path: string }>, now: number): string {
   const usage = totalUsage(loop)
@@ -30,6 +32,7 @@ export function renderReport(loop: Loop, files: Array<{ code: string; path: stri
     `- Sessions: ${[...loop.lineage, loop.sessionID].join(" → ")}`,
     `- Circuit breaker: ${loop.breaker.state}${loop.breaker.reason ? ` (last opened: ${loop.breaker.reason})` : ""}`,
     "",
+    ...planReportLines(loop.plan),
     "## Checks over time",
     "",
     ...checks,
@@ -38,7 +41,7 @@ export function renderReport(loop: Loop, files: Array<{ code: string; path: stri
     "",
     ...(openGotchas(loop).length ? openGotchas(loop).map((g) => `- ${g.title} (iteration ${g.iteration}${g.files.length ? `; ${g.files.join(", ")}` : ""})`) : ["(none)"]),
     "",
-    "## Files changed (uncommitted, at the end)",
+    "## Files changed since the loop began",
     "",
     ...(files.length ? files.map((f) => `- \`${f.code.trim() || "M"}\` ${f.path}`) : ["(none)"]),
     "",
@@ -50,8 +53,11 @@ function openGotchas(loop: Loop) {
   return loop.gotchas.filter((g) => last?.checks.some((c) => c.status !== "passed" && g.title.startsWith(`${c.name}: `)))
 }
 
+/** Where a loop's report is written: <summaryPath>/<loopID>/ralph_report.md (throws for an unsafe id or path). */
+export const reportFile = (directory: string, loop: Loop): string => join(sessionDir(directory, loop.settings.summaryPath, loop.id), "ralph_report.md")
+
 export async function writeReport(directory: string, loop: Loop, files: Array<{ code: string; path: string }>, now: number): Promise<string> {
-  const file = join(sessionDir(directory, loop.settings.summaryPath, loop.id), "ralph_report.md")
+  const file = reportFile(directory, loop)
   await writeFileAtomic(file, renderReport(loop, files, now), directory)
   return file
 }

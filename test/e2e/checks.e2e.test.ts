@@ -7,6 +7,7 @@ import type { Project } from "../harness/harness.js"
 import type { MockRequest } from "../harness/mock-model.js"
 import { reportFile } from "../harness/loop-files.js"
 import { waitUntil } from "../harness/wait.js"
+import { PROGRESS_EXCERPT_CHARS } from "../../src/plan/progress-log.js"
 import { selectedSessions, sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
@@ -128,7 +129,7 @@ describe("checks", () => {
 })
 
 describe("handoff and memory", () => {
-  it("the restart prompt carries goal, failing check, open todo and changed files the summary left out, at the same size at iteration 10 as at 2", async () => {
+  it("the restart prompt carries goal, failing check, open todo and changed files the summary left out, at the same size at iteration 10 as at 5 (the progress log filled in)", async () => {
     let project!: Project
     project = await harness().project("handoff", {
       pluginOptions: {
@@ -156,7 +157,7 @@ describe("handoff and memory", () => {
     await harness().mock.waitFor(() => prompted(project).length >= 10, 90_000, "iteration 10")
     await project.command(selectedSessions(project).at(-1)!, "cancel-ralph", "")
 
-    const [second, tenth] = [prompted(project)[1]!, prompted(project)[9]!]
+    const [second, fifth, tenth] = [prompted(project)[1]!, prompted(project)[4]!, prompted(project)[9]!]
     for (const prompt of [second, tenth]) {
       expect(prompt.lastUser).toContain("SUMMARY: worked on it.")
       expect(prompt.lastUser).toContain("Goal: build the widget library")
@@ -165,7 +166,11 @@ describe("handoff and memory", () => {
       expect(prompt.lastUser).toMatch(/Files changed since the loop began:\n\s+- src\/widget.ts/)
     }
     expect(tenth.lastUser).toMatch(/iteration 10 of 11/)
-    const ratio = tenth.lastUser.length / second.lastUser.length
+    // The progress log's newest entries (EXCERPT_ENTRIES of them) fill the handoff over the first
+    // restarts, within PROGRESS_EXCERPT_CHARS; from then on the prompt stays the same size.
+    expect(tenth.lastUser).toMatch(/## Progress log \(.opencode\/ralph-loop\/progress.md\)\nNewest entries:\n### .* · iteration 7\n/)
+    expect(tenth.lastUser.length - second.lastUser.length).toBeLessThan(PROGRESS_EXCERPT_CHARS)
+    const ratio = tenth.lastUser.length / fifth.lastUser.length
     expect(ratio).toBeGreaterThan(0.8)
     expect(ratio).toBeLessThan(1.2)
     expect(tenth.bytes / second.bytes).toBeLessThan(1.2)

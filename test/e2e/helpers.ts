@@ -73,6 +73,12 @@ export function readIfExists(file: string): string | undefined {
   return existsSync(file) ? readFileSync(file, "utf8") : undefined
 }
 
+/** Resolves with a file's text once it exists (the plugin writes some files after the moment a test waits for). */
+export async function waitForFile(file: string, timeoutMs = 20_000): Promise<string> {
+  await waitUntil(() => existsSync(file), file, timeoutMs)
+  return readFileSync(file, "utf8")
+}
+
 /** Ids of the sessions the plugin pointed the TUI at, in order. */
 export function selectedSessions(project: Project): string[] {
   return project.events.of("tui.session.select").map((e) => String(e.properties.sessionID))

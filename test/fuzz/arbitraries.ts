@@ -5,7 +5,7 @@
 import fc from "fast-check"
 import { FEATURES, type Feature } from "../../src/config/features.js"
 import type { CheckConfig } from "../../src/config/schema.js"
-import type { Action, ControlName, ErrorKind, RalphFlags, Reply, ReplyKind, RunConfig, Target } from "./sim.js"
+import type { Action, ControlName, ErrorKind, IdleOrder, RalphFlags, Reply, ReplyKind, RunConfig, Target } from "./sim.js"
 
 export const target: fc.Arbitrary<Target> = fc.oneof(
   { weight: 14, arbitrary: fc.nat({ max: 7 }).map((i): Target => ({ kind: "loop", i })) },
@@ -42,6 +42,7 @@ export const reply: fc.Arbitrary<Reply> = fc
 
 export const flags: fc.Arbitrary<RalphFlags> = fc.record(
   {
+    plan: fc.boolean(),
     strategy: fc.constantFrom("recreate", "fresh", "continue"),
     maxRetries: fc.integer({ min: 0, max: 8 }),
     maxIterations: fc.integer({ min: 1, max: 9 }),
@@ -62,6 +63,12 @@ const ralph: fc.Arbitrary<Action> = fc.record({
   args: fc.option(fc.constantFrom("bad-flag" as const, "no-task" as const), { freq: 12, nil: undefined }),
 }).map(({ args, ...rest }): Action => (args ? { ...rest, args } : rest))
 
+/** How a turn's end is announced: mostly as OpenCode 1.18 does, sometimes in the other order or by one event alone. */
+const idleOrder: fc.Arbitrary<IdleOrder> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant<IdleOrder>("status-first") },
+  { weight: 1, arbitrary: fc.constantFrom<IdleOrder>("idle-first", "status-only", "idle-only") },
+)
+
 const turn: fc.Arbitrary<Action> = fc
   .record({
     at: target,
@@ -72,6 +79,7 @@ const turn: fc.Arbitrary<Action> = fc
     compact: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     idles: fc.oneof({ weight: 6, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.constant(2) }, { weight: 1, arbitrary: fc.constant(3) }),
     settle: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    idleOrder,
   })
   .map(({ error, ...rest }): Action => ({ type: "turn", ...rest, ...(error ? { error } : {}) }))
 
@@ -97,7 +105,7 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 15, arbitrary: fc.record({ type: fc.constant("step" as const), i: fc.nat({ max: 3 }), times: fc.integer({ min: 1, max: 6 }) }) },
   { weight: 8, arbitrary: fc.constant<Action>({ type: "settle" }) },
   { weight: 4, arbitrary: fc.record({ type: fc.constant("busy" as const), at: target, retry: fc.boolean() }) },
-  { weight: 6, arbitrary: fc.record({ type: fc.constant("idle" as const), at: target }) },
+  { weight: 6, arbitrary: fc.record({ type: fc.constant("idle" as const), at: target, order: idleOrder }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant("error" as const), at: target, error: errorKind }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant("reply" as const), at: target, reply }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant("compacted" as const), at: target, auto: fc.boolean() }) },

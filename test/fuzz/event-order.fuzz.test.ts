@@ -50,6 +50,7 @@ function tally(world: World): void {
   for (const t of world.loops) {
     add(`end ${t.loop.phase}${t.loop.stopReason ? ` ${t.loop.stopReason}` : ""}`)
     add(`loops reaching iteration ${t.loop.iteration}`)
+    if (t.loop.plan) add(`plan loops with ${t.loop.plan.done.length} of ${t.loop.plan.stories.length} stories done`)
   }
 }
 

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest"
 import type { Loop } from "../../src/loop/loop.js"
 import type { LoopManager } from "../../src/loop/manager.js"
+import { markCurrentDone } from "../../src/plan/plan.js"
 import { runScenario, type Action, type RunConfig, type World } from "./sim.js"
 import { config, LOOP, nth, S } from "./steps.js"
 
@@ -27,6 +28,22 @@ describe("replays: classic event orders", () => {
     expect(sessionsPrompted(world)).toEqual(["ses_A", "ses_A"])
     expect(first(world)).toMatchObject({ phase: "running", iteration: 3, retries: 2 })
   })
+
+  it.each(["status-first", "idle-first", "status-only", "idle-only"] as const)(
+    "the end of a turn announced %s (session.status idle, session.idle) is answered once",
+    async (order) => {
+      const other = order === "idle-first" || order === "idle-only" ? "status-only" : "idle-only"
+      const world = await run([
+        S.ralph("ses_A"),
+        S.turn("ses_A", "fresh", { idleOrder: order, settle: true }),
+        S.idle("ses_A", other), // a late announcement of the same end, the other way
+        S.settle(),
+        S.turn("ses_A", "fresh", { idleOrder: order, settle: true }),
+      ])
+      expect(sessionsPrompted(world)).toEqual(["ses_A", "ses_A"])
+      expect(first(world)).toMatchObject({ phase: "running", iteration: 3, retries: 2 })
+    },
+  )
 
   it("abort mid-stream (Esc) pauses and sends nothing; the user's next message resumes the loop", async () => {
     const world = await run([
@@ -149,6 +166,17 @@ describe("replays: classic event orders", () => {
       ["running", undefined],
     ])
     expect(world.prompts.map((p) => p.loop)).toEqual(["loop 2 (ses_A)"])
+  })
+
+  it("a stop retitles the loop's last session with how it ended", async () => {
+    const done = await run([S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true }), S.turn("ses_A", "promise", { settle: true })])
+    expect(done.sessions.get("ses_A")?.title).toMatch(/^Ralph ✓ · Build feature \w+ · 2 iterations$/)
+    const cancelled = await run([S.ralph("ses_A"), S.cancel("ses_A"), S.settle()])
+    expect(cancelled.sessions.get("ses_A")?.title).toMatch(/^Ralph ■ cancelled · Build feature \w+ · 1 iteration$/)
+    const limited = await run([S.ralph("ses_A", { maxRetries: 0 }), S.turn("ses_A", "fresh", { settle: true })])
+    expect(limited.sessions.get("ses_A")?.title).toMatch(/^Ralph ⚠ limit · /)
+    const replaced = await run([S.ralph("ses_A"), S.ralph("ses_A"), S.settle()])
+    expect(replaced.sessions.get("ses_A")?.title).toBe("sim")
   })
 
   it("session.deleted of the loop's session stops it; later idles do nothing", async () => {
@@ -274,6 +302,53 @@ describe("replays: the continue strategy with checks", () => {
   })
 })
 
+describe("replays: recovery", () => {
+  it("a prompt re-sent after a restart does not override a /ralph-pause typed while the old summary was read", async () => {
+    const world = await run(
+      [
+        S.ralph("ses_A"),
+        S.turn("ses_A", "fresh"),
+        S.stepTo("persisted", 2), // the next iteration is counted in its fresh session; its prompt is not sent yet
+        S.restart(),
+        S.step(2), // recovery: its grace sleep, then the session is there — it spawns the loop's own recovery
+        S.stepTo("read-summary"), // which re-sends the prompt: it reads the old session's summary first
+        S.pause(LOOP),
+        S.settle(),
+      ],
+      config({ strategy: "fresh" }),
+    )
+    expect(world.prompts).toHaveLength(0)
+    expect(first(world)).toMatchObject({ phase: "paused" })
+  })
+})
+
+describe("replays: plan loops", () => {
+  it("one story per accepted promise, in priority and dependsOn order; a restart keeps the place; a story's own failing check keeps it", async () => {
+    const world = await run([
+      S.ralph("ses_A", { plan: true }),
+      S.turn("ses_A", "promise", { settle: true }), // S1 (S2 has the better priority but waits for S1)
+      S.restart(),
+      S.settle(),
+      S.turn("ses_A", "promise", { settle: true }), // S2
+      S.turn("ses_A", "promise", { settle: true }), // S3: its own check fails (odd work tree)
+      S.turn("ses_A", "promise", { settle: true }), // S3 again: it passes
+    ])
+    const loop = first(world)
+    expect(loop).toMatchObject({ phase: "stopped", stopReason: "completed" })
+    expect(loop.plan?.done.map((d) => [d.id, d.checks])).toEqual([
+      ["S1", []],
+      ["S2", []],
+      ["S3", ["own"]],
+    ])
+    expect(world.progressEntries.map((e) => e.story?.id)).toEqual(["S1", "S2", "S3", "S3"])
+  })
+
+  it("a turn that claims nothing never marks a story", async () => {
+    const world = await run([S.ralph("ses_A", { plan: true }), S.turn("ses_A", "fresh", { settle: true }), S.turn("ses_A", "same", { settle: true })])
+    expect(first(world).plan?.done).toEqual([])
+  })
+})
+
 // The invariants have teeth: plant a bug in the manager, and the simulator must catch it.
 describe("replays: the invariants catch planted bugs", () => {
   const expectViolation = async (invariant: number, actions: Action[], patch: (manager: LoopManager) => void, cfg = config()) => {
@@ -317,14 +392,21 @@ describe("replays: the invariants catch planted bugs", () => {
     )
   })
 
+  /** A stop that leaves the loop in the manager's map. */
+  const keepMapped = (m: LoopManager) => {
+    const stop = m.stop.bind(m)
+    m.stop = (loop, reason, detail) => {
+      stop(loop, reason, detail)
+      ;(m as unknown as { bySession: Map<string, Loop> }).bySession.set(loop.sessionID, loop)
+    }
+  }
+
   it("6: a stopped loop left in the manager's map", async () => {
-    await expectViolation(6, [S.ralph("ses_A"), S.cancel("ses_A")], (m) => {
-      const stop = m.stop.bind(m)
-      m.stop = (loop, reason, detail) => {
-        stop(loop, reason, detail)
-        ;(m as unknown as { bySession: Map<string, Loop> }).bySession.set(loop.sessionID, loop)
-      }
-    })
+    await expectViolation(6, [S.ralph("ses_A"), S.delete("ses_A")], keepMapped)
+  })
+
+  it("14: a session retitled as ended while a loop lives in it", async () => {
+    await expectViolation(14, [S.ralph("ses_A"), S.cancel("ses_A")], keepMapped)
   })
 
   it("7: a deleted session that does not stop its loop", async () => {
@@ -352,6 +434,13 @@ describe("replays: the invariants catch planted bugs", () => {
         record(loop, now)
         ;(m as unknown as { bySession: Map<string, Loop> }).bySession.delete(loop.sessionID)
       }
+    })
+  })
+
+  it("13: a story marked done on a turn that claimed nothing", async () => {
+    await expectViolation(13, [S.ralph("ses_A", { plan: true }), S.turn("ses_A", "fresh", { settle: true })], (m) => {
+      const decided = m.decided.bind(m)
+      m.decided = (loop, turn, update, decision) => decided(loop, turn, loop.plan ? { ...update, plan: markCurrentDone(loop.plan, loop.iteration, []) } : update, decision)
     })
   })
 

@@ -34,17 +34,27 @@
 //     wrote in the prompted session
 // 11  after a restart of OpenCode, every loop that was active is taken back (or closed) by recovery
 // 12  production code never fails but for a failed OpenCode call (anything else it catches is a bug)
+// 13  a plan loop's stories are marked done only by a decision on a turn that claimed completion
+//     and whose checks (the loop's and the story's) all passed, one story per decision, the next
+//     one by priority and dependsOn; a story once done stays done (also across restarts); a plan
+//     loop completes only with every story done
+// 14  a session is retitled as ended only while no live loop lives in it
 //
 // The continuations outside /ralph (todo-continuation, auto-continue) prompt sessions without a loop:
-// 13  a continuation goes only to a live top-level session in which no loop lives (or is about to),
+// 15  a continuation goes only to a live top-level session in which no loop lives (or is about to),
 //     for a feature that is on, and (todo) only while the session has open todos
-// 14  it answers a busy→idle transition of that session that no prompt answered yet, that ended
+// 16  it answers a busy→idle transition of that session that no prompt answered yet, that ended
 //     without an error, and after which the user did not write nor press Esc (an idle with no busy
 //     before it); and no permission or question waits there
-// 15  at most todoContinuationMax todo continuations in a row without a todo completed (or the user
+// 17  at most todoContinuationMax todo continuations in a row without a todo completed (or the user
 //     writing, or the list emptied); at most autoContinueMax auto-continuations per user message
-// 16  after /cancel-ralph in a session, no continuation there until the user writes
-// 17  a feature that is off does nothing at all: no todo read for todo-continuation, no check for auto-continue
+// 18  after /cancel-ralph in a session, no continuation there until the user writes
+// 19  a feature that is off does nothing at all: no todo read for todo-continuation, no check for auto-continue
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { emptyMemory, isoDate, remember } from "../../src/memory/memory-file.js"
+import type { ProjectMemory } from "../../src/memory/memory-store.js"
 import type { AssistantMessage, Event, Part, TextPart, Todo, UserMessage } from "@opencode-ai/sdk"
 import { INSTANT, type Effect, type Job } from "../../src/actions/effects.js"
 import { LoopRunner, type JobHost } from "../../src/actions/runner.js"
@@ -52,6 +62,7 @@ import { CONTROL_MARKER } from "../../src/commands/definitions.js"
 import type { LiveSettings } from "../../src/config/live-settings.js"
 import { DEFAULT_SETTINGS, type Settings, type Strategy } from "../../src/config/schema.js"
 import type { RalphContext } from "../../src/context.js"
+import { ControlTurns } from "../../src/commands/control-turns.js"
 import { chatMessageHook } from "../../src/hooks/chat-message.js"
 import { commandHook } from "../../src/hooks/command-execute.js"
 import { compactionAutocontinueHook } from "../../src/hooks/compaction-autocontinue.js"
@@ -62,10 +73,14 @@ import type { OpencodeApi } from "../../src/opencode/api.js"
 import type { RuntimeEvent } from "../../src/opencode/events.js"
 import type { MessageWithParts } from "../../src/opencode/read-turn.js"
 import { parseStateText, stateText } from "../../src/store/loop-store.js"
+import { parseSavedLoop } from "../../src/store/saved-loops.js"
 import type { CheckResult } from "../../src/loop/diagnostics.js"
 import type { CheckKind } from "../../src/config/schema.js"
 import { featureOn } from "../../src/config/features.js"
 import { ContinuationWatch } from "../../src/continuations/watch.js"
+import { checksFor, nextStory, type PlanState } from "../../src/plan/plan.js"
+import { PlanRequests } from "../../src/plan/requests.js"
+import type { ProgressEntry } from "../../src/plan/progress-entry.js"
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
@@ -86,10 +101,18 @@ export interface Reply {
   todos?: { open: number; completed: number }
 }
 
+/**
+ * How the end of a turn is announced: OpenCode 1.18 publishes `session.status {idle}` then
+ * `session.idle`; the other orders (and either alone) are what a later or earlier version may do.
+ */
+export type IdleOrder = "status-first" | "idle-first" | "status-only" | "idle-only"
+
 export type ControlName = "cancel-ralph" | "ralph-pause" | "ralph-resume" | "ralph-status" | "ralph-hint"
 
 /** /ralph flags (see src/commands/ralph-args.ts). */
 export interface RalphFlags {
+  /** `--prd`: a plan loop over SIM_PLAN. */
+  plan?: boolean
   strategy?: Strategy
   maxRetries?: number
   maxIterations?: number
@@ -111,9 +134,9 @@ export type Action =
    * A whole model turn as OpenCode publishes it: busy, (retry), the reply, (error), (compaction),
    * idle ×`idles`, (late error); `settle`: then every runner job runs to its end (a fast plugin).
    */
-  | { type: "turn"; at: Target; retry: boolean; reply: Reply; error?: ErrorKind; lateError?: boolean; compact?: boolean; idles: number; settle?: boolean }
+  | { type: "turn"; at: Target; retry: boolean; reply: Reply; error?: ErrorKind; lateError?: boolean; compact?: boolean; idles: number; settle?: boolean; idleOrder?: IdleOrder }
   | { type: "busy"; at: Target; retry: boolean }
-  | { type: "idle"; at: Target }
+  | { type: "idle"; at: Target; order?: IdleOrder }
   | { type: "error"; at: Target; error: ErrorKind }
   /** An assistant message is stored (no status change). */
   | { type: "reply"; at: Target; reply: Reply }
@@ -144,6 +167,17 @@ export interface RunConfig {
 export interface WorldOptions {
   /** Changes the manager before the run (the tests that plant a bug to show an invariant catches it). */
   patch?: (manager: LoopManager) => void
+  /** The project directory (holding SIM_PLAN); without it, one that does not exist (no plan loop starts). */
+  directory?: string
+}
+
+/** The plan `/ralph --prd` finds: S2 comes first by priority but waits for S1; S3 has its own check. */
+export const SIM_PLAN = {
+  userStories: [
+    { id: "S1", title: "first", acceptanceCriteria: ["one"], priority: 2, passes: false },
+    { id: "S2", title: "second", acceptanceCriteria: ["two"], priority: 1, passes: false, dependsOn: ["S1"] },
+    { id: "S3", title: "third", acceptanceCriteria: ["three"], passes: false, checks: [{ name: "own", command: "sim own", kind: "test" }] },
+  ],
 }
 
 export class InvariantError extends Error {
@@ -186,6 +220,8 @@ interface SimSession {
   cancelled: boolean
   /** Event number of the last idle with no busy before it (OpenCode's answer to Esc on an idle session). */
   lastStrayIdleSeq?: number
+  /** How the last busy→idle transition was announced: its other announcement is not a stray idle. */
+  idleEcho?: "status" | "idle"
   /** Permission and question requests asked here and not answered. */
   pending: Set<string>
 }
@@ -207,6 +243,8 @@ interface Tracked {
   /** Event number of the loop's last prompt (or its start). */
   lastPromptSeq: number
   prompts: number
+  /** A plan loop's stories done, as last seen (invariant 13). */
+  planDone: string[]
 }
 
 export interface PromptRecord {
@@ -267,8 +305,16 @@ export class World {
   readonly trace: string[] = []
   /** The loops' state files, as the real codec writes them. */
   private readonly disk = new Map<string, string>()
+  /** The progress log's entries, one per decided iteration. */
+  readonly progressEntries: ProgressEntry[] = []
   /** The handoffs written, by the session they summarize. */
   private readonly summaries = new Map<string, string>()
+  /** The project memory file (src/memory/), as the plugin sees it. */
+  private memory = emptyMemory()
+  private readonly projectMemory: ProjectMemory = {
+    read: async () => this.memory,
+    update: async (change) => (this.memory = change(this.memory)),
+  }
   private readonly tracked = new Map<Loop, Tracked>()
   private readonly consumed = new Set<number>()
   private readonly jobs: RunningJob[] = []
@@ -307,15 +353,18 @@ export class World {
     const settings = { current, explicit, reload: () => current, showUnseen: () => undefined } as unknown as LiveSettings
     const host: JobHost = {
       start: (label, job) => this.startJob(label, job),
+      // The job goes on when the scenario steps it: anything may happen before it ends.
+      runNow: (label, job) => Promise.resolve(this.startJob(label, job)),
       persisted: () => Promise.resolve(),
       reached: () => undefined,
       cancelTimer: (loop) => void this.timers.delete(loop),
       dispose: () => this.timers.clear(),
     }
-    // Nothing exists there: detectChecks finds no checks (the fuzzer configures its own).
-    const directory = "/nonexistent/ralph-loop-fuzz"
+    // Nothing but the plan is there: detectChecks finds no checks (the fuzzer configures its own).
+    const directory = this.options.directory ?? "/nonexistent/ralph-loop-fuzz"
+    const plans = new PlanRequests()
     const continuations = new ContinuationWatch()
-    this.runner = new LoopRunner(host, { directory, manager: this.manager, continuations, now: () => this.now, settings: () => current })
+    this.runner = new LoopRunner(host, { directory, manager: this.manager, plans, continuations, now: () => this.now, settings: () => current })
     const api = {
       toast: () => undefined,
       log: () => undefined,
@@ -325,7 +374,20 @@ export class World {
         return { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}) }
       },
     } as unknown as OpencodeApi
-    this.ctx = { directory, api, manager: this.manager, runner: this.runner, settings, continuations, newSessions: new Set<string>(), now: () => this.now }
+    this.ctx = {
+      directory,
+      api,
+      manager: this.manager,
+      plans,
+      runner: this.runner,
+      settings,
+      memory: this.projectMemory,
+      continuations,
+      newSessions: new Set<string>(),
+      controlTurns: new ControlTurns(),
+      savedLoops: async (limit) => [...this.disk.values()].map(parseSavedLoop).filter((l) => l !== undefined).slice(0, limit),
+      now: () => this.now,
+    }
     this.hooks = {
       event: eventHook(this.ctx),
       chat: chatMessageHook(this.ctx),
@@ -394,7 +456,7 @@ export class World {
         if (action.retry) await this.status(this.sessionAt(action.at), "retry")
         return
       case "idle":
-        return this.idle(this.sessionAt(action.at))
+        return this.idle(this.sessionAt(action.at), false, action.order)
       case "error":
         return this.emit({ type: "session.error", properties: { sessionID: this.sessionAt(action.at), error: ERRORS[action.error] } })
       case "reply": {
@@ -496,6 +558,7 @@ export class World {
     if (!s) return // nobody types into a session that does not exist
     const task = `Build feature ${word(++this.ids)}`
     const args = bad === "no-task" ? "--max-iterations 3" : bad === "bad-flag" ? `${task} --max-iteration 3` : [task, ...flagWords(flags)].join(" ")
+    // (`--prd` with no path: the setting prdPath, where SIM_PLAN is.)
     const parts = [this.textPart(s.id, "", args)]
     await this.hooks.command({ command: "ralph", sessionID: s.id, arguments: args }, { parts })
     await this.userMessage(s, parts)
@@ -540,7 +603,7 @@ export class World {
     if (s) this.addReply(s, a.reply, a.error)
     if (a.error && !a.lateError) await this.emit({ type: "session.error", properties: { sessionID, error: ERRORS[a.error] } })
     if (a.compact) await this.compaction(sessionID, true, false)
-    for (let k = 0; k < Math.max(1, a.idles); k += 1) await this.idle(sessionID)
+    for (let k = 0; k < Math.max(1, a.idles); k += 1) await this.idle(sessionID, false, a.idleOrder)
     if (a.error && a.lateError) await this.emit({ type: "session.error", properties: { sessionID, error: ERRORS[a.error] } })
     if (a.settle) await this.runJobs()
   }
@@ -614,10 +677,13 @@ export class World {
     await this.emit({ type: "session.status", properties: { sessionID, status } }, own)
   }
 
-  /** OpenCode's idle: `session.status {idle}` then `session.idle`. */
-  private async idle(sessionID: string, own = false): Promise<void> {
-    await this.status(sessionID, "idle", own)
-    await this.emit({ type: "session.idle", properties: { sessionID } }, own)
+  /** OpenCode's idle: `session.status {idle}` then `session.idle` (or another `order`). */
+  private async idle(sessionID: string, own = false, order: IdleOrder = "status-first"): Promise<void> {
+    const status = () => this.status(sessionID, "idle", own)
+    const idle = () => this.emit({ type: "session.idle", properties: { sessionID } }, own)
+    if (order !== "idle-only" && order !== "idle-first") await status()
+    if (order !== "status-only") await idle()
+    if (order === "idle-first") await status()
   }
 
   private async deleteSession(sessionID: string): Promise<void> {
@@ -639,6 +705,7 @@ export class World {
       if (busy && !s.busy) s.turnErrored = false
       s.busy = busy
       if (busy && !own) s.lastBusySeq = seq
+      if (busy) delete s.idleEcho
     }
     if (event.type === "session.error" && s) s.turnErrored = true
     const request = event.type.endsWith(".asked") ? (props as { id?: string }).id : event.type.startsWith("permission.") || event.type.startsWith("question.") ? (props as { requestID?: string }).requestID : undefined
@@ -646,13 +713,18 @@ export class World {
       if (event.type.endsWith(".asked")) s.pending.add(request)
       else s.pending.delete(request)
     }
-    if (event.type === "session.idle" && s) {
+    // Either announcement ends the turn; the first one is the transition, the second finds no busy.
+    const idle = event.type === "session.idle" || (event.type === "session.status" && props.status?.type === "idle")
+    if (idle && s) {
+      const via = event.type === "session.idle" ? "idle" : "status"
       if (s.lastBusySeq !== undefined) {
+        s.idleEcho = via
         // A busy→idle transition (the busy not the plugin's own summarize): every loop living here
         // whose last prompt came before that busy may answer it, once; so may one continuation.
         for (const t of this.loops) if (t.loop.sessionID === s.id && s.lastBusySeq > t.lastPromptSeq) t.credit = seq
         if (s.lastBusySeq > s.lastContSeq) s.contCredit = { seq, errored: s.turnErrored }
-      } else if (!own) s.lastStrayIdleSeq = seq
+      } else if (s.idleEcho !== undefined && s.idleEcho !== via) delete s.idleEcho
+      else if (!own) s.lastStrayIdleSeq = seq
       delete s.lastBusySeq
     }
     this.note(`    ${own ? "(own) " : ""}${describeEvent(event)}`)
@@ -736,6 +808,8 @@ export class World {
         return this.startJob(effect.label, effect.job)
       case "log":
         this.note(`    log ${effect.level}: ${effect.message}`)
+        // A violation found inside a job (a change the manager reported) is that violation, not a 12.
+        if (effect.cause instanceof InvariantError) throw effect.cause
         if (effect.cause !== undefined && !(effect.cause instanceof SimCallError))
           this.violate(12, `production code caught an error that is no failed OpenCode call: ${effect.message}\n${effect.cause instanceof Error ? effect.cause.stack : ""}`)
         return
@@ -764,6 +838,11 @@ export class World {
       if (s) this.deferred.push(() => this.userMessage(s, effect.input.text, false))
       return
     }
+    if (effect.kind === "set-title") {
+      const living = this.manager.get(effect.sessionID)
+      if (living) this.violate(14, `the runner retitles ${effect.sessionID} as ended ("${effect.title}"), but ${this.nameOf(living)} lives there (${living.phase})`)
+      return
+    }
     if (effect.kind !== "prompt") return
     this.onPrompt(effect.loop, effect.sessionID)
     const s = this.live(effect.sessionID)
@@ -789,10 +868,10 @@ export class World {
         return { workTree: `tree-${this.workTree}`, todosCompleted: 0, openTodos: [], sessionID: effect.loop.sessionID }
       case "changed-files":
         return this.workTree > 0 ? ["src/a.ts"] : []
-      case "head":
-        return "sim-head"
+      case "work-tree":
+        return { head: "sim-head", files: {} }
       case "run-checks":
-        return effect.loop.settings.checks.map((check) => this.checkResult(check.name, check.kind))
+        return checksFor(effect.loop.settings, effect.loop.plan).map((check) => this.checkResult(check.name, check.kind))
       case "todos":
         return [...this.mustLive(effect.sessionID, "session.todo").todos]
       case "session": {
@@ -802,7 +881,7 @@ export class World {
       case "continue":
         this.mustLive(effect.sessionID, "session.promptAsync")
         return undefined
-      case "work-tree":
+      case "fingerprint":
         return `tree-${this.workTree}`
       case "detect-checks":
         return []
@@ -818,6 +897,23 @@ export class World {
         return `${this.ctx.directory}/.opencode/sessions/${effect.record.sessionID}/ralph_summary.md`
       case "read-summary":
         return this.summaries.get(effect.sessionID)
+      case "write-plan":
+        return { changed: [] }
+      case "append-progress":
+        this.progressEntries.push(effect.entry)
+        return undefined
+      case "read-progress":
+        return undefined
+      case "read-plan":
+        return { ok: false, reason: "missing", file: effect.path, message: `the plan file ${effect.path} does not exist`, problems: [] }
+      case "ask":
+        this.mustLive(effect.sessionID, "session.promptAsync")
+        return undefined
+      case "memory":
+        return this.memory
+      case "remember":
+        this.memory = effect.items.reduce((m, item) => remember(m, item.section, { ...item, date: isoDate(this.now) }, effect.maxEntries), this.memory)
+        return undefined
       case "summarize": {
         const s = this.mustLive(effect.sessionID, "session.summarize")
         await this.compaction(s.id, false, true)
@@ -831,6 +927,9 @@ export class World {
       }
       case "prompt":
         this.mustLive(effect.sessionID, "session.promptAsync")
+        return undefined
+      case "set-title":
+        this.mustLive(effect.sessionID, "session.update").title = effect.title
         return undefined
       case "delete-session": {
         this.mustLive(effect.sessionID, "session.delete")
@@ -882,6 +981,7 @@ export class World {
       const t: Tracked = {
         loop, name: `loop ${this.loops.length + 1} (${loop.id})`, lastIteration: loop.iteration, lastRetries: loop.retries,
         everStopped: false, pausedUntilResume: false, lastPromptSeq: this.seq, prompts: 0, dormant: false, gone: false,
+        planDone: loop.plan?.done.map((d) => d.id) ?? [],
       }
       this.loops.push(t)
       this.tracked.set(loop, t)
@@ -897,10 +997,34 @@ export class World {
     const t = this.tracked.get(loop)
     if (!t) return this.violate(6, `the manager changed a loop it never started (${loop.id}, ${event})`)
     this.note(`    ${t.name}: ${event} → ${loop.phase}, iteration ${loop.iteration}, retries ${loop.retries}`)
+    if (loop.plan) this.checkPlan(t, loop.plan, event)
     if (event.startsWith("stopped:")) t.everStopped = true
     else if (event === "paused") t.pausedUntilResume = true
     else if (event === "resumed") t.pausedUntilResume = false
     this.checkLoop(t)
+  }
+
+  /** Invariant 13, at every change of a plan loop. */
+  private checkPlan(t: Tracked, plan: PlanState, event: string): void {
+    const { loop } = t
+    const done = plan.done.map((d) => d.id)
+    if (t.planDone.some((id, i) => done[i] !== id)) this.violate(13, `${t.name}: stories done went from [${t.planDone.join(", ")}] to [${done.join(", ")}]`)
+    const added = done.slice(t.planDone.length)
+    if (added.length > 0) {
+      if (event !== "decided") this.violate(13, `${t.name}: story ${added.join(", ")} marked done by "${event}", not by a decision`)
+      if (added.length > 1) this.violate(13, `${t.name}: ${added.length} stories marked done by one decision`)
+      const expected = nextStory(plan.stories, new Set(t.planDone))
+      if (added[0] !== expected?.id) this.violate(13, `${t.name}: story ${added[0]} marked done, but the next by priority and dependsOn was ${expected?.id ?? "none"}`)
+      const text = loop.lastTurn?.texts.join("\n") ?? ""
+      if (!text.includes(`<promise>${loop.settings.promiseWord}</promise>`) && !text.includes("EXIT_SIGNAL: true"))
+        this.violate(13, `${t.name}: story ${added[0]} marked done on a turn that claimed nothing`)
+      const checks = checksFor(loop.settings, { ...plan, done: plan.done.slice(0, t.planDone.length) })
+      const last = loop.snapshots.at(-1)
+      if (checks.length > 0 && (last?.iteration !== loop.iteration || last.checks.length !== checks.length || last.checks.some((c) => c.status !== "passed")))
+        this.violate(13, `${t.name}: story ${added[0]} marked done without its ${checks.length} check(s) passing on iteration ${loop.iteration}`)
+    }
+    if (event === "stopped:completed" && done.length !== plan.stories.length) this.violate(13, `${t.name} completed with ${done.length} of ${plan.stories.length} stories done`)
+    t.planDone = done
   }
 
   private onPrompt(loop: Loop, sessionID: string): void {
@@ -930,37 +1054,37 @@ export class World {
   private onContinuation(sessionID: string, feature: "todo-continuation" | "auto-continue"): void {
     this.note(`    CONTINUATION (${feature}) → ${sessionID}`)
     const s = this.live(sessionID)
-    if (!s) return this.violate(13, `a ${feature} prompt to ${sessionID}, a session OpenCode does not have`)
-    if (s.parentID) this.violate(13, `a ${feature} prompt to ${sessionID}, a child session of ${s.parentID}`)
+    if (!s) return this.violate(15, `a ${feature} prompt to ${sessionID}, a session OpenCode does not have`)
+    if (s.parentID) this.violate(15, `a ${feature} prompt to ${sessionID}, a child session of ${s.parentID}`)
     const owner = this.manager.find(sessionID) ?? this.manager.all().find((l) => l.restart?.sessionID === sessionID)
-    if (owner) this.violate(13, `a ${feature} prompt to ${sessionID}, where ${this.nameOf(owner)} lives (${owner.phase})`)
-    if (!featureOn(this.settings, feature)) this.violate(13, `a ${feature} prompt while that feature is off`)
-    if (s.cancelled) this.violate(16, `a ${feature} prompt to ${sessionID} after /cancel-ralph there, before the user wrote`)
+    if (owner) this.violate(15, `a ${feature} prompt to ${sessionID}, where ${this.nameOf(owner)} lives (${owner.phase})`)
+    if (!featureOn(this.settings, feature)) this.violate(15, `a ${feature} prompt while that feature is off`)
+    if (s.cancelled) this.violate(18, `a ${feature} prompt to ${sessionID} after /cancel-ralph there, before the user wrote`)
     const credit = s.contCredit
-    if (!credit) this.violate(14, `a ${feature} prompt to ${sessionID} with no busy→idle transition since its last prompt`)
-    else if (this.consumed.has(credit.seq)) this.violate(14, `a ${feature} prompt for the transition ending at event ${credit.seq}, already answered`)
-    else if (credit.errored) this.violate(14, `a ${feature} prompt answering a turn that ended in an error (event ${credit.seq})`)
-    else if (s.lastUserSeq !== undefined && s.lastUserSeq > credit.seq) this.violate(14, `a ${feature} prompt over the user: they wrote in ${sessionID} (event ${s.lastUserSeq}) after the turn end it answers (event ${credit.seq})`)
-    else if (s.lastStrayIdleSeq !== undefined && s.lastStrayIdleSeq > credit.seq) this.violate(14, `a ${feature} prompt after the user pressed Esc in ${sessionID} (a stray idle, event ${s.lastStrayIdleSeq}) following the turn end it answers (event ${credit.seq})`)
-    else if (s.pending.size > 0) this.violate(14, `a ${feature} prompt to ${sessionID} while ${[...s.pending].join(", ")} waits for the user`)
+    if (!credit) this.violate(16, `a ${feature} prompt to ${sessionID} with no busy→idle transition since its last prompt`)
+    else if (this.consumed.has(credit.seq)) this.violate(16, `a ${feature} prompt for the transition ending at event ${credit.seq}, already answered`)
+    else if (credit.errored) this.violate(16, `a ${feature} prompt answering a turn that ended in an error (event ${credit.seq})`)
+    else if (s.lastUserSeq !== undefined && s.lastUserSeq > credit.seq) this.violate(16, `a ${feature} prompt over the user: they wrote in ${sessionID} (event ${s.lastUserSeq}) after the turn end it answers (event ${credit.seq})`)
+    else if (s.lastStrayIdleSeq !== undefined && s.lastStrayIdleSeq > credit.seq) this.violate(16, `a ${feature} prompt after the user pressed Esc in ${sessionID} (a stray idle, event ${s.lastStrayIdleSeq}) following the turn end it answers (event ${credit.seq})`)
+    else if (s.pending.size > 0) this.violate(16, `a ${feature} prompt to ${sessionID} while ${[...s.pending].join(", ")} waits for the user`)
     else this.consumed.add(credit.seq)
     delete s.contCredit
     s.lastContSeq = this.seq
     if (feature === "todo-continuation") {
       const completed = s.todos.filter((t) => t.status === "completed").length
-      if (!s.todos.some((t) => t.status !== "completed" && t.status !== "cancelled")) this.violate(13, `a todo continuation to ${sessionID}, which has no open todo`)
+      if (!s.todos.some((t) => t.status !== "completed" && t.status !== "cancelled")) this.violate(15, `a todo continuation to ${sessionID}, which has no open todo`)
       if (s.completedAtCont !== undefined && completed > s.completedAtCont) s.todoStreak = 0
       s.todoStreak += 1
       s.completedAtCont = completed
-      if (s.todoStreak > this.settings.todoContinuationMax) this.violate(15, `${s.todoStreak} todo continuations in a row in ${sessionID} without a todo completed (todoContinuationMax ${this.settings.todoContinuationMax})`)
-    } else if (++s.autoCount > this.settings.autoContinueMax) this.violate(15, `${s.autoCount} auto-continuations in ${sessionID} for one user message (autoContinueMax ${this.settings.autoContinueMax})`)
+      if (s.todoStreak > this.settings.todoContinuationMax) this.violate(17, `${s.todoStreak} todo continuations in a row in ${sessionID} without a todo completed (todoContinuationMax ${this.settings.todoContinuationMax})`)
+    } else if (++s.autoCount > this.settings.autoContinueMax) this.violate(17, `${s.autoCount} auto-continuations in ${sessionID} for one user message (autoContinueMax ${this.settings.autoContinueMax})`)
   }
 
   /** Invariant 17: what a continuation job asks for, its feature must be on for. */
   private checkFeatureUse(effect: Effect): void {
-    if (effect.kind === "todos" && !featureOn(this.settings, "todo-continuation")) this.violate(17, `todo-continuation is off, yet ${effect.sessionID}'s todos are read`)
-    if ((effect.kind === "auto-checks" || effect.kind === "work-tree" || effect.kind === "detect-checks") && !featureOn(this.settings, "auto-continue"))
-      this.violate(17, `auto-continue is off, yet it asks for ${effect.kind}`)
+    if (effect.kind === "todos" && !featureOn(this.settings, "todo-continuation")) this.violate(19, `todo-continuation is off, yet ${effect.sessionID}'s todos are read`)
+    if ((effect.kind === "auto-checks" || effect.kind === "fingerprint" || effect.kind === "detect-checks") && !featureOn(this.settings, "auto-continue"))
+      this.violate(19, `auto-continue is off, yet it asks for ${effect.kind}`)
   }
 
   private checkLoop(t: Tracked): void {
@@ -1076,18 +1200,27 @@ export class World {
 
 /** Plays `actions` in a fresh world; throws InvariantError (with the trace) when an invariant breaks. */
 export async function runScenario(config: RunConfig, actions: readonly Action[], options: WorldOptions = {}): Promise<World> {
-  const world = new World(config, options)
+  // The project holds the plan a `/ralph --prd` reads; it is removed whatever happens.
+  const directory = mkdtempSync(join(tmpdir(), "ralph-fuzz-"))
   try {
-    await world.play(actions)
-  } catch (error) {
-    if (error instanceof Error) error.message = `${error.message}\n--- trace ---\n${world.traceText(Number(process.env.FUZZ_TRACE_LINES ?? 120))}`
-    throw error
+    mkdirSync(join(directory, ".opencode"))
+    writeFileSync(join(directory, DEFAULT_SETTINGS.prdPath), JSON.stringify(SIM_PLAN))
+    const world = new World(config, { directory, ...options })
+    try {
+      await world.play(actions)
+    } catch (error) {
+      if (error instanceof Error) error.message = `${error.message}\n--- trace ---\n${world.traceText(Number(process.env.FUZZ_TRACE_LINES ?? 120))}`
+      throw error
+    }
+    return world
+  } finally {
+    rmSync(directory, { recursive: true, force: true })
   }
-  return world
 }
 
 function flagWords(flags: RalphFlags): string[] {
   const words: string[] = []
+  if (flags.plan) words.push("--prd")
   if (flags.strategy) words.push("--strategy", flags.strategy)
   if (flags.maxRetries !== undefined) words.push("--max-retries", String(flags.maxRetries))
   if (flags.maxIterations !== undefined) words.push("--max-iterations", String(flags.maxIterations))
@@ -1123,6 +1256,7 @@ function describeEffect(effect: Effect): string {
     case "summarize":
     case "select-session":
     case "delete-session":
+    case "set-title":
     case "prompt":
     case "session-exists":
     case "session":
@@ -1131,6 +1265,7 @@ function describeEffect(effect: Effect): string {
       return `${effect.kind} ${effect.sessionID}`
     case "sample":
     case "changed-files":
+    case "work-tree":
     case "run-checks":
     case "verify-state":
     case "persisted":
@@ -1172,11 +1307,11 @@ export function describeAction(action: Action, world?: World): string {
     case "control":
       return `/${action.command} in ${at(action.at)}`
     case "turn":
-      return `model turn in ${at(action.at)}: ${action.reply.kind}${action.reply.edit ? "+edit" : ""}${action.retry ? ", retry" : ""}${action.error ? `, ${action.lateError ? "late " : ""}${action.error} error` : ""}${action.compact ? ", compaction" : ""}, ${Math.max(1, action.idles)} idle(s)${action.settle ? ", then the runner settles" : ""}`
+      return `model turn in ${at(action.at)}: ${action.reply.kind}${action.reply.edit ? "+edit" : ""}${action.retry ? ", retry" : ""}${action.error ? `, ${action.lateError ? "late " : ""}${action.error} error` : ""}${action.compact ? ", compaction" : ""}, ${Math.max(1, action.idles)} idle(s)${action.idleOrder && action.idleOrder !== "status-first" ? ` (${action.idleOrder})` : ""}${action.settle ? ", then the runner settles" : ""}`
     case "busy":
       return `busy${action.retry ? " + retry" : ""} ${at(action.at)}`
     case "idle":
-      return `idle ${at(action.at)}`
+      return `idle ${at(action.at)}${action.order && action.order !== "status-first" ? ` (${action.order})` : ""}`
     case "error":
       return `session.error ${action.error} ${at(action.at)}`
     case "reply":

@@ -2,7 +2,7 @@
 // A session is named by id, or by a Target ({ kind: "loop", i } = where the i-th live loop lives now;
 // { kind: "any", i } = the i-th session in creation order: ses_A, ses_B, then the created ones).
 import type { Effect } from "../../src/actions/effects.js"
-import type { Action, ControlName, ErrorKind, RalphFlags, ReplyKind, RunConfig, Target } from "./sim.js"
+import type { Action, ControlName, ErrorKind, IdleOrder, RalphFlags, ReplyKind, RunConfig, Target } from "./sim.js"
 
 type Where = string | Target
 
@@ -30,7 +30,7 @@ export const S = {
     return { type: "turn", at: at(where), retry: false, idles: 1, ...rest, reply: { kind: reply, edit, tokens, ...(todos ? { todos } : {}) } }
   },
   busy: (where: Where, retry = false): Action => ({ type: "busy", at: at(where), retry }),
-  idle: (where: Where): Action => ({ type: "idle", at: at(where) }),
+  idle: (where: Where, order?: IdleOrder): Action => ({ type: "idle", at: at(where), ...(order ? { order } : {}) }),
   error: (where: Where, error: ErrorKind): Action => ({ type: "error", at: at(where), error }),
   reply: (where: Where, reply: ReplyKind = "fresh", edit = true): Action => ({ type: "reply", at: at(where), reply: { kind: reply, edit, tokens: 0 } }),
   compacted: (where: Where, auto = true): Action => ({ type: "compacted", at: at(where), auto }),

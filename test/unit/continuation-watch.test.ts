@@ -4,12 +4,16 @@ import { ContinuationWatch } from "../../src/continuations/watch.js"
 describe("ContinuationWatch", () => {
   it("takes an idle only after a busy; an idle without one (Esc on an idle session) changes the moment", () => {
     const watch = new ContinuationWatch()
-    expect(watch.takeIdle("ses_a")).toBe(false)
+    expect(watch.takeIdle("ses_a", "idle")).toBe(false)
     watch.onBusy("ses_a")
-    expect(watch.takeIdle("ses_a")).toBe(true)
+    expect(watch.takeIdle("ses_a", "status")).toBe(true)
     const moment = watch.moment("ses_a")
     expect(watch.unchanged("ses_a", moment)).toBe(true)
-    expect(watch.takeIdle("ses_a")).toBe(false)
+    // The same turn end announced the other way (session.idle after session.status idle) is no Esc.
+    expect(watch.takeIdle("ses_a", "idle")).toBe(false)
+    expect(watch.unchanged("ses_a", moment)).toBe(true)
+    // An idle after that, with no busy before it, is.
+    expect(watch.takeIdle("ses_a", "idle")).toBe(false)
     expect(watch.unchanged("ses_a", moment)).toBe(false)
   })
 
@@ -23,7 +27,7 @@ describe("ContinuationWatch", () => {
     for (const happen of cases) {
       const watch = new ContinuationWatch()
       watch.onBusy("ses_a")
-      watch.takeIdle("ses_a")
+      watch.takeIdle("ses_a", "idle")
       const moment = watch.moment("ses_a")
       happen(watch)
       expect(watch.unchanged("ses_a", moment)).toBe(false)

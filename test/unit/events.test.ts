@@ -5,8 +5,9 @@ describe("observe", () => {
   it("reads the runtime shapes of the events the loop needs", () => {
     expect(observe({ type: "session.status", properties: { sessionID: "s", status: { type: "busy" } } })).toEqual({ kind: "busy", sessionID: "s", retry: false })
     expect(observe({ type: "session.status", properties: { sessionID: "s", status: { type: "retry", attempt: 1 } } })).toEqual({ kind: "busy", sessionID: "s", retry: true })
-    expect(observe({ type: "session.status", properties: { sessionID: "s", status: { type: "idle" } } })).toBeUndefined()
-    expect(observe({ type: "session.idle", properties: { sessionID: "s" } })).toEqual({ kind: "idle", sessionID: "s" })
+    expect(observe({ type: "session.status", properties: { sessionID: "s", status: { type: "idle" } } })).toEqual({ kind: "idle", sessionID: "s", via: "status" })
+    expect(observe({ type: "session.status", properties: { status: { type: "idle" } } })).toBeUndefined()
+    expect(observe({ type: "session.idle", properties: { sessionID: "s" } })).toEqual({ kind: "idle", sessionID: "s", via: "idle" })
     expect(observe({ type: "session.created", properties: { sessionID: "c", info: { id: "c", parentID: "p" } } })).toEqual({
       kind: "session-created",
       sessionID: "c",

@@ -8,6 +8,9 @@ describe("protected paths", () => {
     expect(refusal("write", { filePath: ".opencode/ralph-loop/loops/x.json", content: "{}" }, area)).toMatch(/refused/)
     expect(refusal("edit", { filePath: "/p/.opencode/sessions/ses_1/ralph_summary.md" }, area)).toMatch(/refused/)
     expect(refusal("patch", { patchText: "*** Begin Patch\n*** Delete File: .opencode/ralph-loop/journal.jsonl\n*** End Patch" }, area)).toMatch(/refused/)
+    // The project memory is the loop's own file too: the model adds to it through <remember> tags.
+    expect(refusal("write", { filePath: ".opencode/ralph-loop/memory.md", content: "" }, area)).toMatch(/refused/)
+    expect(refusal("bash", { command: "rm .opencode/ralph-loop/memory.md" }, area)).toMatch(/belongs to the running Ralph loop/)
   })
 
   it("allows the project's other files, including other .opencode files", () => {

@@ -69,3 +69,20 @@ describe("/ralph check flags", () => {
     expect(parseRalphArgs("x --check")).toEqual({ ok: false, error: "--check needs a value" })
   })
 })
+
+describe("/ralph --prd", () => {
+  it("takes the plan's path when the word after --prd looks like one, else the setting's", () => {
+    expect(parseRalphArgs("--prd")).toEqual({ ok: true, task: "", overrides: {}, prd: true })
+    expect(parseRalphArgs("--prd plans/prd.json finish the shop")).toEqual({ ok: true, task: "finish the shop", overrides: {}, prd: "plans/prd.json" })
+    expect(parseRalphArgs("--prd ./prd.jsonc")).toMatchObject({ prd: "./prd.jsonc", task: "" })
+    expect(parseRalphArgs("--prd finish the shop --strategy continue")).toEqual({ ok: true, task: "finish the shop", overrides: { strategy: "continue" }, prd: true })
+    expect(parseRalphArgs("finish it --prd=my plan.json")).toMatchObject({ ok: true, prd: "my", task: "finish it plan.json" })
+    expect(parseRalphArgs('finish it --prd="my plan.json"')).toMatchObject({ ok: true, prd: "my plan.json", task: "finish it" })
+  })
+
+  it("names a repeated or empty --prd", () => {
+    expect(parseRalphArgs("--prd a.json --prd b.json")).toEqual({ ok: false, error: "--prd is given twice" })
+    expect(parseRalphArgs("--prd= x")).toEqual({ ok: false, error: "--prd= needs a path (or use --prd alone for the setting prdPath)" })
+    expect(parseRalphArgs("--prdd x")).toMatchObject({ ok: false, error: expect.stringContaining("did you mean --prd?") })
+  })
+})

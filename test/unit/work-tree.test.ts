@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, unlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { changedFiles, repositoryPrefix, sampleWorkTree } from "../../src/actions/work-tree.js"
+import { changedFiles, filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "../../src/actions/work-tree.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()
@@ -54,5 +54,35 @@ describe("work tree", () => {
 
   it("is undefined outside a git repository", async () => {
     expect(await repositoryPrefix(tempDir("ralph-nogit-"))).toBeUndefined()
+    expect(await snapshotWorkTree(tempDir("ralph-nogit-"), [".opencode/"])).toBeUndefined()
+  })
+
+  it("a rename is one entry, not two", async () => {
+    const { project } = repo()
+    git(project, "mv", "a.ts", "renamed.ts")
+    expect(await changedFiles(project, [])).toEqual([{ code: "R ", path: "renamed.ts" }])
+  })
+
+  it("files changed since the loop began: the loop's, not the user's untouched changes from before", async () => {
+    const { project } = repo()
+    const ignore = [".opencode/"]
+    writeFileSync(join(project, "a.ts"), "a, the user's edit\n")
+    writeFileSync(join(project, "mine.txt"), "the user's untracked file\n")
+    writeFileSync(join(project, "theirs.txt"), "another untracked file of the user\n")
+    const start = await snapshotWorkTree(project, ignore)
+    expect(start?.head).toMatch(/^[0-9a-f]{40}$/)
+    expect(Object.keys(start?.files ?? {}).sort()).toEqual(["a.ts", "mine.txt", "theirs.txt"])
+    const changed = async () => (await filesChangedSinceStart(project, start ?? { files: {} }, ignore)).map((f) => `${f.code} ${f.path}`)
+    expect(await changed()).toEqual([])
+
+    writeFileSync(join(project, "new.ts"), "written by the loop\n")
+    writeFileSync(join(project, "mine.txt"), "the user's untracked file, edited by the loop\n")
+    unlinkSync(join(project, "theirs.txt"))
+    expect(await changed()).toEqual(["?? mine.txt", "?? new.ts", "deleted theirs.txt"])
+
+    git(project, "add", "new.ts")
+    git(project, "commit", "-q", "-m", "the loop's commit")
+    git(project, "checkout", "a.ts")
+    expect(await changed()).toEqual(["reverted a.ts", "?? mine.txt", "committed new.ts", "deleted theirs.txt"])
   })
 })

@@ -23,7 +23,7 @@ export function* autoContinue(ctx: JobContext, sessionID: string, turn: Turn, st
     return false
   }
   const before = watched.baseline
-  const tree = yield* io({ kind: "work-tree" })
+  const tree = yield* io({ kind: "fingerprint" })
   watch.baselineTaken(sessionID, tree)
   if (before === undefined || tree === undefined || tree === before || !still()) return false
   const configured = settings.checks.length > 0 ? settings.checks : settings.autoDetectChecks ? yield* io({ kind: "detect-checks" }) : []

@@ -4,12 +4,14 @@ import { snapshotOf, type DiagnosticSnapshot } from "../../loop/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
 import { scopeCheck } from "../../loop/targets.js"
 import type { Turn } from "../../loop/turn.js"
+import { checksFor } from "../../plan/plan.js"
 import { io, log, notify, type Job } from "../effects.js"
 import { iterationTitle } from "../notices.js"
 import type { JobContext } from "./context.js"
 
 export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn): Job<DiagnosticSnapshot | undefined> {
-  const checks = loop.settings.checks
+  // The loop's checks, and in a plan loop the current story's own.
+  const checks = checksFor(loop.settings, loop.plan)
   if (checks.length === 0) return undefined
   if (loop.settings.checkAfter !== "iteration" && !claimsCompletion(loop, turn)) return undefined
   yield* notify({ variant: "info", title: iterationTitle(loop), message: `Running ${checks.length} check${checks.length === 1 ? "" : "s"}: ${checks.map((c) => c.name).join(", ")}…` })

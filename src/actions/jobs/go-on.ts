@@ -8,7 +8,9 @@ import { decideWake } from "../../loop/wake.js"
 import { io, notify, type Job } from "../effects.js"
 import * as notice from "../notices.js"
 import type { JobContext } from "./context.js"
+import { retitleEnded } from "./ended.js"
 import { fail } from "./fail.js"
+import { progressLines } from "./handoff.js"
 import { prompt } from "./prompt.js"
 import { goOnFromSession } from "./recover.js"
 import { iterate } from "./restart.js"
@@ -27,11 +29,15 @@ function* act(ctx: JobContext, loop: Loop, goOn: GoOn, userEpoch: number, why?: 
       return
     case "stop":
       ctx.manager.stop(loop, goOn.breach.reason, goOn.breach.detail)
-      return yield* notify(notice.stopped(loop, goOn.breach.reason, goOn.breach.detail))
-    case "resume":
+      yield* notify(notice.stopped(loop, goOn.breach.reason, goOn.breach.detail))
+      return yield* retitleEnded(loop)
+    case "resume": {
+      const progress = yield* progressLines(loop)
+      if (loop.phase === "stopped" || loop.phase === "paused") return
       ctx.manager.promptSent(loop, ctx.now())
-      if (!(yield* prompt(ctx, loop, loop.sessionID, resumePrompt(loop, why), turn, userEpoch))) return
+      if (!(yield* prompt(ctx, loop, loop.sessionID, resumePrompt(loop, why, progress), turn, userEpoch))) return
       return yield* notify(notice.iterationStarted(loop, why ? "Resumed." : "Resuming after the provider's limit."))
+    }
     case "next":
       return yield* iterate(ctx, loop, turn, { fresh: goOn.fresh }, userEpoch)
   }

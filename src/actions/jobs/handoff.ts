@@ -6,9 +6,12 @@ import { FALLBACK_REPLY_CHARS, type HandoffFacts } from "../../loop/handoff.js"
 import { maxIterations, type Loop } from "../../loop/loop.js"
 import { openTodos } from "../../loop/todos.js"
 import type { Turn } from "../../loop/turn.js"
+import { progressExcerpt } from "../../plan/progress-log.js"
 import { readSummary, sessionUsage, type MessageWithParts } from "../../opencode/read-turn.js"
 import { all, io, log, reached, type Job } from "../effects.js"
+import { featureOn } from "../../config/features.js"
 import type { JobContext } from "./context.js"
+import { memorySection, returningFailureLines } from "./memory.js"
 
 export interface Summary {
   summary: string
@@ -48,6 +51,9 @@ export function* summarize(ctx: JobContext, loop: Loop, turn: Turn): Job<Summary
 /** The facts of the handoff digest, from git, the session's todos and the loop's history. */
 export function* handoffFacts(loop: Loop, nextIteration: number): Job<HandoffFacts> {
   const [files, todos] = yield* all({ kind: "changed-files", loop }, { kind: "todos", sessionID: loop.sessionID })
+  const progress = featureOn(loop.settings, "progress-log") ? yield* io({ kind: "read-progress" }) : undefined
+  const returning = yield* returningFailureLines(loop)
+  const memory = yield* memorySection(loop, files)
   const last = loop.snapshots.at(-1)
   const failingChecks = last ? last.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.kind}): ${c.status} — ${c.output.trim().split("\n").slice(-3).join(" / ")}`) : []
   const tried = [
@@ -63,13 +69,22 @@ export function* handoffFacts(loop: Loop, nextIteration: number): Job<HandoffFac
     openTodos: openTodos(todos),
     tried,
     recurring: recurringFailures(loop.snapshots),
-    gotchas: gotchaText(gotchasFor(loop.gotchas, files)),
+    gotchas: [...returning, ...gotchaText(gotchasFor(loop.gotchas, files))],
+    progress: progressExcerpt(progress),
+    ...(memory ? { memory } : {}),
   }
+}
+
+/** The progress log's patterns and newest entries, for a plan loop's prompt ("" for other loops). */
+export function* progressLines(loop: Loop): Job<string> {
+  if (!loop.plan || !featureOn(loop.settings, "progress-log")) return ""
+  return progressExcerpt(yield* io({ kind: "read-progress" }))
 }
 
 /** The loop's gotchas that concern the files it changed, as prompt lines. */
 export function* gotchaLines(loop: Loop): Job<string[]> {
   if (loop.gotchas.length === 0) return []
   const files = yield* io({ kind: "changed-files", loop })
-  return gotchaText(gotchasFor(loop.gotchas, files))
+  const returning = yield* returningFailureLines(loop)
+  return [...returning, ...gotchaText(gotchasFor(loop.gotchas, files))]
 }

@@ -6,7 +6,7 @@
 import { relative } from "node:path"
 import type { Session } from "@opencode-ai/sdk"
 import type { Loop } from "../../loop/loop.js"
-import { continuePrompt, freshSessionPrompt, loopRules, sessionTitle } from "../../loop/prompts.js"
+import { continuePrompt, freshSessionPrompt, loopRules, planFirstPrompt, sessionTitle } from "../../loop/prompts.js"
 import { decideRecovery } from "../../loop/recovery.js"
 import { readTurn, type MessageWithParts } from "../../opencode/read-turn.js"
 import type { LoadResult } from "../../store/loop-store.js"
@@ -15,6 +15,7 @@ import * as notice from "../notices.js"
 import type { JobContext } from "./context.js"
 import { fail } from "./fail.js"
 import { goOn } from "./go-on.js"
+import { progressLines } from "./handoff.js"
 import { prompt } from "./prompt.js"
 import { isEmpty, iterate } from "./restart.js"
 import { retireAll } from "./retire.js"
@@ -125,11 +126,14 @@ function* createdBeforeCrash(ctx: JobContext, loop: Loop): Job<string | undefine
 function* reopen(ctx: JobContext, loop: Loop, emptySession: boolean, userEpoch: number): Job {
   const previous = loop.lineage.at(-1)
   const summary = emptySession && previous ? ((yield* io({ kind: "read-summary", loop, sessionID: previous })) ?? "") : undefined
+  const progress = yield* progressLines(loop)
   const text = !emptySession
-    ? continuePrompt(loop, loop.iteration)
+    ? continuePrompt(loop, loop.iteration, undefined, undefined, [], progress)
     : summary !== undefined
       ? freshSessionPrompt(loop, loop.iteration, summary)
-      : `${loop.task}\n\n${loopRules(loop.settings)}`
+      : `${loop.plan ? planFirstPrompt(loop, progress) : loop.task}\n\n${loopRules(loop.settings, loop.plan)}`
+  // Cancelled or paused while the files were read.
+  if (loop.phase === "stopped" || loop.phase === "paused") return
   if (loop.needsInstruction) ctx.manager.instructionGiven(loop)
   ctx.manager.promptSent(loop, ctx.now())
   yield* prompt(ctx, loop, loop.sessionID, text, loop.lastTurn, userEpoch)

@@ -10,7 +10,7 @@ import type { Turn } from "../../loop/turn.js"
 import { io, log, notify, reached, type Job } from "../effects.js"
 import * as notice from "../notices.js"
 import type { JobContext } from "./context.js"
-import { gotchaLines, handoffFacts, summarize } from "./handoff.js"
+import { gotchaLines, handoffFacts, progressLines, summarize } from "./handoff.js"
 import { prompt, stillRestarting } from "./prompt.js"
 import { retire } from "./retire.js"
 
@@ -23,10 +23,11 @@ export function* iterate(ctx: JobContext, loop: Loop, turn: Turn, restart: Pendi
 
 function* continueInPlace(ctx: JobContext, loop: Loop, turn: Turn, { note, feedback }: PendingRestart, userEpoch: number): Job {
   const gotchas = yield* gotchaLines(loop)
+  const progress = yield* progressLines(loop)
   if (!stillRestarting(ctx, loop, userEpoch)) return
   // Counted before the prompt is sent, so the busy status it causes is seen as this loop's.
   if (!ctx.manager.nextIteration(loop, loop.sessionID, ctx.now())) return
-  if (!(yield* prompt(ctx, loop, loop.sessionID, continuePrompt(loop, loop.iteration, note, feedback, gotchas), turn, userEpoch))) return
+  if (!(yield* prompt(ctx, loop, loop.sessionID, continuePrompt(loop, loop.iteration, note, feedback, gotchas, progress), turn, userEpoch))) return
   yield* notify(notice.iterationStarted(loop, "Continuing in the same session."))
 }
 

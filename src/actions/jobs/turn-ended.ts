@@ -11,10 +11,14 @@ import { all, io, log, notify, reached, type Job } from "../effects.js"
 import * as notice from "../notices.js"
 import { checkIfDue } from "./checks.js"
 import type { JobContext } from "./context.js"
+import { retitleEnded } from "./ended.js"
 import { fail } from "./fail.js"
 import { goOn, RESUMED } from "./go-on.js"
+import { recordIteration } from "./record.js"
+import { consolidate } from "./memory.js"
 import { goOnFromSession } from "./recover.js"
 import { iterate } from "./restart.js"
+import { currentStory } from "../../plan/plan.js"
 
 export function* turnEnded(ctx: JobContext, loop: Loop): Job {
   yield* reached("turn.ended")
@@ -61,12 +65,18 @@ function* settledSample(loop: Loop): Job<ProgressSample> {
 
 function* decideAndAct(ctx: JobContext, loop: Loop, facts: { turn: Turn; sample: ProgressSample; snapshot: DiagnosticSnapshot | undefined }, userEpoch: number): Job {
   const breakerBefore = loop.breaker.state
+  const story = loop.plan ? currentStory(loop.plan) : undefined
   const { decision, update } = decide(loop, { ...facts, now: ctx.now() })
   yield* log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration, decision })
   if (decision.type !== "ignore") {
     ctx.manager.decided(loop, facts.turn, update, decision)
     yield* notify(notice.breakerChanged(breakerBefore, loop.breaker.state, loop.breaker.reason))
     yield* reached("turn.decided")
+  }
+  if (decision.type !== "ignore" && decision.type !== "wait-for-user") {
+    yield* recordIteration(ctx, loop, { decision, turn: facts.turn, snapshot: facts.snapshot, story })
+    // Cancelled or paused while the records were written: nothing more is done.
+    if (loop.phase !== "deciding") return
   }
   yield* perform(ctx, loop, decision, facts.turn, userEpoch)
 }
@@ -81,11 +91,14 @@ function* perform(ctx: JobContext, loop: Loop, decision: Decision, turn: Turn, u
     case "complete":
       ctx.manager.stop(loop, "completed", decision.detail)
       yield* notify(notice.completed(loop, decision.detail))
-      return yield* log("info", "loop completed", { loop: loop.id, iterations: loop.iteration, sessions: [...loop.lineage, loop.sessionID] })
+      yield* consolidate(loop)
+      yield* log("info", "loop completed", { loop: loop.id, iterations: loop.iteration, sessions: [...loop.lineage, loop.sessionID] })
+      return yield* retitleEnded(loop)
     case "stop":
       ctx.manager.stop(loop, decision.reason, decision.detail)
       yield* notify(notice.stopped(loop, decision.reason, decision.detail))
-      return yield* log("warn", `loop stopped: ${decision.detail}`, { loop: loop.id, reason: decision.reason })
+      yield* log("warn", `loop stopped: ${decision.detail}`, { loop: loop.id, reason: decision.reason })
+      return yield* retitleEnded(loop)
     case "report-missing-promise":
       ctx.manager.keepWatching(loop)
       return yield* notify(notice.missingPromise(loop))

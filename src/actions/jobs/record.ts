@@ -1,0 +1,47 @@
+// What a decided iteration leaves behind before the loop acts on the decision: the plan file
+// rewritten from the plugin's record of its stories (a story the model marked done itself is set
+// back), and one entry in the progress log.
+import type { Decision } from "../../loop/decide.js"
+import type { DiagnosticSnapshot } from "../../loop/diagnostics.js"
+import type { Loop } from "../../loop/loop.js"
+import type { Turn } from "../../loop/turn.js"
+import { learningsIn } from "../../plan/progress-entry.js"
+import type { Story } from "../../plan/plan.js"
+import { io, log, notify, type Job } from "../effects.js"
+import { featureOn } from "../../config/features.js"
+import type { JobContext } from "./context.js"
+
+export interface Decided {
+  decision: Decision
+  turn: Turn
+  snapshot: DiagnosticSnapshot | undefined
+  /** The story the iteration worked on (read before the decision was recorded). */
+  story: Story | undefined
+}
+
+export function* recordIteration(ctx: JobContext, loop: Loop, { decision, turn, snapshot, story }: Decided): Job {
+  const iteration = loop.iteration
+  try {
+    if (loop.plan) yield* writePlan(loop)
+    if (!featureOn(loop.settings, "progress-log")) return
+    const files = yield* io({ kind: "changed-files", loop })
+    const storyDone = story ? loop.plan?.done.find((d) => d.id === story.id && d.iteration === iteration) : undefined
+    const failingChecks = snapshot ? snapshot.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.status})`) : []
+    yield* io({
+      kind: "append-progress",
+      entry: { at: ctx.now(), loopID: loop.id, task: loop.task, iteration, story: story && { id: story.id, title: story.title }, storyDone, decision, files, failingChecks, learnings: learningsIn(turn.texts) },
+    })
+  } catch (error) {
+    // The loop goes on without them: they are its record, not its work.
+    yield* log("warn", `could not write the plan file or the progress log: ${String(error)}`, { loop: loop.id })
+  }
+}
+
+function* writePlan(loop: Loop): Job {
+  const written = yield* io({ kind: "write-plan", loop })
+  if ("problem" in written) {
+    yield* log("warn", written.problem, { loop: loop.id })
+    return yield* notify({ variant: "warning", title: "Ralph · plan file not updated", message: `${written.problem}. The loop keeps its own record of the stories and goes on.` })
+  }
+  if (written.changed.length > 0) yield* log("info", "plan file written from the plugin's record", { loop: loop.id, stories: written.changed })
+}

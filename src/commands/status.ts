@@ -1,0 +1,37 @@
+// /ralph-status: the loop of this session — live, or how it ended (a stopped loop is only on disk,
+// so this also works after OpenCode restarted) — and the project's loops, one line each.
+import { existsSync } from "node:fs"
+import { relative } from "node:path"
+import type { RalphContext } from "../context.js"
+import type { Loop } from "../loop/loop.js"
+import { reportFile } from "../store/report.js"
+import { planAtRest } from "./plan-status.js"
+import { endedText, loopLines, statusText } from "./status-text.js"
+
+/** State files read to find this session's ended loop (the newest ones), and loops listed. */
+const FILES_READ = 30
+const LOOPS_LISTED = 10
+
+/** The status text for `sessionID`; undefined when the project has no loop at all. */
+export async function statusMessage(ctx: RalphContext, sessionID: string): Promise<string | undefined> {
+  const live = ctx.manager.find(sessionID)
+  if (live) return statusText(live, ctx.now())
+  const saved = await ctx.savedLoops(FILES_READ)
+  const lines = loopLines(ctx.manager.all(), saved, LOOPS_LISTED, ctx.now())
+  const list = lines.length ? [`Loops in this project (live first, then the newest; at most ${LOOPS_LISTED}):`, ...lines] : []
+  const ended = saved.find(({ loop }) => loop.phase === "stopped" && (loop.sessionID === sessionID || loop.lineage.includes(sessionID)))
+  if (ended) return [endedText(ended, writtenReport(ctx.directory, ended.loop), ctx.now()), "", ...list].join("\n")
+  const plan = planAtRest(ctx)
+  if (lines.length === 0 && plan.length === 0) return undefined
+  return ["No Ralph loop in this session.", ...list, ...(plan.length ? ["", ...plan] : [])].join("\n")
+}
+
+/** The loop's ralph_report.md relative to the project, once it is written. */
+function writtenReport(directory: string, loop: Loop): string | undefined {
+  try {
+    const file = reportFile(directory, loop)
+    return existsSync(file) ? relative(directory, file) : undefined
+  } catch {
+    return undefined
+  }
+}

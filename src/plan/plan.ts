@@ -1,0 +1,85 @@
+// A plan loop's position: the plan's stories as they were read when the loop started, and the
+// stories the plugin has seen done (with the iteration and the checks that passed). The story an
+// iteration works on is always derived from these two: the next one not done whose dependencies
+// are done, lowest `priority` first, then file order. Pure.
+import { z } from "zod"
+import { checkSchema, type CheckConfig } from "../config/schema.js"
+
+/** The two file shapes: the common Ralph `userStories`/`passes` one and seed 003's `stories`/`status` one. */
+export const planShapeSchema = z.enum(["userStories", "stories"])
+export type PlanShape = z.infer<typeof planShapeSchema>
+
+export const storySchema = z.object({
+  id: z.string().min(1),
+  title: z.string(),
+  description: z.string().optional(),
+  acceptanceCriteria: z.array(z.string()),
+  priority: z.number().optional(),
+  dependsOn: z.array(z.string()),
+  /** The story's own checks, run with the loop's when it is claimed done. */
+  checks: z.array(checkSchema),
+})
+export type Story = z.infer<typeof storySchema>
+
+export const storyDoneSchema = z.object({
+  id: z.string(),
+  /** The iteration in which the plugin marked it done; 0: it was done before the loop began. */
+  iteration: z.int().min(0),
+  /** The checks that passed when it was marked. */
+  checks: z.array(z.string()),
+})
+export type StoryDone = z.infer<typeof storyDoneSchema>
+
+/** A plan loop's stories (as read at its start) and the ones the plugin marked done. */
+export const planStateSchema = z.object({
+  /** The plan file, relative to the project. */
+  file: z.string().min(1),
+  shape: planShapeSchema,
+  /** In file order. */
+  stories: z.array(storySchema),
+  /** In the order the stories were done. */
+  done: z.array(storyDoneSchema),
+})
+export type PlanState = z.infer<typeof planStateSchema>
+
+export const isDone = (plan: PlanState, id: string): boolean => plan.done.some((d) => d.id === id)
+
+/** The story to work on next, or undefined when every story is done. */
+export function nextStory(stories: readonly Story[], done: ReadonlySet<string>): Story | undefined {
+  let best: { story: Story; index: number } | undefined
+  stories.forEach((story, index) => {
+    if (done.has(story.id) || !story.dependsOn.every((id) => done.has(id))) return
+    const rank = story.priority ?? Number.POSITIVE_INFINITY
+    const bestRank = best?.story.priority ?? Number.POSITIVE_INFINITY
+    if (!best || rank < bestRank || (rank === bestRank && index < best.index)) best = { story, index }
+  })
+  return best?.story
+}
+
+/** The story the current iteration works on (undefined: the plan is done). */
+export const currentStory = (plan: PlanState): Story | undefined => nextStory(plan.stories, new Set(plan.done.map((d) => d.id)))
+
+/** "2 of 5": the current story's place, counting the stories done before it. */
+export const storyPosition = (plan: PlanState): { number: number; total: number } => ({
+  number: Math.min(plan.done.length + 1, plan.stories.length),
+  total: plan.stories.length,
+})
+
+/** The plugin verified the current story in `iteration` (its checks: `checks` passed). */
+export function markCurrentDone(plan: PlanState, iteration: number, checks: string[]): PlanState {
+  const story = currentStory(plan)
+  if (!story) return plan
+  return { ...plan, done: [...plan.done, { id: story.id, iteration, checks }] }
+}
+
+/** The story done last, if it was done in `iteration`. */
+export const doneIn = (plan: PlanState, iteration: number): StoryDone | undefined => {
+  const last = plan.done.at(-1)
+  return last && last.iteration === iteration ? last : undefined
+}
+
+/** The loop's checks plus the current story's own. */
+export function checksFor(settings: { checks: CheckConfig[] }, plan: PlanState | undefined): CheckConfig[] {
+  const own = plan ? (currentStory(plan)?.checks ?? []) : []
+  return [...settings.checks, ...own]
+}

@@ -1,0 +1,39 @@
+// The progress log on disk: `.opencode/ralph-loop/progress.md`, appended to one entry at a time
+// (appends of the loops of one project never overlap), written atomically; the oldest entries move
+// to `progress-<date>.md` when it grows beyond PROGRESS_MAX_CHARS.
+import { readFile } from "node:fs/promises"
+import { join } from "node:path"
+import { renderEntry, type ProgressEntry } from "../plan/progress-entry.js"
+import { appendEntry, renderRotated } from "../plan/progress-log.js"
+import { writeFileAtomic } from "./atomic.js"
+import { STATE_DIR } from "./loop-store.js"
+
+export const PROGRESS_FILE = `${STATE_DIR}/progress.md`
+
+export class ProgressFile {
+  private chain: Promise<unknown> = Promise.resolve()
+
+  constructor(private readonly directory: string) {}
+
+  read(): Promise<string | undefined> {
+    return readFile(join(this.directory, PROGRESS_FILE), "utf8").catch(() => undefined)
+  }
+
+  /** Appends the entry of a decided iteration (after the appends asked for before it). */
+  append(entry: ProgressEntry): Promise<void> {
+    const next = this.chain.then(() => this.write(entry))
+    this.chain = next.catch(() => undefined)
+    return next
+  }
+
+  private async write(entry: ProgressEntry): Promise<void> {
+    const { text, rotated } = appendEntry((await this.read()) ?? "", renderEntry(entry), entry.learnings)
+    if (rotated.length > 0) {
+      const date = new Date(entry.at).toISOString().slice(0, 10)
+      const file = join(this.directory, STATE_DIR, `progress-${date}.md`)
+      const existing = await readFile(file, "utf8").catch(() => undefined)
+      await writeFileAtomic(file, renderRotated(existing, rotated, date), this.directory)
+    }
+    await writeFileAtomic(join(this.directory, PROGRESS_FILE), text, this.directory)
+  }
+}
