@@ -103,8 +103,12 @@ export function renderRotated(existing: string | undefined, entries: readonly st
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
-/** The patterns and the newest entries, within `budget` characters ("" for an empty log). */
-export function progressExcerpt(text: string | undefined, budget = PROGRESS_EXCERPT_CHARS): string {
+/**
+ * The patterns and the newest entries, within `budget` characters ("" for an empty log). With
+ * `loopID`, only that loop's entries: the log is the project's, and another loop's iterations are
+ * not this loop's history (the patterns are everyone's).
+ */
+export function progressExcerpt(text: string | undefined, budget = PROGRESS_EXCERPT_CHARS, loopID?: string): string {
   if (!text) return ""
   const doc = parseProgress(text)
   const patterns: string[] = []
@@ -116,7 +120,8 @@ export function progressExcerpt(text: string | undefined, budget = PROGRESS_EXCE
     used += line.length + 1
   }
   const entries: string[] = []
-  for (const entry of doc.entries.slice(-EXCERPT_ENTRIES).reverse()) {
+  const own = loopID === undefined ? doc.entries : doc.entries.filter((entry) => entry.includes(`\n- Loop: ${loopID} — `))
+  for (const entry of own.slice(-EXCERPT_ENTRIES).reverse()) {
     const shown = clip(entry.replace(/^## /, "### "), 600)
     if (used + shown.length + 1 > budget) break
     entries.unshift(shown)

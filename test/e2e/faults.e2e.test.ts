@@ -36,7 +36,7 @@ describe("SDK failure injection", () => {
     const name = `fault-${call.replace(/\W/g, "-")}-${mode}`
     const project = await harness().project(name, {
       configFileName: "ralph-loop-faults.json",
-      configFile: JSON.stringify({ callTimeoutMs: 1_500, calls: { [call]: { mode, times: 1 } } }),
+      configFile: JSON.stringify({ callTimeoutMs: 5_000, calls: { [call]: { mode, times: 1 } } }),
       pluginOptions: { maxRetries: 2 },
       script: { main: [{ text: "first half done" }, { text: "<promise>DONE</promise>" }], compaction: [{ text: "SUMMARY of the first half" }] },
     })

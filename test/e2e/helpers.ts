@@ -40,7 +40,7 @@ export async function waitForLoopEnd(project: Project, end: LoopEnd, count = 1, 
 }
 
 /** Resolves once OpenCode has received the first streamed text of a reply matching `text`: the model is mid-stream. */
-export function waitForStreamedText(project: Project, text: RegExp, timeoutMs = 30_000) {
+export function waitForStreamedText(project: Project, text: RegExp, timeoutMs = 60_000) {
   return project.events.waitFor(
     (e) => e.type === "message.part.delta" && e.properties.field === "text" && text.test(String(e.properties.delta)),
     `streamed text ${text}`,

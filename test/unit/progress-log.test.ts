@@ -109,4 +109,13 @@ describe("the excerpt for prompts and handoffs", () => {
     expect(progressExcerpt(text, 400).length).toBeLessThanOrEqual(400)
     expect(progressExcerpt(undefined)).toBe("")
   })
+
+  it("for a loop's handoff, only that loop's entries (another loop's iterations are not its history); the patterns are everyone's", () => {
+    let text = ""
+    for (const [loopID, i] of [["ses_a", 1], ["ses_b", 2], ["ses_a", 3], ["ses_b", 4]] as const)
+      text = appendEntry(text, renderEntry(entry({ loopID, iteration: i, learnings: [`lesson of ${loopID}`] })), [`lesson of ${loopID}`]).text
+    const excerpt = progressExcerpt(text, undefined, "ses_a")
+    expect(excerpt).toContain("- lesson of ses_b")
+    expect(excerpt.match(/- Loop: \S+/g)).toEqual(["- Loop: ses_a", "- Loop: ses_a"])
+  })
 })

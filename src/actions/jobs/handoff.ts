@@ -70,7 +70,7 @@ export function* handoffFacts(loop: Loop, nextIteration: number): Job<HandoffFac
     tried,
     recurring: recurringFailures(loop.snapshots),
     gotchas: [...returning, ...gotchaText(gotchasFor(loop.gotchas, files))],
-    progress: progressExcerpt(progress),
+    progress: progressExcerpt(progress, undefined, loop.id),
     ...(memory ? { memory } : {}),
   }
 }
@@ -78,7 +78,7 @@ export function* handoffFacts(loop: Loop, nextIteration: number): Job<HandoffFac
 /** The progress log's patterns and newest entries, for a plan loop's prompt ("" for other loops). */
 export function* progressLines(loop: Loop): Job<string> {
   if (!loop.plan || !featureOn(loop.settings, "progress-log")) return ""
-  return progressExcerpt(yield* io({ kind: "read-progress" }))
+  return progressExcerpt(yield* io({ kind: "read-progress" }), undefined, loop.id)
 }
 
 /** The loop's gotchas that concern the files it changed, as prompt lines. */
