@@ -8,7 +8,7 @@ import { iterations, stopLabel } from "../loop/outcome.js"
 import { promiseTag, shorten } from "../loop/prompts.js"
 import { DEFAULT_SETTINGS } from "../config/schema.js"
 import { SETTINGS_FILES } from "../config/load.js"
-import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
+import { MEMORY_FILE, OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import type { SavedLoop } from "../store/saved-loops.js"
 import { RALPH_FLAGS } from "./ralph-args.js"
 import { planStatusLines } from "../plan/status.js"
@@ -92,9 +92,11 @@ export function helpText(): string {
     "/cancel-ralph           end it now (without a loop: stop this session's continuations)",
     "/ralph-plan <task>      ask the model to write a plan of user stories to .opencode/prd.json (setting prdPath)",
     "/ralph --prd [PATH] [task]   work through a plan, one story per iteration; the plugin marks a story done when its checks pass",
+    "/ralph-remember <text>  remember it for every loop of this project (Priority in the memory file)",
+    "/ralph-memory [clear]   show the project memory, or empty its working memory (Priority and Manual stay)",
     "",
     `Flags: ${Object.keys(RALPH_FLAGS).join(", ")} (as --flag value or --flag=value)`,
     `Settings: ${OPENCODE_DIR}/${SETTINGS_FILES[0]} (project), ~/.config/opencode/${SETTINGS_FILES[0]} (global), or plugin options.`,
-    `Files: ${DEFAULT_SETTINGS.summaryPath}<session>/ralph_summary.md (handoffs), ${STATE_DIR}/ (loop state).`,
+    `Files: ${DEFAULT_SETTINGS.summaryPath}<session>/ralph_summary.md (handoffs), ${STATE_DIR}/ (loop state), ${MEMORY_FILE} (project memory).`,
   ].join("\n")
 }
