@@ -153,6 +153,11 @@ export class LoopStore {
     this.written.set(loopID, text)
   }
 
+  /** What this store holds in memory, by loop: for RALPH_LOOP_DEBUG's gauges (a leak shows as growth). */
+  held(): { writes: number; batches: number; states: number } {
+    return { writes: this.writes.size, batches: this.batches.size, states: this.written.size }
+  }
+
   /** Waits for every pending write (tests, dispose). */
   async flush(): Promise<void> {
     await Promise.all([...this.writes.values()])
