@@ -205,7 +205,8 @@ export class LoopStore {
       }
       if ("loop" in parsed) {
         result.loops.push(parsed.loop)
-        this.written.set(parsed.loop.id, parsed.text)
+        // Only a loop that goes on is verified against its file; an ended one is not kept in memory.
+        if (parsed.loop.phase !== "stopped") this.written.set(parsed.loop.id, parsed.text)
         continue
       }
       const moved = await this.moveAside(file, now)

@@ -35,6 +35,19 @@ describe("LoopStore", () => {
     expect(journalLines(store).map((line) => JSON.parse(line).event)).toEqual(["started", "decided", "restarting", "iteration"])
   })
 
+  it("keeps nothing in memory of an ended loop it loads (found by the soak: each restart kept every ended loop's state text)", async () => {
+    const dir = project()
+    const first = new LoopStore(dir)
+    const ended = loop({ id: "ses_ended0000000000000000001", sessionID: "ses_ended0000000000000000001", phase: "stopped", stopReason: "completed" })
+    const live = loop({ id: "ses_live00000000000000000001", sessionID: "ses_live00000000000000000001", phase: "running" })
+    await Promise.all([first.save(ended, "stopped:completed", 1), first.save(live, "started", 1)])
+
+    const store = new LoopStore(dir)
+    const { loops } = await store.load(2)
+    expect(loops.map((l) => l.id).sort()).toEqual([ended.id, live.id].sort())
+    expect(store.held()).toEqual({ writes: 0, batches: 0, states: 1 })
+  })
+
   it("keeps only the end of the last turn's text", async () => {
     const store = new LoopStore(project())
     const l = loop({ phase: "running", lastTurn: { texts: ["a".repeat(10_000), "the end"] } })
