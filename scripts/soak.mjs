@@ -11,6 +11,12 @@ const child = spawn(process.execPath, [".build/test/soak/run.js", ...process.arg
   env: { ...process.env, TMPDIR: dir, TMP: dir, TEMP: dir },
 })
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal))
+// Not started at all: the temp dir goes too.
+child.on("error", (error) => {
+  rmSync(dir, { recursive: true, force: true })
+  console.error(`could not start the soak: ${error.message}`)
+  process.exit(1)
+})
 child.on("exit", (code, signal) => {
   if (process.env.RALPH_TEST_KEEP) console.log(`RALPH_TEST_KEEP: the soak's temp dir is kept: ${dir}`)
   else rmSync(dir, { recursive: true, force: true })
