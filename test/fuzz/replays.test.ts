@@ -251,6 +251,17 @@ describe("replays: bugs found by the fuzzer", () => {
     // The prompt went to the new session; the retirement of ses_A waits for it to be idle when the user types /ralph there.
     await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("is-idle"), S.ralph("ses_A"), S.settle()], config({ strategy: "recreate" }))
   })
+
+  it("a loop cancelled while its old session waits to be retired, then OpenCode killed: the old session is archived and deleted after the restart", async () => {
+    // Found while building the soak: recovery took back only the loops not ended, so this old session stayed for good.
+    const world = await run(
+      [S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("is-idle"), S.cancel(LOOP), S.restart(), S.settle()],
+      config({ strategy: "recreate" }),
+    )
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled" })
+    expect(world.sessions.get("ses_A")?.deleted).toBe(true)
+    expect(world.storedLoops().map((l) => [l.phase, l.retiring])).toEqual([["stopped", []]])
+  })
 })
 
 describe("replays: the continue strategy with checks", () => {

@@ -298,10 +298,15 @@ export class World {
     }
     // As createInstance does: the loops on disk are taken back before any hook acts, and go on a moment later.
     const found = [...this.disk.values()].map((text) => parseStateText(text).loop)
-    this.runner.recoverAll(this.manager.adoptAll(found, current.resumeOnStart === "ask"), { problems: [], owned: [] })
+    this.runner.recoverAll(this.manager.adoptAll(found, current.resumeOnStart === "ask"), { problems: [], owned: [], loops: found })
   }
 
   // --- playing actions ------------------------------------------------------------------------
+
+  /** The loops as their state files hold them now. */
+  storedLoops(): Loop[] {
+    return [...this.disk.values()].map((text) => parseStateText(text).loop)
+  }
 
   async play(actions: readonly Action[]): Promise<void> {
     for (const action of actions) await this.act(action)
@@ -787,8 +792,10 @@ export class World {
       this.loops.push(t)
       this.tracked.set(loop, t)
     }
-    // Recovery took back (or closed) a loop of the dead process: the same loop, a new object.
-    const revived = this.tracked.has(loop) ? undefined : this.loops.find((t) => t.dormant && t.loop.id === loop.id)
+    // Recovery took back (or closed) a loop of the dead process, or finished the retirement of one
+    // that had ended: the same loop, a new object.
+    const endedRetiring = (t: Tracked) => event === "retired" && loop.phase === "stopped" && t.loop.phase === "stopped" && !t.gone
+    const revived = this.tracked.has(loop) ? undefined : this.loops.findLast((t) => (t.dormant || endedRetiring(t)) && t.loop.id === loop.id)
     if (revived) {
       this.tracked.delete(revived.loop)
       revived.loop = loop
