@@ -142,6 +142,22 @@ describe("replays: classic event orders", () => {
     expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", sessionID: "ses_A" })
   })
 
+  it("/cancel-ralph once the fresh session exists, before the loop moved in: that empty session is deleted, the loop's own is kept", async () => {
+    // Found by the soak: the empty "Ralph 2/…" session stayed in the session list for good.
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("select-session"), S.cancel("ses_A"), S.settle()], config({ strategy: "recreate" }))
+    expect(world.prompts).toHaveLength(0)
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", sessionID: "ses_A", retiring: [] })
+    // ses_A, ses_B, and the fresh session the restart created.
+    expect(world.order.map((s) => s.deleted)).toEqual([false, false, true])
+  })
+
+  it("/cancel-ralph after the loop moved into its fresh session, before the prompt: the old session is still archived and deleted", async () => {
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("persisted", 2), S.cancel(LOOP), S.settle()], config({ strategy: "recreate" }))
+    expect(world.prompts).toHaveLength(0)
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", sessionID: world.order[2]?.id, lineage: ["ses_A"], retiring: [] })
+    expect(world.order.map((s) => s.deleted)).toEqual([true, false, false])
+  })
+
   it("a second /ralph mid-turn replaces the loop; the old one's pending decision sends nothing", async () => {
     const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("messages"), S.ralph("ses_A"), S.settle(), S.turn("ses_A", "fresh", { settle: true })])
     expect(world.loops.map((t) => [t.loop.phase, t.loop.stopReason])).toEqual([
