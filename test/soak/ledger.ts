@@ -127,6 +127,7 @@ function explained(token: string, since: number, at: number, requests: readonly 
 /** One session OpenCode still lists at the end, with the texts of its user messages. */
 export interface SessionRecord {
   id: string
+  title?: string
   userTexts: string[]
 }
 
@@ -141,13 +142,15 @@ export function sessionCheck(input: {
   owners: ReadonlyMap<string, string>
   /** Sessions that must be gone (earlier sessions of recreate loops). */
   retired: readonly string[]
-  /** Every session seen during the run (created events, loop states). */
+  /** Every session that had a message during the run, and every session in a loop's state. */
   known: readonly string[]
   /** Whether <summaryPath>/<id>/<file> exists. */
   hasFile: (sessionID: string, file: "ralph_summary.md" | "transcript.json") => boolean
 }): { orphans: string[]; foreign: string[]; missingFiles: string[]; deleted: number } {
   const listed = new Set(input.listed.map((s) => s.id))
-  const orphans = input.listed.filter((s) => !input.owners.has(s.id)).map((s) => `${s.id} (${s.userTexts[0]?.slice(0, 60) ?? "no message"})`)
+  const orphans = input.listed
+    .filter((s) => !input.owners.has(s.id))
+    .map((s) => `${s.id}${s.title ? ` "${s.title}"` : ""} (${s.userTexts[0]?.slice(0, 60) ?? "no message"})`)
   for (const id of input.retired) if (listed.has(id)) orphans.push(`${id} (an earlier session of a recreate loop, never deleted)`)
   const foreign: string[] = []
   for (const session of input.listed) {

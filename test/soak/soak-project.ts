@@ -173,7 +173,7 @@ export class SoakProject {
       (listed ?? []).map(async (s) => {
         const { data } = await client.session.messages({ path: { id: s.id } })
         const userTexts = (data ?? []).filter((m) => m.info.role === "user").map((m) => m.parts.map((p) => (p.type === "text" ? p.text : "")).join(""))
-        return { id: s.id, userTexts }
+        return { id: s.id, title: s.title, userTexts }
       }),
     )
     const owners = new Map(chats)
@@ -186,8 +186,9 @@ export class SoakProject {
       if (loop.settings.strategy === "recreate") retired.push(...loop.lineage)
       for (const id of [loop.id.replace(/-\d+$/, ""), loop.sessionID, ...loop.lineage]) known.add(id)
     }
+    // Every session that ever had a message (an empty one a cancelled restart created and deleted has nothing to keep).
     for (const log of [...this.project.pastEvents, this.project.events])
-      for (const event of log.of("session.created")) known.add(String(event.properties.info?.id))
+      for (const event of log.of("message.updated")) known.add(String(event.properties.info?.sessionID))
     const result = sessionCheck({
       listed: sessions,
       owners,

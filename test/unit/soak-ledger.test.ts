@@ -92,6 +92,7 @@ describe("soak session check", () => {
         { id: "ses_1", userTexts: ["loop-a: task"] },
         { id: "ses_2", userTexts: ["loop-a: task", "chat-c00 message 1"] },
         { id: "ses_3", userTexts: ["[Ralph loop · iteration 2 of 9 · fresh session] loop-b"] },
+        { id: "ses_4", title: "Ralph 3/9 · loop-b", userTexts: [] },
         { id: "ses_old", userTexts: ["loop-a: task"] },
       ],
       owners: new Map([["ses_1", "loop-a"], ["ses_2", "loop-a"], ["ses_old", "loop-a"]]),
@@ -99,7 +100,11 @@ describe("soak session check", () => {
       known: ["ses_1", "ses_2", "ses_3", "ses_old", "ses_gone", "ses_gone2"],
       hasFile: (id, file) => id === "ses_gone" || file === "ralph_summary.md",
     })
-    expect(result.orphans).toEqual(["ses_3 ([Ralph loop · iteration 2 of 9 · fresh session] loop-b)", "ses_old (an earlier session of a recreate loop, never deleted)"])
+    expect(result.orphans).toEqual([
+      "ses_3 ([Ralph loop · iteration 2 of 9 · fresh session] loop-b)",
+      'ses_4 "Ralph 3/9 · loop-b" (no message)',
+      "ses_old (an earlier session of a recreate loop, never deleted)",
+    ])
     expect(result.foreign).toEqual(["ses_2 of loop-a has messages of chat-c00"])
     expect(result.missingFiles).toEqual(["ses_gone2/transcript.json"])
     expect(result.deleted).toBe(2)
