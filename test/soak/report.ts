@@ -8,8 +8,9 @@ export function formatReport(report: SoakReport): string {
   for (const f of report.figures) {
     lines.push(
       `  ${f.strategy}: ${f.iterations} iterations in ${f.seconds} s`,
-      `    RSS ${f.rssMB.warm} → ${f.rssMB.end} MB (max ${f.rssMB.max}), slope ${f.rssMB.slopePer100} MB per 100 iterations after warm-up`,
-      `    open fds ${f.fds.warm} → ${f.fds.end} (max ${f.fds.max}), slope ${f.fds.slopePer100} per 100 iterations after warm-up`,
+      `    RSS ${f.rssMB.warm} → ${f.rssMB.end} MB (max ${f.rssMB.max}); per 100 iterations after warm-up: slope ${f.rssMB.slopePer100} MB, of the floor ${f.rssMB.floorSlopePer100} MB`,
+      `      lowest–highest per 50 iterations: ${f.rssMB.per50.map((w) => `${w.from}–${w.to} ${w.min}–${w.max}`).join(", ")}`,
+      `    open fds ${f.fds.warm} → ${f.fds.end} (max ${f.fds.max}); per 100 iterations after warm-up: slope ${f.fds.slopePer100}, of the floor ${f.fds.floorSlopePer100}`,
       `    idle → prompt: first 20 ${f.idleToPrompt.early} ms, last 20 ${f.idleToPrompt.late} ms (${f.idleToPrompt.ratio}×); per 50: ${f.idleToPrompt.per50.map((b) => `${b.from}–${b.to} ${b.ms} ms`).join(", ")}`,
       `    disk: summaries + transcripts ${f.disk.summaryBytesPerIteration} B per iteration (${f.disk.summaryMB} MB); state files ${f.disk.stateKB} KB; journals at most ${f.disk.journalMBMax} MB in ${f.disk.journalsMax} file(s)`,
       `    model request ${f.requestKB.first} KB at iteration 1, ${f.requestKB.last} KB at the last sample`,

@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { join } from "node:path"
+import type { Session } from "@opencode-ai/sdk"
 import type { Loop } from "../../src/loop/loop.js"
 import { startHarness, type Harness, type Project } from "../harness/harness.js"
 import { describeLoops } from "../harness/loop-files.js"
@@ -163,14 +164,25 @@ export class SoakProject {
   }
 
   /**
+   * Every session of the project. OpenCode's GET /session answers with the 100 most recently
+   * updated unless given a `limit` (a query parameter the v1 SDK does not type).
+   */
+  async allSessions(): Promise<Session[]> {
+    const url = `${this.harness.server.url}/session?directory=${encodeURIComponent(this.project.dir)}&limit=1000000`
+    const response = await fetch(url)
+    if (!response.ok) throw new Error(`GET /session answered ${response.status}`)
+    return (await response.json()) as Session[]
+  }
+
+  /**
    * What OpenCode holds at the end. `chats` maps each plain session to its token; every loop's
    * sessions come from its state file.
    */
   async endCheck(chats: ReadonlyMap<string, string> = new Map()): Promise<EndCheck> {
     const { client } = this.project
-    const { data: listed } = await client.session.list()
+    const listed = await this.allSessions()
     const sessions = await Promise.all(
-      (listed ?? []).map(async (s) => {
+      listed.map(async (s) => {
         const { data } = await client.session.messages({ path: { id: s.id } })
         const userTexts = (data ?? []).filter((m) => m.info.role === "user").map((m) => m.parts.map((p) => (p.type === "text" ? p.text : "")).join(""))
         return { id: s.id, title: s.title, userTexts }

@@ -31,14 +31,29 @@ export interface LoopFigures {
   strategy: string
   iterations: number
   seconds: number
-  /** RSS and open fds: first sample after the warm-up, the end, and the slope per 100 iterations between. */
-  rssMB: { warm: number; end: number; max: number; slopePer100: number }
-  fds: { warm: number; end: number; max: number; slopePer100: number }
+  /**
+   * RSS and open fds: the first sample after the warm-up, the end, the highest, the slope per 100
+   * iterations over the samples after the warm-up, and over the lowest sample of each 50 iterations
+   * (OpenCode's RSS is a sawtooth: it climbs for a few dozen iterations, then the collector brings
+   * it down; the floor is what a leak would raise).
+   */
+  rssMB: ResourceSeries
+  fds: ResourceSeries
   /** Idle → next prompt, ms: the median of each 50 iterations, and of the first and last 20. */
   idleToPrompt: { per50: Array<{ from: number; to: number; ms: number }>; early: number; late: number; ratio: number }
   /** Summaries and transcripts the loop added (per iteration and in all); the state files at the end; journals at most (rotated). */
   disk: { summaryBytesPerIteration: number; summaryMB: number; stateKB: number; journalMBMax: number; journalsMax: number }
   requestKB: { first: number; last: number }
+}
+
+export interface ResourceSeries {
+  warm: number
+  end: number
+  max: number
+  slopePer100: number
+  floorSlopePer100: number
+  /** Lowest and highest sample of each 50 iterations. */
+  per50: Array<{ from: number; to: number; min: number; max: number }>
 }
 
 export interface SoakReport {
@@ -80,12 +95,23 @@ export async function runSoak(options: SoakOptions, log: (line: string) => void)
 export function loopFigures(run: LoopRun, warmup: number): LoopFigures {
   const withStats = run.samples.filter((s): s is Sample & { stats: NonNullable<Sample["stats"]> } => s.stats !== undefined)
   const afterWarmup = withStats.filter((s) => s.at >= Math.min(warmup, run.iterations))
-  const series = (value: (s: (typeof withStats)[number]) => number, digits: number) => ({
-    warm: round(value(afterWarmup[0] ?? withStats[0]!), digits),
-    end: round(value(withStats.at(-1)!), digits),
-    max: round(Math.max(...withStats.map(value)), digits),
-    slopePer100: round(slope(afterWarmup.map((s) => ({ x: s.at, y: value(s) }))) * 100, 2),
-  })
+  const series = (value: (s: (typeof withStats)[number]) => number, digits: number): ResourceSeries => {
+    const per50: ResourceSeries["per50"] = []
+    for (let from = 1; from <= run.iterations; from += 50) {
+      const to = Math.min(from + 49, run.iterations)
+      const inRange = withStats.filter((s) => s.at >= from && s.at <= to).map(value)
+      if (inRange.length > 0) per50.push({ from, to, min: round(Math.min(...inRange), digits), max: round(Math.max(...inRange), digits) })
+    }
+    const floors = per50.filter((w) => w.from >= warmup).map((w) => ({ x: (w.from + w.to) / 2, y: w.min }))
+    return {
+      warm: round(value(afterWarmup[0] ?? withStats[0]!), digits),
+      end: round(value(withStats.at(-1)!), digits),
+      max: round(Math.max(...withStats.map(value)), digits),
+      slopePer100: round(slope(afterWarmup.map((s) => ({ x: s.at, y: value(s) }))) * 100, 2),
+      floorSlopePer100: round(slope(floors) * 100, 2),
+      per50,
+    }
+  }
   const gaps = run.gaps
   const per50: LoopFigures["idleToPrompt"]["per50"] = []
   for (let from = 1; from <= run.iterations; from += 50) {
