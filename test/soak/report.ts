@@ -12,7 +12,7 @@ export function formatReport(report: SoakReport): string {
       `      lowest–highest per 50 iterations: ${f.rssMB.per50.map((w) => `${w.from}–${w.to} ${w.min}–${w.max}`).join(", ")}`,
       `    open fds ${f.fds.warm} → ${f.fds.end} (max ${f.fds.max}); per 100 iterations after warm-up: slope ${f.fds.slopePer100}, of the floor ${f.fds.floorSlopePer100}`,
       `    idle → prompt: first 20 ${f.idleToPrompt.early} ms, last 20 ${f.idleToPrompt.late} ms (${f.idleToPrompt.ratio}×); per 50: ${f.idleToPrompt.per50.map((b) => `${b.from}–${b.to} ${b.ms} ms`).join(", ")}`,
-      `    disk: summaries + transcripts ${f.disk.summaryBytesPerIteration} B per iteration (${f.disk.summaryMB} MB); state files ${f.disk.stateKB} KB; journals at most ${f.disk.journalMBMax} MB in ${f.disk.journalsMax} file(s)`,
+      `    disk: summaries + transcripts ${f.disk.summaryBytesPerIteration} B per iteration (${f.disk.summaryMB} MB); state files ${f.disk.stateKB} KB; journals at most ${f.disk.journalMBMax} MB in ${f.disk.journalsMax} file(s), ${f.disk.journalBytesPerIteration.early} B per iteration early, ${f.disk.journalBytesPerIteration.late} B late`,
       `    model request ${f.requestKB.first} KB at iteration 1, ${f.requestKB.last} KB at the last sample`,
     )
   }

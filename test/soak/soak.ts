@@ -42,7 +42,15 @@ export interface LoopFigures {
   /** Idle → next prompt, ms: the median of each 50 iterations, and of the first and last 20. */
   idleToPrompt: { per50: Array<{ from: number; to: number; ms: number }>; early: number; late: number; ratio: number }
   /** Summaries and transcripts the loop added (per iteration and in all); the state files at the end; journals at most (rotated). */
-  disk: { summaryBytesPerIteration: number; summaryMB: number; stateKB: number; journalMBMax: number; journalsMax: number }
+  disk: {
+    summaryBytesPerIteration: number
+    summaryMB: number
+    stateKB: number
+    journalMBMax: number
+    journalsMax: number
+    /** Journal bytes written per iteration, between the first two samples and between the last two without a rotation between them. */
+    journalBytesPerIteration: { early: number; late: number }
+  }
   requestKB: { first: number; last: number }
 }
 
@@ -136,7 +144,18 @@ export function loopFigures(run: LoopRun, warmup: number): LoopFigures {
       stateKB: round(end.stateBytes / 1024, 1),
       journalMBMax: round(Math.max(...run.samples.map((s) => s.journalBytes)) / 1024 / 1024, 2),
       journalsMax: Math.max(...run.samples.map((s) => s.journals)),
+      journalBytesPerIteration: journalGrowth(run.samples),
     },
     requestKB: { first: round((run.requestBytes[0]?.bytes ?? 0) / 1024), last: round((run.requestBytes.at(-1)?.bytes ?? 0) / 1024) },
   }
+}
+
+/** Bytes the journal grew by per iteration between consecutive samples with no rotation between them (first and last such pair). */
+function journalGrowth(samples: readonly Sample[]): { early: number; late: number } {
+  const rates: number[] = []
+  for (let i = 1; i < samples.length; i += 1) {
+    const [a, b] = [samples[i - 1] as Sample, samples[i] as Sample]
+    if (b.at > a.at && b.journals === a.journals && b.journalBytes >= a.journalBytes) rates.push((b.journalBytes - a.journalBytes) / (b.at - a.at))
+  }
+  return { early: Math.round(rates[0] ?? Number.NaN), late: Math.round(rates.at(-1) ?? Number.NaN) }
 }
