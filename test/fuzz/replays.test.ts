@@ -151,10 +151,20 @@ describe("replays: classic event orders", () => {
     expect(world.order.map((s) => s.deleted)).toEqual([false, false, true])
   })
 
+  it("a fresh restart has its decision on disk before it asks for the summary", async () => {
+    // Found by the soak: with many loops the state writes lagged behind; OpenCode killed after the
+    // summary and the new session found the loop "running" on disk, decided the turn again (reading
+    // the plugin's own summary as a context overflow) and left the new session behind for good.
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.settle()], config({ strategy: "recreate" }))
+    const steps = world.trace.map((line) => /^\s*job \d+: (persisted|summarize|create-session) /.exec(line)?.[1]).filter(Boolean)
+    expect(steps).toEqual(["persisted", "summarize", "create-session", "persisted", "persisted"])
+  })
+
   it("/cancel-ralph after the loop moved into its fresh session, before the prompt: the old session is still archived and deleted", async () => {
-    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("persisted", 2), S.cancel(LOOP), S.settle()], config({ strategy: "recreate" }))
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("persisted", 3), S.cancel(LOOP), S.settle()], config({ strategy: "recreate" }))
     expect(world.prompts).toHaveLength(0)
-    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", sessionID: world.order[2]?.id, lineage: ["ses_A"], retiring: [] })
+    // Iteration 2 was counted, but its prompt never went out: the loop ended at iteration 1.
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", iteration: 1, retries: 0, sessionID: world.order[2]?.id, lineage: ["ses_A"], retiring: [] })
     expect(world.order.map((s) => s.deleted)).toEqual([true, false, false])
   })
 

@@ -20,7 +20,8 @@
 //  2  a prompt goes only to a session OpenCode knows, that has no parent, and in which the
 //     prompting loop lives (manager.get) in phase running
 //  3  a loop that reached `stopped` never prompts again and never leaves `stopped`
-//  4  iteration and retries never go backwards; retries ≤ maxRetries; iteration ≤
+//  4  iteration and retries never go backwards — but for a stop that takes back, by one, an
+//     iteration whose prompt never went out; retries ≤ maxRetries; iteration ≤
 //     min(maxRetries + 1, maxIterations)
 //  5  at the end (every runner job run to completion) every loop is in a resting phase (running,
 //     waiting, paused, stopped), a waiting loop has a timer, a stopped loop has a stopReason
@@ -808,7 +809,7 @@ export class World {
     if (event.startsWith("stopped:")) t.everStopped = true
     else if (event === "paused") t.pausedUntilResume = true
     else if (event === "resumed") t.pausedUntilResume = false
-    this.checkLoop(t)
+    this.checkLoop(t, event)
   }
 
   private onPrompt(loop: Loop, sessionID: string): void {
@@ -834,9 +835,15 @@ export class World {
     t.prompts += 1
   }
 
-  private checkLoop(t: Tracked): void {
+  private checkLoop(t: Tracked, event?: string): void {
     const { loop } = t
     if (t.gone) return
+    const unsentTakenBack =
+      event?.startsWith("stopped:") === true &&
+      loop.iteration === t.lastIteration - 1 &&
+      loop.retries === t.lastRetries - 1 &&
+      !this.prompts.some((p) => p.loop === t.name && p.iteration === t.lastIteration)
+    if (unsentTakenBack) Object.assign(t, { lastIteration: loop.iteration, lastRetries: loop.retries })
     if (t.everStopped && loop.phase !== "stopped") this.violate(3, `${t.name} left stopped (${loop.stopReason ?? "?"}) for ${loop.phase}`)
     if (loop.iteration < t.lastIteration) this.violate(4, `${t.name}: iteration went back from ${t.lastIteration} to ${loop.iteration}`)
     if (loop.retries < t.lastRetries) this.violate(4, `${t.name}: retries went back from ${t.lastRetries} to ${loop.retries}`)

@@ -34,6 +34,11 @@ function* restartFresh(ctx: JobContext, loop: Loop, turn: Turn, { note, feedback
   const retireOld = loop.settings.strategy === "recreate"
   const oldSessionID = loop.sessionID
   const nextIteration = loop.iteration + 1
+  // The decision to restart is on disk before anything of the restart happens: after a crash the
+  // restart is finished (its summary reused, its session found), never the turn decided again —
+  // that would read the plugin's own summary as a context overflow and leave the new session behind.
+  yield* io({ kind: "persisted", loop })
+  if (!stillRestarting(ctx, loop, userEpoch)) return
   const { summary: modelSummary, source } = yield* summarize(ctx, loop, turn)
   yield* reached("summarize.after")
   if (!stillRestarting(ctx, loop, userEpoch)) return
