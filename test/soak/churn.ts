@@ -1,6 +1,6 @@
 // Scenario 3, the churn: faults while the wide loops run, one at a time, one every `everyMs`:
 // an Esc in a random loop mid-stream and then /ralph-resume, a /cancel-ralph, a burst of 429s from
-// the model, a SIGKILL of OpenCode and its restart. Each fault waits for what marks its end (the
+// the model, a SIGKILL of OpenCode (just after a restart created its new session) and its restart. Each fault waits for what marks its end (the
 // loop paused, the loop resumed, the loop stopped, the server back) before the next one.
 import { setTimeout as delay } from "node:timers/promises"
 import type { Loop } from "../../src/loop/loop.js"
@@ -124,7 +124,15 @@ export class Churn {
     return { kind: "429", at, endedAt: Date.now() }
   }
 
+  /**
+   * SIGKILL at the most delicate moment the churn can see: just after a restart of some loop created
+   * its fresh session (before the loop has moved in), or at once if none comes within a minute.
+   */
   private async kill(): Promise<FaultRecord> {
+    const since = Date.now()
+    await this.soak.project.events
+      .waitFor((e) => e.at >= since && e.type === "session.created" && /^Ralph \d/.test(String(e.properties.info?.title)), "a restart's new session", 60_000)
+      .catch(() => undefined)
     const at = Date.now()
     await this.soak.harness.restartServer("SIGKILL")
     return { kind: "kill", at, endedAt: Date.now() }
