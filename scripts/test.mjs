@@ -14,6 +14,12 @@ const child = spawn("vitest", ["run", ...process.argv.slice(2)], {
   env: { ...process.env, TMPDIR: dir, TMP: dir, TEMP: dir },
 })
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal))
+// Not started at all (vitest not on PATH: run it through npm): the temp dir goes too.
+child.on("error", (error) => {
+  rmSync(dir, { recursive: true, force: true })
+  console.error(`could not start vitest: ${error.message}`)
+  process.exit(1)
+})
 
 child.on("exit", (code, signal) => {
   const left = readdirSync(dir)

@@ -90,6 +90,11 @@ export class Interpreter {
     this.timers.delete(loop)
   }
 
+  /** Timers armed now (one per waiting loop at most): for RALPH_LOOP_DEBUG's gauges. */
+  get timerCount(): number {
+    return this.timers.size
+  }
+
   dispose(): void {
     this.disposed = true
     for (const timer of this.timers.values()) clearTimeout(timer)

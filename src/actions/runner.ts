@@ -58,8 +58,8 @@ export class LoopRunner {
     this.host.start(`resume of ${loop.id}`, resumeNow(this.ctx, loop, how))
   }
 
-  /** After OpenCode (re)started: the loops taken back from disk go on (a moment later). */
-  recoverAll(adopted: readonly Loop[], found: Pick<LoadResult, "problems" | "owned">): void {
+  /** After OpenCode (re)started: the loops taken back from disk go on (a moment later); ended ones finish their retirements. */
+  recoverAll(adopted: readonly Loop[], found: Pick<LoadResult, "problems" | "owned" | "loops">): void {
     this.host.start("recovery", recoverAll(this.ctx, adopted, found))
   }
 

@@ -140,7 +140,7 @@ export const settingSchemas = {
     .int("must be a whole number")
     .min(1, "must be at least 1")
     .max(1000, "must be at most 1000")
-    .describe("Check runs in a row without fewer issues that stop the loop."),
+    .describe("Check runs in a row that still find issues, without fewer of them, that stop the loop (passing runs never do)."),
   resumeOnStart: z
     .enum(["auto", "ask"])
     .describe("After OpenCode restarts, active loops go on by themselves (auto) or wait for /ralph-resume (ask)."),

@@ -20,11 +20,15 @@ export function unmetCriteria(snapshot: DiagnosticSnapshot, criteria: Criteria):
   return [...new Set(unmet)]
 }
 
-/** Check runs in a row, ending with the last, in which the issue count did not fall. */
+/** Every check passed and none reported an issue: nothing is left to fix, so nothing can stagnate. */
+const clean = (s: DiagnosticSnapshot): boolean => issueCount(s) === 0 && s.checks.every((c) => c.status === "passed")
+
+/** Check runs in a row, ending with the last, that still found something and in which the issue count did not fall. */
 export function stagnantRuns(history: readonly DiagnosticSnapshot[]): number {
   let runs = 0
   for (let i = history.length - 1; i > 0; i -= 1) {
-    if (issueCount(history[i] as DiagnosticSnapshot) < issueCount(history[i - 1] as DiagnosticSnapshot)) break
+    const run = history[i] as DiagnosticSnapshot
+    if (clean(run) || issueCount(run) < issueCount(history[i - 1] as DiagnosticSnapshot)) break
     runs += 1
   }
   return runs

@@ -154,6 +154,8 @@ export interface LoopRuntime {
   resumeRequested?: ResumeHow
   /** Taken back after a restart of OpenCode with resumeOnStart "ask": /ralph-resume goes on as recovery would have. */
   recoveryPending?: boolean
+  /** The current iteration is counted and its prompt has not gone out yet: a stop now takes the count back. */
+  iterationUnsent?: boolean
 }
 
 /** What never changes in a loop. */
@@ -168,7 +170,7 @@ export const loopFromState = (state: LoopState): Loop => ({ ...state, ...runtime
 
 /** The part of a loop that is written to disk. */
 export function stateOf(loop: Loop): LoopState {
-  const { sawBusy: _sawBusy, busyEpoch: _busyEpoch, userEpoch: _userEpoch, turnEvents: _turnEvents, resumeRequested: _resumeRequested, recoveryPending: _recoveryPending, ...state } = loop
+  const { sawBusy: _sawBusy, busyEpoch: _busyEpoch, userEpoch: _userEpoch, turnEvents: _turnEvents, resumeRequested: _resumeRequested, recoveryPending: _recoveryPending, iterationUnsent: _iterationUnsent, ...state } = loop
   return state
 }
 

@@ -126,8 +126,14 @@ export class LoopManager extends LoopFacts {
     delete loop.restart
     loop.iteration += 1
     loop.retries += 1
+    loop.iterationUnsent = true
     this.promptSent(loop, now, "iteration")
     return true
+  }
+
+  /** The prompt is going out now: from here on its iteration counts, whatever happens. */
+  promptGoingOut(loop: Loop): void {
+    delete loop.iterationUnsent
   }
 
   /** A prompt that repeats the current iteration (a resume, or one a restart of OpenCode lost) is about to be sent. */
@@ -178,6 +184,12 @@ export class LoopManager extends LoopFacts {
 
   stop(loop: Loop, reason: StopReason, detail?: string): void {
     if (loop.phase === "stopped") return
+    // Stopped between counting the next iteration and sending its prompt: that iteration never ran.
+    if (loop.iterationUnsent) {
+      loop.iteration -= 1
+      loop.retries -= 1
+      delete loop.iterationUnsent
+    }
     loop.phase = "stopped"
     loop.stopReason = reason
     if (detail !== undefined) loop.detail = detail

@@ -20,6 +20,13 @@ export interface JournalLimits {
 /** About 250 iterations per journal (~4 KB each); at most 5 MB of journals in all. */
 export const JOURNAL_LIMITS: JournalLimits = { maxBytes: 1024 * 1024, kept: 4 }
 
+/**
+ * A journal line names the loop's newest earlier sessions only: with all of them, a line grew with
+ * the loop (9 KB at iteration 300 of a recreate loop, five lines an iteration). A loop rebuilt from
+ * the journal knows these; its state file keeps them all.
+ */
+export const JOURNAL_LINEAGE = 20
+
 const JOURNAL = "journal.jsonl"
 const isRotatedJournal = (name: string): boolean => /^journal-.+\.jsonl$/.test(name)
 
@@ -44,7 +51,7 @@ function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
     event,
     loop: {
       id: loop.id, task: loop.task, settings: loop.settings, startedAt: loop.startedAt, sessionID: loop.sessionID,
-      lineage: loop.lineage, iteration: loop.iteration, retries: loop.retries, phase: loop.phase,
+      lineage: loop.lineage.slice(-JOURNAL_LINEAGE), iteration: loop.iteration, retries: loop.retries, phase: loop.phase,
       ...(loop.stopReason ? { stopReason: loop.stopReason } : {}),
     },
     ...(event === "decided" ? { record: iterationRecord(loop, now) } : {}),

@@ -153,6 +153,11 @@ export class LoopStore {
     this.written.set(loopID, text)
   }
 
+  /** What this store holds in memory, by loop: for RALPH_LOOP_DEBUG's gauges (a leak shows as growth). */
+  held(): { writes: number; batches: number; states: number } {
+    return { writes: this.writes.size, batches: this.batches.size, states: this.written.size }
+  }
+
   /** Waits for every pending write (tests, dispose). */
   async flush(): Promise<void> {
     await Promise.all([...this.writes.values()])
@@ -206,7 +211,8 @@ export class LoopStore {
       }
       if ("loop" in parsed) {
         result.loops.push(parsed.loop)
-        this.written.set(parsed.loop.id, parsed.text)
+        // Only a loop that goes on is verified against its file; an ended one is not kept in memory.
+        if (parsed.loop.phase !== "stopped") this.written.set(parsed.loop.id, parsed.text)
         continue
       }
       const moved = await this.moveAside(file, now)

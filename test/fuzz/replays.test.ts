@@ -159,6 +159,32 @@ describe("replays: classic event orders", () => {
     expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", sessionID: "ses_A" })
   })
 
+  it("/cancel-ralph once the fresh session exists, before the loop moved in: that empty session is deleted, the loop's own is kept", async () => {
+    // Found by the soak: the empty "Ralph 2/…" session stayed in the session list for good.
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("select-session"), S.cancel("ses_A"), S.settle()], config({ strategy: "recreate" }))
+    expect(world.prompts).toHaveLength(0)
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", sessionID: "ses_A", retiring: [] })
+    // ses_A, ses_B, and the fresh session the restart created.
+    expect(world.order.map((s) => s.deleted)).toEqual([false, false, true])
+  })
+
+  it("a fresh restart has its decision on disk before it asks for the summary", async () => {
+    // Found by the soak: with many loops the state writes lagged behind; OpenCode killed after the
+    // summary and the new session found the loop "running" on disk, decided the turn again (reading
+    // the plugin's own summary as a context overflow) and left the new session behind for good.
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.settle()], config({ strategy: "recreate" }))
+    const steps = world.trace.map((line) => /^\s*job \d+: (persisted|summarize|create-session) /.exec(line)?.[1]).filter(Boolean)
+    expect(steps).toEqual(["persisted", "summarize", "create-session", "persisted", "persisted"])
+  })
+
+  it("/cancel-ralph after the loop moved into its fresh session, before the prompt: the old session is still archived and deleted", async () => {
+    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("persisted", 3), S.cancel(LOOP), S.settle()], config({ strategy: "recreate" }))
+    expect(world.prompts).toHaveLength(0)
+    // Iteration 2 was counted, but its prompt never went out: the loop ended at iteration 1.
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", iteration: 1, retries: 0, sessionID: world.order[2]?.id, lineage: ["ses_A"], retiring: [] })
+    expect(world.order.map((s) => s.deleted)).toEqual([true, false, false])
+  })
+
   it("a second /ralph mid-turn replaces the loop; the old one's pending decision sends nothing", async () => {
     const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("messages"), S.ralph("ses_A"), S.settle(), S.turn("ses_A", "fresh", { settle: true })])
     expect(world.loops.map((t) => [t.loop.phase, t.loop.stopReason])).toEqual([
@@ -279,6 +305,17 @@ describe("replays: bugs found by the fuzzer", () => {
     // The prompt went to the new session; the retirement of ses_A waits for it to be idle when the user types /ralph there.
     await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("is-idle"), S.ralph("ses_A"), S.settle()], config({ strategy: "recreate" }))
   })
+
+  it("a loop cancelled while its old session waits to be retired, then OpenCode killed: the old session is archived and deleted after the restart", async () => {
+    // Found while building the soak: recovery took back only the loops not ended, so this old session stayed for good.
+    const world = await run(
+      [S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("is-idle"), S.cancel(LOOP), S.restart(), S.settle()],
+      config({ strategy: "recreate" }),
+    )
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled" })
+    expect(world.sessions.get("ses_A")?.deleted).toBe(true)
+    expect(world.storedLoops().map((l) => [l.phase, l.retiring])).toEqual([["stopped", []]])
+  })
 })
 
 describe("replays: the continue strategy with checks", () => {
@@ -308,7 +345,7 @@ describe("replays: recovery", () => {
       [
         S.ralph("ses_A"),
         S.turn("ses_A", "fresh"),
-        S.stepTo("persisted", 2), // the next iteration is counted in its fresh session; its prompt is not sent yet
+        S.stepTo("persisted", 3), // the next iteration is counted in its fresh session; its prompt is not sent yet (#1: the restart decided, #2: its new session)
         S.restart(),
         S.step(2), // recovery: its grace sleep, then the session is there — it spawns the loop's own recovery
         S.stepTo("read-summary"), // which re-sends the prompt: it reads the old session's summary first

@@ -20,7 +20,8 @@
 //  2  a prompt goes only to a session OpenCode knows, that has no parent, and in which the
 //     prompting loop lives (manager.get) in phase running
 //  3  a loop that reached `stopped` never prompts again and never leaves `stopped`
-//  4  iteration and retries never go backwards; retries ≤ maxRetries; iteration ≤
+//  4  iteration and retries never go backwards — but for a stop that takes back, by one, an
+//     iteration whose prompt never went out; retries ≤ maxRetries; iteration ≤
 //     min(maxRetries + 1, maxIterations)
 //  5  at the end (every runner job run to completion) every loop is in a resting phase (running,
 //     waiting, paused, stopped), a waiting loop has a timer, a stopped loop has a stopReason
@@ -396,10 +397,15 @@ export class World {
     }
     // As createInstance does: the loops on disk are taken back before any hook acts, and go on a moment later.
     const found = [...this.disk.values()].map((text) => parseStateText(text).loop)
-    this.runner.recoverAll(this.manager.adoptAll(found, current.resumeOnStart === "ask"), { problems: [], owned: [] })
+    this.runner.recoverAll(this.manager.adoptAll(found, current.resumeOnStart === "ask"), { problems: [], owned: [], loops: found })
   }
 
   // --- playing actions ------------------------------------------------------------------------
+
+  /** The loops as their state files hold them now. */
+  storedLoops(): Loop[] {
+    return [...this.disk.values()].map((text) => parseStateText(text).loop)
+  }
 
   async play(actions: readonly Action[]): Promise<void> {
     for (const action of actions) await this.act(action)
@@ -986,8 +992,10 @@ export class World {
       this.loops.push(t)
       this.tracked.set(loop, t)
     }
-    // Recovery took back (or closed) a loop of the dead process: the same loop, a new object.
-    const revived = this.tracked.has(loop) ? undefined : this.loops.find((t) => t.dormant && t.loop.id === loop.id)
+    // Recovery took back (or closed) a loop of the dead process, or finished the retirement of one
+    // that had ended: the same loop, a new object.
+    const endedRetiring = (t: Tracked) => event === "retired" && loop.phase === "stopped" && t.loop.phase === "stopped" && !t.gone
+    const revived = this.tracked.has(loop) ? undefined : this.loops.findLast((t) => (t.dormant || endedRetiring(t)) && t.loop.id === loop.id)
     if (revived) {
       this.tracked.delete(revived.loop)
       revived.loop = loop
@@ -1001,7 +1009,7 @@ export class World {
     if (event.startsWith("stopped:")) t.everStopped = true
     else if (event === "paused") t.pausedUntilResume = true
     else if (event === "resumed") t.pausedUntilResume = false
-    this.checkLoop(t)
+    this.checkLoop(t, event)
   }
 
   /** Invariant 13, at every change of a plan loop. */
@@ -1080,16 +1088,22 @@ export class World {
     } else if (++s.autoCount > this.settings.autoContinueMax) this.violate(17, `${s.autoCount} auto-continuations in ${sessionID} for one user message (autoContinueMax ${this.settings.autoContinueMax})`)
   }
 
-  /** Invariant 17: what a continuation job asks for, its feature must be on for. */
+  /** Invariant 19: what a continuation job asks for, its feature must be on for. */
   private checkFeatureUse(effect: Effect): void {
     if (effect.kind === "todos" && !featureOn(this.settings, "todo-continuation")) this.violate(19, `todo-continuation is off, yet ${effect.sessionID}'s todos are read`)
     if ((effect.kind === "auto-checks" || effect.kind === "fingerprint" || effect.kind === "detect-checks") && !featureOn(this.settings, "auto-continue"))
       this.violate(19, `auto-continue is off, yet it asks for ${effect.kind}`)
   }
 
-  private checkLoop(t: Tracked): void {
+  private checkLoop(t: Tracked, event?: string): void {
     const { loop } = t
     if (t.gone) return
+    const unsentTakenBack =
+      event?.startsWith("stopped:") === true &&
+      loop.iteration === t.lastIteration - 1 &&
+      loop.retries === t.lastRetries - 1 &&
+      !this.prompts.some((p) => p.loop === t.name && p.iteration === t.lastIteration)
+    if (unsentTakenBack) Object.assign(t, { lastIteration: loop.iteration, lastRetries: loop.retries })
     if (t.everStopped && loop.phase !== "stopped") this.violate(3, `${t.name} left stopped (${loop.stopReason ?? "?"}) for ${loop.phase}`)
     if (loop.iteration < t.lastIteration) this.violate(4, `${t.name}: iteration went back from ${t.lastIteration} to ${loop.iteration}`)
     if (loop.retries < t.lastRetries) this.violate(4, `${t.name}: retries went back from ${t.lastRetries} to ${loop.retries}`)

@@ -44,6 +44,10 @@ export interface MockRequest {
   body: ChatBody
   bytes: number
   at: number
+  /** HTTP status of the answer (an error reply's, or 200). */
+  status?: number
+  /** When the answer was fully sent (or its connection was gone): the end of the model's turn step. */
+  endedAt?: number
 }
 
 export type Responder = (request: MockRequest) => Reply
@@ -221,8 +225,10 @@ export class MockModel {
     for (const waiter of [...this.waiters]) waiter()
 
     const reply = pick(kind === "title" ? undefined : this.scripts.get(scope)?.[kind], request)
+    request.status = reply.error?.status ?? 200
     for (const listener of this.listeners) listener(request, reply)
     await respond(res, reply, body.model ?? "mock-model")
+    request.endedAt = Date.now()
   }
 }
 

@@ -88,6 +88,12 @@ describe("completion criteria", () => {
     const s = (errors: number) => snapshotOf(1, 0, [result({ errors })])
     expect(stagnantRuns([s(5), s(3), s(3), s(4)])).toBe(2)
     expect(stagnantRuns([s(5), s(3)])).toBe(0)
+    // Passing checks run every iteration (checkAfter "iteration") are not stagnation: nothing is left to fix.
+    // Found by the soak: a loop with a passing check stopped "stagnation" at its 6th iteration.
+    expect(stagnantRuns(Array.from({ length: 8 }, () => s(0)))).toBe(0)
+    expect(stagnantRuns([s(0), s(0), s(2), s(2)])).toBe(2)
+    const failedWithoutCount = snapshotOf(1, 0, [result({ status: "failed", exitCode: 1 })])
+    expect(stagnantRuns([failedWithoutCount, failedWithoutCount, failedWithoutCount])).toBe(2)
     expect(feedbackLine(3, 10, ["5 error(s)"], [s(10), s(5)], "fix them")).toBe("Ralph Loop: CONTINUE | Iteration 3/10 | 5 error(s) | Progress: 50% improvement | Next: fix them")
   })
 })

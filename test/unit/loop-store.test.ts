@@ -5,6 +5,7 @@ import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:f
 import { join } from "node:path"
 import { describe, expect, it, vi } from "vitest"
 import * as atomic from "../../src/store/atomic.js"
+import { JOURNAL_LINEAGE } from "../../src/store/journal.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { loop } from "./fixtures.js"
 import { tempDirs } from "../temp-dirs.js"
@@ -35,6 +36,19 @@ describe("LoopStore", () => {
     expect(journalLines(store).map((line) => JSON.parse(line).event)).toEqual(["started", "decided", "restarting", "iteration"])
   })
 
+  it("keeps nothing in memory of an ended loop it loads (found by the soak: each restart kept every ended loop's state text)", async () => {
+    const dir = project()
+    const first = new LoopStore(dir)
+    const ended = loop({ id: "ses_ended0000000000000000001", sessionID: "ses_ended0000000000000000001", phase: "stopped", stopReason: "completed" })
+    const live = loop({ id: "ses_live00000000000000000001", sessionID: "ses_live00000000000000000001", phase: "running" })
+    await Promise.all([first.save(ended, "stopped:completed", 1), first.save(live, "started", 1)])
+
+    const store = new LoopStore(dir)
+    const { loops } = await store.load(2)
+    expect(loops.map((l) => l.id).sort()).toEqual([ended.id, live.id].sort())
+    expect(store.held()).toEqual({ writes: 0, batches: 0, states: 1 })
+  })
+
   it("keeps only the end of the last turn's text", async () => {
     const store = new LoopStore(project())
     const l = loop({ phase: "running", lastTurn: { texts: ["a".repeat(10_000), "the end"] } })
@@ -60,6 +74,26 @@ describe("LoopStore", () => {
     expect(readdirSync(join(store.dir, "loops"))).toEqual([`${l.id}.json`])
     await store.save(loops[0]!, "resumed", 6)
     expect(journalLines(store).map((line) => JSON.parse(line).event)).toEqual(["started", "resumed"])
+  })
+
+  it("journals the newest earlier sessions only, so a line does not grow with the loop; the state file keeps them all", async () => {
+    // Found by the soak: at iteration 300 of a recreate loop each journal line carried 300 session ids.
+    const dir = project()
+    const store = new LoopStore(dir)
+    const sessions = (n: number) => Array.from({ length: n }, (_, i) => `ses_${String(i).padStart(26, "0")}`)
+    const short = loop({ id: "ses_short", phase: "running", lineage: sessions(JOURNAL_LINEAGE) })
+    const long = loop({ id: "ses_longer", phase: "running", lineage: sessions(300) })
+    await store.save(short, "iteration", 1)
+    await store.save(long, "iteration", 2)
+    const [shortLine, longLine] = journalLines(store)
+    expect(JSON.parse(longLine!).loop.lineage).toEqual(sessions(300).slice(-JOURNAL_LINEAGE))
+    expect(longLine!.length - shortLine!.length).toBe("ses_longer".length - "ses_short".length)
+    expect(JSON.parse(readFileSync(store.fileOf(long.id), "utf8")).loop.lineage).toHaveLength(300)
+
+    writeFileSync(store.fileOf(long.id), "{ broken")
+    const { loops, rebuilt } = await new LoopStore(dir).load(3)
+    expect(rebuilt).toEqual([long.id])
+    expect(loops.find((l) => l.id === long.id)?.lineage).toEqual(sessions(300).slice(-JOURNAL_LINEAGE))
   })
 
   describe("journal rotation", () => {

@@ -16,6 +16,7 @@ export function* prompt(ctx: JobContext, loop: Loop, sessionID: string, text: st
   if (loop.phase !== "running" || loop.userEpoch !== userEpoch || loop.busyEpoch !== busyEpoch) return false
   yield* reached("iteration.saved")
   ctx.manager.recordCall(loop, ctx.now())
+  ctx.manager.promptGoingOut(loop)
   yield* io({ kind: "prompt", loop, sessionID, input: { text, agent: turn?.agent, model: turn?.model } })
   yield* reached("prompt.sent")
   ctx.manager.promptDelivered(loop)

@@ -27,7 +27,7 @@ export const RECOVERY_GRACE_MS = 1_000
 /** Where a loop was when it was taken back: anything that happened to it since is newer than what recovery reads. */
 type TakenBack = Pick<Loop, "userEpoch" | "busyEpoch" | "iteration" | "sessionID">
 
-export function* recoverAll(ctx: JobContext, adopted: readonly Loop[], { problems, owned }: Pick<LoadResult, "problems" | "owned">): Job {
+export function* recoverAll(ctx: JobContext, adopted: readonly Loop[], { problems, owned, loops }: Pick<LoadResult, "problems" | "owned" | "loops">): Job {
   const takenBack = new Map(adopted.map((loop): [Loop, TakenBack] => [loop, { userEpoch: loop.userEpoch, busyEpoch: loop.busyEpoch, iteration: loop.iteration, sessionID: loop.sessionID }]))
   yield* io({ kind: "sleep", ms: RECOVERY_GRACE_MS })
   for (const id of owned) yield* log("info", "a loop of this project is run by another live OpenCode process; left to it", { loop: id })
@@ -35,6 +35,11 @@ export function* recoverAll(ctx: JobContext, adopted: readonly Loop[], { problem
     const file = relative(ctx.directory, problem.file)
     yield* log("error", `state file ${file} ${problem.message}`)
     yield* notify({ variant: "error", title: "Ralph · state file problem", message: `${file} ${problem.message}.`, duration: 20_000 })
+  }
+  // A loop that ended while an old session of it still waited to be archived and deleted (OpenCode
+  // died in between): that session is archived and deleted now, or it would be left for good.
+  for (const loop of loops) {
+    if (loop.phase === "stopped" && loop.retiring.length > 0) yield { kind: "spawn", label: `retiring of ${loop.id}`, job: retireAll(ctx, loop) }
   }
   for (const loop of adopted) {
     // Cancelled (or replaced) meanwhile.

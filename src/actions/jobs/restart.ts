@@ -35,6 +35,11 @@ function* restartFresh(ctx: JobContext, loop: Loop, turn: Turn, { note, feedback
   const retireOld = loop.settings.strategy === "recreate"
   const oldSessionID = loop.sessionID
   const nextIteration = loop.iteration + 1
+  // The decision to restart is on disk before anything of the restart happens: after a crash the
+  // restart is finished (its summary reused, its session found), never the turn decided again —
+  // that would read the plugin's own summary as a context overflow and leave the new session behind.
+  yield* io({ kind: "persisted", loop })
+  if (!stillRestarting(ctx, loop, userEpoch)) return
   const { summary: modelSummary, source } = yield* summarize(ctx, loop, turn)
   yield* reached("summarize.after")
   if (!stillRestarting(ctx, loop, userEpoch)) return
@@ -44,8 +49,21 @@ function* restartFresh(ctx: JobContext, loop: Loop, turn: Turn, { note, feedback
   if (!stillRestarting(ctx, loop, userEpoch)) return
   const sessionID = yield* freshSession(ctx, loop, nextIteration)
   yield* reached("session.created")
-  // Cancelled or overtaken meanwhile: the empty session is left alone, the TUI is not moved.
-  if (!stillRestarting(ctx, loop, userEpoch)) return
+  const prompted = yield* moveInto(ctx, loop, sessionID, freshSessionPrompt(loop, nextIteration, summary, note, feedback), turn, userEpoch, retireOld)
+  if (prompted) {
+    yield* notify(notice.iterationStarted(loop, `Fresh session; handoff in ${relative(ctx.directory, summaryFile)}.`))
+    yield* log("info", "loop restarted in a fresh session", { loop: loop.id, from: oldSessionID, to: sessionID, iteration: loop.iteration })
+  }
+  // Ended meanwhile (cancelled): nothing of the move is left half done.
+  if (loop.phase === "stopped") yield* dropUnused(ctx, loop, sessionID)
+  // The old session goes once the loop has moved out of it — also when the loop ended right then.
+  if (retireOld && loop.retiring.includes(oldSessionID) && (prompted || loop.phase === "stopped")) yield* retire(ctx, loop, oldSessionID)
+}
+
+/** The loop moves into its fresh session and prompts there; false when it stopped, paused or was overtaken on the way. */
+function* moveInto(ctx: JobContext, loop: Loop, sessionID: string, text: string, turn: Turn, userEpoch: number, retireOld: boolean): Job<boolean> {
+  // Cancelled or overtaken meanwhile: the TUI is not moved.
+  if (!stillRestarting(ctx, loop, userEpoch)) return false
   try {
     yield* io({ kind: "select-session", sessionID })
   } catch (error) {
@@ -53,17 +71,29 @@ function* restartFresh(ctx: JobContext, loop: Loop, turn: Turn, { note, feedback
   }
   yield* reached("session.selected")
   const untouched = yield* isEmpty(sessionID)
-  if (!stillRestarting(ctx, loop, userEpoch)) return
+  if (!stillRestarting(ctx, loop, userEpoch)) return false
   // The user wrote in the new session, or started a loop of their own there, before the loop moved
   // in: the session is theirs; the loop waits for them.
   if (!untouched || !ctx.manager.nextIteration(loop, sessionID, ctx.now(), retireOld)) {
     ctx.manager.pause(loop, "you wrote in the session the loop was moving to; /ralph-resume starts it in another")
-    return yield* notify(notice.paused("you wrote in the session the loop was moving to — /ralph-resume starts the next iteration in a new one"))
+    yield* notify(notice.paused("you wrote in the session the loop was moving to — /ralph-resume starts the next iteration in a new one"))
+    return false
   }
-  if (!(yield* prompt(ctx, loop, sessionID, freshSessionPrompt(loop, nextIteration, summary, note, feedback), turn, userEpoch))) return
-  yield* notify(notice.iterationStarted(loop, `Fresh session; handoff in ${relative(ctx.directory, summaryFile)}.`))
-  yield* log("info", "loop restarted in a fresh session", { loop: loop.id, from: oldSessionID, to: sessionID, iteration: loop.iteration })
-  if (retireOld) yield* retire(ctx, loop, oldSessionID)
+  return yield* prompt(ctx, loop, sessionID, text, turn, userEpoch)
+}
+
+/**
+ * The session a restart created for a loop that then ended before moving in: still empty and no
+ * loop's, it is deleted (a paused loop keeps it: /ralph-resume moves into it).
+ */
+function* dropUnused(ctx: JobContext, loop: Loop, sessionID: string): Job {
+  if (loop.sessionID === sessionID || ctx.manager.get(sessionID) || !(yield* isEmpty(sessionID))) return
+  try {
+    yield* io({ kind: "delete-session", sessionID })
+    yield* log("info", "the loop ended before moving into its new session; the empty session is deleted", { loop: loop.id, session: sessionID })
+  } catch (error) {
+    yield* log("warn", "could not delete the loop's unused new session; it is kept", { session: sessionID, error: String(error) })
+  }
 }
 
 /**
