@@ -1,7 +1,8 @@
-// Scenario 3, the churn: faults while the wide loops run, one at a time, one every `everyMs`:
-// an Esc in a random loop mid-stream and then /ralph-resume, a /cancel-ralph, a burst of 429s from
-// the model, a SIGKILL of OpenCode (just after a restart created its new session) and its restart. Each fault waits for what marks its end (the
-// loop paused, the loop resumed, the loop stopped, the server back) before the next one.
+// Scenario 3, the churn: faults while the wide loops run, one at a time, one every `everyMs`: an
+// Esc in a random loop mid-stream and then /ralph-resume; a /cancel-ralph in a loop mid-restart; a
+// burst of 429s from the model; a SIGKILL of OpenCode just after a restart created its new session,
+// and OpenCode started again. Each fault waits for what marks its end (the loop paused, resumed or
+// stopped, the server back) before the next one.
 import { setTimeout as delay } from "node:timers/promises"
 import type { Loop } from "../../src/loop/loop.js"
 import { describeLoops } from "../harness/loop-files.js"
@@ -61,10 +62,15 @@ export class Churn {
   private pick(): string | undefined {
     const live = this.soak.project
       .loops()
-      .filter((l) => l.phase !== "stopped" && l.phase !== "paused")
-      .map((l) => l.task.match(TOKEN)?.[0] as string)
-      .filter((token) => !this.cancelled.has(token))
+      .map((l) => l.task.match(TOKEN)?.[0])
+      .filter((token): token is string => this.live(token))
     return live[Math.floor(this.options.random() * live.length)]
+  }
+
+  /** A loop of the soak, under way and not cancelled by the churn. */
+  private live(token: string | undefined): boolean {
+    const loop = token ? this.soak.loop(token) : undefined
+    return loop !== undefined && loop.phase !== "stopped" && loop.phase !== "paused" && !this.cancelled.has(token as string)
   }
 
   private loop(token: string): Loop {
@@ -99,9 +105,17 @@ export class Churn {
     }
   }
 
-  /** /cancel-ralph in the loop's session (again in its newer session if a restart retired that one meanwhile). */
+  /**
+   * /cancel-ralph in a loop whose restart just created its fresh session (a random loop if none does
+   * within half a minute) — in the loop's session, or again in its newer one if the restart retired
+   * that one meanwhile.
+   */
   private async cancel(): Promise<FaultRecord | undefined> {
-    const token = this.pick()
+    const since = Date.now()
+    const restarting = await this.soak.project.events
+      .waitFor((e) => e.at >= since && e.type === "session.created" && this.live(String(e.properties.info?.title).match(TOKEN)?.[0]), "a restart's new session", 30_000)
+      .catch(() => undefined)
+    const token = String(restarting?.properties.info?.title ?? "").match(TOKEN)?.[0] ?? this.pick()
     if (!token) return undefined
     const at = Date.now()
     for (let attempt = 1; attempt <= 3; attempt += 1) {
