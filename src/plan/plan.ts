@@ -5,9 +5,8 @@
 import { z } from "zod"
 import { checkSchema, type CheckConfig } from "../config/schema.js"
 
-/** The two file shapes: the common Ralph `userStories`/`passes` one and seed 003's `stories`/`status` one. */
-export const planShapeSchema = z.enum(["userStories", "stories"])
-export type PlanShape = z.infer<typeof planShapeSchema>
+/** Where the file keeps its stories, as the reader found it (`userStories`, `stories`, `tasks`, `prd.tasks`, `[]`, …). */
+export const planShapeSchema = z.string().min(1)
 
 export const storySchema = z.object({
   id: z.string().min(1),

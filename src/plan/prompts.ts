@@ -8,7 +8,7 @@ const PROGRESS_LINES = 25
 export function planRules(promise: string): string {
   return [
     `This loop works through a plan, one story per iteration. When the current story is completely done — every acceptance criterion met — end your final reply with ${promise}.`,
-    `Only then: never for partial progress, never to get out of the loop. The plugin then runs the checks and marks the story done in the plan file itself; do not edit "passes" or "status" in the plan (such edits are overwritten).`,
+    `Only then: never for partial progress, never to get out of the loop. The plugin then runs the checks and marks the story done in the plan file itself; do not mark stories done in the plan yourself ("passes", "status" and the like: such edits are overwritten).`,
     `Work on the current story only; the next one comes in the next iteration.`,
   ].join(" ")
 }
@@ -24,7 +24,7 @@ export function storySection(plan: PlanState, loopChecks: readonly CheckConfig[]
     ...(story.description?.trim() ? ["", story.description.trim()] : []),
     "",
     "Acceptance criteria:",
-    ...(story.acceptanceCriteria.length ? story.acceptanceCriteria.map((c) => `- ${c}`) : ["- (none listed: the title says what is wanted)"]),
+    ...(story.acceptanceCriteria.length ? story.acceptanceCriteria.map((c) => `- ${c}`) : ["- (none listed: the title and description say what is wanted)"]),
     ...(checks.length ? ["", `Checks the plugin runs when you say it is done: ${checks.map((c) => `${c.name} (\`${c.command}\`)`).join(", ")}`] : []),
   ]
 }

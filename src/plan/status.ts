@@ -1,5 +1,5 @@
 // How a plan shows in /ralph-status and in ralph_report.md. Pure.
-import type { ParsedPlan } from "./plan-schema.js"
+import type { ParsedPlan } from "./plan-reader.js"
 import { currentStory, type PlanState } from "./plan.js"
 
 type StoryState = "done" | "current" | "waiting" | "to do"

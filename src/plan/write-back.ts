@@ -1,51 +1,70 @@
-// Writing the plugin's record back into the plan file, in the shape it was read in: only the
-// fields the plugin owns (`passes`/`notes`, `status`/`iteration`) change, with jsonc-parser's edits,
-// so every other byte — unknown fields, order, comments, formatting — stays as it was. A story the
-// model marked done that the plugin did not is set back. Pure.
-import { applyEdits, findNodeAtLocation, getNodeValue, modify, parseTree, type FormattingOptions, type JSONPath, type ParseError } from "jsonc-parser"
+// Writing the plugin's record back into the plan file, in the file's own shape and style: for each
+// story only the field that says "done" changes (the item's own, or the one its siblings have), plus
+// a notes field where the shape has one (`notes`) and seed 003's `iteration`. The edits touch
+// nothing else (json-edit.ts), so every other byte — unknown fields, key order, indentation, comments, escapes,
+// the final newline — stays. A story the model marked done that the plugin did not is set back. Pure.
+import { getNodeValue, parseTree, type JSONPath, type ParseError } from "jsonc-parser"
+import { setProperty } from "./json-edit.js"
+import { doneStyle, doneValue, saysDone, type DoneStyle } from "./done-field.js"
+import { locatePlan, type PlanLayout } from "./plan-layout.js"
+import { entryId } from "./plan-reader.js"
 import type { PlanState, StoryDone } from "./plan.js"
+import type { Item } from "./story-fields.js"
 
 export type WriteBack = { text: string; changed: string[] } | { problem: string }
 
-/** The note a story of the common shape gets when the plugin marks it done (if it has no notes). */
+/** The note a story gets when the plugin marks it done (where the shape has notes and it has none). */
 export const doneNote = (done: StoryDone) =>
   `Verified by ralph-loop in iteration ${done.iteration}${done.checks.length ? ` (checks passed: ${done.checks.join(", ")})` : " (no checks configured)"}`
+
+type Edit = { path: JSONPath; value: unknown }
 
 export function writeBack(source: string, plan: PlanState): WriteBack {
   const errors: ParseError[] = []
   const root = parseTree(source, errors, { allowTrailingComma: true })
   if (!root || errors.length > 0) return { problem: "is no longer valid JSON, so the plugin's record of the stories could not be written into it" }
-  const list = findNodeAtLocation(root, [plan.shape])
-  if (list?.type !== "array") return { problem: `no longer has its "${plan.shape}" list` }
-  const edits: Array<{ path: JSONPath; value: unknown }> = []
+  const located = locatePlan(getNodeValue(root))
+  if (!located.ok) return { problem: `no longer has its list of stories (${located.problem})` }
+  const { layout } = located
+  const items = layout.entries.map((e) => e.value).filter((v): v is Item => typeof v === "object" && v !== null && !Array.isArray(v))
+  const style = doneStyle(items)
+  const extras = { notes: hasNotes(layout, items), iteration: hasIterations(layout, items) }
+  const known = new Set(plan.stories.map((s) => s.id))
+  const edits: Edit[] = []
   const changed: string[] = []
-  ;(list.children ?? []).forEach((node, index) => {
-    const story = node.type === "object" ? (getNodeValue(node) as Record<string, unknown>) : undefined
-    const id = typeof story?.id === "string" || typeof story?.id === "number" ? String(story.id).trim() : undefined
-    if (!story || !id || !plan.stories.some((s) => s.id === id)) return
-    const done = plan.done.find((d) => d.id === id)
-    const before = edits.length
-    const set = (field: string, value: unknown) => edits.push({ path: [plan.shape, index, field], value })
-    if (plan.shape === "userStories") {
-      if (done && story.passes !== true) set("passes", true)
-      if (!done && story.passes === true) set("passes", false)
-      if (done && done.iteration > 0 && (story.notes === undefined || story.notes === "")) set("notes", doneNote(done))
-    } else {
-      if (done && story.status !== "completed") set("status", "completed")
-      if (!done && story.status === "completed") set("status", "pending")
-      if (done && done.iteration > 0 && story.iteration !== done.iteration) set("iteration", done.iteration)
-      if (!done && story.status === "completed" && story.iteration !== undefined) set("iteration", undefined)
-    }
-    if (edits.length > before) changed.push(id)
-  })
-  const formattingOptions = formatting(source)
-  let text = source
-  for (const { path, value } of edits) text = applyEdits(text, modify(text, path, value, { formattingOptions }))
+  for (const entry of layout.entries) {
+    const item = entry.value
+    if (typeof item !== "object" || item === null || Array.isArray(item)) continue
+    const id = entryId(entry)
+    if (!known.has(id)) continue
+    const own = storyEdits(item as Item, plan.done.find((d) => d.id === id), style, extras).map(({ key, value }) => ({ path: [...entry.at, key], value }))
+    if (own.length > 0) changed.push(id)
+    edits.push(...own)
+  }
+  const text = edits.reduce((text, { path, value }) => setProperty(text, path, value), source)
   return { text, changed }
 }
 
-/** The file's own indentation and line ends, for the fields the edits add. */
-function formatting(source: string): FormattingOptions {
-  const indent = /^([ \t]+)\S/m.exec(source)?.[1] ?? "  "
-  return { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: source.includes("\r\n") ? "\r\n" : "\n" }
+/** What changes in one item: its done field to the plugin's record, and the note or iteration that goes with it. */
+function storyEdits(item: Item, done: StoryDone | undefined, style: DoneStyle, extras: { notes: boolean; iteration: boolean }): Array<{ key: string; value: unknown }> {
+  const edits: Array<{ key: string; value: unknown }> = []
+  const fileDone = saysDone(item)
+  const target = doneValue(item, style, done !== undefined)
+  if (done && !fileDone) edits.push({ key: target.field.key, value: target.value })
+  if (!done && fileDone) edits.push({ key: target.field.key, value: target.value })
+  const marked = done !== undefined && done.iteration > 0
+  if (marked && extras.notes && (item.notes === undefined || item.notes === "")) edits.push({ key: "notes", value: doneNote(done) })
+  if (extras.iteration && target.field.kind === "status") {
+    if (marked && item.iteration !== done.iteration) edits.push({ key: "iteration", value: done.iteration })
+    if (!done && fileDone && item.iteration !== undefined) edits.push({ key: "iteration", value: undefined })
+  }
+  return edits
 }
+
+/** The common Ralph shape has `notes`; other shapes only where their items already do. */
+const hasNotes = (layout: PlanLayout, items: readonly Item[]) =>
+  layout.listKey === "userStories" || layout.listKey === "user_stories" || items.some((item) => "notes" in item)
+
+/** Seed 003's shape records the iteration a story was done in; others only where their items already do. */
+const hasIterations = (layout: PlanLayout, items: readonly Item[]) => layout.listKey === "stories" || items.some((item) => "iteration" in item)
+

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { isAbsolute, relative, resolve } from "node:path"
-import { parsePlan, planProblem, type ParsedPlan } from "../plan/plan-schema.js"
+import { parsePlan, planProblem, type ParsedPlan } from "../plan/plan-reader.js"
 import type { PlanState } from "../plan/plan.js"
 import { writeBack } from "../plan/write-back.js"
 import { assertInside, writeFileAtomic } from "./atomic.js"

@@ -101,7 +101,7 @@ describe("a plan loop's texts", () => {
     const first = loop({ plan: plan() })
     expect(planFirstPrompt(first, "")).toContain("## Task\nbuild it\n\n## Current story: US-1 (story 1 of 3) — title of US-1\n\nAs a user…")
     expect(planFirstPrompt(first, "")).toContain("- [ ] US-2 title of US-2 (waits for US-1)")
-    expect(loopRules(first.settings, first.plan)).toContain('do not edit "passes" or "status" in the plan')
+    expect(loopRules(first.settings, first.plan)).toContain('do not mark stories done in the plan yourself')
     expect(loopRules(first.settings)).toContain("<learning>")
   })
 

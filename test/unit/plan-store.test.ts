@@ -25,7 +25,7 @@ describe("a plan loop on disk", () => {
   })
 
   it("a state file whose plan is malformed fails the schema", () => {
-    const text = stateText(loop({ phase: "running", plan: plan(["S1"]) }), 1).replace('"shape": "stories"', '"shape": "epics"')
+    const text = stateText(loop({ phase: "running", plan: plan(["S1"]) }), 1).replace('"shape": "stories"', '"shape": ""')
     expect(() => parseStateText(text)).toThrow(/shape/)
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { parsePlan } from "../../src/plan/plan-schema.js"
+import { parsePlan } from "../../src/plan/plan-reader.js"
 import type { PlanState } from "../../src/plan/plan.js"
 import { writeBack } from "../../src/plan/write-back.js"
 

@@ -1,6 +1,6 @@
 // /ralph-plan: the model's turn ended. The plan file is checked; a valid one gets the toast, an
 // invalid one (or none written) one more ask with the exact problems, then an error toast.
-import { planProblem } from "../../plan/plan-schema.js"
+import { planProblem } from "../../plan/plan-reader.js"
 import { planRetryPrompt } from "../../plan/prompts.js"
 import type { PlanRequest } from "../../plan/requests.js"
 import { io, log, notify, type Job } from "../effects.js"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { parsePlan, planProblem } from "../../src/plan/plan-schema.js"
+import { parsePlan, planProblem } from "../../src/plan/plan-reader.js"
 
 const common = (stories: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({ project: "Shop", branchName: "ralph/shop", userStories: stories, ...extra }, null, 2)
 const story = (id: string, extra: Record<string, unknown> = {}) => ({ id, title: `do ${id}`, acceptanceCriteria: [`${id} works`], priority: 1, passes: false, ...extra })
@@ -55,36 +55,38 @@ describe("plan files: seed 003's stories shape", () => {
   })
 })
 
-describe("a broken plan file: one message naming the file, the story and the field", () => {
+describe("a plan file that cannot be used: what was expected, and what was found", () => {
   it("a syntax error names the line and column", () => {
     expect(problems('{\n  "userStories": [\n    { "id": "US-001" "title": "x" }\n  ]\n}')).toEqual(["not valid JSON: line 3, column 22: CommaExpected"])
   })
 
-  it("a story without an id, or without its criteria, names the story and the field", () => {
-    const found = problems(common([story("US-001"), { title: "no id", acceptanceCriteria: [] }, { id: "US-003", title: "x", acceptanceCriteria: "one" }]))
-    expect(found).toEqual(['story #2: field "id": is missing', 'story US-003 (#3): field "acceptanceCriteria": must be a list of strings'])
+  it("an item without an id gets its position; one with neither title nor description, or a field of the wrong kind, is named", () => {
+    expect(parsePlan(common([story("US-001"), { title: "no id", acceptanceCriteria: [] }]))).toMatchObject({ ok: true, plan: { stories: [{ id: "US-001" }, { id: "2", title: "no id" }] } })
+    const found = problems(common([story("US-001"), { id: "US-002", acceptanceCriteria: [] }, { id: "US-003", title: "x", acceptanceCriteria: [1] }]))
+    expect(found).toEqual(['found "userStories": 3 items, but item 2 (US-002) has neither a title nor a description', 'item 3 (US-003) has "acceptanceCriteria" that is not a list of strings'])
   })
 
-  it("duplicate ids name both stories", () => {
-    expect(problems(common([story("US-001"), story("US-002"), story("US-001")]))).toEqual(['story US-001 (#3): field "id": "US-001" is used twice (also by story #1)'])
+  it("duplicate ids name both items", () => {
+    expect(problems(common([story("US-001"), story("US-002"), story("US-001")]))).toEqual(['found "userStories": 3 items, but items 1 and 3 have the same id "US-001"'])
   })
 
-  it("an empty story list, a missing list, a wrong status", () => {
-    expect(problems(common([]))).toEqual(['field "userStories": has no stories'])
-    expect(problems(JSON.stringify({ project: "x" }))).toEqual(['has no "userStories" list (nor seed 003\'s "stories")'])
-    expect(problems(JSON.stringify({ stories: [{ id: "S1", title: "x", acceptance_criteria: [], status: "done" }] }))).toEqual([
-      'story S1 (#1): field "status": must be "pending", "in_progress" or "completed"',
+  it("an empty story list, no list at all, a list that is not one", () => {
+    expect(problems(common([]))).toEqual(['found "userStories": 0 items — a plan needs at least one story'])
+    expect(problems(JSON.stringify({ project: "x", goal: "y" }))).toEqual([
+      'expected a list of stories — a top-level array, or "userStories", "user_stories", "stories", "tasks", "features", "items", "phases" (also one level down, as in {"prd": {…}}); found an object with the keys "project", "goal"',
     ])
+    expect(problems(JSON.stringify({ tasks: "all of them" }))).toEqual(['found "tasks", but it is a string, not a list of stories'])
+    expect(problems('"just text"')).toEqual(["expected a JSON object or array of stories, found a string"])
   })
 
   it("dependsOn on an unknown story, or in a circle", () => {
-    expect(problems(common([story("US-001", { dependsOn: ["US-009"] })]))).toEqual(['story US-001: field "dependsOn": no story has the id "US-009"'])
+    expect(problems(common([story("US-001", { dependsOn: ["US-009"] })]))).toEqual(['found "userStories": 1 item, but story US-001 depends on "US-009", which no item has as its id'])
     expect(problems(common([story("A", { dependsOn: ["B"] }), story("B", { dependsOn: ["A"] }), story("C")]))).toEqual([
-      'story A: field "dependsOn": the stories A → B → A wait for each other, so none of them can start',
+      'found "userStories": 3 items, but the stories A → B → A depend on each other, so none of them can start',
     ])
   })
 
   it("the message names the file and the first problems", () => {
-    expect(planProblem(".opencode/prd.json", ["a", "b", "c", "d", "e"])).toBe("the plan file .opencode/prd.json is broken: a; b; c; and 2 more")
+    expect(planProblem(".opencode/prd.json", ["a", "b", "c", "d", "e"])).toBe("the plan file .opencode/prd.json cannot be used: a; b; c; and 2 more")
   })
 })

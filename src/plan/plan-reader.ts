@@ -1,0 +1,147 @@
+// The one plan reader: any of the shapes people write (see plan-layout.ts for where the stories
+// are, story-fields.ts for what each field may be called, done-field.ts for what says "done") read
+// as the plan's stories, then the rules a story list must keep (unique ids, dependencies that exist
+// and do not go round). A file it cannot use gets problems that say what was expected and what was
+// found. Unknown fields are not read and stay as they are (the write-back edits only its own). Pure.
+import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { saysDone } from "./done-field.js"
+import { foundLabel, kindOf, locatePlan, projectName, type PlanEntry } from "./plan-layout.js"
+import type { Story } from "./plan.js"
+import { readChecks, readCriteria, readDependsOn, readId, readPriority, readText, STORY_FIELDS, type Item, type Read } from "./story-fields.js"
+
+export interface ParsedPlan {
+  /** Where the stories were found (`userStories`, `tasks`, `prd.tasks`, `phases[].tasks`, `[]`). */
+  shape: string
+  project?: string | undefined
+  /** In file order. */
+  stories: Story[]
+  /** Ids the file marks done (`passes: true`, `status: "done"`, `complete: true`, …). */
+  doneInFile: string[]
+}
+
+export type PlanRead = { ok: true; plan: ParsedPlan } | { ok: false; problems: string[] }
+
+/** Reads a plan file's text. */
+export function parsePlan(source: string): PlanRead {
+  const errors: ParseError[] = []
+  const data: unknown = parse(source, errors, { allowTrailingComma: true })
+  if (errors.length > 0) return { ok: false, problems: [`not valid JSON: ${syntaxError(source, errors[0] as ParseError)}`] }
+  const located = locatePlan(data)
+  if (!located.ok) return { ok: false, problems: [located.problem] }
+  const { layout } = located
+  const found = `found ${foundLabel(layout.shape)}: ${count(layout.entries.length)}`
+  if (layout.entries.length === 0) return { ok: false, problems: [`${found} — a plan needs at least one story`] }
+  const read = layout.entries.map(readEntry)
+  const stories = read.flatMap((r) => ("story" in r ? [r.story] : []))
+  const problems = read.flatMap((r) => ("problem" in r ? [r.problem] : []))
+  if (problems.length === 0) problems.push(...duplicateIDs(stories, layout.entries), ...badDependencies(stories))
+  if (problems.length > 0) return { ok: false, problems: problems.map((p, i) => (i === 0 ? `${found}, but ${p}` : p)) }
+  return {
+    ok: true,
+    plan: { shape: layout.shape, project: projectName(layout), stories, doneInFile: stories.filter((_, i) => saysDone(layout.entries[i]?.value as Item)).map((s) => s.id) },
+  }
+}
+
+const count = (n: number) => `${n} ${n === 1 ? "item" : "items"}`
+
+/** An item's id: its own, or its position when it has none (also what the write-back matches). */
+export function entryId(entry: PlanEntry): string {
+  const id = typeof entry.value === "object" && entry.value !== null ? readId(entry.value as Item) : undefined
+  return (id && "value" in id ? id.value : undefined) ?? entry.position
+}
+
+function readEntry(entry: PlanEntry): { story: Story } | { problem: string } {
+  const item = entry.value
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return { problem: `item ${entry.position} is ${kindOf(item)}, not an object` }
+  const fields = item as Item
+  const own = readId(fields)
+  const label = `item ${entry.position}${"value" in own && own.value !== undefined && own.value !== entry.position ? ` (${own.value})` : ""}`
+  const title = readText(fields, STORY_FIELDS.title)
+  const description = readText(fields, STORY_FIELDS.description)
+  const criteria = readCriteria(fields)
+  const priority = readPriority(fields)
+  const dependsOn = readDependsOn(fields)
+  const checks = readChecks(fields)
+  const problem = [own, title, description, criteria, priority, dependsOn, checks].find((r): r is { problem: string } => "problem" in r)
+  if (problem) return { problem: `${label} ${problem.problem}` }
+  const value = <T>(r: Read<T>) => (r as { value: T }).value
+  const text = value(description)
+  const name = value(title) ?? (text ? headline(text) : undefined)
+  if (name === undefined) return { problem: `${label} has neither a title nor a description` }
+  const rank = value(priority)
+  return {
+    story: {
+      id: value(own) ?? entry.position,
+      title: name,
+      ...(text !== undefined ? { description: text } : {}),
+      acceptanceCriteria: value(criteria),
+      ...(rank !== undefined ? { priority: rank } : {}),
+      dependsOn: value(dependsOn),
+      checks: value(checks),
+    },
+  }
+}
+
+/** A title made of a description: its first line, at most 80 characters. */
+function headline(description: string): string {
+  const line = description.trim().split("\n")[0]?.trim() ?? ""
+  return line.length > 80 ? `${line.slice(0, 79).trimEnd()}…` : line
+}
+
+function duplicateIDs(stories: readonly Story[], entries: readonly PlanEntry[]): string[] {
+  const first = new Map<string, number>()
+  const problems: string[] = []
+  stories.forEach((s, i) => {
+    const seen = first.get(s.id)
+    if (seen === undefined) first.set(s.id, i)
+    else problems.push(`items ${entries[seen]?.position} and ${entries[i]?.position} have the same id "${s.id}"`)
+  })
+  return problems
+}
+
+function badDependencies(stories: readonly Story[]): string[] {
+  const known = new Set(stories.map((s) => s.id))
+  const problems: string[] = []
+  for (const s of stories) for (const dep of s.dependsOn) if (!known.has(dep)) problems.push(`story ${s.id} depends on "${dep}", which no item has as its id`)
+  if (problems.length > 0) return problems
+  const cycle = findCycle(stories)
+  return cycle ? [`the stories ${cycle.join(" → ")} depend on each other, so none of them can start`] : []
+}
+
+/** A dependency cycle, as the ids along it (the first repeated at the end), if there is one. */
+function findCycle(stories: readonly Story[]): string[] | undefined {
+  const deps = new Map(stories.map((s) => [s.id, s.dependsOn]))
+  const state = new Map<string, "open" | "closed">()
+  const trail: string[] = []
+  const visit = (id: string): string[] | undefined => {
+    if (state.get(id) === "closed") return undefined
+    if (state.get(id) === "open") return [...trail.slice(trail.indexOf(id)), id]
+    state.set(id, "open")
+    trail.push(id)
+    for (const dep of deps.get(id) ?? []) {
+      const found = visit(dep)
+      if (found) return found
+    }
+    trail.pop()
+    state.set(id, "closed")
+    return undefined
+  }
+  for (const s of stories) {
+    const found = visit(s.id)
+    if (found) return found
+  }
+  return undefined
+}
+
+function syntaxError(source: string, error: ParseError): string {
+  const before = source.slice(0, error.offset)
+  const line = before.split("\n").length
+  const column = error.offset - before.lastIndexOf("\n")
+  return `line ${line}, column ${column}: ${printParseErrorCode(error.error)}`
+}
+
+/** One message for a plan file that cannot be used: the file, then its problems (the first few). */
+export function planProblem(file: string, problems: readonly string[]): string {
+  const shown = problems.slice(0, 3).join("; ")
+  return `the plan file ${file} cannot be used: ${shown}${problems.length > 3 ? `; and ${problems.length - 3} more` : ""}`
+}
