@@ -7,7 +7,7 @@ import type { Item } from "./story-fields.js"
 
 export const LIST_KEYS = ["userStories", "user_stories", "stories", "tasks", "features", "items"] as const
 const PHASES = "phases"
-const PROJECT_KEYS = ["project", "name", "task", "title"] as const
+const PROJECT_KEYS = ["project", "projectName", "project_name", "name", "task", "title"] as const
 
 export interface PlanEntry {
   /** Where the item is in the file. */

@@ -72,7 +72,7 @@ export function readPriority(item: Item): Read<number | undefined> {
     if (word in PRIORITY_WORDS) return ok(PRIORITY_WORDS[word])
     if (word !== "" && Number.isFinite(Number(word))) return ok(Number(word))
   }
-  return wrong(found.key, 'a number, "high", "medium", "low" (or critical, lowest) or P0–P4')
+  return wrong(found.key, `a number, "high", "medium", "low" (or critical, lowest) or P0–P4 (it is ${JSON.stringify(found.value)})`)
 }
 
 /** Ids of the stories this one waits for: a list, or one id. */
