@@ -231,16 +231,16 @@ describe("/ralph --prd", () => {
     expect(prompted(project)[0]!.lastUser).toContain("- [ ] US-API the endpoint (waits for US-DB)")
   })
 
-  it("a broken plan file starts nothing and names the file, the story and the field", async () => {
+  it("a plan file that cannot be used starts nothing and names the file, what was found and the item", async () => {
     const project = await harness().project("plan-broken", { script: { main: [{ text: "No loop was started." }] } })
-    writePlan(project, { userStories: [{ id: "US-1", title: "ok", acceptanceCriteria: [], passes: false }, { id: "US-2", title: "no criteria", passes: false }] }, "plans/prd.json")
+    writePlan(project, { userStories: [{ id: "US-1", title: "ok", acceptanceCriteria: [], passes: false }, { id: "US-2", passes: false }] }, "plans/prd.json")
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd plans/prd.json")
     const toast = (await waitForToast(project, /^Ralph · not started/)).properties
     await project.waitForIdle()
-    expect(toast.message).toBe('/ralph: the plan file plans/prd.json is broken: story US-2 (#2): field "acceptanceCriteria": is missing')
+    expect(toast.message).toBe('/ralph: the plan file plans/prd.json cannot be used: found "userStories": 2 items, but item 2 (US-2) has neither a title nor a description')
     expect(project.requests("main")).toHaveLength(1)
-    expect(project.requests("main")[0]?.lastUser).toContain('no Ralph loop was started: the plan file plans/prd.json is broken: story US-2 (#2): field "acceptanceCriteria": is missing')
+    expect(project.requests("main")[0]?.lastUser).toContain('no Ralph loop was started: the plan file plans/prd.json cannot be used: found "userStories": 2 items, but item 2 (US-2) has neither a title nor a description')
     expect(existsSync(join(project.dir, ".opencode/ralph-loop/loops"))).toBe(false)
     expect(project.requests("main")[0]?.system).not.toContain("Ralph loop mode")
   })
@@ -270,7 +270,7 @@ describe("/ralph-plan", () => {
     expect(asks).toHaveLength(2)
     expect(asks[0]!.lastUser).toContain("Write a plan for the task below as a JSON file at `.opencode/prd.json`")
     expect(asks[0]!.lastUser).toContain("a todo app")
-    expect(asks[1]!.lastUser).toContain('- story US-001 (#2): field "id": "US-001" is used twice (also by story #1)')
+    expect(asks[1]!.lastUser).toContain('- found "userStories": 2 items, but items 1 and 2 have the same id "US-001"')
     expect(readText(project, PRD)).toBe(validPlan)
     expect(existsSync(join(project.dir, ".opencode/ralph-loop/loops"))).toBe(false)
     expect(asks.every((r) => !r.system.includes("Ralph loop mode"))).toBe(true)
@@ -293,7 +293,7 @@ describe("/ralph-plan", () => {
     await project.command(session, "ralph-plan", "something")
     const invalid = await waitForToast(project, /^Ralph · plan not valid/)
     await project.waitForIdle()
-    expect(invalid.properties.message).toContain('the plan file .opencode/prd.json is broken: field "userStories": has no stories')
+    expect(invalid.properties.message).toContain('the plan file .opencode/prd.json cannot be used: found "userStories": 0 items — a plan needs at least one story')
     expect(project.requests("main").filter((r) => r.lastRole === "user")).toHaveLength(2)
     expect(project.events.toasts().some((t) => t.title?.startsWith("Ralph · plan ready"))).toBe(false)
   })
