@@ -1,8 +1,10 @@
-// `ralph-loop <command> [--global | --project DIR] [--days N]`.
+// `ralph-loop <command> [arguments] [--global | --project DIR] [--days N]`.
 import { resolve } from "node:path"
 
 export interface CliArgs {
   command: string | undefined
+  /** What follows the command (`plan check PATH`: ["check", "PATH"]). */
+  operands: string[]
   global: boolean
   project: string
   days: number | undefined
@@ -10,7 +12,7 @@ export interface CliArgs {
 }
 
 export function parseArgs(argv: string[], cwd: string): CliArgs | { error: string } {
-  const args: CliArgs = { command: undefined, global: false, project: cwd, days: undefined, help: false }
+  const args: CliArgs = { command: undefined, operands: [], global: false, project: cwd, days: undefined, help: false }
   let projectGiven = false
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string
@@ -29,8 +31,13 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
       args.days = days
     } else if (flag.startsWith("-")) return { error: `unknown option ${flag}` }
     else if (args.command === undefined) args.command = flag
-    else return { error: `unexpected argument ${flag}` }
+    else args.operands.push(flag)
   }
   if (args.global && projectGiven) return { error: "--global and --project exclude each other" }
+  const takes = OPERANDS[args.command ?? ""] ?? 0
+  if (args.operands.length > takes) return { error: `unexpected argument ${args.operands[takes]}` }
   return args
 }
+
+/** How many arguments each command takes after its name. */
+const OPERANDS: Record<string, number> = { plan: 2 }

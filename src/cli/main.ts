@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The `ralph-loop` command: install, uninstall, doctor and clean (see --help).
+// The `ralph-loop` command: install, uninstall, doctor, clean and plan check (see --help).
 import { parseArgs } from "./args.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
 import { doctor } from "./doctor.js"
 import { install } from "./install.js"
+import { planCheck } from "./plan-check.js"
 import { uninstall } from "./uninstall.js"
 
 const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
@@ -13,6 +14,8 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
   ralph-loop uninstall [--global | --project DIR]  remove the plugin from every config file of that scope
   ralph-loop doctor    [--project DIR]             check OpenCode, where the plugin is listed, the settings
   ralph-loop clean     [--days N] [--project DIR]  remove files of loops ended over N days ago (${DEFAULT_DAYS})
+  ralph-loop plan check [PATH] [--project DIR]     read a plan as /ralph --prd would (PATH: the prdPath
+                                                   setting) and show its stories in the loop's order
 
 DIR defaults to the current folder. Exit status 1 when something is wrong.`
 
@@ -36,6 +39,12 @@ async function main(): Promise<number> {
       return doctor(args, process.env, out)
     case "clean":
       return clean(args, out)
+    case "plan":
+      if (args.operands[0] !== "check") {
+        process.stderr.write(`ralph-loop: plan needs a subcommand: plan check [PATH]\n\n${HELP}\n`)
+        return 2
+      }
+      return planCheck(args, args.operands[1], process.env, out)
     default:
       process.stderr.write(`ralph-loop: unknown command ${args.command}\n\n${HELP}\n`)
       return 2

@@ -55,6 +55,17 @@ export function nextStory(stories: readonly Story[], done: ReadonlySet<string>):
   return best?.story
 }
 
+/** The stories not done yet, in the order the loop would take them. */
+export function workOrder(stories: readonly Story[], done: ReadonlySet<string>): Story[] {
+  const taken = new Set(done)
+  const order: Story[] = []
+  for (let story = nextStory(stories, taken); story; story = nextStory(stories, taken)) {
+    order.push(story)
+    taken.add(story.id)
+  }
+  return order
+}
+
 /** The story the current iteration works on (undefined: the plan is done). */
 export const currentStory = (plan: PlanState): Story | undefined => nextStory(plan.stories, new Set(plan.done.map((d) => d.id)))
 

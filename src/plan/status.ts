@@ -1,6 +1,6 @@
 // How a plan shows in /ralph-status and in ralph_report.md. Pure.
 import type { ParsedPlan } from "./plan-reader.js"
-import { currentStory, type PlanState } from "./plan.js"
+import { currentStory, workOrder, type PlanState, type Story } from "./plan.js"
 
 type StoryState = "done" | "current" | "waiting" | "to do"
 
@@ -48,5 +48,30 @@ export function planReportLines(plan: PlanState | undefined): string[] {
     "|---|---|---|---|---|",
     ...rows,
     "",
+  ]
+}
+
+/**
+ * `ralph-loop plan check`: the plan as the loop reads it — the stories done, then the rest in the
+ * order the loop would take them — and the story it would work on first.
+ */
+export function planCheckLines(file: string, plan: ParsedPlan): string[] {
+  const done = new Set(plan.doneInFile)
+  const order = workOrder(plan.stories, done)
+  const about = (s: Story) => [s.priority !== undefined ? `priority ${s.priority}` : "", s.dependsOn.length ? `after ${s.dependsOn.join(", ")}` : ""].filter(Boolean).join(", ")
+  const line = (mark: string, s: Story, note = about(s)) => `  ${mark} ${s.id}  ${s.title}${note ? `  (${note})` : ""}`
+  const next = order[0]
+  return [
+    `${file}: ${plan.stories.length} ${plan.stories.length === 1 ? "story" : "stories"} read from ${plan.shape === "[]" ? "a top-level array" : `"${plan.shape}"`}${plan.project ? ` — ${plan.project}` : ""}; ${done.size} done`,
+    ...plan.stories.filter((s) => done.has(s.id)).map((s) => line("✓", s, "done")),
+    ...order.map((s, i) => line(i === 0 ? "→" : `${i + 1}.`.padStart(2), s)),
+    "",
+    ...(next
+      ? [
+          `Next: ${next.id} — ${next.title}`,
+          ...(next.acceptanceCriteria.length ? next.acceptanceCriteria.map((c) => `  - ${c}`) : ["  (no acceptance criteria: the title and description say what is wanted)"]),
+          `/ralph --prd ${file} works through the ${order.length} ${order.length === 1 ? "story" : "stories"} left, one per iteration.`,
+        ]
+      : ["Every story is done: /ralph --prd would start nothing."]),
   ]
 }

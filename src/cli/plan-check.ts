@@ -1,0 +1,18 @@
+// `ralph-loop plan check [PATH] [--project DIR]`: reads a plan file as /ralph --prd would (PATH
+// defaults to the project's `prdPath` setting) and prints its stories in the loop's order and the
+// one it would work on first. Exit 1 when the loop could not use the file.
+import { globalConfigDir, loadSettings } from "../config/load.js"
+import { planCheckLines } from "../plan/status.js"
+import { readPlanFile } from "../store/plan-file.js"
+import type { CliArgs } from "./args.js"
+
+export async function planCheck(args: CliArgs, path: string | undefined, env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
+  const file = path ?? loadSettings({ directory: args.project, globalDir: globalConfigDir(env) }).settings.prdPath
+  const read = await readPlanFile(args.project, file)
+  if (!read.ok) {
+    out(`ralph-loop plan check: ${read.message}`)
+    return 1
+  }
+  for (const line of planCheckLines(read.file, read.plan)) out(line)
+  return 0
+}
