@@ -1,8 +1,8 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all nine (about 10 minutes on 2 cores)
+//   npm run bench                       all ten (about 10 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, hydrate, idle, growth, load, control
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, hydrate, plan, idle, growth, load, control
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -19,6 +19,7 @@ import { runJournalBench, type JournalCase, type JournalResult } from "./journal
 import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "./load.js"
 import { runMemoryBench, type MemoryResult } from "./memory.js"
 import { runMemoryHydrationBench, type HydrationResult } from "./memory-hydration.js"
+import { runPlanFileBench, type PlanFileResult } from "./plan-file.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
 import { QUICK } from "./util.js"
 
@@ -44,6 +45,8 @@ const GOAL = {
   // minimum: one request that carries the control message alone, none of the session's history.
   controlRequests: 1,
   controlMessages: 1,
+  // Issue 21: reading a 1 MB plan and writing one story's "done" back into it.
+  planFileMs: 50,
 }
 
 interface Results {
@@ -56,6 +59,7 @@ interface Results {
   memory?: MemoryResult
   promiseCheck?: PromiseCheckResult
   hydration?: HydrationResult
+  planFile?: PlanFileResult
   journal?: JournalResult
   idleToPrompt?: IdleToPromptResult
   contextGrowth?: ContextGrowthResult
@@ -108,6 +112,10 @@ async function main(): Promise<void> {
   if (wanted("hydrate")) {
     log("project memory hydration from a 1 MB memory file (child process)")
     results.hydration = await runMemoryHydrationBench()
+  }
+  if (wanted("plan")) {
+    log("reading and writing back a 1 MB plan file (child process)")
+    results.planFile = await runPlanFileBench()
   }
   if (wanted("idle")) results.idleToPrompt = await runIdleToPromptBench(log)
   if (wanted("growth")) results.contextGrowth = await runContextGrowthBench(log)
@@ -223,6 +231,12 @@ function rows(r: Results): Row[] {
     for (const c of h.cases) {
       const section = `${c.sectionChars} chars of prompt (budget ${h.budgetChars})`
       out.push(["project memory", `${c.name} (${kb(c.fileBytes)}, ${c.entries} entries)`, `${ms(c.medianMs)}, ${section}`, c.fileBytes ? `≤ budget + 300 chars` : "", c.fileBytes ? verdict(c.sectionChars <= h.budgetChars + 300) : "(baseline)"])
+    }
+  }
+  if (r.planFile) {
+    for (const c of r.planFile.cases) {
+      const total = c.readMs + c.writeBackMs
+      out.push(["plan file", `${c.name} (${kb(c.fileBytes)}, ${c.stories.toLocaleString("en")} stories): read + write back one story`, `${ms(total)} (read ${ms(c.readMs)}, write ${ms(c.writeBackMs)})`, `≤ ${GOAL.planFileMs} ms`, verdict(total <= GOAL.planFileMs)])
     }
   }
   if (r.journal) {

@@ -3,11 +3,11 @@
 // a notes field where the shape has one (`notes`) and seed 003's `iteration`. The edits touch
 // nothing else (json-edit.ts), so every other byte — unknown fields, key order, indentation, comments, escapes,
 // the final newline — stays. A story the model marked done that the plugin did not is set back. Pure.
-import { getNodeValue, parseTree, type JSONPath, type ParseError } from "jsonc-parser"
-import { setProperty } from "./json-edit.js"
+import { applyEdits } from "jsonc-parser"
+import { propertyEdits, type ObjectChange } from "./json-edit.js"
 import { doneStyle, doneValue, saysDone, type DoneStyle } from "./done-field.js"
 import { locatePlan, type PlanLayout } from "./plan-layout.js"
-import { entryId } from "./plan-reader.js"
+import { entryId, readJson } from "./plan-reader.js"
 import type { PlanState, StoryDone } from "./plan.js"
 import type { Item } from "./story-fields.js"
 
@@ -17,32 +17,28 @@ export type WriteBack = { text: string; changed: string[] } | { problem: string 
 export const doneNote = (done: StoryDone) =>
   `Verified by ralph-loop in iteration ${done.iteration}${done.checks.length ? ` (checks passed: ${done.checks.join(", ")})` : " (no checks configured)"}`
 
-type Edit = { path: JSONPath; value: unknown }
-
 export function writeBack(source: string, plan: PlanState): WriteBack {
-  const errors: ParseError[] = []
-  const root = parseTree(source, errors, { allowTrailingComma: true })
-  if (!root || errors.length > 0) return { problem: "is no longer valid JSON, so the plugin's record of the stories could not be written into it" }
-  const located = locatePlan(getNodeValue(root))
+  const json = readJson(source)
+  if (!json.ok) return { problem: "is no longer valid JSON, so the plugin's record of the stories could not be written into it" }
+  const located = locatePlan(json.data)
   if (!located.ok) return { problem: `no longer has its list of stories (${located.problem})` }
   const { layout } = located
   const items = layout.entries.map((e) => e.value).filter((v): v is Item => typeof v === "object" && v !== null && !Array.isArray(v))
   const style = doneStyle(items)
   const extras = { notes: hasNotes(layout, items), iteration: hasIterations(layout, items) }
   const known = new Set(plan.stories.map((s) => s.id))
-  const edits: Edit[] = []
-  const changed: string[] = []
+  const ids: string[] = []
+  const changes: ObjectChange[] = []
   for (const entry of layout.entries) {
     const item = entry.value
     if (typeof item !== "object" || item === null || Array.isArray(item)) continue
     const id = entryId(entry)
     if (!known.has(id)) continue
-    const own = storyEdits(item as Item, plan.done.find((d) => d.id === id), style, extras).map(({ key, value }) => ({ path: [...entry.at, key], value }))
-    if (own.length > 0) changed.push(id)
-    edits.push(...own)
+    const set = storyEdits(item as Item, plan.done.find((d) => d.id === id), style, extras)
+    if (set.length > 0) changes.push({ at: entry.at, set })
+    ids.push(...(set.length > 0 ? [id] : []))
   }
-  const text = edits.reduce((text, { path, value }) => setProperty(text, path, value), source)
-  return { text, changed }
+  return { text: changes.length > 0 ? applyEdits(source, propertyEdits(source, changes)) : source, changed: ids }
 }
 
 /** What changes in one item: its done field to the plugin's record, and the note or iteration that goes with it. */
