@@ -40,8 +40,13 @@ export interface DoneStyle {
 }
 
 export function doneStyle(items: readonly Item[]): DoneStyle {
-  const fields = items.map(ownDoneField).filter((f): f is DoneField => f !== undefined)
-  const statuses = items.flatMap((item) => STATUS_FIELDS.map((key) => item[key]).filter((v): v is string => typeof v === "string"))
+  const fields: DoneField[] = []
+  const statuses: string[] = []
+  for (const item of items) {
+    const field = ownDoneField(item)
+    if (field) fields.push(field)
+    for (const key of STATUS_FIELDS) if (typeof item[key] === "string") statuses.push(item[key])
+  }
   const done = statuses.filter(isDoneStatus)
   const waiting = statuses.filter((s) => !isDoneStatus(s) && !UNDER_WAY.has(normal(s)))
   const todo = statuses.some((s) => normal(s) === "todo" || normal(s) === "to_do")

@@ -93,28 +93,47 @@ const pathKey = (path: JSONPath) => path.join("\u0000")
 /** jsonc-parser's SyntaxKind values (a const enum, which this build cannot import). */
 const TOKEN = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, comma: 5, colon: 6, string: 10, eof: 17 } as const
 
+/** The wanted paths as a tree, so the scan follows them a step at a time. */
+interface PathTree {
+  children: Map<string | number, PathTree>
+  /** Set where a wanted path ends. */
+  key?: string
+}
+
+function pathTree(paths: readonly JSONPath[]): PathTree {
+  const root: PathTree = { children: new Map() }
+  for (const path of paths) {
+    let node = root
+    for (const step of path) {
+      const child = node.children.get(step) ?? { children: new Map() }
+      node.children.set(step, child)
+      node = child
+    }
+    node.key = pathKey(path)
+  }
+  return root
+}
+
 /** The objects at `paths`, with their properties' offsets: one pass of the scanner, nothing else kept. */
 function objectSpans(text: string, paths: readonly JSONPath[]): Map<string, ObjectSpan> {
-  const wanted = new Set(paths.map(pathKey))
   const found = new Map<string, ObjectSpan>()
   const scanner = createScanner(text, true)
-  const path: Array<string | number> = []
   const next = () => scanner.scan()
   const token = (): number => scanner.getToken()
-  next()
   const tokenEnd = () => scanner.getTokenOffset() + scanner.getTokenLength()
+  next()
 
-  /** Reads one value; returns where it ends. */
-  const value = (): number => {
-    if (token() === TOKEN.openBrace) return object()
-    if (token() === TOKEN.openBracket) return array()
+  /** Reads one value (`at`: where it is among the wanted paths, if on one); returns where it ends. */
+  const value = (at: PathTree | undefined): number => {
+    if (token() === TOKEN.openBrace) return object(at)
+    if (token() === TOKEN.openBracket) return array(at)
     const end = tokenEnd()
     next()
     return end
   }
-  const object = (): number => {
-    const span: ObjectSpan | undefined = wanted.size > found.size && wanted.has(pathKey(path)) ? { start: scanner.getTokenOffset(), properties: [] } : undefined
-    if (span) found.set(pathKey(path), span)
+  const object = (at: PathTree | undefined): number => {
+    const span: ObjectSpan | undefined = at?.key !== undefined ? { start: scanner.getTokenOffset(), properties: [] } : undefined
+    if (span && at?.key !== undefined) found.set(at.key, span)
     next()
     while (token() !== TOKEN.closeBrace && token() !== TOKEN.eof) {
       if (token() !== TOKEN.string) {
@@ -127,9 +146,7 @@ function objectSpans(text: string, paths: readonly JSONPath[]): Map<string, Obje
       next()
       if (token() === TOKEN.colon) next()
       const valueStart = scanner.getTokenOffset()
-      path.push(key)
-      const end = value()
-      path.pop()
+      const end = value(at?.children.get(key))
       span?.properties.push({ key, start, keyEnd, valueStart, end })
       if (token() === TOKEN.comma) next()
     }
@@ -137,18 +154,16 @@ function objectSpans(text: string, paths: readonly JSONPath[]): Map<string, Obje
     next()
     return end
   }
-  const array = (): number => {
+  const array = (at: PathTree | undefined): number => {
     next()
     for (let index = 0; token() !== TOKEN.closeBracket && token() !== TOKEN.eof; index += 1) {
-      path.push(index)
-      value()
-      path.pop()
+      value(at?.children.get(index))
       if (token() === TOKEN.comma) next()
     }
     const end = tokenEnd()
     next()
     return end
   }
-  value()
+  value(pathTree(paths))
   return found
 }

@@ -113,7 +113,7 @@ function badDependencies(stories: readonly Story[]): string[] {
   const known = new Set(stories.map((s) => s.id))
   const problems: string[] = []
   for (const s of stories) for (const dep of s.dependsOn) if (!known.has(dep)) problems.push(`story ${s.id} depends on "${dep}", which no item has as its id`)
-  if (problems.length > 0) return problems
+  if (problems.length > 0 || stories.every((s) => s.dependsOn.length === 0)) return problems
   const cycle = findCycle(stories)
   return cycle ? [`the stories ${cycle.join(" → ")} depend on each other, so none of them can start`] : []
 }
