@@ -18,7 +18,7 @@ export async function runCheck(check: CheckConfig, directory: string): Promise<C
   if (timedOut) return { ...base, ...empty, status: "timeout", output: `${output}\n[killed after ${timeoutMs / 1000} s]` }
   if (exitCode === 127 || /command not found|not recognized as an internal/i.test(output.slice(-500)))
     return { ...base, ...empty, status: "missing", output: `${output}\n[the command was not found: is the tool installed?]` }
-  const counts = parseCheckOutput(check.kind, output, exitCode)
+  const counts = parseCheckOutput(check.kind, output, exitCode, directory)
   return { ...base, ...counts, status: exitCode === 0 ? "passed" : "failed" }
 }
 

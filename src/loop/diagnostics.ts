@@ -1,6 +1,7 @@
 // Seed 004's DiagnosticSnapshot: what the checks found after an iteration, parsed into counts.
 import { z } from "zod"
 import { CHECK_KINDS, type CheckKind } from "../config/schema.js"
+import { findingsOf, mentionedFiles } from "./findings.js"
 
 const count = z.int().min(0)
 
@@ -27,6 +28,8 @@ export const checkResultSchema = z.object({
   testsFailed: count,
   testsPassed: count,
   files: z.array(fileDetailSchema),
+  /** Files a failing output names, counted or not (`src/a.js: error: file missing`): what its gotcha concerns. */
+  mentioned: z.array(z.string()).optional(),
 })
 export type CheckResult = z.infer<typeof checkResultSchema>
 
@@ -45,17 +48,16 @@ export const diagnosticSnapshotSchema = z.object({
 })
 export type DiagnosticSnapshot = z.infer<typeof diagnosticSnapshotSchema>
 
-/** Counts a check's output by its kind. Tool formats: tsc, ESLint, vitest/jest, pytest, node --test, ruff, ast-grep. */
-export function parseCheckOutput(kind: CheckKind, output: string, exitCode: number | null): Pick<CheckResult, "errors" | "warnings" | "info" | "security" | "testsRun" | "testsFailed" | "testsPassed" | "files"> {
+/**
+ * Counts a check's output by its kind. Tool formats: tsc, ESLint (stylish, unix, json), ruff,
+ * vitest/jest, pytest, node --test, ast-grep. `directory`: the project, to make absolute paths in
+ * the output relative (ESLint prints them).
+ */
+export function parseCheckOutput(kind: CheckKind, output: string, exitCode: number | null, directory?: string): Pick<CheckResult, "errors" | "warnings" | "info" | "security" | "testsRun" | "testsFailed" | "testsPassed" | "files" | "mentioned"> {
   const counts = { errors: 0, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [] as FileDetail[] }
   const failedExit = exitCode !== 0
   const text = output.replace(/\x1b\[[0-9;]*m/g, "")
-  const files = new Map<string, FileDetail>()
-  const fileHit = (path: string, field: "errors" | "warnings") => {
-    const detail = files.get(path) ?? { path, errors: 0, warnings: 0 }
-    detail[field] += 1
-    files.set(path, detail)
-  }
+  const mentioned = failedExit ? { mentioned: mentionedFiles(text, directory) } : {}
   if (kind === "test") {
     const n = (re: RegExp) => Number(re.exec(text)?.[1] ?? NaN)
     const failed = [n(/Tests\s+(\d+) failed/), n(/Tests:\s+(\d+) failed/), n(/(\d+) failed/), n(/^# fail (\d+)/m), n(/(\d+) failing/)].find(Number.isFinite)
@@ -64,24 +66,31 @@ export function parseCheckOutput(kind: CheckKind, output: string, exitCode: numb
     counts.testsPassed = passed ?? 0
     if (failedExit && counts.testsFailed === 0) counts.testsFailed = 1
     counts.testsRun = counts.testsFailed + counts.testsPassed
-    return counts
+    return { ...counts, ...mentioned }
   }
-  for (const line of text.split("\n")) {
-    const tsc = /^(.+?)\(\d+,\d+\): (error|warning) TS\d+/.exec(line)
-    if (tsc?.[1]) fileHit(tsc[1], tsc[2] === "error" ? "errors" : "warnings")
-    const colon = /^(.+?):\d+:\d+:?\s+(?:-\s+)?(error|warning)\b/i.exec(line)
-    if (!tsc && colon?.[1]) fileHit(colon[1], colon[2]?.toLowerCase() === "error" ? "errors" : "warnings")
+  const findings = findingsOf(text, directory)
+  const files = new Map<string, FileDetail>()
+  for (const f of findings) {
+    if (f.severity === "info") continue
+    const detail = files.get(f.path) ?? { path: f.path, errors: 0, warnings: 0 }
+    detail[f.severity === "error" ? "errors" : "warnings"] += 1
+    files.set(f.path, detail)
   }
   counts.files = [...files.values()]
   const eslint = /(\d+) problems? \((\d+) errors?, (\d+) warnings?\)/.exec(text)
+  const tally = (severity: string) => findings.filter((f) => f.severity === severity).length
   if (eslint) {
     counts.errors = Number(eslint[2])
     counts.warnings = Number(eslint[3])
+  } else if (findings.length > 0) {
+    counts.errors = tally("error")
+    counts.warnings = tally("warning")
+    counts.info = tally("info")
   } else {
     const tscErrors = (text.match(/\berror TS\d+/g) ?? []).length
     const found = /Found (\d+) errors?/.exec(text)
-    counts.errors = tscErrors || Number(found?.[1] ?? 0) || counts.files.reduce((sum, f) => sum + f.errors, 0) || (text.match(/^error(\[|:)/gm) ?? []).length
-    counts.warnings = counts.files.reduce((sum, f) => sum + f.warnings, 0) || (text.match(/^warning(\[|:)/gm) ?? []).length
+    counts.errors = tscErrors || Number(found?.[1] ?? 0) || (text.match(/^error(\[|:)/gm) ?? []).length
+    counts.warnings = (text.match(/^warning(\[|:)/gm) ?? []).length
   }
   if (failedExit && counts.errors === 0 && counts.warnings === 0) counts.errors = 1
   if (kind === "security") {
@@ -89,7 +98,7 @@ export function parseCheckOutput(kind: CheckKind, output: string, exitCode: numb
     counts.errors = 0
     counts.warnings = 0
   }
-  return counts
+  return { ...counts, ...mentioned }
 }
 
 export function snapshotOf(iteration: number, at: number, checks: CheckResult[]): DiagnosticSnapshot {

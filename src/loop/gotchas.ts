@@ -18,7 +18,7 @@ export function learnGotchas(gotchas: readonly Gotcha[], snapshot: DiagnosticSna
       return {
         title: `${c.name}: ${first.trim().slice(0, 120)}`,
         message: lines.slice(-6).join("\n").slice(-600),
-        files: [...new Set(c.files.map((f) => f.path))].slice(0, 10),
+        files: [...new Set([...c.files.map((f) => f.path), ...(c.mentioned ?? [])])].slice(0, 10),
         iteration: snapshot.iteration,
       }
     })

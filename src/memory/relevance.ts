@@ -2,6 +2,7 @@
 // that share the most terms with the loop's task and the files it touches — plain term overlap,
 // a file path named in an entry counting most — within a character budget. An entry that shares
 // nothing with the loop is not given, however much room is left.
+import { mentionedFiles } from "../loop/findings.js"
 import { MEMORY_FILE } from "../project/own-files.js"
 import type { MemoryEntry, MemoryFile } from "./memory-file.js"
 import { entries } from "./memory-file.js"
@@ -62,8 +63,8 @@ export function memoryPromptSection(h: Hydration, file: string): string | undefi
   return lines.join("\n")
 }
 
-/** The memory section of a loop's prompt: for its task, its `@path` targets and the files it changed. */
+/** The memory section of a loop's prompt: for its task, the files it names (`@path` or not) and the files it changed. */
 export function loopMemorySection(memory: MemoryFile, loop: { task: string; targets: readonly string[]; settings: { memoryBudgetChars: number } }, files: readonly string[] = []): string | undefined {
-  const touched = [...new Set([...loop.targets, ...files])]
+  const touched = [...new Set([...loop.targets, ...mentionedFiles(loop.task), ...files])]
   return memoryPromptSection(hydrate(memory, loop.task, touched, loop.settings.memoryBudgetChars), MEMORY_FILE)
 }

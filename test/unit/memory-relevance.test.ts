@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { lessonsOf, returningFailures } from "../../src/memory/lessons.js"
 import { parseMemory, remember, emptyMemory, entries } from "../../src/memory/memory-file.js"
 import { rememberRequests } from "../../src/memory/remember-tags.js"
-import { hydrate, memoryPromptSection } from "../../src/memory/relevance.js"
+import { hydrate, loopMemorySection, memoryPromptSection } from "../../src/memory/relevance.js"
 import type { DiagnosticSnapshot } from "../../src/loop/diagnostics.js"
 
 describe("<remember> tags", () => {
@@ -37,6 +37,12 @@ describe("hydration", () => {
     expect(h.priority).toEqual(["Use pnpm, never npm", "p2"])
     expect(h.relevant).toEqual(["check tsc failed on src/a.js: TS2322 — fixed in iteration 2 by changing src/a.js"])
     expect(hydrate(withWorking, "add a dark theme toggle", ["src/theme.css"], 2_000).relevant).toEqual([])
+  })
+
+  it("a file the task names without @ counts as a file of the loop", () => {
+    const loop = (task: string) => ({ task, targets: [], settings: { memoryBudgetChars: 2_000 } })
+    expect(loopMemorySection(withWorking, loop("refactor src/a.js"))).toContain("- check tsc failed on src/a.js")
+    expect(loopMemorySection(withWorking, loop("refactor the parser"))).not.toContain("check tsc failed")
   })
 
   it("stays within the budget and says how much it left out", () => {
