@@ -48,6 +48,21 @@ describe("limits as the user set them", () => {
     expect(prompts(project)).toHaveLength(8)
   })
 
+  it("maxRetries 52 in the settings file is the limit: 53 turns, not the default iteration limit's 50", async () => {
+    const project = await harness().project("max-retries", {
+      configFile: JSON.stringify({ strategy: "continue", noProgressThreshold: 100, maxCallsPerHour: 1000, maxRetries: 52 }),
+      script: { main: (r: MockRequest) => distinctReply(r.index) },
+    })
+    onTestFinished(() => project.close())
+    const session = await project.newSession()
+    await project.command(session, "ralph", "a long task")
+    const stop = await waitForToast(project, /retry limit|iteration limit/, 120_000)
+    // Both limits are reached together; the iteration limit is the one named.
+    expect(await stateOnceIn(project, "stopped")).toMatchObject({ phase: "stopped", stopReason: "max-iterations", iteration: 53, retries: 52, settings: { maxIterations: 53, maxRetries: 52 } })
+    expect(stop.properties.message).toContain("iteration limit reached: 53 of 53")
+    expect(prompts(project)).toHaveLength(53)
+  })
+
   it("seed 000's \"ralph-loop\" block in opencode.json is read: its promise word and retry limit apply", async () => {
     const project = await harness().project("seed-block", {
       opencodeConfig: { "ralph-loop": { promiseWord: "FIN", maxRetries: 1, strategy: "continue" } },

@@ -15,7 +15,14 @@ describe("the settings a loop starts with", () => {
     expect(notices).toEqual([])
   })
 
-  it("an explicit retry limit is kept: the smaller of the two limits wins", () => {
+  it("an explicit retry limit above the default iteration limit raises it: maxRetries 60 means 61 turns", () => {
+    const { settings } = resolve({ maxRetries: 60 })
+    expect(settings.maxIterations).toBe(61)
+    expect(limitOf(settings)).toBe(61)
+    expect(limitOf(resolve({ maxRetries: 10 }).settings)).toBe(11)
+  })
+
+  it("both set: the smaller of the two limits wins", () => {
     expect(limitOf(resolve({ maxIterations: 20, maxRetries: 3 }).settings)).toBe(4)
     expect(limitOf(resolve({ maxIterations: 3 }).settings)).toBe(3)
   })
