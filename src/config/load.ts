@@ -61,7 +61,8 @@ export function loadSettings(sources: SettingsSources): LoadedSettings {
       const block = file && readBlock(file)
       if (!file || !block) continue
       files.push(file)
-      settings = applyLayer(settings, block, `${display(file)} "${BLOCK_KEY}"`, problems, sources.directory, explicit)
+      if ("syntaxError" in block) problems.push({ source: display(file), message: `has a syntax error (${block.syntaxError}); its "${BLOCK_KEY}" block is skipped` })
+      else settings = applyLayer(settings, block.block, `${display(file)} "${BLOCK_KEY}"`, problems, sources.directory, explicit)
     }
     const file = scope.files.find((f) => existsSync(f))
     if (!file) continue
@@ -76,12 +77,24 @@ export function loadSettings(sources: SettingsSources): LoadedSettings {
   return { settings, explicit, problems, files }
 }
 
-/** The "ralph-loop" block of an OpenCode config file, if it has one (the file's own errors are OpenCode's to report). */
-function readBlock(file: string): Record<string, unknown> | undefined {
+/**
+ * The "ralph-loop" block of an OpenCode config file, if it has one. A file with a syntax error that
+ * seems to hold a block is skipped whole (jsonc-parser would still hand back a guess at it); its
+ * other errors are OpenCode's to report.
+ */
+function readBlock(file: string): { block: Record<string, unknown> } | { syntaxError: string } | undefined {
   try {
-    const value: unknown = parse(readFileSync(file, "utf8"), [], { allowTrailingComma: true, disallowComments: false })
+    const text = readFileSync(file, "utf8")
+    const errors: ParseError[] = []
+    const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false })
     const block = isPlainObject(value) ? value[BLOCK_KEY] : undefined
-    return isPlainObject(block) ? block : undefined
+    if (block === undefined && !text.includes(`"${BLOCK_KEY}"`)) return undefined
+    const first = errors[0]
+    if (first) {
+      const { line, column } = position(text, first.offset)
+      return { syntaxError: `${printParseErrorCode(first.error)} at line ${line}, column ${column}` }
+    }
+    return isPlainObject(block) ? { block } : undefined
   } catch {
     return undefined
   }

@@ -1,6 +1,9 @@
 // A broken .opencode/ralph-loop.jsonc never breaks OpenCode: one clear message, safe values.
+import { spawnSync } from "node:child_process"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import type { Project } from "../harness/harness.js"
+import { packageDir, type Project } from "../harness/harness.js"
 import { distinctReply, selectedSessions, sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
@@ -36,6 +39,19 @@ describe("a broken config file", () => {
     expect(selectedSessions(project)).toHaveLength(1)
     expect(project.requests("main")).toHaveLength(3)
     await stillServing(project)
+  })
+
+  it("seed 000's block in an OpenCode config file with a syntax error: OpenCode refuses the folder (ConfigJsonError), so no plugin runs there; ralph-loop doctor says the block is skipped", async () => {
+    const dir = join(harness().root, "block-syntax")
+    mkdirSync(join(dir, ".opencode"), { recursive: true })
+    writeFileSync(join(dir, "opencode.json"), "{}")
+    writeFileSync(join(dir, ".opencode/opencode.jsonc"), '{\n  "ralph-loop": { "promiseWord": "FIN" }\n  "share": "disabled"\n}\n')
+    const response = await fetch(`${harness().server.url}/session?directory=${encodeURIComponent(dir)}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({ name: "ConfigJsonError", data: { path: join(dir, ".opencode/opencode.jsonc") } })
+    const doctor = spawnSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), "doctor", "--project", dir], { encoding: "utf8", env: { ...process.env, PATH: "", HOME: dir, XDG_CONFIG_HOME: join(dir, "xdg") } })
+    expect(doctor.stdout).toContain('FAIL  settings: .opencode/opencode.jsonc has a syntax error (CommaExpected at line 3, column 3); its "ralph-loop" block is skipped')
+    expect(doctor.status).toBe(1)
   })
 
   it("with a wrong type: one message names the file and the key; the other keys of the file still apply", async () => {

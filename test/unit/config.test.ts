@@ -29,6 +29,16 @@ describe("loadSettings", () => {
     expect(problems).toEqual([{ source: 'opencode.jsonc "ralph-loop"', key: "maxRetrys", message: 'unknown key (ignored); did you mean "maxRetries"?' }])
   })
 
+  it("skips the block of an opencode.json with a syntax error, and says so (jsonc-parser would still hand back a guess)", () => {
+    const sources = dirs()
+    writeFileSync(join(sources.directory, "opencode.json"), '{\n  "ralph-loop": { "promiseWord": "FIN" }\n  "model": "x"\n}')
+    const { settings, problems } = loadSettings(sources)
+    expect(settings.promiseWord).toBe("DONE")
+    expect(problems).toEqual([{ source: "opencode.json", message: 'has a syntax error (CommaExpected at line 3, column 3); its "ralph-loop" block is skipped' }])
+    writeFileSync(join(sources.directory, "opencode.json"), '{ "model": "x" "small_model": "y" }')
+    expect(loadSettings(sources).problems).toEqual([])
+  })
+
   it("uses the defaults with no files and no options", () => {
     expect(loadSettings(dirs())).toEqual({ settings: DEFAULT_SETTINGS, explicit: new Set(), problems: [], files: [] })
   })
