@@ -1,4 +1,4 @@
-// `ralph-loop <command> [--global | --project DIR] [--days N]`.
+// `ralph-loop <command> [LOOP] [--global | --project DIR] [--days N] [--json] [--watch]`.
 import { resolve } from "node:path"
 
 export interface CliArgs {
@@ -7,10 +7,17 @@ export interface CliArgs {
   project: string
   days: number | undefined
   help: boolean
+  /** status, report: the loop (its id, or the start of it). */
+  loop: string | undefined
+  json: boolean
+  watch: boolean
 }
 
+/** The commands that take a loop as their argument. */
+const TAKES_LOOP = new Set(["status", "report"])
+
 export function parseArgs(argv: string[], cwd: string): CliArgs | { error: string } {
-  const args: CliArgs = { command: undefined, global: false, project: cwd, days: undefined, help: false }
+  const args: CliArgs = { command: undefined, global: false, project: cwd, days: undefined, help: false, loop: undefined, json: false, watch: false }
   let projectGiven = false
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string
@@ -18,6 +25,8 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
     const value = () => inline ?? argv[++i]
     if (flag === "--help" || flag === "-h") args.help = true
     else if (flag === "--global" || flag === "-g") args.global = true
+    else if (flag === "--json") args.json = true
+    else if (flag === "--watch") args.watch = true
     else if (flag === "--project") {
       const dir = value()
       if (!dir) return { error: "--project needs a folder" }
@@ -29,6 +38,7 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
       args.days = days
     } else if (flag.startsWith("-")) return { error: `unknown option ${flag}` }
     else if (args.command === undefined) args.command = flag
+    else if (TAKES_LOOP.has(args.command) && args.loop === undefined) args.loop = flag
     else return { error: `unexpected argument ${flag}` }
   }
   if (args.global && projectGiven) return { error: "--global and --project exclude each other" }

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The `ralph-loop` command: install, uninstall, doctor and clean (see --help).
+// The `ralph-loop` command: install, uninstall, doctor, clean, status and report (see --help).
 import { parseArgs } from "./args.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
 import { doctor } from "./doctor.js"
 import { install } from "./install.js"
+import { report, status } from "./status.js"
 import { uninstall } from "./uninstall.js"
 
 const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
@@ -13,6 +14,10 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
   ralph-loop uninstall [--global | --project DIR]  remove the plugin from every config file of that scope
   ralph-loop doctor    [--project DIR]             check OpenCode, where the plugin is listed, the settings
   ralph-loop clean     [--days N] [--project DIR]  remove files of loops ended over N days ago (${DEFAULT_DAYS})
+  ralph-loop status    [--project DIR] [LOOP] [--json] [--watch]
+                                                   every loop of the project, then LOOP (or the newest) in
+                                                   detail with its iterations; --watch redraws on change
+  ralph-loop report    [--project DIR] [LOOP]      write LOOP's ralph_report.html now (also while it runs)
 
 DIR defaults to the current folder. Exit status 1 when something is wrong.`
 
@@ -36,6 +41,10 @@ async function main(): Promise<number> {
       return doctor(args, process.env, out)
     case "clean":
       return clean(args, out)
+    case "status":
+      return status(args, out)
+    case "report":
+      return report(args, out)
     default:
       process.stderr.write(`ralph-loop: unknown command ${args.command}\n\n${HELP}\n`)
       return 2
