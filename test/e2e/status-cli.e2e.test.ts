@@ -1,0 +1,94 @@
+// `ralph-loop status --json` from a second process while a real OpenCode runs a plan loop, and
+// ralph_report.html once it ended: the CLI reads only the loop's files.
+import { execFile } from "node:child_process"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { describe, expect, it } from "vitest"
+import { statusDocumentSchema, type StatusDocument } from "../../src/status/document.js"
+import { packageDir } from "../harness/harness.js"
+import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
+import { waitUntil } from "../harness/wait.js"
+import { parseHtml } from "../html-check.js"
+import { sharedHarness, waitForLoopEnd, waitForStreamedText } from "./helpers.js"
+
+const harness = sharedHarness()
+const CLI = join(packageDir(), "dist", "cli", "main.js")
+const run = promisify(execFile)
+
+const isControl = (r: MockRequest) => r.lastUser.startsWith("[ralph-loop control]")
+const storyOf = (r: MockRequest) => /^## Current story: (\S+)/m.exec(r.lastUser)?.[1]
+const fileCheck = (id: string) => ({ name: `${id} file`, command: `test -f ${id}.txt || (echo 'FAIL: ${id}.txt is missing'; exit 1)`, kind: "test" })
+
+/** `ralph-loop status --json --project DIR` in a process of its own, parsed and checked against its schema. */
+async function statusJSON(project: string): Promise<StatusDocument> {
+  const { stdout } = await run(process.execPath, [CLI, "status", "--json", "--project", project], { encoding: "utf8" })
+  return statusDocumentSchema.parse(JSON.parse(stdout))
+}
+
+describe("ralph-loop status and report, outside OpenCode", () => {
+  it("status --json shows the iteration advancing during a loop; after it, ralph_report.html has one SVG per chart with one point per iteration", async () => {
+    const stories = ["US-1", "US-2", "US-3"]
+    // Each story's closing reply is held mid-stream until the test has read the status.
+    const holds = new Map(stories.map((id) => [id, gate()]))
+    const project = await harness().project("status-cli", {
+      pluginOptions: { strategy: "continue" },
+      script: {
+        main: (r: MockRequest): Reply => {
+          if (isControl(r)) return { text: "OK" }
+          const id = storyOf(r)
+          if (!id) return { text: "nothing to do" }
+          if (r.lastRole === "tool") return { text: `holding ${id} — done. <promise>DONE</promise>`, holdAfterFirstChunk: holds.get(id)?.opened }
+          return { toolCalls: [{ name: "write", args: { filePath: `${id}.txt`, content: `${id} done\n` } }] }
+        },
+      },
+    })
+    mkdirSync(join(project.dir, ".opencode"), { recursive: true })
+    const plan = { project: "Shop", userStories: stories.map((id, i) => ({ id, title: `story ${i + 1}`, acceptanceCriteria: [`${id}.txt exists`], priority: i + 1, passes: false, checks: [fileCheck(id)] })) }
+    writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
+    const session = await project.newSession()
+    void project.command(session, "ralph", "--prd").catch(() => undefined)
+
+    const seen: Array<[number, number, string | undefined]> = []
+    for (const [index, id] of stories.entries()) {
+      await waitForStreamedText(project, new RegExp(`^holding ${id}`))
+      const doc = await statusJSON(project.dir)
+      const loop = doc.selected
+      seen.push([loop?.iteration ?? 0, loop?.history.length ?? -1, loop?.story?.id])
+      expect(loop?.state).toBe("running")
+      expect(loop?.story).toEqual({ id, title: `story ${index + 1}`, done: index, total: 3 })
+      expect(doc.loops.map((l) => l.id)).toEqual([session])
+      holds.get(id)?.open()
+    }
+    expect(seen).toEqual([
+      [1, 0, "US-1"],
+      [2, 1, "US-2"],
+      [3, 2, "US-3"],
+    ])
+
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    const file = join(project.dir, ".opencode/sessions", session, "ralph_report.html")
+    await waitUntil(() => existsSync(file), "ralph_report.html")
+    const elements = parseHtml(readFileSync(file, "utf8"))
+    const charts = elements.filter((e) => e.tag === "svg")
+    expect(charts.map((e) => e.attrs["data-chart"])).toEqual(["checks", "tokens", "cost", "time", "stories"])
+    // One point per iteration in each chart (per series), for iterations 1 to 3.
+    const iterationsOf = (chart: string, series: string) => {
+      const start = elements.indexOf(charts.find((c) => c.attrs["data-chart"] === chart) ?? charts[0]!)
+      const end = elements.findIndex((e, i) => i > start && e.tag === "svg")
+      return elements.slice(start, end < 0 ? undefined : end).filter((e) => e.tag === "circle" && e.attrs["data-series"] === series).map((e) => Number(e.attrs["data-iteration"]))
+    }
+    for (const [chart, series] of [["checks", "errors"], ["checks", "warnings"], ["tokens", "tokens"], ["cost", "cost"], ["time", "time"], ["stories", "stories done"]] as const)
+      expect([chart, series, iterationsOf(chart, series)]).toEqual([chart, series, [1, 2, 3]])
+    expect(elements.filter((e) => e.tag === "circle" && e.attrs["data-series"] === "stories done").map((e) => e.attrs["data-value"])).toEqual(["1", "2", "3"])
+
+    // After the loop (and with OpenCode still up or not: the CLI needs only the files) the status says how it ended.
+    const after = await statusJSON(project.dir)
+    expect(after.selected).toMatchObject({ state: "stopped", stopReason: "completed", iteration: 3, story: { done: 3, total: 3 } })
+    expect(after.selected?.history.map((r) => [r.iteration, r.failing, r.storiesDone])).toEqual([
+      [1, [], 1],
+      [2, [], 2],
+      [3, [], 3],
+    ])
+  })
+})
