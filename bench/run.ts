@@ -1,8 +1,8 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all nine (about 10 minutes on 2 cores)
+//   npm run bench                       all ten (about 10 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, hydrate, idle, growth, load, control
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, status, hydrate, idle, growth, load, control
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -20,6 +20,7 @@ import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "
 import { runMemoryBench, type MemoryResult } from "./memory.js"
 import { runMemoryHydrationBench, type HydrationResult } from "./memory-hydration.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
+import { runStatusBench, type StatusResult } from "./status.js"
 import { QUICK } from "./util.js"
 
 // The goals of issue 6.
@@ -44,6 +45,9 @@ const GOAL = {
   // minimum: one request that carries the control message alone, none of the session's history.
   controlRequests: 1,
   controlMessages: 1,
+  // Issue 26: `ralph-loop status` (the whole command, node's start included) on a project with
+  // 1,000 ended loops and a 5 MB journal.
+  statusMs: 500,
 }
 
 interface Results {
@@ -61,6 +65,7 @@ interface Results {
   contextGrowth?: ContextGrowthResult
   load?: LoadResult
   controlCost?: ControlCostResult
+  status?: StatusResult
 }
 
 type Row = [benchmark: string, measure: string, result: string, goal: string, verdict: string]
@@ -104,6 +109,10 @@ async function main(): Promise<void> {
   if (wanted("journal")) {
     log("recovery with a long journal history (child process)")
     results.journal = await runJournalBench()
+  }
+  if (wanted("status")) {
+    log("ralph-loop status on 1,000 ended loops and a 5 MB journal (child process)")
+    results.status = await runStatusBench()
   }
   if (wanted("hydrate")) {
     log("project memory hydration from a 1 MB memory file (child process)")
@@ -224,6 +233,13 @@ function rows(r: Results): Row[] {
       const section = `${c.sectionChars} chars of prompt (budget ${h.budgetChars})`
       out.push(["project memory", `${c.name} (${kb(c.fileBytes)}, ${c.entries} entries)`, `${ms(c.medianMs)}, ${section}`, c.fileBytes ? `≤ budget + 300 chars` : "", c.fileBytes ? verdict(c.sectionChars <= h.budgetChars + 300) : "(baseline)"])
     }
+  }
+  if (r.status) {
+    const s = r.status
+    const scale = `${s.loops.toLocaleString("en")} loops, ${(s.journalBytes / 1024 / 1024).toFixed(1)} MB journal, ${s.historyRows} rows`
+    out.push(["status CLI", `ralph-loop status (${scale})`, `${ms(s.commandMs)} (${kb(s.outputBytes)} out)`, `≤ ${GOAL.statusMs} ms`, verdict(s.commandMs <= GOAL.statusMs)])
+    out.push(["status CLI", "ralph-loop status --json", ms(s.commandJsonMs), `≤ ${GOAL.statusMs} ms`, verdict(s.commandJsonMs <= GOAL.statusMs)])
+    out.push(["status CLI", "  read + build + render, in process", ms(s.inProcessMs), "", "(info)"])
   }
   if (r.journal) {
     const j = r.journal

@@ -27,7 +27,7 @@ import { Faults } from "./opencode/faults.js"
 import { LoopStore } from "./store/loop-store.js"
 import { writeReport } from "./store/report.js"
 import { writeHtmlReport } from "./report/write.js"
-import { readJournals } from "./store/journal-history.js"
+import { readDecidedLines } from "./store/journal-history.js"
 import { histories } from "./status/history.js"
 import { filesChangedSinceStart } from "./actions/work-tree.js"
 import type { Loop } from "./loop/loop.js"
@@ -72,7 +72,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     loopHistory: (loopID) =>
       store
         .flush()
-        .then(() => readJournals(store.dir))
+        .then(() => readDecidedLines(store.dir))
         .then((entries) => histories(entries).get(loopID) ?? [], () => []),
     now: Date.now,
   }

@@ -51,6 +51,12 @@ async function main(): Promise<number> {
   }
 }
 
+// `ralph-loop status | head`: the reader went away; that is not an error of ours.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0)
+  throw error
+})
+
 main().then(
   (code) => {
     process.exitCode = code

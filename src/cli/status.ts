@@ -1,7 +1,7 @@
 // `ralph-loop status [--project DIR] [LOOP] [--json] [--watch]` and `ralph-loop report [LOOP]`:
 // a project's loops read from their files alone — while OpenCode runs them, or after it exited.
 import { existsSync, watch, type FSWatcher } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { STATE_DIR } from "../project/own-files.js"
 import { writeHtmlReport } from "../report/write.js"
 import { statusDocument, type StatusDocument } from "../status/document.js"
@@ -35,11 +35,9 @@ export async function status(args: CliArgs, out: (text: string) => void): Promis
 
 /**
  * Redraws on every change of the loops' files (fs.watch on the state folder and its loops folder;
- * never more often than REDRAW_MS) until interrupted. Before the first loop exists it watches the
- * project folder for the state folder to appear.
+ * never more often than REDRAW_MS) until interrupted.
  */
 function watchStatus(args: CliArgs, out: (text: string) => void): Promise<number> {
-  const stateDir = join(args.project, STATE_DIR)
   const watchers: FSWatcher[] = []
   let last = 0
   let timer: NodeJS.Timeout | undefined
@@ -51,7 +49,8 @@ function watchStatus(args: CliArgs, out: (text: string) => void): Promise<number
     last = Date.now()
     try {
       const doc = await projectStatus(args.project, args.loop, last)
-      out(`${args.json ? "" : "\x1b[2J\x1b[H"}${render(doc, args.json)}`)
+      // --json: one document per line (NDJSON), for a script to read as it comes; text: the screen redrawn.
+      out(args.json ? JSON.stringify(doc) : `\x1b[2J\x1b[H${render(doc, false)}`)
     } finally {
       drawing = false
     }
@@ -61,11 +60,13 @@ function watchStatus(args: CliArgs, out: (text: string) => void): Promise<number
     if (timer) return
     timer = setTimeout(() => void draw(), Math.max(0, last + REDRAW_MS - Date.now()))
   }
+  let watched = ""
   const rewatch = () => {
-    const dirs = existsSync(stateDir) ? [stateDir, join(stateDir, "loops")].filter(existsSync) : [args.project]
-    if (watchers.length === dirs.length) return
+    const dirs = watchedDirs(args.project)
+    if (dirs.join("\n") === watched) return
     for (const w of watchers.splice(0)) w.close()
     for (const dir of dirs) watchers.push(watch(dir, schedule))
+    watched = dirs.join("\n")
   }
   return new Promise((resolve) => {
     const stop = () => {
@@ -77,6 +78,14 @@ function watchStatus(args: CliArgs, out: (text: string) => void): Promise<number
     process.once("SIGTERM", stop)
     void draw()
   })
+}
+
+/** The state folder and its loops folder; before they exist, the nearest folder above them that does (to see them appear). */
+function watchedDirs(project: string): string[] {
+  const stateDir = join(project, STATE_DIR)
+  if (existsSync(stateDir)) return [stateDir, join(stateDir, "loops")].filter((dir) => existsSync(dir))
+  const above = [dirname(stateDir), project].find((dir) => existsSync(dir))
+  return above ? [above] : []
 }
 
 export async function report(args: CliArgs, out: (text: string) => void): Promise<number> {

@@ -5,16 +5,16 @@ import { STATE_DIR } from "../project/own-files.js"
 import { histories } from "../status/history.js"
 import { statusDocument } from "../status/document.js"
 import { writeFileAtomic } from "../store/atomic.js"
-import { readJournals } from "../store/journal-history.js"
+import { readDecidedLines } from "../store/journal-history.js"
 import { reportFile } from "../store/report.js"
-import type { SavedLoop } from "../store/saved-loops.js"
+import type { StatusSaved } from "../status/status-loop.js"
 import { renderHtmlReport } from "./html.js"
 
-export const htmlReportFile = (directory: string, saved: SavedLoop): string => join(dirname(reportFile(directory, saved.loop)), "ralph_report.html")
+export const htmlReportFile = (directory: string, saved: StatusSaved): string => join(dirname(reportFile(directory, saved.loop)), "ralph_report.html")
 
 /** Writes the loop's HTML report and returns its path (throws when it cannot). */
-export async function writeHtmlReport(directory: string, saved: SavedLoop, now: number): Promise<string> {
-  const history = histories(await readJournals(join(directory, STATE_DIR)))
+export async function writeHtmlReport(directory: string, saved: StatusSaved, now: number): Promise<string> {
+  const history = histories(await readDecidedLines(join(directory, STATE_DIR)))
   const selected = statusDocument(directory, [saved], history, saved.loop.id, now).selected
   if (!selected) throw new Error(`no loop ${saved.loop.id}`)
   const file = htmlReportFile(directory, saved)

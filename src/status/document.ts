@@ -2,10 +2,10 @@
 // its iteration history. A zod schema, so the JSON Schema in the docs is generated from the very
 // thing the builder is checked against (docs/status-schema.json, `npm run schema`). Pure.
 import { z } from "zod"
-import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
+import { maxIterations, totalUsage } from "../loop/loop.js"
 import { currentStory } from "../plan/plan.js"
-import type { SavedLoop } from "../store/saved-loops.js"
 import type { IterationRow } from "./history.js"
+import type { StatusLoop, StatusSaved } from "./status-loop.js"
 import { struggle } from "./struggle.js"
 
 /** Bumped when a field changes meaning or goes away; new fields may be added without it. */
@@ -71,7 +71,7 @@ export type IterationJSON = z.infer<typeof iterationSchema>
 
 const iso = (at: number) => new Date(at).toISOString()
 
-export function loopSummary({ loop, savedAt }: SavedLoop, rows: readonly IterationRow[]): LoopSummary {
+export function loopSummary({ loop, savedAt }: StatusSaved, rows: readonly IterationRow[]): LoopSummary {
   const usage = totalUsage(loop)
   const last = loop.snapshots.at(-1)
   const story = loop.plan ? currentStory(loop.plan) : undefined
@@ -118,9 +118,9 @@ export const iterationJSON = (row: IterationRow): IterationJSON => ({
  * The document for `loops` (newest first) with their histories; `chosen`: the id (or its start)
  * of the loop to show in detail, else the newest. Undefined `selected` when `chosen` matches none.
  */
-export function statusDocument(project: string, loops: readonly SavedLoop[], history: ReadonlyMap<string, IterationRow[]>, chosen: string | undefined, now: number): StatusDocument {
+export function statusDocument(project: string, loops: readonly StatusSaved[], history: ReadonlyMap<string, IterationRow[]>, chosen: string | undefined, now: number): StatusDocument {
   const pick = chosen === undefined ? loops[0] : (loops.find((l) => l.loop.id === chosen) ?? loops.find((l) => l.loop.id.startsWith(chosen)))
-  const rows = (loop: Loop) => history.get(loop.id) ?? []
+  const rows = (loop: StatusLoop) => history.get(loop.id) ?? []
   return {
     version: STATUS_VERSION,
     project,

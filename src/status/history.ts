@@ -1,7 +1,7 @@
 // A loop's iteration history, from its journal lines: one row per decided turn, with what that
 // iteration cost (the journal records running totals; a row holds the difference), how long it
 // took, what its checks found and how many stories were done after it. Pure.
-import type { JournalEntry } from "../store/loop-schema.js"
+import type { DecidedLine } from "../store/journal-history.js"
 
 export interface IterationRow {
   iteration: number
@@ -28,11 +28,10 @@ export interface IterationRow {
  * The decided turns of each loop in `entries` (journal order), by loop id. A line repeated by a
  * journal's rotation (it carries the open loops' last lines over) counts once.
  */
-export function histories(entries: Iterable<JournalEntry>): Map<string, IterationRow[]> {
+export function histories(entries: Iterable<DecidedLine>): Map<string, IterationRow[]> {
   const byLoop = new Map<string, { rows: IterationRow[]; seen: Set<string>; tokens: number; cost: number }>()
   for (const entry of entries) {
     const record = entry.record
-    if (entry.event !== "decided" || !record) continue
     let loop = byLoop.get(entry.loop.id)
     if (!loop) byLoop.set(entry.loop.id, (loop = { rows: [], seen: new Set(), tokens: 0, cost: 0 }))
     const key = `${entry.at}#${entry.loop.iteration}`

@@ -5,7 +5,9 @@ import type { IterationJSON, LoopSummary, StatusDocument } from "./document.js"
 const MARK: Record<LoopSummary["state"], string> = { running: "●", deciding: "●", restarting: "●", waiting: "◷", paused: "‖", stopped: "■" }
 
 export const seconds = (ms: number | null): string => (ms === null ? "–" : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 60_000).toFixed(1)} min`)
-const tokens = (n: number) => n.toLocaleString("en")
+/** 12,345 — by hand: Intl's toLocaleString took 100 ms for a thousand loops' lines in a cold process. */
+export const thousands = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+const tokens = thousands
 const short = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
 function state(l: LoopSummary): string {

@@ -1,6 +1,6 @@
 // `ralph-loop status --json` from a second process while a real OpenCode runs a plan loop, and
 // ralph_report.html once it ended: the CLI reads only the loop's files.
-import { execFile } from "node:child_process"
+import { execFile, spawn } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -46,6 +46,21 @@ describe("ralph-loop status and report, outside OpenCode", () => {
     mkdirSync(join(project.dir, ".opencode"), { recursive: true })
     const plan = { project: "Shop", userStories: stories.map((id, i) => ({ id, title: `story ${i + 1}`, acceptanceCriteria: [`${id}.txt exists`], priority: i + 1, passes: false, checks: [fileCheck(id)] })) }
     writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
+    // --watch --json: a document per line whenever the loop's files change.
+    const watcher = spawn(process.execPath, [CLI, "status", "--watch", "--json", "--project", project.dir], { stdio: ["ignore", "pipe", "inherit"] })
+    const watched: StatusDocument[] = []
+    let buffered = ""
+    watcher.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk
+      const lines = buffered.split("\n")
+      buffered = lines.pop() ?? ""
+      for (const line of lines) if (line) watched.push(statusDocumentSchema.parse(JSON.parse(line)))
+    })
+    const exited = new Promise<number | null>((resolve) => watcher.on("exit", resolve))
+    // Its first document: no loop yet.
+    await waitUntil(() => watched.length > 0, "the first document of --watch")
+    expect(watched[0]?.loops).toEqual([])
+
     const session = await project.newSession()
     void project.command(session, "ralph", "--prd").catch(() => undefined)
 
@@ -58,6 +73,8 @@ describe("ralph-loop status and report, outside OpenCode", () => {
       expect(loop?.state).toBe("running")
       expect(loop?.story).toEqual({ id, title: `story ${index + 1}`, done: index, total: 3 })
       expect(doc.loops.map((l) => l.id)).toEqual([session])
+      // The watcher shows it too before the model goes on (it redraws at most once a second).
+      await waitUntil(() => watched.some((d) => d.selected?.iteration === index + 1), `--watch to show iteration ${index + 1}`)
       holds.get(id)?.open()
     }
     expect(seen).toEqual([
@@ -81,6 +98,14 @@ describe("ralph-loop status and report, outside OpenCode", () => {
     for (const [chart, series] of [["checks", "errors"], ["checks", "warnings"], ["tokens", "tokens"], ["cost", "cost"], ["time", "time"], ["stories", "stories done"]] as const)
       expect([chart, series, iterationsOf(chart, series)]).toEqual([chart, series, [1, 2, 3]])
     expect(elements.filter((e) => e.tag === "circle" && e.attrs["data-series"] === "stories done").map((e) => e.attrs["data-value"])).toEqual(["1", "2", "3"])
+
+    // --watch saw the loop advance and end, then ends itself on SIGTERM.
+    await waitUntil(() => watched.at(-1)?.selected?.state === "stopped", "--watch to show the loop stopped", 30_000, () => JSON.stringify(watched.at(-1)?.selected))
+    const iterations = watched.flatMap((d) => (d.selected ? [d.selected.iteration] : []))
+    expect(iterations).toEqual([...iterations].sort((a, b) => a - b))
+    expect(new Set(iterations)).toEqual(new Set([1, 2, 3]))
+    watcher.kill("SIGTERM")
+    expect(await exited).toBe(0)
 
     // After the loop (and with OpenCode still up or not: the CLI needs only the files) the status says how it ended.
     const after = await statusJSON(project.dir)

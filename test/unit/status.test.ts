@@ -8,7 +8,7 @@ import { histories, type IterationRow } from "../../src/status/history.js"
 import { historyTable, loopLine, statusLines } from "../../src/status/lines.js"
 import { readProjectLoops } from "../../src/status/read-project.js"
 import { struggle } from "../../src/status/struggle.js"
-import { readJournals } from "../../src/store/journal-history.js"
+import { readDecidedLines } from "../../src/store/journal-history.js"
 import { tempDirs } from "../temp-dirs.js"
 import { NO_PROGRESS, recordLoop, SAME_FAILURE, STEADY, T0, type Step } from "./status-fixture.js"
 
@@ -28,7 +28,7 @@ const rowsOf = async (steps: Step[]): Promise<IterationRow[]> => {
   const project = tempDir("ralph-history-")
   const store = new LoopStore(project)
   await recordLoop(store, "ses_one", "a task", steps, { end: "completed" })
-  return histories(await readJournals(store.dir)).get("ses_one") ?? []
+  return histories(await readDecidedLines(store.dir)).get("ses_one") ?? []
 }
 
 describe("the iteration history from the journal", () => {
@@ -46,7 +46,7 @@ describe("the iteration history from the journal", () => {
     const store = new LoopStore(project, undefined, { maxBytes: 4000, kept: 50 })
     await recordLoop(store, "ses_long", "a long task", [...NO_PROGRESS, ...NO_PROGRESS])
     expect(readdirSync(store.dir).filter((name) => name.startsWith("journal-")).length).toBeGreaterThan(2)
-    const rows = histories(await readJournals(store.dir)).get("ses_long") ?? []
+    const rows = histories(await readDecidedLines(store.dir)).get("ses_long") ?? []
     expect(rows.map((r) => r.iteration)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
   })
 })
