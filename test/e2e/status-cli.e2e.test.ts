@@ -73,6 +73,14 @@ describe("ralph-loop status and report, outside OpenCode", () => {
       expect(loop?.state).toBe("running")
       expect(loop?.story).toEqual({ id, title: `story ${index + 1}`, done: index, total: 3 })
       expect(doc.loops.map((l) => l.id)).toEqual([session])
+      if (id === "US-2") {
+        // `ralph-loop report` for the loop still running: its one decided iteration so far.
+        const { stdout } = await run(process.execPath, [CLI, "report", "--project", project.dir], { encoding: "utf8" })
+        const written = stdout.trim()
+        expect(written).toBe(join(project.dir, ".opencode/sessions", session, "ralph_report.html"))
+        const midway = parseHtml(readFileSync(written, "utf8"))
+        expect(midway.filter((e) => e.tag === "circle" && e.attrs["data-series"] === "tokens").map((e) => e.attrs["data-iteration"])).toEqual(["1"])
+      }
       // The watcher shows it too before the model goes on (it redraws at most once a second).
       await waitUntil(() => watched.some((d) => d.selected?.iteration === index + 1), `--watch to show iteration ${index + 1}`)
       holds.get(id)?.open()
@@ -115,5 +123,13 @@ describe("ralph-loop status and report, outside OpenCode", () => {
       [2, [], 2],
       [3, [], 3],
     ])
+    expect(after.selected?.struggle).toEqual({ signal: "ok", reason: "making progress" })
+
+    // /ralph-status in OpenCode shows the same signal (the plugin answers in a control turn).
+    const before = project.requests("main").length
+    await project.command(session, "ralph-status", "")
+    const reply = project.requests("main").slice(before).find(isControl)?.lastUser ?? ""
+    expect(reply).toMatch(/^Ralph loop — ended ✓ completed/m)
+    expect(reply).toMatch(/^Struggle: ok — making progress$/m)
   })
 })

@@ -2,6 +2,8 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
+import { parseArgs } from "../../src/cli/args.js"
+import { status } from "../../src/cli/status.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { statusDocument, statusDocumentSchema } from "../../src/status/document.js"
 import { histories, type IterationRow } from "../../src/status/history.js"
@@ -134,5 +136,22 @@ describe("ralph-loop status", () => {
     const doc = statusDocument(project, loops, history, undefined, T0)
     expect(doc.selected).toBeNull()
     expect(statusLines(doc)).toEqual([`No Ralph loop in ${project} yet.`])
+  })
+
+  it("the command: LOOP and --json from the arguments; an unknown LOOP exits 1", async () => {
+    const project = await recordedProject()
+    const run = async (...argv: string[]) => {
+      const args = parseArgs(["status", ...argv], project)
+      if ("error" in args) throw new Error(args.error)
+      const out: string[] = []
+      return { code: await status(args, (text) => out.push(text)), out: out.join("\n") }
+    }
+    const text = await run("ses_steady")
+    expect(text.code).toBe(0)
+    expect(text.out).toContain("\nLoop ses_steady — ended completed\n")
+    const json = await run("--json", "ses_failing")
+    expect(statusDocumentSchema.parse(JSON.parse(json.out)).selected?.id).toBe("ses_failing")
+    expect(await run("ses_nope")).toEqual({ code: 1, out: `No loop ses_nope in ${project}.` })
+    expect(parseArgs(["status", "a", "b"], project)).toEqual({ error: "unexpected argument b" })
   })
 })
