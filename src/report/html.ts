@@ -40,8 +40,8 @@ export function reportCharts(loop: Selected): Chart[] {
     { id: "cost", title: "Cost per iteration", yLabel: "cost", series: [{ name: "cost", color: "#8e44ad", points: point((r) => r.cost) }], format: (y) => y.toFixed(4) },
     { id: "time", title: "Time per iteration", yLabel: "time", series: [{ name: "time", color: "#16a085", points: point((r) => r.durationMs) }], format: (ms) => seconds(ms) },
   ]
-  if (loop.story)
-    charts.push({ id: "stories", title: `Stories done over time (of ${loop.story.total})`, yLabel: "stories done", series: [{ name: "stories done", color: "#27ae60", points: point((r) => r.storiesDone) }] })
+  if (loop.plan)
+    charts.push({ id: "stories", title: `Stories done over time (of ${loop.plan.total})`, yLabel: "stories done", series: [{ name: "stories done", color: "#27ae60", points: point((r) => r.storiesDone) }] })
   return charts
 }
 
@@ -69,6 +69,7 @@ table { border-collapse: collapse; font-size: 12px; } th, td { border: 1px solid
 <p><span class="signal" style="background:${SIGNAL_COLOR[loop.struggle.signal]}" data-signal="${loop.struggle.signal}">${loop.struggle.signal}</span> ${esc(loop.struggle.reason)}</p>
 <ul class="facts">
 ${loopDetail(loop)
+  .filter((line) => !line.startsWith("Struggle: ")) // the badge above says it
   .map((line) => `<li>${esc(line)}</li>`)
   .join("\n")}
 <li>Written ${esc(new Date(now).toISOString())}</li>

@@ -43,7 +43,15 @@ export const loopSummarySchema = z.object({
   iteration: z.int().min(1),
   maxIterations: z.int().min(1),
   strategy: z.string(),
-  story: z.object({ id: z.string(), title: z.string(), done: count, total: count }).nullable().describe("plan loops: the story under way (null once all are done) and the plan's count"),
+  plan: z
+    .object({
+      file: z.string(),
+      current: z.object({ id: z.string(), title: z.string() }).nullable().describe("the story under way; null once every story is done"),
+      done: count,
+      total: count,
+    })
+    .nullable()
+    .describe("plan loops (/ralph --prd); null for others"),
   breaker: z.object({ state: z.enum(["CLOSED", "OPEN", "HALF_OPEN"]), noProgress: count, sameError: count, reason: z.string().nullable() }),
   wait: z.object({ reason: z.string(), until: isoTime }).nullable(),
   tokens: z.number().min(0),
@@ -85,7 +93,7 @@ export function loopSummary({ loop, savedAt }: StatusSaved, rows: readonly Itera
     iteration: loop.iteration,
     maxIterations: maxIterations(loop),
     strategy: loop.settings.strategy,
-    story: loop.plan ? { id: story?.id ?? "", title: story?.title ?? "", done: loop.plan.done.length, total: loop.plan.stories.length } : null,
+    plan: loop.plan ? { file: loop.plan.file, current: story ? { id: story.id, title: story.title } : null, done: loop.plan.done.length, total: loop.plan.stories.length } : null,
     breaker: { state: loop.breaker.state, noProgress: loop.breaker.noProgress, sameError: loop.breaker.sameError, reason: loop.breaker.reason ?? null },
     wait: loop.phase === "waiting" && loop.wait ? { reason: loop.wait.reason, until: iso(loop.wait.until) } : null,
     tokens: usage.tokens,

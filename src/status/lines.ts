@@ -27,7 +27,7 @@ export function loopLine(l: LoopSummary): string {
     state(l),
     `iteration ${l.iteration}/${l.maxIterations}`,
     l.strategy,
-    ...(l.story ? [`story ${l.story.id || "(all done)"} ${l.story.done}/${l.story.total}`] : []),
+    ...(l.plan ? [`story ${l.plan.current?.id ?? "(all done)"} ${l.plan.done}/${l.plan.total}`] : []),
     `breaker ${l.breaker.state}`,
     `${tokens(l.tokens)} tokens $${l.cost.toFixed(2)}`,
     `${seconds(l.iterationMs)}/iteration`,
@@ -42,7 +42,7 @@ export function loopDetail(l: NonNullable<StatusDocument["selected"]>): string[]
   return [
     `Loop ${l.id} — ${state(l)}${l.detail ? `: ${l.detail}` : ""}`,
     `Task: ${l.task}`,
-    `Iteration ${l.iteration} of ${l.maxIterations} · strategy ${l.strategy}${l.story ? ` · story ${l.story.id ? `${l.story.id} ${l.story.title}` : "(all done)"} (${l.story.done} of ${l.story.total} done)` : ""}`,
+    `Iteration ${l.iteration} of ${l.maxIterations} · strategy ${l.strategy}${l.plan ? ` · ${l.plan.current ? `story ${l.plan.current.id} ${l.plan.current.title}` : "every story done"} (${l.plan.done} of ${l.plan.total} in ${l.plan.file})` : ""}`,
     `Circuit breaker: ${l.breaker.state} · no progress ${l.breaker.noProgress} · same error ${l.breaker.sameError}${l.breaker.reason ? ` (last opened: ${l.breaker.reason})` : ""}`,
     ...(l.wait ? [`Waiting (${l.wait.reason}) until ${l.wait.until}`] : []),
     `Tokens ${tokens(l.tokens)} · cost $${l.cost.toFixed(4)} · ${seconds(l.iterationMs)} per iteration · started ${l.startedAt}`,

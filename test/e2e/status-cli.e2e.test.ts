@@ -1,7 +1,7 @@
 // `ralph-loop status --json` from a second process while a real OpenCode runs a plan loop, and
 // ralph_report.html once it ended: the CLI reads only the loop's files.
 import { execFile, spawn } from "node:child_process"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
@@ -69,9 +69,9 @@ describe("ralph-loop status and report, outside OpenCode", () => {
       await waitForStreamedText(project, new RegExp(`^holding ${id}`))
       const doc = await statusJSON(project.dir)
       const loop = doc.selected
-      seen.push([loop?.iteration ?? 0, loop?.history.length ?? -1, loop?.story?.id])
+      seen.push([loop?.iteration ?? 0, loop?.history.length ?? -1, loop?.plan?.current?.id])
       expect(loop?.state).toBe("running")
-      expect(loop?.story).toEqual({ id, title: `story ${index + 1}`, done: index, total: 3 })
+      expect(loop?.plan).toEqual({ file: ".opencode/prd.json", current: { id, title: `story ${index + 1}` }, done: index, total: 3 })
       expect(doc.loops.map((l) => l.id)).toEqual([session])
       if (id === "US-2") {
         // `ralph-loop report` for the loop still running: its one decided iteration so far.
@@ -80,6 +80,8 @@ describe("ralph-loop status and report, outside OpenCode", () => {
         expect(written).toBe(join(project.dir, ".opencode/sessions", session, "ralph_report.html"))
         const midway = parseHtml(readFileSync(written, "utf8"))
         expect(midway.filter((e) => e.tag === "circle" && e.attrs["data-series"] === "tokens").map((e) => e.attrs["data-iteration"])).toEqual(["1"])
+        // Out of the way: the one the plugin writes when the loop ends goes to the same path.
+        rmSync(written)
       }
       // The watcher shows it too before the model goes on (it redraws at most once a second).
       await waitUntil(() => watched.some((d) => d.selected?.iteration === index + 1), `--watch to show iteration ${index + 1}`)
@@ -117,7 +119,7 @@ describe("ralph-loop status and report, outside OpenCode", () => {
 
     // After the loop (and with OpenCode still up or not: the CLI needs only the files) the status says how it ended.
     const after = await statusJSON(project.dir)
-    expect(after.selected).toMatchObject({ state: "stopped", stopReason: "completed", iteration: 3, story: { done: 3, total: 3 } })
+    expect(after.selected).toMatchObject({ state: "stopped", stopReason: "completed", iteration: 3, plan: { current: null, done: 3, total: 3 } })
     expect(after.selected?.history.map((r) => [r.iteration, r.failing, r.storiesDone])).toEqual([
       [1, [], 1],
       [2, [], 2],
