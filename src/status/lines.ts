@@ -61,7 +61,7 @@ const COLUMNS: Array<[string, (r: IterationJSON) => string]> = [
   ["time", (r) => seconds(r.durationMs)],
   ["errors", (r) => (r.checks ? String(r.checks.errors) : "–")],
   ["warnings", (r) => (r.checks ? String(r.checks.warnings) : "–")],
-  ["tests failed", (r) => (r.checks ? `${r.checks.testsFailed}/${r.checks.testsRun}` : "–")],
+  ["tests failed", (r) => (r.checks?.testsRun ? `${r.checks.testsFailed}/${r.checks.testsRun}` : "–")],
   ["progress", (r) => (r.progress === null ? "?" : r.progress ? "yes" : "no")],
   ["stories", (r) => (r.storiesDone === null ? "" : String(r.storiesDone))],
   ["failing", (r) => r.failing.join(", ") + (r.rejected ? " (claim rejected)" : "")],
