@@ -51,6 +51,9 @@ function watchStatus(args: CliArgs, out: (text: string) => void): Promise<number
       const doc = await projectStatus(args.project, args.loop, last)
       // --json: one document per line (NDJSON), for a script to read as it comes; text: the screen redrawn.
       out(args.json ? JSON.stringify(doc) : `\x1b[2J\x1b[H${render(doc, false)}`)
+    } catch (error) {
+      // A file read mid-change is read again at the next change; the watch goes on.
+      process.stderr.write(`ralph-loop: ${error instanceof Error ? error.message : String(error)}\n`)
     } finally {
       drawing = false
     }
