@@ -134,4 +134,38 @@ describe("ralph-loop status and report, outside OpenCode", () => {
     expect(reply).toMatch(/^Ralph loop — ended ✓ completed/m)
     expect(reply).toMatch(/^Struggle: ok — making progress$/m)
   })
+
+  it("a loop whose check keeps failing: stuck, in status --json, /ralph-status and the HTML report", async () => {
+    const project = await harness().project("status-stuck", {
+      pluginOptions: {
+        strategy: "continue",
+        stagnationLimit: 2,
+        maxRetries: 10,
+        checks: [{ name: "types", kind: "typecheck", command: 'echo "src/a.ts(1,1): error TS2322: nope"; exit 2' }],
+      },
+      script: { main: (r: MockRequest) => (isControl(r) ? { text: "OK" } : { text: `attempt ${"x".repeat(r.index + 1)} <promise>DONE</promise>` }) },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "fix the types")
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "stagnation" })
+    const file = join(project.dir, ".opencode/sessions", session, "ralph_report.html")
+    await waitUntil(() => existsSync(file), "ralph_report.html")
+
+    const doc = await statusJSON(project.dir)
+    expect(doc.selected?.history.map((r) => [r.iteration, r.failing, r.rejected, r.checks?.errors])).toEqual([
+      [1, ["types"], true, 1],
+      [2, ["types"], true, 1],
+      [3, ["types"], true, 1],
+    ])
+    const stuck = doc.selected?.struggle
+    // Nothing changes in the work tree and the checks find as much each time: neither counts as progress.
+    expect(doc.selected?.history.map((r) => r.progress)).toEqual([false, false, false])
+    expect(stuck).toEqual({ signal: "stuck", reason: "3 iterations in a row without progress" })
+    const html = parseHtml(readFileSync(file, "utf8"))
+    expect(html.find((e) => e.attrs["data-signal"])?.attrs["data-signal"]).toBe("stuck")
+    const before = project.requests("main").length
+    await project.command(session, "ralph-status", "")
+    const reply = project.requests("main").slice(before).find(isControl)?.lastUser ?? ""
+    expect(reply).toContain(`\nStruggle: stuck — ${stuck?.reason}\n`)
+  })
 })
