@@ -30,6 +30,6 @@ export interface RalphContext {
   /** The `limit` newest loops on disk, ended ones included (never rejects). */
   savedLoops(limit: number): Promise<SavedLoop[]>
   /** A loop's decided iterations from the journal, once every change made so far is written (never rejects). */
-  loopHistory(loopID: string): Promise<IterationRow[]>
+  loopHistory(loop: { id: string; startedAt: number }): Promise<IterationRow[]>
   now(): number
 }

@@ -28,7 +28,7 @@ import { LoopStore } from "./store/loop-store.js"
 import { writeReport } from "./store/report.js"
 import { writeHtmlReport } from "./report/write.js"
 import { readDecidedLines } from "./store/journal-history.js"
-import { histories } from "./status/history.js"
+import { histories, historyOf } from "./status/history.js"
 import { filesChangedSinceStart } from "./actions/work-tree.js"
 import type { Loop } from "./loop/loop.js"
 import { ownFolders } from "./project/own-files.js"
@@ -69,11 +69,11 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     newSessions: new Set(),
     controlTurns: new ControlTurns(),
     savedLoops: (limit) => store.newest(limit),
-    loopHistory: (loopID) =>
+    loopHistory: (loop) =>
       store
         .flush()
         .then(() => readDecidedLines(store.dir))
-        .then((entries) => histories(entries).get(loopID) ?? [], () => []),
+        .then((entries) => historyOf(histories(entries), loop), () => []),
     now: Date.now,
   }
   const found = await store.load(Date.now()).catch((error: unknown) => {

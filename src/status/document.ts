@@ -1,10 +1,10 @@
 // What `ralph-loop status --json` prints: every loop of a project, and one of them in detail with
 // its iteration history. A zod schema, so the JSON Schema in the docs is generated from the very
-// thing the builder is checked against (docs/status-schema.json, `npm run schema`). Pure.
+// thing the builder is checked against (docs/status.schema.json, `npm run schema`). Pure.
 import { z } from "zod"
 import { maxIterations, totalUsage } from "../loop/loop.js"
 import { currentStory } from "../plan/plan.js"
-import type { IterationRow } from "./history.js"
+import { historyOf, type Histories, type IterationRow } from "./history.js"
 import type { StatusLoop, StatusSaved } from "./status-loop.js"
 import { struggle } from "./struggle.js"
 
@@ -126,9 +126,9 @@ export const iterationJSON = (row: IterationRow): IterationJSON => ({
  * The document for `loops` (newest first) with their histories; `chosen`: the id (or its start)
  * of the loop to show in detail, else the newest. Undefined `selected` when `chosen` matches none.
  */
-export function statusDocument(project: string, loops: readonly StatusSaved[], history: ReadonlyMap<string, IterationRow[]>, chosen: string | undefined, now: number): StatusDocument {
+export function statusDocument(project: string, loops: readonly StatusSaved[], history: Histories, chosen: string | undefined, now: number): StatusDocument {
   const pick = chosen === undefined ? loops[0] : (loops.find((l) => l.loop.id === chosen) ?? loops.find((l) => l.loop.id.startsWith(chosen)))
-  const rows = (loop: StatusLoop) => history.get(loop.id) ?? []
+  const rows = (loop: StatusLoop) => historyOf(history, loop)
   return {
     version: STATUS_VERSION,
     project,

@@ -24,16 +24,29 @@ export interface IterationRow {
   storiesDone: number | undefined
 }
 
+/** The decided turns of each loop, by `historyKey`. */
+export type Histories = ReadonlyMap<string, IterationRow[]>
+
 /**
- * The decided turns of each loop in `entries` (journal order), by loop id. A line repeated by a
- * journal's rotation (it carries the open loops' last lines over) counts once.
+ * A loop's key in the histories: its id and when it started — a new /ralph in a session whose
+ * earlier loop ended gets the same id, and its history must not continue the earlier one's.
  */
-export function histories(entries: Iterable<DecidedLine>): Map<string, IterationRow[]> {
+export const historyKey = (loop: { id: string; startedAt: number }): string => `${loop.id}@${loop.startedAt}`
+
+/** The decided turns of `loop`, oldest first. */
+export const historyOf = (histories: Histories, loop: { id: string; startedAt: number }): IterationRow[] => histories.get(historyKey(loop)) ?? []
+
+/**
+ * The decided turns of each loop in `entries` (journal order). A line repeated by a journal's
+ * rotation (it carries the open loops' last lines over) counts once.
+ */
+export function histories(entries: Iterable<DecidedLine>): Histories {
   const byLoop = new Map<string, { rows: IterationRow[]; seen: Set<string>; tokens: number; cost: number }>()
   for (const entry of entries) {
     const record = entry.record
-    let loop = byLoop.get(entry.loop.id)
-    if (!loop) byLoop.set(entry.loop.id, (loop = { rows: [], seen: new Set(), tokens: 0, cost: 0 }))
+    const id = historyKey(entry.loop)
+    let loop = byLoop.get(id)
+    if (!loop) byLoop.set(id, (loop = { rows: [], seen: new Set(), tokens: 0, cost: 0 }))
     const key = `${entry.at}#${entry.loop.iteration}`
     if (loop.seen.has(key)) continue
     loop.seen.add(key)

@@ -5,12 +5,12 @@ import { join } from "node:path"
 import { STATE_DIR } from "../project/own-files.js"
 import { readDecidedLines } from "../store/journal-history.js"
 import { readStatusLoops, type StatusSaved } from "./status-loop.js"
-import { histories, type IterationRow } from "./history.js"
+import { histories, type Histories } from "./history.js"
 
 export interface ProjectLoops {
   /** Every loop with a readable state file, newest first. */
   loops: StatusSaved[]
-  history: Map<string, IterationRow[]>
+  history: Histories
 }
 
 export async function readProjectLoops(directory: string): Promise<ProjectLoops> {

@@ -14,7 +14,7 @@ const entry = journalEntrySchema.shape
 export const decidedLineSchema = z.object({
   at: entry.at,
   event: z.literal("decided"),
-  loop: z.object({ id: z.string(), iteration: z.int().min(1) }),
+  loop: z.object({ id: z.string(), startedAt: z.number(), iteration: z.int().min(1) }),
   record: iterationRecordSchema,
   plan: z.object({ done: z.array(z.unknown()) }).optional(),
 })

@@ -6,7 +6,7 @@ import { parseArgs } from "../../src/cli/args.js"
 import { status } from "../../src/cli/status.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { statusDocument, statusDocumentSchema } from "../../src/status/document.js"
-import { histories, type IterationRow } from "../../src/status/history.js"
+import { histories, historyOf, type IterationRow } from "../../src/status/history.js"
 import { historyTable, loopLine, statusLines } from "../../src/status/lines.js"
 import { readProjectLoops } from "../../src/status/read-project.js"
 import { struggle } from "../../src/status/struggle.js"
@@ -29,8 +29,8 @@ async function recordedProject(): Promise<string> {
 const rowsOf = async (steps: Step[]): Promise<IterationRow[]> => {
   const project = tempDir("ralph-history-")
   const store = new LoopStore(project)
-  await recordLoop(store, "ses_one", "a task", steps, { end: "completed" })
-  return histories(await readDecidedLines(store.dir)).get("ses_one") ?? []
+  const loop = await recordLoop(store, "ses_one", "a task", steps, { end: "completed" })
+  return historyOf(histories(await readDecidedLines(store.dir)), loop)
 }
 
 describe("the iteration history from the journal", () => {
@@ -43,12 +43,25 @@ describe("the iteration history from the journal", () => {
     ])
   })
 
+  it("a new loop in the session of an ended one (the same id) starts a history of its own", async () => {
+    const project = tempDir("ralph-same-id-")
+    const store = new LoopStore(project)
+    await recordLoop(store, "ses_same", "the first task", STEADY, { end: "completed", startAt: T0 })
+    const second = await recordLoop(store, "ses_same", "the second task", NO_PROGRESS.slice(0, 2), { startAt: T0 + 3_600_000 })
+    const { loops, history } = await readProjectLoops(project)
+    expect(loops.map((l) => l.loop.task)).toEqual(["the second task"])
+    expect(historyOf(history, second).map((r) => [r.iteration, r.tokens])).toEqual([
+      [1, 900],
+      [2, 900],
+    ])
+  })
+
   it("a decided line the journal's rotation carried over counts once", async () => {
     const project = tempDir("ralph-rotated-")
     const store = new LoopStore(project, undefined, { maxBytes: 4000, kept: 50 })
-    await recordLoop(store, "ses_long", "a long task", [...NO_PROGRESS, ...NO_PROGRESS])
+    const loop = await recordLoop(store, "ses_long", "a long task", [...NO_PROGRESS, ...NO_PROGRESS])
     expect(readdirSync(store.dir).filter((name) => name.startsWith("journal-")).length).toBeGreaterThan(2)
-    const rows = histories(await readDecidedLines(store.dir)).get("ses_long") ?? []
+    const rows = historyOf(histories(await readDecidedLines(store.dir)), loop)
     expect(rows.map((r) => r.iteration)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
   })
 })
