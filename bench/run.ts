@@ -1,8 +1,8 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all ten (about 10 minutes on 2 cores)
+//   npm run bench                       all eleven (about 10 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, hydrate, plan, idle, growth, load, control
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, status, hydrate, plan, idle, growth, load, control
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -21,6 +21,7 @@ import { runMemoryBench, type MemoryResult } from "./memory.js"
 import { runMemoryHydrationBench, type HydrationResult } from "./memory-hydration.js"
 import { runPlanFileBench, type PlanFileResult } from "./plan-file.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
+import { runStatusBench, type StatusResult } from "./status.js"
 import { QUICK } from "./util.js"
 
 // The goals of issue 6.
@@ -47,6 +48,9 @@ const GOAL = {
   controlMessages: 1,
   // Issue 21: reading a 1 MB plan and writing one story's "done" back into it.
   planFileMs: 50,
+  // Issue 26: `ralph-loop status` (the whole command, node's start included) on a project with
+  // 1,000 ended loops and a 5 MB journal.
+  statusMs: 500,
 }
 
 interface Results {
@@ -65,6 +69,7 @@ interface Results {
   contextGrowth?: ContextGrowthResult
   load?: LoadResult
   controlCost?: ControlCostResult
+  status?: StatusResult
 }
 
 type Row = [benchmark: string, measure: string, result: string, goal: string, verdict: string]
@@ -108,6 +113,10 @@ async function main(): Promise<void> {
   if (wanted("journal")) {
     log("recovery with a long journal history (child process)")
     results.journal = await runJournalBench()
+  }
+  if (wanted("status")) {
+    log("ralph-loop status on 1,000 ended loops and a 5 MB journal (child process)")
+    results.status = await runStatusBench()
   }
   if (wanted("hydrate")) {
     log("project memory hydration from a 1 MB memory file (child process)")
@@ -238,6 +247,13 @@ function rows(r: Results): Row[] {
       const total = c.readMs + c.writeBackMs
       out.push(["plan file", `${c.name} (${kb(c.fileBytes)}, ${c.stories.toLocaleString("en")} stories): read + write back one story`, `${ms(total)} (read ${ms(c.readMs)}, write ${ms(c.writeBackMs)})`, `≤ ${GOAL.planFileMs} ms`, verdict(total <= GOAL.planFileMs)])
     }
+  }
+  if (r.status) {
+    const s = r.status
+    const scale = `${s.loops.toLocaleString("en")} loops, ${(s.journalBytes / 1024 / 1024).toFixed(1)} MB journal, ${s.historyRows} rows`
+    out.push(["status CLI", `ralph-loop status (${scale})`, `${ms(s.commandMs)} (${kb(s.outputBytes)} out)`, `≤ ${GOAL.statusMs} ms`, verdict(s.commandMs <= GOAL.statusMs)])
+    out.push(["status CLI", "ralph-loop status --json", ms(s.commandJsonMs), `≤ ${GOAL.statusMs} ms`, verdict(s.commandJsonMs <= GOAL.statusMs)])
+    out.push(["status CLI", "  read + build + render, in process", ms(s.inProcessMs), "", "(info)"])
   }
   if (r.journal) {
     const j = r.journal

@@ -1,5 +1,9 @@
-// Writes ralph-loop.schema.json from the zod schema in dist/ (run `npm run build` first).
+// Writes ralph-loop.schema.json (the settings) and docs/status.schema.json (`ralph-loop status
+// --json`) from the zod schemas in dist/ (run `npm run build` first).
 import { writeFileSync } from "node:fs"
+import { z } from "zod"
 import { settingsJsonSchema } from "../dist/config/schema.js"
+import { statusDocumentSchema } from "../dist/status/document.js"
 
 writeFileSync(new URL("../ralph-loop.schema.json", import.meta.url), `${JSON.stringify(settingsJsonSchema(), null, 2)}\n`)
+writeFileSync(new URL("../docs/status.schema.json", import.meta.url), `${JSON.stringify(z.toJSONSchema(statusDocumentSchema), null, 2)}\n`)

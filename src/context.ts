@@ -9,6 +9,7 @@ import type { ProjectMemory } from "./memory/memory-store.js"
 import type { OpencodeApi } from "./opencode/api.js"
 import type { PlanRequests } from "./plan/requests.js"
 import type { SavedLoop } from "./store/saved-loops.js"
+import type { IterationRow } from "./status/history.js"
 
 export interface RalphContext {
   readonly directory: string
@@ -28,5 +29,7 @@ export interface RalphContext {
   readonly controlTurns: ControlTurns
   /** The `limit` newest loops on disk, ended ones included (never rejects). */
   savedLoops(limit: number): Promise<SavedLoop[]>
+  /** A loop's decided iterations from the journal, once every change made so far is written (never rejects). */
+  loopHistory(loop: { id: string; startedAt: number }): Promise<IterationRow[]>
   now(): number
 }

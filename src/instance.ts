@@ -26,6 +26,9 @@ import { OpencodeApi } from "./opencode/api.js"
 import { Faults } from "./opencode/faults.js"
 import { LoopStore } from "./store/loop-store.js"
 import { writeReport } from "./store/report.js"
+import { writeHtmlReport } from "./report/write.js"
+import { readDecidedLines } from "./store/journal-history.js"
+import { histories, historyOf } from "./status/history.js"
 import { filesChangedSinceStart } from "./actions/work-tree.js"
 import type { Loop } from "./loop/loop.js"
 import { ownFolders } from "./project/own-files.js"
@@ -41,7 +44,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   const store = new LoopStore(input.directory, faults)
   const manager = new LoopManager((loop, event) => {
     store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
-    if (event.startsWith("stopped:")) void report(input.directory, loop, api)
+    if (event.startsWith("stopped:")) void report(input.directory, loop, api, store.settled(loop.id))
     // What the plugin holds in memory, at each decision and stop (RALPH_LOOP_DEBUG=1 only): the soak reads it.
     if (event === "decided" || event.startsWith("stopped:")) api.log("debug", "ralph-loop gauges", { loops: manager.size, timers: interpreter.timerCount, ...store.held(), newSessions: ctx.newSessions.size })
   })
@@ -66,6 +69,11 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     newSessions: new Set(),
     controlTurns: new ControlTurns(),
     savedLoops: (limit) => store.newest(limit),
+    loopHistory: (loop) =>
+      store
+        .flush()
+        .then(() => readDecidedLines(store.dir))
+        .then((entries) => historyOf(histories(entries), loop), () => []),
     now: Date.now,
   }
   const found = await store.load(Date.now()).catch((error: unknown) => {
@@ -116,13 +124,24 @@ function guard(hooks: Hooks, api: OpencodeApi): Hooks {
   return guarded as Hooks
 }
 
-/** ralph_report.md for a loop that just ended (never throws). */
-async function report(directory: string, loop: Loop, api: OpencodeApi): Promise<void> {
+/**
+ * ralph_report.md and ralph_report.html for a loop that just ended (never throws). The HTML one
+ * reads the loop's history from the journal, once its last lines are there (`saved`).
+ */
+async function report(directory: string, loop: Loop, api: OpencodeApi, saved: Promise<void>): Promise<void> {
   try {
     const files = await filesChangedSinceStart(directory, { head: loop.startHead, files: loop.startFiles }, ownFolders(loop))
     const file = await writeReport(directory, loop, files, Date.now())
     api.log("info", "loop report written", { loop: loop.id, file })
   } catch (error) {
     api.log("warn", `could not write the loop report: ${String(error)}`, { loop: loop.id })
+  }
+  try {
+    await saved
+    const now = Date.now()
+    const file = await writeHtmlReport(directory, { loop, savedAt: now }, now)
+    api.log("info", "loop HTML report written", { loop: loop.id, file })
+  } catch (error) {
+    api.log("warn", `could not write the loop's HTML report: ${String(error)}`, { loop: loop.id })
   }
 }

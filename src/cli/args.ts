@@ -1,4 +1,4 @@
-// `ralph-loop <command> [arguments] [--global | --project DIR] [--days N]`.
+// `ralph-loop <command> [arguments] [--global | --project DIR] [--days N] [--json] [--watch]`.
 import { resolve } from "node:path"
 
 export interface CliArgs {
@@ -9,10 +9,17 @@ export interface CliArgs {
   project: string
   days: number | undefined
   help: boolean
+  /** status, report: the loop (its id, or the start of it). */
+  loop: string | undefined
+  json: boolean
+  watch: boolean
 }
 
+/** How many arguments each command takes after its name (status and report: the loop). */
+const OPERANDS: Record<string, number> = { plan: 2, status: 1, report: 1 }
+
 export function parseArgs(argv: string[], cwd: string): CliArgs | { error: string } {
-  const args: CliArgs = { command: undefined, operands: [], global: false, project: cwd, days: undefined, help: false }
+  const args: CliArgs = { command: undefined, operands: [], global: false, project: cwd, days: undefined, help: false, loop: undefined, json: false, watch: false }
   let projectGiven = false
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string
@@ -20,6 +27,8 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
     const value = () => inline ?? argv[++i]
     if (flag === "--help" || flag === "-h") args.help = true
     else if (flag === "--global" || flag === "-g") args.global = true
+    else if (flag === "--json") args.json = true
+    else if (flag === "--watch") args.watch = true
     else if (flag === "--project") {
       const dir = value()
       if (!dir) return { error: "--project needs a folder" }
@@ -36,8 +45,6 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
   if (args.global && projectGiven) return { error: "--global and --project exclude each other" }
   const takes = OPERANDS[args.command ?? ""] ?? 0
   if (args.operands.length > takes) return { error: `unexpected argument ${args.operands[takes]}` }
+  if (args.command === "status" || args.command === "report") args.loop = args.operands[0]
   return args
 }
-
-/** How many arguments each command takes after its name. */
-const OPERANDS: Record<string, number> = { plan: 2 }

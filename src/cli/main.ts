@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// The `ralph-loop` command: install, uninstall, doctor, clean and plan check (see --help).
+// The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status and report (see --help).
 import { parseArgs } from "./args.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
 import { doctor } from "./doctor.js"
 import { install } from "./install.js"
 import { planCheck } from "./plan-check.js"
+import { report, status } from "./status.js"
 import { uninstall } from "./uninstall.js"
 
 const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
@@ -16,6 +17,10 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
   ralph-loop clean     [--days N] [--project DIR]  remove files of loops ended over N days ago (${DEFAULT_DAYS})
   ralph-loop plan check [PATH] [--project DIR]     read a plan as /ralph --prd would (PATH: the prdPath
                                                    setting) and show its stories in the loop's order
+  ralph-loop status    [--project DIR] [LOOP] [--json] [--watch]
+                                                   every loop of the project, then LOOP (or the newest) in
+                                                   detail with its iterations; --watch redraws on change
+  ralph-loop report    [--project DIR] [LOOP]      write LOOP's ralph_report.html now (also while it runs)
 
 DIR defaults to the current folder. Exit status 1 when something is wrong.`
 
@@ -45,11 +50,21 @@ async function main(): Promise<number> {
         return 2
       }
       return planCheck(args, args.operands[1], process.env, out)
+    case "status":
+      return status(args, out)
+    case "report":
+      return report(args, out)
     default:
       process.stderr.write(`ralph-loop: unknown command ${args.command}\n\n${HELP}\n`)
       return 2
   }
 }
+
+// `ralph-loop status | head`: the reader went away; that is not an error of ours.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0)
+  throw error
+})
 
 main().then(
   (code) => {

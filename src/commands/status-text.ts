@@ -10,12 +10,14 @@ import { DEFAULT_SETTINGS } from "../config/schema.js"
 import { SETTINGS_FILES } from "../config/load.js"
 import { MEMORY_FILE, OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import type { SavedLoop } from "../store/saved-loops.js"
+import type { Struggle } from "../status/struggle.js"
 import { RALPH_FLAGS } from "./ralph-args.js"
 import { planStatusLines } from "../plan/status.js"
 
 const short = (id: string) => id.slice(0, 16)
 
-export function statusText(loop: Loop, now: number): string {
+/** `struggle`: the signal from the loop's iteration history (src/status/struggle.ts), when known. */
+export function statusText(loop: Loop, now: number, struggle?: Struggle): string {
   const s = loop.settings
   const usage = totalUsage(loop)
   const calls = current(loop.calls, s, now)
@@ -29,6 +31,7 @@ export function statusText(loop: Loop, now: number): string {
     `Calls: ${calls.count} of ${s.maxCallsPerHour} this window${calls.startedAt !== undefined ? ` (resets ${clock(calls.startedAt + s.rateLimitWindowMinutes * 60_000)})` : ""}`,
     `Budgets: tokens ${usage.tokens.toLocaleString("en")} of ${s.maxTokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)} of ${s.maxCost.toFixed(2)} · time ${((now - loop.startedAt) / 60_000).toFixed(1)} of ${s.maxWallMinutes} min`,
     lastChecks(loop, s),
+    struggle ? struggleLine(struggle) : "",
     ...planStatusLines(loop.plan),
     `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (current)`].join(" → ")}`,
     loop.hints.length ? `Queued hints: ${loop.hints.length}` : "",
@@ -38,17 +41,20 @@ export function statusText(loop: Loop, now: number): string {
 }
 
 /** How a loop ended: for /ralph-status in any session it lived in. `report`: its ralph_report.md, if written. */
-export function endedText({ loop, savedAt }: SavedLoop, report: string | undefined, now: number): string {
+export function endedText({ loop, savedAt }: SavedLoop, report: string | undefined, now: number, struggle?: Struggle): string {
   const usage = totalUsage(loop)
   return [
     `Ralph loop — ended ${stopLabel(loop.stopReason)}${loop.detail ? `: ${loop.detail}` : ""}`,
     `Task: ${loop.task.split("\n")[0]}`,
     `${iterations(loop.iteration)} of at most ${maxIterations(loop)} · restarts ${loop.retries} · strategy ${loop.settings.strategy}`,
     `Time: ${((savedAt - loop.startedAt) / 60_000).toFixed(1)} min, ${when(loop.startedAt, now)} → ${when(savedAt, now)} · tokens ${usage.tokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)}`,
+    ...(struggle ? [struggleLine(struggle)] : []),
     `Report: ${report ?? "not written"}`,
     `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (last)`].join(" → ")}`,
   ].join("\n")
 }
+
+export const struggleLine = (s: Struggle): string => `Struggle: ${s.signal} — ${s.reason}`
 
 /** One line per loop of the project, at most `max`: the live ones first, then the others on disk, newest first. */
 export function loopLines(live: readonly Loop[], saved: readonly SavedLoop[], max: number, now: number): string[] {

@@ -7,6 +7,7 @@ import type { Loop } from "../loop/loop.js"
 import { reportFile } from "../store/report.js"
 import { planAtRest } from "./plan-status.js"
 import { endedText, loopLines, statusText } from "./status-text.js"
+import { struggle } from "../status/struggle.js"
 
 /** State files read to find this session's ended loop (the newest ones), and loops listed. */
 const FILES_READ = 30
@@ -15,12 +16,12 @@ const LOOPS_LISTED = 10
 /** The status text for `sessionID`; undefined when the project has no loop at all. */
 export async function statusMessage(ctx: RalphContext, sessionID: string): Promise<string | undefined> {
   const live = ctx.manager.find(sessionID)
-  if (live) return statusText(live, ctx.now())
+  if (live) return statusText(live, ctx.now(), struggle(await ctx.loopHistory(live)))
   const saved = await ctx.savedLoops(FILES_READ)
   const lines = loopLines(ctx.manager.all(), saved, LOOPS_LISTED, ctx.now())
   const list = lines.length ? [`Loops in this project (live first, then the newest; at most ${LOOPS_LISTED}):`, ...lines] : []
   const ended = saved.find(({ loop }) => loop.phase === "stopped" && (loop.sessionID === sessionID || loop.lineage.includes(sessionID)))
-  if (ended) return [endedText(ended, writtenReport(ctx.directory, ended.loop), ctx.now()), "", ...list].join("\n")
+  if (ended) return [endedText(ended, writtenReport(ctx.directory, ended.loop), ctx.now(), struggle(await ctx.loopHistory(ended.loop))), "", ...list].join("\n")
   const plan = planAtRest(ctx)
   if (lines.length === 0 && plan.length === 0) return undefined
   return ["No Ralph loop in this session.", ...list, ...(plan.length ? ["", ...plan] : [])].join("\n")

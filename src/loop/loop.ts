@@ -202,7 +202,7 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
 }
 
 /** Turns the loop may run in all. */
-export const maxIterations = (loop: Loop): number => Math.min(loop.settings.maxRetries + 1, loop.settings.maxIterations)
+export const maxIterations = (loop: { settings: Pick<LoopSettings, "maxRetries" | "maxIterations"> }): number => Math.min(loop.settings.maxRetries + 1, loop.settings.maxIterations)
 
-export const totalUsage = (loop: Loop): Usage =>
+export const totalUsage = (loop: Pick<Loop, "usage">): Usage =>
   Object.values(loop.usage).reduce((sum, u) => ({ tokens: sum.tokens + u.tokens, cost: sum.cost + u.cost }), { tokens: 0, cost: 0 })

@@ -40,8 +40,14 @@ function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["rec
     cost: usage.cost,
     durationMs: Math.max(0, now - loop.iterationStartedAt),
     ...(last && last.iteration === loop.iteration
-      ? { checks: { errors: last.errors, warnings: last.warnings, securityIssues: last.securityIssues, testsFailed: last.testsFailed, testsRun: last.testsRun } }
+      ? {
+          checks: { errors: last.errors, warnings: last.warnings, securityIssues: last.securityIssues, testsFailed: last.testsFailed, testsRun: last.testsRun },
+          failing: last.checks.filter((c) => c.status !== "passed").map((c) => c.name),
+        }
       : {}),
+    // What the struggle signal reads (src/status/struggle.ts): progress as the breaker counts it, and a claim not accepted.
+    breaker: { state: loop.breaker.state, noProgress: loop.breaker.noProgress, sameError: loop.breaker.sameError },
+    claimed: loop.completionStreak > 0,
   }
 }
 

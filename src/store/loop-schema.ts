@@ -33,12 +33,18 @@ export type PersistedLoop = z.input<typeof persistedLoopSchema>
 
 /** Per decision: what was decided, the checks, tokens, cost and how long the iteration took. */
 const count = z.int().min(0)
-const record = z.object({
+export const iterationRecordSchema = z.object({
   decision: z.string().optional(),
   tokens: z.number(),
   cost: z.number(),
   durationMs: z.number(),
   checks: z.object({ errors: count, warnings: count, securityIssues: count, testsFailed: count, testsRun: count }).optional(),
+  /** The checks that did not pass in this iteration's run (absent: they did not run, or an older journal). */
+  failing: z.array(z.string()).optional(),
+  /** The breaker after the decision: its counters say whether the iteration made progress. */
+  breaker: z.object({ state: z.enum(["CLOSED", "OPEN", "HALF_OPEN"]), noProgress: count, sameError: count }).optional(),
+  /** The turn claimed completion (promise or STATUS: COMPLETE). */
+  claimed: z.boolean().optional(),
 })
 
 /** What a journal line keeps of the loop: enough to rebuild it when its file is damaged. */
@@ -56,5 +62,5 @@ const journalLoop = storedLoopSchema.pick({
 })
 
 /** A plan loop's start and decisions carry its plan, so a loop rebuilt from the journal keeps its place in the plan. */
-export const journalEntrySchema = z.object({ at: z.string(), event: z.string(), loop: journalLoop, record: record.optional(), plan: field.plan })
+export const journalEntrySchema = z.object({ at: z.string(), event: z.string(), loop: journalLoop, record: iterationRecordSchema.optional(), plan: field.plan })
 export type JournalEntry = z.infer<typeof journalEntrySchema>

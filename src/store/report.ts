@@ -54,7 +54,7 @@ function openGotchas(loop: Loop) {
 }
 
 /** Where a loop's report is written: <summaryPath>/<loopID>/ralph_report.md (throws for an unsafe id or path). */
-export const reportFile = (directory: string, loop: Loop): string => join(sessionDir(directory, loop.settings.summaryPath, loop.id), "ralph_report.md")
+export const reportFile = (directory: string, loop: Pick<Loop, "id"> & { settings: Pick<Loop["settings"], "summaryPath"> }): string => join(sessionDir(directory, loop.settings.summaryPath, loop.id), "ralph_report.md")
 
 export async function writeReport(directory: string, loop: Loop, files: Array<{ code: string; path: string }>, now: number): Promise<string> {
   const file = reportFile(directory, loop)

@@ -387,6 +387,8 @@ export class World {
       newSessions: new Set<string>(),
       controlTurns: new ControlTurns(),
       savedLoops: async (limit) => [...this.disk.values()].map(parseSavedLoop).filter((l) => l !== undefined).slice(0, limit),
+      // The simulator keeps no journal: /ralph-status shows the struggle signal of an empty history.
+      loopHistory: async () => [],
       now: () => this.now,
     }
     this.hooks = {

@@ -26,6 +26,8 @@ describe("/ralph-status", () => {
     expect(text).toContain("time 1.0 of 480 min")
     expect(text).toContain("Last checks (iteration 2): test failed — 1 test(s) failing")
     expect(text).toContain("Sessions: ses_first → ses_second → ses_third (current)")
+    expect(text).not.toContain("Struggle")
+    expect(statusText(l, 60_000, { signal: "stuck", reason: "3 iterations in a row without progress" })).toContain("\nStruggle: stuck — 3 iterations in a row without progress\n")
   })
 
   it("says when no checks exist", () => {

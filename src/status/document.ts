@@ -1,0 +1,139 @@
+// What `ralph-loop status --json` prints: every loop of a project, and one of them in detail with
+// its iteration history. A zod schema, so the JSON Schema in the docs is generated from the very
+// thing the builder is checked against (docs/status.schema.json, `npm run schema`). Pure.
+import { z } from "zod"
+import { maxIterations, totalUsage } from "../loop/loop.js"
+import { currentStory } from "../plan/plan.js"
+import { historyOf, type Histories, type IterationRow } from "./history.js"
+import type { StatusLoop, StatusSaved } from "./status-loop.js"
+import { struggle } from "./struggle.js"
+
+/** Bumped when a field changes meaning or goes away; new fields may be added without it. */
+export const STATUS_VERSION = 1
+
+const count = z.int().min(0)
+const isoTime = z.string().describe("ISO 8601 time (UTC)")
+const checkCounts = z.object({ errors: count, warnings: count, securityIssues: count, testsFailed: count, testsRun: count })
+
+export const struggleSchema = z.object({
+  signal: z.enum(["ok", "slowing", "stuck"]).describe("ok, slowing or stuck, from the iteration history"),
+  reason: z.string(),
+})
+
+export const iterationSchema = z.object({
+  iteration: z.int().min(1),
+  decidedAt: isoTime,
+  decision: z.string().nullable().describe("what the plugin decided when the turn ended (restart, complete, stop, wait, pause, …)"),
+  tokens: z.number().min(0).describe("tokens of this iteration alone"),
+  cost: z.number().min(0).describe("cost of this iteration alone"),
+  durationMs: z.number().min(0),
+  checks: checkCounts.nullable().describe("what the checks found; null when they did not run"),
+  failing: z.array(z.string()).describe("names of the checks that did not pass"),
+  progress: z.boolean().nullable().describe("progress as the circuit breaker counts it; null when the journal does not say"),
+  rejected: z.boolean().describe("the turn claimed completion and the claim was not accepted"),
+  storiesDone: count.nullable().describe("stories done after this iteration (plan loops)"),
+})
+
+export const loopSummarySchema = z.object({
+  id: z.string(),
+  task: z.string().describe("the task's first line"),
+  state: z.enum(["running", "deciding", "restarting", "waiting", "paused", "stopped"]),
+  stopReason: z.string().nullable(),
+  detail: z.string().nullable(),
+  iteration: z.int().min(1),
+  maxIterations: z.int().min(1),
+  strategy: z.string(),
+  plan: z
+    .object({
+      file: z.string(),
+      current: z.object({ id: z.string(), title: z.string() }).nullable().describe("the story under way; null once every story is done"),
+      done: count,
+      total: count,
+    })
+    .nullable()
+    .describe("plan loops (/ralph --prd); null for others"),
+  breaker: z.object({ state: z.enum(["CLOSED", "OPEN", "HALF_OPEN"]), noProgress: count, sameError: count, reason: z.string().nullable() }),
+  wait: z.object({ reason: z.string(), until: isoTime }).nullable(),
+  tokens: z.number().min(0),
+  cost: z.number().min(0),
+  startedAt: isoTime,
+  updatedAt: isoTime.describe("when its state file was last written (for an ended loop: when it ended)"),
+  iterationMs: z.number().min(0).nullable().describe("mean time per decided iteration"),
+  lastChecks: checkCounts.extend({ iteration: z.int().min(1) }).nullable(),
+  struggle: struggleSchema,
+})
+
+export const statusDocumentSchema = z.object({
+  version: z.literal(STATUS_VERSION),
+  project: z.string().describe("the project folder"),
+  generatedAt: isoTime,
+  loops: z.array(loopSummarySchema).describe("every loop of the project, newest first"),
+  selected: loopSummarySchema
+    .extend({ sessions: z.array(z.string()).describe("the sessions it lived in, oldest first"), history: z.array(iterationSchema) })
+    .nullable()
+    .describe("the loop asked for, else the newest; null when the project has none"),
+})
+export type StatusDocument = z.infer<typeof statusDocumentSchema>
+export type LoopSummary = z.infer<typeof loopSummarySchema>
+export type IterationJSON = z.infer<typeof iterationSchema>
+
+const iso = (at: number) => new Date(at).toISOString()
+
+export function loopSummary({ loop, savedAt }: StatusSaved, rows: readonly IterationRow[]): LoopSummary {
+  const usage = totalUsage(loop)
+  const last = loop.snapshots.at(-1)
+  const story = loop.plan ? currentStory(loop.plan) : undefined
+  const durations = rows.map((r) => r.durationMs)
+  return {
+    id: loop.id,
+    task: loop.task.split("\n")[0] ?? "",
+    state: loop.phase,
+    stopReason: loop.stopReason ?? null,
+    detail: loop.detail ?? null,
+    iteration: loop.iteration,
+    maxIterations: maxIterations(loop),
+    strategy: loop.settings.strategy,
+    plan: loop.plan ? { file: loop.plan.file, current: story ? { id: story.id, title: story.title } : null, done: loop.plan.done.length, total: loop.plan.stories.length } : null,
+    breaker: { state: loop.breaker.state, noProgress: loop.breaker.noProgress, sameError: loop.breaker.sameError, reason: loop.breaker.reason ?? null },
+    wait: loop.phase === "waiting" && loop.wait ? { reason: loop.wait.reason, until: iso(loop.wait.until) } : null,
+    tokens: usage.tokens,
+    cost: usage.cost,
+    startedAt: iso(loop.startedAt),
+    updatedAt: iso(savedAt),
+    iterationMs: durations.length ? Math.round(durations.reduce((a, b) => a + b, 0) / durations.length) : null,
+    lastChecks: last
+      ? { iteration: last.iteration, errors: last.errors, warnings: last.warnings, securityIssues: last.securityIssues, testsFailed: last.testsFailed, testsRun: last.testsRun }
+      : null,
+    struggle: struggle(rows),
+  }
+}
+
+export const iterationJSON = (row: IterationRow): IterationJSON => ({
+  iteration: row.iteration,
+  decidedAt: iso(row.at),
+  decision: row.decision ?? null,
+  tokens: row.tokens,
+  cost: row.cost,
+  durationMs: row.durationMs,
+  checks: row.checks ?? null,
+  failing: row.failing,
+  progress: row.progress ?? null,
+  rejected: row.rejected,
+  storiesDone: row.storiesDone ?? null,
+})
+
+/**
+ * The document for `loops` (newest first) with their histories; `chosen`: the id (or its start)
+ * of the loop to show in detail, else the newest. Undefined `selected` when `chosen` matches none.
+ */
+export function statusDocument(project: string, loops: readonly StatusSaved[], history: Histories, chosen: string | undefined, now: number): StatusDocument {
+  const pick = chosen === undefined ? loops[0] : (loops.find((l) => l.loop.id === chosen) ?? loops.find((l) => l.loop.id.startsWith(chosen)))
+  const rows = (loop: StatusLoop) => historyOf(history, loop)
+  return {
+    version: STATUS_VERSION,
+    project,
+    generatedAt: iso(now),
+    loops: loops.map((l) => loopSummary(l, rows(l.loop))),
+    selected: pick ? { ...loopSummary(pick, rows(pick.loop)), sessions: [...pick.loop.lineage, pick.loop.sessionID], history: rows(pick.loop).map(iterationJSON) } : null,
+  }
+}

@@ -1,0 +1,90 @@
+// ralph_report.html: one self-contained page with a chart per measure, one point per iteration.
+import { readFileSync } from "node:fs"
+import { describe, expect, it } from "vitest"
+import type { PlanState } from "../../src/plan/plan.js"
+import { renderHtmlReport } from "../../src/report/html.js"
+import { htmlReportFile, writeHtmlReport } from "../../src/report/write.js"
+import { lineChart } from "../../src/report/svg.js"
+import { statusDocument } from "../../src/status/document.js"
+import { readProjectLoops } from "../../src/status/read-project.js"
+import { LoopStore } from "../../src/store/loop-store.js"
+import { parseHtml } from "../html-check.js"
+import { tempDirs } from "../temp-dirs.js"
+import { recordLoop, SAME_FAILURE, STEADY, T0 } from "./status-fixture.js"
+
+const tempDir = tempDirs()
+
+const plan: PlanState = {
+  file: ".opencode/prd.json",
+  shape: "userStories",
+  stories: ["US-1", "US-2", "US-3"].map((id) => ({ id, title: `story ${id}`, acceptanceCriteria: [], dependsOn: [], checks: [] })),
+  done: [],
+}
+
+async function selectedOf(project: string, id: string) {
+  const { loops, history } = await readProjectLoops(project)
+  const selected = statusDocument(project, loops, history, id, T0).selected
+  if (!selected) throw new Error(`no loop ${id}`)
+  return selected
+}
+
+const points = (elements: ReturnType<typeof parseHtml>, chart: string, series: string) =>
+  elements.filter((e) => e.tag === "circle" && e.attrs["data-series"] === series && e.path.includes("svg")).filter((e) => chartOf(elements, e) === chart).map((e) => [Number(e.attrs["data-iteration"]), Number(e.attrs["data-value"])])
+
+/** The data-chart of the svg a circle is in (the last svg opened before it). */
+function chartOf(elements: ReturnType<typeof parseHtml>, circle: ReturnType<typeof parseHtml>[number]): string | undefined {
+  const index = elements.indexOf(circle)
+  return elements.slice(0, index).reverse().find((e) => e.tag === "svg")?.attrs["data-chart"]
+}
+
+describe("ralph_report.html", () => {
+  it("a plan loop: one SVG per chart, one point per iteration, the struggle signal and the iteration table", async () => {
+    const project = tempDir("ralph-report-")
+    const store = new LoopStore(project)
+    const steps = STEADY.map((s, i) => ({ ...s, storyDone: `US-${i + 1}` }))
+    await recordLoop(store, "ses_plan", "build the <shop> & more", steps, { end: "completed", plan })
+    const html = renderHtmlReport(await selectedOf(project, "ses_plan"), T0)
+    const elements = parseHtml(html)
+    expect(elements.filter((e) => e.tag === "svg").map((e) => e.attrs["data-chart"])).toEqual(["checks", "tokens", "cost", "time", "stories"])
+    expect(points(elements, "tokens", "tokens")).toEqual([[1, 1200], [2, 1100], [3, 1000]])
+    expect(points(elements, "time", "time")).toEqual([[1, 30_000], [2, 25_000], [3, 20_000]])
+    expect(points(elements, "cost", "cost").map(([x]) => x)).toEqual([1, 2, 3])
+    expect(points(elements, "stories", "stories done")).toEqual([[1, 1], [2, 2], [3, 3]])
+    // The checks ran in iterations 1 and 3 only.
+    expect(points(elements, "checks", "errors")).toEqual([[1, 3], [3, 0]])
+    expect(points(elements, "checks", "warnings")).toEqual([[1, 2], [3, 0]])
+    expect(elements.filter((e) => e.tag === "tr")).toHaveLength(1 + 3)
+    expect(elements.find((e) => e.attrs["data-signal"])?.attrs["data-signal"]).toBe("ok")
+    // Self-contained: no script, nothing fetched; the task is escaped.
+    expect(elements.some((e) => e.tag === "script" || e.tag === "link" || e.tag === "img")).toBe(false)
+    expect(html.replace(/xmlns="http:\/\/www\.w3\.org\/2000\/svg"/g, "")).not.toMatch(/https?:|url\(/)
+    expect(html).toContain("build the &#60;shop&#62; &#38; more")
+  })
+
+  it("a loop without a plan has no stories chart; the struggle signal says it is stuck", async () => {
+    const project = tempDir("ralph-report-")
+    await recordLoop(new LoopStore(project), "ses_fail", "fix the tests", SAME_FAILURE, { end: "max-iterations" })
+    const elements = parseHtml(renderHtmlReport(await selectedOf(project, "ses_fail"), T0))
+    expect(elements.filter((e) => e.tag === "svg").map((e) => e.attrs["data-chart"])).toEqual(["checks", "tokens", "cost", "time"])
+    expect(elements.find((e) => e.attrs["data-signal"])?.attrs["data-signal"]).toBe("stuck")
+  })
+
+  it("is written beside ralph_report.md, for a loop still running too", async () => {
+    const project = tempDir("ralph-report-")
+    await recordLoop(new LoopStore(project), "ses_run", "a running task", STEADY.slice(0, 2))
+    const { loops } = await readProjectLoops(project)
+    const saved = loops[0]
+    if (!saved) throw new Error("no loop")
+    const file = await writeHtmlReport(project, saved, T0)
+    expect(file).toBe(htmlReportFile(project, saved))
+    expect(file.endsWith(".opencode/sessions/ses_run/ralph_report.html")).toBe(true)
+    const elements = parseHtml(readFileSync(file, "utf8"))
+    expect(points(elements, "tokens", "tokens")).toEqual([[1, 1200], [2, 1100]])
+  })
+
+  it("a chart of one point and a chart of none draw without dividing by zero", () => {
+    const one = parseHtml(lineChart({ id: "t", title: "t", yLabel: "y", series: [{ name: "s", color: "#000", points: [{ x: 4, y: 0 }] }] }))
+    expect(one.filter((e) => e.tag === "circle").map((e) => [e.attrs.cx, e.attrs.cy])).toEqual([["340", "184"]])
+    expect(lineChart({ id: "t", title: "t", yLabel: "y", series: [] })).toContain("no data")
+  })
+})
