@@ -12,7 +12,7 @@ export async function startLoop(ctx: RalphContext, sessionID: string, task: stri
   const { activation: _activation, ...merged } = { ...ctx.settings.current, ...overrides }
   if (merged.checks.length === 0 && merged.autoDetectChecks) merged.checks = detectChecks(ctx.directory)
   const explicit = new Set([...ctx.settings.explicit, ...(Object.keys(overrides) as SettingKey[])])
-  const { settings, notices } = consistentSettings(merged, explicit)
+  const { settings, notices } = consistentSettings(merged, explicit, new Set(Object.keys(overrides) as SettingKey[]))
   if (notices.length > 0) ctx.api.toast("info", "Ralph · settings adjusted", notices.join("\n"))
   const { loop, replaced } = ctx.manager.start(sessionID, task, settings, ctx.now(), plan)
   if (replaced) {

@@ -131,6 +131,11 @@ export const settingSchemas = {
   checkAfter: z
     .enum(["claim", "iteration"])
     .describe("claim: run the checks when the model claims completion; iteration: after every iteration too."),
+  completeOnCriteria: z
+    .boolean()
+    .describe(
+      "A loop started with its criteria as flags (--zero-errors, --zero-warnings, --zero-security, --tests-pass, --check) completes when they all hold after an iteration that changed the work tree, without waiting for the promise (seed 004). false: such loops end on the promise only.",
+    ),
   zeroErrors: z.boolean().describe("A completion claim needs zero errors from the checks."),
   zeroWarnings: z.boolean().describe("A completion claim needs zero warnings from the checks."),
   zeroSecurity: z.boolean().describe("A completion claim needs zero security issues from the checks."),
@@ -229,6 +234,7 @@ export const DEFAULT_SETTINGS: Settings = {
   checks: [],
   autoDetectChecks: true,
   checkAfter: "claim",
+  completeOnCriteria: true,
   zeroErrors: true,
   zeroWarnings: false,
   zeroSecurity: false,

@@ -1,5 +1,6 @@
 // The circuit breaker of seed 002, three states. CLOSED → OPEN after `noProgressThreshold`
-// iterations without progress or `sameErrorThreshold` iterations ending in the same error;
+// iterations without progress or `sameErrorThreshold` iterations ending in the same error — a
+// model error, or the same checks failing the same way;
 // OPEN → HALF_OPEN once the cooldown has passed; HALF_OPEN → CLOSED on progress, → OPEN otherwise.
 import { z } from "zod"
 
@@ -19,6 +20,8 @@ export interface IterationOutcome {
   progress: boolean
   /** Fingerprint of the error the iteration ended in, if any. */
   error?: string | undefined
+  /** Fingerprint of the checks that failed after it, if any: the same error, but not instead of progress. */
+  failure?: string | undefined
 }
 
 export interface BreakerLimits {
@@ -30,18 +33,19 @@ export interface BreakerLimits {
 export const closedBreaker = (): Breaker => ({ state: "CLOSED", noProgress: 0, sameError: 0 })
 
 export function recordIteration(breaker: Breaker, outcome: IterationOutcome, limits: BreakerLimits, now: number): Breaker {
-  const sameError = outcome.error !== undefined && outcome.error === breaker.lastError ? breaker.sameError + 1 : outcome.error ? 1 : 0
+  const fault = outcome.error ?? outcome.failure
+  const sameError = fault !== undefined && fault === breaker.lastError ? breaker.sameError + 1 : fault ? 1 : 0
   // An error turn is judged by the same-error counter only, so a flaky provider does not also
   // count as "no progress".
   const noProgress = outcome.error ? breaker.noProgress : outcome.progress ? 0 : breaker.noProgress + 1
-  const next: Breaker = { ...breaker, noProgress, sameError, lastError: outcome.error }
+  const next: Breaker = { ...breaker, noProgress, sameError, lastError: fault }
 
   if (breaker.state === "HALF_OPEN") {
     if (outcome.progress && !outcome.error) return { ...next, state: "CLOSED", noProgress: 0, sameError: 0 }
     return open(next, now, outcome.error ? `the probe turn ended in an error: ${outcome.error}` : "the probe turn made no progress")
   }
   if (sameError >= limits.sameErrorThreshold)
-    return open(next, now, `${sameError} iterations in a row ended in the same error: ${outcome.error}`)
+    return open(next, now, `${sameError} iterations in a row ended in the same error: ${fault}`)
   if (noProgress >= limits.noProgressThreshold) return open(next, now, `${noProgress} iterations in a row without progress`)
   return next
 }

@@ -1,7 +1,7 @@
 // Seed 004's CompletionCriteria: a completion claim is accepted only when the checks agree, and
 // stagnation (no fewer issues for `stagnationLimit` check runs) stops the loop.
 import type { LoopSettings } from "./loop.js"
-import { issueCount, type DiagnosticSnapshot } from "./diagnostics.js"
+import { issueCount, type CheckResult, type DiagnosticSnapshot } from "./diagnostics.js"
 
 export type Criteria = Pick<LoopSettings, "zeroErrors" | "zeroWarnings" | "zeroSecurity" | "testsPass">
 
@@ -47,6 +47,19 @@ export function feedbackLine(iteration: number, max: number, unmet: string[], hi
   return `Ralph Loop: CONTINUE | Iteration ${iteration}/${max} | ${unmet.join(", ") || "checks pass"} | Progress: ${progress} | Next: ${next}`
 }
 
+/**
+ * Seed 004's COMPLETE line: `Ralph Loop: COMPLETE - All conditions satisfied | Session: … |
+ * Iterations: 3 | Total improvement: 100% | Initial: 4 errors, 1 warnings | Final: 0 errors, 1 warnings`.
+ */
+export function completeLine(session: string, iterations: number, history: readonly DiagnosticSnapshot[]): string {
+  const first = history[0]
+  const last = history.at(-1)
+  const counts = (s: DiagnosticSnapshot | undefined) => `${s?.errors ?? 0} errors, ${s?.warnings ?? 0} warnings`
+  const before = first ? issueCount(first) : 0
+  const improvement = before === 0 ? "no issues at the start" : `${Math.round(((before - (last ? issueCount(last) : 0)) / before) * 100)}%`
+  return `Ralph Loop: COMPLETE - All conditions satisfied | Session: ${session} | Iterations: ${iterations} | Total improvement: ${improvement} | Initial: ${counts(first)} | Final: ${counts(last)}`
+}
+
 /** The failing checks' output, bounded, for the next prompt. */
 export function failureReport(snapshot: DiagnosticSnapshot, perCheck = 1_500): string {
   return snapshot.checks
@@ -55,9 +68,21 @@ export function failureReport(snapshot: DiagnosticSnapshot, perCheck = 1_500): s
     .join("\n\n")
 }
 
+/** A failing check as a key: its name and first error line, with line and column numbers folded (an edit above moves them). */
+export const failureKey = (check: CheckResult): string => `${check.name}: ${foldPositions(firstLine(check.output))}`
+
+const foldPositions = (line: string) =>
+  line.replace(/:\d+(?::\d+)?\b/g, ":#").replace(/\(\d+,\s*\d+\)/g, "(#,#)").replace(/\b(line|column|col)\s+\d+/gi, "$1 #")
+
+/** The checks that failed, as one fingerprint for the breaker's same-error count (undefined: none failed). */
+export function failureFingerprint(snapshot: DiagnosticSnapshot | undefined): string | undefined {
+  const keys = snapshot?.checks.filter((c) => c.status !== "passed").map(failureKey).sort() ?? []
+  return keys.length > 0 ? `checks failing: ${keys.join("; ")}` : undefined
+}
+
 /** Failing checks that failed before, then passed, and fail again (A → B → A): a circular fix. */
 export function recurringFailures(history: readonly DiagnosticSnapshot[]): string[] {
-  const failing = history.map((s) => new Set(s.checks.filter((c) => c.status !== "passed").map((c) => `${c.name}: ${firstLine(c.output)}`)))
+  const failing = history.map((s) => new Set(s.checks.filter((c) => c.status !== "passed").map(failureKey)))
   const found = new Set<string>()
   failing.forEach((now, i) => {
     for (const key of now) {

@@ -7,11 +7,11 @@ import { classify, errorFingerprint } from "./classify.js"
 import { keptPromise } from "./completion.js"
 import { gateOpen, indicatesCompletion } from "./exit-gate.js"
 import { backoffDelayMs } from "./backoff.js"
-import { failureReport, feedbackLine, recurringFailures, stagnantRuns, unmetCriteria } from "./criteria.js"
+import { completeLine, failureFingerprint, failureReport, feedbackLine, recurringFailures, stagnantRuns, unmetCriteria } from "./criteria.js"
 import { issueCount, keepHistory, type DiagnosticSnapshot } from "./diagnostics.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
 import { callsToGoOn } from "./go-on.js"
-import { measureProgress, type ProgressSample } from "./progress.js"
+import { measureProgress, workTreeChanged, type ProgressSample } from "./progress.js"
 import { learnGotchas } from "./gotchas.js"
 import { parseStatusBlock } from "./status-block.js"
 import type { Turn } from "./turn.js"
@@ -84,6 +84,11 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   // Open todos veto a completion claim, as a failing check does.
   const openTodos = claimed && settings.requireTodosDone ? sample.openTodos : []
   const accepted = claimed && unmet.length === 0 && openTodos.length === 0
+  // Seed 004: a loop started with its criteria completes when they all hold after it changed the work tree.
+  const criteriaMet =
+    !claimed && !loop.plan && settings.completeOnCriteria && snapshot !== undefined && unmet.length === 0 && workTreeChanged(loop.progress, sample) && (!settings.requireTodosDone || sample.openTodos.length === 0)
+  if (criteriaMet)
+    return done({ type: "complete", detail: `every criterion holds after an iteration that changed the work tree — ${completeLine(loop.sessionID, loop.iteration, snapshots)}` }, { completionStreak, snapshots, gotchas })
   // In a plan loop the claim is for the current story: the plugin marks it done, and the loop
   // completes when no story is left.
   const plan = accepted && loop.plan ? markCurrentDone(loop.plan, loop.iteration, snapshot ? snapshot.checks.filter((c) => c.status === "passed").map((c) => c.name) : []) : undefined
@@ -132,7 +137,7 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const measured = measureProgress(loop.progress, sample, turn.texts, snapshot !== undefined && previous !== undefined && issueCount(snapshot) < issueCount(previous))
   const error = turnClass.kind === "failed" ? errorFingerprint(turnClass.error) : undefined
   // A circular fix is motion, not progress: it counts toward the breaker. A story done is progress.
-  const breaker = recordIteration(loop.breaker, { progress: plan !== undefined || (measured.progress && circular.length === 0), error }, settings, now)
+  const breaker = recordIteration(loop.breaker, { progress: plan !== undefined || (measured.progress && circular.length === 0), error, failure: failureFingerprint(snapshot) }, settings, now)
   const update: LoopUpdate = { breaker, progress: measured.next, ...storyDone, backoffs: 0, snapshots, gotchas }
   // A used-up budget stops at once: no cooldown is waited out for an iteration that may not come.
   const breach = exceededBudget(loop, now)

@@ -1,5 +1,4 @@
-// Progress is measured, not claimed: the work tree changed, more todos were completed, or the
-// checks found fewer issues. Words are not progress — a model that rewords "still working on it"
+// Progress is measured, not claimed: the work tree changed, or the checks found fewer issues. Words are not progress — a model that rewords "still working on it"
 // makes none. Only where the work tree cannot be seen (not a git repository) does a reply the model
 // has not given before count (digits folded, so "step 4" ≠ progress over "step 3").
 import { createHash } from "node:crypto"
@@ -33,11 +32,17 @@ export function outputHash(texts: readonly string[]): string | undefined {
   return normal ? createHash("sha1").update(normal).digest("hex").slice(0, 16) : undefined
 }
 
+/** The work tree differs from the one after the last turn (false where it cannot be seen). */
+export const workTreeChanged = (before: Progress, sample: ProgressSample): boolean =>
+  sample.workTree !== undefined && before.workTree !== undefined && sample.workTree !== before.workTree
+
+/**
+ * A todo the model marks completed is its own word, so it is not progress by itself: it counts only
+ * beside a change of the work tree or better checks, which are progress already.
+ */
 export function measureProgress(before: Progress, sample: ProgressSample, texts: readonly string[], checksImproved = false): { progress: boolean; next: Progress } {
   const output = outputHash(texts)
-  const workTreeChanged = sample.workTree !== undefined && before.workTree !== undefined && sample.workTree !== before.workTree
-  const todosBefore = before.todosSession === sample.sessionID ? before.todosCompleted : 0
-  const todosDone = sample.todosCompleted > todosBefore
+  const changed = workTreeChanged(before, sample)
   const newOutput = output !== undefined && !before.recentOutputs.includes(output)
   const next: Progress = {
     workTree: sample.workTree ?? before.workTree,
@@ -46,5 +51,5 @@ export function measureProgress(before: Progress, sample: ProgressSample, texts:
     recentOutputs: output ? [...before.recentOutputs, output].slice(-RECENT) : before.recentOutputs,
   }
   const measurable = sample.workTree !== undefined
-  return { progress: workTreeChanged || todosDone || checksImproved || (!measurable && newOutput), next }
+  return { progress: changed || checksImproved || (!measurable && newOutput), next }
 }

@@ -137,6 +137,8 @@ describe("handoff and memory", () => {
         checkAfter: "iteration",
         stagnationLimit: 50,
         noProgressThreshold: 50,
+        // The same check fails the same way every iteration: the breaker must not stop it before 10.
+        sameErrorThreshold: 50,
         checks: [{ name: "marker", kind: "test", command: "test -f never.txt || (echo 'FAIL: never.txt is missing'; exit 1)" }],
       },
       script: {

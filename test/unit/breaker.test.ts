@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { afterCooldown, closedBreaker, cooldownEndsAt, recordIteration, type Breaker } from "../../src/loop/breaker.js"
 
 const limits = { noProgressThreshold: 3, sameErrorThreshold: 5, cooldownMinutes: 30 }
-const run = (steps: Array<{ progress: boolean; error?: string }>, start: Breaker = closedBreaker()) =>
+const run = (steps: Array<{ progress: boolean; error?: string; failure?: string }>, start: Breaker = closedBreaker()) =>
   steps.reduce((b, step, i) => recordIteration(b, step, limits, i), start)
 
 describe("circuit breaker", () => {
@@ -10,6 +10,14 @@ describe("circuit breaker", () => {
     expect(run([{ progress: false }, { progress: false }]).state).toBe("CLOSED")
     const open = run([{ progress: false }, { progress: false }, { progress: false }])
     expect(open).toMatchObject({ state: "OPEN", openedAt: 2, reason: "3 iterations in a row without progress" })
+  })
+
+  it("the same checks failing the same way sameErrorThreshold times open it, even while the work tree changes; they do not stand for progress", () => {
+    const failing = Array.from({ length: 5 }, () => ({ progress: true, failure: "checks failing: tests: FAIL a.test.ts:# expected 1" }))
+    expect(run(failing.slice(0, 4)).state).toBe("CLOSED")
+    expect(run(failing)).toMatchObject({ state: "OPEN", reason: "5 iterations in a row ended in the same error: checks failing: tests: FAIL a.test.ts:# expected 1" })
+    expect(run([{ progress: false, failure: "F" }, { progress: false, failure: "F" }, { progress: false, failure: "F" }]).reason).toBe("3 iterations in a row without progress")
+    expect(run([...failing.slice(0, 4), { progress: true, failure: "another" }, ...failing.slice(0, 3)]).state).toBe("CLOSED")
   })
 
   it("progress resets the no-progress count", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { decide, type Facts } from "../../src/loop/decide.js"
+import { snapshotOf } from "../../src/loop/diagnostics.js"
 import type { Turn } from "../../src/loop/turn.js"
 import { emptyTurnEvents } from "../../src/loop/turn-events.js"
 import { loop } from "./fixtures.js"
@@ -176,5 +177,32 @@ describe("decide: the status block and the exit gate", () => {
   it("STATUS BLOCKED pauses and shows the recommendation", () => {
     const d = decision(loop({}, { statusBlock: true }), turn(block("BLOCKED", "false")))
     expect(d).toMatchObject({ type: "pause", reason: expect.stringContaining("next") })
+  })
+})
+
+describe("decide: a loop that completes on its criteria (seed 004)", () => {
+  const check = (errors: number) => ({
+    name: "types", kind: "typecheck" as const, command: "tsc", status: errors ? ("failed" as const) : ("passed" as const), exitCode: errors ? 2 : 0, durationMs: 1, output: "",
+    errors, warnings: 1, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [],
+  })
+  const snapshotAt = (iteration: number, errors: number) => snapshotOf(iteration, 0, [check(errors)])
+  const criteriaLoop = (set: Parameters<typeof loop>[1] = {}) =>
+    loop({ iteration: 3, progress: { workTree: "before", todosCompleted: 0, recentOutputs: [] }, snapshots: [snapshotAt(1, 4), snapshotAt(2, 2)] }, { completeOnCriteria: true, ...set })
+  const run = (l: ReturnType<typeof loop>, errors: number, workTree: string, openTodos: string[] = []) =>
+    decide(l, { turn: turn("still working, no promise"), sample: { workTree, todosCompleted: 0, openTodos, sessionID: "ses_a" }, now: 1_000, snapshot: snapshotAt(3, errors) }).decision
+
+  it("completes without a promise when every criterion holds after an iteration that changed the work tree, with seed 004's COMPLETE line", () => {
+    expect(run(criteriaLoop(), 0, "after")).toEqual({
+      type: "complete",
+      detail:
+        "every criterion holds after an iteration that changed the work tree — Ralph Loop: COMPLETE - All conditions satisfied | Session: ses_a | Iterations: 3 | Total improvement: 80% | Initial: 4 errors, 1 warnings | Final: 0 errors, 1 warnings",
+    })
+  })
+
+  it("goes on when a criterion fails, when the work tree did not change, with open todos, or when the loop was not started on its criteria", () => {
+    expect(run(criteriaLoop(), 1, "after")).toMatchObject({ type: "restart" })
+    expect(run(criteriaLoop(), 0, "before")).toMatchObject({ type: "restart" })
+    expect(run(criteriaLoop(), 0, "after", ["write the docs"])).toMatchObject({ type: "restart" })
+    expect(run(criteriaLoop({ completeOnCriteria: false }), 0, "after")).toMatchObject({ type: "restart" })
   })
 })

@@ -22,6 +22,16 @@ describe("the settings a loop starts with", () => {
     expect(limitOf(resolve({ maxRetries: 10 }).settings)).toBe(11)
   })
 
+  it("completes on its criteria only when this /ralph gave them as flags", () => {
+    const flags = (given: SettingKey[], set: Partial<LoopSettings> = {}) => consistentSettings({ ...defaults, ...set }, new Set(given), new Set(given)).settings.completeOnCriteria
+    expect(flags(["zeroErrors"])).toBe(true)
+    expect(flags(["checks"])).toBe(true)
+    expect(flags(["testsPass", "maxIterations"])).toBe(true)
+    expect(flags(["maxIterations"])).toBe(false)
+    expect(flags([])).toBe(false)
+    expect(flags(["zeroErrors"], { completeOnCriteria: false })).toBe(false)
+  })
+
   it("both set: the smaller of the two limits wins", () => {
     expect(limitOf(resolve({ maxIterations: 20, maxRetries: 3 }).settings)).toBe(4)
     expect(limitOf(resolve({ maxIterations: 3 }).settings)).toBe(3)

@@ -59,10 +59,16 @@ describe("classify and fingerprints", () => {
 describe("progress", () => {
   const base = { todosCompleted: 0, recentOutputs: [] as string[], workTree: "t0" }
   const sample = (workTree: string | undefined, todosCompleted = 0) => ({ workTree, todosCompleted, openTodos: [], sessionID: "s" })
-  it("a changed work tree, more completed todos, or checks with fewer issues is progress", () => {
+  it("a changed work tree or checks with fewer issues is progress", () => {
     expect(measureProgress(base, sample("t1"), []).progress).toBe(true)
-    expect(measureProgress({ ...base, todosSession: "s" }, sample("t0", 1), []).progress).toBe(true)
     expect(measureProgress(base, sample("t0"), [], true).progress).toBe(true)
+  })
+  it("a todo the model marks completed is not progress by itself: only beside a work-tree change or better checks", () => {
+    const before = { ...base, todosSession: "s" }
+    expect(measureProgress(before, sample("t0", 1), ["ticked a todo"]).progress).toBe(false)
+    expect(measureProgress(before, sample("t1", 1), []).progress).toBe(true)
+    expect(measureProgress(before, sample("t0", 1), [], true).progress).toBe(true)
+    expect(measureProgress(before, sample("t0", 1), []).next.todosCompleted).toBe(1)
   })
   it("words are not progress: new wording with nothing changed is none", () => {
     expect(measureProgress(base, sample("t0"), ["a reply worded like no other before"]).progress).toBe(false)

@@ -1,7 +1,9 @@
-// The loop's checks, when the turn claims completion (or after every iteration, by config).
+// The loop's checks, when the turn claims completion (or after every iteration, by config), and in
+// a loop that completes on its criteria after every iteration that changed the work tree.
 import { claimsCompletion } from "../../loop/decide.js"
 import { snapshotOf, type DiagnosticSnapshot } from "../../loop/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
+import { workTreeChanged, type ProgressSample } from "../../loop/progress.js"
 import { scopeCheck } from "../../loop/targets.js"
 import type { Turn } from "../../loop/turn.js"
 import { checksFor } from "../../plan/plan.js"
@@ -9,11 +11,12 @@ import { io, log, notify, type Job } from "../effects.js"
 import { iterationTitle } from "../notices.js"
 import type { JobContext } from "./context.js"
 
-export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn): Job<DiagnosticSnapshot | undefined> {
+export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn, sample: ProgressSample): Job<DiagnosticSnapshot | undefined> {
   // The loop's checks, and in a plan loop the current story's own.
   const checks = checksFor(loop.settings, loop.plan)
   if (checks.length === 0) return undefined
-  if (loop.settings.checkAfter !== "iteration" && !claimsCompletion(loop, turn)) return undefined
+  const onCriteria = loop.settings.completeOnCriteria && !loop.plan && workTreeChanged(loop.progress, sample)
+  if (loop.settings.checkAfter !== "iteration" && !onCriteria && !claimsCompletion(loop, turn)) return undefined
   yield* notify({ variant: "info", title: iterationTitle(loop), message: `Running ${checks.length} check${checks.length === 1 ? "" : "s"}: ${checks.map((c) => c.name).join(", ")}…` })
   const results = yield* io({ kind: "run-checks", loop })
   yield* log("info", "checks ran", { loop: loop.id, iteration: loop.iteration, results: results.map((r) => ({ name: r.name, status: r.status, exitCode: r.exitCode, durationMs: r.durationMs })) })
