@@ -3,6 +3,8 @@
 // first has work, or a second after start — not while OpenCode boots. Registering the commands and
 // skipping the stream of irrelevant events need nothing of it.
 import type { Hooks, Plugin } from "@opencode-ai/plugin"
+import { enabledBySettings } from "./config/enabled.js"
+import { globalConfigDir } from "./config/files.js"
 import { configHook } from "./hooks/config.js"
 import { OBSERVED_EVENTS } from "./opencode/events.js"
 
@@ -12,7 +14,7 @@ const SKIPPED = Promise.resolve()
 const LOAD_AFTER_MS = 1_000
 
 export const server: Plugin = async (input, options) => {
-  if (process.env.RALPH_LOOP_DISABLE === "1") return {}
+  if (process.env.RALPH_LOOP_DISABLE === "1" || !enabledBySettings(input.directory, globalConfigDir(), options)) return {}
   let loaded: Hooks | undefined
   let loading: Promise<Hooks> | undefined
   // Loaded when a hook first has work, or a moment after OpenCode's start — never during it.

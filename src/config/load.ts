@@ -3,11 +3,11 @@
 // Seed 000's form — a "ralph-loop" block in opencode.json(c), which OpenCode drops before plugins
 // see it — is read from disk too, just below the ralph-loop file of the same scope.
 import { existsSync, readFileSync } from "node:fs"
-import { homedir } from "node:os"
 import { join, relative } from "node:path"
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
 import { isInside, isStrictlyInside } from "../project/inside.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
+import { BLOCK_KEY, OPENCODE_FILES, SETTINGS_FILES } from "./files.js"
 import { closest } from "./suggest.js"
 import { DEFAULT_SETTINGS, SETTING_KEYS, settingSchemas, type SettingKey, type Settings } from "./schema.js"
 
@@ -34,15 +34,7 @@ export interface SettingsSources {
   options?: Record<string, unknown> | undefined
 }
 
-/** The settings file names, in the global config folder and the project's .opencode/; the first found wins. */
-export const SETTINGS_FILES = ["ralph-loop.jsonc", "ralph-loop.json"]
-/** OpenCode's own config files, where seed 000 put a "ralph-loop" block. */
-const OPENCODE_FILES = ["opencode.jsonc", "opencode.json"]
-const BLOCK_KEY = "ralph-loop"
-
-export function globalConfigDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CONFIG_HOME || join(homedir(), ".config"), "opencode")
-}
+export { globalConfigDir, SETTINGS_FILES } from "./files.js"
 
 export function loadSettings(sources: SettingsSources): LoadedSettings {
   const problems: ConfigProblem[] = []

@@ -128,6 +128,9 @@ export const settingSchemas = {
   autoDetectChecks: z
     .boolean()
     .describe("With no checks configured, detect them: tsconfig.json → tsc, a test script → npm test, ESLint, ruff/pytest, ast-grep — each only if installed."),
+  enabled: z
+    .boolean()
+    .describe("false: the plugin is off — no commands, no hooks — from OpenCode's next start, as RALPH_LOOP_DISABLE=1 (any settings layer; the last that sets it wins)."),
   checkAfter: z
     .enum(["claim", "iteration"])
     .describe("claim: run the checks when the model claims completion; iteration: after every iteration too."),
@@ -233,6 +236,7 @@ export const DEFAULT_SETTINGS: Settings = {
   exitGate: "promise",
   checks: [],
   autoDetectChecks: true,
+  enabled: true,
   checkAfter: "claim",
   completeOnCriteria: true,
   zeroErrors: true,
