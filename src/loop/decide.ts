@@ -7,6 +7,7 @@ import { classify, errorFingerprint } from "./classify.js"
 import { keptPromise } from "./completion.js"
 import { gateOpen, indicatesCompletion } from "./exit-gate.js"
 import { backoffDelayMs } from "./backoff.js"
+import { usageLimitWait } from "./usage-limit.js"
 import { failureReport, feedbackLine, recurringFailures, stagnantRuns, unmetCriteria } from "./criteria.js"
 import { issueCount, keepHistory, type DiagnosticSnapshot } from "./diagnostics.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
@@ -113,12 +114,18 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
       { completionStreak, snapshots, gotchas },
     )
 
-  if (turnClass.kind === "rate-limited") {
+  if (turnClass.kind === "usage-limit") {
+    const wait = usageLimitWait(turnClass.error, loop.backoffs, settings, now)
+    const detail = `the provider's usage limit (${turnClass.error.message})${wait.named ? "" : "; it named no reset time, so the loop backs off"}`
+    return done({ type: "wait", wait: { reason: "usage-limit", until: wait.until, then: "resume" }, detail }, { backoffs: loop.backoffs + 1, ...storyDone })
+  }
+
+  if (turnClass.kind === "transient") {
     const breaker = recordIteration(loop.breaker, { progress: false, error: errorFingerprint(turnClass.error) }, settings, now)
     if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, { ...storyDone })
     const delay = backoffDelayMs(turnClass.error, loop.backoffs, settings, now)
     return done(
-      { type: "wait", wait: { reason: "backoff", until: now + delay, then: "resume" }, detail: `the provider is limiting or overloaded (${turnClass.error.message})` },
+      { type: "wait", wait: { reason: "backoff", until: now + delay, then: "resume" }, detail: `the provider failed for a moment (${turnClass.error.message})` },
       { breaker, backoffs: loop.backoffs + 1, ...storyDone },
     )
   }
