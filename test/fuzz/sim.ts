@@ -51,6 +51,8 @@
 //     writing, or the list emptied); at most autoContinueMax auto-continuations per user message
 // 18  after /cancel-ralph in a session, no continuation there until the user writes
 // 19  a feature that is off does nothing at all: no todo read for todo-continuation, no check for auto-continue
+// 20  a loop's end is notified once (notify.*): at the end, one "ended" notification per stopped loop,
+//     with its stop reason (fewer only when OpenCode was killed before it went out), none for a live loop
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -58,6 +60,7 @@ import { emptyMemory, isoDate, remember } from "../../src/memory/memory-file.js"
 import type { ProjectMemory } from "../../src/memory/memory-store.js"
 import type { AssistantMessage, Event, Part, TextPart, Todo, UserMessage } from "@opencode-ai/sdk"
 import { INSTANT, type Effect, type Job } from "../../src/actions/effects.js"
+import type { NotificationPayload } from "../../src/notify/notification.js"
 import { LoopRunner, type JobHost } from "../../src/actions/runner.js"
 import { CONTROL_MARKER } from "../../src/commands/definitions.js"
 import type { LiveSettings } from "../../src/config/live-settings.js"
@@ -328,6 +331,8 @@ export class World {
     autocontinue: ReturnType<typeof compactionAutocontinueHook>
   }
   private readonly settings: Settings
+  /** What the notifications said (notify.*), in order. */
+  readonly notifications: NotificationPayload[] = []
   private ids = 0
   private jobIds = 0
   private workTree = 0
@@ -431,6 +436,21 @@ export class World {
       if (!RESTING.includes(loop.phase)) this.violate(5, `${t.name} is stuck in ${loop.phase} with no runner job left`)
       if (loop.phase === "waiting" && !this.timers.has(loop)) this.violate(5, `${t.name} is waiting with no timer to wake it`)
       if (loop.phase === "stopped" && !loop.stopReason) this.violate(5, `${t.name} stopped without a stopReason`)
+    }
+    this.checkEndNotifications()
+  }
+
+  /** Invariant 20, at the end. */
+  private checkEndNotifications(): void {
+    const ids = new Set(this.loops.map((t) => t.loop.id))
+    for (const id of ids) {
+      const stopped = this.loops.filter((t) => t.loop.id === id && t.loop.phase === "stopped").map((t) => t.loop.stopReason)
+      const notified = this.notifications.filter((n) => n.loop === id && n.event === "ended").map((n) => n.reason)
+      const lost = this.restarts > 0 ? stopped.length - notified.length : 0
+      if (notified.length > stopped.length || lost < 0 || (this.restarts === 0 && notified.length !== stopped.length))
+        this.violate(20, `loop ${id}: stops [${stopped.join(", ")}] but "ended" notifications [${notified.join(", ")}]`)
+      else if (this.restarts === 0 && [...notified].sort().join() !== [...stopped].sort().join())
+        this.violate(20, `loop ${id}: stopped for [${stopped.join(", ")}] but notified as [${notified.join(", ")}]`)
     }
   }
 
@@ -937,6 +957,9 @@ export class World {
       case "set-title":
         this.mustLive(effect.sessionID, "session.update").title = effect.title
         return undefined
+      case "send-notification":
+        this.notifications.push(effect.notification.payload)
+        return { problems: [] }
       case "delete-session": {
         this.mustLive(effect.sessionID, "session.delete")
         await this.deleteSession(effect.sessionID)
@@ -981,6 +1004,7 @@ export class World {
   private onLoopChange(loop: Loop, event: string): void {
     // What the store writes: the state file, through the real codec (recovery reads it back).
     this.disk.set(loop.id, stateText(loop, this.now))
+    this.runner.loopChanged(loop, event)
     if (event === "started") {
       // A loop started in its own session after a restart takes the place (and the file) of the dead process's loop.
       for (const old of this.loops) if (old.dormant && old.loop.id === loop.id) Object.assign(old, { dormant: false, gone: true })
