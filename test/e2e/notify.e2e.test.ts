@@ -2,12 +2,11 @@
 // with its reason; a failing webhook leaves the loop alone; the desktop notification goes to the
 // `notify-send` found on PATH — here a stub that records what it was given.
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { waitUntil } from "../harness/wait.js"
+import { Hook } from "../harness/webhook.js"
 import { sharedHarness, waitForFile, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 // The recording notify-send, first on the OpenCode server's PATH: one line per call, its arguments tab-separated.
@@ -18,51 +17,6 @@ chmodSync(join(stubDir, "notify-send"), 0o755)
 afterAll(() => rmSync(stubDir, { recursive: true, force: true }))
 
 const harness = sharedHarness({ env: { PATH: `${stubDir}:${process.env.PATH ?? ""}` } })
-
-interface Received {
-  path: string
-  body: Record<string, unknown>
-}
-
-/** A webhook receiver on 127.0.0.1: every POST recorded by path; a path listed in `failing` answers 500. */
-class Hook {
-  readonly received: Received[] = []
-  readonly failing = new Set<string>()
-  private constructor(private readonly server: Server) {}
-
-  static async start(): Promise<Hook> {
-    let hook: Hook | undefined
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = []
-      req.on("data", (chunk: Buffer) => chunks.push(chunk))
-      req.on("end", () => {
-        const path = req.url ?? "/"
-        hook?.received.push({ path, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown> })
-        res.writeHead(hook?.failing.has(path) ? 500 : 200).end()
-      })
-    })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    hook = new Hook(server)
-    return hook
-  }
-
-  url(path: string): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`
-  }
-
-  at(path: string): Array<Record<string, unknown>> {
-    return this.received.filter((r) => r.path === path).map((r) => r.body)
-  }
-
-  waitFor(path: string, count: number): Promise<Array<Record<string, unknown>>> {
-    return waitUntil(() => this.at(path).length >= count && this.at(path), `${count} POSTs to ${path}`, 30_000, () => JSON.stringify(this.at(path)))
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections()
-    return new Promise((resolve) => this.server.close(() => resolve()))
-  }
-}
 
 let hook: Hook
 beforeAll(async () => {

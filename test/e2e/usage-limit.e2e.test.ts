@@ -3,12 +3,19 @@
 // waited out, and the loop goes on by itself — no retry counted, no breaker.
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
+import { Hook } from "../harness/webhook.js"
 import type { MockRequest, Reply } from "../harness/mock-model.js"
 import { sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
+
+let hook: Hook
+beforeAll(async () => {
+  hook = await Hook.start()
+})
+afterAll(() => hook.close())
 
 /** The journal's lines for the project's loops: every change, in order (a wait of a few seconds is seen there afterwards). */
 function journal(project: Project): Array<{ event: string; loop: { phase: string; retries: number; iteration: number } }> {
@@ -59,5 +66,34 @@ describe("usage limit", () => {
     expect(main).toHaveLength(2)
     expect(main[1]!.at - main[0]!.at).toBeGreaterThanOrEqual(3_000)
     expect(loop).toMatchObject({ iteration: 1, retries: 0, breaker: { state: "CLOSED" } })
+  })
+
+  it("a reset 2 minutes away: the wait is notified (webhook), and /ralph-resume ends it early without a retry", async () => {
+    const project = await harness().project("usage-limit-resume", {
+      pluginOptions: { strategy: "continue", notify: { desktop: false, webhook: hook.url("/limit") } },
+      script: {
+        main: (r: MockRequest) =>
+          r.lastUser.startsWith("[ralph-loop control]")
+            ? { text: "ok" }
+            : r.index === 0
+              ? { error: { status: 400, message: "usage limit reached, resets in 2 minutes" } }
+              : { text: "<promise>DONE</promise>" },
+      },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "a task behind a long usage limit")
+    const [waiting] = await waitForLoopEnd(project, { phase: "waiting", wait: "usage-limit" })
+    const until = waiting!.wait!.until
+    const [notified] = await hook.waitFor("/limit", 1)
+    expect(notified).toMatchObject({ event: "waiting", reason: "usage-limit", task: "a task behind a long usage limit", iterations: 1, report: null })
+
+    await project.command(session, "ralph-resume", "")
+    const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    const resumed = project.requests("main").find((r) => /iteration 1 of 6 · resuming/.test(r.lastUser))
+    expect(resumed?.lastUser).toContain("The user resumed the loop.")
+    expect(resumed!.at).toBeLessThan(until)
+    expect(loop).toMatchObject({ iteration: 1, retries: 0 })
+    const [, ended] = await hook.waitFor("/limit", 2)
+    expect(ended).toMatchObject({ event: "ended", reason: "completed" })
   })
 })
