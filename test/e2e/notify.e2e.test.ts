@@ -7,6 +7,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { waitUntil } from "../harness/wait.js"
 import { Hook } from "../harness/webhook.js"
+import type { MockRequest } from "../harness/mock-model.js"
 import { sharedHarness, waitForFile, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 // The recording notify-send, first on the OpenCode server's PATH: one line per call, its arguments tab-separated.
@@ -101,5 +102,29 @@ describe("notifications", () => {
     expect(loop).toMatchObject({ iteration: 1, retries: 0 })
     await waitForDesktop("a task whose webhook is gone", 1)
     await logLine(new RegExp(`notification not delivered: the webhook ${url.replace("/gone", "").replace(/[.]/g, "\\.")} failed: `))
+  })
+
+  it("the breaker opening is notified with why, and the cancel that ends the loop after it", async () => {
+    const project = await harness().project("notify-breaker", {
+      pluginOptions: { strategy: "continue", sameErrorThreshold: 2, cooldownMinutes: 30, notify: { webhook: hook.url("/breaker") } },
+      script: {
+        main: (r: MockRequest) =>
+          r.lastUser.startsWith("[ralph-loop control]") ? { text: "ok" } : { error: { status: 400, message: `Invalid request: tool schema rejected (req_${r.index}abc)` } },
+      },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "a task that trips the breaker")
+    await waitForLoopEnd(project, { phase: "waiting", wait: "breaker" })
+    const [open] = await hook.waitFor("/breaker", 1)
+    expect(open).toMatchObject({ event: "breaker", iterations: 2, report: null })
+    expect(open?.reason).toMatch(/^2 iterations in a row ended in the same error: APIError 400/)
+    await project.command(session, "cancel-ralph", "")
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "cancelled" })
+    const [, ended] = await hook.waitFor("/breaker", 2)
+    expect(ended).toMatchObject({ event: "ended", reason: "cancelled", task: "a task that trips the breaker" })
+    expect(await waitForDesktop("a task that trips the breaker", 2)).toEqual([
+      expect.stringMatching(/^Ralph · circuit breaker opened\t/),
+      expect.stringMatching(/^Ralph · ended \(cancelled\)\t/),
+    ])
   })
 })
