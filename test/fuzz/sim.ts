@@ -92,7 +92,7 @@ import type { ProgressEntry } from "../../src/plan/progress-entry.js"
 /** Which session an action is about. `loop`: where the i-th live loop lives now (the common case). */
 export type Target = { kind: "loop"; i: number } | { kind: "any"; i: number } | { kind: "unknown" } | { kind: "id"; id: string }
 
-export type ErrorKind = "aborted" | "rate-limit" | "auth" | "overflow" | "bad-request"
+export type ErrorKind = "aborted" | "rate-limit" | "transient" | "auth" | "overflow" | "bad-request"
 
 export type ReplyKind = "fresh" | "same" | "promise" | "empty" | "interrupted" | "length" | "blocked" | "status-complete"
 
@@ -282,6 +282,8 @@ const ERRORS: Record<ErrorKind, { name: string; data: Record<string, unknown> }>
     name: "APIError",
     data: { message: "Too Many Requests: rate limit exceeded", statusCode: 429, isRetryable: true, responseHeaders: { "retry-after": "20" } },
   },
+  // A 429 is a usage limit (a wait that counts no retry and no breaker); a 503 a transient failure (a back-off).
+  transient: { name: "APIError", data: { message: "Service Unavailable", statusCode: 503, isRetryable: true } },
   auth: { name: "APIError", data: { message: "Unauthorized: invalid x-api-key", statusCode: 401, isRetryable: false } },
   overflow: { name: "ContextOverflowError", data: { message: "This model's maximum context length is 128000 tokens (context_length_exceeded)" } },
   "bad-request": { name: "APIError", data: { message: "Bad Request: tools.3.input_schema is invalid", statusCode: 400, isRetryable: false } },
