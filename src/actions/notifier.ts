@@ -5,9 +5,14 @@ import { spawn } from "node:child_process"
 import { desktopCommand } from "../notify/desktop.js"
 import type { Notification } from "../notify/notification.js"
 
-export const WEBHOOK_TIMEOUT_MS = 5_000
-export const WEBHOOK_RETRIES = 3
-const RETRY_DELAY_MS = 500
+/** Each attempt's time, the retries after the first, and the first retry's delay (doubling). */
+export interface WebhookPolicy {
+  timeoutMs: number
+  retries: number
+  retryDelayMs: number
+}
+
+export const WEBHOOK_POLICY: WebhookPolicy = { timeoutMs: 5_000, retries: 3, retryDelayMs: 500 }
 const DESKTOP_TIMEOUT_MS = 10_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -20,8 +25,9 @@ export async function sendNotification(notification: Notification): Promise<stri
   return sent.filter((problem): problem is string => problem !== undefined)
 }
 
-function showOnDesktop({ title, message }: Notification): Promise<string | undefined> {
-  const command = desktopCommand(process.platform, title, message)
+/** The platform's desktop notification; undefined when it was shown, or when the platform has none. */
+export function showOnDesktop({ title, message }: Pick<Notification, "title" | "message">, platform = process.platform): Promise<string | undefined> {
+  const command = desktopCommand(platform, title, message)
   if (!command) return Promise.resolve(undefined)
   return new Promise((resolve) => {
     let child: ReturnType<typeof spawn>
@@ -44,16 +50,17 @@ function showOnDesktop({ title, message }: Notification): Promise<string | undef
   })
 }
 
-async function post(url: string, payload: Notification["payload"]): Promise<string | undefined> {
+/** POSTs `payload` as JSON; undefined when it was taken (2xx), else what went wrong the last time. */
+export async function post(url: string, payload: unknown, policy: WebhookPolicy = WEBHOOK_POLICY): Promise<string | undefined> {
   let problem = ""
-  for (let attempt = 0; attempt <= WEBHOOK_RETRIES; attempt += 1) {
-    if (attempt > 0) await sleep(RETRY_DELAY_MS * 2 ** (attempt - 1))
+  for (let attempt = 0; attempt <= policy.retries; attempt += 1) {
+    if (attempt > 0) await sleep(policy.retryDelayMs * 2 ** (attempt - 1))
     try {
       const response = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(payload),
-        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+        signal: AbortSignal.timeout(policy.timeoutMs),
       })
       await response.body?.cancel().catch(() => undefined)
       if (response.ok) return undefined
