@@ -2,7 +2,7 @@
 // order. Returns what to do and the new policy state (breaker, progress, streaks) to record.
 import { cooldownEndsAt, recordIteration } from "./breaker.js"
 import { blockedUntil } from "./call-window.js"
-import { exceededBudget } from "./budgets.js"
+import { exceededBudget, exceededSpend } from "./budgets.js"
 import { classify, errorFingerprint } from "./classify.js"
 import { keptPromise } from "./completion.js"
 import { gateOpen, indicatesCompletion } from "./exit-gate.js"
@@ -115,6 +115,9 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
     )
 
   if (turnClass.kind === "usage-limit") {
+    // Waiting spends wall time: a loop out of its time (or token, cost) budget stops rather than waits.
+    const spent = exceededSpend(loop, now)
+    if (spent) return done({ type: "stop", reason: spent.reason, detail: spent.detail }, { ...storyDone })
     const wait = usageLimitWait(turnClass.error, loop.backoffs, settings, now)
     const detail = `the provider's usage limit (${turnClass.error.message})${wait.named ? "" : "; it named no reset time, so the loop backs off"}`
     return done({ type: "wait", wait: { reason: "usage-limit", until: wait.until, then: "resume" }, detail }, { backoffs: loop.backoffs + 1, ...storyDone })

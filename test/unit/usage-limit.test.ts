@@ -115,7 +115,7 @@ describe("usage limits in the loop's decision", () => {
   const facts = (id: string, now: number) => ({ turn: limited(id), sample: { workTree: "t", todosCompleted: 0, openTodos: [], sessionID: "ses_a" }, now })
 
   it("waits with reason usage-limit and resumes the same iteration: no retry, no breaker count", () => {
-    const l = loop({}, { sameErrorThreshold: 1, noProgressThreshold: 1 })
+    const l = loop({ startedAt: NOW }, { sameErrorThreshold: 1, noProgressThreshold: 1 })
     const { decision, update } = decide(l, facts("msg_1", NOW))
     expect(decision).toMatchObject({ type: "wait", wait: { reason: "usage-limit", until: NOW + 3_000, then: "resume" } })
     expect(update.breaker).toBeUndefined()
@@ -123,6 +123,15 @@ describe("usage limits in the loop's decision", () => {
     // A second limit in a row: still no breaker, even with thresholds of 1.
     const again = decide({ ...l, backoffs: 1 }, facts("msg_2", NOW)).decision
     expect(again).toMatchObject({ type: "wait", wait: { reason: "usage-limit" } })
+  })
+
+  it("a loop out of its time, token or cost budget stops instead of waiting", () => {
+    const late = loop({ startedAt: NOW - 481 * 60_000 })
+    expect(decide(late, facts("msg_3", NOW)).decision).toMatchObject({ type: "stop", reason: "time-budget" })
+    const spent = loop({ startedAt: NOW, usage: { ses_a: { tokens: 10, cost: 30 } } })
+    expect(decide(spent, facts("msg_4", NOW)).decision).toMatchObject({ type: "stop", reason: "cost-budget" })
+    // The iteration limits do not stop a wait: it uses no iteration.
+    expect(decide(loop({ startedAt: NOW, retries: 3, iteration: 4 }), facts("msg_5", NOW)).decision).toMatchObject({ type: "wait" })
   })
 
   it("/ralph-resume ends the wait early: the same iteration goes on, the breaker untouched", () => {
