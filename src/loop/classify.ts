@@ -3,7 +3,7 @@
 // or look for the promise.
 import type { OpencodeError } from "../opencode/error.js"
 import type { Turn } from "./turn.js"
-import { isUsageLimit } from "./usage-limit.js"
+import { hasLimitStatus, isUsageLimit } from "./usage-limit.js"
 import type { TurnEvents } from "./turn-events.js"
 
 export type TurnClass =
@@ -26,8 +26,9 @@ export function classify(turn: Turn, events: TurnEvents): TurnClass {
   if (error?.name === "MessageAbortedError" || (turn.interrupted && !error)) return { kind: "aborted" }
   if (error && isAuth(error)) return { kind: "auth", error }
   if (error?.name === "ContextOverflowError" || error?.name === "MessageOutputLengthError") return { kind: "overflow", detail: error.message }
-  // Before the overflow words: "rate limit of 40,000 input tokens per minute" is a limit, not a full context.
-  if (error && isUsageLimit(error)) return { kind: "usage-limit", error }
+  // A limit's status wins over the overflow words ("rate limit of 40,000 input tokens per minute" is a
+  // 429); without it the overflow words win ("quota of the context window exceeded" is a full context).
+  if (error && isUsageLimit(error) && (hasLimitStatus(error) || !OVERFLOW.test(error.message))) return { kind: "usage-limit", error }
   if (error && OVERFLOW.test(error.message)) return { kind: "overflow", detail: error.message }
   if (turn.finish === "length") return { kind: "overflow", detail: "the model's output hit its length limit" }
   if (turn.compacted || events.compacted) return { kind: "overflow", detail: "OpenCode compacted the session (context full)" }

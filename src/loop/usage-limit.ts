@@ -6,16 +6,19 @@ import type { OpencodeError } from "../opencode/error.js"
 import { delayWithin, providerDelayMs } from "./backoff.js"
 
 /** What providers say: "usage limit reached", "quota exceeded", `insufficient_quota`, `rate_limit_error`, "Overloaded", RESOURCE_EXHAUSTED. */
-const LIMIT_WORDS = /usage[ _-]?limit|quota|rate[ _-]?limit|overloaded|too many requests|resource[ _-]?exhausted|limit (?:reached|exceeded)/i
+const LIMIT_WORDS = /usage[ _-]?limit|quota|rate[ _-]?limit|overloaded|too many requests|resource[ _-]?exhausted/i
 /** A reset named in words: "resets at 3pm", "try again in 2h 14m". */
 const RESET_WORDS = /(?:try again|retry|resets?|available(?: again)?)\s+(?:in|at|after|on)\s+\d/i
 
 /** 429 (too many requests), 529 (Anthropic: overloaded), or the words of a limit in the message or the response body. */
 export function isUsageLimit(error: OpencodeError): boolean {
-  if (error.statusCode === 429 || error.statusCode === 529) return true
+  if (hasLimitStatus(error)) return true
   const text = `${error.message}\n${error.body ?? ""}`
   return LIMIT_WORDS.test(text) || RESET_WORDS.test(text)
 }
+
+/** 429 or 529: the provider's own word that it is a limit, whatever the message says. */
+export const hasLimitStatus = (error: OpencodeError): boolean => error.statusCode === 429 || error.statusCode === 529
 
 export interface UsageLimitSettings {
   backoffBaseSeconds: number

@@ -105,6 +105,10 @@ describe("usage limits: each form is recognised, and waited out until the reset 
   it("what is no usage limit stays what it was: auth, a full context, a transient 5xx, a plain failure", () => {
     expect(kind(api("Incorrect API key provided", { statusCode: 401 }))).toBe("auth")
     expect(kind(api("This model's maximum context length is 8192 tokens (context_length_exceeded)", { statusCode: 400 }))).toBe("overflow")
+    // Words of both: the overflow's win unless the status says limit.
+    expect(kind(api("prompt is too long: the request exceeds the context window quota", { statusCode: 400 }))).toBe("overflow")
+    expect(kind(api("Rate limit: too many tokens per minute", { statusCode: 429 }))).toBe("usage-limit")
+    expect(kind(api("Input length limit exceeded", { statusCode: 400 }))).toBe("failed")
     expect(kind(api("Internal Server Error", { statusCode: 500 }))).toBe("transient")
     expect(kind(api("Invalid tool schema", { statusCode: 400 }))).toBe("failed")
   })
