@@ -51,6 +51,8 @@
 //     writing, or the list emptied); at most autoContinueMax auto-continuations per user message
 // 18  after /cancel-ralph in a session, no continuation there until the user writes
 // 19  a feature that is off does nothing at all: no todo read for todo-continuation, no check for auto-continue
+// 21  a usage limit is a wait, not an error: the decision that waits for it leaves the breaker as it
+//     was and counts no retry
 // 20  a loop's end is notified once (notify.*): at the end, one "ended" notification per stopped loop,
 //     with its stop reason (fewer only when OpenCode was killed before it went out), none for a live loop
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
@@ -235,6 +237,9 @@ interface Tracked {
   name: string
   lastIteration: number
   lastRetries: number
+  /** The breaker as it was before the last decision, and as of the last change (invariant 21). */
+  breakerBeforeDecision?: string
+  breakerNow?: string
   everStopped: boolean
   /** Paused and not yet resumed by the user (invariant 8). */
   pausedUntilResume: boolean
@@ -1032,6 +1037,12 @@ export class World {
     if (!t) return this.violate(6, `the manager changed a loop it never started (${loop.id}, ${event})`)
     this.note(`    ${t.name}: ${event} → ${loop.phase}, iteration ${loop.iteration}, retries ${loop.retries}`)
     if (loop.plan) this.checkPlan(t, loop.plan, event)
+    if (event === "decided") t.breakerBeforeDecision = t.breakerNow
+    if (event === "waiting:usage-limit") {
+      if (JSON.stringify(loop.breaker) !== t.breakerBeforeDecision) this.violate(21, `${t.name}: a usage limit changed the breaker from ${t.breakerBeforeDecision} to ${JSON.stringify(loop.breaker)}`)
+      if (loop.retries !== t.lastRetries) this.violate(21, `${t.name}: a usage limit counted a retry (${t.lastRetries} → ${loop.retries})`)
+    }
+    t.breakerNow = JSON.stringify(loop.breaker)
     if (event.startsWith("stopped:")) t.everStopped = true
     else if (event === "paused") t.pausedUntilResume = true
     else if (event === "resumed") t.pausedUntilResume = false
