@@ -45,6 +45,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   const manager = new LoopManager((loop, event) => {
     store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
     if (event.startsWith("stopped:")) void report(input.directory, loop, api, store.settled(loop.id))
+    runner.loopChanged(loop, event)
     // What the plugin holds in memory, at each decision and stop (RALPH_LOOP_DEBUG=1 only): the soak reads it.
     if (event === "decided" || event.startsWith("stopped:")) api.log("debug", "ralph-loop gauges", { loops: manager.size, timers: interpreter.timerCount, ...store.held(), newSessions: ctx.newSessions.size })
   })

@@ -17,6 +17,7 @@ import type { PlanFileRead } from "../store/plan-file.js"
 import type { SummaryRecord } from "../store/session-files.js"
 import type { MemoryFile, MemorySection } from "../memory/memory-file.js"
 import type { Notice } from "./notices.js"
+import type { Notification } from "../notify/notification.js"
 
 export interface RememberItem {
   section: MemorySection
@@ -80,6 +81,8 @@ interface Effects {
   "detect-checks": { ask: object; result: CheckConfig[] }
   /** auto-continue's fast checks, run for a session without a loop. */
   "auto-checks": { ask: { sessionID: string; checks: readonly CheckConfig[] }; result: CheckResult[] }
+  /** A desktop notification and the webhook's POST (notify.*); what failed comes back, for the log. */
+  "send-notification": { ask: { notification: Notification }; result: { problems: string[] } }
   // Instant effects: done at once, nothing can happen in between.
   toast: { ask: { notice: Notice }; result: void }
   log: { ask: { level: LogLevel; message: string; extra?: Record<string, unknown>; cause?: unknown }; result: void }

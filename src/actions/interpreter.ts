@@ -13,6 +13,7 @@ import type { ProjectMemory } from "../memory/memory-store.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
 import { checksFor } from "../plan/plan.js"
 import { runCheck } from "./checks.js"
+import { sendNotification } from "./notifier.js"
 import { detectChecks } from "./detect-checks.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { inTargets } from "../loop/targets.js"
@@ -184,6 +185,8 @@ export class Interpreter {
         await memory.update((m) => effect.items.reduce((acc, item) => remember(acc, item.section, { ...item, date }, effect.maxEntries), m))
         return
       }
+      case "send-notification":
+        return { problems: await sendNotification(effect.notification) }
       case "toast":
         return api.toast(effect.notice.variant, effect.notice.title, effect.notice.message, effect.notice.duration)
       case "log":

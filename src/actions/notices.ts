@@ -88,14 +88,16 @@ const WAIT_TITLES: Record<Wait["reason"], string> = {
   backoff: "Ralph · backing off",
   breaker: "Ralph · circuit breaker OPEN",
   "call-limit": "Ralph · call limit reached",
+  "usage-limit": "Ralph · usage limit — waiting for the reset",
 }
 
 export function waiting(wait: Wait, detail: string): Notice {
   const what = wait.then === "resume" ? "the same iteration resumes" : "the loop goes on"
+  const early = wait.reason === "usage-limit" ? "/ralph-resume or a message goes on now (no retry is counted)" : "Send a message to go on now"
   return {
     variant: "warning",
     title: WAIT_TITLES[wait.reason],
-    message: `${detail}. Nothing is sent until ${clock(wait.until)}; then ${what} by itself. Send a message to go on now, or /cancel-ralph.`,
+    message: `${detail}. Nothing is sent until ${clock(wait.until)}; then ${what} by itself. ${early}, or /cancel-ralph.`,
     duration: 15_000,
   }
 }

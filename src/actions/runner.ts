@@ -8,6 +8,9 @@ import type { LoadResult } from "../store/loop-store.js"
 import { all, io, type Job } from "./effects.js"
 import type { JobContext } from "./jobs/context.js"
 import { retitleEnded } from "./jobs/ended.js"
+import { announce } from "./jobs/announce.js"
+import { notificationFor } from "../notify/notification.js"
+import { reportFile } from "../store/report.js"
 import { resumeNow, wake } from "./jobs/go-on.js"
 import { recoverAll } from "./jobs/recover.js"
 import { turnEnded } from "./jobs/turn-ended.js"
@@ -76,6 +79,21 @@ export class LoopRunner {
       const tree = yield* io({ kind: "fingerprint" })
       watch.baselineTaken(sessionID, tree, userEpoch)
     })())
+  }
+
+  /**
+   * Something happened to a loop (the manager's listener): an end, an open breaker or a long wait
+   * is notified, in a job of its own.
+   */
+  loopChanged(loop: Loop, change: string): void {
+    const notification = notificationFor(loop, change, this.ctx.now(), () => {
+      try {
+        return reportFile(this.ctx.directory, loop)
+      } catch {
+        return undefined // an id or summaryPath unfit for a path: no report is written either
+      }
+    })
+    if (notification) this.host.start(`notification for ${loop.id}`, announce(notification))
   }
 
   /** A loop was stopped outside a job (/cancel-ralph): its session's title says so. */

@@ -134,12 +134,16 @@ function applyLayer(base: Settings, layer: Record<string, unknown>, source: stri
       next[key] = result.data
       explicit.add(key as SettingKey)
     }
-    else
+    else {
+      const issue = result.error.issues[0]
+      // A key inside an object setting is named with it ("notify.webhook"); an array's index is not.
+      const inside = typeof issue?.path[0] === "string" ? issue.path.filter((p) => typeof p === "string") : []
       problems.push({
         source,
-        key,
-        message: `${result.error.issues[0]?.message ?? "invalid value"} (got ${describe(value)}); using ${JSON.stringify(base[key as SettingKey])}`,
+        key: [key, ...inside].join("."),
+        message: `${issue?.message ?? "invalid value"} (got ${describe(value)}); using ${JSON.stringify(base[key as SettingKey])}`,
       })
+    }
   }
   return next as Settings
 }

@@ -27,6 +27,24 @@ const featureName = z.enum(FEATURES, {
   },
 })
 
+export const NOTIFY_EVENTS = ["ended", "breaker", "waiting"] as const
+export type NotifyEvent = (typeof NOTIFY_EVENTS)[number]
+
+export const notifySchema = z
+  .strictObject({
+    desktop: z.boolean().default(true).describe("A desktop notification (notify-send, osascript, a PowerShell toast) where the platform has one."),
+    webhook: z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+      .optional()
+      .describe("A URL that gets a JSON POST per notification (loop, task, event, reason, iterations, tokens, cost, report, text — `text` for Slack)."),
+    on: z
+      .array(z.enum(NOTIFY_EVENTS))
+      .default([...NOTIFY_EVENTS])
+      .describe("Which events notify: ended (any reason), breaker (it opened), waiting (a wait of more than a minute)."),
+  })
+  .describe("Notifications when a loop ends, its circuit breaker opens, or it waits more than a minute.")
+export type NotifySettings = z.output<typeof notifySchema>
+
 const literal = z.string().min(1, "must not be empty").max(200, "must be at most 200 characters")
 
 export const settingSchemas = {
@@ -109,12 +127,17 @@ export const settingSchemas = {
     .number()
     .positive("must be more than 0")
     .max(3600, "must be at most 3600")
-    .describe("First wait after a rate limit or overload when the provider gave no reset time; doubles each time."),
+    .describe("First wait after a usage limit or a transient provider failure when the provider gave no reset time; doubles each time."),
   backoffMaxMinutes: z
     .number()
     .positive("must be more than 0")
     .max(1440, "must be at most 1440")
-    .describe("Longest single wait after a rate limit or overload."),
+    .describe("Longest single back-off after a transient provider failure (timeout, 5xx)."),
+  usageLimitMaxWaitHours: z
+    .number()
+    .positive("must be more than 0")
+    .max(168, "must be at most 168 (a week)")
+    .describe("Longest wait for a usage limit (quota, rate limit, overload) to reset; the loop then tries again. It waits until the reset the provider names, or backs off from backoffBaseSeconds."),
   statusBlock: z
     .boolean()
     .describe("Ask the model to end each turn with a ---RALPH_STATUS--- block (read as a hint)."),
@@ -209,6 +232,7 @@ export const settingSchemas = {
     .min(1, "must be at least 1")
     .max(100, "must be at most 100")
     .describe("auto-continue: continuations per user message."),
+  notify: notifySchema,
 } as const
 
 export type Settings = { [K in keyof typeof settingSchemas]: z.output<(typeof settingSchemas)[K]> }
@@ -257,6 +281,8 @@ export const DEFAULT_SETTINGS: Settings = {
   keywords: ["ralph:"],
   autoContinue: false,
   autoContinueMax: 3,
+  usageLimitMaxWaitHours: 6,
+  notify: { desktop: true, on: [...NOTIFY_EVENTS] },
 }
 
 export const SETTING_KEYS = Object.keys(settingSchemas) as SettingKey[]

@@ -8,6 +8,19 @@ export interface BudgetBreach {
 
 /** The first budget the loop has used up, if any (checked before another turn is started). */
 export function exceededBudget(loop: Loop, now: number): BudgetBreach | undefined {
+  const spent = exceededSpend(loop, now)
+  if (spent) return spent
+  const { settings } = loop
+  // Both reached together (an explicit iteration limit raised the retry limit with it): the iteration limit is named.
+  if (loop.iteration >= settings.maxIterations)
+    return { reason: "max-iterations", detail: `iteration limit reached: ${loop.iteration} of ${settings.maxIterations} (maxIterations)` }
+  if (loop.retries >= settings.maxRetries)
+    return { reason: "retries-exhausted", detail: `stopped after ${loop.retries} restart${loop.retries === 1 ? "" : "s"} (maxRetries ${settings.maxRetries})` }
+  return undefined
+}
+
+/** The budgets a loop spends even while it only resumes or waits: tokens, cost and wall time. */
+export function exceededSpend(loop: Loop, now: number): BudgetBreach | undefined {
   const { settings } = loop
   const usage = totalUsage(loop)
   if (usage.tokens >= settings.maxTokens)
@@ -17,10 +30,5 @@ export function exceededBudget(loop: Loop, now: number): BudgetBreach | undefine
   const minutes = (now - loop.startedAt) / 60_000
   if (minutes >= settings.maxWallMinutes)
     return { reason: "time-budget", detail: `time budget used up: ${minutes.toFixed(1)} of ${settings.maxWallMinutes} minutes (maxWallMinutes)` }
-  // Both reached together (an explicit iteration limit raised the retry limit with it): the iteration limit is named.
-  if (loop.iteration >= settings.maxIterations)
-    return { reason: "max-iterations", detail: `iteration limit reached: ${loop.iteration} of ${settings.maxIterations} (maxIterations)` }
-  if (loop.retries >= settings.maxRetries)
-    return { reason: "retries-exhausted", detail: `stopped after ${loop.retries} restart${loop.retries === 1 ? "" : "s"} (maxRetries ${settings.maxRetries})` }
   return undefined
 }

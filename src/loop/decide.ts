@@ -2,11 +2,12 @@
 // order. Returns what to do and the new policy state (breaker, progress, streaks) to record.
 import { cooldownEndsAt, recordIteration } from "./breaker.js"
 import { blockedUntil } from "./call-window.js"
-import { exceededBudget } from "./budgets.js"
+import { exceededBudget, exceededSpend } from "./budgets.js"
 import { classify, errorFingerprint } from "./classify.js"
 import { keptPromise } from "./completion.js"
 import { gateOpen, indicatesCompletion } from "./exit-gate.js"
 import { backoffDelayMs } from "./backoff.js"
+import { usageLimitWait } from "./usage-limit.js"
 import { completeLine, failureFingerprint, failureReport, feedbackLine, recurringFailures, stagnantRuns, unmetCriteria } from "./criteria.js"
 import { issueCount, keepHistory, type DiagnosticSnapshot } from "./diagnostics.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
@@ -118,12 +119,21 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
       { completionStreak, snapshots, gotchas },
     )
 
-  if (turnClass.kind === "rate-limited") {
+  if (turnClass.kind === "usage-limit") {
+    // Waiting spends wall time: a loop out of its time (or token, cost) budget stops rather than waits.
+    const spent = exceededSpend(loop, now)
+    if (spent) return done({ type: "stop", reason: spent.reason, detail: spent.detail }, { ...storyDone })
+    const wait = usageLimitWait(turnClass.error, loop.backoffs, settings, now)
+    const detail = `the provider's usage limit (${turnClass.error.message})${wait.named ? "" : "; it named no reset time, so the loop backs off"}`
+    return done({ type: "wait", wait: { reason: "usage-limit", until: wait.until, then: "resume" }, detail }, { backoffs: loop.backoffs + 1, ...storyDone })
+  }
+
+  if (turnClass.kind === "transient") {
     const breaker = recordIteration(loop.breaker, { progress: false, error: errorFingerprint(turnClass.error) }, settings, now)
     if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, { ...storyDone })
     const delay = backoffDelayMs(turnClass.error, loop.backoffs, settings, now)
     return done(
-      { type: "wait", wait: { reason: "backoff", until: now + delay, then: "resume" }, detail: `the provider is limiting or overloaded (${turnClass.error.message})` },
+      { type: "wait", wait: { reason: "backoff", until: now + delay, then: "resume" }, detail: `the provider failed for a moment (${turnClass.error.message})` },
       { breaker, backoffs: loop.backoffs + 1, ...storyDone },
     )
   }

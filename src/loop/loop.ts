@@ -27,7 +27,7 @@ export type LoopSettings = z.infer<typeof loopSettingsSchema>
  * running    — waiting for the model's turn in `sessionID` to end
  * deciding   — that turn ended; the plugin is reading it
  * restarting — the plugin is summarizing / creating / prompting (its own idles are ignored)
- * waiting    — a timer will continue the loop (back-off, breaker cooldown, call limit)
+ * waiting    — a timer will continue the loop (usage limit, back-off, breaker cooldown, call limit)
  * paused     — waiting for the user (Esc, STATUS: BLOCKED, or a failure the user must see)
  * stopped    — over, for `stopReason`
  */
@@ -53,7 +53,8 @@ export const usageSchema = z.object({ tokens: z.number().min(0), cost: z.number(
 export type Usage = z.infer<typeof usageSchema>
 
 export const waitSchema = z.object({
-  reason: z.enum(["backoff", "breaker", "call-limit"]),
+  /** usage-limit: the provider's limit, until the reset it names (or a back-off); no retry, no breaker. */
+  reason: z.enum(["backoff", "breaker", "call-limit", "usage-limit"]),
   until: z.number(),
   /** What the timer does: resume the same turn (back-off: no iteration used) or start the next. */
   then: z.enum(["resume", "next"]),

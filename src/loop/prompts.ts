@@ -114,7 +114,7 @@ export function continuePrompt(loop: Loop, iteration: number, note?: string, fee
 }
 
 /** The same iteration goes on: after a back-off, a pause, or a restart of OpenCode. */
-export function resumePrompt(loop: Loop, why = "Your last turn was cut short by the model provider (rate limit or overload), not by you. Continue the task from where you stopped.", progress = ""): string {
+export function resumePrompt(loop: Loop, why = "Your last turn was cut short by the model provider (a usage limit, rate limit or overload), not by you. Continue the task from where you stopped.", progress = ""): string {
   return [
     header(loop, loop.iteration, "resuming"),
     "",

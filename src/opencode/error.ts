@@ -13,11 +13,16 @@ export const opencodeErrorSchema = z.object({
   /** OpenCode's own verdict on whether a retry may help (`isRetryable`). */
   retryable: z.boolean().optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /** The provider's response body (its start): where `rate_limit_error` or `insufficient_quota` is named. */
+  body: z.string().optional(),
 })
 export type OpencodeError = z.infer<typeof opencodeErrorSchema>
 
 /** The fields of the SDK's richest error (`ApiError`) the loop reads, each possibly absent or of another type. */
 type ReportedData = { [K in keyof ApiError["data"]]?: unknown }
+
+/** How much of a response body is kept (it is saved with the loop's last turn). */
+const BODY_CHARS = 2_000
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
@@ -36,5 +41,6 @@ export function parseError(error: unknown): OpencodeError {
   if (typeof data.isRetryable === "boolean") parsed.retryable = data.isRetryable
   const headers = isObject(data.responseHeaders) ? Object.entries(data.responseHeaders).filter((entry): entry is [string, string] => typeof entry[1] === "string") : []
   if (headers.length > 0) parsed.headers = Object.fromEntries(headers)
+  if (typeof data.responseBody === "string" && data.responseBody.length > 0) parsed.body = data.responseBody.slice(0, BODY_CHARS)
   return parsed
 }

@@ -15,7 +15,7 @@ async function say(project: Project, sessionID: string, text: string): Promise<v
 }
 
 describe("rate limit", () => {
-  it("429 with retry-after: no iteration used, the loop waits for the reset, then resumes", async () => {
+  it("429 with retry-after: a usage limit — no iteration used, the loop waits for the reset, then resumes", async () => {
     // OpenCode itself retries a 429 five times; the sixth answer ends the turn with the error.
     const rateLimited: Reply = { error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "1" } } }
     const project = await harness().project("rate-limit", {
@@ -24,7 +24,7 @@ describe("rate limit", () => {
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "a task behind a rate limit")
-    const backoff = await waitForToast(project, /backing off/)
+    const backoff = await waitForToast(project, /^Ralph · usage limit/)
     const done = await waitForToast(project, /^Ralph · done/)
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
 

@@ -14,7 +14,7 @@ export const target: fc.Arbitrary<Target> = fc.oneof(
 )
 
 const errorKind: fc.Arbitrary<ErrorKind> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom<ErrorKind>("aborted", "rate-limit", "overflow", "bad-request") },
+  { weight: 3, arbitrary: fc.constantFrom<ErrorKind>("aborted", "rate-limit", "transient", "overflow", "bad-request") },
   // A 401 stops the loop for good: rarer, or most runs would end there.
   { weight: 1, arbitrary: fc.constant<ErrorKind>("auth") },
 )

@@ -51,6 +51,10 @@
 //     writing, or the list emptied); at most autoContinueMax auto-continuations per user message
 // 18  after /cancel-ralph in a session, no continuation there until the user writes
 // 19  a feature that is off does nothing at all: no todo read for todo-continuation, no check for auto-continue
+// 21  a usage limit is a wait, not an error: the decision that waits for it leaves the breaker as it
+//     was and counts no retry
+// 20  a loop's end is notified once (notify.*): at the end, one "ended" notification per stopped loop,
+//     with its stop reason (fewer only when OpenCode was killed before it went out), none for a live loop
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -58,6 +62,7 @@ import { emptyMemory, isoDate, remember } from "../../src/memory/memory-file.js"
 import type { ProjectMemory } from "../../src/memory/memory-store.js"
 import type { AssistantMessage, Event, Part, TextPart, Todo, UserMessage } from "@opencode-ai/sdk"
 import { INSTANT, type Effect, type Job } from "../../src/actions/effects.js"
+import type { NotificationPayload } from "../../src/notify/notification.js"
 import { LoopRunner, type JobHost } from "../../src/actions/runner.js"
 import { CONTROL_MARKER } from "../../src/commands/definitions.js"
 import type { LiveSettings } from "../../src/config/live-settings.js"
@@ -89,7 +94,7 @@ import type { ProgressEntry } from "../../src/plan/progress-entry.js"
 /** Which session an action is about. `loop`: where the i-th live loop lives now (the common case). */
 export type Target = { kind: "loop"; i: number } | { kind: "any"; i: number } | { kind: "unknown" } | { kind: "id"; id: string }
 
-export type ErrorKind = "aborted" | "rate-limit" | "auth" | "overflow" | "bad-request"
+export type ErrorKind = "aborted" | "rate-limit" | "transient" | "auth" | "overflow" | "bad-request"
 
 export type ReplyKind = "fresh" | "same" | "promise" | "empty" | "interrupted" | "length" | "blocked" | "status-complete"
 
@@ -232,6 +237,9 @@ interface Tracked {
   name: string
   lastIteration: number
   lastRetries: number
+  /** The breaker as it was before the last decision, and as of the last change (invariant 21). */
+  breakerBeforeDecision?: string
+  breakerNow?: string
   everStopped: boolean
   /** Paused and not yet resumed by the user (invariant 8). */
   pausedUntilResume: boolean
@@ -279,6 +287,8 @@ const ERRORS: Record<ErrorKind, { name: string; data: Record<string, unknown> }>
     name: "APIError",
     data: { message: "Too Many Requests: rate limit exceeded", statusCode: 429, isRetryable: true, responseHeaders: { "retry-after": "20" } },
   },
+  // A 429 is a usage limit (a wait that counts no retry and no breaker); a 503 a transient failure (a back-off).
+  transient: { name: "APIError", data: { message: "Service Unavailable", statusCode: 503, isRetryable: true } },
   auth: { name: "APIError", data: { message: "Unauthorized: invalid x-api-key", statusCode: 401, isRetryable: false } },
   overflow: { name: "ContextOverflowError", data: { message: "This model's maximum context length is 128000 tokens (context_length_exceeded)" } },
   "bad-request": { name: "APIError", data: { message: "Bad Request: tools.3.input_schema is invalid", statusCode: 400, isRetryable: false } },
@@ -328,6 +338,8 @@ export class World {
     autocontinue: ReturnType<typeof compactionAutocontinueHook>
   }
   private readonly settings: Settings
+  /** What the notifications said (notify.*), in order. */
+  readonly notifications: NotificationPayload[] = []
   private ids = 0
   private jobIds = 0
   private workTree = 0
@@ -433,6 +445,21 @@ export class World {
       if (!RESTING.includes(loop.phase)) this.violate(5, `${t.name} is stuck in ${loop.phase} with no runner job left`)
       if (loop.phase === "waiting" && !this.timers.has(loop)) this.violate(5, `${t.name} is waiting with no timer to wake it`)
       if (loop.phase === "stopped" && !loop.stopReason) this.violate(5, `${t.name} stopped without a stopReason`)
+    }
+    this.checkEndNotifications()
+  }
+
+  /** Invariant 20, at the end. */
+  private checkEndNotifications(): void {
+    const ids = new Set(this.loops.map((t) => t.loop.id))
+    for (const id of ids) {
+      const stopped = this.loops.filter((t) => t.loop.id === id && t.loop.phase === "stopped").map((t) => t.loop.stopReason)
+      const notified = this.notifications.filter((n) => n.loop === id && n.event === "ended").map((n) => n.reason)
+      const lost = this.restarts > 0 ? stopped.length - notified.length : 0
+      if (notified.length > stopped.length || lost < 0 || (this.restarts === 0 && notified.length !== stopped.length))
+        this.violate(20, `loop ${id}: stops [${stopped.join(", ")}] but "ended" notifications [${notified.join(", ")}]`)
+      else if (this.restarts === 0 && [...notified].sort().join() !== [...stopped].sort().join())
+        this.violate(20, `loop ${id}: stopped for [${stopped.join(", ")}] but notified as [${notified.join(", ")}]`)
     }
   }
 
@@ -939,6 +966,9 @@ export class World {
       case "set-title":
         this.mustLive(effect.sessionID, "session.update").title = effect.title
         return undefined
+      case "send-notification":
+        this.notifications.push(effect.notification.payload)
+        return { problems: [] }
       case "delete-session": {
         this.mustLive(effect.sessionID, "session.delete")
         await this.deleteSession(effect.sessionID)
@@ -983,6 +1013,7 @@ export class World {
   private onLoopChange(loop: Loop, event: string): void {
     // What the store writes: the state file, through the real codec (recovery reads it back).
     this.disk.set(loop.id, stateText(loop, this.now))
+    this.runner.loopChanged(loop, event)
     if (event === "started") {
       // A loop started in its own session after a restart takes the place (and the file) of the dead process's loop.
       for (const old of this.loops) if (old.dormant && old.loop.id === loop.id) Object.assign(old, { dormant: false, gone: true })
@@ -1008,6 +1039,12 @@ export class World {
     if (!t) return this.violate(6, `the manager changed a loop it never started (${loop.id}, ${event})`)
     this.note(`    ${t.name}: ${event} → ${loop.phase}, iteration ${loop.iteration}, retries ${loop.retries}`)
     if (loop.plan) this.checkPlan(t, loop.plan, event)
+    if (event === "decided") t.breakerBeforeDecision = t.breakerNow
+    if (event === "waiting:usage-limit") {
+      if (JSON.stringify(loop.breaker) !== t.breakerBeforeDecision) this.violate(21, `${t.name}: a usage limit changed the breaker from ${t.breakerBeforeDecision} to ${JSON.stringify(loop.breaker)}`)
+      if (loop.retries !== t.lastRetries) this.violate(21, `${t.name}: a usage limit counted a retry (${t.lastRetries} → ${loop.retries})`)
+    }
+    t.breakerNow = JSON.stringify(loop.breaker)
     if (event.startsWith("stopped:")) t.everStopped = true
     else if (event === "paused") t.pausedUntilResume = true
     else if (event === "resumed") t.pausedUntilResume = false

@@ -19,6 +19,17 @@ function dirs(project?: string, global?: string) {
 }
 
 describe("loadSettings", () => {
+  it("notify: each key optional, the rest from the defaults; a bad one is named inside it", () => {
+    const { settings, problems } = loadSettings({ ...dirs('{ "notify": { "webhook": "http://127.0.0.1:9/hook" }, "usageLimitMaxWaitHours": 2 }'), options: undefined })
+    expect(settings.notify).toEqual({ desktop: true, on: ["ended", "breaker", "waiting"], webhook: "http://127.0.0.1:9/hook" })
+    expect(settings.usageLimitMaxWaitHours).toBe(2)
+    expect(problems).toEqual([])
+    const bad = loadSettings({ ...dirs('{ "notify": { "webhook": "ftp://x", "on": ["ended"] } }'), options: undefined })
+    expect(bad.settings.notify).toEqual(DEFAULT_SETTINGS.notify)
+    expect(formatProblem(bad.problems[0]!)).toBe('.opencode/ralph-loop.jsonc: "notify.webhook" must be an http(s) URL (got {"webhook":"ftp://x","on":["ended"]}); using {"desktop":true,"on":["ended","breaker","waiting"]}')
+    expect(loadSettings({ ...dirs('{ "notify": { "on": ["finished"] } }'), options: undefined }).problems[0]?.key).toBe("notify.on")
+  })
+
   it("reads seed 000's \"ralph-loop\" block of opencode.json(c), below the ralph-loop file of the same scope", () => {
     const sources = dirs('{ "maxRetries": 9 }')
     writeFileSync(join(sources.directory, "opencode.jsonc"), '{ // OpenCode drops this block; the plugin reads it\n "ralph-loop": { "promiseWord": "FIN", "maxRetries": 2, "summaryPath": "notes/", "autoRestart": false, "maxRetrys": 1 } }')

@@ -59,19 +59,26 @@ describe("decide: the class of the idle", () => {
     expect(decision(loop(), turn("", { error: { name: "ProviderAuthError", message: "no key" } }))).toMatchObject({ reason: "auth-error" })
   })
 
-  it("rate limit → back off until the provider's reset, without using an iteration", () => {
+  it("rate limit → wait for the provider's reset (a usage limit), without using an iteration", () => {
     const l = loop()
     const t = turn("", { error: { name: "APIError", message: "quota", statusCode: 429, headers: { "retry-after": "20" } } })
     const { decision: d, update } = decide(l, facts(t, {}, 5_000))
-    expect(d).toMatchObject({ type: "wait", wait: { reason: "backoff", until: 25_000, then: "resume" } })
+    expect(d).toMatchObject({ type: "wait", wait: { reason: "usage-limit", until: 25_000, then: "resume" } })
     expect(update.backoffs).toBe(1)
   })
 
-  it("overload without a reset time → exponential back-off", () => {
+  it("overload without a reset time → exponential back-off, up to usageLimitMaxWaitHours", () => {
     const t = () => turn("", { error: { name: "APIError", message: "Overloaded", statusCode: 529 } })
     expect(decide(loop({ backoffs: 0 }), facts(t(), {}, 0)).decision).toMatchObject({ wait: { until: 30_000 } })
     expect(decide(loop({ backoffs: 3 }), facts(t(), {}, 0)).decision).toMatchObject({ wait: { until: 240_000 } })
-    expect(decide(loop({ backoffs: 20 }), facts(t(), {}, 0)).decision).toMatchObject({ wait: { until: 30 * 60_000 } })
+    expect(decide(loop({ backoffs: 20 }), facts(t(), {}, 0)).decision).toMatchObject({ wait: { until: 6 * 3_600_000 } })
+  })
+
+  it("a transient failure (5xx) → back off within backoffMaxMinutes, counted by the breaker", () => {
+    const t = () => turn("", { error: { name: "APIError", message: "Bad Gateway", statusCode: 502 } })
+    const { decision: d, update } = decide(loop({ backoffs: 20 }), facts(t(), {}, 0))
+    expect(d).toMatchObject({ type: "wait", wait: { reason: "backoff", until: 30 * 60_000, then: "resume" } })
+    expect(update.breaker?.sameError).toBe(1)
   })
 
   it("context overflow, output length or a compaction → continue in a fresh session, whatever the strategy", () => {

@@ -6,7 +6,7 @@ import { parseError } from "../../src/opencode/error.js"
 describe("parseError", () => {
   it("reads the SDK's API error: message, status, OpenCode's retry verdict and the response headers", () => {
     const error = { name: "APIError", data: { message: "Too Many Requests", statusCode: 429, isRetryable: true, responseHeaders: { "retry-after": "20" }, responseBody: "{}" } }
-    expect(parseError(error)).toEqual({ name: "APIError", message: "Too Many Requests", statusCode: 429, retryable: true, headers: { "retry-after": "20" } })
+    expect(parseError(error)).toEqual({ name: "APIError", message: "Too Many Requests", statusCode: 429, retryable: true, headers: { "retry-after": "20" }, body: "{}" })
   })
 
   it("falls back to the name for an error without a message (MessageOutputLengthError has none)", () => {

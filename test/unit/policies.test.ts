@@ -35,6 +35,9 @@ describe("back-off", () => {
     expect(backoffDelayMs({ message: "x", headers: { "x-ratelimit-reset-requests": "1m30s" } }, 0, limits, 0)).toBe(90_000)
     expect(backoffDelayMs({ message: "Rate limit reached. Please try again in 20s." }, 0, limits, 0)).toBe(20_000)
   })
+  it("takes the latest of the resets it names", () => {
+    expect(backoffDelayMs({ message: "Service unavailable, try again in 45s", headers: { "retry-after": "5" } }, 0, limits, 0)).toBe(45_000)
+  })
   it("otherwise doubles from the base, capped", () => {
     expect([0, 1, 2].map((a) => backoffDelayMs({ message: "Overloaded" }, a, limits, 0))).toEqual([30_000, 60_000, 120_000])
     expect(backoffDelayMs({ message: "Overloaded" }, 30, limits, 0)).toBe(30 * 60_000)
@@ -45,7 +48,7 @@ describe("back-off", () => {
 describe("classify and fingerprints", () => {
   it("reads a session.error seen during the turn when the message has none", () => {
     const events = { ...emptyTurnEvents(), errors: [{ name: "APIError", message: "Too Many Requests", statusCode: 429 }] }
-    expect(classify({ texts: [] }, events)).toMatchObject({ kind: "rate-limited" })
+    expect(classify({ texts: [] }, events)).toMatchObject({ kind: "usage-limit" })
     expect(classify({ texts: [] }, { ...emptyTurnEvents(), compacted: true })).toMatchObject({ kind: "overflow" })
   })
   it("folds ids, numbers, paths and quotes so the same error matches", () => {
