@@ -114,28 +114,45 @@ function pathTree(paths: readonly JSONPath[]): PathTree {
   return root
 }
 
-/** The objects at `paths`, with their properties' offsets: one pass of the scanner, nothing else kept. */
+/**
+ * The objects at `paths`, with their properties' offsets: one pass of the scanner that stops once
+ * all are found, skipping whatever lies off the wanted paths without reading it.
+ */
 function objectSpans(text: string, paths: readonly JSONPath[]): Map<string, ObjectSpan> {
   const found = new Map<string, ObjectSpan>()
+  const wanted = new Set(paths.map(pathKey)).size
   const scanner = createScanner(text, true)
   const next = () => scanner.scan()
   const token = (): number => scanner.getToken()
   const tokenEnd = () => scanner.getTokenOffset() + scanner.getTokenLength()
+  const finished = () => found.size >= wanted
   next()
 
   /** Reads one value (`at`: where it is among the wanted paths, if on one); returns where it ends. */
   const value = (at: PathTree | undefined): number => {
+    if (!at) return skip()
     if (token() === TOKEN.openBrace) return object(at)
     if (token() === TOKEN.openBracket) return array(at)
+    return skip()
+  }
+  /** Past one value off the wanted paths: brackets counted, nothing read. */
+  const skip = (): number => {
+    for (let depth = 0; ; next()) {
+      const kind = token()
+      if (kind === TOKEN.eof) return text.length
+      if (kind === TOKEN.openBrace || kind === TOKEN.openBracket) depth += 1
+      else if (kind === TOKEN.closeBrace || kind === TOKEN.closeBracket) depth -= 1
+      if (depth <= 0) break
+    }
     const end = tokenEnd()
     next()
     return end
   }
-  const object = (at: PathTree | undefined): number => {
-    const span: ObjectSpan | undefined = at?.key !== undefined ? { start: scanner.getTokenOffset(), properties: [] } : undefined
-    if (span && at?.key !== undefined) found.set(at.key, span)
+  const object = (at: PathTree): number => {
+    const span: ObjectSpan | undefined = at.key !== undefined ? { start: scanner.getTokenOffset(), properties: [] } : undefined
+    if (span && at.key !== undefined) found.set(at.key, span)
     next()
-    while (token() !== TOKEN.closeBrace && token() !== TOKEN.eof) {
+    while (token() !== TOKEN.closeBrace && token() !== TOKEN.eof && !(finished() && !span)) {
       if (token() !== TOKEN.string) {
         next()
         continue
@@ -146,7 +163,7 @@ function objectSpans(text: string, paths: readonly JSONPath[]): Map<string, Obje
       next()
       if (token() === TOKEN.colon) next()
       const valueStart = scanner.getTokenOffset()
-      const end = value(at?.children.get(key))
+      const end = value(at.children.get(key))
       span?.properties.push({ key, start, keyEnd, valueStart, end })
       if (token() === TOKEN.comma) next()
     }
@@ -154,10 +171,10 @@ function objectSpans(text: string, paths: readonly JSONPath[]): Map<string, Obje
     next()
     return end
   }
-  const array = (at: PathTree | undefined): number => {
+  const array = (at: PathTree): number => {
     next()
-    for (let index = 0; token() !== TOKEN.closeBracket && token() !== TOKEN.eof; index += 1) {
-      value(at?.children.get(index))
+    for (let index = 0; token() !== TOKEN.closeBracket && token() !== TOKEN.eof && !finished(); index += 1) {
+      value(at.children.get(index))
       if (token() === TOKEN.comma) next()
     }
     const end = tokenEnd()

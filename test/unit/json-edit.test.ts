@@ -35,4 +35,10 @@ describe("propertyEdits", () => {
     expect(result).toBe('{ /* "x": { */ "k\\"ey": "}", "list": [ {"id": "a"}, {"id": "b", "deep": [{"id": "c", "done": true}]} ] }')
     expect(parse(result).list[1].deep[0]).toEqual({ id: "c", done: true })
   })
+
+  it("several objects in one pass, whatever order they are asked in; nothing after the last is read", () => {
+    const text = '[{"id": 1}, {"id": 2, "x": [1, {"y": 2}]}, {"id": 3}] trailing garbage is never reached'
+    const result = edit(text, { at: [2], set: [{ key: "done", value: true }] }, { at: [0], set: [{ key: "done", value: false }] })
+    expect(result).toBe('[{"id": 1, "done": false}, {"id": 2, "x": [1, {"y": 2}]}, {"id": 3, "done": true}] trailing garbage is never reached')
+  })
 })
