@@ -8,7 +8,7 @@ import type { Loop } from "../loop/loop.js"
 import { planFirstPrompt } from "../loop/prompts.js"
 import { currentStory, type PlanState } from "../plan/plan.js"
 import { progressExcerpt } from "../plan/progress-log.js"
-import { readPlanFile } from "../store/plan-file.js"
+import { readPlanFile, writePlanBack } from "../store/plan-file.js"
 import { ProgressFile } from "../store/progress-file.js"
 
 export type PlanStart = { ok: true; loop: Loop; prompt: string } | { ok: false; error: string; variant: "error" | "warning" }
@@ -26,6 +26,9 @@ export async function startPlan(ctx: RalphContext, sessionID: string, args: { ta
   if (!currentStory(plan)) return { ok: false, error: `every story of the plan ${read.file} is already done (${plan.stories.length} of ${plan.stories.length})`, variant: "warning" }
   const task = args.task || `Implement the plan in ${read.file}${read.plan.project ? ` (${read.plan.project})` : ""}`
   const loop = await startLoop(ctx, sessionID, task, args.overrides, plan)
+  // The first story's in-progress mark (and seed 003's plan status), where the file has them, before it is worked on.
+  const marked = await writePlanBack(ctx.directory, plan).catch((error: unknown) => ({ problem: String(error) }))
+  if ("problem" in marked) ctx.api.log("warn", `could not mark the plan's first story: ${marked.problem}`, { session: sessionID })
   const progress = progressExcerpt(await new ProgressFile(ctx.directory).read())
   return { ok: true, loop, prompt: planFirstPrompt(loop, progress) }
 }

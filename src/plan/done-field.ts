@@ -37,9 +37,14 @@ export interface DoneStyle {
   field: DoneField
   doneStatus: string
   notDoneStatus: string
+  /** The file's word for the story being worked on (`in_progress`, `in-progress`, `doing`), if it has one or is seed 003's shape. */
+  inProgressStatus: string | undefined
 }
 
-export function doneStyle(items: readonly Item[]): DoneStyle {
+const IN_PROGRESS = new Set(["in_progress", "inprogress", "doing", "wip", "active"])
+
+/** `seed`: seed 003's shape, whose stories are `pending`, `in_progress` or `completed` even where none is in progress yet. */
+export function doneStyle(items: readonly Item[], seed = false): DoneStyle {
   const fields: DoneField[] = []
   const statuses: string[] = []
   for (const item of items) {
@@ -54,6 +59,7 @@ export function doneStyle(items: readonly Item[]): DoneStyle {
     field: mostCommon(fields, (f) => f.key) ?? { key: "passes", kind: "flag" },
     doneStatus: mostCommon(done, (s) => s) ?? (todo ? "done" : "completed"),
     notDoneStatus: statuses.find((s) => normal(s) === "pending") ?? mostCommon(waiting, (s) => s) ?? "pending",
+    inProgressStatus: statuses.find((s) => IN_PROGRESS.has(normal(s))) ?? (seed ? "in_progress" : undefined),
   }
 }
 

@@ -20,8 +20,9 @@ export interface PlanEntry {
 export interface PlanLayout {
   /** Where the list was found, as a short label: `userStories`, `prd.tasks`, `phases[].tasks`, `[]` (a top-level array). */
   shape: string
-  /** The object holding the list, if the file is not a bare array. */
+  /** The object holding the list, if the file is not a bare array, and where it is. */
   holder: Item | undefined
+  holderAt: JSONPath
   /** The key of the list of stories (inside each phase for `phases`), if there is one. */
   listKey: string | undefined
   entries: PlanEntry[]
@@ -41,7 +42,7 @@ export function kindOf(value: unknown): string {
 export const foundLabel = (shape: string) => (shape === "[]" ? "a top-level array" : `"${shape}"`)
 
 export function locatePlan(data: unknown): Located {
-  if (Array.isArray(data)) return { ok: true, layout: listLayout(data, [], "[]", undefined, undefined) }
+  if (Array.isArray(data)) return { ok: true, layout: listLayout(data, [], "[]", undefined, undefined, []) }
   if (!isObject(data)) return { ok: false, problem: `expected a JSON object or array of stories, found ${kindOf(data)}` }
   const here = locateIn(data, [])
   if (here) return here
@@ -71,20 +72,20 @@ function locateIn(holder: Item, prefix: JSONPath): Located | undefined {
   if (key) {
     const list = holder[key]
     if (!Array.isArray(list)) return { ok: false, problem: `found ${foundLabel(label(key))}, but it is ${kindOf(list)}, not a list of stories` }
-    return { ok: true, layout: listLayout(list, [...prefix, key], label(key), holder, key) }
+    return { ok: true, layout: listLayout(list, [...prefix, key], label(key), holder, key, prefix) }
   }
   if (!(PHASES in holder) || holder[PHASES] === null) return undefined
   const phases = holder[PHASES]
   if (!Array.isArray(phases)) return { ok: false, problem: `found ${foundLabel(label(PHASES))}, but it is ${kindOf(phases)}, not a list of phases` }
-  return { ok: true, layout: phasesLayout(phases, [...prefix, PHASES], label(PHASES), holder) }
+  return { ok: true, layout: phasesLayout(phases, [...prefix, PHASES], label(PHASES), holder, prefix) }
 }
 
-function listLayout(list: unknown[], at: JSONPath, shape: string, holder: Item | undefined, listKey: string | undefined): PlanLayout {
-  return { shape, holder, listKey, entries: list.map((value, index) => ({ at: [...at, index], value, position: String(index + 1) })) }
+function listLayout(list: unknown[], at: JSONPath, shape: string, holder: Item | undefined, listKey: string | undefined, holderAt: JSONPath): PlanLayout {
+  return { shape, holder, holderAt, listKey, entries: list.map((value, index) => ({ at: [...at, index], value, position: String(index + 1) })) }
 }
 
 /** Each phase's inner list, flattened in order; a phase without one is itself a story. */
-function phasesLayout(phases: unknown[], at: JSONPath, shape: string, holder: Item): PlanLayout {
+function phasesLayout(phases: unknown[], at: JSONPath, shape: string, holder: Item, holderAt: JSONPath): PlanLayout {
   const entries: PlanEntry[] = []
   let inner: string | undefined
   phases.forEach((phase, p) => {
@@ -96,5 +97,5 @@ function phasesLayout(phases: unknown[], at: JSONPath, shape: string, holder: It
     inner ??= key
     ;(phase[key] as unknown[]).forEach((value, i) => entries.push({ at: [...at, p, key, i], value, position: `${p + 1}.${i + 1}` }))
   })
-  return { shape: inner ? `${shape}[].${inner}` : shape, holder, listKey: inner, entries }
+  return { shape: inner ? `${shape}[].${inner}` : shape, holder, holderAt, listKey: inner, entries }
 }

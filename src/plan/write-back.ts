@@ -5,10 +5,10 @@
 // the final newline — stays. A story the model marked done that the plugin did not is set back. Pure.
 import { applyEdits } from "jsonc-parser"
 import { propertyEdits, type ObjectChange } from "./json-edit.js"
-import { doneStyle, doneValue, saysDone, type DoneStyle } from "./done-field.js"
+import { doneStyle, doneValue, ownDoneField, saysDone, type DoneStyle } from "./done-field.js"
 import { locatePlan, type PlanLayout } from "./plan-layout.js"
 import { entryId, readJson } from "./plan-reader.js"
-import type { PlanState, StoryDone } from "./plan.js"
+import { currentStory, type PlanState, type StoryDone } from "./plan.js"
 import type { Item } from "./story-fields.js"
 
 export type WriteBack = { text: string; changed: string[] } | { problem: string }
@@ -24,7 +24,8 @@ export function writeBack(source: string, plan: PlanState): WriteBack {
   if (!located.ok) return { problem: `no longer has its list of stories (${located.problem})` }
   const { layout } = located
   const items = layout.entries.map((e) => e.value).filter((v): v is Item => typeof v === "object" && v !== null && !Array.isArray(v))
-  const style = doneStyle(items)
+  const style = doneStyle(items, layout.listKey === "stories")
+  const current = currentStory(plan)?.id
   const extras = { notes: hasNotes(layout, items), iteration: hasIterations(layout, items) }
   const known = new Set(plan.stories.map((s) => s.id))
   const ids: string[] = []
@@ -34,11 +35,28 @@ export function writeBack(source: string, plan: PlanState): WriteBack {
     if (typeof item !== "object" || item === null || Array.isArray(item)) continue
     const id = entryId(entry)
     if (!known.has(id)) continue
-    const set = storyEdits(item as Item, plan.done.find((d) => d.id === id), style, extras)
+    const set = [...storyEdits(item as Item, plan.done.find((d) => d.id === id), style, extras), ...inProgressMark(item as Item, id === current, style)]
     if (set.length > 0) changes.push({ at: entry.at, set })
     ids.push(...(set.length > 0 ? [id] : []))
   }
+  const planStatus = planStatusEdit(layout, current === undefined, style)
+  if (planStatus) changes.push(planStatus)
   return { text: changes.length > 0 ? applyEdits(source, propertyEdits(source, changes)) : source, changed: ids }
+}
+
+/** The story being worked on gets the file's in-progress word, where its state is a status and the file has one. */
+function inProgressMark(item: Item, current: boolean, style: DoneStyle): Array<{ key: string; value: unknown }> {
+  const field = ownDoneField(item) ?? style.field
+  if (!current || field.kind !== "status" || !style.inProgressStatus || saysDone(item) || item[field.key] === style.inProgressStatus) return []
+  return [{ key: field.key, value: style.inProgressStatus }]
+}
+
+/** Seed 003's plan `status`: in progress while stories are left, completed when none is (only where the file has one). */
+function planStatusEdit(layout: PlanLayout, allDone: boolean, style: DoneStyle): ObjectChange | undefined {
+  const status = layout.holder?.status
+  if (layout.listKey !== "stories" || typeof status !== "string") return undefined
+  const value = allDone ? style.doneStatus : (style.inProgressStatus ?? "in_progress")
+  return status === value ? undefined : { at: layout.holderAt, set: [{ key: "status", value }] }
 }
 
 /** What changes in one item: its done field to the plugin's record, and the note or iteration that goes with it. */

@@ -59,7 +59,17 @@ describe("/ralph --prd", () => {
     ["userStories", "recreate"],
     ["stories", "continue"],
   ] as const)("works through a 3-story plan (%s shape, %s): one story per iteration in priority order, marked done by the plugin in the file's own shape", async (shape, strategy) => {
-    const project = await harness().project(`plan-${shape}`, { pluginOptions: { strategy }, script: { main: worker() } })
+    // The plan file as the model first sees it: seed 003's shape marks the story being worked on.
+    let atFirstStory: { stories?: Array<{ id: string; status: string }>; status?: string } | undefined
+    const project = await harness().project(`plan-${shape}`, {
+      pluginOptions: { strategy },
+      script: {
+        main: worker(() => {
+          atFirstStory ??= readPlan(project)
+          return undefined
+        }),
+      },
+    })
     writePlan(project, threeStories(shape))
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd")
@@ -92,6 +102,10 @@ describe("/ralph --prd", () => {
     } else {
       expect(plan.stories.map((s: { status: string; iteration: number }) => [s.status, s.iteration])).toEqual([["completed", 3], ["completed", 1], ["completed", 2]])
       expect(plan.task).toBe("Build the shop")
+      // Seed 003's plan status and in-progress mark, as its PRD format has them.
+      expect(atFirstStory?.status).toBe("in_progress")
+      expect(atFirstStory?.stories?.map((s) => s.status)).toEqual(["pending", "in_progress", "pending"])
+      expect(plan.status).toBe("completed")
     }
 
     // The progress log has one entry per iteration; the report lists the stories.

@@ -26,13 +26,15 @@ interface Usable {
   order: string[]
   /** What a write-back of the first story in `order` as done changes in its item. */
   changes: Record<string, unknown>
+  /** Where the file's state is a status with an in-progress word (or seed 003's shape): the next story's mark. */
+  next?: Record<string, unknown>
 }
 
 const USABLE: Record<string, Usable> = {
   "01-snarktank.json": { shape: "userStories", project: "Shop", stories: ["US-001=Add the cart table", "US-002=Show the cart", "US-003=Check out"], done: ["US-001"], order: ["US-002", "US-003"], changes: { passes: true, notes: NOTE } },
   "02-snarktank-depends.json": { shape: "userStories", project: "API", stories: ["US-1=Models", "US-2=Routes", "US-3=Docs"], done: [], order: ["US-1", "US-2", "US-3"], changes: { passes: true, notes: NOTE } },
   "03-snarktank-jsonc-crlf.json": { shape: "userStories", project: "CLI tool", stories: ["C-1=Parse flags", "C-2=Read config été"], done: [], order: ["C-1", "C-2"], changes: { passes: true, notes: NOTE } },
-  "04-seed003.json": { shape: "stories", project: "Build the shop", stories: ["S1=cart", "S2=checkout", "S3=receipts"], done: ["S1"], order: ["S2", "S3"], changes: { status: "completed", iteration: 1 } },
+  "04-seed003.json": { shape: "stories", project: "Build the shop", stories: ["S1=cart", "S2=checkout", "S3=receipts"], done: ["S1"], order: ["S2", "S3"], changes: { status: "completed", iteration: 1 }, next: { status: "in_progress" } },
   "05-feature-list.json": {
     shape: "[]",
     stories: ["1=New chat button creates a fresh conversation", "2=Messages are sent with Enter", "3=Dark mode follows the system setting"],
@@ -49,7 +51,7 @@ const USABLE: Record<string, Usable> = {
   "12-phases.json": { shape: "phases[].tasks", project: "Compiler", stories: ["1.1.0=Tokens", "1.2.0=Scanner", "2.1.0=AST"], done: ["1.1.0"], order: ["1.2.0", "2.1.0"], changes: { status: "complete" } },
   "13-user-stories-snake.json": { shape: "user_stories", project: "Notes app", stories: ["NOTE-1=Create a note", "NOTE-2=Delete a note"], done: [], order: ["NOTE-1", "NOTE-2"], changes: { passes: true, notes: NOTE } },
   "14-nested-prd.json": { shape: "prd.userStories", project: "Nested", stories: ["N-1=first", "N-2=second"], done: [], order: ["N-1", "N-2"], changes: { passes: true, notes: NOTE } },
-  "15-stories-status-words.json": { shape: "stories", stories: ["A=alpha", "B=beta", "C=gamma", "D=delta"], done: ["C"], order: ["A", "B", "D"], changes: { status: "complete", iteration: 1 } },
+  "15-stories-status-words.json": { shape: "stories", stories: ["A=alpha", "B=beta", "C=gamma", "D=delta"], done: ["C"], order: ["A", "B", "D"], changes: { status: "complete", iteration: 1 }, next: { status: "in-progress" } },
   "16-priority-mixed.json": { shape: "userStories", stories: ["M-1=no priority", "M-2=null priority", "M-3=decimal", "M-4=string number"], done: [], order: ["M-4", "M-3", "M-1", "M-2"], changes: { passes: true, notes: NOTE } },
   "17-tasks-verification-no-ids.json": { shape: "tasks", stories: ["1=Add rate limiting", "2=Add request ids", "3=Log slow requests"], done: ["3"], order: ["1", "2"], changes: { done: true } },
   "18-description-only.json": {
@@ -65,7 +67,7 @@ const USABLE: Record<string, Usable> = {
   "22-status-mixed-case.json": { shape: "tasks", stories: ["ops-1=Alerting", "ops-2=Dashboards", "ops-3=Runbooks"], done: ["ops-1"], order: ["ops-2", "ops-3"], changes: { status: "Done" } },
   "23-escapes-unknown-fields.json": { shape: "userStories", stories: ['E-1=Quote "handling" and \\ paths'], done: [], order: ["E-1"], changes: { passes: true, notes: NOTE } },
   "24-phases-stories.json": { shape: "phases[].stories", stories: ["P1-A=login", "P2-A=profile"], done: [], order: ["P1-A", "P2-A"], changes: { passes: true } },
-  "25-blocked-by.json": { shape: "stories", stories: ["W-2=wire it", "W-1=build it"], done: [], order: ["W-1", "W-2"], changes: { status: "completed", iteration: 1 } },
+  "25-blocked-by.json": { shape: "stories", stories: ["W-2=wire it", "W-1=build it"], done: [], order: ["W-1", "W-2"], changes: { status: "completed", iteration: 1 }, next: { status: "in_progress" } },
   "26-one-criterion-string.json": { shape: "features", stories: ["only=The one feature"], done: [], order: ["only"], changes: { passes: true } },
 }
 
@@ -129,18 +131,22 @@ describe("the plan corpus", () => {
     it("a write-back of its next story done changes only that item's done field (and notes or iteration where the shape has them)", () => {
       const source = text(file)
       const id = want.order[0] as string
+      const next = want.next ? want.order[1] : undefined
       const result = writeBack(source, markCurrentDone(stateOf(file), 1, ["tests"]))
       if ("problem" in result) throw new Error(result.problem)
-      expect(result.changed).toEqual([id])
-      const before = itemNode(source, id)
-      const after = itemNode(result.text, id)
-      // every byte before and after the item is as it was
-      expect(result.text.slice(0, after.offset)).toBe(source.slice(0, before.offset))
-      expect(result.text.slice(after.offset + after.length)).toBe(source.slice(before.offset + before.length))
-      // inside it, every other property is the same text, in the same order; the changed ones hold the new values
-      const untouched = (props: Array<{ key: string; text: string }>) => props.filter((p) => !(p.key in want.changes)).map((p) => p.text)
-      expect(untouched(propertyTexts(result.text, after))).toEqual(untouched(propertyTexts(source, before)))
-      expect(getNodeValue(after)).toEqual({ ...getNodeValue(before), ...want.changes })
+      const edited = [{ id, changes: want.changes }, ...(next ? [{ id: next, changes: want.next ?? {} }] : [])]
+      expect(result.changed).toEqual(expect.arrayContaining(edited.map((e) => e.id)))
+      expect(result.changed).toHaveLength(edited.length)
+      const nodes = edited.map((e) => ({ ...e, before: itemNode(source, e.id), after: itemNode(result.text, e.id) })).sort((a, b) => a.before.offset - b.before.offset)
+      // every byte outside the edited items is as it was
+      const outside = (text: string, spans: Node[]) => [0, ...spans.flatMap((n) => [n.offset, n.offset + n.length]), text.length].reduce<string[]>((parts, at, i, all) => (i % 2 === 0 && i + 1 < all.length ? [...parts, text.slice(at, all[i + 1])] : parts), [])
+      expect(outside(result.text, nodes.map((n) => n.after))).toEqual(outside(source, nodes.map((n) => n.before)))
+      for (const { changes, before, after } of nodes) {
+        // inside each, every other property is the same text, in the same order; the changed ones hold the new values
+        const untouched = (props: Array<{ key: string; text: string }>) => props.filter((p) => !(p.key in changes)).map((p) => p.text)
+        expect(untouched(propertyTexts(result.text, after))).toEqual(untouched(propertyTexts(source, before)))
+        expect(getNodeValue(after)).toEqual({ ...getNodeValue(before), ...changes })
+      }
       // and the file now says it is done
       const reread = parsePlan(result.text)
       expect(reread.ok && reread.plan.doneInFile).toEqual(expect.arrayContaining([...want.done, id]))

@@ -100,4 +100,15 @@ describe("write-back, seed 003's shape", () => {
     expect(changed).toEqual([])
     expect(text).toBe(SEED)
   })
+
+  it("the plan's own status (seed 003) is in_progress while stories are left, completed when none is; the story worked on is in_progress", () => {
+    const plan = '{\n  "task": "Shop",\n  "status": "pending",\n  "stories": [\n    { "id": "S1", "title": "cart", "status": "pending" },\n    { "id": "S2", "title": "checkout", "status": "pending" }\n  ]\n}\n'
+    const first = written(plan, stateOf(plan, [])).text
+    expect(JSON.parse(first)).toMatchObject({ status: "in_progress", stories: [{ status: "in_progress" }, { status: "pending" }] })
+    const second = written(first, stateOf(plan, [{ id: "S1", iteration: 1 }])).text
+    expect(JSON.parse(second)).toMatchObject({ status: "in_progress", stories: [{ status: "completed", iteration: 1 }, { status: "in_progress" }] })
+    const last = written(second, stateOf(plan, [{ id: "S1", iteration: 1 }, { id: "S2", iteration: 2 }])).text
+    expect(JSON.parse(last)).toMatchObject({ status: "completed", stories: [{ status: "completed" }, { status: "completed", iteration: 2 }] })
+    expect(last.startsWith('{\n  "task": "Shop",\n  "status": "completed",\n  "stories": [\n    { "id": "S1", "title": "cart", "status": "completed", "iteration": 1 },')).toBe(true)
+  })
 })
