@@ -70,6 +70,8 @@ interface Effects {
   memory: { ask: object; result: MemoryFile }
   /** Adds entries to the project memory (deduplicated, pruned beyond `maxEntries`). */
   remember: { ask: { items: RememberItem[]; maxEntries: number }; result: void }
+  /** A loop ended: its staged notes become memory (it completed) or stay, marked unverified. */
+  "settle-staged": { ask: { loopID: string; completed: boolean; maxEntries: number }; result: void }
   // The continuations outside /ralph (sessions without a loop).
   /** The session as OpenCode has it (its parentID says whether it is a subagent's). */
   session: { ask: { sessionID: string }; result: Session }

@@ -9,6 +9,7 @@ import type { LoopStore } from "../store/loop-store.js"
 import { readPlanFile, writePlanBack } from "../store/plan-file.js"
 import { ProgressFile } from "../store/progress-file.js"
 import { emptyMemory, isoDate, remember } from "../memory/memory-file.js"
+import { markUnverified, promoteStaged } from "../memory/staging.js"
 import type { ProjectMemory } from "../memory/memory-store.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
 import { checksFor } from "../plan/plan.js"
@@ -183,6 +184,11 @@ export class Interpreter {
       case "remember": {
         const date = isoDate(this.now())
         await memory.update((m) => effect.items.reduce((acc, item) => remember(acc, item.section, { ...item, date }, effect.maxEntries), m))
+        return
+      }
+      case "settle-staged": {
+        const date = isoDate(this.now())
+        await memory.update((m) => (effect.completed ? promoteStaged(m, effect.loopID, date, effect.maxEntries) : markUnverified(m, effect.loopID)))
         return
       }
       case "send-notification":

@@ -9,6 +9,8 @@ import { all, io, type Job } from "./effects.js"
 import type { JobContext } from "./jobs/context.js"
 import { retitleEnded } from "./jobs/ended.js"
 import { announce } from "./jobs/announce.js"
+import { settleStaged } from "./jobs/staged.js"
+import { featureOn } from "../config/features.js"
 import { notificationFor } from "../notify/notification.js"
 import { reportFile } from "../store/report.js"
 import { resumeNow, wake } from "./jobs/go-on.js"
@@ -94,6 +96,7 @@ export class LoopRunner {
       }
     })
     if (notification) this.host.start(`notification for ${loop.id}`, announce(notification))
+    if (change.startsWith("stopped:") && featureOn(loop.settings, "remember")) this.host.start(`staged notes of ${loop.id}`, settleStaged(loop))
   }
 
   /** A loop was stopped outside a job (/cancel-ralph): its session's title says so. */

@@ -40,6 +40,7 @@ async function act(ctx: RalphContext, command: MemoryCommand, args: string): Pro
 function showMemory(memory: MemoryFile): string {
   const priority = entries(memory, "priority")
   const working = entries(memory, "working")
+  const staging = entries(memory, "staging")
   const chars = (list: typeof working) => list.reduce((sum, e) => sum + e.text.length, 0)
   const line = (e: (typeof working)[number]) => `- ${e.date ?? "hand-written"} · ${e.source}${e.count > 1 ? ` ×${e.count}` : ""} · ${e.text}`
   return [
@@ -49,6 +50,7 @@ function showMemory(memory: MemoryFile): string {
     `Working memory: ${working.length} entr${working.length === 1 ? "y" : "ies"} (${chars(working)} characters) — the relevant ones given to each loop`,
     ...working.slice(-20).map(line),
     ...(working.length > 20 ? [`(… ${working.length - 20} older ones in the file)`] : []),
+    ...(staging.length ? [`Staging: ${staging.length} note${staging.length === 1 ? "" : "s"} of loops — kept when a loop completes, marked unverified when it does not; given to no loop`, ...staging.map(line)] : []),
     `Manual: ${(manualText(memory) ?? "").length} characters (yours; never changed by the plugin)`,
   ].join("\n")
 }

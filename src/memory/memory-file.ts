@@ -1,9 +1,11 @@
 // The project memory file (seed 001's memory, seed 003's notepad): markdown a person can read and
 // edit, in three sections — `## Priority` (always given to loops), `## Working memory` (dated
-// entries, pruned oldest first) and `## Manual` (the user's own, never changed by the plugin).
+// entries, pruned oldest first) and `## Manual` (the user's own, never changed by the plugin) — and,
+// while a loop has notes not yet verified, `## Staging` (see staging.ts).
 // Pure: text in, text out. Anything the plugin does not recognise is kept as it was written.
+import { mentionedFiles } from "../loop/findings.js"
 
-export type MemorySection = "priority" | "working"
+export type MemorySection = "priority" | "working" | "staging"
 
 export interface MemoryEntry {
   /** YYYY-MM-DD of the newest time it was remembered; undefined for a line written by hand. */
@@ -23,7 +25,7 @@ export interface MemoryFile {
   blocks: Block[]
 }
 
-export const HEADINGS: Record<MemorySection | "manual", string> = { priority: "## Priority", working: "## Working memory", manual: "## Manual" }
+export const HEADINGS: Record<MemorySection | "manual", string> = { priority: "## Priority", working: "## Working memory", staging: "## Staging", manual: "## Manual" }
 const INTRO = [
   "# Ralph memory",
   "",
@@ -103,10 +105,10 @@ export function serializeMemory(memory: MemoryFile): string {
 
 const entryLine = (e: MemoryEntry): string => `${e.raw ?? `- ${e.date} · ${e.source}${e.count > 1 ? ` ×${e.count}` : ""} · ${e.text}`}\n`
 
-/** The file with both plugin sections present (added before `## Manual`, or at the end). */
-function withAllSections(memory: MemoryFile): MemoryFile {
+/** The file with the plugin's sections present (added before `## Manual`, or at the end); staging only once it is needed. */
+function withAllSections(memory: MemoryFile, staging = false): MemoryFile {
   const blocks = [...memory.blocks]
-  for (const kind of ["priority", "working"] as const) {
+  for (const kind of staging ? (["priority", "working", "staging"] as const) : (["priority", "working"] as const)) {
     if (blocks.some((b) => b.kind === kind)) continue
     const manual = blocks.findIndex((b) => b.kind === "text" && sectionOf(b.raw.split("\n")[0] ?? "") === "manual")
     const block: Block = { kind, heading: HEADINGS[kind], entries: [] }
@@ -141,8 +143,8 @@ export const entryText = (text: string): string => text.replace(/\s+/g, " ").tri
 export function remember(memory: MemoryFile, section: MemorySection, item: { text: string; source: string; date: string }, maxEntries: number): MemoryFile {
   const text = entryText(item.text)
   if (text === "") return memory
-  const next = withAllSections(memory)
-  const blocks = next.blocks.map((b) => (b.kind === "text" ? b : { ...b, entries: [...b.entries] }))
+  const next = withAllSections(memory, section === "staging")
+  const blocks = next.blocks.map((b) => (b.kind === "text" ? b : { ...b, entries: b.kind === section ? b.entries.filter((e) => !supersedes({ text, source: item.source }, e)) : [...b.entries] }))
   const same = blocks.flatMap((b) => (b.kind === "text" ? [] : b.entries.map((e, i) => ({ b, e, i })))).find(({ e }) => normal(e.text) === normal(text))
   if (same) {
     const { raw, ...entry } = same.e
@@ -152,6 +154,22 @@ export function remember(memory: MemoryFile, section: MemorySection, item: { tex
     if (target && target.kind !== "text") target.entries.push({ date: item.date, source: item.source, count: 1, text })
   }
   return prune({ blocks }, maxEntries)
+}
+
+/**
+ * A newer entry supersedes an older one about the same thing: the same check failing on the same
+ * files (a lesson), or a note from the same source naming exactly the same files — the newer one is
+ * what holds now (seed 001). Hand-written lines are never superseded.
+ */
+export function supersedes(newer: { text: string; source: string }, older: MemoryEntry): boolean {
+  if (older.raw !== undefined || older.source !== newer.source || normal(older.text) === normal(newer.text)) return false
+  const subject = (text: string) => {
+    const lesson = /^check (.+?) failed on (.+?): /.exec(text)
+    const files = [...new Set(mentionedFiles(lesson ? (lesson[2] as string).split(", ").join(" ") : text))].sort().join(" ")
+    return files && `${lesson?.[1] ?? ""}|${files}`
+  }
+  const about = subject(newer.text)
+  return about !== "" && about === subject(older.text)
 }
 
 /** Working memory beyond `maxEntries` loses its oldest dated entries (hand-written lines stay). */

@@ -4,7 +4,7 @@
 import type { MemorySection } from "./memory-file.js"
 
 export interface RememberRequest {
-  section: MemorySection
+  section: Exclude<MemorySection, "staging">
   text: string
 }
 

@@ -33,9 +33,10 @@ describe("project memory", () => {
     const first = await project.newSession()
     await project.command(first, "ralph", "set up the build")
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
-    await waitUntil(() => memoryText(project).includes("Use pnpm, never npm"), "the memory file to hold the priority entry")
-    const text = memoryText(project)
-    expect(text.slice(text.indexOf("## Priority"), text.indexOf("## Working memory"))).toMatch(/^- \d{4}-\d{2}-\d{2} · remember · Use pnpm, never npm$/m)
+    // Staged while the loop ran; promoted to Priority when it completed.
+    const priority = () => memoryText(project).slice(memoryText(project).indexOf("\n## Priority"), memoryText(project).indexOf("\n## Working memory"))
+    await waitUntil(() => /^- \d{4}-\d{2}-\d{2} · remember · Use pnpm, never npm$/m.test(priority()), "the priority entry in the memory file")
+    expect(memoryText(project)).not.toContain("staged")
 
     const second = await project.newSession()
     await project.command(second, "ralph", "add a lint script")
@@ -82,6 +83,44 @@ describe("project memory", () => {
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 3)
     expect(firstRequestOf(project, "write a haiku").lastUser).not.toContain("check types failed")
     expect(firstRequestOf(project, "write a haiku").lastUser).not.toContain("Project memory")
+  })
+
+  it("a loop's <remember> notes are staged while it runs, become working memory when it completes, and stay unverified when it is cancelled", async () => {
+    const project = await harness().project("memory-staging", {
+      pluginOptions: { strategy: "continue" },
+      script: {
+        main: (r: MockRequest) => {
+          if (isControl(r)) return { text: "OK" }
+          if (r.lastUser.startsWith("index the parser")) return { text: "Indexed. <remember>src/parser.ts needs a trailing newline in its input</remember> <promise>DONE</promise>" }
+          if (r.lastUser.startsWith("tune the cache")) return { text: "Tried something. <remember>src/cache.ts is faster without the lock</remember>" }
+          return { text: `Still trying (${r.index}).` }
+        },
+      },
+    })
+    const staging = () => memoryText(project).slice(memoryText(project).indexOf("\n## Staging"))
+    const working = () => memoryText(project).slice(memoryText(project).indexOf("\n## Working memory"), memoryText(project).indexOf("\n## Staging"))
+
+    const first = await project.newSession()
+    await project.command(first, "ralph", "index the parser")
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    await waitUntil(() => working().includes("remember · src/parser.ts needs a trailing newline in its input"), "the note promoted to working memory")
+    expect(memoryText(project)).not.toMatch(/staged .* src\/parser\.ts/)
+
+    const second = await project.newSession()
+    await project.command(second, "ralph", "tune the cache")
+    await waitUntil(() => /^- \d{4}-\d{2}-\d{2} · staged \S+ · src\/cache\.ts is faster without the lock$/m.test(staging()), "the note staged for the running loop")
+    expect(working()).not.toContain("src/cache.ts")
+    await project.command(second, "cancel-ralph", "")
+    const ended = (session: string, reason: string) => () => project.loops().some((l) => l.id === session && l.phase === "stopped" && l.stopReason === reason)
+    await waitUntil(ended(second, "cancelled"), "the second loop cancelled")
+    await waitUntil(() => /^- \d{4}-\d{2}-\d{2} · unverified \S+ · src\/cache\.ts is faster without the lock$/m.test(staging()), "the note marked unverified")
+    expect(working()).not.toContain("src/cache.ts")
+    // An unverified note is given to no later loop, even one on its file.
+    const third = await project.newSession()
+    await project.command(third, "ralph", "index the parser again in src/cache.ts")
+    await waitUntil(ended(third, "completed"), "the third loop completed")
+    await project.waitForIdle()
+    expect(firstRequestOf(project, "index the parser again").lastUser).not.toContain("faster without the lock")
   })
 
   it("/ralph-remember adds a priority entry; /ralph-memory clear empties the working memory and leaves ## Manual byte for byte", async () => {

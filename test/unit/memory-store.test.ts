@@ -24,7 +24,7 @@ describe("memory store", () => {
     const store = new MemoryStore(dir, (message) => problems.push(message), () => Date.UTC(2026, 10, 23))
     expect(entries(await store.read(), "working")).toEqual([])
     await store.read()
-    expect(problems).toEqual([".opencode/ralph-loop/memory.md has none of the headings ## Priority, ## Working memory, ## Manual; moved aside to .opencode/ralph-loop/memory.md.broken-2026-11-23T00-00-00-000Z and a new memory file is started"])
+    expect(problems).toEqual([".opencode/ralph-loop/memory.md has none of the headings ## Priority, ## Working memory, ## Staging, ## Manual; moved aside to .opencode/ralph-loop/memory.md.broken-2026-11-23T00-00-00-000Z and a new memory file is started"])
     expect(readdirSync(join(dir, ".opencode/ralph-loop")).sort()).toEqual(["memory.md.broken-2026-11-23T00-00-00-000Z"])
     expect(existsSync(join(dir, MEMORY_FILE))).toBe(false)
   })
