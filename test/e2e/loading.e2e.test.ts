@@ -38,12 +38,12 @@ describe("loading", () => {
     expect(project.events.of("tui.session.select")).toHaveLength(0) // the tuple's "continue" applied
   })
 
-  it("RALPH_LOOP_DISABLE=1: no commands, no hooks, no prompts", async () => {
-    const h = await harness({ RALPH_LOOP_DISABLE: "1" })
-    const project = await h.project("disabled", {
-      pluginOptions: { activation: "always" },
-      script: { main: [{ text: "working" }] },
-    })
+  it.each([
+    ["RALPH_LOOP_DISABLE=1", { RALPH_LOOP_DISABLE: "1" }, { pluginOptions: { activation: "always" } }],
+    ["enabled: false in the project's settings file", {}, { configFile: '{ // off for this project\n  "enabled": false, "activation": "always" }' }],
+  ] as const)("%s: no commands, no hooks, no prompts", async (_how, env, options) => {
+    const h = await harness(env)
+    const project = await h.project("disabled", { ...options, script: { main: [{ text: "working" }] } })
     const { data: commands } = await project.client.command.list()
     expect(commands?.some((c) => c.name === "ralph")).toBe(false)
     const session = await project.newSession()
@@ -53,22 +53,6 @@ describe("loading", () => {
     expect(existsSync(join(project.dir, ".opencode/ralph-loop"))).toBe(false)
     expect(project.requests("main")).toHaveLength(1)
     expect(project.requests("main")[0]?.lastUser).not.toContain("<promise>")
-    expect(project.events.toasts()).toEqual([])
-  })
-
-  it("enabled: false in the project's settings file: off as with RALPH_LOOP_DISABLE=1 — no commands, no hooks, no prompts", async () => {
-    const h = await harness()
-    const project = await h.project("disabled-by-setting", {
-      configFile: '{ // off for this project\n  "enabled": false, "activation": "always" }',
-      script: { main: [{ text: "working" }] },
-    })
-    const { data: commands } = await project.client.command.list()
-    expect(commands?.some((c) => c.name === "ralph")).toBe(false)
-    const session = await project.newSession()
-    await project.client.session.prompt({ path: { id: session }, body: { parts: [{ type: "text", text: "hello" }] } })
-    await project.waitForIdle()
-    expect(existsSync(join(project.dir, ".opencode/ralph-loop"))).toBe(false)
-    expect(project.requests("main")).toHaveLength(1)
     expect(project.requests("main")[0]?.system).not.toContain("Ralph loop mode")
     expect(project.events.toasts()).toEqual([])
   })
