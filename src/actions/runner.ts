@@ -13,6 +13,7 @@ import { recoverAll } from "./jobs/recover.js"
 import { turnEnded } from "./jobs/turn-ended.js"
 import { afterIdle } from "./jobs/continue-session.js"
 import { planTurnEnded } from "./jobs/plan-turn.js"
+import { judgeToolClaim, type JudgedClaim } from "./jobs/claim.js"
 import type { PlanRequest } from "../plan/requests.js"
 
 /** What runs the jobs: it does their effects, keeps their timers, and knows what is on disk. */
@@ -76,6 +77,16 @@ export class LoopRunner {
       const tree = yield* io({ kind: "fingerprint" })
       watch.baselineTaken(sessionID, tree, userEpoch)
     })())
+  }
+
+  /** The model called ralph_done in the loop's session: its claim judged now (undefined: the job could not finish). */
+  async judgeToolClaim(loop: Loop): Promise<JudgedClaim | undefined> {
+    let judged: JudgedClaim | undefined
+    const ctx = this.ctx
+    await this.host.runNow(`ralph_done of ${loop.id}`, (function* () {
+      judged = yield* judgeToolClaim(ctx, loop)
+    })())
+    return judged
   }
 
   /** A loop was stopped outside a job (/cancel-ralph): its session's title says so. */

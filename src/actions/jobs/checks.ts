@@ -14,6 +14,13 @@ export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn): Job<Diagno
   const checks = checksFor(loop.settings, loop.plan)
   if (checks.length === 0) return undefined
   if (loop.settings.checkAfter !== "iteration" && !claimsCompletion(loop, turn)) return undefined
+  return yield* runChecks(ctx, loop)
+}
+
+/** Runs the loop's checks now (undefined: it has none). */
+export function* runChecks(ctx: JobContext, loop: Loop): Job<DiagnosticSnapshot | undefined> {
+  const checks = checksFor(loop.settings, loop.plan)
+  if (checks.length === 0) return undefined
   yield* notify({ variant: "info", title: iterationTitle(loop), message: `Running ${checks.length} check${checks.length === 1 ? "" : "s"}: ${checks.map((c) => c.name).join(", ")}…` })
   const results = yield* io({ kind: "run-checks", loop })
   yield* log("info", "checks ran", { loop: loop.id, iteration: loop.iteration, results: results.map((r) => ({ name: r.name, status: r.status, exitCode: r.exitCode, durationMs: r.durationMs })) })
