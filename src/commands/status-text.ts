@@ -12,6 +12,8 @@ import { MEMORY_FILE, OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import type { SavedLoop } from "../store/saved-loops.js"
 import { RALPH_FLAGS } from "./ralph-args.js"
 import { planStatusLines } from "../plan/status.js"
+import { reviewOptions } from "../review/settings.js"
+import { NO_REVIEWS } from "../review/state.js"
 
 const short = (id: string) => id.slice(0, 16)
 
@@ -29,12 +31,22 @@ export function statusText(loop: Loop, now: number): string {
     `Calls: ${calls.count} of ${s.maxCallsPerHour} this window${calls.startedAt !== undefined ? ` (resets ${clock(calls.startedAt + s.rateLimitWindowMinutes * 60_000)})` : ""}`,
     `Budgets: tokens ${usage.tokens.toLocaleString("en")} of ${s.maxTokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)} of ${s.maxCost.toFixed(2)} · time ${((now - loop.startedAt) / 60_000).toFixed(1)} of ${s.maxWallMinutes} min`,
     lastChecks(loop, s),
+    reviewLine(loop),
     ...planStatusLines(loop.plan),
     `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (current)`].join(" → ")}`,
     loop.hints.length ? `Queued hints: ${loop.hints.length}` : "",
   ]
     .filter(Boolean)
     .join("\n")
+}
+
+/** The reviews of a loop with review on, their cost apart (the budgets above include it). */
+function reviewLine(loop: Loop): string {
+  const options = reviewOptions(loop.settings)
+  if (!options) return ""
+  const r = loop.review ?? NO_REVIEWS
+  const last = r.last ? ` · last verdict: ${r.last.verdict}` : ""
+  return `Review: ${r.reviews} review(s) · ${r.rejections} of ${options.maxRejections} rejections in a row · review tokens ${r.usage.tokens.toLocaleString("en")} · review cost ${r.usage.cost.toFixed(2)}${last}`
 }
 
 /** How a loop ended: for /ralph-status in any session it lived in. `report`: its ralph_report.md, if written. */

@@ -66,6 +66,22 @@ export class LoopFacts extends LoopRegistry {
   }
 
   /** What a session of the loop has cost so far, from OpenCode's message accounting. */
+  /** A review of the loop's claim opened its session (or closed it: undefined). */
+  reviewSession(loop: Loop, sessionID: string | undefined): void {
+    if (sessionID === undefined) delete loop.reviewSessionID
+    else this.reviewSessions.add((loop.reviewSessionID = sessionID))
+  }
+
+  /**
+   * A session a loop opened for a review: no loop, no continuation, no activation ever acts in it.
+   * Remembered for the instance's life (a handful of ids): its last idle may come after its review.
+   */
+  isReviewSession(sessionID: string): boolean {
+    return this.reviewSessions.has(sessionID)
+  }
+
+  private readonly reviewSessions = new Set<string>()
+
   usageMeasured(loop: Loop, sessionID: string, usage: Usage): void {
     loop.usage = { ...loop.usage, [sessionID]: usage }
     this.changed(loop, "usage")

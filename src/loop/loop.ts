@@ -15,6 +15,7 @@ import { turnSchema } from "./turn.js"
 import { planStateSchema } from "../plan/plan.js"
 import type { ResumeHow } from "./go-on.js"
 import { targetsOf } from "./targets.js"
+import { reviewStateSchema } from "../review/state.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
 
 export { ownFolders } from "../project/own-files.js"
@@ -46,6 +47,7 @@ export const stopReasonSchema = z.enum([
   "cancelled",
   "session-deleted",
   "replaced",
+  "review",
 ])
 export type StopReason = z.infer<typeof stopReasonSchema>
 
@@ -131,6 +133,8 @@ export const loopStateSchema = z.object({
   retiring: z.array(sessionIDSchema),
   /** A plan loop (/ralph --prd): its stories and which of them the plugin has marked done. */
   plan: planStateSchema.optional(),
+  /** Its reviews (review on): rejections in a row, their cost, the last verdict. */
+  review: reviewStateSchema.optional(),
   stopReason: stopReasonSchema.optional(),
   /** Why the loop stopped or paused, for the user. */
   detail: z.string().optional(),
@@ -156,6 +160,8 @@ export interface LoopRuntime {
   recoveryPending?: boolean
   /** The current iteration is counted and its prompt has not gone out yet: a stop now takes the count back. */
   iterationUnsent?: boolean
+  /** The review session open now: never a loop, never continued, deleted after its verdict. */
+  reviewSessionID?: string
 }
 
 /** What never changes in a loop. */
@@ -170,7 +176,7 @@ export const loopFromState = (state: LoopState): Loop => ({ ...state, ...runtime
 
 /** The part of a loop that is written to disk. */
 export function stateOf(loop: Loop): LoopState {
-  const { sawBusy: _sawBusy, busyEpoch: _busyEpoch, userEpoch: _userEpoch, turnEvents: _turnEvents, resumeRequested: _resumeRequested, recoveryPending: _recoveryPending, iterationUnsent: _iterationUnsent, ...state } = loop
+  const { sawBusy: _sawBusy, busyEpoch: _busyEpoch, userEpoch: _userEpoch, turnEvents: _turnEvents, resumeRequested: _resumeRequested, recoveryPending: _recoveryPending, iterationUnsent: _iterationUnsent, reviewSessionID: _reviewSessionID, ...state } = loop
   return state
 }
 
@@ -204,5 +210,6 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
 /** Turns the loop may run in all. */
 export const maxIterations = (loop: Loop): number => Math.min(loop.settings.maxRetries + 1, loop.settings.maxIterations)
 
+/** Everything the loop has used: its sessions and its reviews (budgets count both). */
 export const totalUsage = (loop: Loop): Usage =>
-  Object.values(loop.usage).reduce((sum, u) => ({ tokens: sum.tokens + u.tokens, cost: sum.cost + u.cost }), { tokens: 0, cost: 0 })
+  [...Object.values(loop.usage), ...(loop.review ? [loop.review.usage] : [])].reduce((sum, u) => ({ tokens: sum.tokens + u.tokens, cost: sum.cost + u.cost }), { tokens: 0, cost: 0 })

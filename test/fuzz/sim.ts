@@ -876,6 +876,13 @@ export class World {
         return this.workTree > 0 ? ["src/a.ts"] : []
       case "work-tree":
         return { head: "sim-head", files: {} }
+      case "loop-diff":
+        return this.workTree > 0 ? "diff --git a/src/a.ts b/src/a.ts\n" : ""
+      case "default-models":
+        return {}
+      case "review-ask":
+        this.mustLive(effect.sessionID, "session.prompt")
+        return "<verdict>approve</verdict>"
       case "run-checks":
         return checksFor(effect.loop.settings, effect.loop.plan).map((check) => this.checkResult(check.name, check.kind))
       case "todos":
@@ -1276,10 +1283,12 @@ function describeEffect(effect: Effect): string {
     case "session":
     case "continue":
     case "auto-checks":
+    case "review-ask":
       return `${effect.kind} ${effect.sessionID}`
     case "sample":
     case "changed-files":
     case "work-tree":
+    case "loop-diff":
     case "run-checks":
     case "verify-state":
     case "persisted":
