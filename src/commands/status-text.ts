@@ -57,9 +57,12 @@ export function endedText({ loop, savedAt }: SavedLoop, report: string | undefin
     `Task: ${loop.task.split("\n")[0]}`,
     `${iterations(loop.iteration)} of at most ${maxIterations(loop)} · restarts ${loop.retries} · strategy ${loop.settings.strategy}`,
     `Time: ${((savedAt - loop.startedAt) / 60_000).toFixed(1)} min, ${when(loop.startedAt, now)} → ${when(savedAt, now)} · tokens ${usage.tokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)}`,
+    reviewLine(loop),
     `Report: ${report ?? "not written"}`,
     `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (last)`].join(" → ")}`,
-  ].join("\n")
+  ]
+    .filter(Boolean)
+    .join("\n")
 }
 
 /** One line per loop of the project, at most `max`: the live ones first, then the others on disk, newest first. */

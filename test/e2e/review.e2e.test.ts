@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { execFileSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
-import type { MockRequest, Responder } from "../harness/mock-model.js"
+import { messageText, type MockRequest, type Responder } from "../harness/mock-model.js"
 import { sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
@@ -18,6 +18,7 @@ const REASON = "The test tests/add.sh was deleted instead of made to pass; resto
 
 /** A request of the reviewer (its agent's system prompt), not of the loop's model. */
 const isReview = (r: MockRequest) => r.system.includes("You review another coding agent's change")
+const toolResult = (r: MockRequest): string => (r.lastRole === "tool" ? messageText(r.body.messages?.at(-1)) : "")
 const loopPrompts = (project: Project) => project.requests("main").filter((r) => !isReview(r) && r.lastRole === "user")
 
 /** A project whose one test fails until answer.txt says 4 (committed, so the loop's diff shows what it does to it). */
@@ -35,8 +36,10 @@ describe("review", () => {
     const project = await projectWithFailingTest("review-deleted-test", (r) => {
       if (isReview(r)) return r.lastUser.includes("deleted file mode") ? { text: `<verdict>reject</verdict>\n- ${REASON}` } : { text: "Looks right. <verdict>approve</verdict>" }
       const rejected = r.lastUser.includes("A reviewer rejected")
+      // After the rejection the model first asks ralph_status, then restores the test and writes the answer.
+      if (rejected && r.lastRole === "user") return { toolCalls: [{ name: "ralph_status", args: {} }] }
+      if (rejected && toolResult(r).startsWith("Ralph loop —")) return { toolCalls: [{ name: "write", args: { filePath: join(project.dir, "tests/add.sh"), content: TEST_FILE } }, { name: "write", args: { filePath: join(project.dir, "answer.txt"), content: "4\n" } }] }
       if (r.lastRole === "tool") return { text: rejected ? "Restored the test and wrote the answer. <promise>DONE</promise>" : "The failing test is gone. <promise>DONE</promise>" }
-      if (rejected) return { toolCalls: [{ name: "write", args: { filePath: join(project.dir, "tests/add.sh"), content: TEST_FILE } }, { name: "write", args: { filePath: join(project.dir, "answer.txt"), content: "4\n" } }] }
       return { toolCalls: [{ name: "bash", args: { command: "rm tests/add.sh", description: "Remove the failing test" } }] }
       // activation "always": a new session's first message starts a loop — but never a review session's.
     }, { activation: "always" })
@@ -61,6 +64,10 @@ describe("review", () => {
     expect(done.properties.message).toContain("the checks pass; the reviewer approved")
     expect(loop?.detail).toContain("the reviewer approved")
     expect(loop?.review).toMatchObject({ reviews: 2, rejections: 0, last: { verdict: "approve" } })
+    // Each review's one reply (the mock's 120 tokens) counts in the loop's usage, shown apart by ralph_status.
+    expect(loop?.review?.usage.tokens).toBe(240)
+    const status = project.requests("main").map(toolResult).find((t) => t.startsWith("Ralph loop —"))
+    expect(status).toContain("Review: 1 review(s) · 1 of 3 rejections in a row · review tokens 120 · review cost 0.00 · last verdict: reject")
 
     // The review sessions: titled, deleted afterwards, never a loop of their own, never prompted again.
     const created = project.events.of("session.created").filter((e) => String(e.properties.info?.title).startsWith("Ralph review · "))
@@ -70,6 +77,24 @@ describe("review", () => {
     const { data: sessions } = await project.client.session.list()
     expect((sessions ?? []).filter((s) => s.title.startsWith("Ralph review"))).toEqual([])
     expect(project.loops().map((l) => l.id)).toEqual([session])
+  })
+
+  it("a reply without a verdict is asked for once more; still none counts as approval, with a warning", async () => {
+    const project = await projectWithFailingTest("review-no-verdict", (r) => {
+      if (isReview(r)) return { text: "Hmm, it is probably fine." }
+      if (r.lastRole === "tool") return { text: "Done. <promise>DONE</promise>" }
+      return { toolCalls: [{ name: "write", args: { filePath: join(project.dir, "answer.txt"), content: "4\n" } }] }
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "make tests/add.sh pass")
+    const warning = await waitForToast(project, /^Ralph · review gave no verdict/)
+    const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    const reviews = project.requests("main").filter(isReview)
+    expect(reviews).toHaveLength(2)
+    expect(reviews[1]?.lastUser).toMatch(/^Your reply had no verdict in the required format/)
+    expect(warning.properties.variant).toBe("warning")
+    expect(loop?.detail).toContain("the reviewer gave no verdict (counted as approval: the checks passed)")
+    expect(loop?.review?.last?.verdict).toBe("none")
   })
 
   it("stops with reason review after review.maxRejections rejections in a row, with a toast", async () => {
