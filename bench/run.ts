@@ -2,7 +2,7 @@
 //
 //   npm run bench                       all nine (about 10 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, hydrate, idle, growth, load, control
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, hydrate, idle, growth, load, control, review
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -20,6 +20,7 @@ import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "
 import { runMemoryBench, type MemoryResult } from "./memory.js"
 import { runMemoryHydrationBench, type HydrationResult } from "./memory-hydration.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
+import { runReviewCostBench, type ReviewCostResult } from "./review.js"
 import { QUICK } from "./util.js"
 
 // The goals of issue 6.
@@ -61,6 +62,7 @@ interface Results {
   contextGrowth?: ContextGrowthResult
   load?: LoadResult
   controlCost?: ControlCostResult
+  reviewCost?: ReviewCostResult
 }
 
 type Row = [benchmark: string, measure: string, result: string, goal: string, verdict: string]
@@ -113,6 +115,7 @@ async function main(): Promise<void> {
   if (wanted("growth")) results.contextGrowth = await runContextGrowthBench(log)
   if (wanted("load")) results.load = await runLoadBench(log)
   if (wanted("control")) results.controlCost = await runControlCostBench(log)
+  if (wanted("review")) results.reviewCost = await runReviewCostBench(log)
   results.machine.opencode = results.load?.opencodeVersion ?? opencodeVersion()
   results.machine.loadAverage.end = loadavg()[0] ?? 0
 
@@ -199,6 +202,12 @@ function rows(r: Results): Row[] {
     out.push(["control command", `/ralph-status after a 3-turn loop, now (×${c.rounds})`, line(c.after.status), goal, met(c.after.status)])
     out.push(["control command", "/ralph-help, before → now", `${kb(c.before.help.bytes)} → ${kb(c.after.help.bytes)}`, goal, met(c.after.help)])
     out.push(["control command", "  for scale: one turn of that loop", line(c.loopTurn), "", "(info)"])
+  }
+  if (r.reviewCost) {
+    const c = r.reviewCost
+    const q = c.request
+    out.push(["review", `reviewer's request for a ${c.diffLines}-line diff (${kb(q.diffBytes)} of file)`, `${kb(q.bytes)} (≈${q.approxTokens.toLocaleString("en")} tokens): system ${kb(q.systemBytes)}, tools ${kb(q.toolsBytes)}`, "", "(info)"])
+    out.push(["review", `claim → completion, review off / on (median of ${c.runs})`, `${ms(c.claimToCompletionMs.withoutReview)} / ${ms(c.claimToCompletionMs.withReview)}`, "", "(info: + the reviewer model's time)"])
   }
   if (r.memory) {
     const m = r.memory
