@@ -1,6 +1,7 @@
 // What the loop learns along the way — OpenCode's events, the user's messages and hints, usage,
 // the last turn, the breaker after a cooldown — recorded by the one writer of loop state
 // (LoopManager extends this). Phase changes are in manager.ts.
+import { NO_REVIEWS } from "../review/state.js"
 import type { Breaker } from "./breaker.js"
 import { recordCall } from "./call-window.js"
 import type { StartTree } from "./changed-files.js"
@@ -66,10 +67,12 @@ export class LoopFacts extends LoopRegistry {
   }
 
   /** What a session of the loop has cost so far, from OpenCode's message accounting. */
-  /** A review of the loop's claim opened its session (or closed it: undefined). */
+  /** A review of the loop's claim opened its session, or (undefined) the session is gone or kept. */
   reviewSession(loop: Loop, sessionID: string | undefined): void {
-    if (sessionID === undefined) delete loop.reviewSessionID
-    else this.reviewSessions.add((loop.reviewSessionID = sessionID))
+    const { session: _open, ...review } = loop.review ?? NO_REVIEWS
+    if (sessionID !== undefined) this.reviewSessions.add(sessionID)
+    loop.review = sessionID === undefined ? review : { ...review, session: sessionID }
+    this.changed(loop, "review")
   }
 
   /**
@@ -77,7 +80,7 @@ export class LoopFacts extends LoopRegistry {
    * Remembered for the instance's life (a handful of ids): its last idle may come after its review.
    */
   isReviewSession(sessionID: string): boolean {
-    return this.reviewSessions.has(sessionID)
+    return this.reviewSessions.has(sessionID) || this.all().some((loop) => loop.review?.session === sessionID)
   }
 
   private readonly reviewSessions = new Set<string>()

@@ -160,8 +160,6 @@ export interface LoopRuntime {
   recoveryPending?: boolean
   /** The current iteration is counted and its prompt has not gone out yet: a stop now takes the count back. */
   iterationUnsent?: boolean
-  /** The review session open now: never a loop, never continued, deleted after its verdict. */
-  reviewSessionID?: string
 }
 
 /** What never changes in a loop. */
@@ -176,7 +174,7 @@ export const loopFromState = (state: LoopState): Loop => ({ ...state, ...runtime
 
 /** The part of a loop that is written to disk. */
 export function stateOf(loop: Loop): LoopState {
-  const { sawBusy: _sawBusy, busyEpoch: _busyEpoch, userEpoch: _userEpoch, turnEvents: _turnEvents, resumeRequested: _resumeRequested, recoveryPending: _recoveryPending, iterationUnsent: _iterationUnsent, reviewSessionID: _reviewSessionID, ...state } = loop
+  const { sawBusy: _sawBusy, busyEpoch: _busyEpoch, userEpoch: _userEpoch, turnEvents: _turnEvents, resumeRequested: _resumeRequested, recoveryPending: _recoveryPending, iterationUnsent: _iterationUnsent, ...state } = loop
   return state
 }
 

@@ -10,6 +10,8 @@ export const reviewStateSchema = z.object({
   rejections: count,
   usage: z.object({ tokens: z.number().min(0), cost: z.number().min(0) }),
   last: z.object({ verdict: z.enum(["approve", "reject", "none"]), reasons: z.array(z.string()) }).optional(),
+  /** The review session open now (kept on disk: a restart of OpenCode mid-review deletes it at recovery). */
+  session: z.string().optional(),
 })
 export type ReviewState = z.infer<typeof reviewStateSchema>
 

@@ -46,15 +46,19 @@ export function* review(ctx: JobContext, loop: Loop, options: ReviewOptions, fac
     if (verdict.kind === "malformed") yield* notify({ variant: "warning", title: "Ralph · review gave no verdict", message: "The reviewer answered twice without a verdict; the claim counts as approved (the checks passed)." })
     return { verdict, usage }
   } finally {
-    ctx.manager.reviewSession(loop, undefined)
-    if (!options.keep) yield* deleteReviewSession(session.id)
+    yield* closeReview(ctx, loop, options.keep)
   }
 }
 
-function* deleteReviewSession(sessionID: string): Job {
-  try {
-    yield* io({ kind: "delete-session", sessionID })
-  } catch (error) {
-    yield* log("warn", `could not delete the review session ${sessionID}: ${String(error)}`)
-  }
+/** The loop's review session is deleted (unless kept), then forgotten: also after a restart of OpenCode cut a review off. */
+export function* closeReview(ctx: JobContext, loop: Loop, keep: boolean): Job {
+  const sessionID = loop.review?.session
+  if (sessionID === undefined) return
+  if (!keep)
+    try {
+      yield* io({ kind: "delete-session", sessionID })
+    } catch (error) {
+      yield* log("warn", `could not delete the review session ${sessionID}: ${String(error)}`)
+    }
+  ctx.manager.reviewSession(loop, undefined)
 }
