@@ -1,6 +1,8 @@
 // The ralph_done and ralph_status tools in the real OpenCode: a call of ralph_done is a completion
 // claim judged at once (the model reads the verdict in the same turn), and the turn's end decides
 // as for the promise; outside a loop the tools say there is none.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import { messageText, type MockRequest } from "../harness/mock-model.js"
@@ -79,6 +81,37 @@ describe("ralph_done", () => {
     expect(requests.findIndex((r) => toolResult(r).includes("Rejected"))).toBeLessThan(requests.indexOf(second as MockRequest))
     expect(second?.lastUser).toContain("the completion claim was rejected")
     expect(second?.lastUser).toContain("FAIL: done.txt is missing")
+  })
+
+  it("in a plan loop, an accepted call marks the current story done and the loop moves on; the last one completes it", async () => {
+    const storyCheck = (id: string) => ({ name: `${id} file`, kind: "test", command: `test -f ${id}.txt || (echo 'FAIL: ${id}.txt is missing'; exit 1)` })
+    const project = await harness().project("done-plan", {
+      pluginOptions: { strategy: "continue" },
+      script: {
+        main: (r) => {
+          const story = /^## Current story: (\S+)/m.exec(r.lastUser)?.[1] ?? "none"
+          const result = toolResult(r)
+          if (result.includes("Accepted")) return { text: "Next." }
+          if (r.lastRole === "tool") return { toolCalls: [{ name: "ralph_done", args: { summary: `Did ${story}.`, evidence: [`${story}.txt written`] } }] }
+          return { toolCalls: [{ name: "write", args: { filePath: `${story}.txt`, content: "ok\n" } }] }
+        },
+      },
+    })
+    mkdirSync(join(project.dir, ".opencode"), { recursive: true })
+    const stories = ["US-1", "US-2"].map((id) => ({ id, title: id, acceptanceCriteria: [`${id}.txt exists`], passes: false, checks: [storyCheck(id)] }))
+    writeFileSync(join(project.dir, ".opencode/prd.json"), JSON.stringify({ userStories: stories }, null, 2))
+    const session = await project.newSession()
+    await project.command(session, "ralph", "--prd")
+    await waitForToast(project, /^Ralph · done/)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+
+    const answers = project.requests("main").map(toolResult).filter((t) => t.startsWith("Accepted"))
+    expect(answers).toEqual([
+      "Accepted: story US-1 is done — the checks pass (US-1 file). End your turn now; the next story comes in the next prompt.",
+      "Accepted: the checks pass (US-2 file). End your turn now: the loop completes when it ends.",
+    ])
+    expect(JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")).userStories.map((s: { passes: boolean }) => s.passes)).toEqual([true, true])
+    expect(prompted(project)).toHaveLength(2)
   })
 
   it("outside a loop, both tools answer that there is none", async () => {
