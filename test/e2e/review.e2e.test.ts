@@ -79,6 +79,23 @@ describe("review", () => {
     expect(project.loops().map((l) => l.id)).toEqual([session])
   })
 
+  it("a ralph_done claim is reviewed the same way: the reviewer reads its summary and evidence", async () => {
+    const project = await projectWithFailingTest("review-done-tool", (r) => {
+      if (isReview(r)) return { text: "<verdict>approve</verdict>" }
+      if (toolResult(r).startsWith("Accepted")) return { text: "Waiting for the review." }
+      if (r.lastRole === "tool") return { toolCalls: [{ name: "ralph_done", args: { summary: "answer.txt now says 4", evidence: ["sh tests/add.sh: exit 0"] } }] }
+      return { toolCalls: [{ name: "write", args: { filePath: join(project.dir, "answer.txt"), content: "4\n" } }] }
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "make tests/add.sh pass")
+    const done = await waitForToast(project, /^Ralph · done/)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    expect(project.requests("main").map(toolResult).find((t) => t.startsWith("Accepted"))).toContain("once a reviewer has approved the change")
+    const [review] = project.requests("main").filter(isReview)
+    expect(review?.lastUser).toContain("## The agent's claim\nSummary: answer.txt now says 4\nEvidence:\n- sh tests/add.sh: exit 0")
+    expect(done.properties.message).toContain("ralph_done was called and the checks pass; the reviewer approved")
+  })
+
   it("a reply without a verdict is asked for once more; still none counts as approval, with a warning", async () => {
     const project = await projectWithFailingTest("review-no-verdict", (r) => {
       if (isReview(r)) return { text: "Hmm, it is probably fine." }
