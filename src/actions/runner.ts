@@ -80,11 +80,11 @@ export class LoopRunner {
   }
 
   /** The model called ralph_done in the loop's session: its claim judged now (undefined: the job could not finish). */
-  async judgeToolClaim(loop: Loop): Promise<JudgedClaim | undefined> {
+  async judgeToolClaim(loop: Loop, messageID: string): Promise<JudgedClaim | undefined> {
     let judged: JudgedClaim | undefined
     const ctx = this.ctx
     await this.host.runNow(`ralph_done of ${loop.id}`, (function* () {
-      judged = yield* judgeToolClaim(ctx, loop)
+      judged = yield* judgeToolClaim(ctx, loop, messageID)
     })())
     return judged
   }

@@ -25,7 +25,7 @@ export const toolCall =
       if (name === "ralph_status") return statusText(loop, ctx.now())
       if (!doneArgs.safeParse(args ?? {}).success) return "ralph_done needs `summary` (text) and `evidence` (a list of what you verified)."
       if (loop.phase !== "running") return `The Ralph loop in this session is ${loop.phase}${loop.detail ? ` (${loop.detail})` : ""}: the claim is not judged now.`
-      const judged = await ctx.runner.judgeToolClaim(loop)
+      const judged = await ctx.runner.judgeToolClaim(loop, context.messageID)
       if (!judged) return "The claim could not be judged now (see OpenCode's log); it is judged again when your turn ends."
       return { title: judged.judgement.accepted ? "accepted" : "rejected", output: claimAnswer(loop, judged.judgement, judged.snapshot, reviewOn(loop.settings)), metadata: { accepted: judged.judgement.accepted } }
     } catch (error) {

@@ -67,6 +67,12 @@ export class LoopFacts extends LoopRegistry {
   }
 
   /** What a session of the loop has cost so far, from OpenCode's message accounting. */
+  /** A ralph_done call's claim was judged on this work tree (undefined: the turn's end must run the checks itself). */
+  claimJudged(loop: Loop, judged: Loop["judgedClaim"]): void {
+    if (judged) loop.judgedClaim = judged
+    else delete loop.judgedClaim
+  }
+
   /** A review of the loop's claim opened its session, or (undefined) the session is gone or kept. */
   reviewSession(loop: Loop, sessionID: string | undefined): void {
     const { session: _open, ...review } = loop.review ?? NO_REVIEWS

@@ -8,7 +8,7 @@ import { sessionIDSchema } from "../opencode/session-id.js"
 import { breakerSchema, closedBreaker } from "./breaker.js"
 import { callWindowSchema, emptyCallWindow } from "./call-window.js"
 import { fileHashesSchema } from "./changed-files.js"
-import { diagnosticSnapshotSchema } from "./diagnostics.js"
+import { diagnosticSnapshotSchema, type DiagnosticSnapshot } from "./diagnostics.js"
 import { gotchaSchema } from "./gotchas.js"
 import { progressSchema } from "./progress.js"
 import { turnSchema } from "./turn.js"
@@ -160,6 +160,11 @@ export interface LoopRuntime {
   recoveryPending?: boolean
   /** The current iteration is counted and its prompt has not gone out yet: a stop now takes the count back. */
   iterationUnsent?: boolean
+  /**
+   * The checks a ralph_done call ran, with the work tree they saw and the message that called: the
+   * turn's end reuses them when that call is the turn's claim and the work tree has not changed since.
+   */
+  judgedClaim?: { messageID: string; workTree: string; snapshot: DiagnosticSnapshot | undefined }
 }
 
 /** What never changes in a loop. */
@@ -174,7 +179,7 @@ export const loopFromState = (state: LoopState): Loop => ({ ...state, ...runtime
 
 /** The part of a loop that is written to disk. */
 export function stateOf(loop: Loop): LoopState {
-  const { sawBusy: _sawBusy, busyEpoch: _busyEpoch, userEpoch: _userEpoch, turnEvents: _turnEvents, resumeRequested: _resumeRequested, recoveryPending: _recoveryPending, iterationUnsent: _iterationUnsent, ...state } = loop
+  const { sawBusy: _sawBusy, busyEpoch: _busyEpoch, userEpoch: _userEpoch, turnEvents: _turnEvents, resumeRequested: _resumeRequested, recoveryPending: _recoveryPending, iterationUnsent: _iterationUnsent, judgedClaim: _judgedClaim, ...state } = loop
   return state
 }
 

@@ -15,6 +15,8 @@ const done = { name: "ralph_done", args: { summary: "Created done.txt.", evidenc
 
 /** The text of the tool result the model is called back with (empty when the request is not one). */
 const toolResult = (r: MockRequest): string => (r.lastRole === "tool" ? messageText(r.body.messages?.at(-1)) : "")
+/** How many times the checks ran (each run toasts "Running N check(s): …"). */
+const checkRuns = (project: Project) => project.events.toasts().filter((t) => /^Running \d+ checks?:/.test(t.message)).length
 /** Requests that start a turn (the plugin's prompts). */
 const prompted = (project: Project) => project.requests("main").filter((r) => r.lastRole === "user")
 
@@ -45,6 +47,28 @@ describe("ralph_done", () => {
     const answer = project.requests("main").map(toolResult).find((t) => t.includes("Accepted"))
     expect(answer).toContain("Accepted: the checks pass (marker)")
     expect(toast.properties.message).toContain("ralph_done was called and the checks pass")
+    // The turn ended on the work tree the call's checks saw: they were not run a second time.
+    expect(checkRuns(project)).toBe(1)
+  })
+
+  it("a file changed after an accepted call makes the turn's end run the checks again", async () => {
+    const project: Project = await harness().project("done-then-edit", {
+      pluginOptions: { strategy: "continue", checks: [MARKER_CHECK] },
+      script: {
+        main: (r) => {
+          const result = toolResult(r)
+          if (result.includes("Accepted")) return { toolCalls: [{ name: "write", args: { filePath: "notes.txt", content: "one more thing\n" } }] }
+          if (r.lastRole === "tool" && project.requests("main").some((q) => toolResult(q).includes("Accepted"))) return { text: "Done, with notes." }
+          if (r.lastRole === "tool") return { toolCalls: [done] }
+          return { toolCalls: [{ name: "write", args: { filePath: "done.txt", content: "ok\n" } }] }
+        },
+      },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "create done.txt")
+    await waitForToast(project, /^Ralph · done/)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    expect(checkRuns(project)).toBe(2)
   })
 
   it("with a failing check, answers the failure in the same turn and the loop goes on; ralph_status reads the loop", async () => {

@@ -4,16 +4,25 @@ import { snapshotOf, type DiagnosticSnapshot } from "../../loop/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
 import { scopeCheck } from "../../loop/targets.js"
 import type { Turn } from "../../loop/turn.js"
+import type { ProgressSample } from "../../loop/progress.js"
 import { checksFor } from "../../plan/plan.js"
 import { io, log, notify, type Job } from "../effects.js"
 import { iterationTitle } from "../notices.js"
 import type { JobContext } from "./context.js"
 
-export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn): Job<DiagnosticSnapshot | undefined> {
+export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn, sample: ProgressSample): Job<DiagnosticSnapshot | undefined> {
   // The loop's checks, and in a plan loop the current story's own.
   const checks = checksFor(loop.settings, loop.plan)
   if (checks.length === 0) return undefined
   if (loop.settings.checkAfter !== "iteration" && !claimsCompletion(loop, turn)) return undefined
+  // The turn's claim is a ralph_done call whose checks ran on the work tree as it still is: their
+  // results stand. (Only for a loop without @targets: its fingerprint then covers the whole project.)
+  const judged = loop.judgedClaim
+  ctx.manager.claimJudged(loop, undefined)
+  if (judged && loop.targets.length === 0 && judged.messageID === turn.doneCall?.messageID && judged.workTree === sample.workTree) {
+    yield* log("info", "checks of the ralph_done call reused: the work tree has not changed since", { loop: loop.id, iteration: loop.iteration })
+    return judged.snapshot
+  }
   return yield* runChecks(ctx, loop)
 }
 

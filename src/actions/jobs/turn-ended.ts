@@ -51,7 +51,7 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
     if (resume?.recover) return yield* goOnFromSession(ctx, loop, { idle: true, messages }, userEpoch)
     if (resume && !hasNewReply(loop, turn)) return yield* goOn(ctx, loop, resume, userEpoch, RESUMED)
     // Checks only for a reply not decided yet (a control command's turn re-reads the last one).
-    const snapshot = hasNewReply(loop, turn) ? yield* checkIfDue(ctx, loop, turn) : undefined
+    const snapshot = hasNewReply(loop, turn) ? yield* checkIfDue(ctx, loop, turn, sample) : undefined
     if (loop.phase !== "deciding" || userMovedOn()) return
     yield* decideAndAct(ctx, loop, { turn, sample, snapshot }, userEpoch)
   } catch (error) {
