@@ -54,12 +54,14 @@ describe("a ralph_done call in the turn", () => {
   const doneCall = (state: Record<string, unknown>) => ({ type: "tool", tool: "ralph_done", callID: "c1", state }) as never
 
   it("readTurn keeps the last completed call's arguments", () => {
+    const second = assistant([doneCall({ status: "completed", input: { summary: "second", evidence: "ran npm test" }, output: "Accepted", title: "", metadata: {}, time: { start: 0, end: 1 } })])
     const messages = [
       user("go"),
       assistant([doneCall({ status: "completed", input: { summary: "first", evidence: ["a"] }, output: "Rejected", title: "", metadata: {}, time: { start: 0, end: 1 } })]),
-      assistant([doneCall({ status: "completed", input: { summary: "second", evidence: "ran npm test" }, output: "Accepted", title: "", metadata: {}, time: { start: 0, end: 1 } })]),
+      second,
     ]
-    expect(readTurn(messages).doneCall).toEqual({ summary: "second", evidence: ["ran npm test"] })
+    // The message that called: the turn's end matches it with the call's judged checks.
+    expect(readTurn(messages).doneCall).toEqual({ summary: "second", evidence: ["ran npm test"], messageID: second.info.id })
     expect(readTurn([user("go"), assistant([doneCall({ status: "error", input: {}, error: "x", time: { start: 0, end: 1 } })])]).doneCall).toBeUndefined()
   })
 
