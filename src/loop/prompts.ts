@@ -49,7 +49,7 @@ export function systemNote(loop: Loop): string {
   return [
     `Ralph loop mode: iteration ${loop.iteration} of ${maxIterations(loop)}.${position}`,
     `You are working autonomously on a task the user gave once; nobody will answer questions in between — make reasonable choices and keep going.`,
-    `Finish with ${promiseTag(loop.settings.promiseWord)} only when the whole ${loop.plan ? "story" : "task"} is truly done.`,
+    `Finish with ${promiseTag(loop.settings.promiseWord)} (or call ralph_done) only when the whole ${loop.plan ? "story" : "task"} is truly done.`,
     loop.settings.statusBlock ? "End every reply with the ---RALPH_STATUS--- block." : "",
     `What earlier loops learned in this project is in ${MEMORY_FILE} (read it when stuck)${featureOn(loop.settings, "remember") ? "; add a lasting lesson with <remember>…</remember>" : ""}.`,
   ]
