@@ -48,5 +48,8 @@ export function claimAnswer(loop: Loop, judgement: ClaimJudgement, snapshot: Dia
   const story = loop.plan ? currentStory(loop.plan) : undefined
   if (loop.plan && story && currentStory(markCurrentDone(loop.plan, loop.iteration, [])))
     return `Accepted: story ${story.id} is done — ${passing}. End your turn now; the next story comes in the next prompt.`
+  // The dual exit gate wants the status block as well: the call alone does not open it.
+  if (loop.settings.exitGate === "dual")
+    return `Accepted: ${passing}. The exit gate is dual: the loop completes after two replies in a row that indicate completion and end with the RALPH_STATUS block saying EXIT_SIGNAL: true.`
   return `Accepted: ${passing}. End your turn now: the loop completes when it ends${reviewed ? ", once a reviewer has approved the change" : ""}.`
 }

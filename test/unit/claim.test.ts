@@ -47,6 +47,7 @@ describe("claimAnswer: what the tool tells the model", () => {
     expect(claimAnswer(loop(), accepted, undefined, true)).toContain("no checks are configured. End your turn now: the loop completes when it ends, once a reviewer has approved the change.")
     expect(claimAnswer(loop({ plan: plan(["US-1", "US-2"]) }), accepted, snapshot, false)).toContain("story US-1 is done")
     expect(claimAnswer(loop({ plan: plan(["US-1"]) }), accepted, snapshot, false)).toContain("the loop completes")
+    expect(claimAnswer(loop({}, { exitGate: "dual" }), accepted, snapshot, false)).toContain("EXIT_SIGNAL: true")
   })
 })
 
