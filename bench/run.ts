@@ -1,8 +1,8 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all eleven (about 10 minutes on 2 cores)
+//   npm run bench                       all twelve (about 10 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, status, hydrate, plan, idle, growth, load, control
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, status, hydrate, plan, idle, growth, load, control, review
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -22,6 +22,7 @@ import { runMemoryHydrationBench, type HydrationResult } from "./memory-hydratio
 import { runPlanFileBench, type PlanFileResult } from "./plan-file.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
 import { runStatusBench, type StatusResult } from "./status.js"
+import { runReviewCostBench, type ReviewCostResult } from "./review.js"
 import { QUICK } from "./util.js"
 
 // The goals of issue 6.
@@ -70,6 +71,7 @@ interface Results {
   load?: LoadResult
   controlCost?: ControlCostResult
   status?: StatusResult
+  reviewCost?: ReviewCostResult
 }
 
 type Row = [benchmark: string, measure: string, result: string, goal: string, verdict: string]
@@ -130,6 +132,7 @@ async function main(): Promise<void> {
   if (wanted("growth")) results.contextGrowth = await runContextGrowthBench(log)
   if (wanted("load")) results.load = await runLoadBench(log)
   if (wanted("control")) results.controlCost = await runControlCostBench(log)
+  if (wanted("review")) results.reviewCost = await runReviewCostBench(log)
   results.machine.opencode = results.load?.opencodeVersion ?? opencodeVersion()
   results.machine.loadAverage.end = loadavg()[0] ?? 0
 
@@ -216,6 +219,12 @@ function rows(r: Results): Row[] {
     out.push(["control command", `/ralph-status after a 3-turn loop, now (×${c.rounds})`, line(c.after.status), goal, met(c.after.status)])
     out.push(["control command", "/ralph-help, before → now", `${kb(c.before.help.bytes)} → ${kb(c.after.help.bytes)}`, goal, met(c.after.help)])
     out.push(["control command", "  for scale: one turn of that loop", line(c.loopTurn), "", "(info)"])
+  }
+  if (r.reviewCost) {
+    const c = r.reviewCost
+    const q = c.request
+    out.push(["review", `reviewer's request for a ${c.diffLines}-line diff (${kb(q.diffBytes)} of file)`, `${kb(q.bytes)} (≈${q.approxTokens.toLocaleString("en")} tokens): system ${kb(q.systemBytes)}, tools ${kb(q.toolsBytes)}`, "", "(info)"])
+    out.push(["review", `claim → completion, review off / on (median of ${c.runs})`, `${ms(c.claimToCompletionMs.withoutReview)} / ${ms(c.claimToCompletionMs.withReview)}`, "", "(info: + the reviewer model's time)"])
   }
   if (r.memory) {
     const m = r.memory

@@ -19,6 +19,8 @@ import { messagesTransformHook } from "./hooks/messages-transform.js"
 import { systemTransformHook } from "./hooks/system-transform.js"
 import { textCompleteHook } from "./hooks/text-complete.js"
 import { RefusedByRalph, toolGuardHook } from "./hooks/tool-guard.js"
+import { toolCall } from "./hooks/tool-calls.js"
+import { toolDefinitions } from "./hooks/tools.js"
 import { LoopManager } from "./loop/manager.js"
 import { MemoryStore } from "./memory/memory-store.js"
 import { PlanRequests } from "./plan/requests.js"
@@ -95,6 +97,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     "experimental.compaction.autocontinue": compactionAutocontinueHook(ctx),
     "tool.execute.before": toolGuardHook(ctx),
     "experimental.session.compacting": compactingHook(ctx),
+    tool: toolDefinitions(toolCall(ctx)),
     dispose: async () => {
       ctx.runner.dispose()
       await store.flush()

@@ -6,6 +6,7 @@ import type { Hooks, Plugin } from "@opencode-ai/plugin"
 import { enabledBySettings } from "./config/enabled.js"
 import { globalConfigDir } from "./config/files.js"
 import { configHook } from "./hooks/config.js"
+import { toolDefinitions } from "./hooks/tools.js"
 import { OBSERVED_EVENTS } from "./opencode/events.js"
 
 const SKIPPED = Promise.resolve()
@@ -39,6 +40,11 @@ export const server: Plugin = async (input, options) => {
   const textComplete = later("experimental.text.complete")
   return {
     config: configHook(),
+    // The tools are declared now (OpenCode reads them as it builds its tool list); a call runs in the machinery.
+    tool: toolDefinitions(async (name, args, context) => {
+      const call = (loaded ?? (await load())).tool?.[name]
+      return call ? call.execute(args as never, context) : "ralph-loop could not load; see OpenCode's log."
+    }),
     event: (input) => (!OBSERVED_EVENTS.has(input.event.type) ? SKIPPED : loaded?.event ? loaded.event(input) : event(input)),
     "command.execute.before": later("command.execute.before"),
     "chat.message": later("chat.message"),

@@ -50,6 +50,12 @@ interface Effects {
   /** HEAD and the changed files' content as the loop begins (undefined: not a git repository, or git failed). */
   "work-tree": { ask: { loop: Loop }; result: StartTree | undefined }
   "run-checks": { ask: { loop: Loop }; result: CheckResult[] }
+  /** The diff of what the loop changed since it began (for its reviewer; "" when none or not git). */
+  "loop-diff": { ask: { loop: Loop }; result: string }
+  /** OpenCode's default and small model ("provider/model"), as configured. */
+  "default-models": { ask: object; result: { model?: string | undefined; small?: string | undefined } }
+  /** A prompt to a review session, answered in full: the reply's text. */
+  "review-ask": { ask: { sessionID: string; input: PromptInput }; result: string }
   /** The state file is still what this process wrote (else it is restored, and the problem returned). */
   "verify-state": { ask: { loop: Loop }; result: StoreProblem | undefined }
   /** The loop's state as it is now has reached disk. */

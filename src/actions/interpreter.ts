@@ -1,6 +1,7 @@
 // Production's side of the jobs: every effect they yield is done here, with the SDK client
 // OpenCode gave the plugin, git, the checks and the store. Jobs run in the background; a job
 // never throws out of here (a failure it does not handle itself is logged).
+import { diffSinceStart } from "./loop-diff.js"
 import { filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "./work-tree.js"
 import { ownFolders, type Loop } from "../loop/loop.js"
 import type { OpencodeApi } from "../opencode/api.js"
@@ -142,6 +143,13 @@ export class Interpreter {
         )
       case "work-tree":
         return snapshotWorkTree(directory, ownFolders(effect.loop)).catch(() => undefined)
+      case "loop-diff":
+        return diffSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop)).catch(() => "")
+      case "default-models":
+        return api.defaultModels()
+      case "review-ask":
+        if (this.disposed) throw new Error("the plugin instance was disposed")
+        return api.ask(effect.sessionID, effect.input)
       case "run-checks":
         return this.runChecks(checksFor(effect.loop.settings, effect.loop.plan))
       case "auto-checks":

@@ -60,6 +60,7 @@ const STOP_TITLES: Record<StopReason, string> = {
   "time-budget": "Ralph · time budget used up",
   "auth-error": "Ralph · stopped: authentication failed",
   stagnation: "Ralph · stopped: no progress on the checks",
+  review: "Ralph · stopped: the reviewer kept rejecting",
   cancelled: "Ralph · cancelled",
   "session-deleted": "Ralph · stopped",
   replaced: "Ralph · replaced",

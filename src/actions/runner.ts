@@ -18,6 +18,7 @@ import { recoverAll } from "./jobs/recover.js"
 import { turnEnded } from "./jobs/turn-ended.js"
 import { afterIdle } from "./jobs/continue-session.js"
 import { planTurnEnded } from "./jobs/plan-turn.js"
+import { judgeToolClaim, type JudgedClaim } from "./jobs/claim.js"
 import type { PlanRequest } from "../plan/requests.js"
 
 /** What runs the jobs: it does their effects, keeps their timers, and knows what is on disk. */
@@ -85,7 +86,7 @@ export class LoopRunner {
 
   /**
    * Something happened to a loop (the manager's listener): an end, an open breaker or a long wait
-   * is notified, in a job of its own.
+   * is notified, and an ended loop's staged notes are settled — each in a job of its own.
    */
   loopChanged(loop: Loop, change: string): void {
     const notification = notificationFor(loop, change, this.ctx.now(), () => {
@@ -97,6 +98,16 @@ export class LoopRunner {
     })
     if (notification) this.host.start(`notification for ${loop.id}`, announce(notification))
     if (change.startsWith("stopped:") && featureOn(loop.settings, "remember")) this.host.start(`staged notes of ${loop.id}`, settleStaged(loop))
+  }
+
+  /** The model called ralph_done in the loop's session: its claim judged now (undefined: the job could not finish). */
+  async judgeToolClaim(loop: Loop, messageID: string): Promise<JudgedClaim | undefined> {
+    let judged: JudgedClaim | undefined
+    const ctx = this.ctx
+    await this.host.runNow(`ralph_done of ${loop.id}`, (function* () {
+      judged = yield* judgeToolClaim(ctx, loop, messageID)
+    })())
+    return judged
   }
 
   /** A loop was stopped outside a job (/cancel-ralph): its session's title says so. */

@@ -1,4 +1,5 @@
 // Starting a loop in a session, from /ralph or (activation "always") from a first message.
+import { withReviewFlag } from "../review/settings.js"
 import type { SettingKey, Settings } from "../config/schema.js"
 import type { RalphContext } from "../context.js"
 import { consistentSettings } from "../loop/limits.js"
@@ -9,7 +10,7 @@ import * as notice from "./notices.js"
 
 /** Resolves once the work tree as the loop begins is recorded: before the task reaches the model. */
 export async function startLoop(ctx: RalphContext, sessionID: string, task: string, overrides: Partial<Settings> = {}, plan?: PlanState): Promise<Loop> {
-  const { activation: _activation, ...merged } = { ...ctx.settings.current, ...overrides }
+  const { activation: _activation, ...merged } = { ...ctx.settings.current, ...overrides, review: withReviewFlag(ctx.settings.current.review, overrides.review) }
   if (merged.checks.length === 0 && merged.autoDetectChecks) merged.checks = detectChecks(ctx.directory)
   const explicit = new Set([...ctx.settings.explicit, ...(Object.keys(overrides) as SettingKey[])])
   const { settings, notices } = consistentSettings(merged, explicit, new Set(Object.keys(overrides) as SettingKey[]))

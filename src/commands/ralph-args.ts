@@ -33,6 +33,7 @@ export const RALPH_FLAGS: Record<string, FlagSpec> = {
   "--tests-pass": { key: "testsPass", kind: "switch" },
   "--stagnation-limit": { key: "stagnationLimit", kind: "number" },
   "--check": { key: "checks", kind: "check" },
+  "--review": { key: "review", kind: "switch" },
 }
 
 /** The kind of a check given as a bare command, from the tool it runs. */

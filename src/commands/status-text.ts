@@ -13,6 +13,8 @@ import type { SavedLoop } from "../store/saved-loops.js"
 import type { Struggle } from "../status/struggle.js"
 import { RALPH_FLAGS } from "./ralph-args.js"
 import { planStatusLines } from "../plan/status.js"
+import { reviewOptions } from "../review/settings.js"
+import { NO_REVIEWS } from "../review/state.js"
 
 const short = (id: string) => id.slice(0, 16)
 
@@ -32,12 +34,22 @@ export function statusText(loop: Loop, now: number, struggle?: Struggle): string
     `Budgets: tokens ${usage.tokens.toLocaleString("en")} of ${s.maxTokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)} of ${s.maxCost.toFixed(2)} · time ${((now - loop.startedAt) / 60_000).toFixed(1)} of ${s.maxWallMinutes} min`,
     lastChecks(loop, s),
     struggle ? struggleLine(struggle) : "",
+    reviewLine(loop),
     ...planStatusLines(loop.plan),
     `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (current)`].join(" → ")}`,
     loop.hints.length ? `Queued hints: ${loop.hints.length}` : "",
   ]
     .filter(Boolean)
     .join("\n")
+}
+
+/** The reviews of a loop with review on, their cost apart (the budgets above include it). */
+function reviewLine(loop: Loop): string {
+  const options = reviewOptions(loop.settings)
+  if (!options) return ""
+  const r = loop.review ?? NO_REVIEWS
+  const last = r.last ? ` · last verdict: ${r.last.verdict}` : ""
+  return `Review: ${r.reviews} review(s) · ${r.rejections} of ${options.maxRejections} rejections in a row · review tokens ${r.usage.tokens.toLocaleString("en")} · review cost ${r.usage.cost.toFixed(2)}${last}`
 }
 
 /** How a loop ended: for /ralph-status in any session it lived in. `report`: its ralph_report.md, if written. */
@@ -49,9 +61,12 @@ export function endedText({ loop, savedAt }: SavedLoop, report: string | undefin
     `${iterations(loop.iteration)} of at most ${maxIterations(loop)} · restarts ${loop.retries} · strategy ${loop.settings.strategy}`,
     `Time: ${((savedAt - loop.startedAt) / 60_000).toFixed(1)} min, ${when(loop.startedAt, now)} → ${when(savedAt, now)} · tokens ${usage.tokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)}`,
     ...(struggle ? [struggleLine(struggle)] : []),
+    reviewLine(loop),
     `Report: ${report ?? "not written"}`,
     `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (last)`].join(" → ")}`,
-  ].join("\n")
+  ]
+    .filter(Boolean)
+    .join("\n")
 }
 
 export const struggleLine = (s: Struggle): string => `Struggle: ${s.signal} — ${s.reason}`

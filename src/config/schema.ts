@@ -233,6 +233,24 @@ export const settingSchemas = {
     .max(100, "must be at most 100")
     .describe("auto-continue: continuations per user message."),
   notify: notifySchema,
+  review: z
+    .union([
+      z.boolean(),
+      z
+        .object({
+          model: z
+            .string()
+            .regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"')
+            .optional()
+            .describe("The reviewer's model, as \"provider/model\" (default: OpenCode's small_model, else the loop session's model)."),
+          agent: z.string().trim().min(1, "must not be empty").optional().describe("The reviewer's agent (default: ralph-review, a read-only agent the plugin defines)."),
+          maxDiffChars: z.number().int("must be a whole number").min(1_000, "must be at least 1000").max(1_000_000, "must be at most 1000000").default(60_000).describe("The diff sent to the reviewer is cut at this many characters (the cut is said)."),
+          maxRejections: z.number().int("must be a whole number").min(1, "must be at least 1").max(20, "must be at most 20").default(3).describe("Rejections in a row that stop the loop (reason review)."),
+          keep: z.boolean().default(false).describe("Keep each review session instead of deleting it after its verdict."),
+        })
+        .strict(),
+    ])
+    .describe("A second opinion before a loop completes: once a completion claim passes the checks, a fresh review session judges the change (true, or an object of options; /ralph --review)."),
 } as const
 
 export type Settings = { [K in keyof typeof settingSchemas]: z.output<(typeof settingSchemas)[K]> }
@@ -283,6 +301,7 @@ export const DEFAULT_SETTINGS: Settings = {
   autoContinueMax: 3,
   usageLimitMaxWaitHours: 6,
   notify: { desktop: true, on: [...NOTIFY_EVENTS] },
+  review: false,
 }
 
 export const SETTING_KEYS = Object.keys(settingSchemas) as SettingKey[]

@@ -23,6 +23,8 @@ export const chatMessageHook =
   async (input, output) => {
     ctx.settings.showUnseen()
     const sessionID = input.sessionID
+    // A loop's review session: its prompt is the plugin's own, never a loop's start.
+    if (ctx.manager.isReviewSession(sessionID)) return void ctx.newSessions.delete(sessionID)
     const isControl = output.parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))
     ctx.controlTurns.messageCreated(sessionID, output.message.id, isControl)
     const isNewSession = ctx.newSessions.delete(sessionID)

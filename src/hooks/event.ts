@@ -17,6 +17,8 @@ export const eventHook =
 
 function handle(ctx: RalphContext, observation: Observation): void {
   const { manager, continuations } = ctx
+  // A loop's review session is the plugin's own: nothing that happens in it is a loop's or a continuation's business.
+  if ("sessionID" in observation && manager.isReviewSession(observation.sessionID) && observation.kind !== "session-deleted") return
   switch (observation.kind) {
     case "busy":
       continuations.onBusy(observation.sessionID)

@@ -4,11 +4,12 @@ import { cooldownEndsAt, recordIteration } from "./breaker.js"
 import { blockedUntil } from "./call-window.js"
 import { exceededBudget, exceededSpend } from "./budgets.js"
 import { classify, errorFingerprint } from "./classify.js"
+import { judgeClaim, todosFeedback } from "./claim.js"
 import { keptPromise } from "./completion.js"
 import { gateOpen, indicatesCompletion } from "./exit-gate.js"
 import { backoffDelayMs } from "./backoff.js"
 import { usageLimitWait } from "./usage-limit.js"
-import { completeLine, failureFingerprint, failureReport, feedbackLine, recurringFailures, stagnantRuns, unmetCriteria } from "./criteria.js"
+import { completeLine, failureFingerprint, failureReport, feedbackLine, recurringFailures, stagnantRuns } from "./criteria.js"
 import { issueCount, keepHistory, type DiagnosticSnapshot } from "./diagnostics.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
 import { callsToGoOn } from "./go-on.js"
@@ -31,7 +32,7 @@ export type Decision =
   /** The next iteration; `fresh` forces a new session whatever the strategy (context overflow). */
   | { type: "restart"; fresh: boolean; note?: string; feedback?: string }
 
-export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs" | "snapshots" | "gotchas" | "plan">>
+export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs" | "snapshots" | "gotchas" | "plan" | "review">>
 
 export interface Outcome {
   decision: Decision
@@ -50,10 +51,14 @@ export interface Facts {
 export function claimsCompletion(loop: Loop, turn: Turn): boolean {
   const { settings } = loop
   const status = settings.statusBlock ? parseStatusBlock(turn.texts.join("\n")) : undefined
-  const promised = keptPromise(turn.texts, settings.promiseWord, settings.completionMarkers)
+  const promised = promisedIn(loop, turn)
   const completionStreak = indicatesCompletion(promised, status) ? loop.completionStreak + 1 : 0
   return gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
 }
+
+/** The promise (or a completion marker) in the model's own text, or a call of the ralph_done tool: the same claim. */
+const promisedIn = (loop: Loop, turn: Turn): boolean =>
+  turn.doneCall !== undefined || keptPromise(turn.texts, loop.settings.promiseWord, loop.settings.completionMarkers)
 
 /** The turn's last reply is the one the loop last decided on (a second idle for it is a duplicate). */
 export const isDecided = (loop: Loop, turn: Turn): boolean =>
@@ -76,15 +81,14 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
 
   const text = turn.texts.join("\n")
   const status = settings.statusBlock ? parseStatusBlock(text) : undefined
-  const promised = keptPromise(turn.texts, settings.promiseWord, settings.completionMarkers)
+  const promised = promisedIn(loop, turn)
   const completionStreak = indicatesCompletion(promised, status) ? loop.completionStreak + 1 : 0
   const snapshots = snapshot ? keepHistory([...loop.snapshots, snapshot]) : loop.snapshots
   const gotchas = snapshot ? learnGotchas(loop.gotchas, snapshot) : loop.gotchas
-  const unmet = snapshot ? unmetCriteria(snapshot, settings) : []
   const claimed = gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
   // Open todos veto a completion claim, as a failing check does.
-  const openTodos = claimed && settings.requireTodosDone ? sample.openTodos : []
-  const accepted = claimed && unmet.length === 0 && openTodos.length === 0
+  const { unmet, openTodos, accepted: passes } = judgeClaim(snapshot, claimed ? sample.openTodos : [], settings)
+  const accepted = claimed && passes
   // Seed 004: a loop started with its criteria completes when they all hold after it changed the work tree.
   const criteriaMet =
     !claimed && !loop.plan && settings.completeOnCriteria && snapshot !== undefined && unmet.length === 0 && workTreeChanged(loop.progress, sample) && (!settings.requireTodosDone || sample.openTodos.length === 0)
@@ -94,7 +98,7 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   // completes when no story is left.
   const plan = accepted && loop.plan ? markCurrentDone(loop.plan, loop.iteration, snapshot ? snapshot.checks.filter((c) => c.status === "passed").map((c) => c.name) : []) : undefined
   if (accepted && (!plan || !currentStory(plan))) {
-    const how = `${promised ? "the promise was kept" : "the status block signalled the exit"}${snapshot ? " and the checks pass" : ""}`
+    const how = `${turn.doneCall ? "ralph_done was called" : promised ? "the promise was kept" : "the status block signalled the exit"}${snapshot ? " and the checks pass" : ""}`
     const detail = plan ? `all ${plan.stories.length} stories of the plan are done; the last one: ${how}` : how
     return done({ type: "complete", detail }, { completionStreak, snapshots, gotchas, ...(plan ? { plan } : {}) })
   }
@@ -109,8 +113,8 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
         failureReport(snapshot),
       ]
     : []
-  const todosFeedback = openTodos.length > 0 ? [`The completion claim was rejected: these todos are still open — finish them (or cancel the ones no longer needed), then claim again:`, ...openTodos.map((t) => `- ${t}`)] : []
-  const feedback = checksFeedback.length + todosFeedback.length > 0 ? [...todosFeedback, ...(todosFeedback.length && checksFeedback.length ? [""] : []), ...checksFeedback].join("\n") : undefined
+  const todos = todosFeedback(openTodos)
+  const feedback = checksFeedback.length + todos.length > 0 ? [...todos, ...(todos.length && checksFeedback.length ? [""] : []), ...checksFeedback].join("\n") : undefined
   if (status?.status === "BLOCKED")
     return done({ type: "pause", reason: `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}` }, { ...storyDone, snapshots, gotchas })
   if (snapshot && !plan && stagnantRuns(snapshots) >= settings.stagnationLimit)

@@ -1,6 +1,7 @@
 // What the loop learns along the way — OpenCode's events, the user's messages and hints, usage,
 // the last turn, the breaker after a cooldown — recorded by the one writer of loop state
 // (LoopManager extends this). Phase changes are in manager.ts.
+import { NO_REVIEWS } from "../review/state.js"
 import type { Breaker } from "./breaker.js"
 import { recordCall } from "./call-window.js"
 import type { StartTree } from "./changed-files.js"
@@ -66,6 +67,30 @@ export class LoopFacts extends LoopRegistry {
   }
 
   /** What a session of the loop has cost so far, from OpenCode's message accounting. */
+  /** A ralph_done call's claim was judged on this work tree (undefined: the turn's end must run the checks itself). */
+  claimJudged(loop: Loop, judged: Loop["judgedClaim"]): void {
+    if (judged) loop.judgedClaim = judged
+    else delete loop.judgedClaim
+  }
+
+  /** A review of the loop's claim opened its session, or (undefined) the session is gone or kept. */
+  reviewSession(loop: Loop, sessionID: string | undefined): void {
+    const { session: _open, ...review } = loop.review ?? NO_REVIEWS
+    if (sessionID !== undefined) this.reviewSessions.add(sessionID)
+    loop.review = sessionID === undefined ? review : { ...review, session: sessionID }
+    this.changed(loop, "review")
+  }
+
+  /**
+   * A session a loop opened for a review: no loop, no continuation, no activation ever acts in it.
+   * Remembered for the instance's life (a handful of ids): its last idle may come after its review.
+   */
+  isReviewSession(sessionID: string): boolean {
+    return this.reviewSessions.has(sessionID) || this.all().some((loop) => loop.review?.session === sessionID)
+  }
+
+  private readonly reviewSessions = new Set<string>()
+
   usageMeasured(loop: Loop, sessionID: string, usage: Usage): void {
     loop.usage = { ...loop.usage, [sessionID]: usage }
     this.changed(loop, "usage")

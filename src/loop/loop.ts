@@ -8,13 +8,14 @@ import { sessionIDSchema } from "../opencode/session-id.js"
 import { breakerSchema, closedBreaker } from "./breaker.js"
 import { callWindowSchema, emptyCallWindow } from "./call-window.js"
 import { fileHashesSchema } from "./changed-files.js"
-import { diagnosticSnapshotSchema } from "./diagnostics.js"
+import { diagnosticSnapshotSchema, type DiagnosticSnapshot } from "./diagnostics.js"
 import { gotchaSchema } from "./gotchas.js"
 import { progressSchema } from "./progress.js"
 import { turnSchema } from "./turn.js"
 import { planStateSchema } from "../plan/plan.js"
 import type { ResumeHow } from "./go-on.js"
 import { targetsOf } from "./targets.js"
+import { reviewStateSchema } from "../review/state.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
 
 export { ownFolders } from "../project/own-files.js"
@@ -46,6 +47,7 @@ export const stopReasonSchema = z.enum([
   "cancelled",
   "session-deleted",
   "replaced",
+  "review",
 ])
 export type StopReason = z.infer<typeof stopReasonSchema>
 
@@ -132,6 +134,8 @@ export const loopStateSchema = z.object({
   retiring: z.array(sessionIDSchema),
   /** A plan loop (/ralph --prd): its stories and which of them the plugin has marked done. */
   plan: planStateSchema.optional(),
+  /** Its reviews (review on): rejections in a row, their cost, the last verdict. */
+  review: reviewStateSchema.optional(),
   stopReason: stopReasonSchema.optional(),
   /** Why the loop stopped or paused, for the user. */
   detail: z.string().optional(),
@@ -157,6 +161,11 @@ export interface LoopRuntime {
   recoveryPending?: boolean
   /** The current iteration is counted and its prompt has not gone out yet: a stop now takes the count back. */
   iterationUnsent?: boolean
+  /**
+   * The checks a ralph_done call ran, with the work tree they saw and the message that called: the
+   * turn's end reuses them when that call is the turn's claim and the work tree has not changed since.
+   */
+  judgedClaim?: { messageID: string; workTree: string; snapshot: DiagnosticSnapshot | undefined }
 }
 
 /** What never changes in a loop. */
@@ -171,7 +180,7 @@ export const loopFromState = (state: LoopState): Loop => ({ ...state, ...runtime
 
 /** The part of a loop that is written to disk. */
 export function stateOf(loop: Loop): LoopState {
-  const { sawBusy: _sawBusy, busyEpoch: _busyEpoch, userEpoch: _userEpoch, turnEvents: _turnEvents, resumeRequested: _resumeRequested, recoveryPending: _recoveryPending, iterationUnsent: _iterationUnsent, ...state } = loop
+  const { sawBusy: _sawBusy, busyEpoch: _busyEpoch, userEpoch: _userEpoch, turnEvents: _turnEvents, resumeRequested: _resumeRequested, recoveryPending: _recoveryPending, iterationUnsent: _iterationUnsent, judgedClaim: _judgedClaim, ...state } = loop
   return state
 }
 
@@ -205,5 +214,6 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
 /** Turns the loop may run in all. */
 export const maxIterations = (loop: { settings: Pick<LoopSettings, "maxRetries" | "maxIterations"> }): number => Math.min(loop.settings.maxRetries + 1, loop.settings.maxIterations)
 
-export const totalUsage = (loop: Pick<Loop, "usage">): Usage =>
-  Object.values(loop.usage).reduce((sum, u) => ({ tokens: sum.tokens + u.tokens, cost: sum.cost + u.cost }), { tokens: 0, cost: 0 })
+/** Everything the loop has used: its sessions and its reviews (budgets count both). */
+export const totalUsage = (loop: Pick<Loop, "usage" | "review">): Usage =>
+  [...Object.values(loop.usage), ...(loop.review ? [loop.review.usage] : [])].reduce((sum, u) => ({ tokens: sum.tokens + u.tokens, cost: sum.cost + u.cost }), { tokens: 0, cost: 0 })

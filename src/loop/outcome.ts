@@ -13,6 +13,7 @@ const MARKS: Record<StopReason, string | undefined> = {
   "cost-budget": "⚠ cost budget",
   "time-budget": "⚠ time budget",
   stagnation: "⚠ stalled",
+  review: "⚠ rejected by review",
   "auth-error": "✗ auth error",
   "session-deleted": undefined,
   replaced: undefined,

@@ -13,6 +13,9 @@ export function promiseTag(word: string): string {
 /** How the model hands on what it learned: the progress log keeps these lines for later sessions. */
 export const LEARNING_RULE = "Anything a later session should know about this codebase (a convention, a gotcha, where something lives), write as a line <learning>…</learning>; the progress log keeps it."
 
+/** The other way to claim: the tool answers in the same turn whether the claim holds. */
+export const DONE_TOOL_RULE = "Instead of the promise you may call the ralph_done tool (summary, evidence): it runs the checks at once and answers whether the claim is accepted; ralph_status shows the loop's state."
+
 /**
  * Appended to the first user message of a loop (seed 000, step 0), and closing every restart
  * prompt. With a plan, the promise is for the current story.
@@ -25,7 +28,8 @@ export function loopRules(settings: Pick<LoopSettings, "promiseWord" | "statusBl
         `Only then: never write it for partial progress, never to get out of the loop, and do not mention it otherwise.`,
         `If you stop before the task is done, you will be asked to continue.`,
       ].join(" ")
-  const rules = featureOn(settings, "progress-log") ? `${promise}\n\n${LEARNING_RULE}` : promise
+  const claim = `${promise}\n\n${DONE_TOOL_RULE}`
+  const rules = featureOn(settings, "progress-log") ? `${claim}\n\n${LEARNING_RULE}` : claim
   return settings.statusBlock ? `${rules}\n\n${STATUS_BLOCK_INSTRUCTION}` : rules
 }
 
@@ -45,7 +49,7 @@ export function systemNote(loop: Loop): string {
   return [
     `Ralph loop mode: iteration ${loop.iteration} of ${maxIterations(loop)}.${position}`,
     `You are working autonomously on a task the user gave once; nobody will answer questions in between — make reasonable choices and keep going.`,
-    `Finish with ${promiseTag(loop.settings.promiseWord)} only when the whole ${loop.plan ? "story" : "task"} is truly done.`,
+    `Finish with ${promiseTag(loop.settings.promiseWord)} (or call ralph_done) only when the whole ${loop.plan ? "story" : "task"} is truly done.`,
     loop.settings.statusBlock ? "End every reply with the ---RALPH_STATUS--- block." : "",
     `What earlier loops learned in this project is in ${MEMORY_FILE} (read it when stuck)${featureOn(loop.settings, "remember") ? "; add a lasting lesson with <remember>…</remember>" : ""}.`,
   ]

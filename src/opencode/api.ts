@@ -35,7 +35,7 @@ interface Answer {
 }
 
 /** How long a call may take before the loop treats it as failed (summarize runs a model turn). */
-const TIMEOUT_MS: Record<string, number> = { "session.summarize": 10 * 60_000 }
+const TIMEOUT_MS: Record<string, number> = { "session.summarize": 10 * 60_000, "session.prompt": 10 * 60_000 }
 const DEFAULT_TIMEOUT_MS = 60_000
 
 export class OpencodeApi {
@@ -130,6 +130,31 @@ export class OpencodeApi {
         },
       }),
     )
+  }
+
+  /**
+   * Sends a prompt and waits for the whole reply (a review session's: the plugin's own, never a
+   * loop's); resolves with the reply's own text.
+   */
+  async ask(sessionID: string, input: PromptInput): Promise<string> {
+    const reply = await this.call("session.prompt", () =>
+      this.client.session.prompt({
+        path: { id: sessionID },
+        body: {
+          parts: [{ type: "text", text: input.text }],
+          ...(input.agent ? { agent: input.agent } : {}),
+          ...(input.model ? { model: input.model } : {}),
+        },
+      }),
+    )
+    if (reply.info.error) throw new OpencodeCallError("session.prompt", reply.info.error)
+    return reply.parts.flatMap((p) => (p.type === "text" && !p.synthetic && !p.ignored ? [p.text] : [])).join("\n")
+  }
+
+  /** OpenCode's configured default model and small model ("provider/model"), when set. */
+  async defaultModels(): Promise<{ model?: string | undefined; small?: string | undefined }> {
+    const config = await this.call("config.get", () => this.client.config.get())
+    return { model: config.model, small: config.small_model }
   }
 
   async setTitle(sessionID: string, title: string): Promise<void> {

@@ -1,6 +1,6 @@
 // Reading OpenCode's message list: the turn that just ended, the summary a compaction wrote, and
 // what the session has cost so far.
-import type { AssistantMessage, Message, Part, SessionMessagesResponse, TextPart } from "@opencode-ai/sdk"
+import type { AssistantMessage, Message, Part, SessionMessagesResponse, TextPart, ToolPart } from "@opencode-ai/sdk"
 import type { Usage } from "../loop/loop.js"
 import { CONTROL_MARKER } from "../commands/definitions.js"
 import type { Turn } from "../loop/turn.js"
@@ -48,6 +48,8 @@ export function readTurn(messages: readonly MessageWithParts[]): Turn {
     texts: assistants.flatMap((m) => m.parts.filter(ownText).map((p) => p.text)),
   }
   if (compacted) turn.compacted = true
+  const doneCall = lastDoneCall(assistants)
+  if (doneCall) turn.doneCall = doneCall
   if (last) {
     turn.lastAssistantID = last.id
     turn.model = { providerID: last.providerID, modelID: last.modelID }
@@ -60,6 +62,19 @@ export function readTurn(messages: readonly MessageWithParts[]): Turn {
     turn.model ??= lastUser.model
   }
   return turn
+}
+
+/** The name of the tool with which the model declares the task (or story) done. */
+export const DONE_TOOL = "ralph_done"
+
+/** The arguments of the turn's last completed ralph_done call (what the model claimed), if any. */
+function lastDoneCall(assistants: readonly MessageWithParts[]): Turn["doneCall"] {
+  const calls = assistants.flatMap((m) => m.parts.filter((p): p is ToolPart => p.type === "tool" && p.tool === DONE_TOOL && p.state.status === "completed"))
+  const last = calls.at(-1)
+  const input = last?.state.input
+  if (!last || !input) return undefined
+  const evidence = Array.isArray(input.evidence) ? input.evidence.map(String) : typeof input.evidence === "string" ? [input.evidence] : []
+  return { summary: typeof input.summary === "string" ? input.summary : "", evidence, messageID: last.messageID }
 }
 
 /** A summary OpenCode finished writing (one a crash or an error cut off is no handoff). */

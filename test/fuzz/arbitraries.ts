@@ -43,6 +43,7 @@ export const reply: fc.Arbitrary<Reply> = fc
 export const flags: fc.Arbitrary<RalphFlags> = fc.record(
   {
     plan: fc.boolean(),
+    review: fc.boolean(),
     strategy: fc.constantFrom("recreate", "fresh", "continue"),
     maxRetries: fc.integer({ min: 0, max: 8 }),
     maxIterations: fc.integer({ min: 1, max: 9 }),

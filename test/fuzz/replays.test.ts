@@ -551,3 +551,31 @@ describe("replays: continuations outside /ralph", () => {
     expect(off.trace.some((l) => /auto-checks|work-tree/.test(l))).toBe(false)
   })
 })
+
+describe("replays: review", () => {
+  const reviewed = (world: World) => [...world.reviewSessions]
+  const live = (world: World) => new Set(world.order.filter((s) => !s.deleted).map((s) => s.id))
+
+  it("the first review rejects (the loop goes on with its reasons), the second approves and the loop completes; both sessions are gone", async () => {
+    const world = await run([S.ralph("ses_A", { review: true }), S.turn("ses_A", "promise", { settle: true }), S.turn("ses_A", "promise", { settle: true })])
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "completed", iteration: 2, review: { reviews: 2, rejections: 0 } })
+    expect(sessionsPrompted(world)).toEqual(["ses_A"])
+    expect(reviewed(world)).toHaveLength(2)
+    for (const id of reviewed(world)) expect(live(world).has(id)).toBe(false)
+  })
+
+  it("/cancel-ralph while the reviewer answers: the loop stops, nothing is sent, the review session is deleted", async () => {
+    const world = await run([S.ralph("ses_A", { review: true }), S.turn("ses_A", "promise"), S.stepTo("review-ask"), S.cancel("ses_A"), S.settle()])
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled" })
+    expect(world.prompts).toHaveLength(0)
+    expect(reviewed(world)).toHaveLength(1)
+    expect(live(world).has(reviewed(world)[0] as string)).toBe(false)
+  })
+
+  it("OpenCode restarts mid-review: recovery deletes the review session and the claim is reviewed again", async () => {
+    const world = await run([S.ralph("ses_A", { review: true }), S.turn("ses_A", "promise"), S.stepTo("review-ask"), S.restart(), S.settle()])
+    expect(reviewed(world).length).toBeGreaterThanOrEqual(2)
+    for (const id of reviewed(world)) expect(live(world).has(id)).toBe(false)
+    expect(first(world).review?.session).toBeUndefined()
+  })
+})

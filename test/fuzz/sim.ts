@@ -55,6 +55,10 @@
 //     was and counts no retry
 // 20  a loop's end is notified once (notify.*): at the end, one "ended" notification per stopped loop,
 //     with its stop reason (fewer only when OpenCode was killed before it went out), none for a live loop
+//
+// Review (a loop's review sessions, `Ralph review · …`):
+// 22  no loop ever lives in a review session, no prompt nor continuation ever goes to one, and each is
+//     deleted once its review is over
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -120,6 +124,8 @@ export type ControlName = "cancel-ralph" | "ralph-pause" | "ralph-resume" | "ral
 export interface RalphFlags {
   /** `--prd`: a plan loop over SIM_PLAN. */
   plan?: boolean
+  /** `--review`: a claim the checks pass goes to a review session first. */
+  review?: boolean
   strategy?: Strategy
   maxRetries?: number
   maxIterations?: number
@@ -312,6 +318,9 @@ export class World {
   readonly timers = new Map<Loop, { until: number }>()
   readonly loops: Tracked[] = []
   readonly prompts: PromptRecord[] = []
+  /** The review sessions the plugin created, and how many reviews ran (they alternate reject, approve). */
+  readonly reviewSessions = new Set<string>()
+  private reviews = 0
   /** The continuations sent to sessions without a loop, in order. */
   readonly continuations: Array<{ sessionID: string; feature: string; text: string }> = []
   readonly trace: string[] = []
@@ -447,6 +456,7 @@ export class World {
       if (loop.phase === "waiting" && !this.timers.has(loop)) this.violate(5, `${t.name} is waiting with no timer to wake it`)
       if (loop.phase === "stopped" && !loop.stopReason) this.violate(5, `${t.name} stopped without a stopReason`)
     }
+    for (const id of this.reviewSessions) if (this.live(id)) this.violate(22, `the review session ${id} was not deleted after its review`)
     this.checkEndNotifications()
   }
 
@@ -906,6 +916,18 @@ export class World {
         return this.workTree > 0 ? ["src/a.ts"] : []
       case "work-tree":
         return { head: "sim-head", files: {} }
+      case "loop-diff":
+        return this.workTree > 0 ? "diff --git a/src/a.ts b/src/a.ts\n" : ""
+      case "default-models":
+        return {}
+      case "review-ask": {
+        // The reviewer's turn, as OpenCode runs it: the prompt passes chat.message, the session goes
+        // busy and idle (its idle must reach no continuation). Reviews alternate: reject, approve, …
+        const s = this.mustLive(effect.sessionID, "session.prompt")
+        await this.userMessage(s, effect.input.text)
+        await this.idle(s.id)
+        return ++this.reviews % 2 === 1 ? "<verdict>reject</verdict>\n- the test was deleted" : "<verdict>approve</verdict>"
+      }
       case "run-checks":
         return checksFor(effect.loop.settings, effect.loop.plan).map((check) => this.checkResult(check.name, check.kind))
       case "todos":
@@ -958,6 +980,7 @@ export class World {
       }
       case "create-session": {
         const s = this.addSession(`ses_N${++this.ids}`, undefined, effect.title)
+        if (effect.title.startsWith("Ralph review · ")) this.reviewSessions.add(s.id)
         await this.emit({ type: "session.created", properties: { sessionID: s.id, info: { id: s.id, title: effect.title } } })
         return { id: s.id }
       }
@@ -1081,6 +1104,7 @@ export class World {
   private onPrompt(loop: Loop, sessionID: string): void {
     const t = this.tracked.get(loop)
     if (!t) return this.violate(2, `a prompt to ${sessionID} from a loop nobody started`)
+    if (this.reviewSessions.has(sessionID)) this.violate(22, `${t.name} prompts ${sessionID}, a review session`)
     this.note(`    PROMPT → ${sessionID} from ${t.name}, iteration ${loop.iteration}`)
     const s = this.sessions.get(sessionID)
     if (!s) this.violate(2, `${t.name} prompts ${sessionID}, a session OpenCode does not know`)
@@ -1105,6 +1129,7 @@ export class World {
   private onContinuation(sessionID: string, feature: "todo-continuation" | "auto-continue"): void {
     this.note(`    CONTINUATION (${feature}) → ${sessionID}`)
     const s = this.live(sessionID)
+    if (this.reviewSessions.has(sessionID)) this.violate(22, `a ${feature} prompt to ${sessionID}, a review session`)
     if (!s) return this.violate(15, `a ${feature} prompt to ${sessionID}, a session OpenCode does not have`)
     if (s.parentID) this.violate(15, `a ${feature} prompt to ${sessionID}, a child session of ${s.parentID}`)
     const owner = this.manager.find(sessionID) ?? this.manager.all().find((l) => l.restart?.sessionID === sessionID)
@@ -1141,6 +1166,7 @@ export class World {
   private checkLoop(t: Tracked, event?: string): void {
     const { loop } = t
     if (t.gone) return
+    if (this.reviewSessions.has(loop.sessionID)) this.violate(22, `${t.name} lives in ${loop.sessionID}, a review session`)
     const unsentTakenBack =
       event?.startsWith("stopped:") === true &&
       loop.iteration === t.lastIteration - 1 &&
@@ -1287,6 +1313,7 @@ function flagWords(flags: RalphFlags): string[] {
   if (flags.maxTokens !== undefined) words.push("--max-tokens", String(flags.maxTokens))
   if (flags.maxMinutes !== undefined) words.push("--max-minutes", String(flags.maxMinutes))
   if (flags.cooldownMinutes !== undefined) words.push("--cooldown-minutes", String(flags.cooldownMinutes))
+  if (flags.review) words.push("--review")
   return words
 }
 
@@ -1319,10 +1346,12 @@ function describeEffect(effect: Effect): string {
     case "session":
     case "continue":
     case "auto-checks":
+    case "review-ask":
       return `${effect.kind} ${effect.sessionID}`
     case "sample":
     case "changed-files":
     case "work-tree":
+    case "loop-diff":
     case "run-checks":
     case "verify-state":
     case "persisted":

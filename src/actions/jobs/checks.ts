@@ -13,10 +13,24 @@ import type { JobContext } from "./context.js"
 
 export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn, sample: ProgressSample): Job<DiagnosticSnapshot | undefined> {
   // The loop's checks, and in a plan loop the current story's own.
-  const checks = checksFor(loop.settings, loop.plan)
-  if (checks.length === 0) return undefined
+  if (checksFor(loop.settings, loop.plan).length === 0) return undefined
   const onCriteria = loop.settings.completeOnCriteria && !loop.plan && workTreeChanged(loop.progress, sample)
   if (loop.settings.checkAfter !== "iteration" && !onCriteria && !claimsCompletion(loop, turn)) return undefined
+  // The turn's claim is a ralph_done call whose checks ran on the work tree as it still is: their
+  // results stand. (Only for a loop without @targets: its fingerprint then covers the whole project.)
+  const judged = loop.judgedClaim
+  ctx.manager.claimJudged(loop, undefined)
+  if (judged && loop.targets.length === 0 && judged.messageID === turn.doneCall?.messageID && judged.workTree === sample.workTree) {
+    yield* log("info", "checks of the ralph_done call reused: the work tree has not changed since", { loop: loop.id, iteration: loop.iteration })
+    return judged.snapshot
+  }
+  return yield* runChecks(ctx, loop)
+}
+
+/** Runs the loop's checks now (undefined: it has none). */
+export function* runChecks(ctx: JobContext, loop: Loop): Job<DiagnosticSnapshot | undefined> {
+  const checks = checksFor(loop.settings, loop.plan)
+  if (checks.length === 0) return undefined
   yield* notify({ variant: "info", title: iterationTitle(loop), message: `Running ${checks.length} check${checks.length === 1 ? "" : "s"}: ${checks.map((c) => c.name).join(", ")}…` })
   const results = yield* io({ kind: "run-checks", loop })
   yield* log("info", "checks ran", { loop: loop.id, iteration: loop.iteration, results: results.map((r) => ({ name: r.name, status: r.status, exitCode: r.exitCode, durationMs: r.durationMs })) })

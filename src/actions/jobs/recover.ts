@@ -20,6 +20,8 @@ import { prompt } from "./prompt.js"
 import { isEmpty, iterate } from "./restart.js"
 import { retireAll } from "./retire.js"
 import { turnEnded } from "./turn-ended.js"
+import { closeReview } from "./review.js"
+import { reviewOptions } from "../../review/settings.js"
 
 /** Gives a TUI that starts with OpenCode a moment to connect before the first toast. */
 export const RECOVERY_GRACE_MS = 1_000
@@ -40,6 +42,8 @@ export function* recoverAll(ctx: JobContext, adopted: readonly Loop[], { problem
   // died in between): that session is archived and deleted now, or it would be left for good.
   for (const loop of loops) {
     if (loop.phase === "stopped" && loop.retiring.length > 0) yield { kind: "spawn", label: `retiring of ${loop.id}`, job: retireAll(ctx, loop) }
+    // A review OpenCode's restart cut off: its session goes (the claim is judged again).
+    if (loop.review?.session !== undefined) yield { kind: "spawn", label: `review session of ${loop.id}`, job: closeReview(ctx, loop, reviewOptions(loop.settings)?.keep ?? false) }
   }
   for (const loop of adopted) {
     // Cancelled (or replaced) meanwhile.

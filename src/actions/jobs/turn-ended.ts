@@ -19,6 +19,9 @@ import { consolidate } from "./memory.js"
 import { goOnFromSession } from "./recover.js"
 import { iterate } from "./restart.js"
 import { currentStory } from "../../plan/plan.js"
+import { afterReview } from "../../review/outcome.js"
+import { reviewOptions } from "../../review/settings.js"
+import { review } from "./review.js"
 
 export function* turnEnded(ctx: JobContext, loop: Loop): Job {
   yield* reached("turn.ended")
@@ -66,7 +69,15 @@ function* settledSample(loop: Loop): Job<ProgressSample> {
 function* decideAndAct(ctx: JobContext, loop: Loop, facts: { turn: Turn; sample: ProgressSample; snapshot: DiagnosticSnapshot | undefined }, userEpoch: number): Job {
   const breakerBefore = loop.breaker.state
   const story = loop.plan ? currentStory(loop.plan) : undefined
-  const { decision, update } = decide(loop, { ...facts, now: ctx.now() })
+  let { decision, update } = decide(loop, { ...facts, now: ctx.now() })
+  // Review on: a completion the checks allow waits for the reviewer's verdict.
+  const options = reviewOptions(loop.settings)
+  if (decision.type === "complete" && options) {
+    const verdict = yield* review(ctx, loop, options, facts)
+    // Cancelled, paused or written to meanwhile: the review decides nothing.
+    if (loop.phase !== "deciding" || loop.userEpoch !== userEpoch) return loop.phase === "deciding" ? ctx.manager.keepWatching(loop, true) : undefined
+    ;({ decision, update } = afterReview(loop, { decision, update }, verdict, options, ctx.now()))
+  }
   yield* log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration, decision })
   if (decision.type !== "ignore") {
     ctx.manager.decided(loop, facts.turn, update, decision)
