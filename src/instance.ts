@@ -1,6 +1,7 @@
 // One ralph-loop per OpenCode instance (project directory): settings, the loop manager, the action
 // runner and the store, wired into the hooks — each wrapped so nothing ever throws into OpenCode.
 // Loaded in the background by plugin.ts, so OpenCode's start does not wait for it.
+import { listCheckpoints } from "./actions/checkpoints.js"
 import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
 import { Interpreter } from "./actions/interpreter.js"
 import { LoopRunner } from "./actions/runner.js"
@@ -135,7 +136,7 @@ function guard(hooks: Hooks, api: OpencodeApi): Hooks {
 async function report(directory: string, loop: Loop, api: OpencodeApi, saved: Promise<void>): Promise<void> {
   try {
     const files = await filesChangedSinceStart(directory, { head: loop.startHead, files: loop.startFiles }, ownFolders(loop))
-    const file = await writeReport(directory, loop, files, Date.now())
+    const file = await writeReport(directory, loop, files, Date.now(), await listCheckpoints(directory, loop.id))
     api.log("info", "loop report written", { loop: loop.id, file })
   } catch (error) {
     api.log("warn", `could not write the loop report: ${String(error)}`, { loop: loop.id })

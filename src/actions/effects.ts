@@ -5,6 +5,7 @@
 import type { Session, Todo } from "@opencode-ai/sdk"
 import type { CheckConfig } from "../config/schema.js"
 import type { StartTree } from "../loop/changed-files.js"
+import type { Checkpoint } from "../loop/checkpoints.js"
 import type { CheckResult } from "../loop/diagnostics.js"
 import type { Loop } from "../loop/loop.js"
 import type { ProgressSample } from "../loop/progress.js"
@@ -49,6 +50,8 @@ interface Effects {
   "changed-files": { ask: { loop: Loop }; result: string[] }
   /** HEAD and the changed files' content as the loop begins (undefined: not a git repository, or git failed). */
   "work-tree": { ask: { loop: Loop }; result: StartTree | undefined }
+  /** The work tree as iteration `iteration` left it (0: before the loop), on `refs/ralph/<loop>/<n>`; undefined: not a git repository. */
+  checkpoint: { ask: { loop: Loop; iteration: number }; result: Checkpoint | undefined }
   "run-checks": { ask: { loop: Loop }; result: CheckResult[] }
   /** The diff of what the loop changed since it began (for its reviewer; "" when none or not git). */
   "loop-diff": { ask: { loop: Loop }; result: string }

@@ -1,6 +1,7 @@
 // Production's side of the jobs: every effect they yield is done here, with the SDK client
 // OpenCode gave the plugin, git, the checks and the store. Jobs run in the background; a job
 // never throws out of here (a failure it does not handle itself is logged).
+import { makeCheckpoint } from "./checkpoints.js"
 import { diffSinceStart } from "./loop-diff.js"
 import { filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "./work-tree.js"
 import { ownFolders, type Loop } from "../loop/loop.js"
@@ -143,6 +144,8 @@ export class Interpreter {
         )
       case "work-tree":
         return snapshotWorkTree(directory, ownFolders(effect.loop)).catch(() => undefined)
+      case "checkpoint":
+        return makeCheckpoint(directory, effect.loop.id, effect.iteration)
       case "loop-diff":
         return diffSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop)).catch(() => "")
       case "default-models":

@@ -10,6 +10,7 @@ import type { JobContext } from "./jobs/context.js"
 import { retitleEnded } from "./jobs/ended.js"
 import { announce } from "./jobs/announce.js"
 import { settleStaged } from "./jobs/staged.js"
+import { startCheckpoint } from "./jobs/checkpoint.js"
 import { featureOn } from "../config/features.js"
 import { notificationFor } from "../notify/notification.js"
 import { reportFile } from "../store/report.js"
@@ -124,6 +125,7 @@ export class LoopRunner {
     return this.host.runNow(`start of ${loop.id}`, (function* () {
       const [tree, sample] = yield* all({ kind: "work-tree", loop }, { kind: "sample", loop })
       manager.startCaptured(loop, tree, sample)
+      yield* startCheckpoint(loop)
     })())
   }
 

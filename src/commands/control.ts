@@ -6,13 +6,15 @@ import type { Loop } from "../loop/loop.js"
 import { resumeByHand } from "../loop/resume.js"
 import { CONTROL_MARKER, type ControlCommand } from "./definitions.js"
 import { cancelContinuations, continuationStatus } from "./continuation-status.js"
-import { statusMessage } from "./status.js"
+import { endedLoop, statusMessage } from "./status.js"
 import { helpText } from "./status-text.js"
+import { rollback } from "./rollback.js"
 import { replaceText } from "./text.js"
 
 export async function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): Promise<void> {
   const loop = ctx.manager.find(sessionID)
-  const result = command === "ralph-status" ? await status(ctx, sessionID) : act(ctx, command, loop, args.trim(), sessionID)
+  const result =
+    command === "ralph-status" ? await status(ctx, sessionID) : command === "ralph-rollback" ? await rollbackIn(ctx, loop, sessionID, args) : act(ctx, command, loop, args.trim(), sessionID)
   ctx.api.toast(result.variant ?? "info", result.title, result.message.split("\n").slice(0, 3).join("\n"))
   replaceText(parts, `${CONTROL_MARKER} /${command}\n\n${result.message}\n\n(This message is for the user; the Ralph loop plugin already did it. Reply with just "OK".)`)
 }
@@ -21,6 +23,13 @@ interface Result {
   title: string
   message: string
   variant?: "info" | "success" | "warning" | "error"
+}
+
+/** /ralph-rollback acts on the session's loop, live or ended; git's failures are said, not thrown. */
+async function rollbackIn(ctx: RalphContext, live: Loop | undefined, sessionID: string, args: string): Promise<Result> {
+  const loop = live ?? (await endedLoop(ctx, sessionID))
+  if (!loop) return NO_LOOP
+  return rollback(ctx, loop, args).catch((error: unknown) => ({ title: "Ralph · rollback failed", message: `The rollback did not finish: ${String(error)}`, variant: "error" as const }))
 }
 
 const NO_LOOP: Result = { title: "Ralph · no loop here", message: "There is no Ralph loop in this session. Start one with /ralph <task>." }
@@ -32,7 +41,7 @@ async function status(ctx: RalphContext, sessionID: string): Promise<Result> {
   return ctx.manager.find(sessionID) ? result : { ...result, message: `${result.message}\n\n${continuationStatus(ctx, sessionID)}` }
 }
 
-function act(ctx: RalphContext, command: Exclude<ControlCommand, "ralph-status">, loop: Loop | undefined, args: string, sessionID: string): Result {
+function act(ctx: RalphContext, command: Exclude<ControlCommand, "ralph-status" | "ralph-rollback">, loop: Loop | undefined, args: string, sessionID: string): Result {
   switch (command) {
     case "ralph-help":
       return { title: "Ralph · help", message: helpText() }

@@ -11,7 +11,7 @@ export const RALPH_PLAN = "ralph-plan"
 /** Text that starts every control command's message: its model turn is never a loop turn. */
 export const CONTROL_MARKER = "[ralph-loop control]"
 
-export const CONTROL_COMMANDS = ["cancel-ralph", "ralph-status", "ralph-help", "ralph-pause", "ralph-resume", "ralph-hint"] as const
+export const CONTROL_COMMANDS = ["cancel-ralph", "ralph-status", "ralph-help", "ralph-pause", "ralph-resume", "ralph-hint", "ralph-rollback"] as const
 export type ControlCommand = (typeof CONTROL_COMMANDS)[number]
 
 export const isControlCommand = (name: string): name is ControlCommand => (CONTROL_COMMANDS as readonly string[]).includes(name)
@@ -41,6 +41,7 @@ export const COMMANDS: Record<string, CommandDefinition> = {
   "ralph-pause": control("ralph-pause", "Pause the Ralph loop of this session (nothing is sent until /ralph-resume)"),
   "ralph-resume": control("ralph-resume", "Resume a paused or waiting Ralph loop now"),
   "ralph-hint": control("ralph-hint", "Add a hint to the next prompt of the Ralph loop, once: /ralph-hint <text>"),
+  "ralph-rollback": control("ralph-rollback", "Put the work tree back to a checkpoint of the Ralph loop (default: the iteration before the last): /ralph-rollback [N | --to-start]"),
   "ralph-remember": control("ralph-remember", "Remember a lesson for every Ralph loop of this project (Priority in .opencode/ralph-loop/memory.md): /ralph-remember <text>"),
   "ralph-memory": control("ralph-memory", "Show the project memory of the Ralph loop; /ralph-memory clear empties its working memory"),
 }

@@ -5,6 +5,8 @@ import { relative } from "node:path"
 import type { RalphContext } from "../context.js"
 import type { Loop } from "../loop/loop.js"
 import { reportFile } from "../store/report.js"
+import { listCheckpoints } from "../actions/checkpoints.js"
+import { checkpointsLine } from "../loop/checkpoints.js"
 import { planAtRest } from "./plan-status.js"
 import { endedText, loopLines, statusText } from "./status-text.js"
 import { struggle } from "../status/struggle.js"
@@ -16,15 +18,26 @@ const LOOPS_LISTED = 10
 /** The status text for `sessionID`; undefined when the project has no loop at all. */
 export async function statusMessage(ctx: RalphContext, sessionID: string): Promise<string | undefined> {
   const live = ctx.manager.find(sessionID)
-  if (live) return statusText(live, ctx.now(), struggle(await ctx.loopHistory(live)))
+  if (live) return withCheckpoints(ctx, live, statusText(live, ctx.now(), struggle(await ctx.loopHistory(live))))
   const saved = await ctx.savedLoops(FILES_READ)
   const lines = loopLines(ctx.manager.all(), saved, LOOPS_LISTED, ctx.now())
   const list = lines.length ? [`Loops in this project (live first, then the newest; at most ${LOOPS_LISTED}):`, ...lines] : []
   const ended = saved.find(({ loop }) => loop.phase === "stopped" && (loop.sessionID === sessionID || loop.lineage.includes(sessionID)))
-  if (ended) return [endedText(ended, writtenReport(ctx.directory, ended.loop), ctx.now(), struggle(await ctx.loopHistory(ended.loop))), "", ...list].join("\n")
+  if (ended) return [await withCheckpoints(ctx, ended.loop, endedText(ended, writtenReport(ctx.directory, ended.loop), ctx.now(), struggle(await ctx.loopHistory(ended.loop)))), "", ...list].join("\n")
   const plan = planAtRest(ctx)
   if (lines.length === 0 && plan.length === 0) return undefined
   return ["No Ralph loop in this session.", ...list, ...(plan.length ? ["", ...plan] : [])].join("\n")
+}
+
+/** The loop of `sessionID` that ended, from its state file (for commands that also act on an ended loop). */
+export async function endedLoop(ctx: RalphContext, sessionID: string): Promise<Loop | undefined> {
+  const saved = await ctx.savedLoops(FILES_READ)
+  return saved.find(({ loop }) => loop.phase === "stopped" && (loop.sessionID === sessionID || loop.lineage.includes(sessionID)))?.loop
+}
+
+async function withCheckpoints(ctx: RalphContext, loop: Loop, text: string): Promise<string> {
+  const line = checkpointsLine(loop.id, await listCheckpoints(ctx.directory, loop.id))
+  return line ? `${text}\n${line}` : text
 }
 
 /** The loop's ralph_report.md relative to the project, once it is written. */

@@ -7,8 +7,9 @@ import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
 import { writeFileAtomic } from "./atomic.js"
 import { sessionDir } from "./session-files.js"
 import { planReportLines } from "../plan/status.js"
+import { checkpointsLine, type Checkpoint } from "../loop/checkpoints.js"
 
-export function renderReport(loop: Loop, files: Array<{ code: string; path: string }>, now: number): string {
+export function renderReport(loop: Loop, files: Array<{ code: string; path: string }>, now: number, checkpoints: readonly Checkpoint[] = []): string {
   const usage = totalUsage(loop)
   const minutes = ((now - loop.startedAt) / 60_000).toFixed(1)
   const checks = loop.snapshots.length
@@ -28,6 +29,7 @@ export function renderReport(loop: Loop, files: Array<{ code: string; path: stri
     `- Ended: ${loop.stopReason ?? loop.phase}${loop.detail ? ` — ${loop.detail}` : ""}`,
     `- Iterations: ${loop.iteration} of at most ${maxIterations(loop)} (${loop.retries} restart${loop.retries === 1 ? "" : "s"}), strategy ${loop.settings.strategy}`,
     `- Time: ${minutes} min, from ${new Date(loop.startedAt).toISOString()} to ${new Date(now).toISOString()}`,
+    ...(checkpoints.length ? [`- ${checkpointsLine(loop.id, checkpoints)}`] : []),
     `- Tokens: ${usage.tokens.toLocaleString("en")} · cost: ${usage.cost.toFixed(4)}`,
     `- Sessions: ${[...loop.lineage, loop.sessionID].join(" → ")}`,
     `- Circuit breaker: ${loop.breaker.state}${loop.breaker.reason ? ` (last opened: ${loop.breaker.reason})` : ""}`,
@@ -56,8 +58,8 @@ function openGotchas(loop: Loop) {
 /** Where a loop's report is written: <summaryPath>/<loopID>/ralph_report.md (throws for an unsafe id or path). */
 export const reportFile = (directory: string, loop: Pick<Loop, "id"> & { settings: Pick<Loop["settings"], "summaryPath"> }): string => join(sessionDir(directory, loop.settings.summaryPath, loop.id), "ralph_report.md")
 
-export async function writeReport(directory: string, loop: Loop, files: Array<{ code: string; path: string }>, now: number): Promise<string> {
+export async function writeReport(directory: string, loop: Loop, files: Array<{ code: string; path: string }>, now: number, checkpoints: readonly Checkpoint[] = []): Promise<string> {
   const file = reportFile(directory, loop)
-  await writeFileAtomic(file, renderReport(loop, files, now), directory)
+  await writeFileAtomic(file, renderReport(loop, files, now, checkpoints), directory)
   return file
 }

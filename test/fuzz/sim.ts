@@ -916,6 +916,8 @@ export class World {
         return this.workTree > 0 ? ["src/a.ts"] : []
       case "work-tree":
         return { head: "sim-head", files: {} }
+      case "checkpoint":
+        return { ref: `refs/ralph/${effect.loop.id}/${effect.iteration}`, number: effect.iteration, commit: `sim-${this.workTree}`, at: this.now }
       case "loop-diff":
         return this.workTree > 0 ? "diff --git a/src/a.ts b/src/a.ts\n" : ""
       case "default-models":
@@ -1351,6 +1353,7 @@ function describeEffect(effect: Effect): string {
     case "sample":
     case "changed-files":
     case "work-tree":
+    case "checkpoint":
     case "loop-diff":
     case "run-checks":
     case "verify-state":

@@ -1,6 +1,6 @@
 // What a decided iteration leaves behind before the loop acts on the decision: the plan file
 // rewritten from the plugin's record of its stories (a story the model marked done itself is set
-// back), and one entry in the progress log.
+// back), the checkpoint of the work tree, and one entry in the progress log.
 import type { Decision } from "../../loop/decide.js"
 import type { DiagnosticSnapshot } from "../../loop/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
@@ -9,6 +9,7 @@ import { learningsIn } from "../../plan/progress-entry.js"
 import type { Story } from "../../plan/plan.js"
 import { io, log, notify, type Job } from "../effects.js"
 import { featureOn } from "../../config/features.js"
+import { iterationCheckpoint } from "./checkpoint.js"
 import type { JobContext } from "./context.js"
 
 export interface Decided {
@@ -23,6 +24,7 @@ export function* recordIteration(ctx: JobContext, loop: Loop, { decision, turn, 
   const iteration = loop.iteration
   try {
     if (loop.plan) yield* writePlan(loop)
+    yield* iterationCheckpoint(loop, iteration)
     if (!featureOn(loop.settings, "progress-log")) return
     const files = yield* io({ kind: "changed-files", loop })
     const storyDone = story ? loop.plan?.done.find((d) => d.id === story.id && d.iteration === iteration) : undefined

@@ -1,0 +1,91 @@
+// Checkpoints in the real OpenCode: a loop of three iterations leaves four private refs (the start
+// and each iteration), /ralph-rollback puts the work tree back to one of them byte for byte without
+// touching the user's branch, index or untracked files, and a rollback of the rollback restores
+// the later state.
+import { execFileSync } from "node:child_process"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import type { Project } from "../harness/harness.js"
+import type { MockRequest, Reply } from "../harness/mock-model.js"
+import { sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
+
+const harness = sharedHarness()
+
+const isControl = (r: MockRequest) => r.lastUser.startsWith("[ralph-loop control]")
+const git = (project: Project, ...args: string[]) =>
+  execFileSync("git", args, { cwd: project.dir, encoding: "utf8", env: { ...process.env, HOME: harness().root, GIT_CONFIG_NOSYSTEM: "1" } })
+const read = (project: Project, path: string) => readFileSync(join(project.dir, path), "utf8")
+
+/** Iteration n writes work.txt "version n" (iteration 2 also extra.txt), the third promises. */
+function threeIterations(project: () => Project) {
+  return (r: MockRequest): Reply => {
+    if (isControl(r)) return { text: "OK" }
+    const iteration = project().requests("main").filter((q) => q.lastRole === "user" && !isControl(q)).length
+    if (r.lastRole === "tool") return { text: iteration >= 3 ? "All done. <promise>DONE</promise>" : `Iteration ${iteration} written.` }
+    const writes = [{ name: "write", args: { filePath: "work.txt", content: `version ${iteration}\n${"x".repeat(iteration * 10)}\n` } }]
+    if (iteration === 2) writes.push({ name: "write", args: { filePath: "extra.txt", content: "only in iteration 2 and later\n" } })
+    return { toolCalls: writes }
+  }
+}
+
+describe("checkpoints and /ralph-rollback", () => {
+  it("3 iterations leave 4 refs; rollback to 1 restores its files byte for byte, the user's branch, index and untracked file untouched; a rollback of the rollback restores the later state", async () => {
+    let project!: Project
+    project = await harness().project("checkpoints", { pluginOptions: { strategy: "continue" }, script: { main: threeIterations(() => project) } })
+    // The user's own state: a staged edit and an untracked file of theirs.
+    writeFileSync(join(project.dir, "README.md"), "# checkpoints\n\nstaged by the user\n")
+    git(project, "add", "README.md")
+    writeFileSync(join(project.dir, "notes.txt"), "my own notes, never committed\n")
+    const branch = git(project, "rev-parse", "--abbrev-ref", "HEAD")
+    const head = git(project, "rev-parse", "HEAD")
+    const staged = git(project, "diff", "--cached")
+
+    const session = await project.newSession()
+    await project.command(session, "ralph", "write the work file three times")
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    const iteration1 = "version 1\n" + "x".repeat(10) + "\n"
+    const refs = () => git(project, "for-each-ref", "--format=%(refname)", `refs/ralph/${session}/`).trim().split("\n")
+    expect(refs().sort()).toEqual([0, 1, 2, 3].map((n) => `refs/ralph/${session}/${n}`))
+    expect(git(project, "show", `refs/ralph/${session}/1:work.txt`)).toBe(iteration1)
+    expect(git(project, "show", `refs/ralph/${session}/0:notes.txt`)).toBe("my own notes, never committed\n")
+    expect(() => git(project, "show", `refs/ralph/${session}/1:.opencode/ralph-loop/journal.jsonl`)).toThrow()
+    const later = read(project, "work.txt")
+
+    await project.command(session, "ralph-rollback", "1")
+    const toast = await waitForToast(project, /^Ralph · rolled back to checkpoint 1/)
+    expect(read(project, "work.txt")).toBe(iteration1)
+    expect(existsSync(join(project.dir, "extra.txt"))).toBe(false)
+    expect(toast.properties.message).toContain("The work tree is back at checkpoint 1.")
+    const said = project.requests("main").filter(isControl).at(-1)?.lastUser ?? ""
+    expect(said).toContain("Restored (1): work.txt")
+    expect(said).toContain("Removed (1): extra.txt")
+    expect(said).toContain("/ralph-rollback 4 undoes this")
+    // The user's branch, HEAD, index and untracked file are as they were.
+    expect(git(project, "rev-parse", "--abbrev-ref", "HEAD")).toBe(branch)
+    expect(git(project, "rev-parse", "HEAD")).toBe(head)
+    expect(git(project, "diff", "--cached")).toBe(staged)
+    expect(read(project, "notes.txt")).toBe("my own notes, never committed\n")
+    expect(git(project, "stash", "list")).toBe("")
+
+    await project.command(session, "ralph-rollback", "4")
+    await waitForToast(project, /^Ralph · rolled back to checkpoint 4/)
+    expect(read(project, "work.txt")).toBe(later)
+    expect(read(project, "extra.txt")).toBe("only in iteration 2 and later\n")
+    expect(git(project, "diff", "--cached")).toBe(staged)
+    expect(refs()).toHaveLength(6)
+  })
+
+  it("a project that is not a git repository gets one notice and no checkpoints; /ralph-rollback says so", async () => {
+    const project = await harness().project("no-git", { pluginOptions: { strategy: "continue" }, script: { main: [{ text: "<promise>DONE</promise>" }] } })
+    rmSync(join(project.dir, ".git"), { recursive: true, force: true })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "a task")
+    await waitForToast(project, /^Ralph · no checkpoints/)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    await project.command(session, "ralph-rollback", "")
+    const said = project.requests("main").filter(isControl).at(-1)?.lastUser ?? ""
+    expect(said).toContain("This loop has no checkpoints")
+    expect(project.events.toasts().filter((t) => t.title === "Ralph · no checkpoints")).toHaveLength(1)
+  })
+})
