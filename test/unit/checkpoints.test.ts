@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest"
 import { checkpointNumber, checkpointsLine, iterationOf, checkpointSubject, rollbackSummary, rollbackTarget, type Checkpoint } from "../../src/loop/checkpoints.js"
 
 const cp = (number: number, iteration: number | undefined = number): Checkpoint => ({ ref: `refs/ralph/ses_a/${number}`, number, iteration, commit: `c${number}`, at: 0 })
+/** A rollback's save of the work tree: it holds no iteration. */
+const save = (number: number): Checkpoint => ({ ...cp(number), iteration: undefined })
 const four = [cp(0), cp(1), cp(2), cp(3)]
 
 describe("the checkpoint a rollback restores", () => {
@@ -25,8 +27,8 @@ describe("checkpoint numbers", () => {
     expect(checkpointNumber([], 0)).toBe(0)
     expect(checkpointNumber([cp(0)], 1)).toBe(1)
     expect(checkpointNumber([cp(0), cp(1)], 1)).toBe(1)
-    expect(checkpointNumber([...four, cp(4, undefined)], 4)).toBe(5)
-    expect(checkpointNumber([...four, cp(4, undefined), cp(5, 4)], 5)).toBe(6)
+    expect(checkpointNumber([...four, save(4)], 4)).toBe(5)
+    expect(checkpointNumber([...four, save(4), cp(5, 4)], 5)).toBe(6)
   })
 
   it("the commit subject says what a checkpoint holds", () => {
