@@ -73,6 +73,12 @@ async function saveWorkTree(directory: string, loopID: string, iteration: number
   })
 }
 
+/** The ids of the loops that have checkpoints in this repository. */
+export async function loopsWithCheckpoints(directory: string): Promise<string[]> {
+  const out = await git(directory, ["for-each-ref", "--format=%(refname)", CHECKPOINT_PREFIX]).catch(() => "")
+  return [...new Set(out.split("\n").filter(Boolean).map((ref) => ref.slice(CHECKPOINT_PREFIX.length, ref.lastIndexOf("/"))))]
+}
+
 /** The loop's checkpoints, oldest first. */
 export async function listCheckpoints(directory: string, loopID: string): Promise<Checkpoint[]> {
   const out = await git(directory, ["for-each-ref", "--format=%(refname) %(objectname) %(committerdate:unix) %(subject)", `${CHECKPOINT_PREFIX}${loopID}/`]).catch(() => "")

@@ -16,7 +16,7 @@ export interface CliArgs {
 }
 
 /** How many arguments each command takes after its name (status and report: the loop). */
-const OPERANDS: Record<string, number> = { plan: 2, status: 1, report: 1 }
+const OPERANDS: Record<string, number> = { plan: 2, status: 1, report: 1, checkpoints: 1 }
 
 export function parseArgs(argv: string[], cwd: string): CliArgs | { error: string } {
   const args: CliArgs = { command: undefined, operands: [], global: false, project: cwd, days: undefined, help: false, loop: undefined, json: false, watch: false }
@@ -45,6 +45,6 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
   if (args.global && projectGiven) return { error: "--global and --project exclude each other" }
   const takes = OPERANDS[args.command ?? ""] ?? 0
   if (args.operands.length > takes) return { error: `unexpected argument ${args.operands[takes]}` }
-  if (args.command === "status" || args.command === "report") args.loop = args.operands[0]
+  if (args.command === "status" || args.command === "report" || args.command === "checkpoints") args.loop = args.operands[0]
   return args
 }

@@ -1,10 +1,13 @@
 // `ralph-loop clean [--days N] [--project DIR]`: removes the files of loops that ended more than N
-// days ago (default 30) — their state file, and the summaries, transcripts and report in their
-// sessions' folders — and damaged state files moved aside that long ago. Never a loop not ended.
+// days ago (default 30) — their state file, the summaries, transcripts and report in their
+// sessions' folders, and their checkpoint refs — and damaged state files moved aside that long ago.
+// Never a loop not ended.
+import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { STATE_DIR } from "../store/loop-store.js"
 import { persistedLoopSchema } from "../store/loop-schema.js"
+import { CHECKPOINT_PREFIX } from "../loop/checkpoints.js"
 import { sessionDir } from "../store/session-files.js"
 import type { CliArgs } from "./args.js"
 import { diskUsage, formatBytes } from "./disk-usage.js"
@@ -48,6 +51,7 @@ export function clean(args: CliArgs, out: (line: string) => void, now = Date.now
       }
     }
     remove(file)
+    removeCheckpointRefs(args.project, loop.id)
     loops += 1
   }
   out(`ralph-loop clean: removed the files of ${loops} loop${loops === 1 ? "" : "s"} that ended more than ${days} day${days === 1 ? "" : "s"} ago (${formatBytes(freed)})`)
@@ -55,3 +59,14 @@ export function clean(args: CliArgs, out: (line: string) => void, now = Date.now
   if (existsSync(stateDir)) out(`ralph-loop clean: ${STATE_DIR} now uses ${formatBytes(diskUsage(stateDir))}`)
   return 0
 }
+
+/** The loop's checkpoint refs, in one `git update-ref --stdin` (nothing where the project is not a git repository). */
+function removeCheckpointRefs(project: string, loopID: string): void {
+  try {
+    const refs = execFileSync("git", ["for-each-ref", "--format=delete %(refname)", `${CHECKPOINT_PREFIX}${loopID}/`], { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })
+    if (refs.trim()) execFileSync("git", ["update-ref", "--stdin"], { cwd: project, input: refs, stdio: ["pipe", "ignore", "ignore"] })
+  } catch {
+    // not a git repository, or git is missing: there are no refs of ours to remove
+  }
+}
+

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status and report (see --help).
+// The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status, report and checkpoints (see --help).
 import { parseArgs } from "./args.js"
+import { checkpoints } from "./checkpoints.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
 import { doctor } from "./doctor.js"
 import { install } from "./install.js"
@@ -21,6 +22,7 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
                                                    every loop of the project, then LOOP (or the newest) in
                                                    detail with its iterations; --watch redraws on change
   ralph-loop report    [--project DIR] [LOOP]      write LOOP's ralph_report.html now (also while it runs)
+  ralph-loop checkpoints [--project DIR] [LOOP]    each loop's checkpoints: iteration, time, files changed, checks
 
 DIR defaults to the current folder. Exit status 1 when something is wrong.`
 
@@ -44,6 +46,8 @@ async function main(): Promise<number> {
       return doctor(args, process.env, out)
     case "clean":
       return clean(args, out)
+    case "checkpoints":
+      return checkpoints(args, out)
     case "plan":
       if (args.operands[0] !== "check") {
         process.stderr.write(`ralph-loop: plan needs a subcommand: plan check [PATH]\n\n${HELP}\n`)

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import type { Project } from "../harness/harness.js"
+import { packageDir, type Project } from "../harness/harness.js"
 import type { MockRequest, Reply } from "../harness/mock-model.js"
 import { sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
 
@@ -74,6 +74,17 @@ describe("checkpoints and /ralph-rollback", () => {
     expect(read(project, "extra.txt")).toBe("only in iteration 2 and later\n")
     expect(git(project, "diff", "--cached")).toBe(staged)
     expect(refs()).toHaveLength(6)
+
+    // The CLI lists them; `clean` removes an ended loop's refs with its files.
+    const cli = (...args: string[]) => execFileSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), ...args, "--project", project.dir], { encoding: "utf8", env: { ...process.env, HOME: harness().root } })
+    const listed = cli("checkpoints")
+    expect(listed).toMatch(new RegExp(`^${session} — write the work file three times \\(stopped: completed\\)$`, "m"))
+    expect(listed).toMatch(/^ {4}0 {2}\S+ {2}before the loop\s*$/m)
+    expect(listed).toMatch(/^ {4}1 {2}\S+ {2}iteration 1 +1 file changed · checks not run$/m)
+    expect(listed).toMatch(/^ {4}2 {2}\S+ {2}iteration 2 +2 files changed/m)
+    expect(listed).toMatch(/^ {4}4 {2}\S+ {2}saved before a rollback/m)
+    cli("clean", "--days", "0")
+    expect(git(project, "for-each-ref", "refs/ralph/")).toBe("")
   })
 
   it("a project that is not a git repository gets one notice and no checkpoints; /ralph-rollback says so", async () => {
