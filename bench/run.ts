@@ -1,8 +1,8 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all twelve (about 10 minutes on 2 cores)
+//   npm run bench                       all thirteen (about 10 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, status, hydrate, plan, idle, growth, load, control, review
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -20,6 +20,7 @@ import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "
 import { runMemoryBench, type MemoryResult } from "./memory.js"
 import { runMemoryHydrationBench, type HydrationResult } from "./memory-hydration.js"
 import { runPlanFileBench, type PlanFileResult } from "./plan-file.js"
+import { runCheckpointBench, type CheckpointResult } from "./checkpoint.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
 import { runStatusBench, type StatusResult } from "./status.js"
 import { runReviewCostBench, type ReviewCostResult } from "./review.js"
@@ -49,6 +50,8 @@ const GOAL = {
   controlMessages: 1,
   // Issue 21: reading a 1 MB plan and writing one story's "done" back into it.
   planFileMs: 50,
+  // Issue 22: a checkpoint of a work tree of 10,000 files with 100 changed.
+  checkpointMs: 300,
   // Issue 26: `ralph-loop status` (the whole command, node's start included) on a project with
   // 1,000 ended loops and a 5 MB journal.
   statusMs: 500,
@@ -65,6 +68,7 @@ interface Results {
   promiseCheck?: PromiseCheckResult
   hydration?: HydrationResult
   planFile?: PlanFileResult
+  checkpoint?: CheckpointResult
   journal?: JournalResult
   idleToPrompt?: IdleToPromptResult
   contextGrowth?: ContextGrowthResult
@@ -127,6 +131,10 @@ async function main(): Promise<void> {
   if (wanted("plan")) {
     log("reading and writing back a 1 MB plan file (child process)")
     results.planFile = await runPlanFileBench()
+  }
+  if (wanted("checkpoint")) {
+    log("a checkpoint of a 10,000-file work tree (child process)")
+    results.checkpoint = await runCheckpointBench()
   }
   if (wanted("idle")) results.idleToPrompt = await runIdleToPromptBench(log)
   if (wanted("growth")) results.contextGrowth = await runContextGrowthBench(log)
@@ -256,6 +264,10 @@ function rows(r: Results): Row[] {
       const total = c.readMs + c.writeBackMs
       out.push(["plan file", `${c.name} (${kb(c.fileBytes)}, ${c.stories.toLocaleString("en")} stories): read + write back one story`, `${ms(total)} (read ${ms(c.readMs)}, write ${ms(c.writeBackMs)})`, `≤ ${GOAL.planFileMs} ms`, verdict(total <= GOAL.planFileMs)])
     }
+  }
+  if (r.checkpoint) {
+    const c = r.checkpoint
+    out.push(["checkpoint", `${c.files.toLocaleString("en")} files, ${c.changed} changed + 10 new`, `${ms(c.checkpointMs)} (git status: ${ms(c.gitStatusMs)})`, `≤ ${GOAL.checkpointMs} ms`, verdict(c.checkpointMs <= GOAL.checkpointMs)])
   }
   if (r.status) {
     const s = r.status
