@@ -6,6 +6,7 @@ import type { Session, Todo } from "@opencode-ai/sdk"
 import type { CheckConfig } from "../config/schema.js"
 import type { StartTree } from "../loop/changed-files.js"
 import type { Checkpoint } from "../loop/checkpoints.js"
+import type { StoryCommit } from "./auto-commit.js"
 import type { CheckResult } from "../loop/diagnostics.js"
 import type { Loop } from "../loop/loop.js"
 import type { ProgressSample } from "../loop/progress.js"
@@ -52,6 +53,8 @@ interface Effects {
   "work-tree": { ask: { loop: Loop }; result: StartTree | undefined }
   /** The work tree as iteration `iteration` left it (0: before the loop), on `refs/ralph/<loop>/<n>`; undefined: not a git repository. */
   checkpoint: { ask: { loop: Loop; iteration: number }; result: Checkpoint | undefined }
+  /** autoCommit: the loop's changed files committed on the user's branch. */
+  "commit-story": { ask: { loop: Loop; message: string }; result: StoryCommit }
   "run-checks": { ask: { loop: Loop }; result: CheckResult[] }
   /** The diff of what the loop changed since it began (for its reviewer; "" when none or not git). */
   "loop-diff": { ask: { loop: Loop }; result: string }

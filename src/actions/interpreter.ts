@@ -1,6 +1,7 @@
 // Production's side of the jobs: every effect they yield is done here, with the SDK client
 // OpenCode gave the plugin, git, the checks and the store. Jobs run in the background; a job
 // never throws out of here (a failure it does not handle itself is logged).
+import { commitStory } from "./auto-commit.js"
 import { makeCheckpoint } from "./checkpoints.js"
 import { diffSinceStart } from "./loop-diff.js"
 import { filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "./work-tree.js"
@@ -146,6 +147,10 @@ export class Interpreter {
         return snapshotWorkTree(directory, ownFolders(effect.loop)).catch(() => undefined)
       case "checkpoint":
         return makeCheckpoint(directory, effect.loop.id, effect.iteration)
+      case "commit-story": {
+        const files = await filesChangedSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop))
+        return commitStory(directory, files.filter((f) => f.code !== "committed" && f.code !== "reverted").map((f) => f.path), effect.message)
+      }
       case "loop-diff":
         return diffSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop)).catch(() => "")
       case "default-models":

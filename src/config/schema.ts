@@ -151,6 +151,9 @@ export const settingSchemas = {
   autoDetectChecks: z
     .boolean()
     .describe("With no checks configured, detect them: tsconfig.json → tsc, a test script → npm test, ESLint, ruff/pytest, ast-grep — each only if installed."),
+  autoCommit: z
+    .boolean()
+    .describe("After the plugin verified a plan story done, commit the loop's changed files on the current branch as \"story <id>: <title>\" (with the repository's hooks; never on a detached HEAD or with a conflict)."),
   enabled: z
     .boolean()
     .describe("false: the plugin is off — no commands, no hooks — from OpenCode's next start, as RALPH_LOOP_DISABLE=1 (any settings layer; the last that sets it wins)."),
@@ -278,6 +281,7 @@ export const DEFAULT_SETTINGS: Settings = {
   exitGate: "promise",
   checks: [],
   autoDetectChecks: true,
+  autoCommit: false,
   enabled: true,
   checkAfter: "claim",
   completeOnCriteria: true,

@@ -99,4 +99,34 @@ describe("checkpoints and /ralph-rollback", () => {
     expect(said).toContain("This loop has no checkpoints")
     expect(project.events.toasts().filter((t) => t.title === "Ralph · no checkpoints")).toHaveLength(1)
   })
+
+  it("autoCommit: each story verified done is committed on the branch with its hooks, only the loop's files, as `story <id>: <title>`", async () => {
+    const stories = { userStories: ["first", "second"].map((title, i) => ({ id: `S-${i + 1}`, title, acceptanceCriteria: [`story-S-${i + 1}.txt exists`], priority: i + 1, passes: false })) }
+    const project = await harness().project("auto-commit", {
+      pluginOptions: { strategy: "continue", autoCommit: true },
+      script: {
+        main: (r: MockRequest) => {
+          if (isControl(r)) return { text: "OK" }
+          const id = /^## Current story: (\S+)/m.exec(r.lastUser)?.[1]
+          if (!id) return { text: "nothing to do" }
+          return r.lastRole === "tool" ? { text: `Story ${id} is done. <promise>DONE</promise>` } : { toolCalls: [{ name: "write", args: { filePath: `story-${id}.txt`, content: `${id}\n` } }] }
+        },
+      },
+    })
+    writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(stories, null, 2)}\n`)
+    writeFileSync(join(project.dir, "notes.txt"), "mine, not the loop's\n")
+    // The repository's own hook runs for each commit (no --no-verify).
+    writeFileSync(join(project.dir, ".git/hooks/pre-commit"), `#!/bin/sh\necho ran >> "${join(project.dir, ".git/hook-runs")}"\n`, { mode: 0o755 })
+    git(project, "config", "user.name", "The User")
+    git(project, "config", "user.email", "user@example.invalid")
+    const session = await project.newSession()
+    await project.command(session, "ralph", "--prd")
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    expect(git(project, "log", "--format=%s").trim().split("\n")).toEqual(["story S-2: second", "story S-1: first", "init"])
+    expect(git(project, "show", "--name-only", "--format=", "HEAD~1").trim()).toBe("story-S-1.txt")
+    expect(git(project, "show", "--name-only", "--format=", "HEAD").trim()).toBe("story-S-2.txt")
+    expect(read(project, ".git/hook-runs")).toBe("ran\nran\n")
+    expect(git(project, "status", "--porcelain", "--", "notes.txt").trim()).toBe("?? notes.txt")
+  })
 })
+

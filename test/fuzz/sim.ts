@@ -916,6 +916,8 @@ export class World {
         return this.workTree > 0 ? ["src/a.ts"] : []
       case "work-tree":
         return { head: "sim-head", files: {} }
+      case "commit-story":
+        return { skipped: "the simulator has no git" }
       case "checkpoint":
         return { ref: `refs/ralph/${effect.loop.id}/${effect.iteration}`, number: effect.iteration, commit: `sim-${this.workTree}`, at: this.now }
       case "loop-diff":
@@ -1354,6 +1356,7 @@ function describeEffect(effect: Effect): string {
     case "changed-files":
     case "work-tree":
     case "checkpoint":
+    case "commit-story":
     case "loop-diff":
     case "run-checks":
     case "verify-state":

@@ -1,6 +1,7 @@
 // What a decided iteration leaves behind before the loop acts on the decision: the plan file
 // rewritten from the plugin's record of its stories (a story the model marked done itself is set
-// back), the checkpoint of the work tree, and one entry in the progress log.
+// back), with autoCommit a story's commit, the checkpoint of the work tree, and one entry in the
+// progress log.
 import type { Decision } from "../../loop/decide.js"
 import type { DiagnosticSnapshot } from "../../loop/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
@@ -24,10 +25,11 @@ export function* recordIteration(ctx: JobContext, loop: Loop, { decision, turn, 
   const iteration = loop.iteration
   try {
     if (loop.plan) yield* writePlan(loop)
+    const storyDone = story ? loop.plan?.done.find((d) => d.id === story.id && d.iteration === iteration) : undefined
+    if (storyDone && story && loop.settings.autoCommit) yield* commitStory(loop, story)
     yield* iterationCheckpoint(loop, iteration)
     if (!featureOn(loop.settings, "progress-log")) return
     const files = yield* io({ kind: "changed-files", loop })
-    const storyDone = story ? loop.plan?.done.find((d) => d.id === story.id && d.iteration === iteration) : undefined
     const failingChecks = snapshot ? snapshot.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.status})`) : []
     yield* io({
       kind: "append-progress",
@@ -37,6 +39,20 @@ export function* recordIteration(ctx: JobContext, loop: Loop, { decision, turn, 
     // The loop goes on without them: they are its record, not its work.
     yield* log("warn", `could not write the plan file or the progress log: ${String(error)}`, { loop: loop.id })
   }
+}
+
+/** autoCommit: the story's work on the user's branch; a refusal (a hook, a conflict) is said, and the loop goes on. */
+function* commitStory(loop: Loop, story: Story): Job {
+  let why: string
+  try {
+    const made = yield* io({ kind: "commit-story", loop, message: `story ${story.id}: ${story.title}` })
+    if ("committed" in made) return yield* log("info", "story committed", { loop: loop.id, story: story.id, commit: made.committed, files: made.files })
+    why = made.skipped
+  } catch (error) {
+    why = `git commit failed: ${error instanceof Error ? error.message : String(error)}`
+  }
+  yield* log("warn", `story ${story.id} not committed: ${why}`, { loop: loop.id })
+  yield* notify({ variant: "warning", title: `Ralph · story ${story.id} not committed`, message: `autoCommit: ${why}. The loop goes on; the checkpoints keep the work.` })
 }
 
 function* writePlan(loop: Loop): Job {
