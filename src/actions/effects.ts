@@ -51,8 +51,8 @@ interface Effects {
   "changed-files": { ask: { loop: Loop }; result: string[] }
   /** HEAD and the changed files' content as the loop begins (undefined: not a git repository, or git failed). */
   "work-tree": { ask: { loop: Loop }; result: StartTree | undefined }
-  /** The work tree as iteration `iteration` left it (0: before the loop), on `refs/ralph/<loop>/<n>`; undefined: not a git repository. */
-  checkpoint: { ask: { loop: Loop; iteration: number }; result: Checkpoint | undefined }
+  /** The work tree as iteration `iteration` left it (0: before the loop), on `refs/ralph/<loop>/<n>`; never throws. */
+  checkpoint: { ask: { loop: Loop; iteration: number }; result: { made: Checkpoint } | { notGit: true } | { problem: string } }
   /** autoCommit: the loop's changed files committed on the user's branch. */
   "commit-story": { ask: { loop: Loop; message: string }; result: StoryCommit }
   "run-checks": { ask: { loop: Loop }; result: CheckResult[] }

@@ -146,7 +146,10 @@ export class Interpreter {
       case "work-tree":
         return snapshotWorkTree(directory, ownFolders(effect.loop)).catch(() => undefined)
       case "checkpoint":
-        return makeCheckpoint(directory, effect.loop.id, effect.iteration)
+        return makeCheckpoint(directory, effect.loop.id, effect.iteration).then(
+          (made) => (made ? { made } : { notGit: true as const }),
+          (error: unknown) => ({ problem: String(error) }),
+        )
       case "commit-story": {
         const files = await filesChangedSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop))
         return commitStory(directory, files.filter((f) => f.code !== "committed" && f.code !== "reverted").map((f) => f.path), effect.message)

@@ -919,7 +919,7 @@ export class World {
       case "commit-story":
         return { skipped: "the simulator has no git" }
       case "checkpoint":
-        return { ref: `refs/ralph/${effect.loop.id}/${effect.iteration}`, number: effect.iteration, commit: `sim-${this.workTree}`, at: this.now }
+        return { made: { ref: `refs/ralph/${effect.loop.id}/${effect.iteration}`, number: effect.iteration, iteration: effect.iteration, commit: `sim-${this.workTree}`, at: this.now } }
       case "loop-diff":
         return this.workTree > 0 ? "diff --git a/src/a.ts b/src/a.ts\n" : ""
       case "default-models":

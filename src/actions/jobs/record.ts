@@ -1,7 +1,6 @@
 // What a decided iteration leaves behind before the loop acts on the decision: the plan file
 // rewritten from the plugin's record of its stories (a story the model marked done itself is set
-// back), with autoCommit a story's commit, the checkpoint of the work tree, and one entry in the
-// progress log.
+// back), with autoCommit a story's commit, and one entry in the progress log.
 import type { Decision } from "../../loop/decide.js"
 import type { DiagnosticSnapshot } from "../../loop/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
@@ -10,7 +9,6 @@ import { learningsIn } from "../../plan/progress-entry.js"
 import type { Story } from "../../plan/plan.js"
 import { io, log, notify, type Job } from "../effects.js"
 import { featureOn } from "../../config/features.js"
-import { iterationCheckpoint } from "./checkpoint.js"
 import type { JobContext } from "./context.js"
 
 export interface Decided {
@@ -27,7 +25,6 @@ export function* recordIteration(ctx: JobContext, loop: Loop, { decision, turn, 
     if (loop.plan) yield* writePlan(loop)
     const storyDone = story ? loop.plan?.done.find((d) => d.id === story.id && d.iteration === iteration) : undefined
     if (storyDone && story && loop.settings.autoCommit) yield* commitStory(loop, story)
-    yield* iterationCheckpoint(loop, iteration)
     if (!featureOn(loop.settings, "progress-log")) return
     const files = yield* io({ kind: "changed-files", loop })
     const failingChecks = snapshot ? snapshot.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.status})`) : []

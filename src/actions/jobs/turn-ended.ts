@@ -10,6 +10,7 @@ import { readTurn, sessionUsage } from "../../opencode/read-turn.js"
 import { all, io, log, notify, reached, type Job } from "../effects.js"
 import * as notice from "../notices.js"
 import { checkIfDue } from "./checks.js"
+import { checkpointMade } from "./checkpoint.js"
 import type { JobContext } from "./context.js"
 import { retitleEnded } from "./ended.js"
 import { fail } from "./fail.js"
@@ -59,10 +60,18 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
   }
 }
 
+/** The work-tree sample and the iteration's checkpoint, while late events settle: the turn is over. */
 function* settledSample(loop: Loop): Job<ProgressSample> {
   const sample = { kind: "sample", loop } as const
-  if (loop.settings.settleMs <= 0) return yield* io(sample)
-  const [, result] = yield* all({ kind: "sleep", ms: loop.settings.settleMs }, sample)
+  const checkpoint = { kind: "checkpoint", loop, iteration: loop.iteration } as const
+  const iteration = loop.iteration
+  if (loop.settings.settleMs <= 0) {
+    const [result, made] = yield* all(sample, checkpoint)
+    yield* checkpointMade(loop, iteration, made)
+    return result
+  }
+  const [, result, made] = yield* all({ kind: "sleep", ms: loop.settings.settleMs }, sample, checkpoint)
+  yield* checkpointMade(loop, iteration, made)
   return result
 }
 
