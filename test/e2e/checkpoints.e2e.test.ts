@@ -7,8 +7,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { packageDir, type Project } from "../harness/harness.js"
-import type { MockRequest, Reply } from "../harness/mock-model.js"
-import { sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
+import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
+import { sharedHarness, waitForLoopEnd, waitForStreamedText, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -127,6 +127,27 @@ describe("checkpoints and /ralph-rollback", () => {
     expect(git(project, "show", "--name-only", "--format=", "HEAD").trim()).toBe("story-S-2.txt")
     expect(read(project, ".git/hook-runs")).toBe("ran\nran\n")
     expect(git(project, "status", "--porcelain", "--", "notes.txt").trim()).toBe("?? notes.txt")
+  })
+
+  it("/ralph-rollback while the model is mid-turn is refused, and nothing is restored", async () => {
+    const turnOne = gate()
+    const project = await harness().project("rollback-mid-turn", {
+      pluginOptions: { strategy: "continue" },
+      script: { main: (r) => (isControl(r) ? { text: "OK" } : { text: "a slow reply that takes a while", holdAfterFirstChunk: turnOne.opened }) },
+    })
+    writeFileSync(join(project.dir, "work.txt"), "before the loop\n")
+    const session = await project.newSession()
+    void project.command(session, "ralph", "a slow task").catch(() => undefined)
+    await waitForStreamedText(project, /^a slow/)
+    writeFileSync(join(project.dir, "work.txt"), "written during the turn\n")
+    void project.command(session, "ralph-rollback", "--to-start").catch(() => undefined)
+    const refused = await waitForToast(project, /^Ralph · no rollback/)
+    expect(refused.properties.message).toContain("A turn of the loop is under way")
+    expect(read(project, "work.txt")).toBe("written during the turn\n")
+    expect(git(project, "for-each-ref", "--format=%(refname)", `refs/ralph/${session}/`).trim()).toBe(`refs/ralph/${session}/0`)
+    turnOne.open()
+    void project.command(session, "cancel-ralph", "").catch(() => undefined)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "cancelled" })
   })
 })
 
