@@ -12,7 +12,7 @@ import type { LoopStore } from "../store/loop-store.js"
 import { readPlanFile, writePlanBack } from "../store/plan-file.js"
 import { ProgressFile } from "../store/progress-file.js"
 import { emptyMemory, isoDate, remember } from "../memory/memory-file.js"
-import { markUnverified, promoteStaged } from "../memory/staging.js"
+import { settleStaged } from "../memory/staging.js"
 import type { ProjectMemory } from "../memory/memory-store.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
 import { checksFor } from "../plan/plan.js"
@@ -207,7 +207,7 @@ export class Interpreter {
       }
       case "settle-staged": {
         const date = isoDate(this.now())
-        await memory.update((m) => (effect.completed ? promoteStaged(m, effect.loopID, date, effect.maxEntries) : markUnverified(m, effect.loopID)))
+        await memory.update((m) => settleStaged(m, effect.loopID, effect.completed, date, effect.maxEntries))
         return
       }
       case "send-notification":

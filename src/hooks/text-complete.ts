@@ -6,7 +6,7 @@ import { featureOn } from "../config/features.js"
 import type { RalphContext } from "../context.js"
 import { isoDate, remember } from "../memory/memory-file.js"
 import { rememberRequests, type RememberRequest } from "../memory/remember-tags.js"
-import { markUnverified, promoteStaged, stagedSource } from "../memory/staging.js"
+import { settleStaged, stagedSource } from "../memory/staging.js"
 
 type TextCompleteHook = NonNullable<Hooks["experimental.text.complete"]>
 
@@ -30,7 +30,7 @@ async function rememberFromModel(ctx: RalphContext, sessionID: string, requests:
       live ? { section: "staging" as const, text: r.text, source: stagedSource(live.id, r.section) } : { section: r.section, text: r.text, source: "remember" }
     await ctx.memory.update((memory) => requests.map(item).reduce((m, i) => remember(m, i.section, { text: i.text, source: i.source, date }, max), memory))
     // The loop ended while this was written (a tag in its last turn): settle what may have come too late for it.
-    if (live?.phase === "stopped") await ctx.memory.update((m) => (live.stopReason === "completed" ? promoteStaged(m, live.id, date, max) : markUnverified(m, live.id)))
+    if (live?.phase === "stopped") await ctx.memory.update((m) => settleStaged(m, live.id, live.stopReason === "completed", date, max))
     ctx.api.log("info", live ? "staged for the loop from the model's text" : "remembered from the model's text", { session: sessionID, entries: requests.length })
     const title = live ? "Ralph · staged until the loop completes" : "Ralph · remembered"
     ctx.api.toast("info", title, requests.map((r) => `${r.section === "priority" ? "Priority: " : ""}${r.text}`).join("\n").slice(0, 300))

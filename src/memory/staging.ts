@@ -27,3 +27,8 @@ export function markUnverified(memory: MemoryFile, loopID: string): MemoryFile {
     ),
   }
 }
+
+/** A loop ended: its staged notes become memory if it completed, and stay marked unverified if not. */
+export const settleStaged = (memory: MemoryFile, loopID: string, completed: boolean, date: string, maxEntries: number): MemoryFile =>
+  completed ? promoteStaged(memory, loopID, date, maxEntries) : markUnverified(memory, loopID)
+

@@ -63,7 +63,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { emptyMemory, isoDate, remember } from "../../src/memory/memory-file.js"
-import { markUnverified, promoteStaged } from "../../src/memory/staging.js"
+import { settleStaged } from "../../src/memory/staging.js"
 import type { ProjectMemory } from "../../src/memory/memory-store.js"
 import type { AssistantMessage, Event, Part, TextPart, Todo, UserMessage } from "@opencode-ai/sdk"
 import { INSTANT, type Effect, type Job } from "../../src/actions/effects.js"
@@ -995,7 +995,7 @@ export class World {
         this.mustLive(effect.sessionID, "session.update").title = effect.title
         return undefined
       case "settle-staged":
-        this.memory = effect.completed ? promoteStaged(this.memory, effect.loopID, isoDate(this.now), effect.maxEntries) : markUnverified(this.memory, effect.loopID)
+        this.memory = settleStaged(this.memory, effect.loopID, effect.completed, isoDate(this.now), effect.maxEntries)
         return undefined
       case "send-notification":
         this.notifications.push(effect.notification.payload)
