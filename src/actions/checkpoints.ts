@@ -47,6 +47,9 @@ async function workTreeTree(directory: string, env: Record<string, string>): Pro
   return (await git(directory, ["write-tree"], env)).trim()
 }
 
+/** The work tree as a tree object, made without touching the user's index (undefined: not a git work tree). */
+export const workTreeSnapshot = (directory: string): Promise<string | undefined> => withTemporaryIndex(directory, (env) => workTreeTree(directory, env))
+
 /**
  * Records the work tree as the checkpoint iteration `iteration` of `loopID` leaves (0: before the
  * loop — the checkpoints of an earlier loop of the same id go then); undefined when the project is

@@ -1,0 +1,131 @@
+// The git side of worktree loops: make a worktree on `ralph/<NAME>` from the user's HEAD (their
+// uncommitted changes carried over only when asked), commit the loop's work there, merge it back by
+// the merge plan, and remove a worktree whose branch is merged. Every command names what failed.
+import { execFile } from "node:child_process"
+import { mkdir } from "node:fs/promises"
+import { dirname, resolve } from "node:path"
+import { OPENCODE_DIR } from "../project/own-files.js"
+import { branchOf, worktreePath, WORKTREES_DIR } from "../worktree/names.js"
+import type { MergeFacts, MergeStrategy } from "../worktree/merge-plan.js"
+import type { WorktreeState } from "../worktree/worktree-state.js"
+import { restoreCheckpoint, workTreeSnapshot } from "./checkpoints.js"
+
+/** The work tree without the loop's own files. */
+const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
+
+interface GitResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+function run(directory: string, args: readonly string[], env: Record<string, string> = {}): Promise<GitResult> {
+  return new Promise((resolveRun) => {
+    execFile("git", args, { cwd: directory, env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolveRun({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+    )
+  })
+}
+
+async function git(directory: string, args: readonly string[], env: Record<string, string> = {}): Promise<string> {
+  const result = await run(directory, args, env)
+  if (result.code !== 0) throw new Error(`git ${args[0]}: ${(result.stderr || result.stdout).trim().split("\n").slice(-3).join(" ")}`)
+  return result.stdout
+}
+
+const succeeds = async (directory: string, args: readonly string[]): Promise<boolean> => (await run(directory, args)).code === 0
+
+/** Commits need an author; the user's own identity when git has one. */
+async function identity(directory: string): Promise<Record<string, string>> {
+  if ((await run(directory, ["config", "user.email"])).stdout.trim()) return {}
+  return { GIT_AUTHOR_NAME: "ralph-loop", GIT_AUTHOR_EMAIL: "ralph-loop@localhost", GIT_COMMITTER_NAME: "ralph-loop", GIT_COMMITTER_EMAIL: "ralph-loop@localhost" }
+}
+
+export class WorktreeError extends Error {}
+
+/**
+ * Makes the worktree `name` of the repository at `directory` (its top folder) on a new branch from
+ * HEAD. `withChanges`: the user's uncommitted changes and untracked files are written into it too.
+ */
+export async function createWorktree(directory: string, name: string, withChanges: boolean): Promise<{ path: string; base: WorktreeState["base"] }> {
+  const top = await git(directory, ["rev-parse", "--show-toplevel"]).then((out) => out.trim(), () => undefined)
+  if (!top) throw new WorktreeError("the project is not a git repository")
+  if (resolve(top) !== resolve(directory)) throw new WorktreeError(`worktree loops run from the repository's top folder (${top})`)
+  const commit = await git(directory, ["rev-parse", "--verify", "-q", "HEAD"]).then((out) => out.trim(), () => undefined)
+  if (!commit) throw new WorktreeError("the repository has no commit yet to branch from")
+  const branch = branchOf(name)
+  if (await succeeds(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])) throw new WorktreeError(`the branch ${branch} exists already; choose another name (or delete it: git branch -D ${branch})`)
+  const path = worktreePath(directory, name)
+  const baseBranch = (await run(directory, ["symbolic-ref", "-q", "--short", "HEAD"])).stdout.trim() || undefined
+  const tree = withChanges ? await workTreeSnapshot(directory) : undefined
+  await mkdir(dirname(path), { recursive: true })
+  await git(directory, ["worktree", "add", "-q", "-b", branch, path, commit])
+  if (tree) await restoreCheckpoint(path, "HEAD", tree)
+  return { path, base: { ...(baseBranch ? { branch: baseBranch } : {}), commit } }
+}
+
+/** Commits what the loop changed in its worktree (its own files aside); undefined when nothing changed. */
+export async function commitWork(worktree: string, message: string): Promise<string | undefined> {
+  await git(worktree, ["add", "-A", ...WORK])
+  if (await succeeds(worktree, ["diff", "--cached", "--quiet"])) return undefined
+  await git(worktree, ["commit", "-q", "-m", message], await identity(worktree))
+  return (await git(worktree, ["rev-parse", "HEAD"])).trim()
+}
+
+/** What the merge plan needs to know of the main work tree and the loop's branch. */
+export async function mergeFacts(state: WorktreeState, strategy: MergeStrategy): Promise<MergeFacts> {
+  const main = state.mainDirectory
+  const current = (await run(main, ["symbolic-ref", "-q", "--short", "HEAD"])).stdout.trim() || undefined
+  const ahead = (await git(main, ["rev-list", "--count", `HEAD..${state.branch}`])).trim() !== "0"
+  const onBaseBranch = state.base.branch !== undefined && current === state.base.branch
+  const fastForward = await succeeds(main, ["merge-base", "--is-ancestor", "HEAD", state.branch])
+  const mainClean = (await git(main, ["status", "--porcelain", ...WORK])).trim() === ""
+  const conflicts = strategy === "merge" && ahead && onBaseBranch ? await conflictsOf(main, state.branch) : []
+  return { strategy, branch: state.branch, ahead, onBaseBranch, baseBranch: state.base.branch, fastForward, mainClean, conflicts }
+}
+
+/** The files a merge of `branch` into HEAD would leave in conflict, found without touching the work tree. */
+async function conflictsOf(main: string, branch: string): Promise<string[]> {
+  const result = await run(main, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "HEAD", branch])
+  if (result.code === 0) return []
+  if (result.code !== 1) throw new Error(`git merge-tree: ${result.stderr.trim()}`)
+  return result.stdout.split("\n").slice(1).filter(Boolean)
+}
+
+export async function fastForward(main: string, branch: string): Promise<void> {
+  await git(main, ["merge", "-q", "--ff-only", branch])
+}
+
+export async function mergeBranch(main: string, branch: string, message: string): Promise<void> {
+  await git(main, ["merge", "-q", "--no-ff", "--no-edit", "-m", message, branch], await identity(main))
+}
+
+/** Removes the worktree folder and its branch, once merged (`git branch -d` refuses an unmerged one). */
+export async function removeWorktree(main: string, name: string, force = false): Promise<void> {
+  await git(main, ["worktree", "remove", "--force", worktreePath(main, name)])
+  await git(main, ["branch", force ? "-D" : "-d", branchOf(name)])
+}
+
+/** Commits on the worktree's branch that its base branch (or HEAD) does not have. */
+export async function unmergedCommits(main: string, branch: string): Promise<number> {
+  return Number((await git(main, ["rev-list", "--count", `HEAD..${branch}`]).catch(() => "0")).trim())
+}
+
+/** Uncommitted changes in the worktree (the loop's own files aside). */
+export async function worktreeDirty(worktree: string): Promise<boolean> {
+  return (await git(worktree, ["status", "--porcelain", ...WORK]).catch(() => "")).trim() !== ""
+}
+
+/** The worktrees of the repository under `.opencode/ralph-loop/worktrees/`, by name. */
+export async function listWorktreeFolders(main: string): Promise<Array<{ name: string; path: string; branch?: string }>> {
+  const out = await git(main, ["worktree", "list", "--porcelain"]).catch(() => "")
+  const root = resolve(main, WORKTREES_DIR)
+  const found: Array<{ name: string; path: string; branch?: string }> = []
+  for (const block of out.split("\n\n")) {
+    const path = /^worktree (.*)$/m.exec(block)?.[1]
+    if (!path || dirname(resolve(path)) !== root) continue
+    const branch = /^branch refs\/heads\/(.*)$/m.exec(block)?.[1]
+    found.push({ name: path.slice(root.length + 1), path, ...(branch ? { branch } : {}) })
+  }
+  return found
+}

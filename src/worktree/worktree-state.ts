@@ -1,0 +1,36 @@
+// What a worktree loop knows of its worktree. The main instance writes it as
+// `<worktree>/.opencode/ralph-loop/worktree.json` when it makes the worktree; the worktree's own
+// OpenCode instance (where the loop runs) reads it when the loop starts, and keeps it in the loop's
+// state with the outcome of the merge back.
+import { z } from "zod"
+import { MERGE_STRATEGIES } from "./merge-plan.js"
+
+export const WORKTREE_FILE = "worktree.json"
+
+export const mergeOutcomeSchema = z.object({
+  result: z.enum(["fast-forwarded", "merged", "kept", "conflict", "nothing", "failed"]),
+  /** For the user: what happened, and for a kept branch how to merge it. */
+  detail: z.string(),
+  /** The files a merge would leave in conflict. */
+  files: z.array(z.string()).optional(),
+  /** The worktree folder was removed after the merge. */
+  removed: z.boolean().optional(),
+})
+export type MergeOutcome = z.infer<typeof mergeOutcomeSchema>
+
+export const worktreeStateSchema = z.object({
+  name: z.string(),
+  branch: z.string(),
+  /** The project directory the worktree was made from (its branch is merged there). */
+  mainDirectory: z.string(),
+  /** The user's branch and commit the worktree was made from (no branch: a detached HEAD). */
+  base: z.object({ branch: z.string().optional(), commit: z.string() }),
+  mergeStrategy: z.enum(MERGE_STRATEGIES),
+  /** The main session the loop was started from: it shows the loop's progress. */
+  fromSession: z.string().optional(),
+  /** A story of a parallel plan run (`/ralph --prd --parallel N`): the main instance marks it done. */
+  story: z.string().optional(),
+  createdAt: z.number(),
+  merge: mergeOutcomeSchema.optional(),
+})
+export type WorktreeState = z.infer<typeof worktreeStateSchema>
