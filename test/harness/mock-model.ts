@@ -48,6 +48,10 @@ export interface MockRequest {
   status?: number
   /** When the answer was fully sent (or its connection was gone): the end of the model's turn step. */
   endedAt?: number
+  /** The session OpenCode made the request for (its `x-session-id` header). */
+  session?: string
+  /** The connection was gone before the answer was fully written. */
+  cut?: boolean
 }
 
 export type Responder = (request: MockRequest) => Reply
@@ -220,6 +224,7 @@ export class MockModel {
       body,
       bytes: Buffer.byteLength(raw),
       at: Date.now(),
+      ...(typeof req.headers["x-session-id"] === "string" ? { session: req.headers["x-session-id"] } : {}),
     }
     this.log.push(request)
     for (const waiter of [...this.waiters]) waiter()
@@ -229,6 +234,13 @@ export class MockModel {
     for (const listener of this.listeners) listener(request, reply)
     await respond(res, reply, body.model ?? "mock-model")
     request.endedAt = Date.now()
+    // The connection went before the whole answer was written: OpenCode saw a failed request.
+    await new Promise<void>((done) => {
+      if (res.writableFinished || res.destroyed) return done()
+      res.once("finish", done)
+      res.once("close", done)
+    })
+    if (!res.writableFinished) request.cut = true
   }
 }
 

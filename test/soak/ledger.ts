@@ -17,6 +17,10 @@ export interface RequestRecord {
   tokens: string[]
   /** The conversation's fingerprint: OpenCode's retry of a failed request carries the same one. */
   key: string
+  /** The session it was made for (OpenCode's x-session-id header). */
+  session?: string
+  /** Its connection was gone before the answer was fully written: OpenCode saw it fail. */
+  cut?: boolean
 }
 
 export type FaultKind = "esc" | "cancel" | "429" | "kill"
@@ -52,17 +56,28 @@ export interface Ledger {
   chats: { messages: number; double: string[] }
 }
 
-/** The requests that are new prompts: a retry (same conversation as a request answered with an error) is not one. */
+/**
+ * The requests that are new prompts: a retry (the same conversation, in the same session, as a
+ * request answered with an error or cut off before its answer was complete) is not one.
+ */
 export function distinctPrompts(requests: readonly RequestRecord[]): RequestRecord[] {
   const failed = new Set<string>()
   const prompts: RequestRecord[] = []
   for (const request of [...requests].sort((a, b) => a.at - b.at)) {
     if (request.kind !== "main" || request.lastRole !== "user") continue
-    if (!failed.has(request.key)) prompts.push(request)
-    if (request.status !== 200) failed.add(request.key)
-    else failed.delete(request.key)
+    const key = `${request.session ?? ""} ${request.key}`
+    if (!failed.has(key)) prompts.push(request)
+    if (request.status !== 200 || request.cut) failed.add(key)
+    else failed.delete(key)
   }
   return prompts
+}
+
+/** How the prompts of one iteration differ: which sessions, and whether they carried the same conversation. */
+function describeRepeats(prompts: readonly RequestRecord[]): string {
+  const sessions = prompts.map((p) => p.session ?? "?")
+  const same = new Set(prompts.map((p) => p.key)).size === 1
+  return `in ${new Set(sessions).size === 1 ? `session ${sessions[0]} each time` : `sessions ${sessions.join(", ")}`}; ${same ? "the same conversation each time" : "different conversations"}`
 }
 
 export function ledger(requests: readonly RequestRecord[], loops: readonly LoopOutcome[], faults: readonly FaultRecord[]): Ledger {
@@ -96,7 +111,7 @@ function checkLoop(outcome: LoopOutcome, prompts: readonly RequestRecord[], requ
     result.unfinished.push(`${token}: ${state.phase}${state.stopReason ? ` (${state.stopReason})` : ""}, ${state.retiring.length} session(s) still to retire; expected stopped (${expectedEnd})`)
   if (!outcome.cancelled && state.iteration < outcome.target) result.unfinished.push(`${token}: completed at iteration ${state.iteration}, before its target ${outcome.target}`)
 
-  const fresh = new Map<number, number>()
+  const fresh = new Map<number, RequestRecord[]>()
   let previous: (typeof own)[number] | undefined
   for (const prompt of own) {
     const { iteration, kind } = prompt.info
@@ -105,10 +120,10 @@ function checkLoop(outcome: LoopOutcome, prompts: readonly RequestRecord[], requ
       const since = previous?.at ?? 0
       if (!explained(token, since, prompt.at, requests, faults)) result.double.push(`${token}: iteration ${iteration} resumed at ${prompt.at} with no fault since its last prompt`)
       else result.resumes += 1
-    } else fresh.set(iteration, (fresh.get(iteration) ?? 0) + 1)
+    } else fresh.set(iteration, [...(fresh.get(iteration) ?? []), prompt])
     previous = prompt
   }
-  for (const [iteration, count] of fresh) if (count > 1) result.double.push(`${token}: iteration ${iteration} prompted ${count} times`)
+  for (const [iteration, repeats] of fresh) if (repeats.length > 1) result.double.push(`${token}: iteration ${iteration} prompted ${repeats.length} times (${describeRepeats(repeats)})`)
   const seen = new Set(own.map((p) => p.info.iteration))
   const missing = Array.from({ length: state.iteration }, (_, i) => i + 1).filter((i) => !seen.has(i))
   if (missing.length > 0) result.lost.push(`${token}: iteration(s) ${missing.join(", ")} of ${state.iteration} never prompted`)

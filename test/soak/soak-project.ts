@@ -82,6 +82,11 @@ export class SoakProject {
         info: promptInfo(request.lastUser),
         tokens: request.kind === "title" ? [] : tokensIn(request),
         key: createHash("sha1").update(JSON.stringify(request.body.messages ?? [])).digest("hex"),
+        ...(request.session ? { session: request.session } : {}),
+        // Known once the answer is over.
+        get cut() {
+          return request.cut
+        },
       })
     })
   }
