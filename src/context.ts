@@ -10,6 +10,8 @@ import type { OpencodeApi } from "./opencode/api.js"
 import type { PlanRequests } from "./plan/requests.js"
 import type { SavedLoop } from "./store/saved-loops.js"
 import type { IterationRow } from "./status/history.js"
+import type { WorktreeWatch } from "./actions/worktree-watch.js"
+import type { WorktreeState } from "./worktree/worktree-state.js"
 
 export interface RalphContext {
   readonly directory: string
@@ -31,5 +33,9 @@ export interface RalphContext {
   savedLoops(limit: number): Promise<SavedLoop[]>
   /** A loop's decided iterations from the journal, once every change made so far is written (never rejects). */
   loopHistory(loop: { id: string; startedAt: number }): Promise<IterationRow[]>
+  /** The worktree loops started from this project (merged back as they complete). */
+  readonly worktrees: WorktreeWatch
+  /** This instance's own worktree, when its directory is one a worktree loop runs in. */
+  readonly worktree: WorktreeState | undefined
   now(): number
 }

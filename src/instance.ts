@@ -35,6 +35,8 @@ import { histories, historyOf } from "./status/history.js"
 import { filesChangedSinceStart } from "./actions/work-tree.js"
 import type { Loop } from "./loop/loop.js"
 import { ownFolders } from "./project/own-files.js"
+import { WorktreeWatch } from "./actions/worktree-watch.js"
+import { readWorktreeState } from "./store/worktree-file.js"
 
 /**
  * The loops that were active are taken back from disk before the hooks act on anything (a command
@@ -43,7 +45,9 @@ import { ownFolders } from "./project/own-files.js"
  */
 export async function createInstance(input: PluginInput, options: PluginOptions | undefined): Promise<Hooks> {
   const faults = Faults.load(input.directory)
-  const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", faults)
+  const worktree = readWorktreeState(input.directory)
+  const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", faults, worktree?.mainDirectory)
+  const worktrees = new WorktreeWatch(input.directory, api, Date.now)
   const store = new LoopStore(input.directory, faults)
   const manager = new LoopManager((loop, event) => {
     store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
@@ -78,6 +82,8 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
         .flush()
         .then(() => readDecidedLines(store.dir))
         .then((entries) => historyOf(histories(entries), loop), () => []),
+    worktrees,
+    worktree,
     now: Date.now,
   }
   const found = await store.load(Date.now()).catch((error: unknown) => {
@@ -85,6 +91,8 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     return { loops: [], problems: [], owned: [] }
   })
   runner.recoverAll(manager.adoptAll(found.loops, settings.current.resumeOnStart === "ask"), found)
+  // Worktree loops started from here: woken after a restart of OpenCode, merged back when they end.
+  if (!worktree) worktrees.start()
   api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: settings.current })
 
   const hooks: Hooks = {
@@ -100,6 +108,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     "experimental.session.compacting": compactingHook(ctx),
     tool: toolDefinitions(toolCall(ctx)),
     dispose: async () => {
+      worktrees.dispose()
       ctx.runner.dispose()
       await store.flush()
     },

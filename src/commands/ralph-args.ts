@@ -4,6 +4,7 @@
 import type { z } from "zod"
 import { settingSchemas, type CheckConfig, type CheckKind, type Settings } from "../config/schema.js"
 import { closest } from "../config/suggest.js"
+import { invalidName, looksLikeWorktreeName } from "../worktree/names.js"
 
 type FlagKey = keyof Settings
 
@@ -45,7 +46,15 @@ function checkKind(command: string): CheckKind {
 }
 
 /** `prd`: /ralph --prd [PATH] — true for the setting prdPath, else the path given. */
-export type RalphArgs = { ok: true; task: string; overrides: Partial<Settings>; prd?: string | true } | { ok: false; error: string }
+/** `worktree`: /ralph --worktree [NAME] [--with-changes]; `parallel`: /ralph --prd --parallel N. */
+export type RalphArgs =
+  | { ok: true; task: string; overrides: Partial<Settings>; prd?: string | true; worktree?: WorktreeRequest; parallel?: number }
+  | { ok: false; error: string }
+
+export interface WorktreeRequest {
+  name?: string
+  withChanges: boolean
+}
 
 /** After --prd, a word is the plan's path (not the task) when it ends in .json/.jsonc or starts with ./, ../ or /. */
 export const looksLikePlanPath = (word: string): boolean => /\.jsonc?$/i.test(word) || /^\.{0,2}\//.test(word)
@@ -105,6 +114,9 @@ export function parseRalphArgs(line: string): RalphArgs {
   const overrides: Record<string, unknown> = {}
   const cut: Array<[number, number]> = []
   let prd: string | true | undefined
+  let worktree: WorktreeRequest | undefined
+  let withChanges = false
+  let parallel: number | undefined
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i] as Token
     if (token.quoted || !token.text.startsWith("--")) continue
@@ -122,6 +134,32 @@ export function parseRalphArgs(line: string): RalphArgs {
       prd = path ?? true
       cut.push([token.start, eq < 0 && path !== undefined ? (next as Token).end : token.end])
       if (eq < 0 && path !== undefined) i += 1
+      continue
+    }
+    if (name === "--worktree") {
+      if (worktree) return { ok: false, error: "--worktree is given twice" }
+      const next = tokens[i + 1]
+      const named = eq >= 0 ? token.text.slice(eq + 1).trim() : next && !next.quoted && looksLikeWorktreeName(next.text) ? next.text : undefined
+      if (named !== undefined) {
+        const invalid = invalidName(named)
+        if (invalid) return { ok: false, error: `--worktree ${invalid}` }
+      }
+      worktree = { ...(named !== undefined ? { name: named } : {}), withChanges: false }
+      cut.push([token.start, eq < 0 && named !== undefined ? (next as Token).end : token.end])
+      if (eq < 0 && named !== undefined) i += 1
+      continue
+    }
+    if (name === "--with-changes" && eq < 0) {
+      withChanges = true
+      cut.push([token.start, token.end])
+      continue
+    }
+    if (name === "--parallel") {
+      const value = eq >= 0 ? token.text.slice(eq + 1) : tokens[i + 1]?.text
+      if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 16) return { ok: false, error: "--parallel needs a number of loops from 1 to 16" }
+      parallel = Number(value)
+      cut.push([token.start, eq >= 0 ? token.end : (tokens[i + 1] as Token).end])
+      if (eq < 0) i += 1
       continue
     }
     const spec = RALPH_FLAGS[name]
@@ -158,7 +196,18 @@ export function parseRalphArgs(line: string): RalphArgs {
   }
   task += line.slice(from)
   task = task.replace(/[ \t]{2,}/g, " ").replace(/ *\n */g, "\n").trim()
-  return { ok: true, task, overrides: overrides as Partial<Settings>, ...(prd !== undefined ? { prd } : {}) }
+  if (withChanges && !worktree) return { ok: false, error: "--with-changes goes with --worktree" }
+  if (parallel !== undefined && prd === undefined) return { ok: false, error: "--parallel goes with --prd (it runs a plan's stories in worktrees at once)" }
+  if (parallel !== undefined && worktree) return { ok: false, error: "--parallel makes one worktree per story; leave out --worktree" }
+  if (worktree) worktree.withChanges = withChanges
+  return {
+    ok: true,
+    task,
+    overrides: overrides as Partial<Settings>,
+    ...(prd !== undefined ? { prd } : {}),
+    ...(worktree ? { worktree } : {}),
+    ...(parallel !== undefined ? { parallel } : {}),
+  }
 }
 
 function parseValue(spec: FlagSpec, raw: string | undefined): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -177,7 +226,7 @@ function parseValue(spec: FlagSpec, raw: string | undefined): { ok: true; value:
 }
 
 function suggestFlag(name: string): string {
-  const known = [...Object.keys(RALPH_FLAGS), "--prd"]
+  const known = [...Object.keys(RALPH_FLAGS), "--prd", "--worktree", "--with-changes", "--parallel"]
   const near = closest(name, known)
   return near ? ` (did you mean ${near}?)` : ` (known flags: ${known.join(", ")})`
 }

@@ -8,6 +8,8 @@ import type { Loop } from "../loop/loop.js"
 import { runControl } from "./control.js"
 import { parseRalphArgs } from "./ralph-args.js"
 import { startPlan } from "./start-plan.js"
+import { startInWorktree } from "./start-worktree.js"
+import type { Settings } from "../config/schema.js"
 import { replaceText } from "./text.js"
 
 export async function startFromCommand(ctx: RalphContext, sessionID: string, args: string, parts: Part[], typed = `/ralph ${args}`): Promise<void> {
@@ -27,16 +29,23 @@ export async function startFromCommand(ctx: RalphContext, sessionID: string, arg
     ctx.api.toast("warning", "Ralph · not started", "Loops run only in top-level sessions, not in subagent sessions.")
     return
   }
+  if (ctx.worktree && parsed.worktree) return notStarted(ctx, parts, typed, "this session already runs in a worktree; start a worktree loop from the project's own sessions")
+  if (!ctx.worktree && parsed.prd === undefined && (parsed.worktree || ctx.settings.current.worktree)) {
+    if (!parsed.task) return notStarted(ctx, parts, typed, "a worktree loop needs a task")
+    return startInWorktree(ctx, sessionID, { task: parsed.task, overrides: parsed.overrides, request: parsed.worktree ?? { withChanges: false } }, parts)
+  }
+  // In a worktree, the loop gets the flags of the /ralph that made it (under any given here).
+  const overrides = { ...(ctx.worktree?.overrides as Partial<Settings> | undefined), ...parsed.overrides }
   let loop: Loop | undefined
   if (parsed.prd !== undefined) {
-    const started = await startPlan(ctx, sessionID, { task: parsed.task, overrides: parsed.overrides, prd: parsed.prd })
+    const started = await startPlan(ctx, sessionID, { task: parsed.task, overrides, prd: parsed.prd })
     if (!started.ok) return notStarted(ctx, parts, typed, started.error, started.variant)
     loop = started.loop
     replaceText(parts, started.prompt)
   } else {
     // The model gets the task without the flags (the template was the raw argument line).
     replaceText(parts, parsed.task)
-    loop = await startLoop(ctx, sessionID, parsed.task, parsed.overrides)
+    loop = await startLoop(ctx, sessionID, parsed.task, overrides)
   }
   // On disk before the task reaches the model: a crash from here on finds the loop on restart.
   await ctx.runner.persisted(loop)

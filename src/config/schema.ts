@@ -1,5 +1,6 @@
 // The plugin's settings: one zod schema per key (so one bad key never discards the others),
 // their defaults, and their meaning. Seed 000's keys keep their names.
+import { MERGE_STRATEGIES } from "../worktree/merge-plan.js"
 import { z } from "zod"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { FEATURES } from "./features.js"
@@ -154,6 +155,18 @@ export const settingSchemas = {
   autoCommit: z
     .boolean()
     .describe("After the plugin verified a plan story done, commit the loop's changed files on the current branch as \"story <id>: <title>\" (with the repository's hooks; never on a detached HEAD or with a conflict)."),
+  worktree: z
+    .boolean()
+    .describe("Every /ralph runs in its own git worktree (.opencode/ralph-loop/worktrees/<NAME>, branch ralph/<NAME>) and is merged back by mergeStrategy when it completes; as the flag --worktree."),
+  mergeStrategy: z
+    .enum(MERGE_STRATEGIES)
+    .describe("What a completed worktree loop's branch does: ff-or-branch (fast-forward your branch if it has not moved and the work tree is clean, else keep the branch and say how to merge), merge (a merge commit; a conflict keeps the branch and names the files), none (keep the branch)."),
+  maxParallelLoops: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(16, "must be at most 16")
+    .describe("Worktree loops of one project running at once (/ralph --worktree, /ralph --prd --parallel N); a loop beyond it is refused."),
   enabled: z
     .boolean()
     .describe("false: the plugin is off — no commands, no hooks — from OpenCode's next start, as RALPH_LOOP_DISABLE=1 (any settings layer; the last that sets it wins)."),
@@ -282,6 +295,9 @@ export const DEFAULT_SETTINGS: Settings = {
   checks: [],
   autoDetectChecks: true,
   autoCommit: false,
+  worktree: false,
+  mergeStrategy: "ff-or-branch",
+  maxParallelLoops: 4,
   enabled: true,
   checkAfter: "claim",
   completeOnCriteria: true,

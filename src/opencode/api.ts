@@ -43,6 +43,8 @@ export class OpencodeApi {
     private readonly client: Client,
     private readonly debug = false,
     private readonly faults?: Faults,
+    /** Where the user's TUI is: a worktree loop's notices go to the project it was started from. */
+    private readonly tuiDirectory?: string,
   ) {}
 
   /**
@@ -109,11 +111,33 @@ export class OpencodeApi {
     return this.call("session.create", () => this.client.session.create({ body: { title } }))
   }
 
+  /** A session of another directory: OpenCode runs it in that directory's own instance. */
+  createSessionIn(directory: string, title: string): Promise<Session> {
+    return this.call("session.create", () => this.client.session.create({ body: { title }, query: { directory } }))
+  }
+
+  /** Runs a slash command in a session of `directory`'s instance; resolves when its turn has ended. */
+  async command(directory: string, sessionID: string, command: string, args: string): Promise<void> {
+    await this.answer("session.command", () => this.client.session.command({ path: { id: sessionID }, body: { command, arguments: args }, query: { directory } }))
+  }
+
+  /** Ends `directory`'s OpenCode instance (its plugins' dispose hooks run); the next call there starts a new one. */
+  async disposeInstance(directory: string): Promise<void> {
+    await this.answer("instance.dispose", () => this.client.instance.dispose({ query: { directory } }))
+  }
+
+  /** The sessions of `directory` (its OpenCode instance is started, and with it the plugin there, if none runs yet). */
+  async sessionsIn(directory: string): Promise<Session[]> {
+    return this.call("session.list", () => this.client.session.list({ query: { directory } }))
+  }
+
   /**
    * Points the TUI at `sessionID`. The v1 client has no selectSession and its `publish` is typed
    * without this (v2) event; the server accepts it.
    */
   async selectSession(sessionID: string): Promise<void> {
+    // A worktree loop never moves the user's TUI: the session they started it from shows its progress.
+    if (this.tuiDirectory) return
     const event: EventTuiSessionSelect = { type: "tui.session.select", properties: { sessionID } }
     await this.call("tui.session.select", () => this.client.tui.publish({ body: event as unknown as TuiPublishData["body"] }))
   }
@@ -173,7 +197,9 @@ export class OpencodeApi {
   }
 
   toast(variant: ToastVariant, title: string, message: string, duration?: number): void {
-    this.call("tui.showToast", () => this.client.tui.showToast({ body: { title, message, variant, ...(duration ? { duration } : {}) } })).catch(() => undefined)
+    const body = { title, message, variant, ...(duration ? { duration } : {}) }
+    const query = this.tuiDirectory ? { query: { directory: this.tuiDirectory } } : {}
+    this.call("tui.showToast", () => this.client.tui.showToast({ body, ...query })).catch(() => undefined)
   }
 
   /**

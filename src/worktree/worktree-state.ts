@@ -31,6 +31,8 @@ export const worktreeStateSchema = z.object({
   /** A story of a parallel plan run (`/ralph --prd --parallel N`): the main instance marks it done. */
   story: z.string().optional(),
   createdAt: z.number(),
+  /** The flags of the /ralph that made it (settings for the loop), applied by the worktree's instance. */
+  overrides: z.record(z.string(), z.unknown()).optional(),
   merge: mergeOutcomeSchema.optional(),
 })
 export type WorktreeState = z.infer<typeof worktreeStateSchema>

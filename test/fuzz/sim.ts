@@ -59,6 +59,7 @@
 // Review (a loop's review sessions, `Ralph review · …`):
 // 22  no loop ever lives in a review session, no prompt nor continuation ever goes to one, and each is
 //     deleted once its review is over
+import { WorktreeWatch } from "../../src/actions/worktree-watch.js"
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -411,6 +412,9 @@ export class World {
       savedLoops: async (limit) => [...this.disk.values()].map(parseSavedLoop).filter((l) => l !== undefined).slice(0, limit),
       // The simulator keeps no journal: /ralph-status shows the struggle signal of an empty history.
       loopHistory: async () => [],
+      // Worktree loops run in other OpenCode instances; the simulated one has none.
+      worktrees: new WorktreeWatch(directory, api, () => this.now),
+      worktree: undefined,
       now: () => this.now,
     }
     this.hooks = {

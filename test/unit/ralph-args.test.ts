@@ -86,3 +86,24 @@ describe("/ralph --prd", () => {
     expect(parseRalphArgs("--prdd x")).toMatchObject({ ok: false, error: expect.stringContaining("did you mean --prd?") })
   })
 })
+
+describe("/ralph --worktree and --parallel", () => {
+  it("--worktree takes a name only when the word could be nothing else; --worktree=NAME always", () => {
+    expect(parseRalphArgs("--worktree auth-fix fix the login")).toMatchObject({ ok: true, task: "fix the login", worktree: { name: "auth-fix", withChanges: false } })
+    expect(parseRalphArgs("--worktree fix the login")).toMatchObject({ ok: true, task: "fix the login", worktree: { withChanges: false } })
+    expect(parseRalphArgs("--worktree fix the login")).not.toHaveProperty("worktree.name")
+    expect(parseRalphArgs("fix it --worktree=fix --with-changes")).toMatchObject({ ok: true, task: "fix it", worktree: { name: "fix", withChanges: true } })
+  })
+
+  it("refuses a bad name, --with-changes alone, --parallel without --prd or with --worktree", () => {
+    expect(parseRalphArgs("--worktree=a/b x")).toMatchObject({ ok: false, error: expect.stringContaining("not a worktree name") })
+    expect(parseRalphArgs("--with-changes x")).toEqual({ ok: false, error: "--with-changes goes with --worktree" })
+    expect(parseRalphArgs("--parallel 2 x")).toMatchObject({ ok: false, error: expect.stringContaining("--parallel goes with --prd") })
+    expect(parseRalphArgs("--prd --parallel 2 --worktree")).toMatchObject({ ok: false, error: expect.stringContaining("leave out --worktree") })
+    expect(parseRalphArgs("--prd --parallel two")).toMatchObject({ ok: false, error: expect.stringContaining("from 1 to 16") })
+  })
+
+  it("--prd --parallel N", () => {
+    expect(parseRalphArgs("--prd plan.json --parallel 2")).toEqual({ ok: true, task: "", overrides: {}, prd: "plan.json", parallel: 2 })
+  })
+})

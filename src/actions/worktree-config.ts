@@ -1,0 +1,31 @@
+// What OpenCode needs to run a worktree's own instance as it runs the project's: the plugin and
+// the model come from the project's OpenCode config, and the loop's settings from its settings
+// file. A worktree holds only committed files, so a config the user never committed is copied into
+// the worktree's `.opencode/` (which no loop commit takes). And OpenCode installs its plugin
+// package into every config folder at an instance's start (seconds, or a failure offline): the
+// worktree's `.opencode/` gets the project's installed one instead.
+import { existsSync } from "node:fs"
+import { copyFile, mkdir, symlink } from "node:fs/promises"
+import { join } from "node:path"
+import { OPENCODE_FILES, SETTINGS_FILES } from "../config/files.js"
+import { OPENCODE_DIR } from "../project/own-files.js"
+
+const present = (dir: string, names: readonly string[]): string | undefined => names.find((name) => existsSync(join(dir, name)))
+
+export async function prepareWorktreeConfig(main: string, worktree: string): Promise<void> {
+  const from = join(main, OPENCODE_DIR)
+  const to = join(worktree, OPENCODE_DIR)
+  await mkdir(to, { recursive: true })
+  // The project's OpenCode config, where the worktree has none of its own at either place.
+  if (!present(worktree, OPENCODE_FILES) && !present(to, OPENCODE_FILES)) {
+    const config = present(from, OPENCODE_FILES) ?? present(main, OPENCODE_FILES)
+    if (config) await copyFile(present(from, OPENCODE_FILES) ? join(from, config) : join(main, config), join(to, config))
+  }
+  const settings = present(from, SETTINGS_FILES)
+  if (settings && !present(to, SETTINGS_FILES)) await copyFile(join(from, settings), join(to, settings))
+  // OpenCode skips its install where node_modules exists and the lock lists package.json's dependencies.
+  if (existsSync(join(from, "node_modules")) && !existsSync(join(to, "node_modules"))) {
+    for (const file of ["package.json", "package-lock.json"]) if (existsSync(join(from, file))) await copyFile(join(from, file), join(to, file))
+    await symlink(join(from, "node_modules"), join(to, "node_modules"), "dir")
+  }
+}

@@ -1,0 +1,25 @@
+// A worktree loop's `worktree.json` in the worktree's `.opencode/ralph-loop/`: written by the main
+// instance when it makes the worktree, read by the worktree's own instance (where the loop runs).
+import { readFileSync } from "node:fs"
+import { mkdir } from "node:fs/promises"
+import { join } from "node:path"
+import { STATE_DIR } from "../project/own-files.js"
+import { WORKTREE_FILE, worktreeStateSchema, type WorktreeState } from "../worktree/worktree-state.js"
+import { writeFileAtomic } from "./atomic.js"
+
+export const worktreeFile = (directory: string): string => join(directory, STATE_DIR, WORKTREE_FILE)
+
+/** The worktree this directory is, or undefined for a project directory (or a file that does not parse). */
+export function readWorktreeState(directory: string): WorktreeState | undefined {
+  try {
+    const parsed = worktreeStateSchema.safeParse(JSON.parse(readFileSync(worktreeFile(directory), "utf8")))
+    return parsed.success ? parsed.data : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export async function writeWorktreeState(directory: string, state: WorktreeState): Promise<void> {
+  await mkdir(join(directory, STATE_DIR), { recursive: true })
+  await writeFileAtomic(worktreeFile(directory), `${JSON.stringify(state, null, 2)}\n`)
+}

@@ -1,0 +1,101 @@
+// Worktree loops in the real OpenCode: each /ralph --worktree makes a git worktree on ralph/<NAME>
+// and runs its loop there, in that directory's own OpenCode instance. Two loops run at once and
+// change different files; the main work tree sees nothing of it while they run; both are merged
+// into the user's branch as they complete; a third, whose merge would conflict, keeps its branch
+// and names the file.
+import { execFileSync } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import type { Project } from "../harness/harness.js"
+import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
+import { waitUntil } from "../harness/wait.js"
+import { readWorktreeState } from "../../src/store/worktree-file.js"
+import { sharedHarness, waitForToast } from "./helpers.js"
+
+const harness = sharedHarness()
+
+const git = (project: Project, ...args: string[]) =>
+  execFileSync("git", args, { cwd: project.dir, encoding: "utf8", env: { ...process.env, HOME: harness().root, GIT_CONFIG_NOSYSTEM: "1" } }).trim()
+const worktreeDir = (project: Project, name: string) => join(project.dir, ".opencode/ralph-loop/worktrees", name)
+const mergedDir = (project: Project, name: string) => join(project.dir, ".opencode/ralph-loop/merged", name)
+
+/** The settled worktree.json of `name`: in the merged archive once removed, else in the worktree. */
+const settled = (project: Project, name: string) => readWorktreeState(mergedDir(project, name)) ?? readWorktreeState(worktreeDir(project, name))
+
+const TASKS = {
+  alpha: { file: "alpha.txt", content: "alpha's work\n" },
+  beta: { file: "beta.txt", content: "beta's work\n" },
+  // Writes the file alpha writes, differently: its merge conflicts once alpha is merged.
+  gamma: { file: "alpha.txt", content: "gamma's other work\n" },
+} as const
+type Token = keyof typeof TASKS
+
+describe("worktree loops", () => {
+  it("two loops run at once in their worktrees and are merged into the user's branch; the main tree saw nothing meanwhile; a third whose merge conflicts keeps its branch and names the file", { timeout: 240_000 }, async () => {
+    const started = { alpha: gate(), beta: gate() }
+    const gammaGoes = gate()
+    const mainTreeWhileRunning: string[] = []
+    let project!: Project
+    const reply = (r: MockRequest): Reply => {
+      if (r.lastUser.startsWith("A Ralph loop now runs")) return { text: "OK" }
+      const token = /task-(alpha|beta|gamma)/.exec(r.lastUser)?.[1] as Token | undefined
+      if (!token) return { text: "OK" }
+      const { file, content } = TASKS[token]
+      if (r.lastRole === "tool") {
+        // The worktree has the file now; the main work tree must not, nor any other change.
+        if (!existsSync(join(project.dir, ".opencode/ralph-loop/merged"))) {
+          const status = git(project, "status", "--porcelain", "--", ".", ":(exclude).opencode")
+          if (status !== "" || existsSync(join(project.dir, "beta.txt"))) mainTreeWhileRunning.push(`${token}: ${status || "beta.txt"}`)
+        }
+        return { text: `${file} written. <promise>DONE</promise>` }
+      }
+      if (token === "alpha" || token === "beta") started[token].open()
+      // alpha answers only once beta runs too (they run at once); gamma once both are merged.
+      const hold = token === "alpha" ? started.beta.opened : token === "gamma" ? gammaGoes.opened : undefined
+      return { text: `Writing ${file}.`, toolCalls: [{ name: "write", args: { filePath: file, content } }], ...(hold ? { holdAfterFirstChunk: hold } : {}) }
+    }
+    project = await harness().project("worktrees", { pluginOptions: { mergeStrategy: "merge" }, script: { main: reply } })
+    const head = git(project, "rev-parse", "HEAD")
+    const branch = git(project, "rev-parse", "--abbrev-ref", "HEAD")
+
+    const session = await project.newSession()
+    for (const token of ["alpha", "beta", "gamma"] as const) await project.command(session, "ralph", `--worktree ${token}-wt task-${token}: write ${TASKS[token].file}`)
+    await waitForToast(project, /^Ralph · worktree gamma-wt/)
+    for (const token of ["alpha", "beta", "gamma"]) expect(git(project, "branch", "--list", `ralph/${token}-wt`)).toContain(`ralph/${token}-wt`)
+
+    // alpha and beta complete and are merged, one after the other, by merge commits.
+    const alpha = await waitUntil(() => settled(project, "alpha-wt")?.merge, "alpha merged", 120_000)
+    const beta = await waitUntil(() => settled(project, "beta-wt")?.merge, "beta merged", 120_000)
+    expect(mainTreeWhileRunning).toEqual([])
+    for (const outcome of [alpha, beta]) expect(outcome).toMatchObject({ result: "merged", removed: true })
+    expect(readFileSync(join(project.dir, "alpha.txt"), "utf8")).toBe("alpha's work\n")
+    expect(readFileSync(join(project.dir, "beta.txt"), "utf8")).toBe("beta's work\n")
+    expect(git(project, "rev-parse", "--abbrev-ref", "HEAD")).toBe(branch)
+    expect(git(project, "log", "--merges", "--format=%s", `${head}..HEAD`).split("\n").sort()).toEqual([
+      "Merge ralph/alpha-wt: task-alpha: write alpha.txt",
+      "Merge ralph/beta-wt: task-beta: write beta.txt",
+    ])
+    // Merged: the worktrees and their branches are gone; each loop's files are kept in merged/.
+    for (const name of ["alpha-wt", "beta-wt"]) {
+      expect(existsSync(worktreeDir(project, name))).toBe(false)
+      expect(git(project, "branch", "--list", `ralph/${name}`)).toBe("")
+      expect(existsSync(join(mergedDir(project, name), ".opencode/ralph-loop/loops"))).toBe(true)
+    }
+    await waitForToast(project, /^Ralph · worktree alpha-wt/)
+
+    // gamma, made from the same start, now completes: its merge would conflict in alpha.txt.
+    const mergedHead = git(project, "rev-parse", "HEAD")
+    gammaGoes.open()
+    const gamma = await waitUntil(() => settled(project, "gamma-wt")?.merge, "gamma settled", 120_000)
+    expect(gamma).toMatchObject({ result: "conflict", files: ["alpha.txt"] })
+    expect(gamma.detail).toContain("would conflict in alpha.txt")
+    const toast = await project.events.waitFor((e) => e.type === "tui.toast.show" && String(e.properties.message ?? "").includes("would conflict"), "the conflict toast", 30_000)
+    expect(toast.properties.variant).toBe("error")
+    expect(git(project, "rev-parse", "HEAD")).toBe(mergedHead)
+    expect(git(project, "status", "--porcelain", "--", ".", ":(exclude).opencode")).toBe("")
+    expect(readFileSync(join(project.dir, "alpha.txt"), "utf8")).toBe("alpha's work\n")
+    expect(git(project, "show", "ralph/gamma-wt:alpha.txt")).toBe("gamma's other work")
+    expect(existsSync(worktreeDir(project, "gamma-wt"))).toBe(true)
+  })
+})
