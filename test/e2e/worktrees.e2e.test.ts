@@ -11,6 +11,7 @@ import type { Project } from "../harness/harness.js"
 import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { waitUntil } from "../harness/wait.js"
 import { readWorktreeState } from "../../src/store/worktree-file.js"
+import { startHarness } from "../harness/harness.js"
 import { sharedHarness, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
@@ -97,5 +98,37 @@ describe("worktree loops", () => {
     expect(readFileSync(join(project.dir, "alpha.txt"), "utf8")).toBe("alpha's work\n")
     expect(git(project, "show", "ralph/gamma-wt:alpha.txt")).toBe("gamma's other work")
     expect(existsSync(worktreeDir(project, "gamma-wt"))).toBe(true)
+  })
+
+  it("SIGKILL of OpenCode while two worktree loops run: after the restart both go on, finish and are merged", { timeout: 240_000 }, async () => {
+    const running = { alpha: gate(), beta: gate() }
+    const cutOff = gate()
+    const reply = (r: MockRequest): Reply => {
+      const token = /task-(alpha|beta)/.exec(r.lastUser)?.[1] as "alpha" | "beta" | undefined
+      if (!token || r.lastUser.startsWith("A Ralph loop now runs")) return { text: "OK" }
+      const { file, content } = TASKS[token]
+      if (r.lastRole === "tool") return { text: `${file} written. <promise>DONE</promise>` }
+      if (/restarted while you were working/.test(r.lastUser)) return { text: `Writing ${file}.`, toolCalls: [{ name: "write", args: { filePath: file, content } }] }
+      // The first turn of each streams until the kill.
+      running[token].open()
+      return { text: "starting", holdAfterFirstChunk: cutOff.opened }
+    }
+    const killable = await startHarness()
+    try {
+      const project = await killable.project("worktrees-kill", { pluginOptions: { mergeStrategy: "merge" }, script: { main: reply } })
+      const session = await project.newSession()
+      for (const token of ["alpha", "beta"] as const) await project.command(session, "ralph", `--worktree ${token}-wt task-${token}: write ${TASKS[token].file}`)
+      await Promise.all([running.alpha.opened, running.beta.opened])
+      await killable.restartServer("SIGKILL")
+      cutOff.open()
+      for (const name of ["alpha-wt", "beta-wt"]) expect(await waitUntil(() => settled(project, name)?.merge, `${name} merged after the restart`, 120_000)).toMatchObject({ result: "merged", removed: true })
+      expect(readFileSync(join(project.dir, "alpha.txt"), "utf8")).toBe("alpha's work\n")
+      expect(readFileSync(join(project.dir, "beta.txt"), "utf8")).toBe("beta's work\n")
+      // Each loop was taken back by its worktree's instance and resumed its iteration once.
+      const resumed = project.requests("main").filter((r) => r.lastRole === "user" && /restarted while you were working/.test(r.lastUser))
+      expect(resumed.map((r) => /task-(alpha|beta)/.exec(r.lastUser)?.[1]).sort()).toEqual(["alpha", "beta"])
+    } finally {
+      await killable.stop()
+    }
   })
 })
