@@ -11,6 +11,7 @@ import type { PlanRequests } from "./plan/requests.js"
 import type { SavedLoop } from "./store/saved-loops.js"
 import type { IterationRow } from "./status/history.js"
 import type { WorktreeWatch } from "./actions/worktree-watch.js"
+import type { ParallelPlan } from "./actions/parallel-plan.js"
 import type { WorktreeState } from "./worktree/worktree-state.js"
 
 export interface RalphContext {
@@ -35,6 +36,8 @@ export interface RalphContext {
   loopHistory(loop: { id: string; startedAt: number }): Promise<IterationRow[]>
   /** The worktree loops started from this project (merged back as they complete). */
   readonly worktrees: WorktreeWatch
+  /** /ralph --prd --parallel N: the run of a plan's stories in worktree loops. */
+  readonly parallel: ParallelPlan
   /** This instance's own worktree, when its directory is one a worktree loop runs in. */
   readonly worktree: WorktreeState | undefined
   now(): number

@@ -36,6 +36,7 @@ import { filesChangedSinceStart } from "./actions/work-tree.js"
 import type { Loop } from "./loop/loop.js"
 import { ownFolders } from "./project/own-files.js"
 import { WorktreeWatch } from "./actions/worktree-watch.js"
+import { ParallelPlan } from "./actions/parallel-plan.js"
 import { readWorktreeState } from "./store/worktree-file.js"
 
 /**
@@ -47,7 +48,8 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   const faults = Faults.load(input.directory)
   const worktree = readWorktreeState(input.directory)
   const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", faults, worktree?.mainDirectory)
-  const worktrees = new WorktreeWatch(input.directory, api, Date.now)
+  const parallel = new ParallelPlan(() => ctx)
+  const worktrees = new WorktreeWatch(input.directory, api, Date.now, (settled) => parallel.settled(settled))
   const store = new LoopStore(input.directory, faults)
   const manager = new LoopManager((loop, event) => {
     store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
@@ -84,6 +86,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
         .then((entries) => historyOf(histories(entries), loop), () => []),
     worktrees,
     worktree,
+    parallel,
     now: Date.now,
   }
   const found = await store.load(Date.now()).catch((error: unknown) => {
@@ -92,7 +95,10 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   })
   runner.recoverAll(manager.adoptAll(found.loops, settings.current.resumeOnStart === "ask"), found)
   // Worktree loops started from here: woken after a restart of OpenCode, merged back when they end.
-  if (!worktree) worktrees.start()
+  if (!worktree) {
+    worktrees.start()
+    void parallel.reconcile()
+  }
   api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: settings.current })
 
   const hooks: Hooks = {

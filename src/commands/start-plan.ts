@@ -13,7 +13,8 @@ import { ProgressFile } from "../store/progress-file.js"
 
 export type PlanStart = { ok: true; loop: Loop; prompt: string } | { ok: false; error: string; variant: "error" | "warning" }
 
-export async function startPlan(ctx: RalphContext, sessionID: string, args: { task: string; overrides: Partial<Settings>; prd: string | true }): Promise<PlanStart> {
+/** The plan of /ralph --prd [PATH], with the stories the file marks done; or why it cannot be worked on. */
+export async function planToWork(ctx: RalphContext, args: { overrides: Partial<Settings>; prd: string | true }): Promise<{ ok: true; plan: PlanState; project?: string } | { ok: false; error: string; variant: "error" | "warning" }> {
   const path = args.prd === true ? (args.overrides.prdPath ?? ctx.settings.current.prdPath) : args.prd
   const read = await readPlanFile(ctx.directory, path)
   if (!read.ok) return { ok: false, error: read.message, variant: "error" }
@@ -24,7 +25,14 @@ export async function startPlan(ctx: RalphContext, sessionID: string, args: { ta
     done: read.plan.stories.filter((s) => read.plan.doneInFile.includes(s.id)).map((s) => ({ id: s.id, iteration: 0, checks: [] })),
   }
   if (!currentStory(plan)) return { ok: false, error: `every story of the plan ${read.file} is already done (${plan.stories.length} of ${plan.stories.length})`, variant: "warning" }
-  const task = args.task || `Implement the plan in ${read.file}${read.plan.project ? ` (${read.plan.project})` : ""}`
+  return { ok: true, plan, ...(read.plan.project ? { project: read.plan.project } : {}) }
+}
+
+export async function startPlan(ctx: RalphContext, sessionID: string, args: { task: string; overrides: Partial<Settings>; prd: string | true }): Promise<PlanStart> {
+  const read = await planToWork(ctx, args)
+  if (!read.ok) return read
+  const { plan } = read
+  const task = args.task || `Implement the plan in ${plan.file}${read.project ? ` (${read.project})` : ""}`
   const loop = await startLoop(ctx, sessionID, task, args.overrides, plan)
   // The first story's in-progress mark (and seed 003's plan status), where the file has them, before it is worked on.
   const marked = await writePlanBack(ctx.directory, plan).catch((error: unknown) => ({ problem: String(error) }))

@@ -7,7 +7,7 @@ import type { RalphContext } from "../context.js"
 import type { Loop } from "../loop/loop.js"
 import { runControl } from "./control.js"
 import { parseRalphArgs } from "./ralph-args.js"
-import { startPlan } from "./start-plan.js"
+import { planToWork, startPlan } from "./start-plan.js"
 import { startInWorktree } from "./start-worktree.js"
 import type { Settings } from "../config/schema.js"
 import { replaceText } from "./text.js"
@@ -28,6 +28,10 @@ export async function startFromCommand(ctx: RalphContext, sessionID: string, arg
   if (session?.parentID) {
     ctx.api.toast("warning", "Ralph · not started", "Loops run only in top-level sessions, not in subagent sessions.")
     return
+  }
+  if (parsed.parallel !== undefined && parsed.prd !== undefined) {
+    if (ctx.worktree) return notStarted(ctx, parts, typed, "this session already runs in a worktree; start a parallel plan run from the project's own sessions")
+    return startParallel(ctx, sessionID, { overrides: parsed.overrides, prd: parsed.prd, parallel: parsed.parallel }, parts, typed)
   }
   if (ctx.worktree && parsed.worktree) return notStarted(ctx, parts, typed, "this session already runs in a worktree; start a worktree loop from the project's own sessions")
   if (!ctx.worktree && parsed.prd === undefined && (parsed.worktree || ctx.settings.current.worktree)) {
@@ -50,6 +54,15 @@ export async function startFromCommand(ctx: RalphContext, sessionID: string, arg
   // On disk before the task reaches the model: a crash from here on finds the loop on restart.
   await ctx.runner.persisted(loop)
   ctx.runner.reached("loop.started")
+}
+
+async function startParallel(ctx: RalphContext, sessionID: string, args: { overrides: Partial<Settings>; prd: string | true; parallel: number }, parts: Part[], typed: string): Promise<void> {
+  const read = await planToWork(ctx, args)
+  if (!read.ok) return notStarted(ctx, parts, typed, read.error, read.variant)
+  const started = await ctx.parallel.start(read.plan, args.parallel, sessionID, args.overrides)
+  if (!started.ok) return notStarted(ctx, parts, typed, started.error)
+  ctx.api.toast("info", "Ralph · parallel plan", `${read.plan.file}: stories ${started.started.join(", ")} started, each in its own worktree (up to ${args.parallel} at once). Each is merged back and marked done in the plan as it completes.`)
+  replaceText(parts, `The stories ${started.started.join(", ")} of the plan ${read.plan.file} now run at once, each as a Ralph loop in its own git worktree; the rest follow as their dependencies are done. Tell the user that in one sentence and do nothing else.`)
 }
 
 function notStarted(ctx: RalphContext, parts: Part[], typed: string, error: string, variant: "error" | "warning" = "error"): void {

@@ -4,7 +4,7 @@
 // into the user's branch as they complete; a third, whose merge would conflict, keeps its branch
 // and names the file.
 import { execFileSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
@@ -130,5 +130,48 @@ describe("worktree loops", () => {
     } finally {
       await killable.stop()
     }
+  })
+
+  it("--prd --parallel 2 over 4 stories, one depending on another: at most 2 run at once, the dependency waits for its story's merge, all 4 are marked done in the one plan file", { timeout: 240_000 }, async () => {
+    const plan = {
+      project: "parallel",
+      userStories: [
+        { id: "S1", title: "first", acceptanceCriteria: ["S1.txt exists"], priority: 1, passes: false },
+        { id: "S2", title: "second", acceptanceCriteria: ["S2.txt exists"], priority: 2, passes: false },
+        { id: "S3", title: "third, on the first", acceptanceCriteria: ["S3.txt exists"], priority: 3, passes: false, dependsOn: ["S1"] },
+        { id: "S4", title: "fourth", acceptanceCriteria: ["S4.txt exists"], priority: 4, passes: false },
+      ],
+    }
+    const s2Started = gate()
+    const atOnce: number[] = []
+    const s3SawS1: boolean[] = []
+    let project!: Project
+    const worktreesNow = () => {
+      const root = join(project.dir, ".opencode/ralph-loop/worktrees")
+      return existsSync(root) ? readdirSync(root).length : 0
+    }
+    const reply = (r: MockRequest): Reply => {
+      const id = /Story (S\d) of the plan/.exec(r.lastUser)?.[1]
+      if (!id) return { text: "OK" }
+      if (r.lastRole === "tool") return { text: `${id}.txt written. <promise>DONE</promise>` }
+      atOnce.push(worktreesNow())
+      if (id === "S2") s2Started.open()
+      if (id === "S3") s3SawS1.push(existsSync(join(worktreeDir(project, "story-s3"), "S1.txt")))
+      // S1 answers once S2 runs too: two loops at once.
+      return { text: `Writing ${id}.txt.`, toolCalls: [{ name: "write", args: { filePath: `${id}.txt`, content: `${id}\n` } }], ...(id === "S1" ? { holdAfterFirstChunk: s2Started.opened } : {}) }
+    }
+    project = await harness().project("parallel", { script: { main: reply } })
+    writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
+    const session = await project.newSession()
+    await project.command(session, "ralph", "--prd --parallel 2")
+    const done = await waitForToast(project, /^Ralph · plan (done|stopped)/, 180_000)
+    expect(done.properties.title).toBe("Ralph · plan done")
+    expect(Math.max(...atOnce)).toBe(2)
+    expect(atOnce.every((n) => n <= 2)).toBe(true)
+    expect(s3SawS1).toEqual([true])
+    const written = JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")) as typeof plan
+    expect(written.userStories.map((s) => [s.id, s.passes])).toEqual([["S1", true], ["S2", true], ["S3", true], ["S4", true]])
+    for (const id of ["S1", "S2", "S3", "S4"]) expect(readFileSync(join(project.dir, `${id}.txt`), "utf8")).toBe(`${id}\n`)
+    expect(existsSync(join(project.dir, ".opencode/ralph-loop/parallel.json"))).toBe(false)
   })
 })

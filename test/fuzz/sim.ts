@@ -60,6 +60,7 @@
 // 22  no loop ever lives in a review session, no prompt nor continuation ever goes to one, and each is
 //     deleted once its review is over
 import { WorktreeWatch } from "../../src/actions/worktree-watch.js"
+import { ParallelPlan } from "../../src/actions/parallel-plan.js"
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -415,6 +416,7 @@ export class World {
       // Worktree loops run in other OpenCode instances; the simulated one has none.
       worktrees: new WorktreeWatch(directory, api, () => this.now),
       worktree: undefined,
+      parallel: new ParallelPlan(() => this.ctx),
       now: () => this.now,
     }
     this.hooks = {

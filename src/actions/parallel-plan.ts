@@ -1,0 +1,135 @@
+// The main instance's side of /ralph --prd --parallel N: it starts up to N ready stories, each as
+// a worktree loop, and as each one's branch is settled (WorktreeWatch) it marks the story done in
+// the plan file — the one record, one writer — and starts what became ready. The run's state is
+// `.opencode/ralph-loop/parallel.json`, so a restart of OpenCode goes on from it.
+import { readFileSync } from "node:fs"
+import { rm } from "node:fs/promises"
+import { join } from "node:path"
+import type { Settings } from "../config/schema.js"
+import type { RalphContext } from "../context.js"
+import { launchWorktreeLoop } from "../commands/start-worktree.js"
+import { parallelRunSchema, runOver, storiesToStart, storyTask, storyWorktreeName, type ParallelRun } from "../plan/parallel.js"
+import type { PlanState } from "../plan/plan.js"
+import { STATE_DIR } from "../project/own-files.js"
+import { writeFileAtomic } from "../store/atomic.js"
+import { writePlanBack } from "../store/plan-file.js"
+import { MERGED_DIR, type SettledWorktree } from "./worktree-watch.js"
+import { readWorktreeState } from "../store/worktree-file.js"
+import { readNewestLoops } from "../store/saved-loops.js"
+import { worktreePath } from "../worktree/names.js"
+
+const RUN_FILE = `${STATE_DIR}/parallel.json`
+
+/** The settled worktree `name` (merged and archived, or kept), with its loop; undefined while it runs. */
+async function settledWorktree(main: string, name: string): Promise<SettledWorktree | undefined> {
+  for (const path of [join(main, MERGED_DIR, name), worktreePath(main, name)]) {
+    const state = readWorktreeState(path)
+    const [saved] = await readNewestLoops(join(path, STATE_DIR, "loops"), 1)
+    if (state?.merge && saved) return { entry: { name, path, state, saved }, state, loop: saved.loop, outcome: state.merge }
+  }
+  return undefined
+}
+
+export class ParallelPlan {
+  /** Changes of the run, one after the other (settled worktrees can come while stories start). */
+  private queue: Promise<void> = Promise.resolve()
+
+  constructor(private readonly ctx: () => RalphContext) {}
+
+  get file(): string {
+    return join(this.ctx().directory, RUN_FILE)
+  }
+
+  /** The run on disk, if one is under way. */
+  current(): ParallelRun | undefined {
+    try {
+      const parsed = parallelRunSchema.safeParse(JSON.parse(readFileSync(this.file, "utf8")))
+      return parsed.success ? parsed.data : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Starts a run; resolves with the stories started, or why none could. */
+  start(plan: PlanState, parallel: number, fromSession: string, overrides: Partial<Settings>): Promise<{ ok: true; started: string[] } | { ok: false; error: string }> {
+    return this.serially(async () => {
+      const under = this.current()
+      if (under) return { ok: false as const, error: `a parallel run of ${under.plan.file} is under way (${Object.keys(under.running).join(", ") || "settling"}); /ralph-status shows it` }
+      const run: ParallelRun = { plan, parallel, fromSession, startedAt: this.ctx().now(), running: {}, failed: {}, ...(Object.keys(overrides).length ? { overrides } : {}) }
+      const started = await this.startReady(run)
+      if (started.length === 0) return { ok: false as const, error: `no story of ${plan.file} could start${Object.keys(run.failed).length ? `: ${Object.values(run.failed).join("; ")}` : ""}` }
+      return { ok: true as const, started }
+    })
+  }
+
+  /** A worktree loop's branch was settled: its story is done if its work reached the user's branch. */
+  settled({ state, loop, outcome }: SettledWorktree): void {
+    const story = state.story
+    if (!story) return
+    void this.serially(async () => {
+      const run = this.current()
+      if (!run || run.running[story] !== state.name) return
+      delete run.running[story]
+      if (outcome.result === "merged" || outcome.result === "fast-forwarded" || outcome.result === "nothing") {
+        run.plan = { ...run.plan, done: [...run.plan.done, { id: story, iteration: loop.iteration, checks: loop.snapshots.at(-1)?.checks.filter((c) => c.status === "passed").map((c) => c.name) ?? [] }] }
+        const marked = await writePlanBack(this.ctx().directory, run.plan).catch((error: unknown) => ({ problem: String(error) }))
+        if ("problem" in marked) this.ctx().api.log("warn", `could not mark story ${story} done in ${run.plan.file}: ${marked.problem}`)
+      } else run.failed[story] = outcome.detail
+      await this.startReady(run)
+    }).catch((error: unknown) => this.ctx().api.log("error", `the parallel run could not go on: ${String(error)}`))
+  }
+
+  /**
+   * After a restart of OpenCode: a story whose worktree was settled while the run did not hear of
+   * it (the crash came between the two) is taken as settled now.
+   */
+  async reconcile(): Promise<void> {
+    const run = this.current()
+    if (!run) return
+    for (const [story, name] of Object.entries(run.running)) {
+      const found = await settledWorktree(this.ctx().directory, name)
+      if (found?.state.story === story) this.settled(found)
+    }
+  }
+
+  private async startReady(run: ParallelRun): Promise<string[]> {
+    const ctx = this.ctx()
+    const overrides = (run.overrides ?? {}) as Partial<Settings>
+    const settings = { ...ctx.settings.current, ...overrides }
+    const started: string[] = []
+    for (const story of storiesToStart(run, settings.maxParallelLoops)) {
+      const checks = [...settings.checks, ...story.checks]
+      // Fast-forward cannot take two branches from one start: a parallel run merges (unless told none).
+      const mergeStrategy = settings.mergeStrategy === "none" ? "none" : "merge"
+      const launched = await launchWorktreeLoop(ctx, run.fromSession, {
+        task: storyTask(run.plan, story),
+        overrides: { ...overrides, mergeStrategy, ...(checks.length ? { checks } : {}) },
+        request: { name: storyWorktreeName(story.id), withChanges: false },
+        story: story.id,
+      })
+      if (launched.ok) {
+        run.running[story.id] = launched.state.name
+        started.push(story.id)
+      } else run.failed[story.id] = launched.error
+    }
+    await this.save(run)
+    return started
+  }
+
+  private async save(run: ParallelRun): Promise<void> {
+    const ctx = this.ctx()
+    if (!runOver(run)) return writeFileAtomic(this.file, `${JSON.stringify(run, null, 2)}\n`)
+    await rm(this.file, { force: true })
+    const failed = Object.entries(run.failed)
+    const left = run.plan.stories.length - run.plan.done.length
+    if (left === 0) ctx.api.toast("success", "Ralph · plan done", `Every story of ${run.plan.file} is done and merged (${run.plan.stories.length}).`)
+    else ctx.api.toast("warning", "Ralph · plan stopped", `${left} of ${run.plan.stories.length} stories of ${run.plan.file} are not done: ${failed.map(([id, why]) => `${id}: ${why}`).join("; ") || "none could start"}.`, 20_000)
+    ctx.api.log("info", "parallel plan run ended", { plan: run.plan.file, done: run.plan.done.length, failed: run.failed })
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work)
+    this.queue = next.then(() => undefined, () => undefined)
+    return next
+  }
+}

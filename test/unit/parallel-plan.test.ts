@@ -1,0 +1,46 @@
+// /ralph --prd --parallel N: which stories start, in which order, and when a run is over.
+import { describe, expect, it } from "vitest"
+import { runOver, storiesToStart, storyTask, storyWorktreeName, type ParallelRun } from "../../src/plan/parallel.js"
+import type { Story } from "../../src/plan/plan.js"
+
+const story = (id: string, dependsOn: string[] = [], priority?: number): Story => ({ id, title: `title ${id}`, acceptanceCriteria: [`${id} works`], dependsOn, checks: [], ...(priority !== undefined ? { priority } : {}) })
+const run = (over: Partial<ParallelRun> = {}, done: string[] = []): ParallelRun => ({
+  plan: { file: "prd.json", shape: "userStories", stories: [story("A"), story("B"), story("C", ["A"]), story("D", [], 1)], done: done.map((id) => ({ id, iteration: 1, checks: [] })) },
+  parallel: 2,
+  fromSession: "ses_x",
+  startedAt: 0,
+  running: {},
+  failed: {},
+  ...over,
+})
+const ids = (stories: Story[]) => stories.map((s) => s.id)
+
+describe("stories a parallel run starts", () => {
+  it("the ready ones by the plan's order, up to N and the project's limit", () => {
+    expect(ids(storiesToStart(run(), 4))).toEqual(["D", "A"])
+    expect(ids(storiesToStart(run({ parallel: 3 }), 4))).toEqual(["D", "A", "B"])
+    expect(ids(storiesToStart(run({ parallel: 3 }), 1))).toEqual(["D"])
+  })
+
+  it("a story waits for its dependencies to be done; running and failed ones do not start again", () => {
+    expect(ids(storiesToStart(run({ parallel: 4, running: { D: "story-d", A: "story-a" } }), 4))).toEqual(["B"])
+    expect(ids(storiesToStart(run({ parallel: 4 }, ["A", "D"]), 4))).toEqual(["B", "C"])
+    expect(ids(storiesToStart(run({ parallel: 4, failed: { A: "conflict" } }, ["D", "B"]), 4))).toEqual([])
+  })
+
+  it("is over when nothing runs and nothing can start", () => {
+    expect(runOver(run({}, ["A", "B", "C", "D"]))).toBe(true)
+    expect(runOver(run({ failed: { A: "conflict" } }, ["B", "D"]))).toBe(true)
+    expect(runOver(run({ running: { A: "story-a" } }, ["B", "D"]))).toBe(false)
+    expect(runOver(run({}, ["A"]))).toBe(false)
+  })
+
+  it("tells a story's loop its story and to leave the plan file alone; names its worktree", () => {
+    const text = storyTask(run().plan, story("C", ["A"]))
+    expect(text).toContain("Story C of the plan prd.json: title C")
+    expect(text).toContain("- C works")
+    expect(text).toContain("do not edit prd.json")
+    expect(storyWorktreeName("US-001")).toBe("story-us-001")
+    expect(storyWorktreeName("1.2 / x")).toBe("story-1.2-x")
+  })
+})
