@@ -13,13 +13,15 @@ export interface CliArgs {
   loop: string | undefined
   json: boolean
   watch: boolean
+  /** clean: also worktrees whose work is not in the user's branch. */
+  force: boolean
 }
 
 /** How many arguments each command takes after its name (status and report: the loop). */
 const OPERANDS: Record<string, number> = { plan: 2, status: 1, report: 1, checkpoints: 1 }
 
 export function parseArgs(argv: string[], cwd: string): CliArgs | { error: string } {
-  const args: CliArgs = { command: undefined, operands: [], global: false, project: cwd, days: undefined, help: false, loop: undefined, json: false, watch: false }
+  const args: CliArgs = { command: undefined, operands: [], global: false, project: cwd, days: undefined, help: false, loop: undefined, json: false, watch: false, force: false }
   let projectGiven = false
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string
@@ -29,6 +31,7 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
     else if (flag === "--global" || flag === "-g") args.global = true
     else if (flag === "--json") args.json = true
     else if (flag === "--watch") args.watch = true
+    else if (flag === "--force") args.force = true
     else if (flag === "--project") {
       const dir = value()
       if (!dir) return { error: "--project needs a folder" }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status, report and checkpoints (see --help).
+// The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status, report, checkpoints and worktrees (see --help).
 import { parseArgs } from "./args.js"
 import { checkpoints } from "./checkpoints.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
@@ -8,6 +8,7 @@ import { install } from "./install.js"
 import { planCheck } from "./plan-check.js"
 import { report, status } from "./status.js"
 import { uninstall } from "./uninstall.js"
+import { cleanWorktrees, worktrees } from "./worktrees.js"
 
 const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
 
@@ -15,7 +16,10 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
                                                    and a .opencode/ralph-loop.jsonc with its $schema
   ralph-loop uninstall [--global | --project DIR]  remove the plugin from every config file of that scope
   ralph-loop doctor    [--project DIR]             check OpenCode, where the plugin is listed, the settings
-  ralph-loop clean     [--days N] [--project DIR]  remove files of loops ended over N days ago (${DEFAULT_DAYS})
+  ralph-loop clean     [--days N] [--project DIR] [--force]
+                                                   remove files of loops ended over N days ago (${DEFAULT_DAYS}),
+                                                   and worktrees whose loop ended (one whose work is not
+                                                   in your branch only with --force)
   ralph-loop plan check [PATH] [--project DIR]     read a plan as /ralph --prd would (PATH: the prdPath
                                                    setting) and show its stories in the loop's order
   ralph-loop status    [--project DIR] [LOOP] [--json] [--watch]
@@ -23,6 +27,7 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
                                                    detail with its iterations; --watch redraws on change
   ralph-loop report    [--project DIR] [LOOP]      write LOOP's ralph_report.html now (also while it runs)
   ralph-loop checkpoints [--project DIR] [LOOP]    each loop's checkpoints: iteration, time, files changed, checks
+  ralph-loop worktrees [--project DIR]             each worktree loop: branch, state, what its merge did
 
 DIR defaults to the current folder. Exit status 1 when something is wrong.`
 
@@ -44,8 +49,13 @@ async function main(): Promise<number> {
       return uninstall(args, process.env, out)
     case "doctor":
       return doctor(args, process.env, out)
-    case "clean":
-      return clean(args, out)
+    case "clean": {
+      const code = clean(args, out)
+      await cleanWorktrees(args, out)
+      return code
+    }
+    case "worktrees":
+      return worktrees(args, out)
     case "checkpoints":
       return checkpoints(args, out)
     case "plan":

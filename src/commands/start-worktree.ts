@@ -14,6 +14,7 @@ import { nameFromTask } from "../worktree/names.js"
 import type { WorktreeState } from "../worktree/worktree-state.js"
 import type { WorktreeRequest } from "./ralph-args.js"
 import { replaceText } from "./text.js"
+import { ignoreOwnFolder } from "../store/loop-store.js"
 
 export interface WorktreeStart {
   task: string
@@ -49,6 +50,7 @@ export async function launchWorktreeLoop(ctx: RalphContext, fromSession: string,
   if (worktrees.some((w) => w.name === name)) return { ok: false, error: `the worktree ${name} exists already; choose another name (ralph-loop worktrees lists them)` }
   try {
     const { path, base } = await createWorktree(ctx.directory, name, start.request.withChanges)
+    await ignoreOwnFolder(ctx.directory)
     await prepareWorktreeConfig(ctx.directory, path)
     const state: WorktreeState = {
       name,

@@ -10,13 +10,22 @@ import { checkpointsLine } from "../loop/checkpoints.js"
 import { planAtRest } from "./plan-status.js"
 import { endedText, loopLines, statusText } from "./status-text.js"
 import { struggle } from "../status/struggle.js"
+import { readWorktrees } from "../store/worktree-loops.js"
+import { parallelLines, worktreeLines } from "../worktree/status-lines.js"
 
 /** State files read to find this session's ended loop (the newest ones), and loops listed. */
 const FILES_READ = 30
 const LOOPS_LISTED = 10
 
-/** The status text for `sessionID`; undefined when the project has no loop at all. */
+/** The status text for `sessionID`, with the project's worktree loops; undefined when the project has no loop at all. */
 export async function statusMessage(ctx: RalphContext, sessionID: string): Promise<string | undefined> {
+  const own = await sessionStatus(ctx, sessionID)
+  const worktrees = ctx.worktree ? [] : [...worktreeLines((await readWorktrees(ctx.directory)).map((w) => ({ name: w.name, state: w.state, loop: w.saved?.loop }))), ...parallelLines(ctx.parallel.current())]
+  if (worktrees.length === 0) return own
+  return [own ?? "No Ralph loop in this session.", "", ...worktrees].join("\n")
+}
+
+async function sessionStatus(ctx: RalphContext, sessionID: string): Promise<string | undefined> {
   const live = ctx.manager.find(sessionID)
   if (live) return withCheckpoints(ctx, live, statusText(live, ctx.now(), struggle(await ctx.loopHistory(live))))
   const saved = await ctx.savedLoops(FILES_READ)

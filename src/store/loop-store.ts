@@ -242,9 +242,16 @@ export class LoopStore {
     if (existsSync(join(this.dir, "loops"))) return
     await assertInside(this.directory, join(this.dir, "loops"))
     await mkdir(join(this.dir, "loops"), { recursive: true })
-    // Git ignores the loop's own files: `git clean -fd` leaves them, and they are not "progress".
-    await writeFileAtomic(join(this.dir, ".gitignore"), "*\n", this.directory).catch(() => undefined)
+    await ignoreOwnFolder(this.directory)
   }
+}
+
+/** Git ignores the loop's own files (worktrees included): `git clean -fd` leaves them, and they are not "progress". */
+export async function ignoreOwnFolder(directory: string): Promise<void> {
+  const file = join(directory, STATE_DIR, ".gitignore")
+  if (existsSync(file)) return
+  await mkdir(join(directory, STATE_DIR), { recursive: true }).catch(() => undefined)
+  await writeFileAtomic(file, "*\n", directory).catch(() => undefined)
 }
 
 function describe(error: unknown): string {

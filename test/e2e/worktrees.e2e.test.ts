@@ -11,7 +11,7 @@ import type { Project } from "../harness/harness.js"
 import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { waitUntil } from "../harness/wait.js"
 import { readWorktreeState } from "../../src/store/worktree-file.js"
-import { startHarness } from "../harness/harness.js"
+import { packageDir, startHarness } from "../harness/harness.js"
 import { sharedHarness, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
@@ -39,7 +39,7 @@ describe("worktree loops", () => {
     const mainTreeWhileRunning: string[] = []
     let project!: Project
     const reply = (r: MockRequest): Reply => {
-      if (r.lastUser.startsWith("A Ralph loop now runs")) return { text: "OK" }
+      if (r.lastUser.startsWith("A Ralph loop now runs") || r.lastUser.startsWith("[ralph-loop control]")) return { text: "OK" }
       const token = /task-(alpha|beta|gamma)/.exec(r.lastUser)?.[1] as Token | undefined
       if (!token) return { text: "OK" }
       const { file, content } = TASKS[token]
@@ -85,6 +85,12 @@ describe("worktree loops", () => {
     }
     await waitForToast(project, /^Ralph · worktree alpha-wt/)
 
+    // The session it was started from shows them (merged ones from their archive are not listed: their worktree is gone).
+    await project.command(session, "ralph-status", "")
+    const status = project.requests("main").filter((r) => r.lastUser.startsWith("[ralph-loop control]")).at(-1)?.lastUser ?? ""
+    expect(status).toContain("Worktree loops (.opencode/ralph-loop/worktrees/):")
+    expect(status).toMatch(/- gamma-wt · ralph\/gamma-wt · running · iteration 1 of \d+ · task-gamma: write alpha.txt/)
+
     // gamma, made from the same start, now completes: its merge would conflict in alpha.txt.
     const mergedHead = git(project, "rev-parse", "HEAD")
     gammaGoes.open()
@@ -98,6 +104,16 @@ describe("worktree loops", () => {
     expect(readFileSync(join(project.dir, "alpha.txt"), "utf8")).toBe("alpha's work\n")
     expect(git(project, "show", "ralph/gamma-wt:alpha.txt")).toBe("gamma's other work")
     expect(existsSync(worktreeDir(project, "gamma-wt"))).toBe(true)
+
+    // The CLI lists it; clean keeps it (its commit is not in the user's branch) unless --force.
+    const cli = (...args: string[]) => execFileSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), ...args, "--project", project.dir], { encoding: "utf8", env: { ...process.env, HOME: harness().root } })
+    expect(cli("worktrees")).toMatch(/- gamma-wt · ralph\/gamma-wt · completed after 1 iteration · conflict \(alpha.txt\)/)
+    expect(cli("clean")).toContain("kept the worktree gamma-wt: 1 commit on ralph/gamma-wt not in your branch (--force removes it anyway)")
+    expect(existsSync(worktreeDir(project, "gamma-wt"))).toBe(true)
+    expect(cli("clean", "--force")).toContain("removed the worktree gamma-wt and its branch ralph/gamma-wt")
+    expect(existsSync(worktreeDir(project, "gamma-wt"))).toBe(false)
+    expect(git(project, "branch", "--list", "ralph/gamma-wt")).toBe("")
+    expect(cli("worktrees")).toContain("No worktree loops in")
   })
 
   it("SIGKILL of OpenCode while two worktree loops run: after the restart both go on, finish and are merged", { timeout: 240_000 }, async () => {
