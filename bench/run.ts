@@ -1,8 +1,8 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all thirteen (about 10 minutes on 2 cores)
+//   npm run bench                       all fourteen (about 11 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -24,6 +24,7 @@ import { runCheckpointBench, type CheckpointResult } from "./checkpoint.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
 import { runStatusBench, type StatusResult } from "./status.js"
 import { runReviewCostBench, type ReviewCostResult } from "./review.js"
+import { runWorktreeBench, type WorktreeBenchResult } from "./worktree.js"
 import { QUICK } from "./util.js"
 
 // The goals of issue 6.
@@ -76,6 +77,7 @@ interface Results {
   controlCost?: ControlCostResult
   status?: StatusResult
   reviewCost?: ReviewCostResult
+  worktree?: WorktreeBenchResult
 }
 
 type Row = [benchmark: string, measure: string, result: string, goal: string, verdict: string]
@@ -141,6 +143,7 @@ async function main(): Promise<void> {
   if (wanted("load")) results.load = await runLoadBench(log)
   if (wanted("control")) results.controlCost = await runControlCostBench(log)
   if (wanted("review")) results.reviewCost = await runReviewCostBench(log)
+  if (wanted("worktree")) results.worktree = await runWorktreeBench(log)
   results.machine.opencode = results.load?.opencodeVersion ?? opencodeVersion()
   results.machine.loadAverage.end = loadavg()[0] ?? 0
 
@@ -233,6 +236,11 @@ function rows(r: Results): Row[] {
     const q = c.request
     out.push(["review", `reviewer's request for a ${c.diffLines}-line diff (${kb(q.diffBytes)} of file)`, `${kb(q.bytes)} (≈${q.approxTokens.toLocaleString("en")} tokens): system ${kb(q.systemBytes)}, tools ${kb(q.toolsBytes)}`, "", "(info)"])
     out.push(["review", `claim → completion, review off / on (median of ${c.runs})`, `${ms(c.claimToCompletionMs.withoutReview)} / ${ms(c.claimToCompletionMs.withReview)}`, "", "(info: + the reviewer model's time)"])
+  }
+  if (r.worktree) {
+    const w = r.worktree
+    out.push(["worktrees", `${w.stories} independent stories, one plan loop / --parallel ${w.stories} (${w.replyDelayMs} ms per reply)`, `${ms(w.wallMs.sequential)} / ${ms(w.wallMs.parallel)}`, "", "(info)"])
+    out.push(["worktrees", `a loop's worktree in a ${w.files.toLocaleString("en")}-file repository: git worktree add / the plugin's step`, `${ms(w.createMs.gitWorktreeAdd)} / ${ms(w.createMs.plugin)}`, "", "(info)"])
   }
   if (r.memory) {
     const m = r.memory

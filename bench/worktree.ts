@@ -1,0 +1,102 @@
+// Benchmark 14 — worktree loops (issue 24). (1) The wall time of a plan of 4 independent stories, as
+// one plan loop (one story per iteration) and as `/ralph --prd --parallel 4` (each story a worktree
+// loop), in the real OpenCode with a scripted model that takes a fixed time per reply. (2) Making a
+// loop's worktree in a repository of 10,000 files: `git worktree add` and what the plugin adds (its
+// OpenCode config and installed plugin package seeded into the worktree's .opencode/).
+import { execFileSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { startHarness, type Project } from "../test/harness/harness.js"
+import type { MockRequest, Reply } from "../test/harness/mock-model.js"
+import { waitUntil } from "../test/harness/wait.js"
+import { loadDist, median, QUICK, round } from "./util.js"
+
+export interface WorktreeBenchResult {
+  stories: number
+  replyDelayMs: number
+  /** /ralph → every story done and merged, ms. */
+  wallMs: { sequential: number; parallel: number }
+  files: number
+  /** Making one loop's worktree: git alone, and the plugin's whole step (median ms). */
+  createMs: { gitWorktreeAdd: number; plugin: number }
+}
+
+const STORIES = 4
+const DELAY_MS = 1_500
+const FILES = 10_000
+
+const plan = { userStories: Array.from({ length: STORIES }, (_, i) => ({ id: `S${i + 1}`, title: `story ${i + 1}`, acceptanceCriteria: [`S${i + 1}.txt exists`], priority: i + 1, passes: false })) }
+
+/** Each story: one reply writing its file, one claiming done — each after DELAY_MS. */
+function reply(r: MockRequest): Reply {
+  const id = /\b(S\d)\b/.exec(r.lastUser.match(/Current story: S\d|Story S\d of the plan/)?.[0] ?? "")?.[1]
+  if (!id || r.lastUser.startsWith("[ralph-loop control]")) return { text: "OK" }
+  if (r.lastRole === "tool") return { text: `${id}.txt written. <promise>DONE</promise>`, delayMs: DELAY_MS }
+  return { toolCalls: [{ name: "write", args: { filePath: `${id}.txt`, content: `${id}\n` } }], delayMs: DELAY_MS }
+}
+
+async function wall(project: Project, args: string): Promise<number> {
+  writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
+  const session = await project.newSession()
+  const started = Date.now()
+  await project.command(session, "ralph", args)
+  await waitUntil(
+    () => {
+      const written = JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")) as typeof plan
+      return written.userStories.every((s) => s.passes) && execFileSync("git", ["ls-files", "S1.txt", "S2.txt", "S3.txt", "S4.txt"], { cwd: project.dir, encoding: "utf8" }).split("\n").filter(Boolean).length >= (args.includes("--parallel") ? STORIES : 0)
+    },
+    "every story done",
+    600_000,
+  )
+  return Date.now() - started
+}
+
+async function createTimes(): Promise<WorktreeBenchResult["createMs"]> {
+  const { createWorktree } = await loadDist<typeof import("../src/actions/worktree-git.js")>("actions/worktree-git.js")
+  const { prepareWorktreeConfig } = await loadDist<typeof import("../src/actions/worktree-config.js")>("actions/worktree-config.js")
+  const dir = mkdtempSync(join(tmpdir(), "ralph-bench-worktree-"))
+  const env = { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" }
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })
+  try {
+    for (let d = 0; d < 100; d += 1) {
+      mkdirSync(join(dir, `src/m${d}`), { recursive: true })
+      for (let f = 0; f < FILES / 100; f += 1) writeFileSync(join(dir, `src/m${d}/f${f}.ts`), `export const v${f} = ${d * 1000 + f}\n`)
+    }
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "init")
+    mkdirSync(join(dir, ".opencode/node_modules"), { recursive: true })
+    writeFileSync(join(dir, ".opencode/package.json"), "{}")
+    const runs = QUICK ? 3 : 7
+    const plain: number[] = []
+    const plugin: number[] = []
+    for (let run = 0; run < runs; run += 1) {
+      let at = process.hrtime.bigint()
+      git("worktree", "add", "-q", "-b", `plain-${run}`, join(dir, `.plain-${run}`), "HEAD")
+      plain.push(Number(process.hrtime.bigint() - at) / 1e6)
+      at = process.hrtime.bigint()
+      const { path } = await createWorktree(dir, `wt-${run}`, false)
+      await prepareWorktreeConfig(dir, path)
+      plugin.push(Number(process.hrtime.bigint() - at) / 1e6)
+    }
+    return { gitWorktreeAdd: round(median(plain), 0), plugin: round(median(plugin), 0) }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export async function runWorktreeBench(log: (line: string) => void): Promise<WorktreeBenchResult> {
+  log(`worktrees: a worktree of a ${FILES.toLocaleString("en")}-file repository`)
+  const createMs = await createTimes()
+  const harness = await startHarness()
+  try {
+    log(`worktrees: ${STORIES} stories as one plan loop (${DELAY_MS} ms per reply)`)
+    const sequential = await wall(await harness.project("wt-sequential", { pluginOptions: { strategy: "continue" }, script: { main: reply } }), "--prd")
+    log(`worktrees: ${STORIES} stories with --parallel ${STORIES}`)
+    const parallel = await wall(await harness.project("wt-parallel", { script: { main: reply } }), `--prd --parallel ${STORIES}`)
+    return { stories: STORIES, replyDelayMs: DELAY_MS, wallMs: { sequential, parallel }, files: FILES, createMs }
+  } finally {
+    await harness.stop()
+  }
+}
