@@ -30,11 +30,12 @@ export async function worktrees(args: CliArgs, out: (line: string) => void): Pro
   return 0
 }
 
-/** Removes the worktrees whose loop has ended; one with work not in the user's branch only with --force. */
+/** Removes the worktrees whose loop has ended (or never started); one with work not in the user's branch only with --force. */
 export async function cleanWorktrees(args: CliArgs, out: (line: string) => void): Promise<void> {
   for (const entry of await readWorktrees(args.project)) {
     const loop = entry.saved?.loop
-    if (!loop || loop.phase !== "stopped") continue
+    const ended = loop?.phase === "stopped" || (!loop && entry.state?.merge?.result === "failed")
+    if (!ended) continue
     const branch = entry.state?.branch ?? `ralph/${entry.name}`
     const ahead = await unmergedCommits(args.project, branch)
     const dirty = await worktreeDirty(entry.path)

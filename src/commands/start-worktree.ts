@@ -2,14 +2,16 @@
 // in that directory's own OpenCode instance — a session created there gets `/ralph <task>`, and
 // the plugin of that instance runs the loop as any other. This session only hears of it (toasts,
 // /ralph-status); the WorktreeWatch merges the branch back when the loop completes.
-import { relative } from "node:path"
+import { join, relative } from "node:path"
 import type { Part } from "@opencode-ai/sdk"
 import type { Settings } from "../config/schema.js"
 import type { RalphContext } from "../context.js"
 import { createWorktree, WorktreeError } from "../actions/worktree-git.js"
 import { prepareWorktreeConfig } from "../actions/worktree-config.js"
 import { isLive, readWorktrees } from "../store/worktree-loops.js"
-import { writeWorktreeState } from "../store/worktree-file.js"
+import { readWorktreeState, writeWorktreeState } from "../store/worktree-file.js"
+import { readNewestLoops } from "../store/saved-loops.js"
+import { STATE_DIR } from "../project/own-files.js"
 import { nameFromTask } from "../worktree/names.js"
 import type { WorktreeState } from "../worktree/worktree-state.js"
 import type { WorktreeRequest } from "./ralph-args.js"
@@ -66,9 +68,13 @@ export async function launchWorktreeLoop(ctx: RalphContext, fromSession: string,
     await writeWorktreeState(path, state)
     const session = await ctx.api.createSessionIn(path, `Ralph · ${start.task.split("\n")[0]?.slice(0, 60)}`)
     // The loop's first turn runs for as long as the model works: not awaited.
-    ctx.api.command(path, session.id, "ralph", `-- ${start.task}`).catch((error: unknown) => {
-      ctx.api.log("error", `the worktree loop ${name} could not be started: ${String(error)}`, { worktree: path })
-      ctx.api.toast("error", "Ralph · worktree loop failed", `${name}: ${String(error)}`)
+    ctx.api.command(path, session.id, "ralph", `-- ${start.task}`).catch(async (error: unknown) => {
+      // No loop started there (the plugin is not loaded in the worktree, say): it no longer counts as running.
+      if (readWorktreeState(path)?.merge || (await readNewestLoops(join(path, STATE_DIR, "loops"), 1)).length > 0) return
+      const detail = `the loop could not be started in the worktree: ${String(error)}; is ralph-loop in a config the worktree sees (committed, global, or its .opencode/)?`
+      await writeWorktreeState(path, { ...state, merge: { result: "failed", detail } }).catch(() => undefined)
+      ctx.api.log("error", `worktree ${name}: ${detail}`, { worktree: path })
+      ctx.api.toast("error", `Ralph · worktree ${name}`, detail, 15_000)
     })
     ctx.api.log("info", "worktree loop started", { worktree: path, branch: state.branch, session: session.id })
     ctx.api.toast("info", `Ralph · worktree ${name}`, `Loop started on branch ${state.branch} in ${relative(ctx.directory, path)}. /ralph-status shows its progress; it is merged back by ${state.mergeStrategy} when it completes.`)
