@@ -57,27 +57,32 @@ export interface Ledger {
 }
 
 /**
- * The requests that are new prompts: a retry (the same conversation, in the same session, as a
- * request answered with an error or cut off before its answer was complete) is not one.
+ * The requests that are new prompts. A request carrying the same conversation in the same session
+ * as an earlier one is OpenCode sending that step again (its retry after an error it saw, whether
+ * or not the model saw one): a prompt of the plugin adds a user message, so it never repeats a
+ * session's conversation. Without a session id, only a request after a failed one is a retry.
  */
 export function distinctPrompts(requests: readonly RequestRecord[]): RequestRecord[] {
+  const sent = new Set<string>()
   const failed = new Set<string>()
   const prompts: RequestRecord[] = []
   for (const request of [...requests].sort((a, b) => a.at - b.at)) {
     if (request.kind !== "main" || request.lastRole !== "user") continue
     const key = `${request.session ?? ""} ${request.key}`
-    if (!failed.has(key)) prompts.push(request)
+    if (!(request.session === undefined ? failed.has(key) : sent.has(key))) prompts.push(request)
+    sent.add(key)
     if (request.status !== 200 || request.cut) failed.add(key)
     else failed.delete(key)
   }
   return prompts
 }
 
-/** How the prompts of one iteration differ: which sessions, and whether they carried the same conversation. */
+/** How the prompts of one iteration differ: which sessions, whether they carried the same conversation, and how each went. */
 function describeRepeats(prompts: readonly RequestRecord[]): string {
   const sessions = prompts.map((p) => p.session ?? "?")
   const same = new Set(prompts.map((p) => p.key)).size === 1
-  return `in ${new Set(sessions).size === 1 ? `session ${sessions[0]} each time` : `sessions ${sessions.join(", ")}`}; ${same ? "the same conversation each time" : "different conversations"}`
+  const each = prompts.map((p) => `at ${p.at}: HTTP ${p.status}${p.cut ? ", cut off" : ""}`).join("; ")
+  return `in ${new Set(sessions).size === 1 ? `session ${sessions[0]} each time` : `sessions ${sessions.join(", ")}`}; ${same ? "the same conversation each time" : "different conversations"}; ${each}`
 }
 
 export function ledger(requests: readonly RequestRecord[], loops: readonly LoopOutcome[], faults: readonly FaultRecord[]): Ledger {

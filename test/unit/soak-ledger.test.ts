@@ -45,21 +45,27 @@ describe("soak ledger", () => {
     const requests = [prompt("loop-a", 1, "first"), prompt("loop-a", 2, "next"), prompt("loop-a", 2, "next"), prompt("loop-a", 1, "first")]
     expect(ledger(requests, [completed("loop-a", 2)], []).double).toEqual([
       "loop-a: iteration 1 prompted after iteration 2",
-      "loop-a: iteration 1 prompted 2 times (in session ? each time; different conversations)",
-      "loop-a: iteration 2 prompted 2 times (in session ? each time; different conversations)",
+      `loop-a: iteration 1 prompted 2 times (in session ? each time; different conversations; at ${requests[0]!.at}: HTTP 200; at ${requests[3]!.at}: HTTP 200)`,
+      `loop-a: iteration 2 prompted 2 times (in session ? each time; different conversations; at ${requests[1]!.at}: HTTP 200; at ${requests[2]!.at}: HTTP 200)`,
       "loop-a: 2 first prompts",
     ])
   })
 
-  it("a request cut off before its answer was complete, sent again in the same session, is OpenCode's retry; in another session it is a second prompt", () => {
+  it("the same conversation sent again in the same session is OpenCode's retry, cut off or not; in another session it is a second prompt", () => {
     const first = prompt("loop-a", 1, "first", { session: "ses_1" })
     const cut = prompt("loop-a", 2, "next", { session: "ses_2", key: "k2", cut: true })
     const again = { ...cut, at: (clock += 10), cut: false }
     expect(ledger([first, cut, again], [completed("loop-a", 2)], []).double).toEqual([])
     const whole = { ...cut, cut: false }
-    expect(ledger([first, whole, again], [completed("loop-a", 2)], []).double).toEqual(["loop-a: iteration 2 prompted 2 times (in session ses_2 each time; the same conversation each time)"])
+    expect(ledger([first, whole, again], [completed("loop-a", 2)], []).double).toEqual([])
     const elsewhere = { ...again, session: "ses_3" }
-    expect(ledger([first, cut, elsewhere], [completed("loop-a", 2)], []).double).toEqual(["loop-a: iteration 2 prompted 2 times (in sessions ses_2, ses_3; the same conversation each time)"])
+    expect(ledger([first, cut, elsewhere], [completed("loop-a", 2)], []).double).toEqual([
+      `loop-a: iteration 2 prompted 2 times (in sessions ses_2, ses_3; the same conversation each time; at ${cut.at}: HTTP 200, cut off; at ${elsewhere.at}: HTTP 200)`,
+    ])
+    const later = { ...whole, at: (clock += 10), key: "k2 and its answer" }
+    expect(ledger([first, whole, later], [completed("loop-a", 2)], []).double).toEqual([
+      `loop-a: iteration 2 prompted 2 times (in session ses_2 each time; different conversations; at ${whole.at}: HTTP 200; at ${later.at}: HTTP 200)`,
+    ])
   })
 
   it("counts a resume as double unless a fault since the loop's last prompt explains it", () => {
