@@ -11,6 +11,7 @@ import { retitleEnded } from "./jobs/ended.js"
 import { announce } from "./jobs/announce.js"
 import { settleStaged } from "./jobs/staged.js"
 import { startCheckpoint } from "./jobs/checkpoint.js"
+import { initialChecks } from "./jobs/checks.js"
 import { featureOn } from "../config/features.js"
 import { notificationFor } from "../notify/notification.js"
 import { reportFile } from "../store/report.js"
@@ -121,11 +122,14 @@ export class LoopRunner {
    * "files changed since the loop began"; the progress baseline); resolves once it is recorded.
    */
   captureStart(loop: Loop): Promise<void> {
-    const manager = this.ctx.manager
+    const { ctx } = this
+    const manager = ctx.manager
     return this.host.runNow(`start of ${loop.id}`, (function* () {
       const [tree, sample] = yield* all({ kind: "work-tree", loop }, { kind: "sample", loop })
       manager.startCaptured(loop, tree, sample)
       yield* startCheckpoint(loop)
+      const initial = yield* initialChecks(ctx, loop)
+      if (initial) manager.initialChecksMeasured(loop, initial)
     })())
   }
 

@@ -50,11 +50,13 @@ export function feedbackLine(iteration: number, max: number, unmet: string[], hi
 /**
  * Seed 004's COMPLETE line: `Ralph Loop: COMPLETE - All conditions satisfied | Session: … |
  * Iterations: 3 | Total improvement: 100% | Initial: 4 errors, 1 warnings | Final: 0 errors, 1 warnings`.
+ * Initial: the checks before the first prompt where they ran then, else the first run. Failing
+ * tests are named too (the seed's line has no place for them, and 100% of nothing would puzzle).
  */
-export function completeLine(session: string, iterations: number, history: readonly DiagnosticSnapshot[]): string {
-  const first = history[0]
+export function completeLine(session: string, iterations: number, history: readonly DiagnosticSnapshot[], initial?: DiagnosticSnapshot): string {
+  const first = initial ?? history[0]
   const last = history.at(-1)
-  const counts = (s: DiagnosticSnapshot | undefined) => `${s?.errors ?? 0} errors, ${s?.warnings ?? 0} warnings`
+  const counts = (s: DiagnosticSnapshot | undefined) => `${s?.errors ?? 0} errors, ${s?.warnings ?? 0} warnings${s?.testsFailed ? `, ${s.testsFailed} tests failing` : ""}`
   const before = first ? issueCount(first) : 0
   const improvement = before === 0 ? "no issues at the start" : `${Math.round(((before - (last ? issueCount(last) : 0)) / before) * 100)}%`
   return `Ralph Loop: COMPLETE - All conditions satisfied | Session: ${session} | Iterations: ${iterations} | Total improvement: ${improvement} | Initial: ${counts(first)} | Final: ${counts(last)}`

@@ -93,7 +93,7 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const criteriaMet =
     !claimed && !loop.plan && settings.completeOnCriteria && snapshot !== undefined && unmet.length === 0 && workTreeChanged(loop.progress, sample) && (!settings.requireTodosDone || sample.openTodos.length === 0)
   if (criteriaMet)
-    return done({ type: "complete", detail: `every criterion holds after an iteration that changed the work tree — ${completeLine(loop.sessionID, loop.iteration, snapshots)}` }, { completionStreak, snapshots, gotchas })
+    return done({ type: "complete", detail: `every criterion holds after an iteration that changed the work tree — ${completeLine(loop.sessionID, loop.iteration, snapshots, loop.initialChecks)}` }, { completionStreak, snapshots, gotchas })
   // In a plan loop the claim is for the current story: the plugin marks it done, and the loop
   // completes when no story is left.
   const plan = accepted && loop.plan ? markCurrentDone(loop.plan, loop.iteration, snapshot ? snapshot.checks.filter((c) => c.status === "passed").map((c) => c.name) : []) : undefined

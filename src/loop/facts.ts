@@ -3,6 +3,7 @@
 // (LoopManager extends this). Phase changes are in manager.ts.
 import { NO_REVIEWS } from "../review/state.js"
 import type { Breaker } from "./breaker.js"
+import type { DiagnosticSnapshot } from "./diagnostics.js"
 import { recordCall } from "./call-window.js"
 import type { StartTree } from "./changed-files.js"
 import type { Loop, Usage } from "./loop.js"
@@ -64,6 +65,12 @@ export class LoopFacts extends LoopRegistry {
     }
     if (loop.progress.workTree === undefined) loop.progress = { ...loop.progress, workTree: sample.workTree, todosCompleted: sample.todosCompleted, todosSession: sample.sessionID }
     this.changed(loop, "start-captured")
+  }
+
+  /** The checks of a loop started with its criteria, as they ran before its first prompt. */
+  initialChecksMeasured(loop: Loop, snapshot: DiagnosticSnapshot): void {
+    loop.initialChecks ??= snapshot
+    this.changed(loop, "initial-checks")
   }
 
   /** What a session of the loop has cost so far, from OpenCode's message accounting. */

@@ -111,6 +111,8 @@ export const loopStateSchema = z.object({
   hints: z.array(z.string()),
   /** Check results of the loop, oldest first (the last 20). */
   snapshots: z.array(diagnosticSnapshotSchema),
+  /** A loop started with its criteria: what its checks found before the first prompt (seed 004's "Initial"). */
+  initialChecks: diagnosticSnapshotSchema.optional(),
   /** HEAD when the loop began, to list the files it changed. */
   startHead: z.string().optional(),
   /**

@@ -206,6 +206,13 @@ describe("decide: a loop that completes on its criteria (seed 004)", () => {
     })
   })
 
+  it("counts from the checks run before the first prompt when the loop has them: a one-iteration loop shows where it started", () => {
+    const l = loop({ iteration: 1, progress: { workTree: "before", todosCompleted: 0, recentOutputs: [] }, initialChecks: snapshotAt(0, 5) }, { completeOnCriteria: true })
+    const decision = run(l, 0, "after")
+    expect(decision).toMatchObject({ type: "complete" })
+    expect(decision.type === "complete" && decision.detail).toContain("| Iterations: 1 | Total improvement: 83% | Initial: 5 errors, 1 warnings | Final: 0 errors, 1 warnings")
+  })
+
   it("goes on when a criterion fails, when the work tree did not change, with open todos, or when the loop was not started on its criteria", () => {
     expect(run(criteriaLoop(), 1, "after")).toMatchObject({ type: "restart" })
     expect(run(criteriaLoop(), 0, "before")).toMatchObject({ type: "restart" })

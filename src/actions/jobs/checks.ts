@@ -27,6 +27,13 @@ export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn, sample: Pro
   return yield* runChecks(ctx, loop)
 }
 
+/** A loop started with its criteria measures them before its first prompt: seed 004's COMPLETE line counts from there. */
+export function* initialChecks(ctx: JobContext, loop: Loop): Job<DiagnosticSnapshot | undefined> {
+  if (!loop.settings.completeOnCriteria || loop.plan || loop.initialChecks) return undefined
+  const snapshot = yield* runChecks(ctx, loop)
+  return snapshot && { ...snapshot, iteration: 0 }
+}
+
 /** Runs the loop's checks now (undefined: it has none). */
 export function* runChecks(ctx: JobContext, loop: Loop): Job<DiagnosticSnapshot | undefined> {
   const checks = checksFor(loop.settings, loop.plan)
