@@ -56,25 +56,31 @@ export class ParallelPlan {
       const under = this.current()
       if (under) return { ok: false as const, error: `a parallel run of ${under.plan.file} is under way (${Object.keys(under.running).join(", ") || "settling"}); /ralph-status shows it` }
       const run: ParallelRun = { plan, parallel, fromSession, startedAt: this.ctx().now(), running: {}, failed: {}, ...(Object.keys(overrides).length ? { overrides } : {}) }
-      const started = await this.startReady(run)
-      if (started.length === 0) return { ok: false as const, error: `no story of ${plan.file} could start${Object.keys(run.failed).length ? `: ${Object.values(run.failed).join("; ")}` : ""}` }
-      return { ok: true as const, started }
+      const { started, full } = await this.startReady(run)
+      if (started.length > 0) return { ok: true as const, started }
+      await rm(this.file, { force: true })
+      const why = [...Object.values(run.failed), ...(full ? [full] : [])]
+      return { ok: false as const, error: `no story of ${plan.file} could start${why.length ? `: ${why.join("; ")}` : ""}` }
     })
   }
 
-  /** A worktree loop's branch was settled: its story is done if its work reached the user's branch. */
+  /**
+   * A worktree loop's branch was settled: its story is done if its work reached the user's branch.
+   * Any worktree loop that ends frees a place under maxParallelLoops, so waiting stories start.
+   */
   settled({ state, loop, outcome }: SettledWorktree): void {
-    const story = state.story
-    if (!story) return
     void this.serially(async () => {
       const run = this.current()
-      if (!run || run.running[story] !== state.name) return
-      delete run.running[story]
-      if (outcome.result === "merged" || outcome.result === "fast-forwarded" || outcome.result === "nothing") {
-        run.plan = { ...run.plan, done: [...run.plan.done, { id: story, iteration: loop.iteration, checks: loop.snapshots.at(-1)?.checks.filter((c) => c.status === "passed").map((c) => c.name) ?? [] }] }
-        const marked = await writePlanBack(this.ctx().directory, run.plan).catch((error: unknown) => ({ problem: String(error) }))
-        if ("problem" in marked) this.ctx().api.log("warn", `could not mark story ${story} done in ${run.plan.file}: ${marked.problem}`)
-      } else run.failed[story] = outcome.detail
+      if (!run) return
+      const story = state.story
+      if (story && run.running[story] === state.name) {
+        delete run.running[story]
+        if (outcome.result === "merged" || outcome.result === "fast-forwarded" || outcome.result === "nothing") {
+          run.plan = { ...run.plan, done: [...run.plan.done, { id: story, iteration: loop.iteration, checks: loop.snapshots.at(-1)?.checks.filter((c) => c.status === "passed").map((c) => c.name) ?? [] }] }
+          const marked = await writePlanBack(this.ctx().directory, run.plan).catch((error: unknown) => ({ problem: String(error) }))
+          if ("problem" in marked) this.ctx().api.log("warn", `could not mark story ${story} done in ${run.plan.file}: ${marked.problem}`)
+        } else run.failed[story] = outcome.detail
+      }
       await this.startReady(run)
     }).catch((error: unknown) => this.ctx().api.log("error", `the parallel run could not go on: ${String(error)}`))
   }
@@ -92,11 +98,16 @@ export class ParallelPlan {
     }
   }
 
-  private async startReady(run: ParallelRun): Promise<string[]> {
+  /**
+   * Starts the stories that can start. One refused because maxParallelLoops worktree loops run
+   * (others than this run's) stays pending, and so do the rest: `full` says why.
+   */
+  private async startReady(run: ParallelRun): Promise<{ started: string[]; full?: string }> {
     const ctx = this.ctx()
     const overrides = (run.overrides ?? {}) as Partial<Settings>
     const settings = { ...ctx.settings.current, ...overrides }
     const started: string[] = []
+    let full: string | undefined
     for (const story of storiesToStart(run, settings.maxParallelLoops)) {
       const checks = [...settings.checks, ...story.checks]
       // Fast-forward cannot take two branches from one start: a parallel run merges (unless told none).
@@ -110,10 +121,14 @@ export class ParallelPlan {
       if (launched.ok) {
         run.running[story.id] = launched.state.name
         started.push(story.id)
+      } else if (launched.full) {
+        full = launched.error
+        ctx.api.log("info", `story ${story.id} waits for a place: ${launched.error}`)
+        break
       } else run.failed[story.id] = launched.error
     }
     await this.save(run)
-    return started
+    return full ? { started, full } : { started }
   }
 
   private async save(run: ParallelRun): Promise<void> {

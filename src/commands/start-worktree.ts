@@ -26,7 +26,8 @@ export interface WorktreeStart {
   story?: string
 }
 
-export type WorktreeStarted = { ok: true; state: WorktreeState; path: string; sessionID: string } | { ok: false; error: string }
+/** `full`: refused only because maxParallelLoops worktree loops run already (a later try may start). */
+export type WorktreeStarted = { ok: true; state: WorktreeState; path: string; sessionID: string } | { ok: false; error: string; full?: true }
 
 /** Makes the worktree and starts its loop there; the command's own turn is told what happened. */
 export async function startInWorktree(ctx: RalphContext, sessionID: string, start: WorktreeStart, parts: Part[]): Promise<void> {
@@ -47,7 +48,7 @@ export async function launchWorktreeLoop(ctx: RalphContext, fromSession: string,
   const settings = { ...ctx.settings.current, ...start.overrides }
   const worktrees = await readWorktrees(ctx.directory)
   const live = worktrees.filter(isLive).length
-  if (live >= settings.maxParallelLoops) return { ok: false, error: `${live} worktree loops run already (maxParallelLoops is ${settings.maxParallelLoops}); wait for one to end or raise the setting` }
+  if (live >= settings.maxParallelLoops) return { ok: false, error: `${live} worktree loops run already (maxParallelLoops is ${settings.maxParallelLoops}); wait for one to end or raise the setting`, full: true }
   const name = start.request.name ?? nameFromTask(start.task, new Set(worktrees.map((w) => w.name)))
   if (worktrees.some((w) => w.name === name)) return { ok: false, error: `the worktree ${name} exists already; choose another name (ralph-loop worktrees lists them)` }
   try {

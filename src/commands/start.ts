@@ -62,7 +62,7 @@ async function startParallel(ctx: RalphContext, sessionID: string, args: { overr
   const started = await ctx.parallel.start(read.plan, args.parallel, sessionID, args.overrides)
   if (!started.ok) return notStarted(ctx, parts, typed, started.error)
   ctx.api.toast("info", "Ralph · parallel plan", `${read.plan.file}: stories ${started.started.join(", ")} started, each in its own worktree (up to ${args.parallel} at once). Each is merged back and marked done in the plan as it completes.`)
-  replaceText(parts, `The stories ${started.started.join(", ")} of the plan ${read.plan.file} now run at once, each as a Ralph loop in its own git worktree; the rest follow as their dependencies are done. Tell the user that in one sentence and do nothing else.`)
+  replaceText(parts, `The stories ${started.started.join(", ")} of the plan ${read.plan.file} now run at once, each as a Ralph loop in its own git worktree; the rest follow as their dependencies are done and places free up (maxParallelLoops). Tell the user that in one sentence and do nothing else.`)
 }
 
 function notStarted(ctx: RalphContext, parts: Part[], typed: string, error: string, variant: "error" | "warning" = "error"): void {

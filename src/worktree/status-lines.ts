@@ -35,9 +35,12 @@ export function parallelLines(run: ParallelRun | undefined): string[] {
   if (!run) return []
   const running = Object.keys(run.running)
   const failed = Object.entries(run.failed)
+  const settled = new Set([...running, ...failed.map(([id]) => id), ...run.plan.done.map((d) => d.id)])
+  const waiting = run.plan.stories.filter((s) => !settled.has(s.id)).map((s) => s.id)
   return [
     `Parallel run of ${run.plan.file}: ${run.plan.done.length} of ${run.plan.stories.length} stories done, up to ${run.parallel} at once.`,
     ...(running.length ? [`  running: ${running.join(", ")}`] : []),
+    ...(waiting.length ? [`  waiting: ${waiting.join(", ")}`] : []),
     ...(failed.length ? [`  not merged: ${failed.map(([id, why]) => `${id} (${why})`).join("; ")}`] : []),
   ]
 }

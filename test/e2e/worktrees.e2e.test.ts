@@ -191,6 +191,56 @@ describe("worktree loops", () => {
     expect(existsSync(join(project.dir, ".opencode/ralph-loop/parallel.json"))).toBe(false)
   })
 
+  it("--prd --parallel 2 while another worktree loop fills maxParallelLoops 2: the story without a place waits (not failed) and starts once that loop has ended", { timeout: 240_000 }, async () => {
+    const plan = {
+      project: "waits",
+      userStories: [
+        { id: "S1", title: "first", acceptanceCriteria: ["S1.txt exists"], priority: 1, passes: false },
+        { id: "S2", title: "second", acceptanceCriteria: ["S2.txt exists"], priority: 2, passes: false },
+      ],
+    }
+    const soloGoes = gate()
+    const s1Goes = gate()
+    const firstAsked: string[] = []
+    let soloReleased = false
+    const reply = (r: MockRequest): Reply => {
+      // The /ralph command turns (told what started) and control prompts answer OK.
+      if (r.lastUser.startsWith("A Ralph loop now runs") || r.lastUser.startsWith("The stories ") || r.lastUser.startsWith("[ralph-loop control]")) return { text: "OK" }
+      const id = /Story (S\d) of the plan/.exec(r.lastUser)?.[1] ?? (r.lastUser.includes("task-solo") ? "solo" : undefined)
+      if (!id) return { text: "OK" }
+      const file = `${id}.txt`
+      if (r.lastRole === "tool") return { text: `${file} written. <promise>DONE</promise>` }
+      firstAsked.push(`${id}${soloReleased ? " after solo" : ""}`)
+      // S2 runs only once solo has ended; S1 holds until then, so its own end cannot make the place.
+      if (id === "S2") s1Goes.open()
+      const hold = id === "solo" ? soloGoes.opened : id === "S1" ? s1Goes.opened : undefined
+      return { text: `Writing ${file}.`, toolCalls: [{ name: "write", args: { filePath: file, content: `${id}\n` } }], ...(hold ? { holdAfterFirstChunk: hold } : {}) }
+    }
+    const project = await harness().project("parallel-waits", { pluginOptions: { maxParallelLoops: 2, mergeStrategy: "merge" }, script: { main: reply } })
+    writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
+    const session = await project.newSession()
+    await project.command(session, "ralph", "--worktree solo write task-solo")
+    await waitUntil(() => firstAsked.includes("solo"), "the solo worktree loop's first request")
+    await project.command(session, "ralph", "--prd --parallel 2")
+    await waitUntil(() => firstAsked.includes("S1"), "story S1's first request")
+    const runFile = join(project.dir, ".opencode/ralph-loop/parallel.json")
+    const waiting = await waitUntil(() => {
+      const run = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, "utf8")) as { running: Record<string, string>; failed: Record<string, string> }) : undefined
+      return run?.running.S1 ? run : undefined
+    }, "parallel.json with S1 running")
+    expect(waiting.running).toEqual({ S1: "story-s1" })
+    expect(waiting.failed).toEqual({})
+    expect(firstAsked).toEqual(["solo", "S1"])
+    soloReleased = true
+    soloGoes.open()
+    const done = await waitForToast(project, /^Ralph · plan (done|stopped)/, 180_000)
+    expect(done.properties.title).toBe("Ralph · plan done")
+    expect(firstAsked).toEqual(["solo", "S1", "S2 after solo"])
+    const written = JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")) as typeof plan
+    expect(written.userStories.map((s) => [s.id, s.passes])).toEqual([["S1", true], ["S2", true]])
+    for (const id of ["solo", "S1", "S2"]) expect(readFileSync(join(project.dir, `${id}.txt`), "utf8")).toBe(`${id}\n`)
+  })
+
   it("a worktree where ralph-loop does not load (its committed settings switch it off): the loop is marked failed with the reason, stops counting, and clean removes it", { timeout: 120_000 }, async () => {
     const project = await harness().project("worktree-off", { script: { main: [{ text: "OK" }] } })
     // Committed: off. The user's own copy (not committed): on — the worktree gets the committed one.
