@@ -199,6 +199,7 @@ export function parseRalphArgs(line: string): RalphArgs {
   if (withChanges && !worktree) return { ok: false, error: "--with-changes goes with --worktree" }
   if (parallel !== undefined && prd === undefined) return { ok: false, error: "--parallel goes with --prd (it runs a plan's stories in worktrees at once)" }
   if (parallel !== undefined && worktree) return { ok: false, error: "--parallel makes one worktree per story; leave out --worktree" }
+  if (prd !== undefined && worktree) return { ok: false, error: "a plan loop runs in the project's own tree; --prd --parallel N runs its stories in worktrees (one per story)" }
   if (worktree) worktree.withChanges = withChanges
   return {
     ok: true,

@@ -157,7 +157,7 @@ export const settingSchemas = {
     .describe("After the plugin verified a plan story done, commit the loop's changed files on the current branch as \"story <id>: <title>\" (with the repository's hooks; never on a detached HEAD or with a conflict)."),
   worktree: z
     .boolean()
-    .describe("Every /ralph runs in its own git worktree (.opencode/ralph-loop/worktrees/<NAME>, branch ralph/<NAME>) and is merged back by mergeStrategy when it completes; as the flag --worktree."),
+    .describe("Every /ralph with a task runs in its own git worktree (.opencode/ralph-loop/worktrees/<NAME>, branch ralph/<NAME>) and is merged back by mergeStrategy when it completes; as the flag --worktree. A plan loop (--prd) still runs in the project's tree; --prd --parallel N runs its stories in worktrees."),
   mergeStrategy: z
     .enum(MERGE_STRATEGIES)
     .describe("What a completed worktree loop's branch does: ff-or-branch (fast-forward your branch if it has not moved and the work tree is clean, else keep the branch and say how to merge), merge (a merge commit; a conflict keeps the branch and names the files), none (keep the branch)."),

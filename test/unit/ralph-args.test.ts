@@ -95,11 +95,13 @@ describe("/ralph --worktree and --parallel", () => {
     expect(parseRalphArgs("fix it --worktree=fix --with-changes")).toMatchObject({ ok: true, task: "fix it", worktree: { name: "fix", withChanges: true } })
   })
 
-  it("refuses a bad name, --with-changes alone, --parallel without --prd or with --worktree", () => {
+  it("refuses a bad name, --with-changes alone, --parallel without --prd or with --worktree, --prd with --worktree", () => {
     expect(parseRalphArgs("--worktree=a/b x")).toMatchObject({ ok: false, error: expect.stringContaining("not a worktree name") })
     expect(parseRalphArgs("--with-changes x")).toEqual({ ok: false, error: "--with-changes goes with --worktree" })
     expect(parseRalphArgs("--parallel 2 x")).toMatchObject({ ok: false, error: expect.stringContaining("--parallel goes with --prd") })
     expect(parseRalphArgs("--prd --parallel 2 --worktree")).toMatchObject({ ok: false, error: expect.stringContaining("leave out --worktree") })
+    expect(parseRalphArgs("--prd --worktree")).toMatchObject({ ok: false, error: expect.stringContaining("a plan loop runs in the project's own tree") })
+    expect(parseRalphArgs("--prd plan.json --worktree=plan-wt")).toMatchObject({ ok: false, error: expect.stringContaining("--prd --parallel N") })
     expect(parseRalphArgs("--prd --parallel two")).toMatchObject({ ok: false, error: expect.stringContaining("from 1 to 16") })
   })
 
