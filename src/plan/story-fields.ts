@@ -1,5 +1,5 @@
-// Where each part of a story is read from, in the shapes people already write (the README's table
-// "What is read from where"): the first name present wins. Each reader answers with the value or
+// Where each part of a story is read from, in the shapes people already write (docs/plans.md's
+// table "What is read from where"): the first name present wins. Each reader answers with the value or
 // with what is wrong with it, naming the field as the file spells it. Pure.
 import { z } from "zod"
 import { checkSchema, type CheckConfig } from "../config/schema.js"
