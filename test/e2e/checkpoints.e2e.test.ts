@@ -8,7 +8,8 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { packageDir, type Project } from "../harness/harness.js"
 import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
-import { sharedHarness, waitForLoopEnd, waitForStreamedText, waitForToast } from "./helpers.js"
+import { reportFile } from "../harness/loop-files.js"
+import { sharedHarness, waitForFile, waitForLoopEnd, waitForStreamedText, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -51,6 +52,11 @@ describe("checkpoints and /ralph-rollback", () => {
     expect(git(project, "show", `refs/ralph/${session}/0:notes.txt`)).toBe("my own notes, never committed\n")
     expect(() => git(project, "show", `refs/ralph/${session}/1:.opencode/ralph-loop/journal.jsonl`)).toThrow()
     const later = read(project, "work.txt")
+    // The report and /ralph-status name them.
+    const named = `Checkpoints: 4 (0, 1, 2, 3) on refs/ralph/${session}/ — /ralph-rollback [N | --to-start] puts the work tree back`
+    expect(await waitForFile(reportFile(project.dir, session))).toContain(named)
+    await project.command(session, "ralph-status", "")
+    expect(project.requests("main").filter(isControl).at(-1)?.lastUser).toContain(named)
 
     await project.command(session, "ralph-rollback", "1")
     const toast = await waitForToast(project, /^Ralph · rolled back to checkpoint 1/)
@@ -127,6 +133,37 @@ describe("checkpoints and /ralph-rollback", () => {
     expect(git(project, "show", "--name-only", "--format=", "HEAD").trim()).toBe("story-S-2.txt")
     expect(read(project, ".git/hook-runs")).toBe("ran\nran\n")
     expect(git(project, "status", "--porcelain", "--", "notes.txt").trim()).toBe("?? notes.txt")
+  })
+
+  it("/ralph-rollback of a loop waiting out a usage limit: the start is restored, the loop is paused (its wait ended), and /ralph-resume goes on", async () => {
+    const project = await harness().project("rollback-waiting", {
+      pluginOptions: { strategy: "continue", notify: { desktop: false } },
+      script: {
+        main: (r: MockRequest): Reply => {
+          if (isControl(r)) return { text: "OK" }
+          if (r.index === 0) return { toolCalls: [{ name: "write", args: { filePath: "work.txt", content: "written by iteration 1\n" } }] }
+          if (r.lastRole === "tool") return { error: { status: 400, message: "usage limit reached, resets in 2 hours" } }
+          return { text: "<promise>DONE</promise>" }
+        },
+      },
+    })
+    writeFileSync(join(project.dir, "work.txt"), "before the loop\n")
+    const session = await project.newSession()
+    await project.command(session, "ralph", "a task that hits the usage limit")
+    await waitForLoopEnd(project, { phase: "waiting", wait: "usage-limit" })
+    expect(read(project, "work.txt")).toBe("written by iteration 1\n")
+
+    await project.command(session, "ralph-rollback", "--to-start")
+    await waitForToast(project, /^Ralph · rolled back to checkpoint 0/)
+    expect(read(project, "work.txt")).toBe("before the loop\n")
+    const [paused] = await waitForLoopEnd(project, { phase: "paused" })
+    expect(paused).toMatchObject({ detail: "rolled back to checkpoint 0" })
+    expect(paused!.wait).toBeUndefined()
+
+    await project.command(session, "ralph-resume", "")
+    const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    expect(loop).toMatchObject({ iteration: 1, retries: 0 })
+    expect(project.requests("main").filter((r) => r.lastRole === "user" && !isControl(r))).toHaveLength(2)
   })
 
   it("/ralph-rollback while the model is mid-turn is refused, and nothing is restored", async () => {
