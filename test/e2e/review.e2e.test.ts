@@ -1,7 +1,7 @@
 // Review in the real OpenCode: once a completion claim passes the checks, a fresh review session
 // (the plugin's own: deleted after its verdict, never a loop, never continued) judges the change;
 // a rejection sends its reasons into the loop's next prompt, an approval completes the loop.
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { execFileSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
@@ -94,6 +94,41 @@ describe("review", () => {
     const [review] = project.requests("main").filter(isReview)
     expect(review?.lastUser).toContain("## The agent's claim\nSummary: answer.txt now says 4\nEvidence:\n- sh tests/add.sh: exit 0")
     expect(done.properties.message).toContain("ralph_done was called and the checks pass; the reviewer approved")
+  })
+
+  it("the reviewer runs on OpenCode's small_model with the plugin's read-only agent: no write, edit or patch tool is offered, and a shell command other than git's reading ones is denied", async () => {
+    const triedRm: string[] = []
+    const project = await harness().project("review-read-only", {
+      pluginOptions: { strategy: "continue", checks: [TESTS_CHECK], review: true },
+      models: ["mock-small"],
+      opencodeConfig: { small_model: "mock/mock-small" },
+      script: {
+        main: (r) => {
+          if (isReview(r)) {
+            // The first review turn tries to change a file; whatever it is told, the next answer approves.
+            if (r.lastRole === "user" && triedRm.length === 0) {
+              triedRm.push(r.lastUser)
+              return { toolCalls: [{ name: "bash", args: { command: "rm answer.txt", description: "Change a file while reviewing" } }] }
+            }
+            return { text: "<verdict>approve</verdict>" }
+          }
+          if (r.lastRole === "tool") return { text: "Done. <promise>DONE</promise>" }
+          return { toolCalls: [{ name: "write", args: { filePath: join(project.dir, "answer.txt"), content: "4\n" } }] }
+        },
+      },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "make answer.txt say 4")
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    const reviews = project.requests("main").filter(isReview)
+    expect(reviews.length).toBeGreaterThanOrEqual(1)
+    expect(new Set(reviews.map((r) => r.body.model))).toEqual(new Set(["mock-small"]))
+    expect(new Set(project.requests("main").filter((r) => !isReview(r)).map((r) => r.body.model))).toEqual(new Set(["mock-model"]))
+    const offered = (r: MockRequest) => (r.body.tools ?? []).map((t) => (t as { function?: { name?: string } }).function?.name)
+    expect(offered(reviews[0]!)).toContain("read")
+    for (const tool of ["write", "edit", "patch", "apply_patch"]) expect(offered(reviews[0]!)).not.toContain(tool)
+    expect(offered(loopPrompts(project)[0]!)).toContain("write")
+    expect(readFileSync(join(project.dir, "answer.txt"), "utf8")).toBe("4\n")
   })
 
   it("a reply without a verdict is asked for once more; still none counts as approval, with a warning", async () => {

@@ -35,6 +35,8 @@ export interface ProjectOptions {
   withPlugin?: boolean
   /** Extra top-level keys for opencode.json. */
   opencodeConfig?: Record<string, unknown>
+  /** More models of the mock provider (`mock/<name>`), served by the same script as mock-model. */
+  models?: string[]
 }
 
 export interface Project {
@@ -99,7 +101,7 @@ export function writeProject(
         npm: "@ai-sdk/openai-compatible",
         name: "Mock",
         options: { baseURL: mock.baseURL(scope), apiKey: "mock" },
-        models: { "mock-model": { name: "Mock Model" } },
+        models: { "mock-model": { name: "Mock Model" }, ...Object.fromEntries((options.models ?? []).map((name) => [name, { name }])) },
       },
     },
     model: "mock/mock-model",
