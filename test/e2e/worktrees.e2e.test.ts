@@ -231,6 +231,11 @@ describe("worktree loops", () => {
     expect(waiting.running).toEqual({ S1: "story-s1" })
     expect(waiting.failed).toEqual({})
     expect(firstAsked).toEqual(["solo", "S1"])
+    // A /ralph --worktree of its own is refused while both places are taken, with the count.
+    await project.command(session, "ralph", "--worktree extra-wt write task-extra")
+    const refused = await waitForToast(project, /^Ralph · not started/)
+    expect(refused.properties.message).toBe("/ralph --worktree: 2 worktree loops run already (maxParallelLoops is 2); wait for one to end or raise the setting")
+    expect(existsSync(worktreeDir(project, "extra-wt"))).toBe(false)
     soloReleased = true
     soloGoes.open()
     const done = await waitForToast(project, /^Ralph · plan (done|stopped)/, 180_000)
@@ -239,6 +244,45 @@ describe("worktree loops", () => {
     const written = JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")) as typeof plan
     expect(written.userStories.map((s) => [s.id, s.passes])).toEqual([["S1", true], ["S2", true]])
     for (const id of ["solo", "S1", "S2"]) expect(readFileSync(join(project.dir, `${id}.txt`), "utf8")).toBe(`${id}\n`)
+  })
+
+  it("the default mergeStrategy ff-or-branch: a branch the user's has not moved is fast-forwarded (no merge commit); one whose base moved meanwhile keeps its branch and says how to merge", { timeout: 240_000 }, async () => {
+    const secondGoes = gate()
+    const asked: string[] = []
+    const reply = (r: MockRequest): Reply => {
+      if (r.lastUser.startsWith("A Ralph loop now runs") || r.lastUser.startsWith("[ralph-loop control]")) return { text: "OK" }
+      const token = /task-(first|second)/.exec(r.lastUser)?.[1]
+      if (!token) return { text: "OK" }
+      if (r.lastRole === "tool") return { text: `${token}.txt written. <promise>DONE</promise>` }
+      asked.push(token)
+      return { text: `Writing ${token}.txt.`, toolCalls: [{ name: "write", args: { filePath: `${token}.txt`, content: `${token}\n` } }], ...(token === "second" ? { holdAfterFirstChunk: secondGoes.opened } : {}) }
+    }
+    const project = await harness().project("worktrees-ff", { script: { main: reply } })
+    const start = git(project, "rev-parse", "HEAD")
+    const session = await project.newSession()
+
+    await project.command(session, "ralph", "--worktree first-wt task-first: write first.txt")
+    expect(await waitUntil(() => settled(project, "first-wt")?.merge, "first settled", 120_000)).toMatchObject({ result: "fast-forwarded", removed: true })
+    expect(git(project, "log", "--format=%s", `${start}..HEAD`)).toBe("ralph: task-first: write first.txt")
+    expect(git(project, "log", "--merges", "--format=%s", `${start}..HEAD`)).toBe("")
+    expect(readFileSync(join(project.dir, "first.txt"), "utf8")).toBe("first\n")
+
+    await project.command(session, "ralph", "--worktree second-wt task-second: write second.txt")
+    await waitUntil(() => asked.includes("second"), "the second loop's first request")
+    // The user commits on their branch while the second loop works.
+    writeFileSync(join(project.dir, "mine.txt"), "the user's own commit\n")
+    git(project, "add", "mine.txt")
+    git(project, "-c", "user.name=u", "-c", "user.email=u@u", "commit", "-q", "-m", "mine")
+    const users = git(project, "rev-parse", "HEAD")
+    secondGoes.open()
+    const second = await waitUntil(() => settled(project, "second-wt")?.merge, "second settled", 120_000)
+    expect(second).toMatchObject({ result: "kept" })
+    expect(second.detail).toContain("has moved since the loop began")
+    expect(second.detail).toContain("git merge ralph/second-wt")
+    expect(git(project, "rev-parse", "HEAD")).toBe(users)
+    expect(git(project, "branch", "--list", "ralph/second-wt")).toContain("ralph/second-wt")
+    expect(git(project, "show", "ralph/second-wt:second.txt")).toBe("second")
+    expect(existsSync(join(project.dir, "second.txt"))).toBe(false)
   })
 
   it("a worktree where ralph-loop does not load (its committed settings switch it off): the loop is marked failed with the reason, stops counting, and clean removes it", { timeout: 120_000 }, async () => {
