@@ -34,7 +34,8 @@ export const checkResultSchema = z.object({
 export type CheckResult = z.infer<typeof checkResultSchema>
 
 export const diagnosticSnapshotSchema = z.object({
-  iteration: z.int().min(1),
+  /** 0: a criteria loop's run before its first prompt. */
+  iteration: z.int().min(0),
   at: z.number(),
   errors: count,
   warnings: count,

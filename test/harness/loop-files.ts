@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Loop } from "../../src/loop/loop.js"
+import { persistedLoopSchema } from "../../src/store/loop-schema.js"
 
 export const LOOPS_DIR = ".opencode/ralph-loop/loops"
 
@@ -13,7 +14,14 @@ export function savedLoops(projectDir: string): Loop[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith(".json"))
     .sort()
-    .map((name) => (JSON.parse(readFileSync(join(dir, name), "utf8")) as { loop: Loop }).loop)
+    .map((name) => {
+      const text = readFileSync(join(dir, name), "utf8")
+      // A state file the plugin could not read back (after a restart, for the CLI, for a worktree's
+      // merge) is a bug even when the test's own reading of it would pass.
+      const error = persistedLoopSchema.safeParse(JSON.parse(text)).error
+      if (error) throw new Error(`${LOOPS_DIR}/${name} fails the plugin's own schema: ${error.message}`)
+      return (JSON.parse(text) as { loop: Loop }).loop
+    })
 }
 
 /** A loop's ralph_report.md: written once the loop has ended, a moment after its end is saved. */
