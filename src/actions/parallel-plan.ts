@@ -112,9 +112,10 @@ export class ParallelPlan {
       const checks = [...settings.checks, ...story.checks]
       // Fast-forward cannot take two branches from one start: a parallel run merges (unless told none).
       const mergeStrategy = settings.mergeStrategy === "none" ? "none" : "merge"
+      // A story ends on its claim, as in a plan loop: checks that pass are not the story done.
       const launched = await launchWorktreeLoop(ctx, run.fromSession, {
         task: storyTask(run.plan, story),
-        overrides: { ...overrides, mergeStrategy, ...(checks.length ? { checks } : {}) },
+        overrides: { ...overrides, mergeStrategy, completeOnCriteria: false, ...(checks.length ? { checks } : {}) },
         request: { name: storyWorktreeName(story.id), withChanges: false },
         story: story.id,
       })

@@ -191,6 +191,25 @@ describe("worktree loops", () => {
     expect(existsSync(join(project.dir, ".opencode/ralph-loop/parallel.json"))).toBe(false)
   })
 
+  it("--prd --parallel with a check from the settings file that passes at once: a story ends on its claim, not when its first edit passes the check", { timeout: 240_000 }, async () => {
+    const plan = { project: "claims", userStories: [{ id: "S1", title: "two steps", acceptanceCriteria: ["S1.txt has both steps"], priority: 1, passes: false }] }
+    const reply = (r: MockRequest): Reply => {
+      if (!/Story S1 of the plan/.test(r.lastUser) || r.lastUser.startsWith("The stories ")) return { text: "OK" }
+      const step = existsSync(join(worktreeDir(project, "story-s1"), "S1.txt")) ? 2 : 1
+      if (r.lastRole === "tool") return { text: step === 2 && readFileSync(join(worktreeDir(project, "story-s1"), "S1.txt"), "utf8").includes("step 2") ? "Both steps written. <promise>DONE</promise>" : "Step 1 written; step 2 next." }
+      return { toolCalls: [{ name: "write", args: { filePath: "S1.txt", content: step === 1 ? "step 1\n" : "step 1\nstep 2\n" } }] }
+    }
+    const project: Project = await harness().project("parallel-claims", { pluginOptions: { checks: [{ name: "lint", command: "true", kind: "lint" }] }, script: { main: reply } })
+    writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
+    const session = await project.newSession()
+    await project.command(session, "ralph", "--prd --parallel 1")
+    const done = await waitForToast(project, /^Ralph · plan (done|stopped)/, 180_000)
+    expect(done.properties.title).toBe("Ralph · plan done")
+    expect(readFileSync(join(project.dir, "S1.txt"), "utf8")).toBe("step 1\nstep 2\n")
+    const storyPrompts = project.requests("main").filter((r) => r.lastRole === "user" && /Story S1 of the plan/.test(r.lastUser) && !r.lastUser.startsWith("The stories "))
+    expect(storyPrompts.length).toBeGreaterThanOrEqual(2)
+  })
+
   it("--prd --parallel 2 while another worktree loop fills maxParallelLoops 2: the story without a place waits (not failed) and starts once that loop has ended", { timeout: 240_000 }, async () => {
     const plan = {
       project: "waits",
