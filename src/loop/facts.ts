@@ -69,7 +69,8 @@ export class LoopFacts extends LoopRegistry {
 
   /** The checks of a loop started with its criteria, as they ran before its first prompt. */
   initialChecksMeasured(loop: Loop, snapshot: DiagnosticSnapshot): void {
-    loop.initialChecks ??= snapshot
+    if (loop.phase === "stopped" || loop.initialChecks) return
+    loop.initialChecks = snapshot
     this.changed(loop, "initial-checks")
   }
 
