@@ -32,6 +32,10 @@ const TASKS = {
 } as const
 type Token = keyof typeof TASKS
 
+/** Story n of a snarktank-shaped plan: done when S<n>.txt exists. */
+const planStory = (n: number, title: string) => ({ id: `S${n}`, title, acceptanceCriteria: [`S${n}.txt exists`], priority: n, passes: false })
+const writePlan = (project: Project, plan: object) => writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
+
 describe("worktree loops", () => {
   it("two loops run at once in their worktrees and are merged into the user's branch; the main tree saw nothing meanwhile; a third whose merge conflicts keeps its branch and names the file", { timeout: 240_000 }, async () => {
     const started = { alpha: gate(), beta: gate() }
@@ -152,10 +156,10 @@ describe("worktree loops", () => {
     const plan = {
       project: "parallel",
       userStories: [
-        { id: "S1", title: "first", acceptanceCriteria: ["S1.txt exists"], priority: 1, passes: false },
-        { id: "S2", title: "second", acceptanceCriteria: ["S2.txt exists"], priority: 2, passes: false },
-        { id: "S3", title: "third, on the first", acceptanceCriteria: ["S3.txt exists"], priority: 3, passes: false, dependsOn: ["S1"] },
-        { id: "S4", title: "fourth", acceptanceCriteria: ["S4.txt exists"], priority: 4, passes: false },
+        planStory(1, "first"),
+        planStory(2, "second"),
+        { ...planStory(3, "third, on the first"), dependsOn: ["S1"] },
+        planStory(4, "fourth"),
       ],
     }
     const s2Started = gate()
@@ -177,7 +181,7 @@ describe("worktree loops", () => {
       return { text: `Writing ${id}.txt.`, toolCalls: [{ name: "write", args: { filePath: `${id}.txt`, content: `${id}\n` } }], ...(id === "S1" ? { holdAfterFirstChunk: s2Started.opened } : {}) }
     }
     project = await harness().project("parallel", { script: { main: reply } })
-    writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
+    writePlan(project, plan)
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd --parallel 2")
     const done = await waitForToast(project, /^Ralph · plan (done|stopped)/, 180_000)
@@ -200,7 +204,7 @@ describe("worktree loops", () => {
       return { toolCalls: [{ name: "write", args: { filePath: "S1.txt", content: step === 1 ? "step 1\n" : "step 1\nstep 2\n" } }] }
     }
     const project: Project = await harness().project("parallel-claims", { pluginOptions: { checks: [{ name: "lint", command: "true", kind: "lint" }] }, script: { main: reply } })
-    writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
+    writePlan(project, plan)
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd --parallel 1")
     const done = await waitForToast(project, /^Ralph · plan (done|stopped)/, 180_000)
@@ -213,10 +217,7 @@ describe("worktree loops", () => {
   it("--prd --parallel 2 while another worktree loop fills maxParallelLoops 2: the story without a place waits (not failed) and starts once that loop has ended", { timeout: 240_000 }, async () => {
     const plan = {
       project: "waits",
-      userStories: [
-        { id: "S1", title: "first", acceptanceCriteria: ["S1.txt exists"], priority: 1, passes: false },
-        { id: "S2", title: "second", acceptanceCriteria: ["S2.txt exists"], priority: 2, passes: false },
-      ],
+      userStories: [planStory(1, "first"), planStory(2, "second")],
     }
     const soloGoes = gate()
     const s1Goes = gate()
@@ -236,7 +237,7 @@ describe("worktree loops", () => {
       return { text: `Writing ${file}.`, toolCalls: [{ name: "write", args: { filePath: file, content: `${id}\n` } }], ...(hold ? { holdAfterFirstChunk: hold } : {}) }
     }
     const project = await harness().project("parallel-waits", { pluginOptions: { maxParallelLoops: 2, mergeStrategy: "merge" }, script: { main: reply } })
-    writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
+    writePlan(project, plan)
     const session = await project.newSession()
     await project.command(session, "ralph", "--worktree solo write task-solo")
     await waitUntil(() => firstAsked.includes("solo"), "the solo worktree loop's first request")

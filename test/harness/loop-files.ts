@@ -15,12 +15,12 @@ export function savedLoops(projectDir: string): Loop[] {
     .filter((name) => name.endsWith(".json"))
     .sort()
     .map((name) => {
-      const text = readFileSync(join(dir, name), "utf8")
+      const data = JSON.parse(readFileSync(join(dir, name), "utf8")) as { loop: Loop }
       // A state file the plugin could not read back (after a restart, for the CLI, for a worktree's
       // merge) is a bug even when the test's own reading of it would pass.
-      const error = persistedLoopSchema.safeParse(JSON.parse(text)).error
+      const error = persistedLoopSchema.safeParse(data).error
       if (error) throw new Error(`${LOOPS_DIR}/${name} fails the plugin's own schema: ${error.message}`)
-      return (JSON.parse(text) as { loop: Loop }).loop
+      return data.loop
     })
 }
 

@@ -29,7 +29,7 @@ export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn, sample: Pro
 
 /** A loop started with its criteria measures them before its first prompt: seed 004's COMPLETE line counts from there. */
 export function* initialChecks(ctx: JobContext, loop: Loop): Job<DiagnosticSnapshot | undefined> {
-  if (!loop.settings.completeOnCriteria || loop.plan || loop.initialChecks) return undefined
+  if (!loop.settings.completeOnCriteria || loop.plan) return undefined
   const snapshot = yield* runChecks(ctx, loop)
   return snapshot && { ...snapshot, iteration: 0 }
 }
