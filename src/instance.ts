@@ -33,6 +33,7 @@ import { writeHtmlReport } from "./report/write.js"
 import { readDecidedLines } from "./store/journal-history.js"
 import { histories, historyOf } from "./status/history.js"
 import { filesChangedSinceStart } from "./actions/work-tree.js"
+import { loopStart } from "./loop/changed-files.js"
 import type { Loop } from "./loop/loop.js"
 import { ownFolders } from "./project/own-files.js"
 import { WorktreeWatch } from "./actions/worktree-watch.js"
@@ -150,7 +151,8 @@ function guard(hooks: Hooks, api: OpencodeApi): Hooks {
  */
 async function report(directory: string, loop: Loop, api: OpencodeApi, saved: Promise<void>): Promise<void> {
   try {
-    const files = await filesChangedSinceStart(directory, { head: loop.startHead, files: loop.startFiles }, ownFolders(loop))
+    // Not a git repository (or git failed): the report lists no files rather than not being written.
+    const files = await filesChangedSinceStart(directory, loopStart(loop), ownFolders(loop)).catch(() => [])
     const file = await writeReport(directory, loop, files, Date.now(), await listCheckpoints(directory, loop.id))
     api.log("info", "loop report written", { loop: loop.id, file })
   } catch (error) {

@@ -1,25 +1,55 @@
 // autoCommit: after the plugin verified a plan story done, the loop's changes are committed on the
 // user's branch as `story <id>: <title>` — only the files the loop changed (not the user's own
 // uncommitted work from before it), with the repository's hooks (never --no-verify), and never on
-// a detached HEAD or while the index holds a conflict.
-import { execFile } from "node:child_process"
+// a detached HEAD or while the index holds a conflict. A commit that fails (a hook says no, no
+// identity) leaves the user's index exactly as it was: it is copied before and put back after.
+import { copyFile, rename, rm } from "node:fs/promises"
+import { isAbsolute, join } from "node:path"
+import { git, gitText, literal } from "../git/run.js"
+import { loopStart, startUnknown, type FileHashes } from "../loop/changed-files.js"
+import { filesChangedSinceStart } from "./work-tree.js"
 
 export type StoryCommit = { committed: string; files: number } | { skipped: string }
 
-function git(directory: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile("git", args, { cwd: directory, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error ? reject(new Error((stderr || stdout || error.message).trim().split("\n").slice(-3).join(" "))) : resolve(stdout),
-    )
-  })
+interface LoopWork {
+  startHead?: string | undefined
+  startTree?: string | undefined
+  startFiles?: FileHashes | undefined
+  startUnknown?: string | undefined
+}
+
+/** Commits what the loop changed since it began (`ignore`: its own folders), never a file of the user's. */
+export async function commitLoopWork(directory: string, loop: LoopWork, ignore: readonly string[], message: string): Promise<StoryCommit> {
+  const unknown = startUnknown(loop)
+  if (unknown) return { skipped: unknown }
+  const files = await filesChangedSinceStart(directory, loopStart(loop), ignore)
+  // Committed or reverted meanwhile, or a file of no commit's that is gone: nothing of it to commit.
+  return commitStory(directory, files.filter((f) => f.code !== "committed" && f.code !== "reverted" && f.code !== "deleted").map((f) => f.path), message)
 }
 
 export async function commitStory(directory: string, paths: readonly string[], message: string): Promise<StoryCommit> {
-  const branch = await git(directory, ["symbolic-ref", "-q", "--short", "HEAD"]).then((out) => out.trim(), () => undefined)
-  if (!branch) return { skipped: "HEAD is detached (or this is not a git repository)" }
-  if ((await git(directory, ["ls-files", "-u"])).trim()) return { skipped: "the index holds a conflict (unmerged files)" }
+  const branch = await git(directory, ["symbolic-ref", "-q", "--short", "HEAD"])
+  if (!branch.ok || !branch.stdout.trim()) return { skipped: "HEAD is detached (or this is not a git repository)" }
+  if ((await gitText(directory, ["ls-files", "-u"])).trim()) return { skipped: "the index holds a conflict (unmerged files)" }
   if (paths.length === 0) return { skipped: "the story changed no files" }
-  await git(directory, ["add", "-A", "--", ...paths])
-  await git(directory, ["commit", "-q", "-m", message, "--", ...paths])
-  return { committed: `${branch} ${(await git(directory, ["rev-parse", "--short", "HEAD"])).trim()}`, files: paths.length }
+  const index = await indexFile(directory)
+  const saved = `${index}.ralph-${process.pid}`
+  const hadIndex = await copyFile(index, saved).then(() => true, () => false)
+  try {
+    await gitText(directory, ["add", "-A", "--", ...literal(paths)])
+    await gitText(directory, ["commit", "-q", "-m", message, "--", ...literal(paths)])
+  } catch (error) {
+    if (hadIndex) await rename(saved, index)
+    else await rm(index, { force: true })
+    throw error
+  } finally {
+    await rm(saved, { force: true })
+  }
+  return { committed: `${branch.stdout.trim()} ${(await gitText(directory, ["rev-parse", "--short", "HEAD"])).trim()}`, files: paths.length }
+}
+
+/** The index file git uses for this work tree (a linked worktree has its own). */
+async function indexFile(directory: string): Promise<string> {
+  const path = (await gitText(directory, ["rev-parse", "--git-path", "index"])).trim()
+  return isAbsolute(path) ? path : join(directory, path)
 }

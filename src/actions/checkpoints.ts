@@ -2,30 +2,27 @@
 // plumbing and a temporary index: the user's branch, HEAD, index, stash and untracked files are
 // never touched. Untracked files git does not ignore are included; the loop's own `.opencode/` is
 // not. A rollback writes the files of a checkpoint back into the work tree, and nothing else.
-import { execFile } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { copyFile, rm, unlink } from "node:fs/promises"
 import { isAbsolute, join } from "node:path"
 import { checkpointNumber, checkpointRef, checkpointSubject, CHECKPOINT_PREFIX, iterationOf, nextCheckpointNumber, type Checkpoint, type TreeChange } from "../loop/checkpoints.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
+import { git as runGit, gitText, notARepository } from "../git/run.js"
 
 /** The work tree, without the loop's own files. */
 const PATHS = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
 /** Private commits need an author whatever the user's git config says. */
 const IDENTITY = { GIT_AUTHOR_NAME: "ralph-loop", GIT_AUTHOR_EMAIL: "ralph-loop@localhost", GIT_COMMITTER_NAME: "ralph-loop", GIT_COMMITTER_EMAIL: "ralph-loop@localhost" }
 
-function git(directory: string, args: string[], env: Record<string, string> = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile("git", args, { cwd: directory, env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`git ${args[0]}: ${(stderr || error.message).trim()}`)) : resolve(stdout),
-    )
-  })
-}
+const git = (directory: string, args: string[], env: Record<string, string> = {}): Promise<string> => gitText(directory, args, { env })
 
 /** The repository's git folder, or undefined when the project is not in a git work tree. */
 async function gitDir(directory: string): Promise<string | undefined> {
-  const dir = await git(directory, ["rev-parse", "--git-dir"]).then((out) => out.trim(), () => undefined)
-  return dir === undefined ? undefined : isAbsolute(dir) ? dir : join(directory, dir)
+  const result = await runGit(directory, ["rev-parse", "--git-dir"])
+  if (notARepository(result)) return undefined
+  if (!result.ok) throw new Error(`git rev-parse: ${result.reason}`)
+  const dir = result.stdout.trim()
+  return isAbsolute(dir) ? dir : join(directory, dir)
 }
 
 /** Runs `work` with a temporary index, started from the user's (so unchanged files are not hashed again). */

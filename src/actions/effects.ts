@@ -4,7 +4,7 @@
 // the same jobs' effects against a simulated OpenCode and can put any event between two of them.
 import type { Session, Todo } from "@opencode-ai/sdk"
 import type { CheckConfig } from "../config/schema.js"
-import type { StartTree } from "../loop/changed-files.js"
+import type { StartCapture } from "../loop/changed-files.js"
 import type { Checkpoint } from "../loop/checkpoints.js"
 import type { StoryCommit } from "./auto-commit.js"
 import type { CheckResult } from "../loop/diagnostics.js"
@@ -50,7 +50,7 @@ interface Effects {
   /** Files changed since the loop began, outside its own folders (never fails: [] then). */
   "changed-files": { ask: { loop: Loop }; result: string[] }
   /** HEAD and the changed files' content as the loop begins (undefined: not a git repository, or git failed). */
-  "work-tree": { ask: { loop: Loop }; result: StartTree | undefined }
+  "work-tree": { ask: { loop: Loop }; result: StartCapture }
   /** The work tree as iteration `iteration` left it (0: before the loop), on `refs/ralph/<loop>/<n>`; never throws. */
   checkpoint: { ask: { loop: Loop; iteration: number }; result: { made: Checkpoint } | { notGit: true } | { problem: string } }
   /** autoCommit: the loop's changed files committed on the user's branch. */

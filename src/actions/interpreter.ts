@@ -1,11 +1,12 @@
 // Production's side of the jobs: every effect they yield is done here, with the SDK client
 // OpenCode gave the plugin, git, the checks and the store. Jobs run in the background; a job
 // never throws out of here (a failure it does not handle itself is logged).
-import { commitStory } from "./auto-commit.js"
+import { commitLoopWork } from "./auto-commit.js"
 import { makeCheckpoint } from "./checkpoints.js"
 import { diffSinceStart } from "./loop-diff.js"
 import { filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "./work-tree.js"
 import { ownFolders, type Loop } from "../loop/loop.js"
+import { loopStart } from "../loop/changed-files.js"
 import type { OpencodeApi } from "../opencode/api.js"
 import type { Faults } from "../opencode/faults.js"
 import type { LoopStore } from "../store/loop-store.js"
@@ -139,23 +140,21 @@ export class Interpreter {
       case "sample":
         return this.sample(effect.loop)
       case "changed-files":
-        return filesChangedSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop)).then(
+        return filesChangedSinceStart(directory, loopStart(effect.loop), ownFolders(effect.loop)).then(
           (files) => files.map((f) => f.path).filter((path) => inTargets(path, effect.loop.targets)),
           () => [],
         )
       case "work-tree":
-        return snapshotWorkTree(directory, ownFolders(effect.loop)).catch(() => undefined)
+        return snapshotWorkTree(directory).catch((error: unknown) => ({ unknown: error instanceof Error ? error.message : String(error) }))
       case "checkpoint":
         return makeCheckpoint(directory, effect.loop.id, effect.iteration).then(
           (made) => (made ? { made } : { notGit: true as const }),
           (error: unknown) => ({ problem: String(error) }),
         )
-      case "commit-story": {
-        const files = await filesChangedSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop))
-        return commitStory(directory, files.filter((f) => f.code !== "committed" && f.code !== "reverted").map((f) => f.path), effect.message)
-      }
+      case "commit-story":
+        return commitLoopWork(directory, effect.loop, ownFolders(effect.loop), effect.message)
       case "loop-diff":
-        return diffSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop)).catch(() => "")
+        return diffSinceStart(directory, loopStart(effect.loop), ownFolders(effect.loop)).catch(() => "")
       case "default-models":
         return api.defaultModels()
       case "review-ask":

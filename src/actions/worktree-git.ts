@@ -1,7 +1,6 @@
 // The git side of worktree loops: make a worktree on `ralph/<NAME>` from the user's HEAD (their
 // uncommitted changes carried over only when asked), commit the loop's work there, merge it back by
 // the merge plan, and remove a worktree whose branch is merged. Every command names what failed.
-import { execFile } from "node:child_process"
 import { mkdir } from "node:fs/promises"
 import { dirname, resolve } from "node:path"
 import { OPENCODE_DIR } from "../project/own-files.js"
@@ -9,35 +8,27 @@ import { branchOf, worktreePath, WORKTREES_DIR } from "../worktree/names.js"
 import type { MergeFacts, MergeStrategy } from "../worktree/merge-plan.js"
 import type { WorktreeState } from "../worktree/worktree-state.js"
 import { restoreCheckpoint, workTreeSnapshot } from "./checkpoints.js"
+import { git as runGit, gitAsks, gitText, notARepository } from "../git/run.js"
 
 /** The work tree without the loop's own files. */
 const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
 
-interface GitResult {
-  code: number
-  stdout: string
-  stderr: string
-}
+const git = (directory: string, args: readonly string[], env: Record<string, string> = {}): Promise<string> => gitText(directory, args, { env })
 
-function run(directory: string, args: readonly string[], env: Record<string, string> = {}): Promise<GitResult> {
-  return new Promise((resolveRun) => {
-    execFile("git", args, { cwd: directory, env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolveRun({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
-    )
-  })
-}
+/** What git answers (exit 0 or 1) to a yes/no question; a failure throws. */
+const succeeds = (directory: string, args: readonly string[]): Promise<boolean> => gitAsks(directory, args)
 
-async function git(directory: string, args: readonly string[], env: Record<string, string> = {}): Promise<string> {
-  const result = await run(directory, args, env)
-  if (result.code !== 0) throw new Error(`git ${args[0]}: ${(result.stderr || result.stdout).trim().split("\n").slice(-3).join(" ")}`)
-  return result.stdout
+/** The branch HEAD is on; undefined when detached. */
+async function currentBranch(directory: string): Promise<string | undefined> {
+  const result = await runGit(directory, ["symbolic-ref", "-q", "--short", "HEAD"], { answers: [1] })
+  if (!result.ok) throw new Error(`git symbolic-ref: ${result.reason}`)
+  return result.stdout.trim() || undefined
 }
-
-const succeeds = async (directory: string, args: readonly string[]): Promise<boolean> => (await run(directory, args)).code === 0
 
 /** Commits need an author; the user's own identity when git has one. */
 async function identity(directory: string): Promise<Record<string, string>> {
-  if ((await run(directory, ["config", "user.email"])).stdout.trim()) return {}
+  const email = await runGit(directory, ["config", "user.email"])
+  if (email.ok && email.stdout.trim()) return {}
   return { GIT_AUTHOR_NAME: "ralph-loop", GIT_AUTHOR_EMAIL: "ralph-loop@localhost", GIT_COMMITTER_NAME: "ralph-loop", GIT_COMMITTER_EMAIL: "ralph-loop@localhost" }
 }
 
@@ -56,7 +47,7 @@ export async function createWorktree(directory: string, name: string, withChange
   const branch = branchOf(name)
   if (await succeeds(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])) throw new WorktreeError(`the branch ${branch} exists already; choose another name (or delete it: git branch -D ${branch})`)
   const path = worktreePath(directory, name)
-  const baseBranch = (await run(directory, ["symbolic-ref", "-q", "--short", "HEAD"])).stdout.trim() || undefined
+  const baseBranch = await currentBranch(directory)
   const tree = withChanges ? await workTreeSnapshot(directory) : undefined
   await mkdir(dirname(path), { recursive: true })
   await git(directory, ["worktree", "add", "-q", "-b", branch, path, commit])
@@ -75,7 +66,7 @@ export async function commitWork(worktree: string, message: string): Promise<str
 /** What the merge plan needs to know of the main work tree and the loop's branch. */
 export async function mergeFacts(state: WorktreeState, strategy: MergeStrategy): Promise<MergeFacts> {
   const main = state.mainDirectory
-  const current = (await run(main, ["symbolic-ref", "-q", "--short", "HEAD"])).stdout.trim() || undefined
+  const current = await currentBranch(main)
   const ahead = (await git(main, ["rev-list", "--count", `HEAD..${state.branch}`])).trim() !== "0"
   const onBaseBranch = state.base.branch !== undefined && current === state.base.branch
   const fastForward = await succeeds(main, ["merge-base", "--is-ancestor", "HEAD", state.branch])
@@ -86,10 +77,11 @@ export async function mergeFacts(state: WorktreeState, strategy: MergeStrategy):
 
 /** The files a merge of `branch` into HEAD would leave in conflict, found without touching the work tree. */
 async function conflictsOf(main: string, branch: string): Promise<string[]> {
-  const result = await run(main, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "HEAD", branch])
+  const result = await runGit(main, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "HEAD", branch], { answers: [1] })
+  if (!result.ok) throw new Error(`git merge-tree: ${result.reason}`)
   if (result.code === 0) return []
-  if (result.code !== 1) throw new Error(`git merge-tree: ${result.stderr.trim()}`)
-  return result.stdout.split("\n").slice(1).filter(Boolean)
+  // -z: the tree's id, then each conflicted file, NUL-terminated.
+  return result.stdout.split("\0").slice(1).filter(Boolean)
 }
 
 export async function fastForward(main: string, branch: string): Promise<void> {
@@ -106,19 +98,24 @@ export async function removeWorktree(main: string, name: string, force = false):
   await git(main, ["branch", force ? "-D" : "-d", branchOf(name)])
 }
 
-/** Commits on the worktree's branch that its base branch (or HEAD) does not have. */
+/** Commits on the worktree's branch that its base branch (or HEAD) does not have; a git failure throws (never "none"). */
 export async function unmergedCommits(main: string, branch: string): Promise<number> {
-  return Number((await git(main, ["rev-list", "--count", `HEAD..${branch}`]).catch(() => "0")).trim())
+  const count = Number((await git(main, ["rev-list", "--count", `HEAD..${branch}`])).trim())
+  if (!Number.isInteger(count)) throw new Error(`git rev-list: no count for ${branch}`)
+  return count
 }
 
-/** Uncommitted changes in the worktree (the loop's own files aside). */
+/** Uncommitted changes in the worktree (the loop's own files aside); a git failure throws (never "clean"). */
 export async function worktreeDirty(worktree: string): Promise<boolean> {
-  return (await git(worktree, ["status", "--porcelain", ...WORK]).catch(() => "")).trim() !== ""
+  return (await git(worktree, ["status", "--porcelain", "-z", ...WORK])) !== ""
 }
 
 /** The worktrees of the repository under `.opencode/ralph-loop/worktrees/`, by name. */
 export async function listWorktreeFolders(main: string): Promise<Array<{ name: string; path: string; branch?: string }>> {
-  const out = await git(main, ["worktree", "list", "--porcelain"]).catch(() => "")
+  const listed = await runGit(main, ["worktree", "list", "--porcelain"])
+  if (notARepository(listed)) return []
+  if (!listed.ok) throw new Error(`git worktree list: ${listed.reason}`)
+  const out = listed.stdout
   const root = resolve(main, WORKTREES_DIR)
   const found: Array<{ name: string; path: string; branch?: string }> = []
   for (const block of out.split("\n\n")) {

@@ -107,8 +107,11 @@ export class WorktreeWatch {
       const action = mergeAction(await mergeFacts(state, state.mergeStrategy))
       const outcome = await this.perform(action, state, title)
       if (outcome.result !== "fast-forwarded" && outcome.result !== "merged" && outcome.result !== "nothing") return outcome
-      await this.remove(entry)
-      return { ...outcome, removed: true }
+      return await this.remove(entry).then(
+        () => ({ ...outcome, removed: true }),
+        // The merge is done: a removal that fails is said as such, never as a failed merge.
+        (error: unknown) => ({ ...outcome, removed: !existsSync(entry.path), detail: `${outcome.detail.replace(/; the worktree is removed$/, "")}; the worktree could not be removed (${error instanceof Error ? error.message : String(error)}): ralph-loop clean removes it` }),
+      )
     } catch (error) {
       return { result: "failed", detail: `could not merge ${state.branch}: ${error instanceof Error ? error.message : String(error)}; the worktree and its branch are kept (${mergeHint(state.branch)})` }
     }

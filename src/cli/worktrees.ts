@@ -1,7 +1,7 @@
 // `ralph-loop worktrees [--project DIR]`: each worktree loop — its branch, its loop's state, what its
 // merge did — and the parallel plan run; `ralph-loop clean` removes the finished ones (never one
 // whose branch or folder holds work the user's branch lacks, unless --force).
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { listWorktreeFolders, removeWorktree, unmergedCommits, worktreeDirty } from "../actions/worktree-git.js"
 import { parallelRunSchema, type ParallelRun } from "../plan/parallel.js"
@@ -37,8 +37,16 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void)
     const ended = loop?.phase === "stopped" || (!loop && entry.state?.merge?.result === "failed")
     if (!ended) continue
     const branch = entry.state?.branch ?? `ralph/${entry.name}`
-    const ahead = await unmergedCommits(args.project, branch)
-    const dirty = await worktreeDirty(entry.path)
+    let ahead: number
+    let dirty: boolean
+    try {
+      ahead = await unmergedCommits(args.project, branch)
+      dirty = existsSync(entry.path) && (await worktreeDirty(entry.path))
+    } catch (error) {
+      // git could not say whether it holds work: it is kept, whatever --force says.
+      out(`ralph-loop clean: kept the worktree ${entry.name}: git could not tell whether it holds work (${error instanceof Error ? error.message : String(error)})`)
+      continue
+    }
     if ((ahead > 0 || dirty) && !args.force) {
       out(`ralph-loop clean: kept the worktree ${entry.name}: ${ahead > 0 ? `${ahead} commit${ahead === 1 ? "" : "s"} on ${branch} not in your branch` : "uncommitted changes in it"} (--force removes it anyway)`)
       continue

@@ -5,7 +5,7 @@ import { NO_REVIEWS } from "../review/state.js"
 import type { Breaker } from "./breaker.js"
 import type { DiagnosticSnapshot } from "./diagnostics.js"
 import { recordCall } from "./call-window.js"
-import type { StartTree } from "./changed-files.js"
+import type { StartCapture } from "./changed-files.js"
 import type { Loop, Usage } from "./loop.js"
 import type { ProgressSample } from "./progress.js"
 import { LoopRegistry } from "./registry.js"
@@ -58,10 +58,14 @@ export class LoopFacts extends LoopRegistry {
    * already (for "files changed since the loop began"), and the progress baseline, so the first
    * turn is measured like any other.
    */
-  startCaptured(loop: Loop, tree: StartTree | undefined, sample: ProgressSample): void {
-    if (tree !== undefined && loop.startFiles === undefined) {
-      if (tree.head !== undefined) loop.startHead ??= tree.head
-      loop.startFiles = tree.files
+  startCaptured(loop: Loop, start: StartCapture, sample: ProgressSample): void {
+    const known = loop.startTree !== undefined || loop.startFiles !== undefined || loop.startUnknown !== undefined
+    if (start !== undefined && !known) {
+      if ("unknown" in start) loop.startUnknown = start.unknown
+      else {
+        if (start.head !== undefined) loop.startHead ??= start.head
+        loop.startTree = start.tree
+      }
     }
     if (loop.progress.workTree === undefined) loop.progress = { ...loop.progress, workTree: sample.workTree, todosCompleted: sample.todosCompleted, todosSession: sample.sessionID }
     this.changed(loop, "start-captured")

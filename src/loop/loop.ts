@@ -120,6 +120,10 @@ export const loopStateSchema = z.object({
    * uncommitted work is not the loop's (changed-files.ts).
    */
   startFiles: fileHashesSchema.optional(),
+  /** The work tree when the loop began, as a git tree (every file): what differs from it now is the loop's. */
+  startTree: z.string().optional(),
+  /** Why the work tree at the loop's start could not be read: nothing is then credited to the loop to commit. */
+  startUnknown: z.string().optional(),
   /** The `@path`s of the task: what the loop measures is scoped to them (empty: the whole project). */
   targets: z.array(z.string()),
   /** When the current iteration's prompt went out, and what was decided on the last turn (for the journal). */

@@ -921,7 +921,7 @@ export class World {
       case "changed-files":
         return this.workTree > 0 ? ["src/a.ts"] : []
       case "work-tree":
-        return { head: "sim-head", files: {} }
+        return { head: "sim-head", tree: "sim-tree" }
       case "commit-story":
         return { skipped: "the simulator has no git" }
       case "checkpoint":

@@ -2,10 +2,11 @@
 // they), and the refusals — a detached HEAD, a conflict in the index, a hook that says no (never
 // bypassed with --no-verify), a story that changed nothing.
 import { execFileSync } from "node:child_process"
-import { chmodSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { commitStory } from "../../src/actions/auto-commit.js"
+import { commitLoopWork, commitStory } from "../../src/actions/auto-commit.js"
+import { snapshotWorkTree } from "../../src/actions/work-tree.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()
@@ -63,6 +64,66 @@ describe("autoCommit: commitStory", () => {
     chmodSync(hook, 0o755)
     writeFileSync(join(dir, "story.txt"), "work\n")
     await expect(commitStory(dir, ["story.txt"], "story S-1: first")).rejects.toThrow("pre-commit: lint failed")
+    expect(git(dir, "log", "--format=%s")).toBe("start")
+  })
+
+  it("a commit that fails leaves the user's index exactly as it was (what they had staged, and nothing of the story's)", async () => {
+    const dir = repo()
+    writeFileSync(join(dir, "staged.txt"), "the user staged this\n")
+    git(dir, "add", "staged.txt")
+    const before = readFileSync(join(dir, ".git/index"))
+    const hook = join(dir, ".git/hooks/pre-commit")
+    writeFileSync(hook, "#!/bin/sh\nexit 1\n")
+    chmodSync(hook, 0o755)
+    writeFileSync(join(dir, "s1.txt"), "the story's\n")
+    await expect(commitStory(dir, ["s1.txt"], "story S-1: first")).rejects.toThrow()
+    expect(readFileSync(join(dir, ".git/index")).equals(before)).toBe(true)
+    expect(git(dir, "status", "--porcelain")).toBe("A  staged.txt\n?? s1.txt")
+  })
+
+  it("file names that look like pathspecs are those files only", async () => {
+    const dir = repo()
+    writeFileSync(join(dir, "*.txt"), "the story's\n")
+    writeFileSync(join(dir, "b.txt"), "the user's\n")
+    await commitStory(dir, ["*.txt"], "story S-1: first")
+    expect(git(dir, "show", "--name-only", "--format=", "HEAD")).toBe("*.txt")
+    expect(git(dir, "status", "--porcelain")).toBe("?? b.txt")
+  })
+})
+
+describe("autoCommit: commitLoopWork (the loop's files against its start)", () => {
+  const ignore = [".opencode/"]
+
+  it("commits none of 2,100 untracked files the user had when the loop began", async () => {
+    const dir = repo()
+    mkdirSync(join(dir, "user"))
+    for (let i = 0; i < 2_100; i += 1) writeFileSync(join(dir, "user", `f${i}.txt`), `the user's ${i}\n`)
+    const start = await snapshotWorkTree(dir)
+    writeFileSync(join(dir, "s1.txt"), "the story's\n")
+    const made = await commitLoopWork(dir, { startHead: start?.head, startTree: start?.tree }, ignore, "story S-1: first")
+    expect(made).toMatchObject({ files: 1 })
+    expect(git(dir, "show", "--name-only", "--format=", "HEAD")).toBe("s1.txt")
+    expect(git(dir, "status", "--porcelain", "--untracked-files=all").split("\n")).toHaveLength(2_100)
+  })
+
+  it("goes on committing after the loop deleted a file that was untracked when it began", async () => {
+    const dir = repo()
+    writeFileSync(join(dir, "gone.txt"), "untracked at the start\n")
+    const start = { startHead: (await snapshotWorkTree(dir))?.head, startTree: (await snapshotWorkTree(dir))?.tree }
+    unlinkSync(join(dir, "gone.txt"))
+    writeFileSync(join(dir, "s1.txt"), "story 1\n")
+    expect(await commitLoopWork(dir, start, ignore, "story 1")).toMatchObject({ files: 1 })
+    writeFileSync(join(dir, "s2.txt"), "story 2\n")
+    expect(await commitLoopWork(dir, start, ignore, "story 2")).toMatchObject({ files: 1 })
+    expect(git(dir, "log", "--format=%s")).toBe("story 2\nstory 1\nstart")
+  })
+
+  it("commits nothing when the work tree at the loop's start is unknown (git failed then), or was never recorded", async () => {
+    const dir = repo()
+    writeFileSync(join(dir, "s1.txt"), "story 1\n")
+    const unknown = await commitLoopWork(dir, { startUnknown: "git status: it did not finish in time" }, ignore, "story 1")
+    expect(unknown).toEqual({ skipped: expect.stringContaining("could not be read") })
+    expect(await commitLoopWork(dir, {}, ignore, "story 1")).toEqual({ skipped: expect.stringContaining("no record") })
     expect(git(dir, "log", "--format=%s")).toBe("start")
   })
 })

@@ -54,7 +54,7 @@ describe("work tree", () => {
 
   it("is undefined outside a git repository", async () => {
     expect(await repositoryPrefix(tempDir("ralph-nogit-"))).toBeUndefined()
-    expect(await snapshotWorkTree(tempDir("ralph-nogit-"), [".opencode/"])).toBeUndefined()
+    expect(await snapshotWorkTree(tempDir("ralph-nogit-"))).toBeUndefined()
   })
 
   it("a rename is one entry, not two", async () => {
@@ -69,10 +69,10 @@ describe("work tree", () => {
     writeFileSync(join(project, "a.ts"), "a, the user's edit\n")
     writeFileSync(join(project, "mine.txt"), "the user's untracked file\n")
     writeFileSync(join(project, "theirs.txt"), "another untracked file of the user\n")
-    const start = await snapshotWorkTree(project, ignore)
+    const start = await snapshotWorkTree(project)
     expect(start?.head).toMatch(/^[0-9a-f]{40}$/)
-    expect(Object.keys(start?.files ?? {}).sort()).toEqual(["a.ts", "mine.txt", "theirs.txt"])
-    const changed = async () => (await filesChangedSinceStart(project, start ?? { files: {} }, ignore)).map((f) => `${f.code} ${f.path}`)
+    expect(start?.tree).toMatch(/^[0-9a-f]{40}$/)
+    const changed = async () => (await filesChangedSinceStart(project, start ?? {}, ignore)).map((f) => `${f.code} ${f.path}`)
     expect(await changed()).toEqual([])
 
     writeFileSync(join(project, "new.ts"), "written by the loop\n")
@@ -84,5 +84,29 @@ describe("work tree", () => {
     git(project, "commit", "-q", "-m", "the loop's commit")
     git(project, "checkout", "a.ts")
     expect(await changed()).toEqual(["reverted a.ts", "?? mine.txt", "committed new.ts", "deleted theirs.txt"])
+  })
+
+  it("none of 2,100 untracked files the user had at the start is the loop's (the start is the whole tree, not its first 2,000 files)", async () => {
+    const { project } = repo()
+    mkdirSync(join(project, "user"))
+    for (let i = 0; i < 2_100; i += 1) writeFileSync(join(project, "user", `f${i}.txt`), `the user's ${i}\n`)
+    const start = await snapshotWorkTree(project)
+    writeFileSync(join(project, "s1.txt"), "the loop's\n")
+    expect((await filesChangedSinceStart(project, start ?? {}, [".opencode/"])).map((f) => f.path)).toEqual(["s1.txt"])
+  })
+
+  it("names with spaces, quotes, newlines and non-ASCII letters come through whole", async () => {
+    const { project } = repo()
+    const start = await snapshotWorkTree(project)
+    const names = ["a b.txt", "ünïcode 名前.txt", 'quo"te.txt', "new\nline.txt", "*.txt"]
+    for (const name of names) writeFileSync(join(project, name), "x\n")
+    expect((await filesChangedSinceStart(project, start ?? {}, [])).map((f) => f.path).sort()).toEqual([...names].sort())
+  })
+
+  it("a git that fails is not a clean tree: the start snapshot and the changed files throw", async () => {
+    const { root, project } = repo()
+    writeFileSync(join(root, ".git", "index"), "not an index")
+    await expect(snapshotWorkTree(project)).rejects.toThrow(/git/)
+    await expect(changedFiles(project, [])).rejects.toThrow(/git/)
   })
 })

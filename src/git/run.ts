@@ -1,0 +1,84 @@
+// The one way the plugin and the CLI run git. Every call answers with a typed result — it never
+// rejects — so a failure cannot be mistaken for "no files" or "clean": callers that need the output
+// use `gitText`, which throws a `GitError` naming the command and git's own words. One timeout
+// policy and one bound on the output; paths are never quoted (`core.quotepath=off`), and file names
+// go to git through `literal`, so a file named `*.txt` or `:(exclude)x` is that file and nothing else.
+import { execFile, type ExecFileException } from "node:child_process"
+
+/** How long a git call may take: `sample` is the progress sample on the turn's end, `work` the rest. */
+export const GIT_TIMEOUT_MS = { sample: 5_000, work: 120_000 } as const
+/** git's output beyond this is a failure (never a silently cut list of files). */
+export const GIT_MAX_OUTPUT = 64 * 1024 * 1024
+
+export interface GitOptions {
+  env?: Record<string, string>
+  /** Written to git's stdin. */
+  input?: string
+  timeout?: keyof typeof GIT_TIMEOUT_MS
+  /** Exit codes that answer a question rather than fail (`merge-base --is-ancestor`, `diff --quiet`). */
+  answers?: readonly number[]
+}
+
+export type GitResult =
+  | { ok: true; code: number; stdout: string; stderr: string }
+  | { ok: false; code: number | undefined; stdout: string; stderr: string; reason: string }
+
+export class GitError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    readonly result: Extract<GitResult, { ok: false }>,
+  ) {
+    super(`git ${args[0] ?? ""}: ${result.reason}`)
+  }
+}
+
+export function git(directory: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      "git",
+      ["-c", "core.quotepath=off", ...args],
+      {
+        cwd: directory,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...options.env },
+        timeout: GIT_TIMEOUT_MS[options.timeout ?? "work"],
+        maxBuffer: GIT_MAX_OUTPUT,
+        windowsHide: true,
+      },
+      (error, stdout, stderr) => {
+        if (!error) return resolve({ ok: true, code: 0, stdout, stderr })
+        const code = typeof error.code === "number" ? error.code : undefined
+        if (code !== undefined && options.answers?.includes(code)) return resolve({ ok: true, code, stdout, stderr })
+        resolve({ ok: false, code, stdout, stderr, reason: reasonOf(error, stderr, stdout) })
+      },
+    )
+    if (options.input !== undefined) child.stdin?.end(options.input)
+  })
+}
+
+/** Whether a failed call failed because the folder is not in a git repository at all. */
+export const notARepository = (result: GitResult): boolean => !result.ok && /not a git repository/i.test(result.stderr)
+
+/** File names as pathspecs that match exactly those files (no glob, no magic). */
+export const literal = (paths: readonly string[]): string[] => paths.map((path) => `:(literal)${path}`)
+
+/** git's output; a `GitError` when the call failed. */
+export async function gitText(directory: string, args: readonly string[], options: GitOptions = {}): Promise<string> {
+  const result = await git(directory, args, options)
+  if (!result.ok) throw new GitError(args, result)
+  return result.stdout
+}
+
+/** Whether git answered with exit code 0 (for questions: a failed call throws, it is not "no"). */
+export async function gitAsks(directory: string, args: readonly string[], options: GitOptions = {}): Promise<boolean> {
+  const result = await git(directory, args, { ...options, answers: [1, ...(options.answers ?? [])] })
+  if (!result.ok) throw new GitError(args, result)
+  return result.code === 0
+}
+
+function reasonOf(error: ExecFileException, stderr: string, stdout: string): string {
+  if (error.code === "ENOENT") return "git is not installed (or not on PATH)"
+  if (error.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") return `its output passed ${GIT_MAX_OUTPUT / 1024 / 1024} MB`
+  if (error.killed || error.signal) return "it did not finish in time"
+  const words = (stderr || stdout).trim().split("\n").slice(-3).join(" ")
+  return words || error.message
+}
