@@ -1,0 +1,43 @@
+// The one lifecycle of a worktree loop: each stage from its files, and what the watcher, the limit
+// and clean make of it.
+import { describe, expect, it } from "vitest"
+import { awaitsSettling, cleanVerdict, isLive, stageOf, type WorktreeFacts } from "../../src/worktree/lifecycle.js"
+import type { WorktreeState } from "../../src/worktree/worktree-state.js"
+
+const state = (merge?: WorktreeState["merge"]): WorktreeState => ({ name: "w", branch: "ralph/w", mainDirectory: "/p", base: { commit: "c" }, mergeStrategy: "ff-or-branch", createdAt: 0, ...(merge ? { merge } : {}) })
+const loop = (phase: "running" | "waiting" | "paused" | "stopped") => ({ loop: { phase } })
+
+const cases: Array<[string, WorktreeFacts, ReturnType<typeof stageOf>]> = [
+  ["no worktree.json", { state: undefined, saved: loop("running") }, undefined],
+  ["made, its loop not saved yet", { state: state(), saved: undefined }, "starting"],
+  ["its loop running", { state: state(), saved: loop("running") }, "running"],
+  ["its loop paused", { state: state(), saved: loop("paused") }, "running"],
+  ["its loop waiting", { state: state(), saved: loop("waiting") }, "running"],
+  ["its loop stopped, not merged yet", { state: state(), saved: loop("stopped") }, "ended"],
+  ["merged", { state: state({ result: "merged", detail: "d", removed: true }), saved: loop("stopped") }, "settled"],
+  ["kept", { state: state({ result: "kept", detail: "d" }), saved: loop("stopped") }, "settled"],
+  ["could not start", { state: state({ result: "failed", detail: "d" }), saved: undefined }, "settled"],
+]
+
+describe("worktree loop lifecycle", () => {
+  it.each(cases)("%s", (_, facts, stage) => {
+    expect(stageOf(facts)).toBe(stage)
+    expect(isLive(facts)).toBe(stage === "starting" || stage === "running")
+    expect(awaitsSettling(facts)).toBe(stage === "ended")
+  })
+
+  it("clean removes a settled worktree; an ended one only with --force; never a live one or a folder it does not know", () => {
+    const verdicts = cases.map(([name, facts]) => [name, cleanVerdict(facts, false).remove, cleanVerdict(facts, true).remove])
+    expect(verdicts).toEqual([
+      ["no worktree.json", false, false],
+      ["made, its loop not saved yet", false, false],
+      ["its loop running", false, false],
+      ["its loop paused", false, false],
+      ["its loop waiting", false, false],
+      ["its loop stopped, not merged yet", false, true],
+      ["merged", true, true],
+      ["kept", true, true],
+      ["could not start", true, true],
+    ])
+  })
+})
