@@ -1,6 +1,6 @@
 // `ralph-loop uninstall [--global | --project DIR]`: removes this plugin's entries from every
 // config file of the scope, comments and formatting kept. The settings file stays (the user's).
-import { writeFileAtomic } from "../store/atomic.js"
+import { editFileAtomic } from "../store/atomic.js"
 import type { CliArgs } from "./args.js"
 import { globalConfigFiles, projectConfigFiles } from "./config-files.js"
 import { packageInfo } from "./package-info.js"
@@ -21,7 +21,7 @@ export async function uninstall(args: CliArgs, env: NodeJS.ProcessEnv, out: (lin
     }
     const listings = listingsIn(config, read, pkg.dir)
     if (listings.length === 0) continue
-    await writeFileAtomic(config.file, removePluginEntries(read.text, listings.map((l) => l.index)))
+    await editFileAtomic(config.file, removePluginEntries(read.text, listings.map((l) => l.index)))
     for (const listing of listings) out(`ralph-loop uninstall: removed ${JSON.stringify(listing.spec)} from ${config.file}`)
     removed += listings.length
   }
