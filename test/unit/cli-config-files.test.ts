@@ -54,3 +54,67 @@ describe("uninstall edits a config file where it really is", () => {
     expect((statSync(target).mode & 0o777).toString(8)).toBe("600")
   })
 })
+
+describe("config files the CLI cannot follow", () => {
+  it("an opencode.json that is a folder: uninstall names it in one line and exits 1, still cleaning the other files; doctor reports it and goes on", async () => {
+    const s = setup()
+    mkdirSync(join(s.project, "opencode.json"))
+    mkdirSync(join(s.project, ".opencode"))
+    writeFileSync(join(s.project, ".opencode", "opencode.json"), `{ "plugin": ["${SPEC}"] }\n`)
+
+    const checked = await run((out) => doctor(s.args("doctor"), s.env, out))
+    expect(checked.code).toBe(1)
+    expect(checked.lines).toContain(`FAIL  ${join(s.project, "opencode.json")}: a folder, not a file (OpenCode cannot read it)`)
+    expect(checked.lines.some((l) => l.includes('— reaches this package'))).toBe(true)
+    expect(checked.lines.some((l) => l.startsWith("ok    settings valid"))).toBe(true)
+
+    const removed = await run((out) => uninstall(s.args("uninstall"), s.env, out))
+    expect(removed.code).toBe(1)
+    expect(removed.lines).toContain(`ralph-loop uninstall: ${join(s.project, "opencode.json")} is a folder, not a file; left as it is`)
+    expect(parse(readFileSync(join(s.project, ".opencode", "opencode.json"), "utf8"))).toEqual({ plugin: [] })
+  })
+
+  it('a "file://host/x" plugin entry: doctor warns that it cannot tell where it leads and goes on; uninstall leaves it and removes ours', async () => {
+    const s = setup()
+    writeFileSync(join(s.project, "opencode.json"), `{ "plugin": ["file://host/x", "${SPEC}"] }\n`)
+
+    const checked = await run((out) => doctor(s.args("doctor"), s.env, out))
+    const warning = checked.lines.find((l) => l.includes('"file://host/x"'))
+    expect(warning).toMatch(/^warn {2}plugin entry "file:\/\/host\/x" in .*opencode\.json: cannot tell where it leads \(.+\)$/)
+    expect(checked.lines.some((l) => l.includes(`"${SPEC}" — reaches this package`))).toBe(true)
+
+    const removed = await run((out) => uninstall(s.args("uninstall"), s.env, out))
+    expect(removed.code, removed.lines.join("\n")).toBe(0)
+    expect(removed.lines.some((l) => l.startsWith('ralph-loop uninstall: left "file://host/x" in '))).toBe(true)
+    expect(parse(readFileSync(join(s.project, "opencode.json"), "utf8"))).toEqual({ plugin: ["file://host/x"] })
+  })
+})
+
+describe('a "plugin" key given twice', () => {
+  it("uninstall edits the last (the one OpenCode reads) and leaves the text before it as it was; doctor warns", async () => {
+    const s = setup()
+    const before = `{\n  // ignored by OpenCode\n  "plugin": ["first-only", "${SPEC}"],\n  "share": "disabled",\n`
+    const text = `${before}  "plugin": [\n    "keep-me",\n    "${SPEC}"\n  ]\n}\n`
+    const file = join(s.project, "opencode.jsonc")
+    writeFileSync(file, text)
+
+    const checked = await run((out) => doctor(s.args("doctor"), s.env, out))
+    expect(checked.lines).toContain(`warn  ${file}: "plugin" is set 2 times; OpenCode reads only the last`)
+    expect(checked.lines.filter((l) => l.includes("— reaches this package"))).toHaveLength(1)
+
+    const removed = await run((out) => uninstall(s.args("uninstall"), s.env, out))
+    expect(removed.code, removed.lines.join("\n")).toBe(0)
+    const after = readFileSync(file, "utf8")
+    expect(after).toBe(`${before}  "plugin": [\n    "keep-me"\n  ]\n}\n`)
+    expect((parse(after) as { plugin: string[] }).plugin).toEqual(["keep-me"])
+  })
+
+  it("ours only under the first key: OpenCode does not load it, so uninstall finds nothing to remove", async () => {
+    const s = setup()
+    const text = `{ "plugin": ["${SPEC}"], "plugin": ["other"] }\n`
+    writeFileSync(join(s.project, "opencode.json"), text)
+    const removed = await run((out) => uninstall(s.args("uninstall"), s.env, out))
+    expect(removed.lines).toEqual(["ralph-loop uninstall: ralph-loop is not listed in any project config file"])
+    expect(readFileSync(join(s.project, "opencode.json"), "utf8")).toBe(text)
+  })
+})
