@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status, report, checkpoints and worktrees (see --help).
-import { parseArgs } from "./args.js"
+import { parseArgs, projectFolderProblem } from "./args.js"
 import { checkpoints } from "./checkpoints.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
 import { doctor } from "./doctor.js"
@@ -41,6 +41,12 @@ async function main(): Promise<number> {
   if (args.help || args.command === undefined || args.command === "help") {
     out(HELP)
     return args.command === undefined && !args.help ? 2 : 0
+  }
+  // Every command reads or writes the project folder (--project, or the current folder).
+  const problem = projectFolderProblem(args.project)
+  if (problem) {
+    process.stderr.write(`ralph-loop: ${problem}\n`)
+    return 2
   }
   switch (args.command) {
     case "install":
