@@ -1,4 +1,5 @@
 // `ralph-loop <command> [arguments] [--global | --project DIR] [--days N] [--json] [--watch]`.
+import { statSync } from "node:fs"
 import { resolve } from "node:path"
 
 export interface CliArgs {
@@ -50,4 +51,13 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
   if (args.operands.length > takes) return { error: `unexpected argument ${args.operands[takes]}` }
   if (args.command === "status" || args.command === "report" || args.command === "checkpoints") args.loop = args.operands[0]
   return args
+}
+
+/** Why `project` cannot be the project folder (it is missing, or not a folder); undefined when it can. */
+export function projectFolderProblem(project: string): string | undefined {
+  try {
+    return statSync(project).isDirectory() ? undefined : `the project folder ${project} is not a folder`
+  } catch {
+    return `the project folder ${project} does not exist`
+  }
 }

@@ -49,7 +49,10 @@ export function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string
   for (const config of [...globalConfigFiles(env), ...projectConfigFiles(args.project, env)]) {
     const read = readConfig(config.file)
     if (read.error) say("FAIL", `${config.file}: ${read.error} (OpenCode cannot read it)`)
-    listings.push(...listingsIn(config, read, pkg.dir))
+    const found = listingsIn(config, read, pkg.dir)
+    if (found.pluginKeys > 1) say("warn", `${config.file}: "plugin" is set ${found.pluginKeys} times; OpenCode reads only the last`)
+    for (const entry of found.unclear) say("warn", `plugin entry ${JSON.stringify(entry.spec)} in ${config.file}: cannot tell where it leads (${entry.problem})`)
+    listings.push(...found.listings)
   }
   for (const listing of listings) {
     const { status, text } = describeReach(listing.reach)

@@ -34,10 +34,6 @@ export function writeSettingsFile(dir: string, schemaFile: string): string | und
 
 export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string) => void): number {
   const pkg = packageInfo()
-  if (!args.global && !existsSync(args.project)) {
-    out(`ralph-loop install: the project folder ${args.project} does not exist`)
-    return 1
-  }
   const command = `opencode plugin ${quote(pkg.spec)}${args.global ? " -g" : ""}`
   const bin = findOpencode(env, pkg.dir)
   if (!bin) {

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status, report, checkpoints and worktrees (see --help).
-import { parseArgs } from "./args.js"
+import { parseArgs, projectFolderProblem } from "./args.js"
 import { checkpoints } from "./checkpoints.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
 import { doctor } from "./doctor.js"
 import { install } from "./install.js"
 import { planCheck } from "./plan-check.js"
 import { report, status } from "./status.js"
+import { terminalText } from "./terminal-text.js"
 import { uninstall } from "./uninstall.js"
 import { cleanWorktrees, worktrees } from "./worktrees.js"
 
@@ -31,16 +32,25 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
 
 DIR defaults to the current folder. Exit status 1 when something is wrong.`
 
+// Every line the CLI prints goes through terminalText: much of it comes from files (plans, loops' state, git).
+const out = (line: string) => process.stdout.write(`${terminalText(line)}\n`)
+const fail = (line: string) => process.stderr.write(`${terminalText(line)}\n`)
+
 async function main(): Promise<number> {
-  const out = (line: string) => process.stdout.write(`${line}\n`)
   const args = parseArgs(process.argv.slice(2), process.cwd())
   if ("error" in args) {
-    process.stderr.write(`ralph-loop: ${args.error}\n\n${HELP}\n`)
+    fail(`ralph-loop: ${args.error}\n\n${HELP}`)
     return 2
   }
   if (args.help || args.command === undefined || args.command === "help") {
     out(HELP)
     return args.command === undefined && !args.help ? 2 : 0
+  }
+  // Every command reads or writes the project folder (--project, or the current folder).
+  const problem = projectFolderProblem(args.project)
+  if (problem) {
+    fail(`ralph-loop: ${problem}`)
+    return 2
   }
   switch (args.command) {
     case "install":
@@ -60,7 +70,7 @@ async function main(): Promise<number> {
       return checkpoints(args, out)
     case "plan":
       if (args.operands[0] !== "check") {
-        process.stderr.write(`ralph-loop: plan needs a subcommand: plan check [PATH]\n\n${HELP}\n`)
+        fail(`ralph-loop: plan needs a subcommand: plan check [PATH]\n\n${HELP}`)
         return 2
       }
       return planCheck(args, args.operands[1], process.env, out)
@@ -69,7 +79,7 @@ async function main(): Promise<number> {
     case "report":
       return report(args, out)
     default:
-      process.stderr.write(`ralph-loop: unknown command ${args.command}\n\n${HELP}\n`)
+      fail(`ralph-loop: unknown command ${args.command}\n\n${HELP}`)
       return 2
   }
 }
@@ -85,7 +95,7 @@ main().then(
     process.exitCode = code
   },
   (error: unknown) => {
-    process.stderr.write(`ralph-loop: ${error instanceof Error ? error.message : String(error)}\n`)
+    fail(`ralph-loop: ${error instanceof Error ? error.message : String(error)}`)
     process.exitCode = 1
   },
 )

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs"
 import { dirname, isAbsolute, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { parseTree, findNodeAtLocation, getNodeValue, type Node, type ParseError } from "jsonc-parser"
+import { parseTree, getNodeValue, type Node, type ParseError } from "jsonc-parser"
 import type { ConfigFile } from "./config-files.js"
 
 export type Reach =
@@ -14,7 +14,7 @@ export type Reach =
   | { kind: "missing"; path: string } // a file: spec whose folder is not there
 
 export interface Listing extends ConfigFile {
-  /** Position in the `plugin` array. */
+  /** Position in the `plugin` array OpenCode reads (the last `plugin` key's). */
   index: number
   spec: string
   options?: Record<string, unknown>
@@ -30,7 +30,13 @@ export interface ConfigRead {
 }
 
 export function readConfig(file: string): ConfigRead {
-  const text = readFileSync(file, "utf8")
+  let text: string
+  try {
+    text = readFileSync(file, "utf8")
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return { text: "", tree: undefined, error: code === "EISDIR" ? "a folder, not a file" : `not readable (${code ?? String(error)})` }
+  }
   const errors: ParseError[] = []
   const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
   return errors.length > 0 ? { text, tree, error: `not valid JSONC at offset ${errors[0]?.offset}` } : { text, tree }
@@ -84,19 +90,51 @@ export function reachOf(spec: string, configDir: string, thisDir: string): Reach
   return dir ? reachOfFolder(dir, thisDir) : undefined
 }
 
-/** The ralph-loop entries of one config file. */
-export function listingsIn(config: ConfigFile, read: ConfigRead, thisDir: string): Listing[] {
-  const array = read.tree && findNodeAtLocation(read.tree, ["plugin"])
-  if (!array || array.type !== "array") return []
-  const listings: Listing[] = []
+/** A `plugin` entry whose spec could not be followed (`file://host/x`): it may or may not be ralph-loop. */
+export interface UnclearEntry extends ConfigFile {
+  spec: string
+  problem: string
+}
+
+export interface Listings {
+  /** The ralph-loop entries of the `plugin` list OpenCode reads. */
+  listings: Listing[]
+  unclear: UnclearEntry[]
+  /** How often the top-level object sets `plugin` (OpenCode reads the last). */
+  pluginKeys: number
+}
+
+/** The top-level `plugin` properties of a config file, in order. */
+function pluginProperties(tree: Node | undefined): Node[] {
+  if (tree?.type !== "object") return []
+  return (tree.children ?? []).filter((property) => property.children?.length === 2 && property.children[0]?.value === "plugin")
+}
+
+/** The `plugin` property OpenCode reads: the last one, as with JSON.parse (OpenCode 1.18 checked). */
+export function pluginProperty(tree: Node | undefined): Node | undefined {
+  return pluginProperties(tree).at(-1)
+}
+
+/** The ralph-loop entries of one config file, and the entries it cannot tell about. */
+export function listingsIn(config: ConfigFile, read: ConfigRead, thisDir: string): Listings {
+  const properties = pluginProperties(read.tree)
+  const array = properties.at(-1)?.children?.[1]
+  const found: Listings = { listings: [], unclear: [], pluginKeys: properties.length }
+  if (!array || array.type !== "array") return found
   array.children?.forEach((node, index) => {
     const value: unknown = getNodeValue(node)
     const spec = typeof value === "string" ? value : Array.isArray(value) && typeof value[0] === "string" ? value[0] : undefined
     if (spec === undefined) return
-    const reach = reachOf(spec, dirname(config.file), thisDir)
+    let reach: Reach | undefined
+    try {
+      reach = reachOf(spec, dirname(config.file), thisDir)
+    } catch (error) {
+      found.unclear.push({ ...config, spec, problem: error instanceof Error ? error.message : String(error) })
+      return
+    }
     if (!reach) return
     const options = Array.isArray(value) && typeof value[1] === "object" && value[1] !== null ? (value[1] as Record<string, unknown>) : undefined
-    listings.push({ ...config, index, spec, ...(options ? { options } : {}), reach, node })
+    found.listings.push({ ...config, index, spec, ...(options ? { options } : {}), reach, node })
   })
-  return listings
+  return found
 }

@@ -8,6 +8,10 @@ import { statusDocument, type StatusDocument } from "../status/document.js"
 import { statusLines } from "../status/lines.js"
 import { readProjectLoops } from "../status/read-project.js"
 import type { CliArgs } from "./args.js"
+import { terminalText } from "./terminal-text.js"
+
+/** Clears the screen and puts the cursor at the top left: --watch's redraw. */
+const CLEAR_SCREEN = "\x1b[2J\x1b[H"
 
 /** --watch redraws at most this often, however many files change. */
 export const REDRAW_MS = 1000
@@ -49,11 +53,13 @@ function watchStatus(args: CliArgs, out: (text: string) => void): Promise<number
     last = Date.now()
     try {
       const doc = await projectStatus(args.project, args.loop, last)
-      // --json: one document per line (NDJSON), for a script to read as it comes; text: the screen redrawn.
-      out(args.json ? JSON.stringify(doc) : `\x1b[2J\x1b[H${render(doc, false)}`)
+      // --json: one document per line (NDJSON), for a script to read as it comes; text: the screen
+      // cleared (written here: `out` escapes control characters), then redrawn.
+      if (!args.json) process.stdout.write(CLEAR_SCREEN)
+      out(args.json ? JSON.stringify(doc) : render(doc, false))
     } catch (error) {
       // A file read mid-change is read again at the next change; the watch goes on.
-      process.stderr.write(`ralph-loop: ${error instanceof Error ? error.message : String(error)}\n`)
+      process.stderr.write(`${terminalText(`ralph-loop: ${error instanceof Error ? error.message : String(error)}`)}\n`)
     } finally {
       drawing = false
     }

@@ -1,9 +1,11 @@
 // Atomic file writes: a temp file beside the target, then rename. A reader (or a crash) sees the
 // old file or the new one, never half of one. With `root`, the write must land inside `root` even
 // after symlinks are followed (rename replaces a symlinked target; it never writes through it).
+// The file replaced keeps its permission bits (a 0600 file may hold secrets). A user's own file
+// (editFileAtomic) is edited where its symlink leads, the link kept.
 import { randomBytes } from "node:crypto"
 import { existsSync } from "node:fs"
-import { lstat, mkdir, realpath, rename, rm, writeFile } from "node:fs/promises"
+import { chmod, lstat, mkdir, realpath, rename, rm, writeFile } from "node:fs/promises"
 import { basename, dirname, join } from "node:path"
 import { isInside } from "../project/inside.js"
 
@@ -30,12 +32,30 @@ export async function writeFileAtomic(file: string, content: string, root?: stri
   if (root) await assertInside(root, file)
   if (!existsSync(dirname(file))) await mkdir(dirname(file), { recursive: true })
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`)
+  const mode = await modeOf(file)
   try {
-    await writeFile(temp, content, { encoding: "utf8", flag: "wx" })
+    // Created with the old file's mode (the umask can only narrow it: never wider, even for a moment), then set to it exactly.
+    await writeFile(temp, content, { encoding: "utf8", flag: "wx", ...(mode === undefined ? {} : { mode }) })
+    if (mode !== undefined) await chmod(temp, mode)
     beforeRename?.()
     await rename(temp, file)
   } catch (error) {
     await rm(temp, { force: true })
     throw error
   }
+}
+
+/** The permission bits of the regular file at `file` (a symlink itself is not followed), if there is one. */
+async function modeOf(file: string): Promise<number | undefined> {
+  const stat = await lstat(file).catch(() => undefined)
+  return stat?.isFile() ? stat.mode & 0o7777 : undefined
+}
+
+/**
+ * A user's file (an OpenCode config) rewritten atomically: when it is a symlink, the file it leads
+ * to is the one replaced, so the link stays a link; the mode is kept either way.
+ */
+export async function editFileAtomic(file: string, content: string): Promise<void> {
+  const real = await realpath(file).catch(() => file)
+  await writeFileAtomic(real, content)
 }
