@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { redactingReplacer } from "../notify/redact.js"
 import { isInside, isStrictlyInside } from "../project/inside.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { BLOCK_KEY, OPENCODE_FILES, SETTINGS_FILES } from "./files.js"
@@ -150,7 +151,7 @@ function applyLayer(base: Settings, layer: Record<string, unknown>, source: stri
       problems.push({
         source,
         key: [key, ...inside].join("."),
-        message: `${issue?.message ?? "invalid value"} (got ${describe(value)}); using ${JSON.stringify(base[key as SettingKey])}`,
+        message: `${issue?.message ?? "invalid value"} (got ${describe(value)}); using ${JSON.stringify(base[key as SettingKey], redactingReplacer)}`,
       })
     }
   }
@@ -165,10 +166,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value)
 }
 
+/** A bad value as a message shows it: short, and without the webhook or any URL's userinfo, path and query (src/notify/redact.ts). */
 function describe(value: unknown): string {
   let text: string
   try {
-    text = JSON.stringify(value) ?? String(value)
+    text = JSON.stringify(value, redactingReplacer) ?? String(value)
   } catch {
     return "a value that cannot be shown" // nested too deeply for JSON.stringify (plugin options come from OpenCode, unchecked)
   }
