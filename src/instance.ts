@@ -39,6 +39,7 @@ import { ownFolders } from "./project/own-files.js"
 import { WorktreeWatch } from "./actions/worktree-watch.js"
 import { ParallelPlan } from "./actions/parallel-plan.js"
 import { readWorktreeState } from "./store/worktree-file.js"
+import { redacted } from "./notify/redact.js"
 
 /**
  * The loops that were active are taken back from disk before the hooks act on anything (a command
@@ -100,7 +101,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     worktrees.start()
     void parallel.reconcile()
   }
-  api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: settings.current })
+  api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: redacted(settings.current) })
 
   const hooks: Hooks = {
     event: eventHook(ctx),

@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process"
 import { desktopCommand } from "../notify/desktop.js"
 import type { Notification } from "../notify/notification.js"
+import { redactUrl, redactUrls } from "../notify/redact.js"
 
 /** Each attempt's time, the retries after the first, and the first retry's delay (doubling). */
 export interface WebhookPolicy {
@@ -68,17 +69,10 @@ export async function post(url: string, payload: unknown, policy: WebhookPolicy 
       // A refusal (a wrong URL, a revoked hook) will not change by asking again.
       if (response.status < 500 && response.status !== 408 && response.status !== 429) break
     } catch (error) {
-      problem = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+      // An error can name the URL (Node's fetch does, for one with credentials).
+      problem = redactUrls((error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split(url).join(redactUrl(url)))
     }
   }
   // The URL itself can be a secret (Slack's hooks are): only its origin is logged.
-  return `the webhook ${originOf(url)} failed: ${problem}`
-}
-
-const originOf = (url: string) => {
-  try {
-    return new URL(url).origin
-  } catch {
-    return "(invalid URL)"
-  }
+  return `the webhook ${redactUrl(url)} failed: ${problem}`
 }

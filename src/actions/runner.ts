@@ -97,7 +97,7 @@ export class LoopRunner {
       } catch {
         return undefined // an id or summaryPath unfit for a path: no report is written either
       }
-    })
+    }, this.ctx.settings().notify.webhook)
     if (notification) this.host.start(`notification for ${loop.id}`, announce(notification))
     if (change.startsWith("stopped:") && featureOn(loop.settings, "remember")) this.host.start(`staged notes of ${loop.id}`, settleStaged(loop))
   }

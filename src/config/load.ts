@@ -5,9 +5,11 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { redactingReplacer } from "../notify/redact.js"
 import { isInside, isStrictlyInside } from "../project/inside.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { BLOCK_KEY, OPENCODE_FILES, SETTINGS_FILES } from "./files.js"
+import { MAX_JSON_DEPTH, tooDeepAt } from "./json-depth.js"
 import { closest } from "./suggest.js"
 import { DEFAULT_SETTINGS, SETTING_KEYS, settingSchemas, type SettingKey, type Settings } from "./schema.js"
 
@@ -53,7 +55,7 @@ export function loadSettings(sources: SettingsSources): LoadedSettings {
       const block = file && readBlock(file)
       if (!file || !block) continue
       files.push(file)
-      if ("syntaxError" in block) problems.push({ source: display(file), message: `has a syntax error (${block.syntaxError}); its "${BLOCK_KEY}" block is skipped` })
+      if ("unreadable" in block) problems.push({ source: display(file), message: `${block.unreadable}; its "${BLOCK_KEY}" block is skipped` })
       else settings = applyLayer(settings, block.block, `${display(file)} "${BLOCK_KEY}"`, problems, sources.directory, explicit)
     }
     const file = scope.files.find((f) => existsSync(f))
@@ -74,9 +76,11 @@ export function loadSettings(sources: SettingsSources): LoadedSettings {
  * seems to hold a block is skipped whole (jsonc-parser would still hand back a guess at it); its
  * other errors are OpenCode's to report.
  */
-function readBlock(file: string): { block: Record<string, unknown> } | { syntaxError: string } | undefined {
+function readBlock(file: string): { block: Record<string, unknown> } | { unreadable: string } | undefined {
   try {
     const text = readFileSync(file, "utf8")
+    const deep = tooDeepAt(text)
+    if (deep !== undefined) return text.includes(`"${BLOCK_KEY}"`) ? { unreadable: nestedTooDeeply(text, deep) } : undefined
     const errors: ParseError[] = []
     const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false })
     const block = isPlainObject(value) ? value[BLOCK_KEY] : undefined
@@ -84,7 +88,7 @@ function readBlock(file: string): { block: Record<string, unknown> } | { syntaxE
     const first = errors[0]
     if (first) {
       const { line, column } = position(text, first.offset)
-      return { syntaxError: `${printParseErrorCode(first.error)} at line ${line}, column ${column}` }
+      return { unreadable: `has a syntax error (${printParseErrorCode(first.error)} at line ${line}, column ${column})` }
     }
     return isPlainObject(block) ? { block } : undefined
   } catch {
@@ -98,6 +102,12 @@ function readLayer(file: string, source: string, problems: ConfigProblem[]): Rec
     text = readFileSync(file, "utf8")
   } catch (error) {
     problems.push({ source, message: `cannot be read: ${(error as Error).message}` })
+    return undefined
+  }
+  // Parsed by recursion: a text nested past the limit would throw RangeError out of the parser.
+  const deep = tooDeepAt(text)
+  if (deep !== undefined) {
+    problems.push({ source, message: `${nestedTooDeeply(text, deep)}; the whole file is ignored` })
     return undefined
   }
   const errors: ParseError[] = []
@@ -141,7 +151,7 @@ function applyLayer(base: Settings, layer: Record<string, unknown>, source: stri
       problems.push({
         source,
         key: [key, ...inside].join("."),
-        message: `${issue?.message ?? "invalid value"} (got ${describe(value)}); using ${JSON.stringify(base[key as SettingKey])}`,
+        message: `${issue?.message ?? "invalid value"} (got ${describe(value)}); using ${JSON.stringify(base[key as SettingKey], redactingReplacer)}`,
       })
     }
   }
@@ -156,9 +166,20 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value)
 }
 
+/** A bad value as a message shows it: short, and without the webhook or any URL's userinfo, path and query (src/notify/redact.ts). */
 function describe(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value)
+  let text: string
+  try {
+    text = JSON.stringify(value, redactingReplacer) ?? String(value)
+  } catch {
+    return "a value that cannot be shown" // nested too deeply for JSON.stringify (plugin options come from OpenCode, unchecked)
+  }
   return text.length > 40 ? `${text.slice(0, 37)}...` : text
+}
+
+function nestedTooDeeply(text: string, offset: number): string {
+  const { line, column } = position(text, offset)
+  return `is nested too deeply (more than ${MAX_JSON_DEPTH} levels of brackets, at line ${line}, column ${column})`
 }
 
 function suggest(key: string): string {

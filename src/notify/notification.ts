@@ -37,11 +37,12 @@ export interface Notification {
 /**
  * The notification for `change` (the manager's name for what happened to `loop`), or undefined when
  * it is none of the events the loop's `notify.on` asks for. `report`: where an ended loop's report goes.
+ * `webhook`: the one in the settings in force — a loop does not keep it (it is a secret; see redact.ts).
  */
-export function notificationFor(loop: Loop, change: string, now: number, report: () => string | undefined): Notification | undefined {
+export function notificationFor(loop: Loop, change: string, now: number, report: () => string | undefined, webhook?: string): Notification | undefined {
   const { notify } = loop.settings
   const happened = eventOf(loop, change, now)
-  if (!happened || !notify.on.includes(happened.event) || (!notify.desktop && !notify.webhook)) return undefined
+  if (!happened || !notify.on.includes(happened.event) || (!notify.desktop && !webhook)) return undefined
   const { event, reason } = happened
   const usage = totalUsage(loop)
   const cost = Math.round(usage.cost * 10_000) / 10_000
@@ -63,7 +64,7 @@ export function notificationFor(loop: Loop, change: string, now: number, report:
     title: `Ralph · ${headline}`,
     message: `${shorten(loop.task, 80)} (${numbers})`,
     desktop: notify.desktop,
-    ...(notify.webhook ? { webhook: notify.webhook } : {}),
+    ...(webhook ? { webhook } : {}),
   }
 }
 

@@ -4,6 +4,7 @@
 // and do not go round). A file it cannot use gets problems that say what was expected and what was
 // found. Unknown fields are not read and stay as they are (the write-back edits only its own). Pure.
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { MAX_JSON_DEPTH, tooDeepAt } from "../config/json-depth.js"
 import { saysDone } from "./done-field.js"
 import { foundLabel, kindOf, locatePlan, projectName, type PlanEntry } from "./plan-layout.js"
 import type { Story } from "./plan.js"
@@ -46,6 +47,9 @@ export function readJson(source: string): { ok: true; data: unknown } | { ok: fa
   try {
     return { ok: true, data: JSON.parse(source) }
   } catch {
+    // jsonc-parser parses by recursion: a text nested past the limit would throw RangeError out of it.
+    const deep = tooDeepAt(source)
+    if (deep !== undefined) return { ok: false, error: `${where(source, deep)}: nested too deeply (more than ${MAX_JSON_DEPTH} levels of brackets)` }
     const errors: ParseError[] = []
     const data: unknown = parse(source, errors, { allowTrailingComma: true })
     return errors.length > 0 ? { ok: false, error: syntaxError(source, errors[0] as ParseError) } : { ok: true, data }
@@ -118,36 +122,44 @@ function badDependencies(stories: readonly Story[]): string[] {
   return cycle ? [`the stories ${cycle.join(" → ")} depend on each other, so none of them can start`] : []
 }
 
-/** A dependency cycle, as the ids along it (the first repeated at the end), if there is one. */
+/**
+ * A dependency cycle, as the ids along it (the first repeated at the end), if there is one. A walk
+ * with a stack of its own: by recursion, a chain of some thousands of stories overflowed the stack.
+ */
 function findCycle(stories: readonly Story[]): string[] | undefined {
   const deps = new Map(stories.map((s) => [s.id, s.dependsOn]))
   const state = new Map<string, "open" | "closed">()
-  const trail: string[] = []
-  const visit = (id: string): string[] | undefined => {
-    if (state.get(id) === "closed") return undefined
-    if (state.get(id) === "open") return [...trail.slice(trail.indexOf(id)), id]
-    state.set(id, "open")
-    trail.push(id)
-    for (const dep of deps.get(id) ?? []) {
-      const found = visit(dep)
-      if (found) return found
-    }
-    trail.pop()
-    state.set(id, "closed")
-    return undefined
-  }
+  /** The open ids along the walk, each with how many of its dependencies were followed. */
+  const trail: Array<{ id: string; next: number }> = []
   for (const s of stories) {
-    const found = visit(s.id)
-    if (found) return found
+    if (state.has(s.id)) continue
+    state.set(s.id, "open")
+    trail.push({ id: s.id, next: 0 })
+    while (trail.length > 0) {
+      const top = trail[trail.length - 1] as { id: string; next: number }
+      const dep = deps.get(top.id)?.[top.next]
+      if (dep === undefined) {
+        trail.pop()
+        state.set(top.id, "closed")
+        continue
+      }
+      top.next += 1
+      if (state.get(dep) === "open") return [...trail.slice(trail.findIndex((t) => t.id === dep)).map((t) => t.id), dep]
+      if (state.has(dep)) continue
+      state.set(dep, "open")
+      trail.push({ id: dep, next: 0 })
+    }
   }
   return undefined
 }
 
 function syntaxError(source: string, error: ParseError): string {
-  const before = source.slice(0, error.offset)
-  const line = before.split("\n").length
-  const column = error.offset - before.lastIndexOf("\n")
-  return `line ${line}, column ${column}: ${printParseErrorCode(error.error)}`
+  return `${where(source, error.offset)}: ${printParseErrorCode(error.error)}`
+}
+
+function where(source: string, offset: number): string {
+  const before = source.slice(0, offset)
+  return `line ${before.split("\n").length}, column ${offset - before.lastIndexOf("\n")}`
 }
 
 /** One message for a plan file that cannot be used: the file, then its problems (the first few). */

@@ -5,6 +5,7 @@ import { appendFile, copyFile, lstat, readdir, readFile, rm, truncate } from "no
 import { appendFileSync } from "node:fs"
 import { join } from "node:path"
 import { totalUsage, type Loop } from "../loop/loop.js"
+import { withoutWebhook } from "../notify/redact.js"
 import type { Faults } from "../opencode/faults.js"
 import { OutsideProjectError, writeFileAtomic } from "./atomic.js"
 import { journalEntrySchema, type JournalEntry } from "./loop-schema.js"
@@ -56,7 +57,8 @@ function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
     at: new Date(now).toISOString(),
     event,
     loop: {
-      id: loop.id, task: loop.task, settings: loop.settings, startedAt: loop.startedAt, sessionID: loop.sessionID,
+      // A loop of an older version may still hold the webhook: never written (it is a secret).
+      id: loop.id, task: loop.task, settings: withoutWebhook(loop.settings), startedAt: loop.startedAt, sessionID: loop.sessionID,
       lineage: loop.lineage.slice(-JOURNAL_LINEAGE), iteration: loop.iteration, retries: loop.retries, phase: loop.phase,
       ...(loop.stopReason ? { stopReason: loop.stopReason } : {}),
     },

@@ -9,6 +9,7 @@ import { join } from "node:path"
 import { z } from "zod"
 import { FALLBACK_REPLY_CHARS } from "../loop/handoff.js"
 import { loopFromState, newLoop, stateOf, totalUsage, type Loop, type LoopState } from "../loop/loop.js"
+import { withoutWebhook } from "../notify/redact.js"
 import type { Faults } from "../opencode/faults.js"
 import { fileSafeID } from "../opencode/session-id.js"
 import { STATE_DIR } from "../project/own-files.js"
@@ -48,9 +49,13 @@ function ownedByAnotherLiveProcess(owner: { pid: number; host: string } | undefi
   }
 }
 
-/** The loop's state as written: of the last turn's text only its end, all a fallback handoff needs after a restart. */
+/**
+ * The loop's state as written: of the last turn's text only its end, all a fallback handoff needs
+ * after a restart; never the webhook (a secret a loop of an older version may still hold).
+ */
 function persistable(loop: Loop): LoopState {
-  const { lastTurn, ...state } = stateOf(loop)
+  const { lastTurn, ...rest } = stateOf(loop)
+  const state = { ...rest, settings: withoutWebhook(rest.settings) }
   if (!lastTurn) return state
   const text = lastTurn.texts.join("\n")
   return { ...state, lastTurn: { ...lastTurn, texts: text.length > FALLBACK_REPLY_CHARS ? [text.slice(-FALLBACK_REPLY_CHARS)] : lastTurn.texts } }

@@ -1,7 +1,7 @@
 // Notifications in the real OpenCode: a webhook on 127.0.0.1 gets one JSON payload per ended loop,
 // with its reason; a failing webhook leaves the loop alone; the desktop notification goes to the
 // `notify-send` found on PATH — here a stub that records what it was given.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -30,18 +30,26 @@ const desktopCalls = (task: string) => (existsSync(desktopLog) ? readFileSync(de
 /** A line of the server's log (the plugin logs through client.app.log). */
 const logLine = (pattern: RegExp) =>
   waitUntil(() => harness().server.output().split("\n").find((line) => pattern.test(line)), `a log line ${pattern}`, 30_000, () => harness().server.output().slice(-1_500))
+/** Every file under `dir`, with its text. */
+const filesUnder = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => ({ file: join(entry.parentPath, entry.name), text: readFileSync(join(entry.parentPath, entry.name), "utf8") }))
 const waitForDesktop = (task: string, count: number) => waitUntil(() => desktopCalls(task).length >= count && desktopCalls(task), `${count} desktop notifications for ${task}`)
 
 describe("notifications", () => {
-  it("one webhook payload per ended loop, with its reason, and a desktop notification through notify-send", async () => {
+  it("one webhook payload per ended loop, with its reason, and a desktop notification through notify-send; the URL's secret in no file or log line", async () => {
+    // As a Slack hook: the token is the path's end.
+    const token = "XoXbT0kEn5eCr3t"
+    const ENDED = `/ended/T0001/B0002/${token}`
     const project = await harness().project("notify-ended", {
-      pluginOptions: { strategy: "continue", notify: { webhook: hook.url("/ended") } },
+      pluginOptions: { strategy: "continue", notify: { webhook: hook.url(ENDED) } },
       script: { main: [{ text: "working" }, { text: "<promise>DONE</promise>" }, { text: "not done yet" }] },
     })
     const first = await project.newSession()
     await project.command(first, "ralph", "the first notified task")
     const [done] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
-    const [payload] = await hook.waitFor("/ended", 1)
+    const [payload] = await hook.waitFor(ENDED, 1)
     expect(Object.keys(payload ?? {}).sort()).toEqual(["cost", "event", "iterations", "loop", "reason", "report", "task", "text", "tokens"])
     expect(payload).toMatchObject({ loop: done?.id, task: "the first notified task", event: "ended", reason: "completed", iterations: 2 })
     expect(payload?.tokens).toBeGreaterThan(0)
@@ -53,7 +61,7 @@ describe("notifications", () => {
     const second = await project.newSession()
     await project.command(second, "ralph", "the second notified task --max-retries 0")
     await waitForToast(project, /^Ralph · retry limit reached/)
-    const both = await hook.waitFor("/ended", 2)
+    const both = await hook.waitFor(ENDED, 2)
     expect(both.map((p) => [p.task, p.event, p.reason])).toEqual([
       ["the first notified task", "ended", "completed"],
       ["the second notified task", "ended", "retries-exhausted"],
@@ -63,7 +71,15 @@ describe("notifications", () => {
     expect(desktop).toMatch(/^Ralph · ended \(completed\)\tthe first notified task \(2 iterations/)
     expect(await waitForDesktop("the second notified task", 1)).toEqual([expect.stringMatching(/^Ralph · ended \(retries-exhausted\)\t/)])
     expect(desktopCalls("the first notified task")).toHaveLength(1)
-    expect(hook.at("/ended")).toHaveLength(2)
+    expect(hook.at(ENDED)).toHaveLength(2)
+
+    // The plugin's files and log lines hold no webhook secret: the start's line names the webhook by its origin.
+    const started = await logLine(/message="loop started"/)
+    const own = filesUnder(join(project.dir, ".opencode", "ralph-loop"))
+    expect(own.map((f) => f.file)).toEqual(expect.arrayContaining([expect.stringMatching(/journal\.jsonl$/), expect.stringMatching(/loops\/.+\.json$/)]))
+    expect(own.filter((f) => f.text.includes(token)).map((f) => f.file)).toEqual([])
+    expect(harness().server.output().split("\n").filter((line) => line.includes(token))).toEqual([])
+    expect(started).toMatch(/ webhook=http:\/\/127\.0\.0\.1:\d+\/…/)
   })
 
   it("a webhook that answers 500 is tried 1 + 3 times, and the loop is unaffected", async () => {
@@ -82,7 +98,7 @@ describe("notifications", () => {
     const attempts = await hook.waitFor("/broken", 4)
     expect(attempts.map((p) => p.reason)).toEqual(["completed", "completed", "completed", "completed"])
     // The failure is logged, with the webhook's origin only (a hook's path can be its secret).
-    const line = await logLine(/notification not delivered: the webhook http:\/\/127\.0\.0\.1:\d+ failed: HTTP 500/)
+    const line = await logLine(/notification not delivered: the webhook http:\/\/127\.0\.0\.1:\d+\/… failed: HTTP 500/)
     expect(line).not.toContain("/broken")
     // The desktop notification went out all the same.
     await waitForDesktop("a task with a broken webhook", 1)
@@ -101,7 +117,7 @@ describe("notifications", () => {
     const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     expect(loop).toMatchObject({ iteration: 1, retries: 0 })
     await waitForDesktop("a task whose webhook is gone", 1)
-    await logLine(new RegExp(`notification not delivered: the webhook ${url.replace("/gone", "").replace(/[.]/g, "\\.")} failed: `))
+    await logLine(new RegExp(`notification not delivered: the webhook ${url.replace("/gone", "").replace(/[.]/g, "\\.")}/… failed: `))
   })
 
   it("the breaker opening is notified with why, and the cancel that ends the loop after it", async () => {

@@ -30,6 +30,22 @@ describe("loadSettings", () => {
     expect(loadSettings({ ...dirs('{ "notify": { "on": ["finished"] } }'), options: undefined }).problems[0]?.key).toBe("notify.on")
   })
 
+  it("a bad notify value's message shows no webhook secret: neither the bad one nor the one in use from a lower layer", () => {
+    const token = "XoXbT0kEn5eCr3t"
+    const sources = dirs('{ "notify": { "webhook": "ftp://user:' + token + '@files.example/hook" } }', '{ "notify": { "webhook": "https://hooks.slack.com/services/T1/B2/' + token + '" } }')
+    const { settings, problems } = loadSettings(sources)
+    expect(settings.notify.webhook).toBe(`https://hooks.slack.com/services/T1/B2/${token}`)
+    expect(problems.map(formatProblem)).toEqual([
+      '.opencode/ralph-loop.jsonc: "notify.webhook" must be an http(s) URL (got {"webhook":"ftp://files.example/…"}); using {"desktop":true,"webhook":"https://hooks.slack.com/…","on":["ended","breaker","waiting"]}',
+    ])
+    // No URL at all (a scheme forgotten): hidden whole; and a check's command keeps no URL's credentials in the message.
+    const loose = loadSettings(dirs('{ "notify": { "webhook": "hooks.slack.com/' + token + '" }, "checks": [{ "name": "up", "command": "curl https://' + token + '@ci.example/x", "kind": "unit" }] }'))
+    const shown = loose.problems.map(formatProblem).join("\n")
+    expect(shown).toContain('(got {"webhook":"(hidden)"})')
+    expect(shown).toContain('"checks" Invalid option')
+    expect(shown).not.toContain(token)
+  })
+
   it("reads seed 000's \"ralph-loop\" block of opencode.json(c), below the ralph-loop file of the same scope", () => {
     const sources = dirs('{ "maxRetries": 9 }')
     writeFileSync(join(sources.directory, "opencode.jsonc"), '{ // OpenCode drops this block; the plugin reads it\n "ralph-loop": { "promiseWord": "FIN", "maxRetries": 2, "summaryPath": "notes/", "autoRestart": false, "maxRetrys": 1 } }')

@@ -1,13 +1,16 @@
 // 50 malformed configs and flag strings: each gives one clear message naming the file (or flag) and
 // the key, and the settings that result are still valid — the loop runs on safe values, or (flags)
-// does not start.
+// does not start. Then settings and plans nested past any use.
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { parseRalphArgs } from "../../src/commands/ralph-args.js"
+import { LiveSettings } from "../../src/config/live-settings.js"
 import { formatProblem, loadSettings } from "../../src/config/load.js"
 import { DEFAULT_SETTINGS, settingSchemas, SETTING_KEYS } from "../../src/config/schema.js"
+import type { OpencodeApi } from "../../src/opencode/api.js"
+import { parsePlan } from "../../src/plan/plan-reader.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()
@@ -105,5 +108,75 @@ describe("50 malformed inputs", () => {
     expect(result.error).toContain(flag)
     expect(result.error).toMatch(message)
     expect(result.error.length).toBeLessThan(700)
+  })
+})
+
+// Nested past any use (found by fuzzing the settings: 100,000 brackets threw RangeError out of
+// jsonc-parser, and the plugin died at load with one log line): one message naming the file, and
+// the plugin runs on the other layers' values.
+describe("settings nested too deeply", () => {
+  const N = 100_000
+  const deep: Array<[string, string]> = [
+    ["100,000 nested arrays", `${"[".repeat(N)}${"]".repeat(N)}`],
+    ["100,000 nested objects", `${'{"a":'.repeat(N)}1${"}".repeat(N)}`],
+    ["100,000 nested arrays in a key's value", `{ "checks": ${"[".repeat(N)}${"]".repeat(N)} }`],
+    ["nested objects in notify, not closed", `{ "notify": ${'{"a":'.repeat(N)}`],
+    ["stray closers between the openers", `{ "checks": ${"[1},".repeat(N)} }`],
+  ]
+
+  it.each(deep)("%s: one message naming the file, safe settings", (_what, text) => {
+    const { settings, problems } = load(`// a comment\n${text}`)
+    expect(problems.map(formatProblem)).toEqual([
+      expect.stringMatching(/^\.opencode\/ralph-loop\.jsonc is nested too deeply \(more than 256 levels of brackets, at line 2, column \d+\); the whole file is ignored$/),
+    ])
+    expect(settings).toEqual(DEFAULT_SETTINGS)
+  })
+
+  it("in opencode.json's \"ralph-loop\" block: that block is skipped, the settings file still read", () => {
+    const directory = join(tempDir("ralph-malformed-"), "p")
+    mkdirSync(join(directory, ".opencode"), { recursive: true })
+    writeFileSync(join(directory, "opencode.json"), `{ "ralph-loop": { "maxRetries": ${"[".repeat(N)}${"]".repeat(N)} } }`)
+    writeFileSync(join(directory, ".opencode/ralph-loop.jsonc"), '{ "maxRetries": 4 }')
+    const { settings, problems } = loadSettings({ directory })
+    expect(problems.map(formatProblem)).toEqual(['opencode.json is nested too deeply (more than 256 levels of brackets, at line 1, column 287); its "ralph-loop" block is skipped'])
+    expect(settings.maxRetries).toBe(4)
+  })
+
+  it("plugin options (parsed by OpenCode, not by the plugin) nested 100,000 deep: the key named, the value not shown", () => {
+    let deepValue: unknown = []
+    for (let i = 0; i < N; i += 1) deepValue = [deepValue]
+    const { settings, problems } = loadSettings({ directory: tempDir("ralph-malformed-"), options: { maxRetries: deepValue } })
+    expect(problems.map(formatProblem)).toEqual(['plugin options: "maxRetries" Invalid input: expected number, received array (got a value that cannot be shown); using 5'])
+    expect(settings).toEqual(DEFAULT_SETTINGS)
+  })
+
+  it("the plugin's settings at load: a warning in the log, and it runs on the defaults", () => {
+    const directory = join(tempDir("ralph-malformed-"), "p")
+    mkdirSync(join(directory, ".opencode"), { recursive: true })
+    writeFileSync(join(directory, ".opencode/ralph-loop.jsonc"), `${"[".repeat(N)}${"]".repeat(N)}`)
+    const logs: string[] = []
+    const api = { log: (_level: string, message: string) => logs.push(message), toast: () => undefined } as unknown as OpencodeApi
+    const live = new LiveSettings({ directory }, api)
+    expect(live.current).toEqual(DEFAULT_SETTINGS)
+    expect(live.reload()).toEqual(DEFAULT_SETTINGS)
+    expect(logs).toEqual([expect.stringMatching(/^config: \.opencode\/ralph-loop\.jsonc is nested too deeply/)])
+  })
+})
+
+describe("plan files that once overflowed the stack", () => {
+  it("nested too deeply, with a comment (so jsonc-parser reads it): a problem, not a RangeError", () => {
+    const read = parsePlan(`// the plan\n{ "userStories": ${"[".repeat(100_000)}${"]".repeat(100_000)} }`)
+    expect(read).toEqual({ ok: false, problems: ["not valid JSON: line 2, column 273: nested too deeply (more than 256 levels of brackets)"] })
+  })
+
+  it("a chain of 50,000 stories, each depending on the next: read; and the cycle when the last depends on the first", () => {
+    const n = 50_000
+    const stories = Array.from({ length: n }, (_, i) => ({ id: `s${i}`, title: `story ${i}`, dependsOn: i + 1 < n ? [`s${i + 1}`] : [] }))
+    const read = parsePlan(JSON.stringify(stories))
+    expect(read.ok && read.plan.stories.length).toBe(n)
+    stories[n - 1]!.dependsOn = ["s0"]
+    const cyclic = parsePlan(JSON.stringify(stories))
+    expect(cyclic.ok).toBe(false)
+    expect(cyclic.ok ? "" : cyclic.problems[0]).toMatch(/^found a top-level array: 50000 items, but the stories s0 → s1 → .* → s49999 → s0 depend on each other, so none of them can start$/)
   })
 })

@@ -11,8 +11,8 @@ const KEYS = ["cost", "event", "iterations", "loop", "reason", "report", "task",
 
 describe("notifications: which changes notify", () => {
   it("a loop that ended, for any reason: the payload has the contract's keys, the report, and a Slack text", () => {
-    const ended = loop({ phase: "stopped", stopReason: "max-iterations", iteration: 6, detail: "6 iterations", usage: { ses_a: { tokens: 1234, cost: 0.123456 } } }, { notify: { desktop: true, on: ["ended"], webhook: "https://hooks.example/x" } })
-    const n = notificationFor(ended, "stopped:max-iterations", NOW, report)
+    const ended = loop({ phase: "stopped", stopReason: "max-iterations", iteration: 6, detail: "6 iterations", usage: { ses_a: { tokens: 1234, cost: 0.123456 } } }, { notify: { desktop: true, on: ["ended"] } })
+    const n = notificationFor(ended, "stopped:max-iterations", NOW, report, "https://hooks.example/x")
     expect(Object.keys(n?.payload ?? {}).sort()).toEqual(KEYS)
     expect(n?.payload).toMatchObject({ loop: "ses_a", task: "build it", event: "ended", reason: "max-iterations", iterations: 6, tokens: 1234, cost: 0.1235, report: report() })
     expect(n?.payload.text).toContain('Ralph loop ended (max-iterations): "build it" (6 iterations, 1234 tokens, $0.12)')
@@ -37,10 +37,12 @@ describe("notifications: which changes notify", () => {
   })
 
   it("only the events of notify.on, and nothing when neither the desktop nor a webhook is wanted", () => {
-    const ended = (notify: NotifySettings) => notificationFor(loop({ phase: "stopped", stopReason: "completed" }, { notify }), "stopped:completed", NOW, report)
-    expect(ended({ desktop: true, on: ["breaker", "waiting"] })).toBeUndefined()
+    const ended = (notify: NotifySettings, webhook?: string) => notificationFor(loop({ phase: "stopped", stopReason: "completed" }, { notify }), "stopped:completed", NOW, report, webhook)
+    expect(ended({ desktop: true, on: ["breaker", "waiting"] }, "http://127.0.0.1:9/x")).toBeUndefined()
     expect(ended({ desktop: false, on: ["ended"] })).toBeUndefined()
-    expect(ended({ desktop: false, on: ["ended"], webhook: "http://127.0.0.1:9/x" })).toMatchObject({ desktop: false, webhook: "http://127.0.0.1:9/x" })
+    expect(ended({ desktop: false, on: ["ended"] }, "http://127.0.0.1:9/x")).toMatchObject({ desktop: false, webhook: "http://127.0.0.1:9/x" })
+    // The webhook is the one in the settings in force: a loop of an older version that still holds one does not use it.
+    expect(ended({ desktop: false, on: ["ended"], webhook: "http://127.0.0.1:9/old" })).toBeUndefined()
     // The defaults: the desktop, every event, no webhook.
     expect(notificationFor(loop({ phase: "stopped", stopReason: "completed" }), "stopped:completed", NOW, report)).not.toHaveProperty("webhook")
   })

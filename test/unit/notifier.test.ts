@@ -46,7 +46,14 @@ describe("the webhook's POST", () => {
     const hook = await receiver((_req, res) => res.writeHead(500).end())
     const problem = await post(hook.url, { n: 1 }, FAST)
     expect(hook.bodies).toHaveLength(4)
-    expect(problem).toMatch(/^the webhook http:\/\/127\.0\.0\.1:\d+ failed: HTTP 500$/)
+    expect(problem).toMatch(/^the webhook http:\/\/127\.0\.0\.1:\d+\/… failed: HTTP 500$/)
+  })
+
+  it("a URL with credentials (which fetch refuses, naming the URL): the failure names neither them nor the path", async () => {
+    const hook = await receiver((_req, res) => res.writeHead(200).end())
+    const problem = await post(hook.url.replace("http://", "http://user:p4ssw0rd@"), {}, FAST)
+    expect(problem).toMatch(/^the webhook http:\/\/127\.0\.0\.1:\d+\/… failed: /)
+    expect(problem).not.toMatch(/p4ssw0rd|user|secret-path/)
   })
 
   it("a retry that succeeds ends it", async () => {
