@@ -21,6 +21,7 @@ import { sendNotification } from "./notifier.js"
 import { detectChecks } from "./detect-checks.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { inTargets } from "../loop/targets.js"
+import { keepsTimer } from "../loop/wake.js"
 import { openTodos } from "../loop/todos.js"
 import type { Effect, Job } from "./effects.js"
 import type { CheckConfig } from "../config/schema.js"
@@ -252,6 +253,8 @@ export class Interpreter {
 
   private schedule(loop: Loop, until: number): void {
     this.cancelTimer(loop)
+    // Paused or stopped between its wait and this effect (a command ran meanwhile): no timer for it.
+    if (!keepsTimer(loop)) return
     const timer = setTimeout(() => {
       this.timers.delete(loop)
       this.options.onWake(loop)

@@ -16,6 +16,7 @@ import { featureOn } from "../config/features.js"
 import { notificationFor } from "../notify/notification.js"
 import { reportFile } from "../store/report.js"
 import { resumeNow, wake } from "./jobs/go-on.js"
+import { keepsTimer } from "../loop/wake.js"
 import { recoverAll } from "./jobs/recover.js"
 import { turnEnded } from "./jobs/turn-ended.js"
 import { afterIdle } from "./jobs/continue-session.js"
@@ -36,6 +37,7 @@ export interface JobHost {
   persisted(loop: Loop): Promise<void>
   /** A named point of the loop's work, where the e2e tests can kill OpenCode. */
   reached(point: CrashPoint): void
+  /** Ends the loop's wake-up timer, if it has one (only `LoopRunner.loopChanged` calls it). */
   cancelTimer(loop: Loop): void
   dispose(): void
 }
@@ -87,10 +89,13 @@ export class LoopRunner {
   }
 
   /**
-   * Something happened to a loop (the manager's listener): an end, an open breaker or a long wait
-   * is notified, and an ended loop's staged notes are settled — each in a job of its own.
+   * Something happened to a loop (the manager's listener, production's and the fuzzer's): a loop that
+   * no longer waits loses its wake-up timer here, the one place timers are cancelled, before the
+   * caller goes on; an end, an open breaker or a long wait is notified, and an ended loop's staged
+   * notes are settled — each in a job of its own.
    */
   loopChanged(loop: Loop, change: string): void {
+    if (!keepsTimer(loop)) this.host.cancelTimer(loop)
     const notification = notificationFor(loop, change, this.ctx.now(), () => {
       try {
         return reportFile(this.ctx.directory, loop)
@@ -139,11 +144,6 @@ export class LoopRunner {
 
   reached(point: CrashPoint): void {
     this.host.reached(point)
-  }
-
-  /** Ends the timer of a loop that stopped or was resumed by the user. */
-  cancelTimer(loop: Loop): void {
-    this.host.cancelTimer(loop)
   }
 
   dispose(): void {

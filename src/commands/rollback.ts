@@ -24,10 +24,7 @@ export async function rollback(ctx: RalphContext, loop: Loop, args: string): Pro
   const saved = await saveBeforeRollback(ctx.directory, loop.id)
   if (!saved) return refused("The project is not a git repository: there are no checkpoints.")
   const changes = await restoreCheckpoint(ctx.directory, saved.commit, target.checkpoint.commit)
-  if (loop.phase !== "stopped") {
-    ctx.runner.cancelTimer(loop)
-    ctx.manager.pause(loop, `rolled back to checkpoint ${target.checkpoint.number}`)
-  }
+  if (loop.phase !== "stopped") ctx.manager.pause(loop, `rolled back to checkpoint ${target.checkpoint.number}`)
   ctx.api.log("info", "rolled back", { loop: loop.id, to: target.checkpoint.ref, saved: saved.ref, files: changes.length })
   return { title: `Ralph · rolled back to checkpoint ${target.checkpoint.number}`, message: rollbackSummary(target.checkpoint.number, saved.number, changes), variant: "warning" }
 }
