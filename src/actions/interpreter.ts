@@ -2,7 +2,7 @@
 // OpenCode gave the plugin, git, the checks and the store. Jobs run in the background; a job
 // never throws out of here (a failure it does not handle itself is logged).
 import { commitStory } from "./auto-commit.js"
-import { makeCheckpoint } from "./checkpoints.js"
+import { listCheckpoints, makeCheckpoint, restoreCheckpoint, saveBeforeRollback } from "./checkpoints.js"
 import { diffSinceStart } from "./loop-diff.js"
 import { filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "./work-tree.js"
 import { ownFolders, type Loop } from "../loop/loop.js"
@@ -151,6 +151,12 @@ export class Interpreter {
           (made) => (made ? { made } : { notGit: true as const }),
           (error: unknown) => ({ problem: String(error) }),
         )
+      case "checkpoints":
+        return listCheckpoints(directory, effect.loop.id)
+      case "checkpoint-save":
+        return saveBeforeRollback(directory, effect.loop.id)
+      case "checkpoint-restore":
+        return restoreCheckpoint(directory, effect.present.commit, effect.target.commit)
       case "commit-story": {
         const files = await filesChangedSinceStart(directory, { head: effect.loop.startHead, files: effect.loop.startFiles }, ownFolders(effect.loop))
         return commitStory(directory, files.filter((f) => f.code !== "committed" && f.code !== "reverted").map((f) => f.path), effect.message)

@@ -22,6 +22,7 @@ import { turnEnded } from "./jobs/turn-ended.js"
 import { afterIdle } from "./jobs/continue-session.js"
 import { planTurnEnded } from "./jobs/plan-turn.js"
 import { judgeToolClaim, type JudgedClaim } from "./jobs/claim.js"
+import { rollback, type RollbackResult } from "./jobs/rollback.js"
 import type { PlanRequest } from "../plan/requests.js"
 
 /** What runs the jobs: it does their effects, keeps their timers, and knows what is on disk. */
@@ -115,6 +116,16 @@ export class LoopRunner {
       judged = yield* judgeToolClaim(ctx, loop, messageID)
     })())
     return judged
+  }
+
+  /** /ralph-rollback of `loop` (live or ended): what the user is told (undefined: the job could not finish). */
+  async rollback(loop: Loop, args: string): Promise<RollbackResult | undefined> {
+    let result: RollbackResult | undefined
+    const ctx = this.ctx
+    await this.host.runNow(`rollback of ${loop.id}`, (function* () {
+      result = yield* rollback(ctx, loop, args)
+    })())
+    return result
   }
 
   /** A loop was stopped outside a job (/cancel-ralph): its session's title says so. */
