@@ -5,7 +5,7 @@
 import type { Session, Todo } from "@opencode-ai/sdk"
 import type { CheckConfig } from "../config/schema.js"
 import type { StartCapture } from "../loop/changed-files.js"
-import type { Checkpoint } from "../loop/checkpoints.js"
+import type { Checkpoint, TreeChange } from "../loop/checkpoints.js"
 import type { StoryCommit } from "./auto-commit.js"
 import type { CheckResult } from "../loop/diagnostics.js"
 import type { Loop } from "../loop/loop.js"
@@ -53,6 +53,12 @@ interface Effects {
   "work-tree": { ask: { loop: Loop }; result: StartCapture }
   /** The work tree as iteration `iteration` left it (0: before the loop), on `refs/ralph/<loop>/<n>`; never throws. */
   checkpoint: { ask: { loop: Loop; iteration: number }; result: { made: Checkpoint } | { notGit: true } | { problem: string } }
+  /** The loop's checkpoints, oldest first (none: not a git repository, or none made yet). */
+  checkpoints: { ask: { loop: Loop }; result: Checkpoint[] }
+  /** A rollback's first write: the work tree now, saved as the loop's next checkpoint (undefined: not a git repository). */
+  "checkpoint-save": { ask: { loop: Loop }; result: Checkpoint | undefined }
+  /** A rollback: checkpoint `target`'s files written into the work tree, which is `present` now; what changed. */
+  "checkpoint-restore": { ask: { loop: Loop; present: Checkpoint; target: Checkpoint }; result: TreeChange[] }
   /** autoCommit: the loop's changed files committed on the user's branch. */
   "commit-story": { ask: { loop: Loop; message: string }; result: StoryCommit }
   "run-checks": { ask: { loop: Loop }; result: CheckResult[] }

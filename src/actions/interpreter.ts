@@ -2,7 +2,7 @@
 // OpenCode gave the plugin, git, the checks and the store. Jobs run in the background; a job
 // never throws out of here (a failure it does not handle itself is logged).
 import { commitLoopWork } from "./auto-commit.js"
-import { makeCheckpoint } from "./checkpoints.js"
+import { listCheckpoints, makeCheckpoint, restoreCheckpoint, saveBeforeRollback } from "./checkpoints.js"
 import { diffSinceStart } from "./loop-diff.js"
 import { filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "./work-tree.js"
 import { ownFolders, type Loop } from "../loop/loop.js"
@@ -22,6 +22,7 @@ import { sendNotification } from "./notifier.js"
 import { detectChecks } from "./detect-checks.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { inTargets } from "../loop/targets.js"
+import { keepsTimer } from "../loop/wake.js"
 import { openTodos } from "../loop/todos.js"
 import type { Effect, Job } from "./effects.js"
 import type { CheckConfig } from "../config/schema.js"
@@ -151,6 +152,12 @@ export class Interpreter {
           (made) => (made ? { made } : { notGit: true as const }),
           (error: unknown) => ({ problem: String(error) }),
         )
+      case "checkpoints":
+        return listCheckpoints(directory, effect.loop.id)
+      case "checkpoint-save":
+        return saveBeforeRollback(directory, effect.loop.id)
+      case "checkpoint-restore":
+        return restoreCheckpoint(directory, effect.present.commit, effect.target.commit)
       case "commit-story":
         return commitLoopWork(directory, effect.loop, ownFolders(effect.loop), effect.message)
       case "loop-diff":
@@ -251,6 +258,8 @@ export class Interpreter {
 
   private schedule(loop: Loop, until: number): void {
     this.cancelTimer(loop)
+    // Paused or stopped between its wait and this effect (a command ran meanwhile): no timer for it.
+    if (!keepsTimer(loop)) return
     const timer = setTimeout(() => {
       this.timers.delete(loop)
       this.options.onWake(loop)

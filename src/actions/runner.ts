@@ -16,11 +16,13 @@ import { featureOn } from "../config/features.js"
 import { notificationFor } from "../notify/notification.js"
 import { reportFile } from "../store/report.js"
 import { resumeNow, wake } from "./jobs/go-on.js"
+import { keepsTimer } from "../loop/wake.js"
 import { recoverAll } from "./jobs/recover.js"
 import { turnEnded } from "./jobs/turn-ended.js"
 import { afterIdle } from "./jobs/continue-session.js"
 import { planTurnEnded } from "./jobs/plan-turn.js"
 import { judgeToolClaim, type JudgedClaim } from "./jobs/claim.js"
+import { rollback, type RollbackResult } from "./jobs/rollback.js"
 import type { PlanRequest } from "../plan/requests.js"
 
 /** What runs the jobs: it does their effects, keeps their timers, and knows what is on disk. */
@@ -36,6 +38,7 @@ export interface JobHost {
   persisted(loop: Loop): Promise<void>
   /** A named point of the loop's work, where the e2e tests can kill OpenCode. */
   reached(point: CrashPoint): void
+  /** Ends the loop's wake-up timer, if it has one (only `LoopRunner.loopChanged` calls it). */
   cancelTimer(loop: Loop): void
   dispose(): void
 }
@@ -87,10 +90,13 @@ export class LoopRunner {
   }
 
   /**
-   * Something happened to a loop (the manager's listener): an end, an open breaker or a long wait
-   * is notified, and an ended loop's staged notes are settled — each in a job of its own.
+   * Something happened to a loop (the manager's listener, production's and the fuzzer's): a loop that
+   * no longer waits loses its wake-up timer here, the one place timers are cancelled, before the
+   * caller goes on; an end, an open breaker or a long wait is notified, and an ended loop's staged
+   * notes are settled — each in a job of its own.
    */
   loopChanged(loop: Loop, change: string): void {
+    if (!keepsTimer(loop)) this.host.cancelTimer(loop)
     const notification = notificationFor(loop, change, this.ctx.now(), () => {
       try {
         return reportFile(this.ctx.directory, loop)
@@ -110,6 +116,16 @@ export class LoopRunner {
       judged = yield* judgeToolClaim(ctx, loop, messageID)
     })())
     return judged
+  }
+
+  /** /ralph-rollback of `loop` (live or ended): what the user is told (undefined: the job could not finish). */
+  async rollback(loop: Loop, args: string): Promise<RollbackResult | undefined> {
+    let result: RollbackResult | undefined
+    const ctx = this.ctx
+    await this.host.runNow(`rollback of ${loop.id}`, (function* () {
+      result = yield* rollback(ctx, loop, args)
+    })())
+    return result
   }
 
   /** A loop was stopped outside a job (/cancel-ralph): its session's title says so. */
@@ -139,11 +155,6 @@ export class LoopRunner {
 
   reached(point: CrashPoint): void {
     this.host.reached(point)
-  }
-
-  /** Ends the timer of a loop that stopped or was resumed by the user. */
-  cancelTimer(loop: Loop): void {
-    this.host.cancelTimer(loop)
   }
 
   dispose(): void {

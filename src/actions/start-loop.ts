@@ -18,10 +18,7 @@ export async function startLoop(ctx: RalphContext, sessionID: string, task: stri
   const { settings, notices } = consistentSettings(withoutWebhook(merged), explicit, new Set(Object.keys(overrides) as SettingKey[]))
   if (notices.length > 0) ctx.api.toast("info", "Ralph · settings adjusted", notices.join("\n"))
   const { loop, replaced } = ctx.manager.start(sessionID, task, settings, ctx.now(), plan)
-  if (replaced) {
-    ctx.runner.cancelTimer(replaced)
-    ctx.api.log("info", "a new /ralph replaced the loop running in this session", { session: sessionID })
-  }
+  if (replaced) ctx.api.log("info", "a new /ralph replaced the loop running in this session", { session: sessionID })
   const { webhook } = ctx.settings.current.notify
   ctx.api.log("info", "loop started", {
     session: sessionID,

@@ -50,7 +50,6 @@ function act(ctx: RalphContext, command: Exclude<ControlCommand, "ralph-status" 
       if (!loop) return cancelContinuations(ctx, sessionID) ?? NO_LOOP
       ctx.continuations.cancel(sessionID)
       ctx.manager.stop(loop, "cancelled", "cancelled with /cancel-ralph")
-      ctx.runner.cancelTimer(loop)
       ctx.runner.ended(loop)
       ctx.api.log("info", "loop cancelled by the user", { loop: loop.id, iteration: loop.iteration })
       return { title: "Ralph · cancelled", message: `The Ralph loop ended at iteration ${loop.iteration}. Nothing more will be sent.` }
@@ -58,12 +57,10 @@ function act(ctx: RalphContext, command: Exclude<ControlCommand, "ralph-status" 
       if (!loop) return NO_LOOP
       if (loop.phase === "paused") return { title: "Ralph · paused", message: "The loop is already paused. /ralph-resume goes on." }
       ctx.manager.pause(loop, "paused with /ralph-pause")
-      ctx.runner.cancelTimer(loop)
       return { title: "Ralph · paused", message: `The loop is paused at iteration ${loop.iteration}; nothing is sent. /ralph-resume goes on, /cancel-ralph ends it.`, variant: "warning" }
     case "ralph-resume":
       if (!loop) return NO_LOOP
       if (loop.phase !== "paused" && loop.phase !== "waiting") return { title: "Ralph · running", message: `The loop is not paused (it is ${loop.phase}).` }
-      ctx.runner.cancelTimer(loop)
       // Typed in the loop's session, it goes on when this command's turn ends; typed in an earlier
       // session of the loop, that turn's idle is not the loop's, so it goes on now.
       const { how, breaker } = resumeByHand(loop)

@@ -50,7 +50,6 @@ export const chatMessageHook =
     if (isControl) return
     if (!loop.needsInstruction) ctx.manager.onUserMessage(loop)
     if (ctx.manager.resume(loop, ctx.now())) {
-      ctx.runner.cancelTimer(loop)
       ctx.api.toast("info", "Ralph · resumed", `Loop resumed at iteration ${loop.iteration}.`)
     }
     if (loop.needsInstruction) {

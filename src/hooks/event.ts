@@ -57,7 +57,6 @@ function handle(ctx: RalphContext, observation: Observation): void {
       ctx.plans.finished(observation.sessionID)
       const loop = manager.sessionDeleted(observation.sessionID)
       if (loop) {
-        ctx.runner.cancelTimer(loop)
         ctx.api.toast("warning", "Ralph · stopped", "The loop's session was deleted, so the loop ended.")
         ctx.api.log("info", "loop stopped: its session was deleted", { loop: loop.id })
       }

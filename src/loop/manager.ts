@@ -163,6 +163,13 @@ export class LoopManager extends LoopFacts {
     this.changed(loop, "paused")
   }
 
+  /** A rollback wrote the work tree back while the loop stayed paused (the user did not resume it meanwhile). */
+  rolledBack(loop: Loop, detail: string): void {
+    if (loop.phase !== "paused") return
+    loop.detail = detail
+    this.changed(loop, "rolled-back")
+  }
+
   /** The user spoke in a paused or waiting loop's session: the loop watches that turn again. */
   resume(loop: Loop, now: number): boolean {
     if (loop.phase !== "paused" && loop.phase !== "waiting") return false

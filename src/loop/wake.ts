@@ -5,6 +5,12 @@ import { blockedUntil } from "./call-window.js"
 import { callsToGoOn, decideGoOn, type GoOn } from "./go-on.js"
 import type { Loop, Wait } from "./loop.js"
 
+/**
+ * A loop's wake-up timer stands only while the loop waits: any change that takes it out of waiting
+ * (a pause, a stop, a resume, a rollback's pause) ends the timer, before anything else is done.
+ */
+export const keepsTimer = (loop: Loop): boolean => loop.phase === "waiting"
+
 /** How long to wait before looking again when a turn is under way at wake-up (a control command's, say). */
 export const LOOK_AGAIN_MS = 2_000
 

@@ -1,7 +1,8 @@
 // Checkpoints in the real OpenCode: a loop of three iterations leaves four private refs (the start
 // and each iteration), /ralph-rollback puts the work tree back to one of them byte for byte without
 // touching the user's branch, index or untracked files, and a rollback of the rollback restores
-// the later state.
+// the later state. A rollback never rewrites files under a turn: the loop's own, or another live
+// loop's in the same project.
 import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -9,6 +10,7 @@ import { describe, expect, it } from "vitest"
 import { packageDir, type Project } from "../harness/harness.js"
 import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { reportFile } from "../harness/loop-files.js"
+import { waitUntil } from "../harness/wait.js"
 import { sharedHarness, waitForFile, waitForLoopEnd, waitForStreamedText, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
@@ -164,6 +166,43 @@ describe("checkpoints and /ralph-rollback", () => {
     const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     expect(loop).toMatchObject({ iteration: 1, retries: 0 })
     expect(project.requests("main").filter((r) => r.lastRole === "user" && !isControl(r))).toHaveLength(2)
+  })
+
+  it("/ralph-rollback of an ended loop while another loop of the project runs is refused: no file changes, no checkpoint is added", async () => {
+    const secondTurn = gate()
+    const project = await harness().project("rollback-other-loop", {
+      pluginOptions: { strategy: "continue" },
+      script: {
+        main: (r: MockRequest): Reply => {
+          if (isControl(r)) return { text: "OK" }
+          if (r.lastUser.includes("the second task")) return { text: "a slow reply that takes a while", holdAfterFirstChunk: secondTurn.opened }
+          if (r.lastRole === "tool") return { text: "Written. <promise>DONE</promise>" }
+          return { toolCalls: [{ name: "write", args: { filePath: "work.txt", content: "written by the first loop\n" } }] }
+        },
+      },
+    })
+    writeFileSync(join(project.dir, "work.txt"), "before the loops\n")
+    const first = await project.newSession()
+    await project.command(first, "ralph", "the first task")
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    const refs = () => git(project, "for-each-ref", "--format=%(refname)", `refs/ralph/${first}/`).trim().split("\n")
+    expect(refs()).toEqual([`refs/ralph/${first}/0`, `refs/ralph/${first}/1`])
+
+    const second = await project.newSession()
+    void project.command(second, "ralph", "the second task").catch(() => undefined)
+    await waitForStreamedText(project, /^a slow/)
+    writeFileSync(join(project.dir, "work.txt"), "written during the second loop's turn\n")
+    void project.command(first, "ralph-rollback", "--to-start").catch(() => undefined)
+    const answer = await waitForToast(project, /^Ralph · (no rollback|rolled back)/)
+    expect(answer.properties.title).toBe("Ralph · no rollback")
+    expect(answer.properties.message).toContain(`Another Ralph loop of this project is running (in session ${second})`)
+    expect(read(project, "work.txt")).toBe("written during the second loop's turn\n")
+    expect(refs()).toEqual([`refs/ralph/${first}/0`, `refs/ralph/${first}/1`])
+
+    secondTurn.open()
+    void project.command(second, "cancel-ralph", "").catch(() => undefined)
+    await waitUntil(() => project.loops().some((l) => l.sessionID === second && l.phase === "stopped"), "the second loop cancelled")
+    await project.waitForIdle()
   })
 
   it("/ralph-rollback while the model is mid-turn is refused, and nothing is restored", async () => {

@@ -92,6 +92,8 @@ const control: fc.Arbitrary<Action> = fc.record({
     { weight: 3, arbitrary: fc.constant<ControlName>("ralph-pause") },
     { weight: 4, arbitrary: fc.constant<ControlName>("ralph-resume") },
     { weight: 1, arbitrary: fc.constantFrom<ControlName>("ralph-status", "ralph-hint") },
+    // A rollback: its steps interleave with wakes, turns and other loops (invariant 23).
+    { weight: 2, arbitrary: fc.constant<ControlName>("ralph-rollback") },
   ),
 })
 

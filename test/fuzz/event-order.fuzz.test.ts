@@ -41,6 +41,8 @@ function tally(world: World): void {
     if (line.includes("starts: recovery of")) add("recovery job")
     if (line.includes("run-checks of")) add("checks run")
     if (line.includes("timer of")) add("wake")
+    if (line.includes("starts: rollback of")) add("rollback")
+    if (line.includes(": checkpoint-restore of")) add("rollback restored")
     const continued = /CONTINUATION \((\S+)\)/.exec(line)
     if (continued) add(`continuation ${continued[1]}`)
     if (line.includes("todo continuation") && line.includes("cancelled")) add("todo countdown cancelled")

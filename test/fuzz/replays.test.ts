@@ -579,3 +579,59 @@ describe("replays: review", () => {
     expect(first(world).review?.session).toBeUndefined()
   })
 })
+
+describe("replays: /ralph-rollback", () => {
+  /** A loop that decided an iteration, then waits out a rate limit (checkpoints 0, 1, 2): its wake-up timer is armed. */
+  const waiting = (): Action[] => [S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true }), S.turn("ses_A", "fresh", { error: "rate-limit", settle: true })]
+
+  it("a rollback of a waiting loop pauses it (its timer gone) before it writes; a wake-up during the restore prompts nothing, and it stays paused", async () => {
+    const world = await run([...waiting(), S.rollback("ses_A"), S.stepTo("checkpoint-restore"), S.wake(), S.settle(), S.wake(), S.settle()])
+    expect(world.prompts).toHaveLength(1) // the first iteration's; none after the rate limit
+    expect(first(world)).toMatchObject({ phase: "paused", detail: "rolled back to checkpoint 1" })
+    expect(world.timers.size).toBe(0)
+    expect(world.checkpoints.get("ses_A")?.map((c) => c.number)).toEqual([0, 1, 2, 3])
+  })
+
+  it("a wake-up that fires while the rollback reads the checkpoints prompts first: the rollback is refused and writes nothing", async () => {
+    const world = await run([
+      ...waiting(),
+      S.rollback("ses_A"),
+      S.stepTo("checkpoints"),
+      S.wake(), // the usage limit's timer fires: a wake job beside the rollback
+      S.step(6, 1), // the wake goes on and prompts before the rollback's listing returns
+      S.settle(),
+    ])
+    expect(world.prompts).toHaveLength(2)
+    expect(first(world)).toMatchObject({ phase: "running" })
+    expect(world.checkpoints.get("ses_A")?.map((c) => c.number)).toEqual([0, 1, 2])
+  })
+
+  it("the user resuming the loop while the present state is saved: nothing is restored", async () => {
+    const world = await run([...waiting(), S.rollback("ses_A"), S.stepTo("checkpoint-save"), S.user("ses_A"), S.settle()])
+    expect(first(world)).toMatchObject({ phase: "running" })
+    expect(world.checkpoints.get("ses_A")?.map((c) => c.number)).toEqual([0, 1, 2, 3])
+    expect(world.trace.some((line) => line.includes("checkpoint-restore"))).toBe(false)
+  })
+
+  it("an ended loop is not rolled back while another loop of the project runs", async () => {
+    const world = await run([
+      S.ralph("ses_A"),
+      S.turn("ses_A", "fresh", { settle: true }),
+      S.turn("ses_A", "promise", { settle: true }), // the first loop completes
+      S.ralph("ses_B"),
+      S.rollback("ses_A"),
+      S.settle(),
+    ])
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "completed" })
+    expect(world.loops[1]?.loop.phase).toBe("running")
+    expect(world.trace.some((line) => /checkpoint-(save|restore)/.test(line))).toBe(false)
+  })
+
+  it("23: a rollback that writes before it pauses the loop", async () => {
+    await expect(
+      run([...waiting(), S.rollback("ses_A"), S.settle()], config(), (m) => {
+        m.pause = () => undefined
+      }),
+    ).rejects.toThrow(/^invariant 23: a rollback of loop 1 \(ses_A\) writes the work tree \(checkpoint-save\) while the loop is waiting/)
+  })
+})

@@ -59,6 +59,12 @@
 // Review (a loop's review sessions, `Ralph review · …`):
 // 22  no loop ever lives in a review session, no prompt nor continuation ever goes to one, and each is
 //     deleted once its review is over
+//
+// Rollback (/ralph-rollback, a job of the runner):
+// 23  a rollback writes the work tree (saves the present state, restores a checkpoint) only while its
+//     loop is paused or ended, with no wake-up timer, and while no other loop of the project is live
+//     (running, deciding, waiting, restarting); no prompt goes out while a rollback of the loop
+//     writes, and the rolled-back loop stays paused until the user resumes it (8)
 import { WorktreeWatch } from "../../src/actions/worktree-watch.js"
 import { ParallelPlan } from "../../src/actions/parallel-plan.js"
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
@@ -82,12 +88,14 @@ import { compactionAutocontinueHook } from "../../src/hooks/compaction-autoconti
 import { eventHook } from "../../src/hooks/event.js"
 import { maxIterations, type Loop, type LoopPhase } from "../../src/loop/loop.js"
 import { LoopManager } from "../../src/loop/manager.js"
+import { keepsTimer } from "../../src/loop/wake.js"
 import type { OpencodeApi } from "../../src/opencode/api.js"
 import type { RuntimeEvent } from "../../src/opencode/events.js"
 import type { MessageWithParts } from "../../src/opencode/read-turn.js"
 import { parseStateText, stateText } from "../../src/store/loop-store.js"
 import { parseSavedLoop } from "../../src/store/saved-loops.js"
 import type { CheckResult } from "../../src/loop/diagnostics.js"
+import { checkpointNumber, checkpointRef, nextCheckpointNumber, type Checkpoint } from "../../src/loop/checkpoints.js"
 import type { CheckKind } from "../../src/config/schema.js"
 import { featureOn } from "../../src/config/features.js"
 import { ContinuationWatch } from "../../src/continuations/watch.js"
@@ -120,7 +128,7 @@ export interface Reply {
  */
 export type IdleOrder = "status-first" | "idle-first" | "status-only" | "idle-only"
 
-export type ControlName = "cancel-ralph" | "ralph-pause" | "ralph-resume" | "ralph-status" | "ralph-hint"
+export type ControlName = "cancel-ralph" | "ralph-pause" | "ralph-resume" | "ralph-status" | "ralph-hint" | "ralph-rollback"
 
 /** /ralph flags (see src/commands/ralph-args.ts). */
 export interface RalphFlags {
@@ -282,9 +290,15 @@ interface RunningJob {
   issuedAt: number
   /** An `all` effect under way: its effects are resolved one by one (anything may come between). */
   batch?: { effects: readonly Effect[]; results: unknown[] }
+  /** What happens when the job has ended (a command hook that awaited it returns). */
+  onEnd?: () => void
 }
 
 const RESTING: readonly LoopPhase[] = ["running", "waiting", "paused", "stopped"]
+/** A loop that works on the project's files now, or will by itself (invariant 23). */
+const LIVE: readonly LoopPhase[] = ["running", "deciding", "waiting", "restarting"]
+const isRollbackWrite = (effect: Effect): effect is Extract<Effect, { kind: "checkpoint-save" | "checkpoint-restore" }> =>
+  effect.kind === "checkpoint-save" || effect.kind === "checkpoint-restore"
 const PHASES: readonly LoopPhase[] = ["running", "deciding", "restarting", "waiting", "paused", "stopped"]
 const MODEL = { providerID: "sim", modelID: "sim-model" }
 const START = Date.UTC(2025, 0, 6, 9, 0, 0)
@@ -328,6 +342,8 @@ export class World {
   readonly trace: string[] = []
   /** The loops' state files, as the real codec writes them. */
   private readonly disk = new Map<string, string>()
+  /** Each loop's checkpoints (git refs: they outlive a restart), by loop id. */
+  readonly checkpoints = new Map<string, Checkpoint[]>()
   /** The progress log's entries, one per decided iteration. */
   readonly progressEntries: ProgressEntry[] = []
   /** The handoffs written, by the session they summarize. */
@@ -619,11 +635,17 @@ export class World {
   private async control(sessionID: string, command: ControlName): Promise<void> {
     const s = this.live(sessionID)
     if (!s) return
+    // (/ralph-rollback without arguments: back to the checkpoint before the last.)
     const args = command === "ralph-hint" ? "look at the parser first" : ""
     const parts = [this.textPart(s.id, "", `${CONTROL_MARKER} /${command} ${args}`)]
     if (command === "cancel-ralph") s.cancelled = true
+    const started = this.jobIds
     await this.hooks.command({ command, sessionID: s.id, arguments: args }, { parts })
-    await this.userMessage(s, parts)
+    // The command hook awaits a rollback job to its end (runNow): only then does OpenCode store the
+    // command's message and start its turn. Here the job goes on as the scenario steps it.
+    const rollback = this.jobs.find((j) => j.id > started && j.label.startsWith("rollback of"))
+    if (rollback) rollback.onEnd = () => this.deferred.push(async () => void (this.live(s.id) && (await this.userMessage(s, parts))))
+    else await this.userMessage(s, parts)
   }
 
   /**
@@ -839,6 +861,7 @@ export class World {
     const index = this.jobs.indexOf(job)
     if (result.done) {
       if (index >= 0) this.jobs.splice(index, 1)
+      job.onEnd?.()
       return
     }
     if (index < 0) this.jobs.push(job)
@@ -854,7 +877,9 @@ export class World {
   private instant(effect: Effect): void {
     switch (effect.kind) {
       case "schedule":
-        this.timers.set(effect.loop, { until: effect.until })
+        // As the Interpreter: a timer only for a loop that waits.
+        if (keepsTimer(effect.loop)) this.timers.set(effect.loop, { until: effect.until })
+        else this.timers.delete(effect.loop)
         return
       case "spawn":
         return this.startJob(effect.label, effect.job)
@@ -872,6 +897,7 @@ export class World {
 
   /** What happens the moment the runner makes a call (before it returns). */
   private issue(effect: Effect): void {
+    if (isRollbackWrite(effect)) return this.checkRollbackWrite(effect.loop, effect.kind)
     // Checked when the call goes out: a loop the user starts there while it is in flight ends with the session (invariant 7).
     if (effect.kind === "delete-session") {
       const living = this.manager.get(effect.sessionID)
@@ -924,8 +950,27 @@ export class World {
         return { head: "sim-head", tree: "sim-tree" }
       case "commit-story":
         return { skipped: "the simulator has no git" }
-      case "checkpoint":
-        return { made: { ref: `refs/ralph/${effect.loop.id}/${effect.iteration}`, number: effect.iteration, iteration: effect.iteration, commit: `sim-${this.workTree}`, at: this.now } }
+      case "checkpoint": {
+        // As makeCheckpoint: checkpoint 0 starts the loop's afresh; the number is the real rule's.
+        const kept = effect.iteration === 0 ? [] : (this.checkpoints.get(effect.loop.id) ?? [])
+        const number = checkpointNumber(kept, effect.iteration)
+        const made: Checkpoint = { ref: checkpointRef(effect.loop.id, number), number, iteration: effect.iteration, commit: `sim-${this.workTree}`, at: this.now }
+        this.checkpoints.set(effect.loop.id, [...kept.filter((c) => c.number !== made.number), made].sort((a, b) => a.number - b.number))
+        return { made }
+      }
+      case "checkpoints":
+        return [...(this.checkpoints.get(effect.loop.id) ?? [])]
+      case "checkpoint-save": {
+        const list = this.checkpoints.get(effect.loop.id) ?? []
+        const number = nextCheckpointNumber(list)
+        const saved: Checkpoint = { ref: checkpointRef(effect.loop.id, number), number, commit: `sim-${this.workTree}`, at: this.now }
+        this.checkpoints.set(effect.loop.id, [...list, saved])
+        return saved
+      }
+      case "checkpoint-restore":
+        if (effect.present.commit === effect.target.commit) return []
+        this.workTree += 1
+        return [{ status: "M", path: "src/a.ts" }]
       case "loop-diff":
         return this.workTree > 0 ? "diff --git a/src/a.ts b/src/a.ts\n" : ""
       case "default-models":
@@ -1123,6 +1168,8 @@ export class World {
     if (living !== loop) this.violate(2, `${t.name} prompts ${sessionID}, but ${living ? this.nameOf(living) : "no loop"} lives there`)
     if (loop.phase !== "running") this.violate(2, `${t.name} prompts while ${loop.phase}`)
     if (t.everStopped) this.violate(3, `${t.name} prompts after it stopped (${loop.stopReason ?? "?"})`)
+    const writing = this.jobs.find((j) => isRollbackWrite(j.pending) && j.pending.loop === loop)
+    if (writing && t.pausedUntilResume) this.violate(23, `${t.name} prompts while a rollback of it waits on ${writing.pending.kind} (job ${writing.id}), not resumed by the user`)
     if (t.pausedUntilResume) this.violate(8, `${t.name} prompts while paused by "${loop.detail ?? "?"}" and not resumed by the user`)
     if (t.credit !== undefined && s?.lastUserSeq !== undefined && s.lastUserSeq > t.credit)
       this.violate(10, `${t.name} prompts ${sessionID} over the user: they wrote there (event ${s.lastUserSeq}) after the turn end it answers (event ${t.credit})`)
@@ -1133,6 +1180,15 @@ export class World {
     delete t.credit
     t.lastPromptSeq = this.seq
     t.prompts += 1
+  }
+
+  /** Invariant 23: a rollback's write goes out. */
+  private checkRollbackWrite(loop: Loop, kind: string): void {
+    const name = this.tracked.has(loop) ? this.nameOf(loop) : `the ended loop ${loop.id}`
+    if (loop.phase !== "paused" && loop.phase !== "stopped") this.violate(23, `a rollback of ${name} writes the work tree (${kind}) while the loop is ${loop.phase}`)
+    if (this.timers.has(loop)) this.violate(23, `a rollback of ${name} writes the work tree (${kind}) while the loop's wake-up timer is armed`)
+    const live = this.manager.all().find((other) => other !== loop && LIVE.includes(other.phase))
+    if (live) this.violate(23, `a rollback of ${name} writes the work tree (${kind}) while ${this.nameOf(live)} is ${live.phase}`)
   }
 
   /** A continuation prompt (todo-continuation, auto-continue) to a session without a loop. */
@@ -1362,6 +1418,9 @@ function describeEffect(effect: Effect): string {
     case "changed-files":
     case "work-tree":
     case "checkpoint":
+    case "checkpoints":
+    case "checkpoint-save":
+    case "checkpoint-restore":
     case "commit-story":
     case "loop-diff":
     case "run-checks":

@@ -25,6 +25,8 @@ export const S = {
   cancel: (where: Where): Action => ({ type: "control", at: at(where), command: "cancel-ralph" }),
   pause: (where: Where): Action => ({ type: "control", at: at(where), command: "ralph-pause" }),
   resume: (where: Where): Action => ({ type: "control", at: at(where), command: "ralph-resume" }),
+  /** /ralph-rollback (no arguments: back to the checkpoint before the last). */
+  rollback: (where: Where): Action => ({ type: "control", at: at(where), command: "ralph-rollback" }),
   turn: (where: Where, reply: ReplyKind = "fresh", extra: TurnExtra = {}): Action => {
     const { edit = true, tokens = 0, todos, ...rest } = extra
     return { type: "turn", at: at(where), retry: false, idles: 1, ...rest, reply: { kind: reply, edit, tokens, ...(todos ? { todos } : {}) } }
