@@ -116,7 +116,7 @@ export class ParallelPlan {
       const launched = await launchWorktreeLoop(ctx, run.fromSession, {
         task: storyTask(run.plan, story),
         overrides: { ...overrides, mergeStrategy, completeOnCriteria: false, ...(checks.length ? { checks } : {}) },
-        request: { name: storyWorktreeName(story.id), withChanges: false },
+        request: { name: storyWorktreeName(story.id, run.plan.stories), withChanges: false },
         story: story.id,
       })
       if (launched.ok) {

@@ -1,7 +1,9 @@
 // /ralph --prd --parallel N: which stories start now, and what each one's worktree loop is told.
 // A story starts when every story it depends on is done (merged into the user's branch) and
 // neither it nor too many others run. Pure.
+import { createHash } from "node:crypto"
 import { z } from "zod"
+import { invalidName } from "../worktree/names.js"
 import { workOrder, planStateSchema, type PlanState, type Story } from "./plan.js"
 
 /** A parallel run of a plan, kept by the main instance in `.opencode/ralph-loop/parallel.json`. */
@@ -47,5 +49,31 @@ export function storyTask(plan: PlanState, story: Story): string {
   ].join("\n")
 }
 
-/** The worktree name of a story's loop. */
-export const storyWorktreeName = (id: string): string => `story-${id.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "x"}`.slice(0, 64)
+const SLUG_LENGTH = 40
+
+/**
+ * The worktree name of a story's loop (its branch `ralph/<name>`), distinct for each story of the
+ * plan and one git takes: `story-<id>` in lower case where the id is already such a name and no
+ * other story's id differs from it only in case; otherwise what is left of the id, cut to 40
+ * characters, then `--` and a hash of the id (`US 1` → `story-us-1--2f5014dd`). A plain name never
+ * has `--`, so it never meets a hashed one.
+ */
+export function storyWorktreeName(id: string, stories: readonly Pick<Story, "id">[]): string {
+  const lower = id.toLowerCase()
+  const slug = slugOf(lower)
+  const plain = `story-${slug}`
+  const sameInLowerCase = stories.some((s) => s.id !== id && s.id.toLowerCase() === lower)
+  if (slug === lower && !sameInLowerCase && invalidName(plain) === undefined) return plain
+  return `story-${slugOf(slug.slice(0, SLUG_LENGTH)) || "x"}--${createHash("sha256").update(id).digest("hex").slice(0, 8)}`
+}
+
+/** An id as letters, digits, `.`, `_` and single `-`, without `..` or a separator at either end. */
+function slugOf(lower: string): string {
+  // Cut before the replacing: an id may be long, and only its start is kept.
+  const kept = lower.slice(0, SLUG_LENGTH + 1).replace(/[^a-z0-9._]+/g, "-").replace(/\.{2,}/g, ".")
+  let start = 0
+  let end = kept.length
+  while (start < end && "-._".includes(kept[start] as string)) start += 1
+  while (end > start && "-._".includes(kept[end - 1] as string)) end -= 1
+  return kept.slice(start, end)
+}
