@@ -6,27 +6,48 @@ import { z } from "zod"
 import { invalidName } from "../worktree/names.js"
 import { workOrder, planStateSchema, type PlanState, type Story } from "./plan.js"
 
+const runningStory = z.object({ story: z.string(), worktree: z.string() })
+const failedStory = z.object({ story: z.string(), reason: z.string() })
+
+/**
+ * Lists by story, never objects keyed by a story's id: an id from the plan file (`__proto__`,
+ * `constructor`) is no safe key. A file written before kept such objects; they are read as lists.
+ */
+const byStory = <T extends z.ZodType>(item: T, field: "worktree" | "reason") =>
+  z.preprocess(
+    (value) => (typeof value === "object" && value !== null && !Array.isArray(value) ? Object.entries(value).map(([story, text]) => ({ story, [field]: text })) : value),
+    z.array(item),
+  )
+
 /** A parallel run of a plan, kept by the main instance in `.opencode/ralph-loop/parallel.json`. */
 export const parallelRunSchema = z.object({
+  /** This run, in each of its worktrees' worktree.json: a record of an earlier run is not this run's (none: a file from before). */
+  id: z.string().optional(),
   plan: planStateSchema,
   /** Stories running at once at most. */
   parallel: z.int().min(1),
   fromSession: z.string(),
   startedAt: z.number(),
-  /** Story id → the worktree its loop runs in. */
-  running: z.record(z.string(), z.string()),
-  /** Story id → why its work did not reach the user's branch (its dependents wait for good). */
-  failed: z.record(z.string(), z.string()),
+  /** The stories running, and the worktree each one's loop runs in. */
+  running: byStory(runningStory, "worktree"),
+  /** The stories whose work did not reach the user's branch, and why (their dependents wait for good). */
+  failed: byStory(failedStory, "reason"),
   /** The settings flags of the /ralph that started the run. */
   overrides: z.record(z.string(), z.unknown()).optional(),
 })
 export type ParallelRun = z.infer<typeof parallelRunSchema>
 
+/** Whether a worktree (its worktree.json) was made by this run: an archive an earlier run left under the same name is not. */
+export function madeByRun(run: Pick<ParallelRun, "id" | "startedAt">, worktree: { run?: string | undefined; createdAt: number }): boolean {
+  // A run from before runs had ids: its worktrees were made after it started.
+  return run.id !== undefined ? worktree.run === run.id : worktree.createdAt >= run.startedAt
+}
+
 /** The stories to start now, in the order a plan loop would take them. */
 export function storiesToStart(run: ParallelRun, limit: number): Story[] {
   const done = new Set(run.plan.done.map((d) => d.id))
-  const busy = new Set([...Object.keys(run.running), ...Object.keys(run.failed)])
-  const free = Math.min(run.parallel, limit) - Object.keys(run.running).length
+  const busy = new Set([...run.running.map((r) => r.story), ...run.failed.map((f) => f.story)])
+  const free = Math.min(run.parallel, limit) - run.running.length
   if (free <= 0) return []
   const ready = run.plan.stories.filter((s) => !done.has(s.id) && !busy.has(s.id) && s.dependsOn.every((id) => done.has(id)))
   const order = new Map(workOrder(run.plan.stories, done).map((s, i) => [s.id, i]))
@@ -34,7 +55,7 @@ export function storiesToStart(run: ParallelRun, limit: number): Story[] {
 }
 
 /** Nothing runs and nothing can start: every story is done, or the rest wait on failed ones. */
-export const runOver = (run: ParallelRun): boolean => Object.keys(run.running).length === 0 && storiesToStart({ ...run, parallel: Number.MAX_SAFE_INTEGER }, Number.MAX_SAFE_INTEGER).length === 0
+export const runOver = (run: ParallelRun): boolean => run.running.length === 0 && storiesToStart({ ...run, parallel: Number.MAX_SAFE_INTEGER }, Number.MAX_SAFE_INTEGER).length === 0
 
 /** A story's worktree loop: one task, this story, told what the plan around it is. */
 export function storyTask(plan: PlanState, story: Story): string {
