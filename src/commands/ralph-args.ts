@@ -70,6 +70,7 @@ interface Token {
 /**
  * Splits like a shell: whitespace separates, '…' and "…" quote (\\ escapes inside "…") — a quote
  * opens only at the start of a word or after `=`, so an apostrophe ("the user's login") is a letter.
+ * A bare `--` ends the flags and so the splitting: what follows is the task, verbatim (`-- Support '90s themes`).
  */
 export function tokenize(line: string): Token[] | string {
   const tokens: Token[] = []
@@ -96,6 +97,7 @@ export function tokenize(line: string): Token[] | string {
       }
     }
     tokens.push({ text, start, end: i, quoted })
+    if (line.slice(start, i) === "--") break
   }
   return tokens
 }

@@ -5,19 +5,34 @@ import { issueCount, type CheckResult, type DiagnosticSnapshot } from "./diagnos
 
 export type Criteria = Pick<LoopSettings, "zeroErrors" | "zeroWarnings" | "zeroSecurity" | "testsPass">
 
-/** What keeps the snapshot from meeting the criteria (empty: they hold). */
+/**
+ * What keeps the snapshot from meeting the criteria (empty: they hold). A check that did not pass
+ * never meets them, whatever it counted: `eslint --max-warnings 0` fails on warnings alone, which
+ * the criteria may not count, and a failing command the parser finds nothing in counts nothing.
+ */
 export function unmetCriteria(snapshot: DiagnosticSnapshot, criteria: Criteria): string[] {
   const unmet: string[] = []
   for (const check of snapshot.checks) {
     if (check.status === "timeout") unmet.push(`check "${check.name}" timed out and was killed`)
     if (check.status === "error") unmet.push(`check "${check.name}" could not run`)
     if (check.status === "missing") unmet.push(`check "${check.name}" could not run: its command was not found`)
+    // A failure the counts below already name needs no line of its own.
+    if (check.status === "failed" && countedUnmet({ ...check, securityIssues: check.security }, criteria).length === 0)
+      unmet.push(`check "${check.name}" failed (${check.exitCode !== null ? `exit ${check.exitCode}` : "killed by a signal"})`)
   }
-  if (criteria.zeroErrors && snapshot.errors > 0) unmet.push(`${snapshot.errors} error(s)`)
-  if (criteria.zeroWarnings && snapshot.warnings > 0) unmet.push(`${snapshot.warnings} warning(s)`)
-  if (criteria.zeroSecurity && snapshot.securityIssues > 0) unmet.push(`${snapshot.securityIssues} security issue(s)`)
-  if (criteria.testsPass && snapshot.testsFailed > 0) unmet.push(`${snapshot.testsFailed} test(s) failing`)
+  unmet.push(...countedUnmet(snapshot, criteria))
   return [...new Set(unmet)]
+}
+
+type Counts = Pick<DiagnosticSnapshot, "errors" | "warnings" | "securityIssues" | "testsFailed">
+
+function countedUnmet(counts: Counts, criteria: Criteria): string[] {
+  const unmet: string[] = []
+  if (criteria.zeroErrors && counts.errors > 0) unmet.push(`${counts.errors} error(s)`)
+  if (criteria.zeroWarnings && counts.warnings > 0) unmet.push(`${counts.warnings} warning(s)`)
+  if (criteria.zeroSecurity && counts.securityIssues > 0) unmet.push(`${counts.securityIssues} security issue(s)`)
+  if (criteria.testsPass && counts.testsFailed > 0) unmet.push(`${counts.testsFailed} test(s) failing`)
+  return unmet
 }
 
 /** Every check passed and none reported an issue: nothing is left to fix, so nothing can stagnate. */

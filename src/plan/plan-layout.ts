@@ -3,7 +3,7 @@
 // of these one level down (`{ "prd": { … } }`). Each item comes with its path in the file, so the
 // write-back edits exactly that object, and its position, which is its id when it has none. Pure.
 import type { JSONPath } from "jsonc-parser"
-import type { Item } from "./story-fields.js"
+import { own, type Item } from "./story-fields.js"
 
 export const LIST_KEYS = ["userStories", "user_stories", "stories", "tasks", "features", "items"] as const
 const PHASES = "phases"
@@ -62,19 +62,20 @@ export function locatePlan(data: unknown): Located {
 
 /** The plan's name, if its holder has one. */
 export function projectName(layout: PlanLayout): string | undefined {
-  const key = PROJECT_KEYS.find((k) => typeof layout.holder?.[k] === "string" && (layout.holder[k] as string).trim() !== "")
-  return key ? (layout.holder?.[key] as string) : undefined
+  const holder = layout.holder
+  const key = holder && PROJECT_KEYS.find((k) => typeof own(holder, k) === "string" && (holder[k] as string).trim() !== "")
+  return key ? (holder?.[key] as string) : undefined
 }
 
 function locateIn(holder: Item, prefix: JSONPath): Located | undefined {
   const label = (key: string) => [...prefix, key].join(".")
-  const key = LIST_KEYS.find((k) => k in holder && holder[k] !== null)
+  const key = LIST_KEYS.find((k) => own(holder, k) !== undefined && holder[k] !== null)
   if (key) {
     const list = holder[key]
     if (!Array.isArray(list)) return { ok: false, problem: `found ${foundLabel(label(key))}, but it is ${kindOf(list)}, not a list of stories` }
     return { ok: true, layout: listLayout(list, [...prefix, key], label(key), holder, key, prefix) }
   }
-  if (!(PHASES in holder) || holder[PHASES] === null) return undefined
+  if (own(holder, PHASES) === undefined || holder[PHASES] === null) return undefined
   const phases = holder[PHASES]
   if (!Array.isArray(phases)) return { ok: false, problem: `found ${foundLabel(label(PHASES))}, but it is ${kindOf(phases)}, not a list of phases` }
   return { ok: true, layout: phasesLayout(phases, [...prefix, PHASES], label(PHASES), holder, prefix) }
@@ -89,7 +90,7 @@ function phasesLayout(phases: unknown[], at: JSONPath, shape: string, holder: It
   const entries: PlanEntry[] = []
   let inner: string | undefined
   phases.forEach((phase, p) => {
-    const key = isObject(phase) ? LIST_KEYS.find((k) => Array.isArray(phase[k])) : undefined
+    const key = isObject(phase) ? LIST_KEYS.find((k) => Array.isArray(own(phase, k))) : undefined
     if (!isObject(phase) || key === undefined) {
       entries.push({ at: [...at, p], value: phase, position: String(p + 1) })
       return

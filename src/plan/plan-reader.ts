@@ -3,7 +3,7 @@
 // as the plan's stories, then the rules a story list must keep (unique ids, dependencies that exist
 // and do not go round). A file it cannot use gets problems that say what was expected and what was
 // found. Unknown fields are not read and stay as they are (the write-back edits only its own). Pure.
-import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser"
 import { MAX_JSON_DEPTH, tooDeepAt } from "../config/json-depth.js"
 import { saysDone } from "./done-field.js"
 import { foundLabel, kindOf, locatePlan, projectName, type PlanEntry } from "./plan-layout.js"
@@ -51,9 +51,19 @@ export function readJson(source: string): { ok: true; data: unknown } | { ok: fa
     const deep = tooDeepAt(source)
     if (deep !== undefined) return { ok: false, error: `${where(source, deep)}: nested too deeply (more than ${MAX_JSON_DEPTH} levels of brackets)` }
     const errors: ParseError[] = []
-    const data: unknown = parse(source, errors, { allowTrailingComma: true })
-    return errors.length > 0 ? { ok: false, error: syntaxError(source, errors[0] as ParseError) } : { ok: true, data }
+    const tree = parseTree(source, errors, { allowTrailingComma: true })
+    return errors.length > 0 ? { ok: false, error: syntaxError(source, errors[0] as ParseError) } : { ok: true, data: tree ? valueOf(tree) : undefined }
   }
+}
+
+/**
+ * A parsed node's value, every key an own property as JSON.parse makes it: jsonc-parser's own
+ * `parse` assigns keys, so a `"__proto__"` key in the file replaced the object's prototype.
+ */
+function valueOf(node: Node): unknown {
+  if (node.type === "array") return (node.children ?? []).map(valueOf)
+  if (node.type !== "object") return node.value
+  return Object.fromEntries((node.children ?? []).map((property) => [property.children?.[0]?.value as string, property.children?.[1] ? valueOf(property.children[1]) : undefined]))
 }
 
 const count = (n: number) => `${n} ${n === 1 ? "item" : "items"}`

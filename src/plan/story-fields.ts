@@ -17,9 +17,12 @@ export const STORY_FIELDS = {
 export type Item = Record<string, unknown>
 export type Read<T> = { value: T } | { problem: string }
 
+/** The item's own field `key` (never one of Object.prototype's: `constructor`, `toString`, …). */
+export const own = (item: Item, key: string): unknown => (Object.hasOwn(item, key) ? item[key] : undefined)
+
 /** The first of `names` the item has (null counts as absent), with its name as written. */
 export function pick(item: Item, names: readonly string[]): { key: string; value: unknown } | undefined {
-  const key = names.find((name) => item[name] !== undefined && item[name] !== null)
+  const key = names.find((name) => own(item, name) !== undefined && own(item, name) !== null)
   return key === undefined ? undefined : { key, value: item[key] }
 }
 
@@ -55,7 +58,8 @@ export function readCriteria(item: Item): Read<string[]> {
   return wrong(found.key, "a list of strings")
 }
 
-const PRIORITY_WORDS: Record<string, number> = { critical: 0, urgent: 0, highest: 0, high: 1, medium: 2, normal: 2, mid: 2, low: 3, lowest: 4 }
+// A Map: a word from the file (`"__proto__"`, `"constructor"`) must not find Object.prototype's.
+const PRIORITY_WORDS = new Map([["critical", 0], ["urgent", 0], ["highest", 0], ["high", 1], ["medium", 2], ["normal", 2], ["mid", 2], ["low", 3], ["lowest", 4]])
 
 /**
  * Lower comes first. A number as it is; `"P1"` → 1; `"high"` → 1 (critical 0, medium 2, low 3,
@@ -69,7 +73,8 @@ export function readPriority(item: Item): Read<number | undefined> {
     const word = found.value.trim().toLowerCase()
     const level = /^p(\d+)$/.exec(word)?.[1]
     if (level !== undefined) return ok(Number(level))
-    if (word in PRIORITY_WORDS) return ok(PRIORITY_WORDS[word])
+    const ranked = PRIORITY_WORDS.get(word)
+    if (ranked !== undefined) return ok(ranked)
     if (word !== "" && Number.isFinite(Number(word))) return ok(Number(word))
   }
   return wrong(found.key, `a number, "high", "medium", "low" (or critical, lowest) or P0–P4 (it is ${JSON.stringify(found.value)})`)

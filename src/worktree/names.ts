@@ -15,9 +15,38 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 /** Why `name` cannot name a worktree and its branch, or undefined when it can. */
 export function invalidName(name: string): string | undefined {
   if (!NAME.test(name)) return `"${name}" is not a worktree name: use letters, digits, ".", "_" and "-" (at most 64, starting with a letter or digit)`
-  if (name.endsWith(".lock") || name.includes("..") || name.endsWith(".")) return `"${name}" is not a worktree name: git refuses it as a branch name`
+  const refused = branchNameProblem(branchOf(name))
+  if (refused) return `"${name}" is not a worktree name: git refuses it as a branch name (it ${refused})`
   return undefined
 }
+
+const REFUSED_CHARACTERS = new Set([" ", "~", "^", ":", "?", "*", "[", "\\"])
+
+/**
+ * What git's `check-ref-format` (its rules 1–10) refuses in the full ref name `ref`
+ * (`refs/heads/ralph/x`), or undefined when it takes it. Pure, linear in the name.
+ */
+export function refNameProblem(ref: string): string | undefined {
+  if (ref === "@") return "is the single character @"
+  if (!ref.includes("/")) return "has no slash"
+  if (ref.startsWith("/") || ref.endsWith("/") || ref.includes("//")) return "begins or ends with a slash, or has two in a row"
+  if (ref.endsWith(".")) return "ends with a dot"
+  if (ref.includes("..")) return "has two dots in a row"
+  if (ref.includes("@{")) return "has @{"
+  for (const character of ref) {
+    const code = character.charCodeAt(0)
+    if (code < 0x20 || code === 0x7f) return "has a control character"
+    if (REFUSED_CHARACTERS.has(character)) return `has ${JSON.stringify(character)}`
+  }
+  for (const component of ref.split("/")) {
+    if (component.startsWith(".")) return `has a part that begins with a dot (${component})`
+    if (component.endsWith(".lock")) return `has a part that ends with .lock (${component})`
+  }
+  return undefined
+}
+
+/** What `git check-ref-format --branch` refuses in a branch name, or undefined when it takes it. */
+export const branchNameProblem = (branch: string): string | undefined => (branch.startsWith("-") ? "begins with a dash" : refNameProblem(`refs/heads/${branch}`))
 
 /**
  * After `--worktree`, a word is the worktree's name (not the task's first word) when it could only

@@ -33,8 +33,8 @@ export function worktreeLines(views: readonly WorktreeView[]): string[] {
 
 export function parallelLines(run: ParallelRun | undefined): string[] {
   if (!run) return []
-  const running = Object.keys(run.running)
-  const failed = Object.entries(run.failed)
+  const running = run.running.map((r) => r.story)
+  const failed = run.failed.map((f) => [f.story, f.reason] as const)
   const settled = new Set([...running, ...failed.map(([id]) => id), ...run.plan.done.map((d) => d.id)])
   const waiting = run.plan.stories.filter((s) => !settled.has(s.id)).map((s) => s.id)
   return [

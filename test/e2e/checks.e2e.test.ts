@@ -72,6 +72,23 @@ describe("checks", () => {
     if (zeroWarnings) expect(prompted(project)[1]?.lastUser).toContain("| 1 warning(s) |")
   })
 
+  it("a check that exits 1 on a warning alone keeps the loop from completing (zeroWarnings off: the exit decides)", async () => {
+    const project = await harness().project("failed-on-warning", {
+      pluginOptions: {
+        strategy: "continue",
+        maxRetries: 1,
+        checks: [{ name: "lint", kind: "lint", command: "echo 'src/a.ts:1:1: warning prefer-const'; exit 1" }],
+      },
+      script: { main: [{ text: "<promise>DONE</promise>" }, { text: "still <promise>DONE</promise>" }] },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "lint-clean code")
+    await waitForToast(project, /retry limit/)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "retries-exhausted" })
+    expect(prompted(project)).toHaveLength(2)
+    expect(prompted(project)[1]?.lastUser).toContain('| check "lint" failed (exit 1) |')
+  })
+
   it("stagnation: issues that do not fall for stagnationLimit check runs stop the loop with the reason", async () => {
     const project = await harness().project("stagnation", {
       pluginOptions: {

@@ -214,6 +214,25 @@ describe("worktree loops", () => {
     expect(storyPrompts.length).toBeGreaterThanOrEqual(2)
   })
 
+  it("--prd --parallel with a story whose title has an unbalanced quote (Support '90s themes): its loop starts and the plan is done", { timeout: 180_000 }, async () => {
+    // Found in use: the worktree's /ralph refused the story's text as an unclosed quote, nothing recorded it, and the run never ended.
+    const plan = { project: "quotes", userStories: [{ ...planStory(1, "Support '90s themes"), description: 'Say "retro' }] }
+    const reply = (r: MockRequest): Reply => {
+      if (!/Story S1 of the plan/.test(r.lastUser) || r.lastUser.startsWith("The stories ")) return { text: "OK" }
+      if (r.lastRole === "tool") return { text: "S1.txt written. <promise>DONE</promise>" }
+      return { toolCalls: [{ name: "write", args: { filePath: "S1.txt", content: "S1\n" } }] }
+    }
+    const project: Project = await harness().project("parallel-quote", { script: { main: reply } })
+    writePlan(project, plan)
+    const session = await project.newSession()
+    await project.command(session, "ralph", "--prd --parallel 1")
+    const done = await waitForToast(project, /^Ralph · plan (done|stopped)/, 90_000)
+    expect(done.properties.title).toBe("Ralph · plan done")
+    const told = project.requests("main").find((r) => r.lastRole === "user" && /Story S1 of the plan/.test(r.lastUser))
+    expect(told?.lastUser).toContain(`Story S1 of the plan .opencode/prd.json: Support '90s themes\n\nSay "retro`)
+    expect(readFileSync(join(project.dir, "S1.txt"), "utf8")).toBe("S1\n")
+  })
+
   it("--prd --parallel 2 while another worktree loop fills maxParallelLoops 2: the story without a place waits (not failed) and starts once that loop has ended", { timeout: 240_000 }, async () => {
     const plan = {
       project: "waits",
@@ -245,11 +264,11 @@ describe("worktree loops", () => {
     await waitUntil(() => firstAsked.includes("S1"), "story S1's first request")
     const runFile = join(project.dir, ".opencode/ralph-loop/parallel.json")
     const waiting = await waitUntil(() => {
-      const run = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, "utf8")) as { running: Record<string, string>; failed: Record<string, string> }) : undefined
-      return run?.running.S1 ? run : undefined
+      const run = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, "utf8")) as { running: Array<{ story: string; worktree: string }>; failed: unknown[] }) : undefined
+      return run?.running.some((r) => r.story === "S1") ? run : undefined
     }, "parallel.json with S1 running")
-    expect(waiting.running).toEqual({ S1: "story-s1" })
-    expect(waiting.failed).toEqual({})
+    expect(waiting.running).toEqual([{ story: "S1", worktree: "story-s1" }])
+    expect(waiting.failed).toEqual([])
     expect(firstAsked).toEqual(["solo", "S1"])
     // A /ralph --worktree of its own is refused while both places are taken, with the count.
     await project.command(session, "ralph", "--worktree extra-wt write task-extra")

@@ -84,6 +84,18 @@ describe("completion criteria", () => {
       "2 test(s) failing",
     ])
   })
+  it("a check that failed never meets them, whatever it counted (eslint --max-warnings 0 on warnings alone)", async () => {
+    // Found in use: the failing lint counted only warnings, so the claim was accepted under zeroWarnings: false.
+    const lint = await runCheck({ name: "lint", command: "echo 'src/a.ts:3:1: warning unused variable x'; echo '✖ 1 problem (0 errors, 1 warning)'; echo 'ESLint found too many warnings (maximum: 0).'; exit 1", kind: "lint" }, dir())
+    expect(lint).toMatchObject({ status: "failed", errors: 0, warnings: 1 })
+    expect(unmetCriteria(snapshotOf(1, 0, [lint]), criteria)).toEqual(['check "lint" failed (exit 1)'])
+    // Even with every criterion off, and with no count at all (a signal, say).
+    const off = { zeroErrors: false, zeroWarnings: false, zeroSecurity: false, testsPass: false }
+    expect(unmetCriteria(snapshotOf(1, 0, [result({ name: "t", kind: "test", status: "failed", exitCode: 1, testsFailed: 1 })]), off)).toEqual(['check "t" failed (exit 1)'])
+    expect(unmetCriteria(snapshotOf(1, 0, [result({ status: "failed", exitCode: null })]), off)).toEqual(['check "c" failed (killed by a signal)'])
+    // A failure the criteria count already is named once, by its counts.
+    expect(unmetCriteria(snapshotOf(1, 0, [lint]), { ...criteria, zeroWarnings: true })).toEqual(["1 warning(s)"])
+  })
   it("stagnation counts runs in a row without fewer issues; the feedback line is seed 004's", () => {
     const s = (errors: number) => snapshotOf(1, 0, [result({ errors })])
     expect(stagnantRuns([s(5), s(3), s(3), s(4)])).toBe(2)

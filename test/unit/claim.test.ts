@@ -27,6 +27,16 @@ describe("judgeClaim: one rule for the promise and ralph_done", () => {
     expect(judged.accepted).toBe(false)
     expect(judged.unmet).toEqual(["1 test(s) failing"])
   })
+
+  it("a check that exited non-zero rejects it even when it counted only what the criteria allow", () => {
+    const lint: CheckResult = { ...result("lint", false), kind: "lint", output: "src/a.ts:1:1: warning x\nESLint found too many warnings (maximum: 0).", testsRun: 0, testsFailed: 0, warnings: 1 }
+    const judged = judgeClaim(snapshotOf(1, 0, [lint]), [], settings)
+    expect(settings.zeroWarnings).toBe(false)
+    expect(judged).toEqual({ unmet: ['check "lint" failed (exit 1)'], openTodos: [], accepted: false })
+    const turn: Turn = { lastAssistantID: "msg_1", texts: ["<promise>DONE</promise>"] }
+    const decided = decide(loop(), { turn, sample: { workTree: "w", todosCompleted: 0, openTodos: [], sessionID: "ses_a" }, now: 1_000, snapshot: snapshotOf(1, 0, [lint]) })
+    expect(decided.decision).toMatchObject({ type: "restart", feedback: expect.stringContaining('check "lint" failed (exit 1)') })
+  })
 })
 
 describe("claimAnswer: what the tool tells the model", () => {

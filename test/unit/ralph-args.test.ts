@@ -45,6 +45,15 @@ describe("/ralph arguments", () => {
     expect(parseRalphArgs(`don't stop --completion-promise='it is done'`)).toEqual({ ok: true, task: "don't stop", overrides: { promiseWord: "it is done" } })
   })
 
+  it("takes everything after -- verbatim, an unbalanced quote too (a parallel story's task comes that way)", () => {
+    // Found in use: the story "Support '90s themes" was refused as an unclosed quote, and its worktree loop never started.
+    expect(parseRalphArgs("-- Support '90s themes")).toEqual({ ok: true, task: "Support '90s themes", overrides: {} })
+    const story = 'Story US-2 of the plan prd.json: Quote "the \'90s\n\n- it says "hi --max-iterations 3'
+    expect(parseRalphArgs(`--max-iterations 4 -- ${story}`)).toEqual({ ok: true, task: story, overrides: { maxIterations: 4 } })
+    // Before --, a quote still has to close.
+    expect(parseRalphArgs("say 'hi -- there")).toEqual({ ok: false, error: "unclosed ' quote starting at character 5" })
+  })
+
   it("does not treat a quoted --word as a flag", () => {
     expect(parseRalphArgs('explain "--force" please')).toEqual({ ok: true, task: 'explain "--force" please', overrides: {} })
   })

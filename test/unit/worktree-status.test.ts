@@ -26,7 +26,7 @@ describe("worktree lines", () => {
 
   it("a parallel run: done of all, what runs, what waits (for its dependencies or a place), what did not merge", () => {
     const plan = { file: "prd.json", shape: "userStories", stories: [], done: [{ id: "S1", iteration: 1, checks: [] }] }
-    expect(parallelLines({ plan: { ...plan, stories: new Array(4).fill(null).map((_, i) => ({ id: `S${i + 1}`, title: "", acceptanceCriteria: [], dependsOn: [], checks: [] })) }, parallel: 2, fromSession: "s", startedAt: 0, running: { S2: "story-s2" }, failed: { S3: "conflict in a.ts" } })).toEqual([
+    expect(parallelLines({ plan: { ...plan, stories: new Array(4).fill(null).map((_, i) => ({ id: `S${i + 1}`, title: "", acceptanceCriteria: [], dependsOn: [], checks: [] })) }, parallel: 2, fromSession: "s", startedAt: 0, running: [{ story: "S2", worktree: "story-s2" }], failed: [{ story: "S3", reason: "conflict in a.ts" }] })).toEqual([
       "Parallel run of prd.json: 1 of 4 stories done, up to 2 at once.",
       "  running: S2",
       "  waiting: S4",

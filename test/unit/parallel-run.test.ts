@@ -1,0 +1,164 @@
+// A parallel plan run on real folders and a real git repository, with OpenCode replaced by a stub
+// that records what the run asks of it: what a run takes as its own after a restart, and what
+// happens to a story whose worktree loop does not start.
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { ParallelPlan } from "../../src/actions/parallel-plan.js"
+import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
+import type { RalphContext } from "../../src/context.js"
+import type { PlanState } from "../../src/plan/plan.js"
+import { parsePlan } from "../../src/plan/plan-reader.js"
+import { LoopStore } from "../../src/store/loop-store.js"
+import { readWorktreeState, writeWorktreeState } from "../../src/store/worktree-file.js"
+import { isLive, readWorktrees } from "../../src/store/worktree-loops.js"
+import { tempDirs } from "../temp-dirs.js"
+import { loop } from "./fixtures.js"
+
+const tmp = tempDirs()
+const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).trim()
+const PLAN = ".opencode/prd.json"
+
+/** A repository with one commit and a plan of `stories` (`[id, dependsOn]`). */
+function project(stories: Array<[string, string[]]>): { dir: string; plan: PlanState } {
+  const dir = tmp("ralph-parallel-")
+  git(dir, "init", "-q", "-b", "main")
+  writeFileSync(join(dir, "a.txt"), "a\n")
+  git(dir, "add", ".")
+  git(dir, "commit", "-q", "-m", "start")
+  mkdirSync(join(dir, ".opencode"))
+  const text = JSON.stringify({ userStories: stories.map(([id, dependsOn]) => ({ id, title: `story ${id}`, acceptanceCriteria: [], dependsOn, passes: false })) }, null, 2)
+  writeFileSync(join(dir, PLAN), text)
+  const read = parsePlan(text)
+  if (!read.ok) throw new Error(read.problems.join("; "))
+  return { dir, plan: { file: PLAN, shape: read.plan.shape, stories: read.plan.stories, done: [] } }
+}
+
+function deferred<T = void>() {
+  let resolve!: (value: T) => void
+  const promise = new Promise<T>((r) => (resolve = r))
+  return { promise, resolve }
+}
+
+/**
+ * One instance of the plugin in `dir` (a restart of OpenCode is a new one): its parallel run, and
+ * an OpenCode that creates sessions and runs each worktree's /ralph as `command` says.
+ */
+function instance(dir: string, opts: { maxParallelLoops?: number; command?: (path: string) => Promise<void>; createSession?: (path: string) => Promise<void> } = {}) {
+  const sessions: string[] = []
+  const toasts: string[] = []
+  const waiters: Array<{ until: () => boolean; resolve: () => void }> = []
+  const heard = () => {
+    for (const w of waiters.splice(0)) if (w.until()) w.resolve()
+    else waiters.push(w)
+  }
+  const api = {
+    log: () => undefined,
+    toast: (_variant: string, title: string, message: string) => {
+      toasts.push(`${title}: ${message}`)
+      heard()
+    },
+    createSessionIn: async (path: string) => {
+      await opts.createSession?.(path)
+      sessions.push(path)
+      heard()
+      return { id: `ses_${sessions.length}` }
+    },
+    // By default a worktree's /ralph starts its loop, whose first turn goes on for the whole test.
+    command: (path: string) => (opts.command ? opts.command(path) : new Promise<void>(() => undefined)),
+  }
+  const ctx = {
+    directory: dir,
+    api,
+    settings: { current: { ...DEFAULT_SETTINGS, maxParallelLoops: opts.maxParallelLoops ?? 4 } },
+    worktrees: { start: () => undefined },
+    now: Date.now,
+  } as unknown as RalphContext & { parallel: ParallelPlan }
+  const parallel = new ParallelPlan(() => ctx)
+  ctx.parallel = parallel
+  /** Resolves once `until` holds after something the run did (a session made, a toast). */
+  const when = (until: () => boolean) => {
+    const { promise, resolve } = deferred()
+    if (until()) resolve()
+    else waiters.push({ until, resolve })
+    return promise
+  }
+  /** The stories the run holds as running, once every change queued before is done (another start is refused with them). */
+  const runningNow = async (plan: PlanState) => {
+    const refused = await parallel.start(plan, 1, "ses_main", {})
+    return refused.ok ? "a new run started" : refused.error
+  }
+  return { parallel, sessions, toasts, when, runningNow }
+}
+
+const passes = (dir: string) => (JSON.parse(readFileSync(join(dir, PLAN), "utf8")) as { userStories: Array<{ id: string; passes: boolean }> }).userStories.map((s) => [s.id, s.passes])
+const worktreeDir = (dir: string, name: string) => join(dir, ".opencode/ralph-loop/worktrees", name)
+
+describe("a parallel run after a restart of OpenCode", () => {
+  it("does not take an earlier run's archive of the same worktree name (merged/story-1) as its story settled", async () => {
+    const { dir, plan } = project([["1", []], ["2", ["1"]]])
+    // An earlier run of the plan merged story 1 and archived its loop's files.
+    const archive = join(dir, ".opencode/ralph-loop/merged/story-1")
+    const earlier = Date.now() - 3_600_000
+    await writeWorktreeState(archive, {
+      name: "story-1", branch: "ralph/story-1", mainDirectory: dir, base: { branch: "main", commit: git(dir, "rev-parse", "HEAD") }, mergeStrategy: "merge",
+      story: "1", createdAt: earlier, merge: { result: "merged", detail: "ralph/story-1 merged into main; the worktree is removed", removed: true },
+    })
+    const store = new LoopStore(archive)
+    await store.save(loop({ phase: "stopped", stopReason: "completed", iteration: 3 }), "stopped:completed", earlier)
+    await store.flush()
+
+    // This run starts story 1 again (the plan file says it is not done), in a new worktree story-1.
+    const first = instance(dir)
+    expect(await first.parallel.start(plan, 1, "ses_main", {})).toEqual({ ok: true, started: ["1"] })
+    expect(existsSync(worktreeDir(dir, "story-1"))).toBe(true)
+
+    // OpenCode restarts while story 1's loop runs.
+    const second = instance(dir)
+    await second.parallel.reconcile()
+    expect(await second.runningNow(plan)).toContain("is under way (1)")
+    expect(passes(dir)).toEqual([["1", false], ["2", false]])
+    expect(second.sessions).toEqual([])
+    expect(second.toasts).toEqual([])
+
+    // Its own worktree settled while OpenCode was down (kept, here: written in the worktree): that the next start takes.
+    const own = readWorktreeState(worktreeDir(dir, "story-1"))
+    if (!own) throw new Error("story-1 has no worktree.json")
+    expect(own.run).toBe(second.parallel.current()?.id)
+    await writeWorktreeState(worktreeDir(dir, "story-1"), { ...own, merge: { result: "nothing", detail: "the loop left no change to merge" } })
+    const mine = new LoopStore(worktreeDir(dir, "story-1"))
+    await mine.save(loop({ phase: "stopped", stopReason: "completed", iteration: 2 }), "stopped:completed", Date.now())
+    await mine.flush()
+    const third = instance(dir)
+    await third.parallel.reconcile()
+    expect(await third.runningNow(plan)).toContain("is under way (2)")
+    expect(passes(dir)).toEqual([["1", true], ["2", false]])
+    expect(third.sessions).toEqual([worktreeDir(dir, "story-2")])
+  })
+})
+
+describe("a story whose worktree loop does not start", () => {
+  it("is that story's failure: the worktree is recorded failed, its place is free for the next story, and the run ends when none is left", async () => {
+    const { dir, plan } = project([["A", []], ["B", []]])
+    // The worktree's /ralph runs and its turn ends, but no loop was saved there (refused, say).
+    const run = instance(dir, { maxParallelLoops: 1, command: async () => undefined })
+    expect(await run.parallel.start(plan, 2, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
+    await run.when(() => run.toasts.some((t) => t.startsWith("Ralph · plan stopped")))
+
+    expect(run.sessions).toEqual([worktreeDir(dir, "story-a"), worktreeDir(dir, "story-b")])
+    for (const name of ["story-a", "story-b"]) expect(readWorktreeState(worktreeDir(dir, name))?.merge).toEqual({ result: "failed", detail: "no loop started in the worktree: its /ralph was refused (the worktree's session says why)" })
+    expect((await readWorktrees(dir)).filter(isLive)).toEqual([])
+    expect(run.parallel.current()).toBeUndefined()
+    expect(run.toasts.at(-1)).toContain("2 of 2 stories of .opencode/prd.json are not done: A: no loop started in the worktree")
+    expect(passes(dir)).toEqual([["A", false], ["B", false]])
+  })
+
+  it("a session that cannot be made in the worktree fails the story at once and leaves no worktree counted as running", async () => {
+    const { dir, plan } = project([["A", []], ["B", []]])
+    const run = instance(dir, { maxParallelLoops: 1, createSession: async (path) => (path.endsWith("story-a") ? Promise.reject(new Error("session.create: 500")) : undefined) })
+    expect(await run.parallel.start(plan, 2, "ses_main", {})).toEqual({ ok: true, started: ["B"] })
+    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge).toEqual({ result: "failed", detail: "the loop could not be started in the worktree story-a: Error: session.create: 500" })
+    expect((await readWorktrees(dir)).filter(isLive).map((w) => w.name)).toEqual(["story-b"])
+  })
+})
