@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { parseArgs } from "../../src/cli/args.js"
+import { clean } from "../../src/cli/clean.js"
 import { planCheck } from "../../src/cli/plan-check.js"
 import { readProjectLoops } from "../../src/status/read-project.js"
 import { LoopStore } from "../../src/store/loop-store.js"
@@ -55,6 +56,16 @@ describe("only regular files are read", () => {
     fifo(join(project, ".opencode/ralph-loop/journal-2020-01-01.jsonl"))
     const { loops } = await readProjectLoops(project)
     expect(loops.map((s) => s.loop.id)).toEqual(["ses_old"])
+  })
+
+  it("ralph-loop clean cleans beside a FIFO state file and leaves the FIFO alone", async () => {
+    const project = await projectWithFifoState()
+    const args = parseArgs(["clean"], project)
+    if ("error" in args) throw new Error(args.error)
+    const lines: string[] = []
+    expect(await clean(args, { XDG_CONFIG_HOME: join(project, "no-global") }, (l) => lines.push(l), NOW)).toBe(0)
+    expect(lines[0]).toMatch(/removed the files of 1 loop/)
+    expect(readdirSync(join(project, LOOPS))).toEqual(["ses_fifo.json"])
   })
 
   it("ralph-loop plan check says a FIFO plan is not a regular file (exit 1); /ralph-status's read does not wait on it", async () => {
