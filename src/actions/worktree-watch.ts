@@ -5,19 +5,18 @@
 // commit the loop's work, merge it back by mergeStrategy, and remove a merged worktree (its loop's
 // files kept under `.opencode/ralph-loop/merged/<NAME>/`). One writer, one merge at a time.
 import { existsSync } from "node:fs"
-import { cp, mkdir } from "node:fs/promises"
 import { join } from "node:path"
 import type { OpencodeApi } from "../opencode/api.js"
-import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import { htmlReportFile } from "../report/write.js"
 import type { Loop } from "../loop/loop.js"
 import { isLive, readWorktrees, type WorktreeEntry } from "../store/worktree-loops.js"
 import { writeWorktreeState } from "../store/worktree-file.js"
 import { mergeAction, mergeHint, type MergeAction } from "../worktree/merge-plan.js"
 import type { MergeOutcome, WorktreeState } from "../worktree/worktree-state.js"
+import { archiveWorktreeFiles, MERGED_DIR } from "./worktree-archive.js"
 import { commitWork, fastForward, mergeBranch, mergeFacts, removeWorktree } from "./worktree-git.js"
 
-export const MERGED_DIR = `${STATE_DIR}/merged`
+export { MERGED_DIR }
 const TICK_MS = 1_000
 /** A completed loop's reports are written right after it ends; a merge waits for them at most this long. */
 const REPORT_WAIT_MS = 30_000
@@ -138,9 +137,7 @@ export class WorktreeWatch {
   /** The loop's files go to merged/<NAME>/, its OpenCode instance ends, then the worktree and its merged branch go. */
   private async remove(entry: WorktreeEntry): Promise<void> {
     await this.api.disposeInstance(entry.path).catch(() => undefined)
-    const archive = join(this.directory, MERGED_DIR, entry.name)
-    await mkdir(archive, { recursive: true })
-    await cp(join(entry.path, OPENCODE_DIR), join(archive, OPENCODE_DIR), { recursive: true, filter: (source) => !source.endsWith("node_modules") })
+    await archiveWorktreeFiles(this.directory, entry.name, entry.path)
     await removeWorktree(this.directory, entry.name)
   }
 }

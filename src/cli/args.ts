@@ -39,9 +39,10 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
       args.project = resolve(cwd, dir)
       projectGiven = true
     } else if (flag === "--days") {
-      const days = Number(value())
-      if (!Number.isFinite(days) || days < 0) return { error: "--days needs a number of days (0 or more)" }
-      args.days = days
+      // Digits only: Number("") is 0, and `--days ""` must not mean "every ended loop".
+      const given = value()
+      if (given === undefined || !/^\d+(\.\d+)?$/.test(given)) return { error: `--days needs a number of days (0 or more)${given === undefined ? "" : `, not ${JSON.stringify(given)}`}` }
+      args.days = Number(given)
     } else if (flag.startsWith("-")) return { error: `unknown option ${flag}` }
     else if (args.command === undefined) args.command = flag
     else args.operands.push(flag)

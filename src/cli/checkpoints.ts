@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { changedBetween, listCheckpoints, loopsWithCheckpoints } from "../actions/checkpoints.js"
 import type { DiagnosticSnapshot } from "../loop/diagnostics.js"
 import { STATE_DIR } from "../project/own-files.js"
-import { readNewestLoops } from "../store/saved-loops.js"
+import { readLoopFiles } from "../store/saved-loops.js"
 import type { CliArgs } from "./args.js"
 
 const checksThen = (snapshot: DiagnosticSnapshot | undefined) =>
@@ -17,7 +17,7 @@ export async function checkpoints(args: CliArgs, out: (line: string) => void): P
     out(args.loop ? `ralph-loop checkpoints: no loop ${args.loop} with checkpoints in ${args.project}` : `ralph-loop checkpoints: no loop in ${args.project} has checkpoints`)
     return args.loop ? 1 : 0
   }
-  const saved = await readNewestLoops(join(args.project, STATE_DIR, "loops"), 10_000)
+  const { loops: saved } = await readLoopFiles(join(args.project, STATE_DIR, "loops"))
   for (const id of ids) {
     const loop = saved.find((s) => s.loop.id === id)?.loop
     const list = await listCheckpoints(args.project, id)

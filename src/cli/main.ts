@@ -19,8 +19,8 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
   ralph-loop doctor    [--project DIR]             check OpenCode, where the plugin is listed, the settings
   ralph-loop clean     [--days N] [--project DIR] [--force]
                                                    remove files of loops ended over N days ago (${DEFAULT_DAYS}),
-                                                   and worktrees whose loop ended (one whose work is not
-                                                   in your branch only with --force)
+                                                   and worktrees whose loop ended that long ago (one whose
+                                                   work is not in your branch only with --force)
   ralph-loop plan check [PATH] [--project DIR]     read a plan as /ralph --prd would (PATH: the prdPath
                                                    setting) and show its stories in the loop's order
   ralph-loop status    [--project DIR] [LOOP] [--json] [--watch]
@@ -60,9 +60,9 @@ async function main(): Promise<number> {
     case "doctor":
       return doctor(args, process.env, out)
     case "clean": {
-      const code = clean(args, out)
-      await cleanWorktrees(args, out)
-      return code
+      const code = await clean(args, process.env, out)
+      const worktreesCode = await cleanWorktrees(args, out)
+      return code || worktreesCode
     }
     case "worktrees":
       return worktrees(args, out)

@@ -1,18 +1,26 @@
 // `ralph-loop worktrees [--project DIR]`: each worktree loop — its branch, its loop's state, what its
-// merge did — and the parallel plan run; `ralph-loop clean` removes the finished ones (never one
-// whose branch or folder holds work the user's branch lacks, unless --force).
-import { existsSync, readFileSync } from "node:fs"
-import { join } from "node:path"
+// merge did — and the parallel plan run; `ralph-loop clean` removes the ones finished more than
+// --days ago, their loop's files kept in merged/<NAME>/ (never one whose branch or folder holds work
+// the user's branch lacks, unless --force; never one git cannot tell about).
+import { existsSync } from "node:fs"
+import { lstat } from "node:fs/promises"
+import { join, relative } from "node:path"
+import { archiveWorktreeFiles, MERGED_DIR } from "../actions/worktree-archive.js"
 import { listWorktreeFolders, removeWorktree, unmergedCommits, worktreeDirty } from "../actions/worktree-git.js"
 import { parallelRunSchema, type ParallelRun } from "../plan/parallel.js"
 import { STATE_DIR } from "../project/own-files.js"
-import { readWorktrees } from "../store/worktree-loops.js"
+import { readRegularFileSync } from "../store/regular-file.js"
+import { worktreeFile } from "../store/worktree-file.js"
+import { readWorktrees, type WorktreeEntry } from "../store/worktree-loops.js"
 import { parallelLines, worktreeLines } from "../worktree/status-lines.js"
 import type { CliArgs } from "./args.js"
+import { DAY_MS, DEFAULT_DAYS } from "./clean.js"
 
 function parallelRun(project: string): ParallelRun | undefined {
+  const read = readRegularFileSync(join(project, STATE_DIR, "parallel.json"))
+  if (!read.ok) return undefined
   try {
-    const parsed = parallelRunSchema.safeParse(JSON.parse(readFileSync(join(project, STATE_DIR, "parallel.json"), "utf8")))
+    const parsed = parallelRunSchema.safeParse(JSON.parse(read.text))
     return parsed.success ? parsed.data : undefined
   } catch {
     return undefined
@@ -30,12 +38,31 @@ export async function worktrees(args: CliArgs, out: (line: string) => void): Pro
   return 0
 }
 
-/** Removes the worktrees whose loop has ended (or never started); one with work not in the user's branch only with --force. */
-export async function cleanWorktrees(args: CliArgs, out: (line: string) => void): Promise<void> {
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/** When the worktree's loop ended: its state file's, or for a loop that never started, when its failure was written. */
+async function endedAt(entry: WorktreeEntry): Promise<number | undefined> {
+  if (entry.saved) return entry.saved.savedAt
+  return (await lstat(worktreeFile(entry.path)).catch(() => undefined))?.mtimeMs
+}
+
+/**
+ * Removes the worktrees whose loop ended (or never started) more than --days ago, its loop's files
+ * kept in merged/<NAME>/ first as the plugin does after a merge; one with work not in the user's
+ * branch only with --force. Exit 1 when one could not be removed.
+ */
+export async function cleanWorktrees(args: CliArgs, out: (line: string) => void, now = Date.now()): Promise<number> {
+  const days = args.days ?? DEFAULT_DAYS
+  let failed = false
   for (const entry of await readWorktrees(args.project)) {
     const loop = entry.saved?.loop
     const ended = loop?.phase === "stopped" || (!loop && entry.state?.merge?.result === "failed")
     if (!ended) continue
+    const at = await endedAt(entry)
+    if (at === undefined || !(at < now - days * DAY_MS)) {
+      out(`ralph-loop clean: kept the worktree ${entry.name}: its loop ended less than ${days} day${days === 1 ? "" : "s"} ago (--days 0 removes it)`)
+      continue
+    }
     const branch = entry.state?.branch ?? `ralph/${entry.name}`
     let ahead: number
     let dirty: boolean
@@ -44,18 +71,28 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void)
       dirty = existsSync(entry.path) && (await worktreeDirty(entry.path))
     } catch (error) {
       // git could not say whether it holds work: it is kept, whatever --force says.
-      out(`ralph-loop clean: kept the worktree ${entry.name}: git could not tell whether it holds work (${error instanceof Error ? error.message : String(error)})`)
+      out(`ralph-loop clean: kept the worktree ${entry.name}: git could not tell whether it holds work (${message(error)})`)
       continue
     }
     if ((ahead > 0 || dirty) && !args.force) {
       out(`ralph-loop clean: kept the worktree ${entry.name}: ${ahead > 0 ? `${ahead} commit${ahead === 1 ? "" : "s"} on ${branch} not in your branch` : "uncommitted changes in it"} (--force removes it anyway)`)
       continue
     }
+    let archive: string
+    try {
+      archive = await archiveWorktreeFiles(args.project, entry.name, entry.path)
+    } catch (error) {
+      failed = true
+      out(`ralph-loop clean: kept the worktree ${entry.name}: its loop's files could not be kept in ${MERGED_DIR}/${entry.name}/ (${message(error)})`)
+      continue
+    }
     try {
       await removeWorktree(args.project, entry.name, args.force)
-      out(`ralph-loop clean: removed the worktree ${entry.name} and its branch ${branch}`)
+      out(`ralph-loop clean: removed the worktree ${entry.name} and its branch ${branch}; its loop's files are kept in ${relative(args.project, archive)}/`)
     } catch (error) {
-      out(`ralph-loop clean: could not remove the worktree ${entry.name}: ${error instanceof Error ? error.message : String(error)}`)
+      failed = true
+      out(`ralph-loop clean: could not remove the worktree ${entry.name}: ${message(error)}`)
     }
   }
+  return failed ? 1 : 0
 }

@@ -1,12 +1,11 @@
 // What `ralph-loop status` reads of a loop's state file: the fields it shows, checked with zod —
 // not the whole loop (settings, every check's output), which took 100 ms for 1,000 files.
-import { readdirSync, readFileSync } from "node:fs"
-import { join } from "node:path"
 import { z } from "zod"
 import { DEFAULT_SETTINGS } from "../config/schema.js"
 import { diagnosticSnapshotSchema } from "../loop/diagnostics.js"
 import { loopSettingsSchema } from "../loop/loop.js"
 import { SCHEMA_VERSION, storedLoopSchema } from "../store/loop-schema.js"
+import { parseStateFile, savedAtOf } from "../store/saved-loops.js"
 
 const { strategy, maxRetries, maxIterations, summaryPath } = DEFAULT_SETTINGS
 
@@ -33,36 +32,9 @@ export interface StatusSaved {
 /** A state file's text; undefined when it is not one. */
 export function parseStatusLoop(text: string): StatusSaved | undefined {
   try {
-    const data = statusFileSchema.parse(JSON.parse(text))
-    const savedAt = Date.parse(data.savedAt)
-    return { loop: data.loop, savedAt: Number.isNaN(savedAt) ? data.loop.startedAt : savedAt }
+    const data = parseStateFile(text, statusFileSchema)
+    return { loop: data.loop, savedAt: savedAtOf(data) }
   } catch {
     return undefined
   }
-}
-
-/**
- * Every loop in `loopsDir`, newest first. Read synchronously: this is for the `ralph-loop` command,
- * a process of its own, where it is faster than reading 1,000 files side by side (never call it
- * inside OpenCode: it would block the event path). A file that is not a loop is left out.
- */
-export function readStatusLoops(loopsDir: string): StatusSaved[] {
-  let names: string[]
-  try {
-    names = readdirSync(loopsDir).filter((name) => name.endsWith(".json"))
-  } catch {
-    return []
-  }
-  const loops: StatusSaved[] = []
-  for (const name of names) {
-    let text: string
-    try {
-      text = readFileSync(join(loopsDir, name), "utf8")
-    } catch {
-      continue
-    }
-    const saved = parseStatusLoop(text)
-    if (saved) loops.push(saved)
-  }
-  return loops.sort((a, b) => b.savedAt - a.savedAt)
 }

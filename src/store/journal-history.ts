@@ -3,10 +3,11 @@
 // Unlike Journal.read it never writes (a torn last line — an append under way in the running
 // OpenCode — is just skipped), and it reads only what a history needs of the decided lines: with
 // 1,000 loops in a 5 MB journal, checking every line against the whole schema took 130 ms.
-import { readdir, readFile } from "node:fs/promises"
+import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { z } from "zod"
 import { iterationRecordSchema, journalEntrySchema } from "./loop-schema.js"
+import { readRegularFile } from "./regular-file.js"
 
 const entry = journalEntrySchema.shape
 
@@ -26,7 +27,8 @@ const DECIDED = '"event":"decided"'
 export async function readDecidedLines(stateDir: string): Promise<DecidedLine[]> {
   const names = await readdir(stateDir).catch(() => [] as string[])
   const files = [...rotatedInOrder(names), ...(names.includes("journal.jsonl") ? ["journal.jsonl"] : [])]
-  const texts = await Promise.all(files.map((name) => readFile(join(stateDir, name), "utf8").catch(() => "")))
+  // A journal that is not a regular file (a FIFO would never end) is no history.
+  const texts = await Promise.all(files.map((name) => readRegularFile(join(stateDir, name)).then((read) => (read.ok ? read.text : ""))))
   const lines: DecidedLine[] = []
   for (const text of texts)
     for (const line of text.split("\n")) {

@@ -2,7 +2,7 @@
 // (loops/<loopID>.json, schema-versioned, validated, written atomically) and an append-only
 // journal of every change (journal.ts). A damaged file is moved aside with a timestamp and the loop
 // is rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
-import { appendFile, copyFile, lstat, mkdir, readdir, readFile, rename, rm, truncate } from "node:fs/promises"
+import { appendFile, copyFile, lstat, mkdir, readdir, rename, rm, truncate } from "node:fs/promises"
 import { appendFileSync, existsSync } from "node:fs"
 import { hostname } from "node:os"
 import { join } from "node:path"
@@ -16,7 +16,8 @@ import { STATE_DIR } from "../project/own-files.js"
 import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } from "./atomic.js"
 import { Journal, JOURNAL_LIMITS, journalLine, type JournalLimits } from "./journal.js"
 import { persistedLoopSchema, SCHEMA_VERSION, type PersistedLoop } from "./loop-schema.js"
-import { readNewestLoops, type SavedLoop } from "./saved-loops.js"
+import { readRegularFile } from "./regular-file.js"
+import { parseStateFile, readNewestLoops, type SavedLoop } from "./saved-loops.js"
 
 export { STATE_DIR }
 export { JOURNAL_LIMITS, type JournalLimits }
@@ -69,7 +70,7 @@ export function stateText(loop: Loop, now: number): string {
 
 /** A state file's text back to its loop (throws on invalid JSON or a file that fails the schema). */
 export function parseStateText(text: string): { loop: Loop; owner?: { pid: number; host: string } | undefined } {
-  const data = persistedLoopSchema.parse(JSON.parse(text))
+  const data = parseStateFile(text, persistedLoopSchema)
   return { loop: loopFromState(data.loop), owner: data.owner }
 }
 
@@ -188,7 +189,7 @@ export class LoopStore {
     if (expected === undefined) return undefined
     await this.writes.get(loop.id)
     const file = this.fileOf(loop.id)
-    const actual = await readFile(file, "utf8").catch(() => undefined)
+    const actual = await readRegularFile(file).then((read) => (read.ok ? read.text : undefined))
     if (actual === this.written.get(loop.id)) return undefined
     const moved = actual === undefined ? undefined : await this.moveAside(file, now)
     await this.save(loop, "restored", now)
@@ -207,8 +208,9 @@ export class LoopStore {
     const journal = await this.journal.read(result.problems)
     for (const name of names.filter((n) => n.endsWith(".json"))) {
       const file = join(dir, name)
-      const parsed = await readFile(file, "utf8")
-        .then((text) => ({ text, ...parseStateText(text) }))
+      // Never a FIFO or a link: one would hang the start-up, the other lead outside.
+      const parsed = await readRegularFile(file)
+        .then((read) => (read.ok ? { text: read.text, ...parseStateText(read.text) } : { error: new Error(`it ${read.message}`) }))
         .catch((error: unknown) => ({ error }))
       if ("loop" in parsed && ownedByAnotherLiveProcess(parsed.owner)) {
         result.owned.push(parsed.loop.id)

@@ -1,17 +1,17 @@
-// The plan file on disk: read and checked (inside the project only), and the plugin's record of
-// its stories written back into it atomically, in the shape it was read in.
-import { readFileSync } from "node:fs"
-import { readFile } from "node:fs/promises"
+// The plan file on disk: read and checked (inside the project only, a regular file only — a FIFO
+// would never end), and the plugin's record of its stories written back into it atomically, in the
+// shape it was read in.
 import { isAbsolute, relative, resolve } from "node:path"
 import { parsePlan, planProblem, type ParsedPlan } from "../plan/plan-reader.js"
 import type { PlanState } from "../plan/plan.js"
 import { writeBack } from "../plan/write-back.js"
 import { assertInside, writeFileAtomic } from "./atomic.js"
+import { readRegularFile, readRegularFileSync, type FileText } from "./regular-file.js"
 
 export type PlanFileRead =
   | { ok: true; file: string; plan: ParsedPlan; text: string }
   /** `problems`: what is wrong inside the file (none when it could not be read at all). */
-  | { ok: false; reason: "outside" | "missing" | "broken"; file: string; message: string; problems: string[]; text?: string | undefined }
+  | { ok: false; reason: "outside" | "missing" | "unreadable" | "broken"; file: string; message: string; problems: string[]; text?: string | undefined }
 
 /** `path` relative to the project (or absolute), as the project-relative name used in messages. */
 function locate(directory: string, path: string): { absolute: string; file: string } | undefined {
@@ -20,8 +20,9 @@ function locate(directory: string, path: string): { absolute: string; file: stri
   return file.startsWith("..") || isAbsolute(file) || file === "" ? undefined : { absolute, file }
 }
 
-function checked(file: string, text: string | undefined): PlanFileRead {
-  if (text === undefined) return { ok: false, reason: "missing", file, message: `the plan file ${file} does not exist`, problems: [] }
+function checked(file: string, content: FileText): PlanFileRead {
+  if (!content.ok) return { ok: false, reason: content.reason === "missing" ? "missing" : "unreadable", file, message: `the plan file ${file} ${content.message}`, problems: [] }
+  const text = content.text
   const read = parsePlan(text)
   return read.ok ? { ok: true, file, plan: read.plan, text } : { ok: false, reason: "broken", file, message: planProblem(file, read.problems), problems: read.problems, text }
 }
@@ -36,20 +37,14 @@ export async function readPlanFile(directory: string, path: string): Promise<Pla
   } catch {
     return outside(where.file)
   }
-  return checked(where.file, await readFile(where.absolute, "utf8").catch(() => undefined))
+  return checked(where.file, await readRegularFile(where.absolute, { follow: true }))
 }
 
 /** For /ralph-status, which answers at once. */
 export function readPlanFileSync(directory: string, path: string): PlanFileRead {
   const where = locate(directory, path)
   if (!where) return outside(path)
-  let text: string | undefined
-  try {
-    text = readFileSync(where.absolute, "utf8")
-  } catch {
-    text = undefined
-  }
-  return checked(where.file, text)
+  return checked(where.file, readRegularFileSync(where.absolute, { follow: true }))
 }
 
 /**
@@ -59,8 +54,9 @@ export function readPlanFileSync(directory: string, path: string): PlanFileRead 
 export async function writePlanBack(directory: string, plan: PlanState): Promise<{ changed: string[] } | { problem: string }> {
   const where = locate(directory, plan.file)
   if (!where) return { problem: `the plan file ${plan.file} is outside the project` }
-  const text = await readFile(where.absolute, "utf8").catch(() => undefined)
-  if (text === undefined) return { problem: `the plan file ${plan.file} could not be read` }
+  const read = await readRegularFile(where.absolute, { follow: true })
+  if (!read.ok) return { problem: `the plan file ${plan.file} ${read.message}` }
+  const text = read.text
   const result = writeBack(text, plan)
   if ("problem" in result) return { problem: `the plan file ${plan.file} ${result.problem}` }
   if (result.text !== text) await writeFileAtomic(where.absolute, result.text, directory)

@@ -109,12 +109,14 @@ describe("worktree loops", () => {
     expect(git(project, "show", "ralph/gamma-wt:alpha.txt")).toBe("gamma's other work")
     expect(existsSync(worktreeDir(project, "gamma-wt"))).toBe(true)
 
-    // The CLI lists it; clean keeps it (its commit is not in the user's branch) unless --force.
+    // The CLI lists it; clean (--days 0: it ended just now) keeps it (its commit is not in the user's branch) unless --force.
     const cli = (...args: string[]) => execFileSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), ...args, "--project", project.dir], { encoding: "utf8", env: { ...process.env, HOME: harness().root } })
     expect(cli("worktrees")).toMatch(/- gamma-wt · ralph\/gamma-wt · completed after 1 iteration · conflict \(alpha.txt\)/)
-    expect(cli("clean")).toContain("kept the worktree gamma-wt: 1 commit on ralph/gamma-wt not in your branch (--force removes it anyway)")
+    expect(cli("clean")).toContain("kept the worktree gamma-wt: its loop ended less than 30 days ago")
+    expect(cli("clean", "--days", "0")).toContain("kept the worktree gamma-wt: 1 commit on ralph/gamma-wt not in your branch (--force removes it anyway)")
     expect(existsSync(worktreeDir(project, "gamma-wt"))).toBe(true)
-    expect(cli("clean", "--force")).toContain("removed the worktree gamma-wt and its branch ralph/gamma-wt")
+    expect(cli("clean", "--days", "0", "--force")).toContain("removed the worktree gamma-wt and its branch ralph/gamma-wt; its loop's files are kept in .opencode/ralph-loop/merged/gamma-wt/")
+    expect(existsSync(join(project.dir, ".opencode/ralph-loop/merged/gamma-wt/.opencode/ralph-loop/worktree.json"))).toBe(true)
     expect(existsSync(worktreeDir(project, "gamma-wt"))).toBe(false)
     expect(git(project, "branch", "--list", "ralph/gamma-wt")).toBe("")
     expect(cli("worktrees")).toContain("No worktree loops in")
@@ -340,7 +342,7 @@ describe("worktree loops", () => {
     expect(toast.properties.variant).toBe("error")
     const cli = (...args: string[]) => execFileSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), ...args, "--project", project.dir], { encoding: "utf8", env: { ...process.env, HOME: harness().root } })
     expect(cli("worktrees")).toMatch(/- off-wt · ralph\/off-wt · starting · failed/)
-    expect(cli("clean")).toContain("removed the worktree off-wt and its branch ralph/off-wt")
+    expect(cli("clean", "--days", "0")).toContain("removed the worktree off-wt and its branch ralph/off-wt")
     expect(existsSync(worktreeDir(project, "off-wt"))).toBe(false)
   })
 })

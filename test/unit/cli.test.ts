@@ -113,7 +113,7 @@ describe("ralph-loop clean", () => {
       writeFileSync(join(sessions, id, "ralph_summary.md"), "summary")
     }
     const lines: string[] = []
-    expect(clean({ command: "clean", operands: [], global: false, project, days: 30, help: false, loop: undefined, json: false, watch: false, force: false }, (l) => lines.push(l), now)).toBe(0)
+    expect(await clean({ command: "clean", operands: [], global: false, project, days: 30, help: false, loop: undefined, json: false, watch: false, force: false }, { XDG_CONFIG_HOME: join(project, "no-global") }, (l) => lines.push(l), now)).toBe(0)
     expect(readdirSync(join(store.dir, "loops")).sort()).toEqual(["ses_active.json", "ses_new.json"])
     expect(readdirSync(sessions).sort()).toEqual(["ses_active", "ses_new"])
     expect(lines[0]).toMatch(/removed the files of 1 loop that ended more than 30 days ago/)
