@@ -2,7 +2,9 @@
 // formatting. jsonc-parser's modify(…, undefined) removes an element together with the comments
 // between it and its neighbour, so the edits are made here from its syntax tree and scanner: the
 // element's own text, one comma beside it, and the line when nothing else is left on it.
-import { applyEdits, createScanner, findNodeAtLocation, parseTree, type Edit } from "jsonc-parser"
+// The list edited is the last `plugin` key's, the one OpenCode reads when a file sets it twice.
+import { applyEdits, createScanner, parseTree, type Edit, type Node } from "jsonc-parser"
+import { pluginProperty } from "./plugin-listings.js"
 
 // jsonc-parser's SyntaxKind values (a const enum in its typings, which verbatimModuleSyntax cannot use).
 const COMMA = 5
@@ -25,8 +27,11 @@ function significantTokens(text: string): Token[] {
   return tokens
 }
 
+/** The `plugin` list OpenCode reads. */
+const pluginList = (text: string): Node | undefined => pluginProperty(parseTree(text, [], { allowTrailingComma: true }))?.children?.[1]
+
 function removeOne(text: string, index: number): string {
-  const array = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true }) ?? { type: "null", offset: 0, length: 0 }, ["plugin"])
+  const array = pluginList(text)
   const node = array?.children?.[index]
   if (!node) return text
   const start = node.offset
@@ -54,7 +59,7 @@ function removeOne(text: string, index: number): string {
 /** `text` without the `plugin` entries at `indices`; a list left with only blanks inside becomes `[]`. */
 export function removePluginEntries(text: string, indices: number[]): string {
   const next = [...indices].sort((a, b) => b - a).reduce(removeOne, text)
-  const array = findNodeAtLocation(parseTree(next, [], { allowTrailingComma: true }) ?? { type: "null", offset: 0, length: 0 }, ["plugin"])
-  if (!array || array.children?.length || next.slice(array.offset + 1, array.offset + array.length - 1).trim() !== "") return next
+  const array = pluginList(next)
+  if (!array || array.type !== "array" || array.children?.length || next.slice(array.offset + 1, array.offset + array.length - 1).trim() !== "") return next
   return applyEdits(next, [{ offset: array.offset, length: array.length, content: "[]" }])
 }
