@@ -46,7 +46,7 @@ import { redacted } from "./notify/redact.js"
  * or an event that comes while this loads waits for it), so /cancel-ralph and the user's messages
  * always find them; they go on a moment later (LoopRunner.recoverAll).
  */
-export async function createInstance(input: PluginInput, options: PluginOptions | undefined): Promise<Hooks> {
+export async function createInstance(input: PluginInput, options: PluginOptions | undefined, disposed?: AbortSignal): Promise<Hooks> {
   const faults = Faults.load(input.directory)
   const worktree = readWorktreeState(input.directory)
   const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", faults, worktree?.mainDirectory)
@@ -95,6 +95,8 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     api.log("error", `could not read the loops' state: ${String(error)}`)
     return { loops: [], problems: [], owned: [] }
   })
+  // OpenCode disposed the instance while this loaded: nothing starts (the next instance recovers).
+  if (disposed?.aborted) return {}
   runner.recoverAll(manager.adoptAll(found.loops, settings.current.resumeOnStart === "ask"), found)
   // Worktree loops started from here: woken after a restart of OpenCode, merged back when they end.
   if (!worktree) {

@@ -1,7 +1,7 @@
 // server(): called once per OpenCode instance (project directory). It returns at once: the loop's
 // machinery (zod, jsonc-parser and the rest, ~150 ms to load the first time) is imported when a hook
-// first has work, or a second after start — not while OpenCode boots. Registering the commands and
-// skipping the stream of irrelevant events need nothing of it.
+// first has work, or a second after start — not while OpenCode boots, and never once the instance
+// is disposed. Registering the commands and skipping the stream of irrelevant events need nothing of it.
 import type { Hooks, Plugin } from "@opencode-ai/plugin"
 import { enabledBySettings } from "./config/enabled.js"
 import { globalConfigDir } from "./config/files.js"
@@ -18,10 +18,12 @@ export const server: Plugin = async (input, options) => {
   if (process.env.RALPH_LOOP_DISABLE === "1" || !enabledBySettings(input.directory, globalConfigDir(), options)) return {}
   let loaded: Hooks | undefined
   let loading: Promise<Hooks> | undefined
+  // Once disposed nothing of it runs: the load timer is cleared, and no hook loads it any more.
+  const disposed = new AbortController()
   // Loaded when a hook first has work, or a moment after OpenCode's start — never during it.
   const load = (): Promise<Hooks> =>
     (loading ??= import("./instance.js")
-      .then(async (m) => (loaded = await m.createInstance(input, options)))
+      .then(async (m) => (loaded = await m.createInstance(input, options, disposed.signal)))
       .catch((error: unknown) => {
         // A failed load is reported once through OpenCode's log; the hooks then do nothing.
         input.client.app
@@ -29,11 +31,18 @@ export const server: Plugin = async (input, options) => {
           .catch(() => undefined)
         return (loaded = {})
       }))
-  setTimeout(() => void load(), LOAD_AFTER_MS).unref?.()
+  const timer = setTimeout(() => void load(), LOAD_AFTER_MS)
+  timer.unref?.()
+  /** The machinery's hooks, loaded if need be; none once disposed (also when that came during the load). */
+  const hooks = async (): Promise<Hooks> => {
+    if (disposed.signal.aborted) return {}
+    const found = loaded ?? (await load())
+    return disposed.signal.aborted ? {} : found
+  }
   const later =
     <K extends keyof Hooks>(name: K) =>
     async (...args: unknown[]) => {
-      const hook = (loaded ?? (await load()))[name] as ((...a: unknown[]) => Promise<void>) | undefined
+      const hook = (await hooks())[name] as ((...a: unknown[]) => Promise<void>) | undefined
       await hook?.(...args)
     }
   const event = later("event")
@@ -42,10 +51,10 @@ export const server: Plugin = async (input, options) => {
     config: configHook(),
     // The tools are declared now (OpenCode reads them as it builds its tool list); a call runs in the machinery.
     tool: toolDefinitions(async (name, args, context) => {
-      const call = (loaded ?? (await load())).tool?.[name]
+      const call = (await hooks()).tool?.[name]
       return call ? call.execute(args as never, context) : "ralph-loop could not load; see OpenCode's log."
     }),
-    event: (input) => (!OBSERVED_EVENTS.has(input.event.type) ? SKIPPED : loaded?.event ? loaded.event(input) : event(input)),
+    event: (input) => (!OBSERVED_EVENTS.has(input.event.type) || disposed.signal.aborted ? SKIPPED : loaded?.event ? loaded.event(input) : event(input)),
     "command.execute.before": later("command.execute.before"),
     "chat.message": later("chat.message"),
     "experimental.chat.system.transform": later("experimental.chat.system.transform"),
@@ -58,6 +67,8 @@ export const server: Plugin = async (input, options) => {
     "experimental.text.complete": (input, output) => (/<remember/i.test(output.text) ? textComplete(input, output) : SKIPPED),
     // Disposing an instance that never loaded must not load it (that would start recovery).
     dispose: async () => {
+      clearTimeout(timer)
+      disposed.abort()
       if (loading) await (await loading).dispose?.()
     },
   }

@@ -17,7 +17,7 @@ import { settleStaged } from "../memory/staging.js"
 import type { ProjectMemory } from "../memory/memory-store.js"
 import { readSummaryFile, writeSummary, writeTranscript } from "../store/session-files.js"
 import { checksFor } from "../plan/plan.js"
-import { runCheck } from "./checks.js"
+import { CheckGroups, runCheck } from "./checks.js"
 import { sendNotification } from "./notifier.js"
 import { detectChecks } from "./detect-checks.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
@@ -46,6 +46,8 @@ export class Interpreter {
   private readonly timers = new Map<Loop, ReturnType<typeof setTimeout>>()
   /** The instance was disposed (OpenCode reloads it): work under way must not reach OpenCode. */
   private disposed = false
+  /** The process groups of the checks running now: killed on dispose. */
+  private readonly checkGroups = new CheckGroups()
   /** The project's place in its git repository (undefined: not a repository), asked once. */
   private prefix?: Promise<string | undefined>
   private readonly progress: ProgressFile
@@ -71,6 +73,8 @@ export class Interpreter {
   async run(job: Job): Promise<void> {
     let step = job.next()
     while (!step.done) {
+      // Disposed: the job stops here, as if OpenCode had ended (the next instance recovers from disk).
+      if (this.disposed) return
       let result: unknown
       try {
         result = await this.resolve(step.value)
@@ -104,6 +108,7 @@ export class Interpreter {
 
   dispose(): void {
     this.disposed = true
+    this.checkGroups.killAll()
     for (const timer of this.timers.values()) clearTimeout(timer)
     this.timers.clear()
   }
@@ -233,7 +238,7 @@ export class Interpreter {
 
   private async runChecks(checks: readonly CheckConfig[]): Promise<CheckResult[]> {
     const results = []
-    for (const check of checks) results.push(await runCheck(check, this.options.directory))
+    for (const check of checks) results.push(await runCheck(check, this.options.directory, this.checkGroups))
     return results
   }
 

@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import { gate, type MockRequest } from "../harness/mock-model.js"
-import { distinctReply, selectedSessions, sharedHarness, toastTitles, waitForLoopEnd, waitForStreamedText, waitForToast } from "./helpers.js"
+import { distinctReply, selectedSessions, sharedHarness, toastTitles, waitForLoopEnd, waitForStreamedText, waitForToast, waitForToasts } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -140,6 +140,7 @@ describe("isolation", () => {
     const c = await project.newSession()
     await Promise.all([project.command(a, "ralph", "the alpha task"), project.command(b, "ralph", "the beta task")])
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 2)
+    await waitForToasts(project, /^Ralph · done/, 2)
     expect(project.events.toasts().filter((t) => t.title === "Ralph · done")).toHaveLength(2)
     const [textsA, textsB, textsC] = await Promise.all([userTexts(project, a), userTexts(project, b), userTexts(project, c)])
     expect(textsA).toHaveLength(3)

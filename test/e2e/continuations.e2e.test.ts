@@ -54,6 +54,9 @@ describe("keyword", () => {
     await command.command(b, "ralph", "write hello.txt")
     const [typedLoop] = await waitForLoopEnd(typed, { phase: "stopped", stopReason: "completed" })
     const [commandLoop] = await waitForLoopEnd(command, { phase: "stopped", stopReason: "completed" })
+    // The done toast is each loop's last; it comes after the stop is saved, so it is waited for.
+    await waitForToast(typed, /^Ralph · done/)
+    await waitForToast(command, /^Ralph · done/)
 
     expect(typedLoop).toMatchObject({ task: "write hello.txt", sessionID: a, iteration: 1 })
     expect(commandLoop).toMatchObject({ task: "write hello.txt", sessionID: b, iteration: 1 })

@@ -56,6 +56,19 @@ export function waitForToast(project: Project, title: RegExp, timeoutMs = 60_000
   )
 }
 
+/**
+ * Resolves once `count` toasts titled `title` have arrived. A loop's end toast is sent after its stop
+ * is saved and reaches the test on a path of its own: waitForLoopEnd does not imply it.
+ */
+export function waitForToasts(project: Project, title: RegExp, count: number, timeoutMs = 60_000) {
+  return project.events.waitForCount(
+    (e) => e.type === "tui.toast.show" && title.test(String(e.properties.title ?? "")),
+    count,
+    `${count} toasts titled ${title}`,
+    timeoutMs,
+  )
+}
+
 export function toastTitles(project: Project): string[] {
   return project.events.toasts().map((t) => t.title ?? "")
 }

@@ -1,7 +1,7 @@
 // Twenty loops at once in one OpenCode server: each gets exactly its own continuations.
 import { describe, expect, it } from "vitest"
 import type { MockRequest } from "../harness/mock-model.js"
-import { sharedHarness, waitForLoopEnd } from "./helpers.js"
+import { sharedHarness, waitForLoopEnd, waitForToasts } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -24,6 +24,7 @@ describe("load", () => {
     const sessions = await Promise.all(Array.from({ length: LOOPS }, (_, i) => project.newSession(`loop ${i}`)))
     await Promise.all(sessions.map((id, i) => project.command(id, "ralph", `work on task-${String(i).padStart(2, "0")}`)))
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, LOOPS, 120_000)
+    await waitForToasts(project, /^Ralph · done/, LOOPS)
 
     expect(project.events.toasts().filter((t) => t.title === "Ralph · done")).toHaveLength(LOOPS)
     const prompted = project.requests("main").filter((r) => r.lastRole === "user")

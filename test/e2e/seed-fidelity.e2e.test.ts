@@ -8,6 +8,7 @@ import { describe, expect, it, onTestFinished } from "vitest"
 import { startHarness, type Project } from "../harness/harness.js"
 import type { MockRequest } from "../harness/mock-model.js"
 import { RALPH_SUMMARY_INSTRUCTIONS } from "../../src/loop/handoff.js"
+import { waitUntil } from "../harness/wait.js"
 import { distinctReply, sharedHarness, summaryFile, toastTitles, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness({ env: { RALPH_LOOP_DEBUG: "1" } })
@@ -201,9 +202,10 @@ describe("behaviour that had no test", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "a task with debug logging")
     await waitForToast(project, /^Ralph · done/)
-    const log = harness().server.output()
-    expect(log).toContain(`idle of ${session}: restart`)
-    expect(log).toContain(`idle of ${session}: complete`)
+    // The log reaches the server's output on a path of its own (not the toast's): the last decision is waited for.
+    const output = () => harness().server.output()
+    await waitUntil(() => output().includes(`idle of ${session}: complete`), `the log line "idle of ${session}: complete"`, 30_000, () => output().slice(-1_500))
+    expect(output()).toContain(`idle of ${session}: restart`)
   })
 
   it("the summary for a fresh session is asked to be a handoff (experimental.session.compacting)", async () => {

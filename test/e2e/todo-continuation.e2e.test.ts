@@ -55,8 +55,10 @@ describe("todo-continuation", () => {
     expect(sent).toHaveLength(1)
     expect(sent[0]?.lastUser).toContain("- [pending] write the parser")
     expect(sent[0]?.lastUser).toContain("- [pending] document the flags")
-    // The continuation came after the countdown (3 s), not at once.
-    expect(sent[0]!.at - countdown.at).toBeGreaterThanOrEqual(2_000)
+    // The continuation came after the countdown (3 s from the turn's end), not at once: measured from
+    // the turn's last request (the toast reaches the test later than it is sent, so it marks no moment).
+    const turnEnd = project.requests("main").filter((r) => r.at < sent[0]!.at).at(-1)!
+    expect(sent[0]!.at - turnEnd.at).toBeGreaterThanOrEqual(2_000)
     expect(toastTitles(project).filter((t) => t.startsWith("Ralph · continuing in"))).toHaveLength(1)
     expect(await userTexts(project, session)).toHaveLength(2)
   })

@@ -50,15 +50,31 @@ export class EventLog {
   }
 
   async waitFor(predicate: EventPredicate, what: string, timeoutMs = 30_000): Promise<RuntimeEvent> {
-    const found = () => this.events.find(predicate)
+    return this.until(() => this.events.find(predicate), what, timeoutMs)
+  }
+
+  /** Resolves with the events `predicate` matches once there are `count` of them. */
+  async waitForCount(predicate: EventPredicate, count: number, what: string, timeoutMs = 30_000): Promise<RuntimeEvent[]> {
+    return this.until(
+      () => {
+        const found = this.events.filter(predicate)
+        return found.length >= count ? found : undefined
+      },
+      what,
+      timeoutMs,
+    )
+  }
+
+  /** Resolves with what `found` returns, checked at once and at each event; rejects after `timeoutMs`. */
+  private until<T>(found: () => T | undefined, what: string, timeoutMs: number): Promise<T> {
     const now = found()
-    if (now) return now
-    return new Promise<RuntimeEvent>((resolve, reject) => {
+    if (now !== undefined) return Promise.resolve(now)
+    return new Promise<T>((resolve, reject) => {
       const check = () => {
-        const event = found()
-        if (!event) return
+        const value = found()
+        if (value === undefined) return
         cleanup()
-        resolve(event)
+        resolve(value)
       }
       const timer = setTimeout(() => {
         cleanup()

@@ -180,7 +180,7 @@ export async function startHarness(options: { env?: Record<string, string> } = {
         },
         async command(sessionID, command, args) {
           const { error } = await project.client.session.command({ path: { id: sessionID }, body: { command, arguments: args } })
-          if (error) throw new Error(`/${command} failed: ${JSON.stringify(error)}`)
+          if (error) throw new Error(`/${command} failed: ${JSON.stringify(error)}\n--- server output ---\n${server.output().slice(-4_000)}`)
         },
         close: () => {
           project.events.close()
