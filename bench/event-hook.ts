@@ -110,9 +110,9 @@ interface Handler {
 }
 
 /** A plugin instance knowing `sessions` sessions, a loop started by /ralph in one in twenty. */
-async function ralphHandler(plugin: PluginModule, sessions: number, name: string): Promise<Handler> {
+async function ralphHandler(plugin: PluginModule, sessions: number, name: string, options: Record<string, unknown> = {}): Promise<Handler> {
   const { client, stats } = fakeClient()
-  const hooks: Hooks = await ralphInstance(plugin, { strategy: "continue", settleMs: SETTLE_MS }, client)
+  const hooks: Hooks = await ralphInstance(plugin, { strategy: "continue", settleMs: SETTLE_MS, ...options }, client)
   const hook = hooks.event as EventHandler
   let loops = 0
   for (let i = 0; i < sessions; i += 1) {
@@ -137,6 +137,9 @@ async function measure(): Promise<EventHookResult> {
     { name: "sync no-op (driver floor)", sessions: 0, loops: 0, handle: (() => undefined) as unknown as EventHandler, calls: {} },
   ]
   for (const sessions of SESSION_COUNTS) handlers.push(await ralphHandler(plugin, sessions, `ralph-loop, ${sessions.toLocaleString("en")} sessions`))
+  // Reference only: the share of the continuations' job, which every turn end of a session without
+  // a loop starts (todo-continuation is on by default; it waits settleMs before it reads anything).
+  handlers.push(await ralphHandler(plugin, 100, "reference: 100 sessions, no todo-continuation", { disabledFeatures: ["todo-continuation"] }))
   await settleStartup()
 
   const warmup = QUICK ? 3 : 5

@@ -1,8 +1,9 @@
-// Benchmark — `ralph-loop status` on a big project (issue 26): 1,000 ended loops and a 5 MB
-// journal, written through the real LoopStore (dist/) as loops write them. Timed two ways: the
-// whole command as a user runs it (`node dist/cli/main.js status --project DIR`, a process each
-// time: node's start included), and the read + build + render alone in this process. Run in a
-// child node process; its temp dir goes away with it.
+// Benchmark — `ralph-loop status` on a big project (issue 26): 1,000 ended loops and a journal of
+// 5 MB at least (the newest loop's history is MIN_ROWS long whatever the ended ones wrote), written
+// through the real LoopStore (dist/) as loops write them. Timed two ways: the whole command as a
+// user runs it (`node dist/cli/main.js status --project DIR`, a process each time: node's start
+// included), and the read + build + render alone in this process. Run in a child node process;
+// its temp dir goes away with it.
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -27,6 +28,13 @@ export interface StatusResult {
 
 const LOOPS = 1_000
 const JOURNAL_BYTES = 5 * 1024 * 1024
+/**
+ * The newest loop's history, at least: each journal line carries the loop's settings, so the ended
+ * loops alone now fill 5 MB (5.7 MB at 8036f43), and "fill the journal to 5 MB" left the newest
+ * loop without a single iteration — started in the very millisecond the last ended loop stopped,
+ * so neither was the newer one and the benchmark failed on which of the two the status showed.
+ */
+const MIN_ROWS = 200
 
 async function measure(): Promise<StatusResult> {
   const { LoopStore } = await loadDist<typeof import("../src/store/loop-store.js")>("store/loop-store.js")
@@ -55,11 +63,12 @@ async function measure(): Promise<StatusResult> {
     }
     await store.save({ ...loop, phase: "stopped", stopReason: "completed" }, "stopped:completed", (now += 1_000))
   }
-  // The newest loop: a long one, still running, whose iterations fill the journal to 5 MB.
-  const long = { ...newLoop("ses_long", "the long task: implement every story of the plan", settings, now), phase: "running" as const }
+  // The newest loop, started after the last one ended: a long one, still running, whose iterations
+  // fill the journal to 5 MB — and number MIN_ROWS at least.
+  const long = { ...newLoop("ses_long", "the long task: implement every story of the plan", settings, (now += 60_000)), phase: "running" as const }
   await store.save(long, "started", now)
   let rows = 0
-  while (statSync(journal).size < JOURNAL_BYTES) {
+  while (rows < MIN_ROWS || statSync(journal).size < JOURNAL_BYTES) {
     rows += 1
     long.usage = { [long.sessionID]: { tokens: 5000 * rows, cost: 0.05 * rows } }
     long.lastDecision = "restart"
@@ -91,7 +100,8 @@ async function measure(): Promise<StatusResult> {
     const doc = await projectStatus(dir, undefined, Date.now())
     const lines = statusLines(doc)
     const ms = Number(process.hrtime.bigint() - started) / 1e6
-    if (doc.loops.length !== LOOPS + 1 || doc.selected?.history.length !== rows || lines.length < LOOPS) throw new Error(`status found ${doc.loops.length} loops, ${doc.selected?.history.length} rows`)
+    if (doc.loops.length !== LOOPS + 1 || doc.selected?.id !== long.id || doc.selected.history.length !== rows || lines.length < LOOPS)
+      throw new Error(`status found ${doc.loops.length} loops, showed ${doc.selected?.id} with ${doc.selected?.history.length} rows (expected ${long.id} with ${rows})`)
     if (i >= 2) inProcess.push(ms)
   }
   return {

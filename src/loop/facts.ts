@@ -96,12 +96,19 @@ export class LoopFacts extends LoopRegistry {
   /**
    * A session a loop opened for a review: no loop, no continuation, no activation ever acts in it.
    * Remembered for the instance's life (a handful of ids): its last idle may come after its review.
+   * Asked for every observed event: a lookup, never a scan of the loops.
    */
   isReviewSession(sessionID: string): boolean {
-    return this.reviewSessions.has(sessionID) || this.all().some((loop) => loop.review?.session === sessionID)
+    return this.reviewSessions.has(sessionID)
   }
 
+  /** Every session a loop opened for a review, or had open when it was taken back from disk (`enter`). */
   private readonly reviewSessions = new Set<string>()
+
+  protected override enter(loop: Loop): void {
+    super.enter(loop)
+    if (loop.review?.session !== undefined) this.reviewSessions.add(loop.review.session)
+  }
 
   usageMeasured(loop: Loop, sessionID: string, usage: Usage): void {
     loop.usage = { ...loop.usage, [sessionID]: usage }
@@ -135,6 +142,7 @@ export class LoopFacts extends LoopRegistry {
   /** The restart created its fresh session (or found the one it created before a crash). */
   sessionCreated(loop: Loop, sessionID: string | undefined): void {
     if (!loop.restart || sessionID === undefined) return
+    this.nextSession(loop, sessionID)
     loop.restart = { ...loop.restart, sessionID }
     this.changed(loop, "session-created")
   }

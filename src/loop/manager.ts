@@ -20,7 +20,7 @@ export class LoopManager extends LoopFacts {
     const previous = this.bySession.get(sessionID)
     if (previous) this.stop(previous, "replaced")
     const loop: Loop = { ...newLoop(sessionID, task, settings, now), id: this.freeID(sessionID), ...(plan ? { plan } : {}) }
-    this.bySession.set(sessionID, loop)
+    this.enter(loop)
     this.changed(loop, "started")
     return previous ? { loop, replaced: previous } : { loop }
   }
@@ -35,7 +35,7 @@ export class LoopManager extends LoopFacts {
     for (const loop of loops) {
       if (loop.phase === "stopped" || this.bySession.has(loop.sessionID)) continue
       if (loop.phase === "deciding") loop.phase = "running"
-      this.bySession.set(loop.sessionID, loop)
+      this.enter(loop)
       this.changed(loop, "recovered")
       if (askFirst && loop.phase !== "paused") {
         loop.recoveryPending = true
@@ -116,12 +116,13 @@ export class LoopManager extends LoopFacts {
     if (loop.phase === "stopped") return false
     const occupant = this.bySession.get(sessionID)
     if (occupant && occupant !== loop) return false
+    this.nextSession(loop, undefined)
     if (sessionID !== loop.sessionID) {
-      this.bySession.delete(loop.sessionID)
-      loop.lineage = [...loop.lineage, loop.sessionID]
-      if (retireOld) loop.retiring = [...loop.retiring, loop.sessionID]
+      const from = loop.sessionID
+      loop.lineage = [...loop.lineage, from]
+      if (retireOld) loop.retiring = [...loop.retiring, from]
       loop.sessionID = sessionID
-      this.bySession.set(sessionID, loop)
+      this.moved(loop, from)
     }
     delete loop.restart
     loop.iteration += 1
@@ -201,7 +202,7 @@ export class LoopManager extends LoopFacts {
     loop.stopReason = reason
     if (detail !== undefined) loop.detail = detail
     delete loop.wait
-    if (this.bySession.get(loop.sessionID) === loop) this.bySession.delete(loop.sessionID)
+    this.leave(loop)
     this.changed(loop, `stopped:${reason}`)
   }
 

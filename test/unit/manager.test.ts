@@ -139,6 +139,45 @@ describe("LoopManager", () => {
     expect(loop.stopReason).toBe("session-deleted")
   })
 
+  it("finds a loop by a session it lived in: of two that lived there, the one there last; none once they ended", () => {
+    const manager = new LoopManager()
+    const first = manager.start("ses_a", "one", settings, 0).loop
+    manager.nextIteration(first, "ses_b", 1)
+    const second = manager.start("ses_a", "two", settings, 2).loop
+    manager.nextIteration(second, "ses_c", 3)
+    expect(manager.find("ses_a")).toBe(second)
+    manager.stop(second, "cancelled")
+    expect(manager.find("ses_a")).toBe(first)
+    expect(manager.find("ses_c")).toBeUndefined()
+    manager.stop(first, "cancelled")
+    expect(manager.find("ses_a")).toBeUndefined()
+  })
+
+  it("owns the session a live loop's restart created, until it ends", () => {
+    const manager = new LoopManager()
+    const { loop } = manager.start("ses_a", "task", settings, 0)
+    manager.beginRestart(loop, { fresh: true })
+    expect(manager.owns("ses_b")).toBe(false)
+    manager.sessionCreated(loop, "ses_b")
+    expect([manager.owns("ses_a"), manager.owns("ses_b"), manager.find("ses_b")]).toEqual([true, true, undefined])
+    manager.nextIteration(loop, "ses_b", 1)
+    expect(manager.find("ses_b")).toBe(loop)
+    manager.beginRestart(loop, { fresh: true })
+    manager.sessionCreated(loop, "ses_c")
+    manager.stop(loop, "cancelled")
+    expect([manager.owns("ses_a"), manager.owns("ses_b"), manager.owns("ses_c")]).toEqual([false, false, false])
+    manager.sessionCreated(loop, "ses_d") // a restart's job that finishes after the stop
+    expect(manager.owns("ses_d")).toBe(false)
+  })
+
+  it("knows the sessions, review and restart of a loop taken back from disk", () => {
+    const manager = new LoopManager()
+    const saved = { ...makeLoop(), phase: "running" as const, sessionID: "ses_b", lineage: ["ses_a"], review: { reviews: 0, rejections: 0, usage: { tokens: 0, cost: 0 }, session: "ses_r" }, restart: { fresh: true, sessionID: "ses_c" } }
+    const [loop] = manager.adoptAll([saved], false)
+    expect([manager.find("ses_a"), manager.find("ses_b"), manager.owns("ses_c"), manager.isReviewSession("ses_r")]).toEqual([loop, loop, true, true])
+    expect(manager.start("ses_a", "again", settings, 1).loop.id).toBe("ses_a-2") // the adopted loop's id is taken
+  })
+
   it("keeps loops of separate managers apart (one per plugin instance)", () => {
     const one = new LoopManager()
     const two = new LoopManager()

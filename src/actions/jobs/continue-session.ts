@@ -43,7 +43,7 @@ export function* afterIdle(ctx: JobContext, sessionID: string): Job {
 
 /** A loop lives in the session, lived there, or is about to move there: the loop owns its turns. */
 function hasLoop(ctx: JobContext, sessionID: string): boolean {
-  return ctx.manager.find(sessionID) !== undefined || ctx.manager.all().some((loop) => loop.restart?.sessionID === sessionID)
+  return ctx.manager.owns(sessionID)
 }
 
 /** Not a subagent's session (asked once per session, unless session.created said). */
