@@ -776,7 +776,9 @@ export class World {
     const s = props.sessionID ? this.sessions.get(props.sessionID) : undefined
     if (event.type === "session.status" && s) {
       const busy = props.status?.type === "busy" || props.status?.type === "retry"
-      if (busy && !s.busy) s.turnErrored = false
+      // A new turn: a busy after idle — by status, or by session.idle alone (idle-only orders never
+      // set the status idle, so a busy after them still starts a turn whose error is its own).
+      if (busy && (!s.busy || s.lastBusySeq === undefined)) s.turnErrored = false
       s.busy = busy
       if (busy && !own) s.lastBusySeq = seq
       if (busy) delete s.idleEcho
