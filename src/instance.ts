@@ -39,6 +39,7 @@ import { ownFolders } from "./project/own-files.js"
 import { WorktreeWatch } from "./actions/worktree-watch.js"
 import { ParallelPlan } from "./actions/parallel-plan.js"
 import { readWorktreeState } from "./store/worktree-file.js"
+import { sharedFilesFolder } from "./store/shared-files.js"
 import { redacted } from "./notify/redact.js"
 
 /**
@@ -50,6 +51,9 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   const faults = Faults.load(input.directory)
   const worktree = readWorktreeState(input.directory)
   const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", faults, worktree?.mainDirectory)
+  // A worktree's loops share the project's memory and progress log.
+  const shared = await sharedFilesFolder(input.directory, worktree)
+  if (shared.problem) api.log("warn", shared.problem)
   const parallel = new ParallelPlan(() => ctx)
   const worktrees = new WorktreeWatch(input.directory, api, Date.now, (settled) => parallel.settled(settled))
   const store = new LoopStore(input.directory, faults)
@@ -61,11 +65,11 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     if (event === "decided" || event.startsWith("stopped:")) api.log("debug", "ralph-loop gauges", { loops: manager.size, timers: interpreter.timerCount, ...store.held(), newSessions: ctx.newSessions.size })
   })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
-  const memory = new MemoryStore(input.directory, (message) => {
+  const memory = new MemoryStore(shared.directory, (message) => {
     api.log("warn", message)
     api.toast("warning", "Ralph · memory file moved aside", message)
   })
-  const interpreter = new Interpreter({ directory: input.directory, api, store, memory, faults, onWake: (loop) => runner.wake(loop) })
+  const interpreter = new Interpreter({ directory: input.directory, sharedDirectory: shared.directory, api, store, memory, faults, onWake: (loop) => runner.wake(loop) })
   const plans = new PlanRequests()
   const continuations = new ContinuationWatch()
   const runner = new LoopRunner(interpreter, { directory: input.directory, manager, plans, continuations, now: Date.now, settings: () => settings.current })

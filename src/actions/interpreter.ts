@@ -33,6 +33,8 @@ export interface InterpreterOptions {
   api: OpencodeApi
   store: LoopStore
   memory: ProjectMemory
+  /** Where the progress log is (a worktree's project: src/store/shared-files.ts); `directory` if not given. */
+  sharedDirectory?: string
   now?: () => number
   /** Fault injection (e2e tests only): where to kill OpenCode. */
   faults?: Faults | undefined
@@ -53,7 +55,7 @@ export class Interpreter {
   private readonly progress: ProgressFile
 
   constructor(private readonly options: InterpreterOptions) {
-    this.progress = new ProgressFile(options.directory)
+    this.progress = new ProgressFile(options.sharedDirectory ?? options.directory)
   }
 
   private now(): number {

@@ -1,10 +1,12 @@
-// memory.md on disk: read tolerantly, written atomically, one change at a time. A file that is
-// not a memory file at all is moved aside (memory.md.broken-<time>) with one message, and a new
+// memory.md on disk: read tolerantly, written atomically, one change at a time — also across the
+// plugin instances of the process (a worktree loop's instance writes the project's memory.md too,
+// src/store/shared-files.ts). A file that is not a memory file at all is moved aside (memory.md.broken-<time>) with one message, and a new
 // one is started — a loop never stops over it.
 import { readFile, rename } from "node:fs/promises"
 import { join } from "node:path"
 import { MEMORY_FILE } from "../project/own-files.js"
 import { writeFileAtomic } from "../store/atomic.js"
+import { inFileQueue } from "../store/file-queue.js"
 import { BrokenMemoryError, emptyMemory, parseMemory, serializeMemory, type MemoryFile } from "./memory-file.js"
 
 export { MEMORY_FILE }
@@ -19,7 +21,6 @@ export interface ProjectMemory {
 
 export class MemoryStore implements ProjectMemory {
   readonly file: string
-  private chain: Promise<unknown> = Promise.resolve()
 
   constructor(
     private readonly directory: string,
@@ -46,9 +47,7 @@ export class MemoryStore implements ProjectMemory {
   }
 
   private serially<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.chain.then(work)
-    this.chain = next.catch(() => undefined)
-    return next
+    return inFileQueue(this.file, work)
   }
 
   private async load(): Promise<MemoryFile> {

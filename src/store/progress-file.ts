@@ -1,18 +1,18 @@
 // The progress log on disk: `.opencode/ralph-loop/progress.md`, appended to one entry at a time
-// (appends of the loops of one project never overlap), written atomically; the oldest entries move
+// (appends of the loops of one project never overlap, also from the instances of its worktrees:
+// src/store/shared-files.ts), written atomically; the oldest entries move
 // to `progress-<date>.md` when it grows beyond PROGRESS_MAX_CHARS.
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
 import { renderEntry, type ProgressEntry } from "../plan/progress-entry.js"
 import { appendEntry, renderRotated } from "../plan/progress-log.js"
 import { writeFileAtomic } from "./atomic.js"
+import { inFileQueue } from "./file-queue.js"
 import { STATE_DIR } from "./loop-store.js"
 
 export const PROGRESS_FILE = `${STATE_DIR}/progress.md`
 
 export class ProgressFile {
-  private chain: Promise<unknown> = Promise.resolve()
-
   constructor(private readonly directory: string) {}
 
   read(): Promise<string | undefined> {
@@ -21,9 +21,7 @@ export class ProgressFile {
 
   /** Appends the entry of a decided iteration (after the appends asked for before it). */
   append(entry: ProgressEntry): Promise<void> {
-    const next = this.chain.then(() => this.write(entry))
-    this.chain = next.catch(() => undefined)
-    return next
+    return inFileQueue(join(this.directory, PROGRESS_FILE), () => this.write(entry))
   }
 
   private async write(entry: ProgressEntry): Promise<void> {
