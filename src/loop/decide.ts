@@ -154,7 +154,8 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const breaker = recordIteration(loop.breaker, { progress: plan !== undefined || (measured.progress && circular.length === 0), error, failure: failureFingerprint(snapshot) }, settings, now)
   const update: LoopUpdate = { breaker, progress: measured.next, ...storyDone, backoffs: 0, snapshots, gotchas }
   // A used-up budget stops at once: no cooldown is waited out for an iteration that may not come.
-  const breach = exceededBudget(loop, now)
+  // A story done now starts the next one's retries over.
+  const breach = exceededBudget(plan ? { ...loop, plan } : loop, now)
   if (breach) return done({ type: "stop", reason: breach.reason, detail: breach.detail }, update)
   if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, update)
 

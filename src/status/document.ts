@@ -4,6 +4,7 @@
 import { z } from "zod"
 import { maxIterations, totalUsage } from "../loop/loop.js"
 import { currentStory } from "../plan/plan.js"
+import { limitsText, taskRetries } from "../loop/limits.js"
 import { historyOf, type Histories, type IterationRow } from "./history.js"
 import type { StatusLoop, StatusSaved } from "./status-loop.js"
 import { struggle } from "./struggle.js"
@@ -41,7 +42,11 @@ export const loopSummarySchema = z.object({
   stopReason: z.string().nullable(),
   detail: z.string().nullable(),
   iteration: z.int().min(1),
-  maxIterations: z.int().min(1),
+  maxIterations: z.int().min(1).describe("the iteration limit in force: a plan loop's maxIterations, another's the smaller of maxIterations and maxRetries + 1"),
+  retries: z
+    .object({ used: count, max: count, story: z.string().nullable().describe("the plan's current story they count for; null for other loops") })
+    .describe("restarts of the current task — of a plan loop's current story, counted again from each story done — and maxRetries"),
+  limits: z.string().describe("the iteration and retry limits in force, in words"),
   strategy: z.string(),
   plan: z
     .object({
@@ -92,6 +97,8 @@ export function loopSummary({ loop, savedAt }: StatusSaved, rows: readonly Itera
     detail: loop.detail ?? null,
     iteration: loop.iteration,
     maxIterations: maxIterations(loop),
+    retries: { used: Math.max(0, taskRetries(loop)), max: loop.settings.maxRetries, story: story?.id ?? null },
+    limits: limitsText(loop.settings, loop.plan !== undefined),
     strategy: loop.settings.strategy,
     plan: loop.plan ? { file: loop.plan.file, current: story ? { id: story.id, title: story.title } : null, done: loop.plan.done.length, total: loop.plan.stories.length } : null,
     breaker: { state: loop.breaker.state, noProgress: loop.breaker.noProgress, sameError: loop.breaker.sameError, reason: loop.breaker.reason ?? null },

@@ -11,7 +11,7 @@ import { SCHEMA_VERSION, storedLoopSchema } from "../store/loop-schema.js"
 const { strategy, maxRetries, maxIterations, summaryPath } = DEFAULT_SETTINGS
 
 export const statusLoopSchema = storedLoopSchema
-  .pick({ id: true, task: true, startedAt: true, sessionID: true, lineage: true, iteration: true, phase: true, stopReason: true, detail: true, breaker: true, usage: true, wait: true, plan: true })
+  .pick({ id: true, task: true, startedAt: true, sessionID: true, lineage: true, iteration: true, retries: true, phase: true, stopReason: true, detail: true, breaker: true, usage: true, wait: true, plan: true })
   .extend({
     // Keys a newer version added get their defaults, as the store does.
     settings: loopSettingsSchema
