@@ -130,6 +130,8 @@ export const loopStateSchema = z.object({
   /** When the current iteration's prompt went out, and what was decided on the last turn (for the journal). */
   iterationStartedAt: z.number(),
   lastDecision: z.string().optional(),
+  /** Whether the last decided turn made progress as the breaker counts it — a completing turn too (for the journal). */
+  lastProgress: z.boolean().optional(),
   /** What failing checks taught the loop (seed 001), shown to later iterations on the same files. */
   gotchas: z.array(gotchaSchema),
   wait: waitSchema.optional(),

@@ -38,6 +38,7 @@ export const iterationSchema = z.object({
 export const loopSummarySchema = z.object({
   id: z.string(),
   task: z.string().describe("the task's first line"),
+  worktree: z.string().nullable().describe("a worktree loop (/ralph --worktree, --prd --parallel): its worktree's name (.opencode/ralph-loop/worktrees/NAME); null for the project's own"),
   state: z.enum(["running", "deciding", "restarting", "waiting", "paused", "stopped"]),
   stopReason: z.string().nullable(),
   detail: z.string().nullable(),
@@ -84,7 +85,7 @@ export type IterationJSON = z.infer<typeof iterationSchema>
 
 const iso = (at: number) => new Date(at).toISOString()
 
-export function loopSummary({ loop, savedAt }: StatusSaved, rows: readonly IterationRow[]): LoopSummary {
+export function loopSummary({ loop, savedAt, worktree }: StatusSaved, rows: readonly IterationRow[]): LoopSummary {
   const usage = totalUsage(loop)
   const last = loop.snapshots.at(-1)
   const story = loop.plan ? currentStory(loop.plan) : undefined
@@ -92,6 +93,7 @@ export function loopSummary({ loop, savedAt }: StatusSaved, rows: readonly Itera
   return {
     id: loop.id,
     task: loop.task.split("\n")[0] ?? "",
+    worktree: worktree?.name ?? null,
     state: loop.phase,
     stopReason: loop.stopReason ?? null,
     detail: loop.detail ?? null,
@@ -111,7 +113,7 @@ export function loopSummary({ loop, savedAt }: StatusSaved, rows: readonly Itera
     lastChecks: last
       ? { iteration: last.iteration, errors: last.errors, warnings: last.warnings, securityIssues: last.securityIssues, testsFailed: last.testsFailed, testsRun: last.testsRun }
       : null,
-    struggle: struggle(rows),
+    struggle: struggle(rows, loop.stopReason),
   }
 }
 

@@ -28,6 +28,8 @@ const statusFileSchema = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), sa
 export interface StatusSaved {
   loop: StatusLoop
   savedAt: number
+  /** A worktree loop: its worktree's name and folder (its files are there). */
+  worktree?: { name: string; path: string }
 }
 
 /** A state file's text; undefined when it is not one. */
