@@ -67,7 +67,8 @@ const STOP_TITLES: Record<StopReason, string> = {
 }
 
 export function stopped(loop: Loop, reason: StopReason, detail: string): Notice {
-  const promise = reason === "retries-exhausted" ? ` without ${promiseTag(loop.settings.promiseWord)}` : ""
+  // A plan's story may have been claimed and not verified: its detail says what is missing.
+  const promise = reason === "retries-exhausted" && !loop.plan ? ` without ${promiseTag(loop.settings.promiseWord)}` : ""
   return {
     variant: reason === "auth-error" ? "error" : "warning",
     title: STOP_TITLES[reason],

@@ -15,7 +15,7 @@ export async function startLoop(ctx: RalphContext, sessionID: string, task: stri
   if (merged.checks.length === 0 && merged.autoDetectChecks) merged.checks = detectChecks(ctx.directory)
   const explicit = new Set([...ctx.settings.explicit, ...(Object.keys(overrides) as SettingKey[])])
   // The webhook is a secret: the loop does not keep it (nor its files); a notification reads the settings in force.
-  const { settings, notices } = consistentSettings(withoutWebhook(merged), explicit, new Set(Object.keys(overrides) as SettingKey[]))
+  const { settings, notices } = consistentSettings(withoutWebhook(merged), explicit, new Set(Object.keys(overrides) as SettingKey[]), plan !== undefined)
   if (notices.length > 0) ctx.api.toast("info", "Ralph · settings adjusted", notices.join("\n"))
   const { loop, replaced } = ctx.manager.start(sessionID, task, settings, ctx.now(), plan)
   if (replaced) ctx.api.log("info", "a new /ralph replaced the loop running in this session", { session: sessionID })

@@ -104,6 +104,7 @@ export async function report(args: CliArgs, out: (text: string) => void): Promis
     out(args.loop === undefined ? `No Ralph loop in ${args.project}.` : `No loop ${args.loop} in ${args.project}.`)
     return 1
   }
-  out(await writeHtmlReport(args.project, saved, Date.now()))
+  // A worktree loop's files, its report among them, are in its worktree.
+  out(await writeHtmlReport(saved.worktree?.path ?? args.project, saved, Date.now()))
   return 0
 }

@@ -4,6 +4,8 @@ import { cooldownEndsAt } from "../loop/breaker.js"
 import { current } from "../loop/call-window.js"
 import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
 import { unmetCriteria } from "../loop/criteria.js"
+import { limitsText, taskRetries } from "../loop/limits.js"
+import { currentStory } from "../plan/plan.js"
 import { iterations, stopLabel } from "../loop/outcome.js"
 import { promiseTag, shorten } from "../loop/prompts.js"
 import { DEFAULT_SETTINGS } from "../config/schema.js"
@@ -28,7 +30,8 @@ export function statusText(loop: Loop, now: number, struggle?: Struggle): string
   return [
     `Ralph loop — ${state}${loop.detail && loop.phase !== "running" ? `: ${loop.detail}` : ""}`,
     `Task: ${loop.task.split("\n")[0]}`,
-    `Iteration ${loop.iteration} of ${maxIterations(loop)} · restarts ${loop.retries} of ${s.maxRetries} · strategy ${s.strategy} · ends on ${[promiseTag(s.promiseWord), ...s.completionMarkers].join(" or ")}${s.exitGate === "promise" ? "" : ` (exit gate ${s.exitGate})`}`,
+    `Iteration ${loop.iteration} of ${maxIterations(loop)} · ${restartsText(loop)} · strategy ${s.strategy} · ends on ${[promiseTag(s.promiseWord), ...s.completionMarkers].join(" or ")}${s.exitGate === "promise" ? "" : ` (exit gate ${s.exitGate})`}`,
+    `Limits: ${limitsText(s, loop.plan !== undefined)}`,
     `Circuit breaker: ${b.state}${b.state === "OPEN" ? ` until ${clock(cooldownEndsAt(b, s))} (${b.reason})` : ""} · no progress ${b.noProgress}/${s.noProgressThreshold} · same error ${b.sameError}/${s.sameErrorThreshold}`,
     `Calls: ${calls.count} of ${s.maxCallsPerHour} this window${calls.startedAt !== undefined ? ` (resets ${clock(calls.startedAt + s.rateLimitWindowMinutes * 60_000)})` : ""}`,
     `Budgets: tokens ${usage.tokens.toLocaleString("en")} of ${s.maxTokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)} of ${s.maxCost.toFixed(2)} · time ${((now - loop.startedAt) / 60_000).toFixed(1)} of ${s.maxWallMinutes} min`,
@@ -41,6 +44,13 @@ export function statusText(loop: Loop, now: number, struggle?: Struggle): string
   ]
     .filter(Boolean)
     .join("\n")
+}
+
+/** `restarts 2 of 5`, in a plan loop `restarts of story US-3: 1 of 5`. */
+export function restartsText(loop: Pick<Loop, "retries" | "plan" | "settings">): string {
+  const used = Math.max(0, taskRetries(loop))
+  const story = loop.plan ? currentStory(loop.plan) : undefined
+  return `restarts${story ? ` of story ${story.id}:` : ""} ${used} of ${loop.settings.maxRetries}`
 }
 
 /** The reviews of a loop with review on, their cost apart (the budgets above include it). */

@@ -27,12 +27,12 @@ export async function statusMessage(ctx: RalphContext, sessionID: string): Promi
 
 async function sessionStatus(ctx: RalphContext, sessionID: string): Promise<string | undefined> {
   const live = ctx.manager.find(sessionID)
-  if (live) return withCheckpoints(ctx, live, statusText(live, ctx.now(), struggle(await ctx.loopHistory(live))))
+  if (live) return withCheckpoints(ctx, live, statusText(live, ctx.now(), struggle(await ctx.loopHistory(live), live.stopReason)))
   const saved = await ctx.savedLoops(FILES_READ)
   const lines = loopLines(ctx.manager.all(), saved, LOOPS_LISTED, ctx.now())
   const list = lines.length ? [`Loops in this project (live first, then the newest; at most ${LOOPS_LISTED}):`, ...lines] : []
   const ended = saved.find(({ loop }) => loop.phase === "stopped" && (loop.sessionID === sessionID || loop.lineage.includes(sessionID)))
-  if (ended) return [await withCheckpoints(ctx, ended.loop, endedText(ended, writtenReport(ctx.directory, ended.loop), ctx.now(), struggle(await ctx.loopHistory(ended.loop)))), "", ...list].join("\n")
+  if (ended) return [await withCheckpoints(ctx, ended.loop, endedText(ended, writtenReport(ctx.directory, ended.loop), ctx.now(), struggle(await ctx.loopHistory(ended.loop), ended.loop.stopReason))), "", ...list].join("\n")
   const plan = planAtRest(ctx)
   if (lines.length === 0 && plan.length === 0) return undefined
   return ["No Ralph loop in this session.", ...list, ...(plan.length ? ["", ...plan] : [])].join("\n")

@@ -25,13 +25,16 @@ export function kindOf(schema: JsonSchema): string {
   if (schema.const !== undefined) return JSON.stringify(schema.const)
   const range = (min?: number, rawMax?: number) => {
     const max = rawMax === Number.MAX_SAFE_INTEGER ? undefined : rawMax
+    // A bound the value may not take itself (`positive()`: more than 0) is not written as a range that includes it.
+    if (min === undefined && schema.exclusiveMinimum !== undefined)
+      return ` more than ${schema.exclusiveMinimum}${max !== undefined ? `, at most ${max}` : ""}`
     return min !== undefined && max !== undefined ? ` ${min}–${max}` : min !== undefined ? ` ≥ ${min}` : max !== undefined ? ` ≤ ${max}` : ""
   }
   switch (schema.type) {
     case "integer":
       return `whole number${range(schema.minimum, schema.maximum)}`
     case "number":
-      return `number${range(schema.minimum ?? schema.exclusiveMinimum, schema.maximum)}`
+      return `number${range(schema.minimum, schema.maximum)}`
     case "boolean":
       return "true or false"
     case "string":
@@ -54,6 +57,26 @@ function row(key: SettingKey): string {
   return `| \`${key}\` | ${kind} | ${cell(code(DEFAULT_SETTINGS[key]))} | ${cell(schema.description ?? "")} |`
 }
 
+/** The one rule of `maxIterations` and `maxRetries` (src/loop/limits.ts), where the settings are described. */
+const LIMITS_SECTION = [
+  "## Iterations and retries",
+  "",
+  "- `maxRetries` counts the restarts of one task that is not done yet: the loop's task, or in a plan loop",
+  "  (`/ralph --prd`) the current story — the count starts over each time the plugin verifies a story done.",
+  "- `maxIterations` counts every iteration of a loop; in a plan loop, of all its stories together. With the",
+  "  defaults (50), a plan of 20 stories that take two iterations each completes.",
+  "- A loop without a plan runs at most the smaller of `maxIterations` and `maxRetries` + 1 iterations. Of",
+  "  the two, the one set last is the limit: a `/ralph` flag (`--max-iterations`, `--max-retries`) over a",
+  "  settings file or the plugin options, any of those over the default. The other is raised to match it",
+  "  for that loop (`maxIterations: 20` in a file makes 20 iterations; `maxRetries: 52` makes 53). Set at the",
+  "  same level, the smaller stops the loop first.",
+  "- A plan loop keeps both as set: it stops after `maxIterations` iterations in all, or when one story has",
+  "  used `maxRetries` restarts without being verified done (the stop names the story).",
+  "- Whenever a value you set (a file or a flag, not a default) is raised or cannot be reached because of",
+  "  the other, the loop's start says so in a \"Ralph · settings adjusted\" toast. `/ralph-status` and",
+  "  `ralph-loop status` show the limits in force (`Limits: …`) and the restarts used.",
+]
+
 export function configurationReference(): string {
   return [
     "# Configuration reference",
@@ -72,6 +95,8 @@ export function configurationReference(): string {
     "| setting | value | default | what it does |",
     "|---|---|---|---|",
     ...SETTING_KEYS.map(row),
+    "",
+    ...LIMITS_SECTION,
     "",
   ].join("\n")
 }

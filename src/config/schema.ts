@@ -61,7 +61,7 @@ export const settingSchemas = {
     .int("must be a whole number")
     .min(0, "must be 0 or more")
     .max(1000, "must be at most 1000")
-    .describe("How many times the loop restarts a turn that ended without the promise; then it stops with a warning."),
+    .describe("How many times the loop restarts a task not done yet (a plan loop: the current story, counted again from each story done); then it stops with a warning. See Iterations and retries below."),
   summaryPath: z
     .string()
     .trim()
@@ -81,7 +81,7 @@ export const settingSchemas = {
     .int("must be a whole number")
     .min(1, "must be at least 1")
     .max(10_000, "must be at most 10000")
-    .describe("Hard cap on model turns of one loop, whatever else is configured."),
+    .describe("Model turns of one loop at most (a plan loop: of all its stories together). In a loop without a plan, a maxRetries set later raises it; see Iterations and retries below."),
   maxCallsPerHour: z
     .number()
     .int("must be a whole number")

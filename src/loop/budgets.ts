@@ -1,5 +1,7 @@
 // Budgets with finite defaults: tokens, cost, wall time and iterations — whichever comes first.
 import { totalUsage, type Loop, type StopReason } from "./loop.js"
+import { taskRetries } from "./limits.js"
+import { currentStory } from "../plan/plan.js"
 
 export interface BudgetBreach {
   reason: Extract<StopReason, "max-iterations" | "retries-exhausted" | "token-budget" | "cost-budget" | "time-budget">
@@ -11,11 +13,21 @@ export function exceededBudget(loop: Loop, now: number): BudgetBreach | undefine
   const spent = exceededSpend(loop, now)
   if (spent) return spent
   const { settings } = loop
-  // Both reached together (an explicit iteration limit raised the retry limit with it): the iteration limit is named.
+  // Both reached together (the limit set last raised the other to match): the iteration limit is named.
   if (loop.iteration >= settings.maxIterations)
     return { reason: "max-iterations", detail: `iteration limit reached: ${loop.iteration} of ${settings.maxIterations} (maxIterations)` }
-  if (loop.retries >= settings.maxRetries)
-    return { reason: "retries-exhausted", detail: `stopped after ${loop.retries} restart${loop.retries === 1 ? "" : "s"} (maxRetries ${settings.maxRetries})` }
+  // A plan's retries are its current story's: a story done starts the count over.
+  const retries = taskRetries(loop)
+  if (retries >= settings.maxRetries) {
+    const restarts = `${retries} restart${retries === 1 ? "" : "s"}`
+    const story = loop.plan ? currentStory(loop.plan) : undefined
+    return {
+      reason: "retries-exhausted",
+      detail: story
+        ? `story ${story.id} (${story.title}) is not done after ${retries + 1} iteration${retries === 0 ? "" : "s"}, ${restarts} (maxRetries ${settings.maxRetries} per story)`
+        : `stopped after ${restarts} (maxRetries ${settings.maxRetries})`,
+    }
+  }
   return undefined
 }
 

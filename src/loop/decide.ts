@@ -32,7 +32,7 @@ export type Decision =
   /** The next iteration; `fresh` forces a new session whatever the strategy (context overflow). */
   | { type: "restart"; fresh: boolean; note?: string; feedback?: string }
 
-export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs" | "snapshots" | "gotchas" | "plan" | "review">>
+export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs" | "snapshots" | "gotchas" | "plan" | "review" | "lastProgress">>
 
 export interface Outcome {
   decision: Decision
@@ -86,6 +86,8 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const snapshots = snapshot ? keepHistory([...loop.snapshots, snapshot]) : loop.snapshots
   const gotchas = snapshot ? learnGotchas(loop.gotchas, snapshot) : loop.gotchas
   const claimed = gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
+  const previous = loop.snapshots.at(-1)
+  const measured = measureProgress(loop.progress, sample, turn.texts, snapshot !== undefined && previous !== undefined && issueCount(snapshot) < issueCount(previous))
   // Open todos veto a completion claim, as a failing check does.
   const { unmet, openTodos, accepted: passes } = judgeClaim(snapshot, claimed ? sample.openTodos : [], settings)
   const accepted = claimed && passes
@@ -93,18 +95,21 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const criteriaMet =
     !claimed && !loop.plan && settings.completeOnCriteria && snapshot !== undefined && unmet.length === 0 && workTreeChanged(loop.progress, sample) && (!settings.requireTodosDone || sample.openTodos.length === 0)
   if (criteriaMet)
-    return done({ type: "complete", detail: `every criterion holds after an iteration that changed the work tree — ${completeLine(loop.sessionID, loop.iteration, snapshots, loop.initialChecks)}` }, { completionStreak, snapshots, gotchas })
+    return done({ type: "complete", detail: `every criterion holds after an iteration that changed the work tree — ${completeLine(loop.sessionID, loop.iteration, snapshots, loop.initialChecks)}` }, { completionStreak, snapshots, gotchas, lastProgress: measured.progress })
   // In a plan loop the claim is for the current story: the plugin marks it done, and the loop
   // completes when no story is left.
   const plan = accepted && loop.plan ? markCurrentDone(loop.plan, loop.iteration, snapshot ? snapshot.checks.filter((c) => c.status === "passed").map((c) => c.name) : []) : undefined
   if (accepted && (!plan || !currentStory(plan))) {
     const how = `${turn.doneCall ? "ralph_done was called" : promised ? "the promise was kept" : "the status block signalled the exit"}${snapshot ? " and the checks pass" : ""}`
     const detail = plan ? `all ${plan.stories.length} stories of the plan are done; the last one: ${how}` : how
-    return done({ type: "complete", detail }, { completionStreak, snapshots, gotchas, ...(plan ? { plan } : {}) })
+    // The completing turn's progress is recorded as any other's (a story done is progress).
+    return done({ type: "complete", detail }, { completionStreak, snapshots, gotchas, lastProgress: plan !== undefined || measured.progress, ...(plan ? { plan } : {}) })
   }
   // A story marked done keeps the check run that justified it in the history, whatever comes next.
   const storyDone = plan ? { plan, completionStreak: 0, snapshots, gotchas } : { completionStreak }
   const circular = snapshot ? recurringFailures(snapshots).filter((key) => snapshot.checks.some((c) => key.startsWith(`${c.name}: `) && c.status !== "passed")) : []
+  // A circular fix is motion, not progress: it counts toward the breaker. A story done is progress.
+  const lastProgress = plan !== undefined || (measured.progress && circular.length === 0)
   const checksFeedback = snapshot && unmet.length > 0
     ? [
         feedbackLine(loop.iteration + 1, maxIterations(loop), unmet, snapshots, claimed ? "the completion claim was rejected — fix what the checks report, then claim again" : "fix what the checks report"),
@@ -116,11 +121,11 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const todos = todosFeedback(openTodos)
   const feedback = checksFeedback.length + todos.length > 0 ? [...todos, ...(todos.length && checksFeedback.length ? [""] : []), ...checksFeedback].join("\n") : undefined
   if (status?.status === "BLOCKED")
-    return done({ type: "pause", reason: `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}` }, { ...storyDone, snapshots, gotchas })
+    return done({ type: "pause", reason: `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}` }, { ...storyDone, snapshots, gotchas, lastProgress })
   if (snapshot && !plan && stagnantRuns(snapshots) >= settings.stagnationLimit)
     return done(
       { type: "stop", reason: "stagnation", detail: `${settings.stagnationLimit} check runs in a row without fewer issues (stagnationLimit); still: ${unmet.join(", ") || "no change"}` },
-      { completionStreak, snapshots, gotchas },
+      { completionStreak, snapshots, gotchas, lastProgress },
     )
 
   if (turnClass.kind === "usage-limit") {
@@ -138,23 +143,21 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
     const delay = backoffDelayMs(turnClass.error, loop.backoffs, settings, now)
     return done(
       { type: "wait", wait: { reason: "backoff", until: now + delay, then: "resume" }, detail: `the provider failed for a moment (${turnClass.error.message})` },
-      { breaker, backoffs: loop.backoffs + 1, ...storyDone },
+      { breaker, backoffs: loop.backoffs + 1, ...storyDone, lastProgress: false },
     )
   }
 
   if (!settings.autoRestart)
     return plan
-      ? done({ type: "pause", reason: `story ${loop.plan ? currentStory(loop.plan)?.id : ""} is done; autoRestart is off, so the next story waits for /ralph-resume` }, { ...storyDone, backoffs: 0, snapshots, gotchas })
-      : done({ type: "report-missing-promise" }, { completionStreak, backoffs: 0 })
+      ? done({ type: "pause", reason: `story ${loop.plan ? currentStory(loop.plan)?.id : ""} is done; autoRestart is off, so the next story waits for /ralph-resume` }, { ...storyDone, backoffs: 0, snapshots, gotchas, lastProgress })
+      : done({ type: "report-missing-promise" }, { completionStreak, backoffs: 0, lastProgress })
 
-  const previous = loop.snapshots.at(-1)
-  const measured = measureProgress(loop.progress, sample, turn.texts, snapshot !== undefined && previous !== undefined && issueCount(snapshot) < issueCount(previous))
   const error = turnClass.kind === "failed" ? errorFingerprint(turnClass.error) : undefined
-  // A circular fix is motion, not progress: it counts toward the breaker. A story done is progress.
-  const breaker = recordIteration(loop.breaker, { progress: plan !== undefined || (measured.progress && circular.length === 0), error, failure: failureFingerprint(snapshot) }, settings, now)
-  const update: LoopUpdate = { breaker, progress: measured.next, ...storyDone, backoffs: 0, snapshots, gotchas }
+  const breaker = recordIteration(loop.breaker, { progress: lastProgress, error, failure: failureFingerprint(snapshot) }, settings, now)
+  const update: LoopUpdate = { breaker, progress: measured.next, ...storyDone, backoffs: 0, snapshots, gotchas, lastProgress }
   // A used-up budget stops at once: no cooldown is waited out for an iteration that may not come.
-  const breach = exceededBudget(loop, now)
+  // A story done now starts the next one's retries over.
+  const breach = exceededBudget(plan ? { ...loop, plan } : loop, now)
   if (breach) return done({ type: "stop", reason: breach.reason, detail: breach.detail }, update)
   if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, update)
 

@@ -2,12 +2,16 @@
 // facts (goal, iteration, files changed, failing checks, open todos, what failed, recurring
 // errors). Facts the summary leaves out are added; the whole has a size budget, so the restart
 // prompt is the same size at iteration 20 as at 2.
+import type { DiagnosticSnapshot } from "./diagnostics.js"
+
 export interface HandoffFacts {
   goal: string
   iteration: number
   maxIterations: number
   files: string[]
+  /** The failing checks of the latest check run, which ran at iteration `checksRanAt` (0: before the first prompt). */
   failingChecks: string[]
+  checksRanAt?: number | undefined
   openTodos: string[]
   tried: string[]
   recurring: string[]
@@ -36,13 +40,23 @@ function list(title: string, items: string[]): string[] {
 /** The facts the summary does not already mention (case-insensitive). */
 const omitted = (summary: string, items: string[]) => items.filter((item) => !summary.toLowerCase().includes(item.toLowerCase().trim().slice(0, 80)))
 
+/**
+ * The latest check run of a loop: the last of its iterations', else a criteria loop's run before its
+ * first prompt. An iteration whose checks did not run leaves the failures of the run before it standing.
+ */
+export const latestCheckRun = (loop: { snapshots: readonly DiagnosticSnapshot[]; initialChecks?: DiagnosticSnapshot | undefined }): DiagnosticSnapshot | undefined =>
+  loop.snapshots.at(-1) ?? loop.initialChecks
+
+/** "iteration 3", or for a criteria loop's first run "before the first prompt". */
+export const ranAt = (iteration: number): string => (iteration === 0 ? "before the first prompt" : `iteration ${iteration}`)
+
 export function digest(facts: HandoffFacts, summary: string): string {
   return [
     "## Facts from ralph-loop (checked by the plugin, not by the model)",
     `- Goal: ${clip(facts.goal.split("\n")[0] ?? "", ITEM_LIMIT)}`,
     `- Iteration ${facts.iteration} of ${facts.maxIterations} starts now`,
     ...list("Files changed since the loop began", facts.files),
-    ...list("Failing checks", omitted(summary, facts.failingChecks).length ? facts.failingChecks : []),
+    ...list(`Failing checks${facts.checksRanAt === undefined ? "" : ` (latest run, ${ranAt(facts.checksRanAt)})`}`, omitted(summary, facts.failingChecks).length ? facts.failingChecks : []),
     ...list("Open todos", omitted(summary, facts.openTodos)),
     ...list("Tried and failed", facts.tried),
     ...list("Recurring errors", facts.recurring),

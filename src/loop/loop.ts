@@ -15,6 +15,7 @@ import { turnSchema } from "./turn.js"
 import { planStateSchema } from "../plan/plan.js"
 import type { ResumeHow } from "./go-on.js"
 import { targetsOf } from "./targets.js"
+import { iterationLimit } from "./limits.js"
 import { reviewStateSchema } from "../review/state.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
 
@@ -91,7 +92,7 @@ export const loopStateSchema = z.object({
   lineage: z.array(sessionIDSchema),
   /** 1-based number of the model turn under way (first prompt = 1). */
   iteration: z.int().min(1),
-  /** Restarts (continuations) sent so far. */
+  /** Restarts (continuations) sent so far, over the whole loop (a plan's current story's: `taskRetries`). */
   retries: count,
   phase: loopPhaseSchema,
   /** The first user message of the loop has not had the promise instruction appended yet. */
@@ -129,6 +130,8 @@ export const loopStateSchema = z.object({
   /** When the current iteration's prompt went out, and what was decided on the last turn (for the journal). */
   iterationStartedAt: z.number(),
   lastDecision: z.string().optional(),
+  /** Whether the last decided turn made progress as the breaker counts it — a completing turn too (for the journal). */
+  lastProgress: z.boolean().optional(),
   /** What failing checks taught the loop (seed 001), shown to later iterations on the same files. */
   gotchas: z.array(gotchaSchema),
   wait: waitSchema.optional(),
@@ -217,8 +220,8 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
   })
 }
 
-/** Turns the loop may run in all. */
-export const maxIterations = (loop: { settings: Pick<LoopSettings, "maxRetries" | "maxIterations"> }): number => Math.min(loop.settings.maxRetries + 1, loop.settings.maxIterations)
+/** Turns the loop may run in all: a plan's, maxIterations; another's, its first turn and maxRetries restarts (limits.ts). */
+export const maxIterations = (loop: { settings: Pick<LoopSettings, "maxRetries" | "maxIterations">; plan?: unknown }): number => iterationLimit(loop.settings, loop.plan !== undefined)
 
 /** Everything the loop has used: its sessions and its reviews (budgets count both). */
 export const totalUsage = (loop: Pick<Loop, "usage" | "review">): Usage =>

@@ -72,6 +72,8 @@ export class LoopManager extends LoopFacts {
   decided(loop: Loop, turn: Turn, update: LoopUpdate, decision: Decision): void {
     if (turn.lastAssistantID !== undefined) loop.lastDecidedMessageID = turn.lastAssistantID
     Object.assign(loop, update)
+    // A decision that measured no progress (a wait for the same turn) leaves none standing from the turn before.
+    if (update.lastProgress === undefined) delete loop.lastProgress
     loop.lastDecision = decision.type
     loop.lastTurn = turn
     if (decision.type === "restart") this.pendRestart(loop, decision)

@@ -2,6 +2,7 @@
 // changed, failing checks, and the `<learning>…</learning>` lines the model wrote. Pure.
 import type { Decision } from "../loop/decide.js"
 import type { StoryDone } from "./plan.js"
+import { ranAt } from "../loop/handoff.js"
 
 export interface ProgressEntry {
   at: number
@@ -14,7 +15,9 @@ export interface ProgressEntry {
   storyDone?: StoryDone | undefined
   decision: Decision
   files: string[]
+  /** The checks that failed in the latest run, which ran at iteration `checksRanAt` (undefined: none has run). */
   failingChecks: string[]
+  checksRanAt?: number | undefined
   learnings: string[]
 }
 
@@ -59,6 +62,13 @@ export function outcomeOf(entry: Pick<ProgressEntry, "decision" | "storyDone">):
   }
 }
 
+/** The failing checks, marked with the iteration they ran at when that was not this one. */
+function checksLine({ failingChecks, checksRanAt, iteration }: ProgressEntry): string {
+  if (checksRanAt === undefined) return "- Failing checks: no check has run yet"
+  const list = failingChecks.length ? failingChecks.join("; ") : "none"
+  return checksRanAt === iteration ? `- Failing checks: ${list}` : `- Failing checks (latest run, ${ranAt(checksRanAt)}): ${list}`
+}
+
 const stamp = (at: number) => `${new Date(at).toISOString().slice(0, 19).replace("T", " ")}Z`
 
 export function renderEntry(entry: ProgressEntry): string {
@@ -70,7 +80,7 @@ export function renderEntry(entry: ProgressEntry): string {
     `- Loop: ${entry.loopID} — ${(entry.story ? entry.story.title : entry.task.split("\n")[0] ?? "").slice(0, 120)}`,
     `- Outcome: ${outcomeOf(entry)}`,
     `- Files changed since the loop began: ${files}`,
-    `- Failing checks: ${entry.failingChecks.length ? entry.failingChecks.join("; ") : "none"}`,
+    checksLine(entry),
     ...(entry.learnings.length ? ["- Learnings for future iterations:", ...entry.learnings.map((l) => `  - ${l}`)] : []),
   ].join("\n")
 }

@@ -4,6 +4,7 @@
 import { z } from "zod"
 import { maxIterations, totalUsage } from "../loop/loop.js"
 import { currentStory } from "../plan/plan.js"
+import { limitsText, taskRetries } from "../loop/limits.js"
 import { historyOf, type Histories, type IterationRow } from "./history.js"
 import type { StatusLoop, StatusSaved } from "./status-loop.js"
 import { struggle } from "./struggle.js"
@@ -37,11 +38,16 @@ export const iterationSchema = z.object({
 export const loopSummarySchema = z.object({
   id: z.string(),
   task: z.string().describe("the task's first line"),
+  worktree: z.string().nullable().describe("a worktree loop (/ralph --worktree, --prd --parallel): its worktree's name (.opencode/ralph-loop/worktrees/NAME); null for the project's own"),
   state: z.enum(["running", "deciding", "restarting", "waiting", "paused", "stopped"]),
   stopReason: z.string().nullable(),
   detail: z.string().nullable(),
   iteration: z.int().min(1),
-  maxIterations: z.int().min(1),
+  maxIterations: z.int().min(1).describe("the iteration limit in force: a plan loop's maxIterations, another's the smaller of maxIterations and maxRetries + 1"),
+  retries: z
+    .object({ used: count, max: count, story: z.string().nullable().describe("the plan's current story they count for; null for other loops") })
+    .describe("restarts of the current task — of a plan loop's current story, counted again from each story done — and maxRetries"),
+  limits: z.string().describe("the iteration and retry limits in force, in words"),
   strategy: z.string(),
   plan: z
     .object({
@@ -79,7 +85,7 @@ export type IterationJSON = z.infer<typeof iterationSchema>
 
 const iso = (at: number) => new Date(at).toISOString()
 
-export function loopSummary({ loop, savedAt }: StatusSaved, rows: readonly IterationRow[]): LoopSummary {
+export function loopSummary({ loop, savedAt, worktree }: StatusSaved, rows: readonly IterationRow[]): LoopSummary {
   const usage = totalUsage(loop)
   const last = loop.snapshots.at(-1)
   const story = loop.plan ? currentStory(loop.plan) : undefined
@@ -87,11 +93,14 @@ export function loopSummary({ loop, savedAt }: StatusSaved, rows: readonly Itera
   return {
     id: loop.id,
     task: loop.task.split("\n")[0] ?? "",
+    worktree: worktree?.name ?? null,
     state: loop.phase,
     stopReason: loop.stopReason ?? null,
     detail: loop.detail ?? null,
     iteration: loop.iteration,
     maxIterations: maxIterations(loop),
+    retries: { used: Math.max(0, taskRetries(loop)), max: loop.settings.maxRetries, story: story?.id ?? null },
+    limits: limitsText(loop.settings, loop.plan !== undefined),
     strategy: loop.settings.strategy,
     plan: loop.plan ? { file: loop.plan.file, current: story ? { id: story.id, title: story.title } : null, done: loop.plan.done.length, total: loop.plan.stories.length } : null,
     breaker: { state: loop.breaker.state, noProgress: loop.breaker.noProgress, sameError: loop.breaker.sameError, reason: loop.breaker.reason ?? null },
@@ -104,7 +113,7 @@ export function loopSummary({ loop, savedAt }: StatusSaved, rows: readonly Itera
     lastChecks: last
       ? { iteration: last.iteration, errors: last.errors, warnings: last.warnings, securityIssues: last.securityIssues, testsFailed: last.testsFailed, testsRun: last.testsRun }
       : null,
-    struggle: struggle(rows),
+    struggle: struggle(rows, loop.stopReason),
   }
 }
 

@@ -59,7 +59,8 @@ export function histories(entries: Iterable<DecidedLine>): Histories {
       durationMs: record.durationMs,
       checks: record.checks,
       failing: record.failing ?? [],
-      progress: record.breaker && record.breaker.noProgress === 0,
+      // An older journal has no progress field: the breaker's counter after the decision says it (not for a completing turn).
+      progress: record.progress ?? (record.breaker && record.breaker.noProgress === 0),
       rejected: record.claimed === true && record.decision !== "complete",
       storiesDone: entry.plan?.done.length,
     })

@@ -24,6 +24,7 @@ function checks(c: LoopSummary["lastChecks"]): string {
 export function loopLine(l: LoopSummary): string {
   return [
     `${MARK[l.state]} ${l.id}`,
+    ...(l.worktree ? [`worktree ${l.worktree}`] : []),
     state(l),
     `iteration ${l.iteration}/${l.maxIterations}`,
     l.strategy,
@@ -40,9 +41,10 @@ export function loopLine(l: LoopSummary): string {
 /** The chosen loop in detail. */
 export function loopDetail(l: NonNullable<StatusDocument["selected"]>): string[] {
   return [
-    `Loop ${l.id} — ${state(l)}${l.detail ? `: ${l.detail}` : ""}`,
+    `Loop ${l.id}${l.worktree ? ` (worktree ${l.worktree})` : ""} — ${state(l)}${l.detail ? `: ${l.detail}` : ""}`,
     `Task: ${l.task}`,
-    `Iteration ${l.iteration} of ${l.maxIterations} · strategy ${l.strategy}${l.plan ? ` · ${l.plan.current ? `story ${l.plan.current.id} ${l.plan.current.title}` : "every story done"} (${l.plan.done} of ${l.plan.total} in ${l.plan.file})` : ""}`,
+    `Iteration ${l.iteration} of ${l.maxIterations} · restarts${l.retries.story ? ` of story ${l.retries.story}:` : ""} ${l.retries.used} of ${l.retries.max} · strategy ${l.strategy}${l.plan ? ` · ${l.plan.current ? `story ${l.plan.current.id} ${l.plan.current.title}` : "every story done"} (${l.plan.done} of ${l.plan.total} in ${l.plan.file})` : ""}`,
+    `Limits: ${l.limits}`,
     `Circuit breaker: ${l.breaker.state} · no progress ${l.breaker.noProgress} · same error ${l.breaker.sameError}${l.breaker.reason ? ` (last opened: ${l.breaker.reason})` : ""}`,
     ...(l.wait ? [`Waiting (${l.wait.reason}) until ${l.wait.until}`] : []),
     `Tokens ${tokens(l.tokens)} · cost $${l.cost.toFixed(4)} · ${seconds(l.iterationMs)} per iteration · started ${l.startedAt}`,

@@ -10,7 +10,7 @@ import { parseStateFile, savedAtOf } from "../store/saved-loops.js"
 const { strategy, maxRetries, maxIterations, summaryPath } = DEFAULT_SETTINGS
 
 export const statusLoopSchema = storedLoopSchema
-  .pick({ id: true, task: true, startedAt: true, sessionID: true, lineage: true, iteration: true, phase: true, stopReason: true, detail: true, breaker: true, usage: true, wait: true, plan: true })
+  .pick({ id: true, task: true, startedAt: true, sessionID: true, lineage: true, iteration: true, retries: true, phase: true, stopReason: true, detail: true, breaker: true, usage: true, wait: true, plan: true })
   .extend({
     // Keys a newer version added get their defaults, as the store does.
     settings: loopSettingsSchema
@@ -27,6 +27,8 @@ const statusFileSchema = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), sa
 export interface StatusSaved {
   loop: StatusLoop
   savedAt: number
+  /** A worktree loop: its worktree's name and folder (its files are there). */
+  worktree?: { name: string; path: string }
 }
 
 /** A state file's text; undefined when it is not one. */

@@ -2,7 +2,7 @@
 //   stuck   — STUCK_AFTER iterations in a row without progress, or the same check failing in each
 //   slowing — two in a row without progress, the same check failing twice, completion claims
 //             rejected in two of the last three, or tokens per iteration rising steeply
-//   ok      — none of that (also: too little history to say)
+//   ok      — none of that (also: too little history to say), and a loop that completed
 // The rules are tried in that order (stuck first); the reason names the evidence.
 import type { IterationRow } from "./history.js"
 
@@ -13,7 +13,9 @@ const SLOWING_AFTER = 2
 /** Tokens per iteration "rise" when each of the last three is above the one before and the last is this many times the first. */
 const TOKEN_RISE = 1.5
 
-export function struggle(rows: readonly IterationRow[]): Struggle {
+/** `stopReason`: how the loop ended, if it did — a loop that completed struggles no more. */
+export function struggle(rows: readonly IterationRow[], stopReason?: string): Struggle {
+  if (stopReason === "completed") return { signal: "ok", reason: "completed" }
   const noProgress = trailing(rows, (r) => r.progress === false)
   const failing = sameFailingCheck(rows)
   if (noProgress >= STUCK_AFTER) return { signal: "stuck", reason: `${noProgress} iterations in a row without progress` }

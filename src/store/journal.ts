@@ -48,6 +48,8 @@ function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["rec
       : {}),
     // What the struggle signal reads (src/status/struggle.ts): progress as the breaker counts it, and a claim not accepted.
     breaker: { state: loop.breaker.state, noProgress: loop.breaker.noProgress, sameError: loop.breaker.sameError },
+    // Said for every decided turn that measured it — the completing one too, which leaves the breaker as it was.
+    ...(loop.lastProgress !== undefined ? { progress: loop.lastProgress } : {}),
     claimed: loop.completionStreak > 0,
   }
 }

@@ -43,6 +43,8 @@ export const iterationRecordSchema = z.object({
   failing: z.array(z.string()).optional(),
   /** The breaker after the decision: its counters say whether the iteration made progress. */
   breaker: z.object({ state: z.enum(["CLOSED", "OPEN", "HALF_OPEN"]), noProgress: count, sameError: count }).optional(),
+  /** Whether the iteration made progress as the breaker counts it (absent: an older journal, or a wait for the same turn). */
+  progress: z.boolean().optional(),
   /** The turn claimed completion (promise or STATUS: COMPLETE). */
   claimed: z.boolean().optional(),
 })

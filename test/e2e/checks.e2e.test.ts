@@ -180,7 +180,7 @@ describe("handoff and memory", () => {
     for (const prompt of [second, tenth]) {
       expect(prompt.lastUser).toContain("SUMMARY: worked on it.")
       expect(prompt.lastUser).toContain("Goal: build the widget library")
-      expect(prompt.lastUser).toMatch(/Failing checks:\n\s+- marker \(test\): failed — FAIL: never.txt is missing/)
+      expect(prompt.lastUser).toMatch(/Failing checks \(latest run, iteration \d+\):\n\s+- marker \(test\): failed — FAIL: never.txt is missing/)
       expect(prompt.lastUser).toMatch(/Open todos:\n\s+- document the widget API/)
       expect(prompt.lastUser).toMatch(/Files changed since the loop began:\n\s+- src\/widget.ts/)
     }

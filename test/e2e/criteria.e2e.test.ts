@@ -1,6 +1,8 @@
 // Seed 004 and seed 002 in the real OpenCode: a loop started with its criteria as flags completes
 // when they hold after an iteration that changed the work tree, without a promise; the same check
 // failing the same way (line numbers aside) opens the circuit breaker.
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import type { MockRequest, Reply } from "../harness/mock-model.js"
@@ -66,5 +68,22 @@ describe("the same check failing the same way opens the breaker (seed 002)", () 
       reason: "3 iterations in a row ended in the same error: checks failing: types: src/a.ts(#,#): error TS2322: Type 'string' is not assignable to type 'number'.",
     })
     expect(prompts(project)).toHaveLength(3)
+  })
+})
+
+describe("the handoff tells the truth about the checks", () => {
+  it("iteration 1 ran no check (it changed nothing): iteration 2's handoff and the progress log name the check that failed before the first prompt, marked as that run — not \"none\"", async () => {
+    const project = await harness().project("criteria-handoff", {
+      pluginOptions: { strategy: "recreate", maxIterations: 2 },
+      script: { main: (r: MockRequest) => (isControl(r) ? { text: "OK" } : { text: `Looking around (${r.index}).` }) },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", 'raise the flag --check "test -f flag.txt"')
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "max-iterations" })
+    const second = prompts(project)[1]?.lastUser ?? ""
+    expect(second).toMatch(/- Failing checks \(latest run, before the first prompt\):\n\s+- check 1 \(test\): failed/)
+    const log = readFileSync(join(project.dir, ".opencode/ralph-loop/progress.md"), "utf8")
+    expect(log).toContain("- Failing checks (latest run, before the first prompt): check 1 (failed)")
+    expect(log).not.toContain("- Failing checks: none")
   })
 })

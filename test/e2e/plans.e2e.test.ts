@@ -123,14 +123,39 @@ describe("/ralph --prd", () => {
 
     // Toasts name the story; one success toast at the end.
     const titles = project.events.toasts().map((t) => t.title ?? "")
-    expect(titles).toContain("Ralph 2/6 · story US-C (2 of 3) · second by priority")
-    expect(titles).toContain("Ralph 3/6 · story US-A (3 of 3) · third by priority")
+    // A plan's iterations count over the whole plan: maxIterations (50).
+    expect(titles).toContain("Ralph 2/50 · story US-C (2 of 3) · second by priority")
+    expect(titles).toContain("Ralph 3/50 · story US-A (3 of 3) · third by priority")
     expect(project.events.toasts().filter((t) => t.variant === "success")).toHaveLength(1)
     expect(done.properties.message).toContain("finished in 3 iterations (all 3 stories of the plan are done")
 
     // A fresh session per story for recreate, the same one for continue.
     expect(selectedSessions(project)).toHaveLength(strategy === "recreate" ? 2 : 0)
     if (strategy === "continue") expect(await sessionIDs(project)).toEqual([session])
+  })
+
+  it("a 12-story plan on the default settings completes, some stories taking two iterations: the retries are each story's own", async () => {
+    // Every third story's first try writes its file but does not claim it done; the next iteration does.
+    const tries = new Map<string, number>()
+    const project = await harness().project("plan-twelve", {
+      script: {
+        main: worker((id, r) => {
+          if (r.lastRole !== "user") return undefined
+          const attempt = (tries.get(id) ?? 0) + 1
+          tries.set(id, attempt)
+          return Number(id.slice(3)) % 3 === 0 && attempt === 1 ? { text: `Started ${id}; it needs another pass.` } : undefined
+        }),
+      },
+    })
+    const stories = Array.from({ length: 12 }, (_, i) => `US-${i + 1}`)
+    writePlan(project, { userStories: stories.map((id, i) => ({ id, title: `story ${i + 1}`, acceptanceCriteria: [`${id}.txt exists`], priority: i + 1, passes: false, checks: [fileCheck(id)] })) })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "--prd")
+    const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 180_000)
+    expect(prompted(project).map(storyOf)).toEqual(stories.flatMap((id, i) => ((i + 1) % 3 === 0 ? [id, id] : [id])))
+    expect(loop?.iteration).toBe(16)
+    expect(readPlan(project).userStories.every((s: { passes: boolean }) => s.passes)).toBe(true)
+    expect(project.events.toasts().map((t) => t.title ?? "")).toContain("Ralph 16/50 · story US-12 (12 of 12) · story 12")
   })
 
   it("a story whose check fails after the promise comes again with the failure; it is done only after the fix", async () => {

@@ -49,6 +49,21 @@ describe("limits as the user set them", () => {
     expect(prompts(project)).toHaveLength(8)
   })
 
+  it("--max-iterations 8 with maxRetries 5 in the plugin options (as the shipped example sets it): the flag is the limit, and a toast says maxRetries was raised", async () => {
+    const project = await harness().project("max-iterations-over-retries", {
+      pluginOptions: { strategy: "continue", noProgressThreshold: 100, maxRetries: 5 },
+      script: { main: (r: MockRequest) => distinctReply(r.index) },
+    })
+    onTestFinished(() => project.close())
+    const session = await project.newSession()
+    await project.command(session, "ralph", "a long task --max-iterations 8")
+    const adjusted = await waitForToast(project, /^Ralph · settings adjusted/)
+    expect(adjusted.properties.message).toBe("--max-iterations 8 raises maxRetries 5 (settings) to 7 for this loop: the limit set last is the limit")
+    await waitForToast(project, /iteration limit/)
+    expect(await stateOnceIn(project, "stopped")).toMatchObject({ phase: "stopped", stopReason: "max-iterations", iteration: 8, settings: { maxIterations: 8, maxRetries: 7 } })
+    expect(prompts(project)).toHaveLength(8)
+  })
+
   it("maxRetries 52 in the settings file is the limit: 53 turns, not the default iteration limit's 50", async () => {
     const project = await harness().project("max-retries", {
       configFile: JSON.stringify({ strategy: "continue", noProgressThreshold: 100, maxCallsPerHour: 1000, maxRetries: 52 }),

@@ -125,14 +125,43 @@ describe("ralph-loop status and report, outside OpenCode", () => {
       [2, [], 2],
       [3, [], 3],
     ])
-    expect(after.selected?.struggle).toEqual({ signal: "ok", reason: "making progress" })
+    expect(after.selected?.struggle).toEqual({ signal: "ok", reason: "completed" })
 
     // /ralph-status in OpenCode shows the same signal (the plugin answers in a control turn).
     const before = project.requests("main").length
     await project.command(session, "ralph-status", "")
     const reply = project.requests("main").slice(before).find(isControl)?.lastUser ?? ""
     expect(reply).toMatch(/^Ralph loop — ended ✓ completed/m)
-    expect(reply).toMatch(/^Struggle: ok — making progress$/m)
+    expect(reply).toMatch(/^Struggle: ok — completed$/m)
+  })
+
+  it("a loop that completed in two iterations — the first looked around, the second wrote the file and promised: progress no, yes; ok — completed", async () => {
+    const project = await harness().project("status-two", {
+      pluginOptions: { strategy: "continue" },
+      script: {
+        main: (r: MockRequest): Reply => {
+          if (isControl(r)) return { text: "OK" }
+          if (r.lastRole === "tool") return { text: "Wrote done.txt. <promise>DONE</promise>" }
+          // The first prompt: look around only; the next one does the work.
+          return r.index === 0 ? { text: "Looking around before I change anything." } : { toolCalls: [{ name: "write", args: { filePath: "done.txt", content: "done\n" } }] }
+        },
+      },
+    })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "write done.txt")
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    const doc = await statusJSON(project.dir)
+    expect(doc.selected?.history.map((r) => [r.iteration, r.decision, r.progress])).toEqual([
+      [1, "restart", false],
+      [2, "complete", true],
+    ])
+    expect(doc.selected?.struggle).toEqual({ signal: "ok", reason: "completed" })
+    const { stdout } = await run(process.execPath, [CLI, "status", "--project", project.dir], { encoding: "utf8" })
+    expect(stdout).toContain("\nStruggle: ok — completed\n")
+    const before = project.requests("main").length
+    await project.command(session, "ralph-status", "")
+    const reply = project.requests("main").slice(before).find(isControl)?.lastUser ?? ""
+    expect(reply).toMatch(/^Struggle: ok — completed$/m)
   })
 
   it("a loop whose check keeps failing: stuck, in status --json, /ralph-status and the HTML report", async () => {

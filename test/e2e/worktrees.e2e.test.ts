@@ -112,6 +112,8 @@ describe("worktree loops", () => {
     // The CLI lists it; clean (--days 0: it ended just now) keeps it (its commit is not in the user's branch) unless --force.
     const cli = (...args: string[]) => execFileSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), ...args, "--project", project.dir], { encoding: "utf8", env: { ...process.env, HOME: harness().root } })
     expect(cli("worktrees")).toMatch(/- gamma-wt · ralph\/gamma-wt · completed after 1 iteration · conflict \(alpha.txt\)/)
+    // ralph-loop status lists its loop beside the project's own (read from the worktree's files).
+    expect(cli("status")).toMatch(/^■ ses_\S+ · worktree gamma-wt · ended completed · iteration 1\/\d+ · .* · task-gamma: write alpha.txt$/m)
     expect(cli("clean")).toContain("kept the worktree gamma-wt: its loop ended less than 30 days ago")
     expect(cli("clean", "--days", "0")).toContain("kept the worktree gamma-wt: 1 commit on ralph/gamma-wt not in your branch (--force removes it anyway)")
     expect(existsSync(worktreeDir(project, "gamma-wt"))).toBe(true)

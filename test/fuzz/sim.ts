@@ -21,8 +21,9 @@
 //     prompting loop lives (manager.get) in phase running
 //  3  a loop that reached `stopped` never prompts again and never leaves `stopped`
 //  4  iteration and retries never go backwards — but for a stop that takes back, by one, an
-//     iteration whose prompt never went out; retries ≤ maxRetries; iteration ≤
-//     min(maxRetries + 1, maxIterations)
+//     iteration whose prompt never went out; the current task's retries (a plan's: its current
+//     story's) ≤ maxRetries; iteration ≤ the limit in force (limits.ts: a plan's maxIterations,
+//     another's min(maxRetries + 1, maxIterations))
 //  5  at the end (every runner job run to completion) every loop is in a resting phase (running,
 //     waiting, paused, stopped), a waiting loop has a timer, a stopped loop has a stopReason
 //  6  the manager maps every live loop under its current session and nothing else: no stopped or
@@ -87,6 +88,7 @@ import { commandHook } from "../../src/hooks/command-execute.js"
 import { compactionAutocontinueHook } from "../../src/hooks/compaction-autocontinue.js"
 import { eventHook } from "../../src/hooks/event.js"
 import { maxIterations, type Loop, type LoopPhase } from "../../src/loop/loop.js"
+import { taskRetries } from "../../src/loop/limits.js"
 import { LoopManager } from "../../src/loop/manager.js"
 import { keepsTimer } from "../../src/loop/wake.js"
 import type { OpencodeApi } from "../../src/opencode/api.js"
@@ -1244,7 +1246,7 @@ export class World {
     if (t.everStopped && loop.phase !== "stopped") this.violate(3, `${t.name} left stopped (${loop.stopReason ?? "?"}) for ${loop.phase}`)
     if (loop.iteration < t.lastIteration) this.violate(4, `${t.name}: iteration went back from ${t.lastIteration} to ${loop.iteration}`)
     if (loop.retries < t.lastRetries) this.violate(4, `${t.name}: retries went back from ${t.lastRetries} to ${loop.retries}`)
-    if (loop.retries > loop.settings.maxRetries) this.violate(4, `${t.name}: retries ${loop.retries} > maxRetries ${loop.settings.maxRetries}`)
+    if (taskRetries(loop) > loop.settings.maxRetries) this.violate(4, `${t.name}: retries of the current task ${taskRetries(loop)} > maxRetries ${loop.settings.maxRetries}`)
     if (loop.iteration > maxIterations(loop))
       this.violate(4, `${t.name}: iteration ${loop.iteration} > ${maxIterations(loop)} (maxRetries ${loop.settings.maxRetries}, maxIterations ${loop.settings.maxIterations})`)
     t.lastIteration = Math.max(t.lastIteration, loop.iteration)

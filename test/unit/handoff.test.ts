@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { buildHandoff, HANDOFF_BUDGET, type HandoffFacts } from "../../src/loop/handoff.js"
+import { buildHandoff, HANDOFF_BUDGET, latestCheckRun, type HandoffFacts } from "../../src/loop/handoff.js"
 import { recurringFailures } from "../../src/loop/criteria.js"
 import { snapshotOf, type CheckResult } from "../../src/loop/diagnostics.js"
 
@@ -21,6 +21,18 @@ describe("handoff", () => {
     const text = buildHandoff("Rewrote the loop.", facts())
     for (const fact of ["make the parser fast", "Iteration 3 of 6", "src/parser.ts", "2 failed", "benchmark the tokenizer"]) expect(text).toContain(fact)
   })
+  it("the failing checks are the latest run's, marked with the iteration it ran at (0: before the first prompt)", () => {
+    expect(buildHandoff("Looked around.", facts({ checksRanAt: 0 }))).toContain("- Failing checks (latest run, before the first prompt):\n  - test (test): failed — 2 failed")
+    expect(buildHandoff("Looked around.", facts({ checksRanAt: 2 }))).toContain("- Failing checks (latest run, iteration 2):\n  - test (test): failed")
+  })
+
+  it("the latest check run is the last iteration's, else a criteria loop's run before its first prompt", () => {
+    const run = (iteration: number) => snapshotOf(iteration, 0, [])
+    expect(latestCheckRun({ snapshots: [], initialChecks: run(0) })?.iteration).toBe(0)
+    expect(latestCheckRun({ snapshots: [run(1), run(3)], initialChecks: run(0) })?.iteration).toBe(3)
+    expect(latestCheckRun({ snapshots: [] })).toBeUndefined()
+  })
+
   it("does not repeat an open todo the summary already names", () => {
     expect(buildHandoff("Still open: benchmark the tokenizer.", facts())).not.toContain("- Open todos")
   })

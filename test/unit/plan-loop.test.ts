@@ -68,10 +68,25 @@ describe("decide, in a plan loop", () => {
   })
 
   it("a story done on the last allowed iteration is still recorded when the limit stops the loop", () => {
-    const l = loop({ plan: plan(), iteration: 4, retries: 3 })
+    const l = loop({ plan: plan(), iteration: 4, retries: 3 }, { maxIterations: 4 })
     const { decision, update } = decide(l, facts(turn("<promise>DONE</promise>")))
-    expect(decision).toMatchObject({ type: "stop", reason: "retries-exhausted" })
+    expect(decision).toMatchObject({ type: "stop", reason: "max-iterations" })
     expect(update.plan?.done.map((d) => d.id)).toEqual(["US-1"])
+  })
+
+  it("the retries are the current story's: a story done on its last retry starts the next one's count over (maxRetries 3)", () => {
+    // US-1 took 4 iterations (3 restarts, all it had): done, the loop goes on to US-2.
+    const lastTry = loop({ plan: plan(), iteration: 4, retries: 3 })
+    expect(decide(lastTry, facts(turn("<promise>DONE</promise>"))).decision).toEqual({ type: "restart", fresh: false })
+    // US-2 (done US-1 in iteration 4) is at iteration 7 on its 2nd restart: one left.
+    const second = plan([{ id: "US-1", iteration: 4, checks: [] }])
+    expect(decide(loop({ plan: second, iteration: 7, retries: 6 }), facts(turn("working"))).decision).toEqual({ type: "restart", fresh: false })
+    // At iteration 8 its 3 restarts are used: the loop stops, naming the story.
+    expect(decide(loop({ plan: second, iteration: 8, retries: 7 }), facts(turn("working"))).decision).toEqual({
+      type: "stop",
+      reason: "retries-exhausted",
+      detail: "story US-2 (title of US-2) is not done after 4 iterations, 3 restarts (maxRetries 3 per story)",
+    })
   })
 
   it("with autoRestart off, a story done pauses the loop until /ralph-resume", () => {
@@ -106,13 +121,16 @@ describe("a plan loop's texts", () => {
   })
 
   it("toasts and the system note name the story and its place", () => {
-    expect(iterationTitle(l)).toBe("Ralph 2/4 · story US-2 (2 of 3) · title of US-2")
+    // A plan's iterations are counted over the whole plan: maxIterations (50), not maxRetries + 1.
+    expect(iterationTitle(l)).toBe("Ralph 2/50 · story US-2 (2 of 3) · title of US-2")
     expect(iterationTitle(loop())).toBe("Ralph 1/4 · build it")
     expect(systemNote(l)).toContain("Plan: story US-2 (2 of 3) — work on this story only.")
   })
 
   it("/ralph-status and the report list the stories with their state", () => {
     const status = statusText(l, 0)
+    expect(status).toContain("Iteration 2 of 50 · restarts of story US-2: 0 of 3 · strategy")
+    expect(status).toContain("Limits: 50 iterations for the whole plan (maxIterations); 4 per story (maxRetries 3 + 1, counted again from each story done)")
     expect(status).toContain("Plan: .opencode/prd.json — 1 of 3 stories done\n  ✓ US-1 title of US-1 — done (iteration 1)\n  → US-2 title of US-2 — current\n  · US-3 title of US-3 — to do")
     const report = renderReport({ ...l, phase: "stopped", stopReason: "cancelled" }, [], 0)
     expect(report).toContain("| US-1 | title of US-1 | done | 1 | api |\n| US-2 | title of US-2 | current |  |  |")

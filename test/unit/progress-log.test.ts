@@ -16,6 +16,7 @@ function entry(extra: Partial<ProgressEntry> = {}): ProgressEntry {
     decision: { type: "restart", fresh: false },
     files: ["src/cart.ts", "src/pay.ts"],
     failingChecks: [],
+    checksRanAt: 2,
     learnings: ["prices are in cents"],
     ...extra,
   }
@@ -34,6 +35,14 @@ describe("a progress entry", () => {
         "  - prices are in cents",
       ].join("\n"),
     )
+  })
+
+  it("an iteration whose checks did not run carries the latest run's failures, marked with when it ran — never a bare \"none\"", () => {
+    const line = (extra: Partial<ProgressEntry>) => renderEntry(entry({ iteration: 1, storyDone: undefined, ...extra })).split("\n").find((l) => l.startsWith("- Failing checks"))
+    expect(line({ failingChecks: ["types (failed)"], checksRanAt: 0 })).toBe("- Failing checks (latest run, before the first prompt): types (failed)")
+    expect(line({ iteration: 4, failingChecks: [], checksRanAt: 3 })).toBe("- Failing checks (latest run, iteration 3): none")
+    expect(line({ failingChecks: [], checksRanAt: undefined })).toBe("- Failing checks: no check has run yet")
+    expect(line({ failingChecks: ["tests (failed)"], checksRanAt: 1 })).toBe("- Failing checks: tests (failed)")
   })
 
   it("names the outcome of every kind of decision", () => {
@@ -100,7 +109,7 @@ describe("the progress file", () => {
 describe("the excerpt for prompts and handoffs", () => {
   it("holds the patterns and the newest three entries, within the budget", () => {
     let text = ""
-    for (let i = 1; i <= 6; i += 1) text = appendEntry(text, renderEntry(entry({ iteration: i, learnings: [`lesson ${i}`] })), [`lesson ${i}`]).text
+    for (let i = 1; i <= 6; i += 1) text = appendEntry(text, renderEntry(entry({ iteration: i, checksRanAt: i, learnings: [`lesson ${i}`] })), [`lesson ${i}`]).text
     const excerpt = progressExcerpt(text)
     expect(excerpt).toContain("Codebase patterns learned so far:\n- lesson 1\n")
     expect(excerpt).toContain("### 2025-01-06 09:30:05Z · iteration 6")

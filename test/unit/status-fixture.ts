@@ -79,6 +79,7 @@ export async function recordLoop(
     cost += step.cost ?? step.tokens / 1_000_000
     l.usage = { [l.sessionID]: { tokens, cost } }
     l.breaker = { ...l.breaker, noProgress: step.progress ? 0 : l.breaker.noProgress + 1 }
+    l.lastProgress = step.progress
     l.completionStreak = step.claimed ? l.completionStreak + 1 : 0
     if (step.checks) l.snapshots = [...l.snapshots, snapshot(l.iteration, now, step.checks)].slice(-20)
     if (step.storyDone && l.plan) l.plan = { ...l.plan, done: [...l.plan.done, { id: step.storyDone, iteration: l.iteration, checks: ["lint"] }] }

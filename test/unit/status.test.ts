@@ -1,15 +1,20 @@
 // `ralph-loop status` and the struggle signal, on journals recorded by the store's own writers.
-import { readdirSync, readFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { parseArgs } from "../../src/cli/args.js"
-import { status } from "../../src/cli/status.js"
+import { report, status } from "../../src/cli/status.js"
+import { worktreePath } from "../../src/worktree/names.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { statusDocument, statusDocumentSchema } from "../../src/status/document.js"
 import { histories, historyOf, type IterationRow } from "../../src/status/history.js"
 import { historyTable, loopLine, statusLines } from "../../src/status/lines.js"
 import { readProjectLoops } from "../../src/status/read-project.js"
 import { struggle } from "../../src/status/struggle.js"
+import { decide } from "../../src/loop/decide.js"
+import { LoopManager } from "../../src/loop/manager.js"
+import { loop as fixtureLoop } from "./fixtures.js"
 import { readDecidedLines } from "../../src/store/journal-history.js"
 import { tempDirs } from "../temp-dirs.js"
 import { NO_PROGRESS, recordLoop, SAME_FAILURE, STEADY, T0, type Step } from "./status-fixture.js"
@@ -93,6 +98,50 @@ describe("the struggle signal", () => {
   })
 })
 
+describe("a loop that completed in two iterations", () => {
+  it("every decided turn records its progress, the completing one too (it wrote the file); its status says ok — completed", async () => {
+    const project = tempDir("ralph-two-")
+    const store = new LoopStore(project)
+    const saves: Promise<unknown>[] = []
+    let now = T0
+    // Production's listener: every change the manager reports is saved, with its journal line.
+    const manager = new LoopManager((changed, event) => void saves.push(store.save(changed, event, now)))
+    const { loop } = manager.start("ses_two", "write the file", fixtureLoop().settings, now)
+    loop.progress = { ...loop.progress, workTree: "tree-0" }
+    const turnEnds = (text: string, workTree: string) => {
+      now += 10_000
+      manager.onBusy(loop.sessionID)
+      manager.takeIdle(loop.sessionID)
+      const turn = { lastAssistantID: `msg_${now}`, texts: [text] }
+      const { decision, update } = decide(loop, { turn, sample: { workTree, todosCompleted: 0, openTodos: [], sessionID: loop.sessionID }, now })
+      manager.decided(loop, turn, update, decision)
+      return decision
+    }
+    // Iteration 1 looks around (the work tree stays); iteration 2 writes the file and promises.
+    expect(turnEnds("Looking around first.", "tree-0")).toMatchObject({ type: "restart" })
+    manager.beginRestart(loop, { fresh: false })
+    manager.nextIteration(loop, loop.sessionID, now)
+    expect(turnEnds("Wrote it. <promise>DONE</promise>", "tree-1")).toMatchObject({ type: "complete" })
+    manager.stop(loop, "completed", "the promise was kept")
+    await Promise.all(saves)
+
+    const { loops, history } = await readProjectLoops(project)
+    expect(historyOf(history, loop).map((r) => [r.iteration, r.decision, r.progress])).toEqual([
+      [1, "restart", false],
+      [2, "complete", true],
+    ])
+    const doc = statusDocument(project, loops, history, undefined, now)
+    expect(doc.selected?.struggle).toEqual({ signal: "ok", reason: "completed" })
+    expect(statusLines(doc)).toContain("Struggle: ok — completed")
+    expect(historyTable(doc.selected?.history ?? [])[2]).toMatch(/\syes\s*$/)
+  })
+
+  it("the struggle signal of a completed loop is ok whatever its last iterations were", async () => {
+    expect(struggle(await rowsOf(NO_PROGRESS), "completed")).toEqual({ signal: "ok", reason: "completed" })
+    expect(struggle(await rowsOf(NO_PROGRESS), "max-iterations")).toEqual({ signal: "stuck", reason: "3 iterations in a row without progress" })
+  })
+})
+
 describe("ralph-loop status", () => {
   it("prints one line per loop, newest first, then the newest in detail with its iteration table", async () => {
     const project = await recordedProject()
@@ -141,6 +190,34 @@ describe("ralph-loop status", () => {
     expect(statusDocumentSchema.safeParse({ ...json, loops: [{ ...json.loops[0], struggle: { signal: "fine", reason: "" } }] }).success).toBe(false)
     const published = JSON.parse(readFileSync(new URL("../../docs/status.schema.json", import.meta.url), "utf8"))
     expect(published).toEqual(z.toJSONSchema(statusDocumentSchema))
+  })
+
+  it("lists the worktree loops with the project's own, each with its worktree; history, detail and report come from the worktree's files", async () => {
+    const project = await recordedProject()
+    const worktree = worktreePath(project, "feat")
+    mkdirSync(worktree, { recursive: true })
+    await recordLoop(new LoopStore(worktree), "ses_tree", "build it in a worktree", STEADY, { end: "completed", startAt: T0 + 9_000_000 })
+    const { loops, history } = await readProjectLoops(project)
+    const doc = statusDocument(project, loops, history, undefined, T0 + 10_000_000)
+    expect(doc.loops.map((l) => [l.id, l.worktree])).toEqual([
+      ["ses_tree", "feat"],
+      ["ses_idle", null],
+      ["ses_failing", null],
+      ["ses_steady", null],
+    ])
+    const lines = statusLines(doc)
+    expect(lines[1]).toMatch(/^■ ses_tree · worktree feat · ended completed · iteration 3\/20 · /)
+    expect(lines).toContain("Loop ses_tree (worktree feat) — ended completed")
+    expect(doc.selected?.history.map((r) => [r.iteration, r.tokens])).toEqual([
+      [1, 1200],
+      [2, 1100],
+      [3, 1000],
+    ])
+    const args = parseArgs(["report", "ses_tree"], project)
+    if ("error" in args) throw new Error(args.error)
+    const out: string[] = []
+    expect(await report(args, (text) => out.push(text))).toBe(0)
+    expect(out).toEqual([join(worktree, ".opencode/sessions/ses_tree/ralph_report.html")])
   })
 
   it("a project without loops", async () => {

@@ -2,7 +2,7 @@
 // reply), and the facts the plugin checked itself — files, failing checks, open todos, gotchas.
 import { recurringFailures, unmetCriteria } from "../../loop/criteria.js"
 import { gotchasFor, gotchaText } from "../../loop/gotchas.js"
-import { FALLBACK_REPLY_CHARS, type HandoffFacts } from "../../loop/handoff.js"
+import { FALLBACK_REPLY_CHARS, latestCheckRun, type HandoffFacts } from "../../loop/handoff.js"
 import { maxIterations, type Loop } from "../../loop/loop.js"
 import { openTodos } from "../../loop/todos.js"
 import type { Turn } from "../../loop/turn.js"
@@ -54,7 +54,8 @@ export function* handoffFacts(loop: Loop, nextIteration: number): Job<HandoffFac
   const progress = featureOn(loop.settings, "progress-log") ? yield* io({ kind: "read-progress" }) : undefined
   const returning = yield* returningFailureLines(loop)
   const memory = yield* memorySection(loop, files)
-  const last = loop.snapshots.at(-1)
+  // No check ran in the last iteration: the run before it still stands (a criteria loop's initial run too).
+  const last = latestCheckRun(loop)
   const failingChecks = last ? last.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.kind}): ${c.status} — ${c.output.trim().split("\n").slice(-3).join(" / ")}`) : []
   const tried = [
     ...loop.snapshots.filter((s) => s.checks.some((c) => c.status !== "passed")).slice(-3).map((s) => `iteration ${s.iteration}: ${unmetCriteria(s, loop.settings).join(", ")}`),
@@ -66,6 +67,7 @@ export function* handoffFacts(loop: Loop, nextIteration: number): Job<HandoffFac
     maxIterations: maxIterations(loop),
     files,
     failingChecks,
+    checksRanAt: last?.iteration,
     openTodos: openTodos(todos),
     tried,
     recurring: recurringFailures(loop.snapshots),

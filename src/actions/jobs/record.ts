@@ -4,6 +4,7 @@
 import type { Decision } from "../../loop/decide.js"
 import type { DiagnosticSnapshot } from "../../loop/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
+import { latestCheckRun } from "../../loop/handoff.js"
 import type { Turn } from "../../loop/turn.js"
 import { learningsIn } from "../../plan/progress-entry.js"
 import type { Story } from "../../plan/plan.js"
@@ -27,10 +28,12 @@ export function* recordIteration(ctx: JobContext, loop: Loop, { decision, turn, 
     if (storyDone && story && loop.settings.autoCommit) yield* commitStory(loop, story)
     if (!featureOn(loop.settings, "progress-log")) return
     const files = yield* io({ kind: "changed-files", loop })
-    const failingChecks = snapshot ? snapshot.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.status})`) : []
+    // This iteration's run, else the latest before it: an iteration without checks does not clear their failures.
+    const run = snapshot ?? latestCheckRun(loop)
+    const failingChecks = run ? run.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.status})`) : []
     yield* io({
       kind: "append-progress",
-      entry: { at: ctx.now(), loopID: loop.id, task: loop.task, iteration, story: story && { id: story.id, title: story.title }, storyDone, decision, files, failingChecks, learnings: learningsIn(turn.texts) },
+      entry: { at: ctx.now(), loopID: loop.id, task: loop.task, iteration, story: story && { id: story.id, title: story.title }, storyDone, decision, files, failingChecks, checksRanAt: run?.iteration, learnings: learningsIn(turn.texts) },
     })
   } catch (error) {
     // The loop goes on without them: they are its record, not its work.
