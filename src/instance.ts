@@ -51,7 +51,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   const worktree = readWorktreeState(input.directory)
   const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", faults, worktree?.mainDirectory)
   const parallel = new ParallelPlan(() => ctx)
-  const worktrees = new WorktreeWatch(input.directory, api, Date.now, (settled) => parallel.settled(settled))
+  const worktrees = new WorktreeWatch(() => ctx)
   const store = new LoopStore(input.directory, faults)
   const manager = new LoopManager((loop, event) => {
     store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
