@@ -55,7 +55,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   const shared = await sharedFilesFolder(input.directory, worktree)
   if (shared.problem) api.log("warn", shared.problem)
   const parallel = new ParallelPlan(() => ctx)
-  const worktrees = new WorktreeWatch(input.directory, api, Date.now, (settled) => parallel.settled(settled))
+  const worktrees = new WorktreeWatch(() => ctx)
   const store = new LoopStore(input.directory, faults)
   const manager = new LoopManager((loop, event) => {
     store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))

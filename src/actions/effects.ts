@@ -20,6 +20,14 @@ import type { SummaryRecord } from "../store/session-files.js"
 import type { MemoryFile, MemorySection } from "../memory/memory-file.js"
 import type { Notice } from "./notices.js"
 import type { Notification } from "../notify/notification.js"
+import type { WorktreeEntry } from "../store/worktree-loops.js"
+import type { StoryWorktree } from "../store/parallel-file.js"
+import type { MergeFacts } from "../worktree/merge-plan.js"
+import type { WorktreeState } from "../worktree/worktree-state.js"
+import type { ParallelRun } from "../plan/parallel.js"
+import type { PlanState } from "../plan/plan.js"
+import type { WorktreeStarted } from "../commands/start-worktree.js"
+import type { JobLock } from "./job-lock.js"
 
 export interface RememberItem {
   section: MemorySection
@@ -103,6 +111,35 @@ interface Effects {
   "auto-checks": { ask: { sessionID: string; checks: readonly CheckConfig[] }; result: CheckResult[] }
   /** A desktop notification and the webhook's POST (notify.*); what failed comes back, for the log. */
   "send-notification": { ask: { notification: Notification }; result: { problems: string[] } }
+  // Worktree loops and parallel plan runs (the main instance's side: src/worktree/AGENTS.md).
+  /** Waits until the lock is this job's (it lets go when the job ends: `locked`). */
+  lock: { ask: { lock: JobLock }; result: void }
+  /** The project's worktree loops, from their files. */
+  worktrees: { ask: object; result: WorktreeEntry[] }
+  /** Makes the worktree and its branch, its config and worktree.json, and a session there (a failure after the worktree exists is recorded in it). */
+  "worktree-launch": { ask: { state: Omit<WorktreeState, "base">; withChanges: boolean; title: string }; result: WorktreeStarted }
+  /** `/ralph -- <task>` in the worktree's session; done when its first turn has ended (or the call failed: why). */
+  "worktree-command": { ask: { path: string; sessionID: string; task: string }; result: { failure?: string } }
+  /** The loop's work committed on its branch (its own files aside); the commit, undefined when nothing changed. */
+  "worktree-commit": { ask: { path: string; message: string }; result: string | undefined }
+  /** What the merge plan needs to know of the user's branch and the loop's. */
+  "worktree-merge-facts": { ask: { state: WorktreeState }; result: MergeFacts }
+  /** The loop's branch into the user's: a fast-forward or a merge commit. */
+  "worktree-merge": { ask: { state: WorktreeState; how: "fast-forward" | "merge"; message: string }; result: void }
+  /** The worktree's instance ends and its loop's files go to a fresh `merged/<NAME>/`; the archive's path. */
+  "worktree-archive": { ask: { name: string; path: string }; result: string }
+  /** The worktree folder and its merged branch removed; what failed, and whether the folder is gone all the same. */
+  "worktree-remove": { ask: { name: string; path: string }; result: { removed: true } | { problem: string; folderGone: boolean } }
+  /** worktree.json written in `directory` (the worktree, or its archive). */
+  "worktree-record": { ask: { directory: string; state: WorktreeState }; result: void }
+  /** Where a parallel run's story worktree `name` is now: settled, running, or absent. */
+  "story-worktree": { ask: { name: string; run: ParallelRun }; result: StoryWorktree }
+  /** The parallel run under way (parallel.json), if any. */
+  "parallel-run": { ask: object; result: ParallelRun | undefined }
+  /** The run's record written (undefined: removed, the run is over). */
+  "parallel-record": { ask: { run: ParallelRun | undefined }; result: void }
+  /** A parallel run's stories done, written into its plan file. */
+  "parallel-mark": { ask: { plan: PlanState }; result: { changed: string[] } | { problem: string } }
   // Instant effects: done at once, nothing can happen in between.
   toast: { ask: { notice: Notice }; result: void }
   log: { ask: { level: LogLevel; message: string; extra?: Record<string, unknown>; cause?: unknown }; result: void }

@@ -25,6 +25,13 @@ import { inTargets } from "../loop/targets.js"
 import { keepsTimer } from "../loop/wake.js"
 import { openTodos } from "../loop/todos.js"
 import type { Effect, Job } from "./effects.js"
+import { existsSync } from "node:fs"
+import { readWorktrees } from "../store/worktree-loops.js"
+import { writeWorktreeState } from "../store/worktree-file.js"
+import { readParallelRun, storyWorktree, writeParallelRun } from "../store/parallel-file.js"
+import { commitWork, fastForward, mergeBranch, mergeFacts, removeWorktree } from "./worktree-git.js"
+import { archiveWorktreeFiles } from "./worktree-archive.js"
+import { makeWorktreeLoop } from "./worktree-launch.js"
 import type { CheckConfig } from "../config/schema.js"
 import type { CheckResult } from "../loop/diagnostics.js"
 
@@ -225,6 +232,41 @@ export class Interpreter {
       }
       case "send-notification":
         return { problems: await sendNotification(effect.notification) }
+      case "lock":
+        return effect.lock.take()
+      case "worktrees":
+        return readWorktrees(directory)
+      case "worktree-launch":
+        return makeWorktreeLoop(directory, api, effect)
+      case "worktree-command":
+        return api.command(effect.path, effect.sessionID, "ralph", `-- ${effect.task}`).then(
+          () => ({}),
+          (error: unknown) => ({ failure: String(error) }),
+        )
+      case "worktree-commit":
+        return commitWork(effect.path, effect.message)
+      case "worktree-merge-facts":
+        return mergeFacts(effect.state, effect.state.mergeStrategy)
+      case "worktree-merge":
+        return effect.how === "fast-forward" ? fastForward(directory, effect.state.branch) : mergeBranch(directory, effect.state.branch, effect.message)
+      case "worktree-archive":
+        await api.disposeInstance(effect.path).catch(() => undefined)
+        return archiveWorktreeFiles(directory, effect.name, effect.path, this.now())
+      case "worktree-remove":
+        return removeWorktree(directory, effect.name).then(
+          () => ({ removed: true as const }),
+          (error: unknown) => ({ problem: error instanceof Error ? error.message : String(error), folderGone: !existsSync(effect.path) }),
+        )
+      case "worktree-record":
+        return writeWorktreeState(effect.directory, effect.state)
+      case "story-worktree":
+        return storyWorktree(directory, effect.name, effect.run)
+      case "parallel-run":
+        return readParallelRun(directory)
+      case "parallel-record":
+        return writeParallelRun(directory, effect.run)
+      case "parallel-mark":
+        return writePlanBack(directory, effect.plan).catch((error: unknown) => ({ problem: String(error) }))
       case "toast":
         return api.toast(effect.notice.variant, effect.notice.title, effect.notice.message, effect.notice.duration)
       case "log":

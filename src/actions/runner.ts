@@ -149,6 +149,19 @@ export class LoopRunner {
     })())
   }
 
+  /**
+   * A job of the worktree loops or of a parallel run (settle, launch, a run's step:
+   * jobs/settle-worktree.ts, launch-worktree.ts, parallel-run.ts), in the background.
+   */
+  worktreeJob(label: string, job: Job): void {
+    this.host.start(label, job)
+  }
+
+  /** The same, resolving once it has ended (the simulator's: at once). */
+  worktreeJobNow(label: string, job: Job): Promise<void> {
+    return this.host.runNow(label, job)
+  }
+
   persisted(loop: Loop): Promise<void> {
     return this.host.persisted(loop)
   }

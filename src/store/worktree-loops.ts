@@ -32,5 +32,4 @@ export async function readWorktrees(main: string): Promise<WorktreeEntry[]> {
   )
 }
 
-/** A worktree whose loop has not ended (or not started yet): it counts against maxParallelLoops. */
-export const isLive = (entry: WorktreeEntry): boolean => entry.state !== undefined && entry.state.merge === undefined && entry.saved?.loop.phase !== "stopped"
+export { isLive } from "../worktree/lifecycle.js"

@@ -5,7 +5,7 @@
 import fc from "fast-check"
 import { FEATURES, type Feature } from "../../src/config/features.js"
 import type { CheckConfig } from "../../src/config/schema.js"
-import type { Action, ControlName, ErrorKind, IdleOrder, RalphFlags, Reply, ReplyKind, RunConfig, Target } from "./sim.js"
+import type { Action, ControlName, ErrorKind, IdleOrder, RalphFlags, Reply, ReplyKind, RunConfig, Target, WorktreeEvent } from "./sim.js"
 
 export const target: fc.Arbitrary<Target> = fc.oneof(
   { weight: 14, arbitrary: fc.nat({ max: 7 }).map((i): Target => ({ kind: "loop", i })) },
@@ -228,5 +228,46 @@ export const plainConfig: fc.Arbitrary<RunConfig> = runConfig.chain((config) =>
       disabledFeatures: fc.oneof({ weight: 4, arbitrary: fc.constant<Feature[]>([]) }, { weight: 1, arbitrary: fc.subarray([...FEATURES]) }),
       checks: fc.constantFrom<CheckConfig[]>([], [{ name: "types", kind: "typecheck", command: "sim typecheck" }]),
     })
+    .map((more): RunConfig => ({ ...config, settings: { ...config.settings, ...more } })),
+)
+
+// ---------------------------------------------------------------------------------------------
+// Worktree loops and parallel plan runs: a loop in the project's own tree (its timers, its user)
+// beside a parallel run of the plan's stories, whose worktree loops start, edit, complete or stop in
+// their own OpenCode instances while the watch settles them (commit, merge, archive, remove), the
+// run marks stories done and starts dependents, the user commits on their branch, and OpenCode
+// is killed between any two of those steps.
+
+const worktreeEvent: fc.Arbitrary<WorktreeEvent> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant<WorktreeEvent>("start") },
+  { weight: 3, arbitrary: fc.constant<WorktreeEvent>("edit") },
+  { weight: 1, arbitrary: fc.constant<WorktreeEvent>("conflicting-edit") },
+  { weight: 4, arbitrary: fc.constant<WorktreeEvent>("complete") },
+  { weight: 1, arbitrary: fc.constantFrom<WorktreeEvent>("stop", "refuse") },
+)
+
+const parallelRalph = (at: fc.Arbitrary<Target>): fc.Arbitrary<Action> =>
+  fc.record({ at, n: fc.integer({ min: 1, max: 3 }) }).map(({ at, n }): Action => ({ type: "ralph", at, flags: { parallel: n } }))
+
+const worktreeAction: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 30, arbitrary: action },
+  { weight: 14, arbitrary: fc.record({ type: fc.constant("wt" as const), i: fc.nat({ max: 3 }), event: worktreeEvent }) },
+  { weight: 6, arbitrary: fc.constant<Action>({ type: "tick" }) },
+  { weight: 1, arbitrary: fc.constant<Action>({ type: "user-commit" }) },
+  { weight: 2, arbitrary: fc.constant<Action>({ type: "restart" }) },
+  { weight: 1, arbitrary: parallelRalph(target) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("ralph" as const), at: target, flags: fc.constant<RalphFlags>({ worktree: true }) }) },
+)
+
+/** A loop in ses_A, a parallel run of the plan from ses_B, then anything. */
+export const worktreeScenario = (maxLength: number): fc.Arbitrary<Action[]> =>
+  fc
+    .tuple(flags, parallelRalph(fc.constant<Target>({ kind: "id", id: "ses_B" })), fc.array(worktreeAction, { minLength: 1, maxLength, size: "max" }))
+    .map(([first, parallel, rest]): Action[] => [{ type: "ralph", at: { kind: "id", id: "ses_A" }, flags: first }, parallel, ...rest])
+
+/** The instance config for those: few places for worktree loops, every merge strategy. */
+export const worktreeConfig: fc.Arbitrary<RunConfig> = runConfig.chain((config) =>
+  fc
+    .record({ maxParallelLoops: fc.integer({ min: 1, max: 3 }), mergeStrategy: fc.constantFrom("ff-or-branch" as const, "merge" as const, "none" as const) })
     .map((more): RunConfig => ({ ...config, settings: { ...config.settings, ...more } })),
 )

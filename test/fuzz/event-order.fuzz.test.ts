@@ -2,20 +2,21 @@
 // commands and runner call completions, played through the plugin's hooks, the LoopManager and the
 // pure decision core by the simulator in sim.ts, which checks the loop invariants after every step.
 //
-//   FUZZ_RUNS   how many sequences (default 1000; `npm run fuzz` runs 20000)
+//   FUZZ_RUNS   how many sequences (default 1000; `npm run fuzz` runs 20000); the worktree runs, which
+//               write real files, run a quarter of them
 //   FUZZ_SEED   the seed (default: a fixed one under `npm test`, so CI is repeatable; `npm run fuzz`
 //               passes a fresh one each time, printed in the test name and on failure)
 //   FUZZ_PATH   with FUZZ_SEED: replay exactly the (shrunk) failing sequence fast-check reported
 //   FUZZ_LENGTH longest sequence (default 80 actions)
 //   FUZZ_STATS  =1: print what the runs reached (decisions, prompts, stop reasons), to tune weights
-//   FUZZ_ONLY   loops | continuations: run one kind of runs only
+//   FUZZ_ONLY   loops | continuations | worktrees: run one kind of runs only
 //   FUZZ_SURVEY =1: do not stop at the first failure: run all FUZZ_RUNS sequences (no shrinking) and
 //               list every distinct broken invariant with its shortest sequence (to fix several at once)
 //
 // A failure prints the invariant, the trace of the shrunk sequence and the replay command.
 import fc from "fast-check"
 import { describe, it } from "vitest"
-import { plainConfig, plainScenario, runConfig, scenario } from "./arbitraries.js"
+import { plainConfig, plainScenario, runConfig, scenario, worktreeConfig, worktreeScenario } from "./arbitraries.js"
 import { runScenario, type Action, type RunConfig, type World } from "./sim.js"
 
 const numRuns = Number(process.env.FUZZ_RUNS ?? 1000)
@@ -25,7 +26,6 @@ const path = process.env.FUZZ_PATH
 const maxLength = Number(process.env.FUZZ_LENGTH ?? 80)
 const stats = process.env.FUZZ_STATS === "1" ? new Map<string, number>() : undefined
 const survey = process.env.FUZZ_SURVEY === "1"
-const timeout = Math.max(120_000, numRuns * 40)
 
 function tally(world: World): void {
   if (!stats) return
@@ -48,7 +48,11 @@ function tally(world: World): void {
     if (line.includes("todo continuation") && line.includes("cancelled")) add("todo countdown cancelled")
     if (line.includes("todo continuation") && line.includes("stopped")) add("todo continuation limit")
     if (/auto-continue checks of .* → (limit|stagnant)/.test(line)) add("auto-continue ended")
+    if (/: worktree-merge \S+ \(\S+\) → ok/.test(line)) add("merges into the user's branch")
+    if (/: parallel-mark /.test(line)) add("plan marked by a parallel run")
+    if (line.includes("waits: ")) add("job waited for a lock")
   }
+  for (const wt of world.worktreeLoops) add(`worktree ${wt.outcome?.result ?? (wt.loop ? wt.loop.phase : "starting")}${wt.removed ? " (removed)" : ""}`)
   for (const t of world.loops) {
     add(`end ${t.loop.phase}${t.loop.stopReason ? ` ${t.loop.stopReason}` : ""}`)
     add(`loops reaching iteration ${t.loop.iteration}`)
@@ -62,18 +66,24 @@ interface Runs {
   scenario: fc.Arbitrary<Action[]>
   /** FUZZ_ONLY picks one kind of runs (a replay names the one that failed). */
   name: string
+  /** How many sequences, and how long one may take at most (ms). */
+  runs: number
+  msPerRun: number
 }
 
-const LOOPS: Runs = { config: runConfig, scenario: scenario(maxLength), name: "loops" }
+const LOOPS: Runs = { config: runConfig, scenario: scenario(maxLength), name: "loops", runs: numRuns, msPerRun: 40 }
 // Continuations outside /ralph: a session without a loop that stops with open todos, its countdown
 // against typing, Esc, commands, requests, loops starting, restarts.
-const CONTINUATIONS: Runs = { config: plainConfig, scenario: plainScenario(maxLength), name: "continuations" }
+const CONTINUATIONS: Runs = { config: plainConfig, scenario: plainScenario(maxLength), name: "continuations", runs: numRuns, msPerRun: 40 }
+// Worktree loops and parallel plan runs: a main-tree loop beside a run whose worktree loops start,
+// complete and are settled (merge, archive, remove) while OpenCode may be killed between any two steps.
+const WORKTREES: Runs = { config: worktreeConfig, scenario: worktreeScenario(maxLength), name: "worktrees", runs: Math.ceil(numRuns / 4), msPerRun: 400 }
 const only = process.env.FUZZ_ONLY
 
 describe("event-order fuzzer", () => {
   // One test per kind of runs, two modes (FUZZ_SURVEY=1 lists every broken invariant instead of stopping at the first).
-  for (const runs of [LOOPS, CONTINUATIONS].filter((r) => !only || r.name === only))
-    it(`keeps the invariants over ${numRuns} event orders: ${runs.name} (seed ${seed}${survey ? ", survey" : ""})`, { timeout }, () =>
+  for (const runs of [LOOPS, CONTINUATIONS, WORKTREES].filter((r) => !only || r.name === only))
+    it(`keeps the invariants over ${runs.runs} event orders: ${runs.name} (seed ${seed}${survey ? ", survey" : ""})`, { timeout: Math.max(120_000, runs.runs * runs.msPerRun) }, () =>
       survey ? surveyRuns(runs) : checkRuns(runs),
     )
 })
@@ -82,7 +92,7 @@ async function checkRuns(runs: Runs): Promise<void> {
     const property = fc.asyncProperty(runs.config, runs.scenario, async (config, actions) => {
       tally(await runScenario(config, actions))
     })
-    const details = await fc.check(property, { numRuns, seed, ...(path ? { path } : {}) })
+    const details = await fc.check(property, { numRuns: runs.runs, seed, ...(path ? { path } : {}) })
     if (stats) console.log([...stats.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`).join("\n"))
     if (!details.failed) return
     const replay = `FUZZ_ONLY=${runs.name} FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath ?? ""} npx vitest run test/fuzz/event-order.fuzz.test.ts`
@@ -102,7 +112,7 @@ async function checkRuns(runs: Runs): Promise<void> {
 
 async function surveyRuns(runs: Runs): Promise<void> {
     const found = new Map<string, { count: number; sample: [RunConfig, Action[]]; message: string }>()
-    for (const sample of fc.sample(fc.tuple(runs.config, runs.scenario), { numRuns, seed })) {
+    for (const sample of fc.sample(fc.tuple(runs.config, runs.scenario), { numRuns: runs.runs, seed })) {
       try {
         tally(await runScenario(...sample))
       } catch (error) {
@@ -122,7 +132,7 @@ async function surveyRuns(runs: Runs): Promise<void> {
     const classes = [...found.entries()].sort((a, b) => b[1].count - a[1].count)
     throw new Error(
       [
-        `Event-order survey, seed ${seed}: ${classes.length} distinct broken invariant(s) in ${numRuns} runs`,
+        `Event-order survey, seed ${seed}: ${classes.length} distinct broken invariant(s) in ${runs.runs} runs`,
         ...classes.map(([key, { count }]) => `  ${count}× ${key}`),
         ...classes.flatMap(([key, { sample, message }]) => ["", `=== ${key}`, `Sequence: ${fc.stringify(sample)}`, message]),
       ].join("\n"),

@@ -635,3 +635,99 @@ describe("replays: /ralph-rollback", () => {
     ).rejects.toThrow(/^invariant 23: a rollback of loop 1 \(ses_A\) writes the work tree \(checkpoint-save\) while the loop is waiting/)
   })
 })
+
+// Worktree loops and parallel plan runs: the main instance's settle, launch and run steps are jobs,
+// so a main-tree loop's timers, the user and a restart of OpenCode come between their effects.
+describe("replays: worktree loops and a parallel run beside a loop in the project's tree", () => {
+  /** A loop in ses_A; a parallel run of the plan (one story at a time) from ses_B: S1 starts; its loop edits and completes. */
+  const s1Completed = (mainTurn: Action[] = [S.turn("ses_A", "fresh", { settle: true })]): Action[] => [
+    S.ralph("ses_A"),
+    ...mainTurn,
+    S.ralph("ses_B", { parallel: 1 }),
+    S.settle(),
+    S.wt(0, "start"),
+    S.wt(0, "edit"),
+    S.wt(0, "complete"),
+    S.tick(), // the watch starts settling story-s1
+  ]
+  const lineOf = (world: World, pattern: RegExp) => world.trace.findIndex((line) => pattern.test(line))
+  const merges = (world: World) => world.trace.filter((line) => /: worktree-merge story-s1 \(merge\) → ok/.test(line)).length
+  /**
+   * S1 merged once and marked done; S2 (which depends on it) started after the mark. `settled`: what
+   * S1's worktree.json says last (settled again after a restart, its branch has "nothing" left to merge).
+   */
+  const s1MergedThenS2 = (world: World, settled = "merged") => {
+    expect(merges(world)).toBe(1)
+    expect(world.marked).toEqual(["S1"])
+    expect(world.worktreeLoops.map((w) => [w.name, w.outcome?.result, w.removed])).toEqual([
+      ["story-s1", settled, true],
+      ["story-s2", undefined, false],
+    ])
+    expect(lineOf(world, /parallel-mark \[S1\]/)).toBeLessThan(lineOf(world, /worktree-launch story-s2/))
+  }
+
+  it.each(["transient", "rate-limit"] as const)("a %s wait of the main-tree loop wakes during the merge: its prompt goes out, the merge goes on, S1 is marked and S2 starts", async (error) => {
+    const world = await run([
+      ...s1Completed([S.turn("ses_A", "fresh", { error, settle: true })]),
+      S.stepTo("worktree-merge"), // the merge into the user's branch is under way
+      S.wake(),
+      S.stepTo("prompt"), // the woken loop prompts before the merge comes back
+      S.settle(),
+    ])
+    expect(sessionsPrompted(world)).toEqual(["ses_A"])
+    expect(lineOf(world, /PROMPT → ses_A/)).toBeLessThan(lineOf(world, /worktree-merge story-s1 \(merge\) → ok/))
+    expect(first(world).phase).toBe("running")
+    s1MergedThenS2(world)
+  })
+
+  it("the user's turn in the main-tree loop's session during the merge: the loop answers it once, the merge goes on", async () => {
+    const world = await run([
+      ...s1Completed(),
+      S.stepTo("worktree-merge"),
+      S.user("ses_A"),
+      S.turn("ses_A", "fresh"),
+      S.stepTo("prompt"),
+      S.settle(),
+    ])
+    expect(sessionsPrompted(world)).toEqual(["ses_A", "ses_A"])
+    expect(lineOf(world, /PROMPT → ses_A/)).toBeLessThan(lineOf(world, /worktree-merge story-s1 \(merge\) → ok/))
+    s1MergedThenS2(world)
+  })
+
+  it.each([
+    ["its files are archived", [S.stepTo("worktree-archive")], "nothing"],
+    ["the worktree is removed", [S.stepTo("worktree-remove")], "nothing"],
+    // Removed: the outcome is in the archive already (written before the removal), where the run finds it.
+    ["the run hears of it", [S.stepTo("worktree-remove"), S.step()], "merged"],
+    // The settling job ends with the removal; the run's step that marks the plan is the newest job then.
+    ["the story is marked in the plan", [S.stepTo("worktree-remove"), S.step(), S.stepTo("parallel-mark")], "merged"],
+  ] as const)("OpenCode killed after S1's merge, before %s: after the restart S1 is marked done once and S2 starts", async (_what, moment, settled) => {
+    const world = await run([
+      ...s1Completed(),
+      ...moment,
+      S.restart(),
+      S.settle(),
+      S.tick(), // the new instance's watch: a worktree still there is settled again ("nothing" left to merge)
+      S.settle(),
+    ])
+    s1MergedThenS2(world, settled)
+  })
+
+  it("OpenCode killed after a story's worktree is made, before the run's record is written: the story is not lost nor failed, its merge marks it", async () => {
+    // Found by the fuzzer: the run wrote its record only after starting its stories, so this restart
+    // lost the run (or, later in a run, failed the story whose worktree loop went on and was merged).
+    const world = await run([
+      S.ralph("ses_B", { parallel: 1 }),
+      S.stepTo("worktree-launch"),
+      S.step(1, 1), // S1's worktree is made (job #1 is the run's start; #0 the recovery job), nothing after it yet
+      S.restart(),
+      S.settle(),
+      S.wt(0, "start"),
+      S.wt(0, "edit"),
+      S.wt(0, "complete"),
+      S.tick(),
+      S.settle(),
+    ])
+    s1MergedThenS2(world)
+  })
+})

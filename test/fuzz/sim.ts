@@ -66,9 +66,33 @@
 //     loop is paused or ended, with no wake-up timer, and while no other loop of the project is live
 //     (running, deciding, waiting, restarting); no prompt goes out while a rollback of the loop
 //     writes, and the rolled-back loop stays paused until the user resumes it (8)
+//
+// Worktree loops and parallel plan runs (the main instance's jobs: settle, launch, a run's steps).
+// The worktree loops themselves run in other OpenCode instances: here their files (worktree.json,
+// their loop's state file) are written by the simulator as those instances would, and git is a
+// model of the user's branch and each loop's branch; every other file is the real one.
+// 24 a story is marked done in the plan file only once its worktree's branch has reached the user's
+//    branch (merged, fast-forwarded, or nothing to merge), never twice in the run's record and never
+//    unmarked; at the end, every story whose worktree reached the user's branch is marked (also when
+//    OpenCode was killed between the merge and the plan write)
+// 25 a story's worktree loop starts only once every story it depends on is marked done in the plan file
+// 26 a worktree (and its branch) is removed only once its branch holds nothing the user's lacks, with
+//    no uncommitted work left in it
+// 27 the live worktree loops (starting or running, not settled) never outnumber maxParallelLoops
 import { WorktreeWatch } from "../../src/actions/worktree-watch.js"
 import { ParallelPlan } from "../../src/actions/parallel-plan.js"
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { archiveWorktreeFiles } from "../../src/actions/worktree-archive.js"
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { dirname } from "node:path"
+import { readParallelRun, storyWorktree, writeParallelRun } from "../../src/store/parallel-file.js"
+import { writePlanBack } from "../../src/store/plan-file.js"
+import { readWorktrees } from "../../src/store/worktree-loops.js"
+import { writeWorktreeState } from "../../src/store/worktree-file.js"
+import { htmlReportFile } from "../../src/report/write.js"
+import { STATE_DIR } from "../../src/project/own-files.js"
+import { worktreePath } from "../../src/worktree/names.js"
+import type { MergeOutcome, WorktreeState } from "../../src/worktree/worktree-state.js"
+import { newLoop } from "../../src/loop/loop.js"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { emptyMemory, isoDate, remember } from "../../src/memory/memory-file.js"
@@ -104,6 +128,8 @@ import { ContinuationWatch } from "../../src/continuations/watch.js"
 import { checksFor, nextStory, type PlanState } from "../../src/plan/plan.js"
 import { PlanRequests } from "../../src/plan/requests.js"
 import type { ProgressEntry } from "../../src/plan/progress-entry.js"
+import type { MergeFacts } from "../../src/worktree/merge-plan.js"
+import { reachedBranch } from "../../src/actions/jobs/settle-worktree.js"
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
@@ -147,7 +173,14 @@ export interface RalphFlags {
   maxTokens?: number
   maxMinutes?: number
   cooldownMinutes?: number
+  /** `--worktree`: the loop runs in a worktree (another OpenCode instance). */
+  worktree?: boolean
+  /** `--prd --parallel N`: the plan's stories run as worktree loops, N at once. */
+  parallel?: number
 }
+
+/** What a worktree loop (in its own OpenCode instance) does next. */
+export type WorktreeEvent = "start" | "edit" | "conflicting-edit" | "complete" | "stop" | "refuse"
 
 export type Action =
   /** `/ralph <task> [flags]` (`args`: a malformed line instead, so nothing starts). */
@@ -182,6 +215,12 @@ export type Action =
   | { type: "settle" }
   /** OpenCode is killed and started again: jobs, timers and turns under way are gone; loops come back from disk. */
   | { type: "restart" }
+  /** The i-th worktree loop (in its own OpenCode instance) starts, edits, completes, stops, or its /ralph is refused. */
+  | { type: "wt"; i: number; event: WorktreeEvent }
+  /** The WorktreeWatch looks at the worktrees (its once-a-second tick). */
+  | { type: "tick" }
+  /** The user commits on their branch (it moves: a fast-forward is no longer possible, an edit may conflict). */
+  | { type: "user-commit" }
 
 /** Settings of the instance (the config file), shared by every loop of a run; /ralph flags override per loop. */
 export interface RunConfig {
@@ -273,6 +312,24 @@ interface Tracked {
   prompts: number
   /** A plan loop's stories done, as last seen (invariant 13). */
   planDone: string[]
+}
+
+/** A worktree loop the main instance launched, as the simulator keeps its other instance and its branch. */
+export interface SimWorktree {
+  name: string
+  path: string
+  story?: string
+  run?: string
+  mergeStrategy: WorktreeState["mergeStrategy"]
+  /** Its loop, as the worktree's instance saved it (none yet: starting). */
+  loop?: Loop
+  /** Its /ralph was refused: no loop will start there. */
+  refused: boolean
+  /** Its branch: where it began on the user's, its commits, how many of them the user's branch has. */
+  branch: { base: string; commits: number; inMain: number; uncommitted: boolean; conflicts: boolean; exists: boolean }
+  /** What the main instance recorded of its settling (worktree.json, in the worktree or its archive). */
+  outcome?: MergeOutcome
+  removed: boolean
 }
 
 export interface PromptRecord {
@@ -370,6 +427,13 @@ export class World {
   private readonly settings: Settings
   /** What the notifications said (notify.*), in order. */
   readonly notifications: NotificationPayload[] = []
+  /** The worktree loops launched: their instances and branches outlive a restart of this one. */
+  readonly worktreeLoops: SimWorktree[] = []
+  /** The stories the plan file marks done, in the order they were marked (the file itself goes with the run's folder). */
+  readonly marked: string[] = []
+  /** The user's branch in the git model: its head, and how many commits were made on it. */
+  private mainHead = "m0"
+  private mainCommits = 0
   private ids = 0
   private jobIds = 0
   private workTree = 0
@@ -411,6 +475,8 @@ export class World {
     const api = {
       toast: () => undefined,
       log: () => undefined,
+      // A call into a worktree's directory (the watch wakes its instance): the simulated ones run anyway.
+      sessionsIn: async () => [],
       session: async (id: string) => {
         const s = this.live(id)
         if (!s) throw new SimCallError(`session.get ${id}: NotFoundError`)
@@ -432,7 +498,8 @@ export class World {
       // The simulator keeps no journal: /ralph-status shows the struggle signal of an empty history.
       loopHistory: async () => [],
       // Worktree loops run in other OpenCode instances; the simulated one has none.
-      worktrees: new WorktreeWatch(directory, api, () => this.now),
+      // The watch ticks when the scenario says so (`tick`), never by a real timer.
+      worktrees: new WorktreeWatch(() => this.ctx, () => () => undefined),
       worktree: undefined,
       parallel: new ParallelPlan(() => this.ctx),
       now: () => this.now,
@@ -446,6 +513,9 @@ export class World {
     // As createInstance does: the loops on disk are taken back before any hook acts, and go on a moment later.
     const found = [...this.disk.values()].map((text) => parseStateText(text).loop)
     this.runner.recoverAll(this.manager.adoptAll(found, current.resumeOnStart === "ask"), { problems: [], owned: [], loops: found })
+    // As createInstance does in the project's own instance: the parallel run takes up what happened
+    // meanwhile (its job does nothing without a run: left out then, so other scenarios' jobs keep their places).
+    if (readParallelRun(directory)) void this.ctx.parallel.reconcile()
   }
 
   // --- playing actions ------------------------------------------------------------------------
@@ -471,6 +541,17 @@ export class World {
   async finish(): Promise<void> {
     this.note("# end: every runner call returns, nothing else happens")
     await this.runJobs()
+    // The watch goes on ticking: what ended is settled, what became ready starts (until nothing more does).
+    for (let k = 0; k < 50; k += 1) {
+      const jobs = this.jobIds
+      await this.ctx.worktrees.tick()
+      await this.runJobs()
+      if (this.jobIds === jobs) break
+    }
+    const marked = this.markedInPlan()
+    for (const wt of this.worktreeLoops)
+      if (wt.story && wt.run && wt.outcome && reachedBranch(wt.outcome) && !marked.has(wt.story))
+        this.violate(24, `story ${wt.story}'s worktree ${wt.name} reached the user's branch (${wt.outcome.result}) but the story is not marked done in the plan`)
     for (const t of this.loops) {
       const { loop } = t
       if (t.gone) continue
@@ -502,7 +583,9 @@ export class World {
     let steps = 0
     while (this.jobs.length > 0) {
       if (++steps > MAX_DRAIN_STEPS) this.violate(5, `runner jobs still running after ${MAX_DRAIN_STEPS} steps: ${this.jobs.map((j) => j.label).join(", ")}`)
-      await this.stepJob(this.jobs[0] as RunningJob)
+      const next = this.jobs.find((j) => !this.waitsForLock(j))
+      if (!next) this.violate(5, `every runner job waits for a lock another holds: ${this.jobs.map((j) => j.label).join(", ")}`)
+      await this.stepJob(next)
       await this.settle()
     }
   }
@@ -577,6 +660,119 @@ export class World {
         return this.runJobs()
       case "restart":
         return this.restart()
+      case "wt":
+        return this.worktreeEvent(action.i, action.event)
+      case "tick":
+        return this.ctx.worktrees.tick()
+      case "user-commit":
+        this.mainHead = `m${++this.mainCommits}`
+        return
+    }
+  }
+
+  // --- worktree loops (their own OpenCode instances) and git ---------------------------------
+
+  /** What the i-th worktree loop's own instance does: its files change as that instance would write them. */
+  private worktreeEvent(i: number, event: WorktreeEvent): void {
+    const open = this.worktreeLoops.filter((w) => !w.removed && existsSync(w.path))
+    const wt = open[i % Math.max(1, open.length)]
+    if (!wt) return
+    this.note(`    worktree ${wt.name}: ${event}`)
+    const running = wt.loop?.phase === "running"
+    switch (event) {
+      case "start":
+        if (!wt.loop && !wt.refused) this.saveWorktreeLoop(wt, "running")
+        return
+      case "refuse":
+        if (!wt.loop) wt.refused = true
+        return
+      case "edit":
+      case "conflicting-edit":
+        if (running) Object.assign(wt.branch, { uncommitted: true, conflicts: wt.branch.conflicts || event === "conflicting-edit" })
+        return
+      case "complete":
+        if (running) this.saveWorktreeLoop(wt, "stopped", "completed")
+        return
+      case "stop":
+        if (running) this.saveWorktreeLoop(wt, "stopped", "max-iterations")
+    }
+  }
+
+  /** The worktree's instance saves its loop (a completed one writes its report right after). */
+  private saveWorktreeLoop(wt: SimWorktree, phase: "running" | "stopped", stopReason?: "completed" | "max-iterations"): void {
+    const { activation: _a, ...settings } = this.settings
+    const loop: Loop = { ...(wt.loop ?? newLoop(`ses_W${++this.ids}`, `Story ${wt.story ?? wt.name}`, settings, this.now)), phase, ...(stopReason ? { stopReason } : {}) }
+    wt.loop = loop
+    const loops = join(wt.path, STATE_DIR, "loops")
+    mkdirSync(loops, { recursive: true })
+    writeFileSync(join(loops, `${loop.id}.json`), stateText(loop, this.now))
+    if (stopReason !== "completed") return
+    const report = htmlReportFile(wt.path, { loop, savedAt: this.now })
+    mkdirSync(dirname(report), { recursive: true })
+    writeFileSync(report, "<html></html>\n")
+  }
+
+  private worktreeNamed(name: string): SimWorktree {
+    const wt = this.worktreeLoops.findLast((w) => w.name === name)
+    if (!wt) throw new Error(`the simulator launched no worktree ${name}`)
+    return wt
+  }
+
+  /** `worktree-launch` as git and OpenCode do it: the worktree on a new branch from the user's, its worktree.json, a session there. */
+  private async launchWorktree(ask: Extract<Effect, { kind: "worktree-launch" }>): Promise<unknown> {
+    const { name } = ask.state
+    if (this.worktreeLoops.some((w) => w.name === name && w.branch.exists)) return { ok: false, error: `the branch ralph/${name} exists already` }
+    const path = worktreePath(this.ctx.directory, name)
+    const state: WorktreeState = { ...ask.state, base: { branch: "main", commit: this.mainHead } }
+    mkdirSync(path, { recursive: true })
+    await writeWorktreeState(path, state)
+    this.worktreeLoops.push({
+      name, path, mergeStrategy: state.mergeStrategy, refused: false, removed: false,
+      branch: { base: this.mainHead, commits: 0, inMain: 0, uncommitted: false, conflicts: false, exists: true },
+      ...(state.story ? { story: state.story } : {}), ...(state.run ? { run: state.run } : {}),
+    })
+    return { ok: true, state, path, sessionID: `ses_W${++this.ids}` }
+  }
+
+  private mergeFacts(state: WorktreeState): MergeFacts {
+    const { branch } = this.worktreeNamed(state.name)
+    const ahead = branch.commits > branch.inMain
+    const fastForward = branch.base === this.mainHead
+    const conflicts = state.mergeStrategy === "merge" && ahead && branch.conflicts && !fastForward ? ["src/a.ts"] : []
+    return { strategy: state.mergeStrategy, branch: state.branch, ahead, onBaseBranch: true, baseBranch: "main", fastForward, mainClean: true, conflicts }
+  }
+
+  /** git merge: what the facts said may no longer hold (the user committed meanwhile): then git refuses. */
+  private merge({ state, how }: Extract<Effect, { kind: "worktree-merge" }>): void {
+    const wt = this.worktreeNamed(state.name)
+    const moved = wt.branch.base !== this.mainHead
+    if (how === "fast-forward" && moved) throw new SimCallError(`git merge --ff-only ${state.branch}: not possible to fast-forward`)
+    if (how === "merge" && moved && wt.branch.conflicts) throw new SimCallError(`git merge ${state.branch}: conflict in src/a.ts`)
+    this.mainHead = how === "fast-forward" ? `${state.branch}@${wt.branch.commits}` : `m${++this.mainCommits}`
+    if (how === "fast-forward") wt.branch.base = this.mainHead
+    wt.branch.inMain = wt.branch.commits
+  }
+
+  /** The stories marked done in the plan file now. */
+  markedInPlan(): Set<string> {
+    const path = join(this.ctx.directory, DEFAULT_SETTINGS.prdPath)
+    if (!existsSync(path)) return new Set()
+    const file = JSON.parse(readFileSync(path, "utf8")) as { userStories: Array<{ id: string; passes: boolean }> }
+    return new Set(file.userStories.filter((s) => s.passes).map((s) => s.id))
+  }
+
+  /** Invariant 24, as a plan write goes out. */
+  private checkPlanMark(plan: PlanState): void {
+    const before = this.markedInPlan()
+    const after = plan.done.map((d) => d.id)
+    if (new Set(after).size !== after.length) this.violate(24, `the plan is written with a story done twice: [${after.join(", ")}]`)
+    for (const id of before) if (!after.includes(id)) this.violate(24, `the plan write takes back story ${id}, marked done before`)
+    for (const id of after) {
+      if (before.has(id)) continue
+      const wt = this.worktreeLoops.findLast((w) => w.story === id)
+      if (!wt) this.violate(24, `story ${id} is marked done, but no worktree loop ever ran it`)
+      else if (!wt.outcome || !reachedBranch(wt.outcome) || wt.branch.commits > wt.branch.inMain || wt.branch.uncommitted)
+        this.violate(24, `story ${id} is marked done, but its worktree ${wt.name} did not reach the user's branch (${wt.outcome?.result ?? "not settled"}; ${wt.branch.commits - wt.branch.inMain} commit(s) not merged)`)
     }
   }
 
@@ -824,7 +1020,13 @@ export class World {
   }
 
   /** Resumes `job` with the result of its pending effect (a failed call is thrown into it). */
+  /** A job whose lock another job holds: it goes on only once that one has let go. */
+  private waitsForLock(job: RunningJob): boolean {
+    return job.pending.kind === "lock" && job.pending.lock.isHeld
+  }
+
   private async stepJob(job: RunningJob): Promise<void> {
+    if (job.pending.kind === "lock" && !job.pending.lock.tryTake()) return this.note(`    job ${job.id} waits: ${job.pending.lock.name} is held`)
     if (job.label.startsWith("continuations of") || job.label.startsWith("work tree before")) this.checkFeatureUse(job.pending)
     let value: unknown
     let failure: SimCallError | undefined
@@ -902,6 +1104,26 @@ export class World {
   /** What happens the moment the runner makes a call (before it returns). */
   private issue(effect: Effect): void {
     if (isRollbackWrite(effect)) return this.checkRollbackWrite(effect.loop, effect.kind)
+    if (effect.kind === "worktree-remove") {
+      const { branch, name } = this.worktreeNamed(effect.name)
+      if (branch.commits > branch.inMain) this.violate(26, `the worktree ${name} is removed with ${branch.commits - branch.inMain} commit(s) the user's branch lacks`)
+      if (branch.uncommitted) this.violate(26, `the worktree ${name} is removed with uncommitted work in it`)
+      return
+    }
+    if (effect.kind === "parallel-mark") return this.checkPlanMark(effect.plan)
+    if (effect.kind === "parallel-record" && effect.run) {
+      const done = effect.run.plan.done.map((d) => d.id)
+      if (new Set(done).size !== done.length) this.violate(24, `the run's record holds a story done twice: [${done.join(", ")}]`)
+      return
+    }
+    if (effect.kind === "worktree-launch" && effect.state.story) {
+      const story = SIM_PLAN.userStories.find((st) => st.id === effect.state.story)
+      const marked = this.markedInPlan()
+      const dependsOn: readonly string[] = (story && "dependsOn" in story ? story.dependsOn : undefined) ?? []
+      const waiting = dependsOn.filter((id) => !marked.has(id))
+      if (waiting.length > 0) this.violate(25, `story ${effect.state.story} starts before ${waiting.join(", ")} (its dependencies) are marked done in the plan`)
+      return
+    }
     // Checked when the call goes out: a loop the user starts there while it is in flight ends with the session (invariant 7).
     if (effect.kind === "delete-session") {
       const living = this.manager.get(effect.sessionID)
@@ -1059,6 +1281,54 @@ export class World {
         this.mustLive(effect.sessionID, "session.delete")
         await this.deleteSession(effect.sessionID)
         return undefined
+      }
+      case "lock":
+        return undefined
+      case "worktrees":
+        return readWorktrees(this.ctx.directory)
+      case "worktree-launch":
+        return this.launchWorktree(effect)
+      case "worktree-command": {
+        // The worktree's /ralph has run its first turn: its loop started there, unless it was refused.
+        const wt = this.worktreeLoops.findLast((w) => w.path === effect.path)
+        if (wt && !wt.loop && !wt.refused && existsSync(wt.path)) this.saveWorktreeLoop(wt, "running")
+        return {}
+      }
+      case "worktree-commit": {
+        const wt = this.worktreeLoops.findLast((w) => w.path === effect.path)
+        if (!wt?.branch.uncommitted) return undefined
+        wt.branch.commits += 1
+        wt.branch.uncommitted = false
+        return `${wt.name}-${wt.branch.commits}`
+      }
+      case "worktree-merge-facts":
+        return this.mergeFacts(effect.state)
+      case "worktree-merge":
+        return this.merge(effect)
+      case "worktree-archive":
+        return archiveWorktreeFiles(this.ctx.directory, effect.name, effect.path, this.now)
+      case "worktree-remove": {
+        const wt = this.worktreeNamed(effect.name)
+        rmSync(effect.path, { recursive: true, force: true })
+        Object.assign(wt, { removed: true })
+        wt.branch.exists = false
+        return { removed: true }
+      }
+      case "worktree-record": {
+        await writeWorktreeState(effect.directory, effect.state)
+        if (effect.state.merge) this.worktreeNamed(effect.state.name).outcome = effect.state.merge
+        return undefined
+      }
+      case "story-worktree":
+        return storyWorktree(this.ctx.directory, effect.name, effect.run)
+      case "parallel-run":
+        return readParallelRun(this.ctx.directory)
+      case "parallel-record":
+        return writeParallelRun(this.ctx.directory, effect.run)
+      case "parallel-mark": {
+        const written = await writePlanBack(this.ctx.directory, effect.plan)
+        for (const id of this.markedInPlan()) if (!this.marked.includes(id)) this.marked.push(id)
+        return written
       }
       default:
         throw new Error(`the simulator has no answer for the effect ${effect.kind}`)
@@ -1259,6 +1529,8 @@ export class World {
 
   /** After every action and runner step. */
   private checkState(): void {
+    const live = this.worktreeLoops.filter((w) => !w.removed && !w.outcome && w.loop?.phase !== "stopped")
+    if (live.length > this.settings.maxParallelLoops) this.violate(27, `${live.length} worktree loops are live (${live.map((w) => w.name).join(", ")}), maxParallelLoops is ${this.settings.maxParallelLoops}`)
     for (const t of this.loops) this.checkLoop(t)
     const all = this.manager.all()
     if (new Set(all).size !== all.length) this.violate(6, "the manager holds one loop under two sessions")
@@ -1384,6 +1656,8 @@ function flagWords(flags: RalphFlags): string[] {
   if (flags.maxMinutes !== undefined) words.push("--max-minutes", String(flags.maxMinutes))
   if (flags.cooldownMinutes !== undefined) words.push("--cooldown-minutes", String(flags.cooldownMinutes))
   if (flags.review) words.push("--review")
+  if (flags.worktree) words.push("--worktree")
+  if (flags.parallel !== undefined) words.push(...(flags.plan ? [] : ["--prd"]), "--parallel", String(flags.parallel))
   return words
 }
 
@@ -1433,6 +1707,26 @@ function describeEffect(effect: Effect): string {
       return `${effect.kind} of ${effect.loop.id}`
     case "create-session":
       return `create-session "${effect.title}"`
+    case "lock":
+      return `lock (${effect.lock.name})`
+    case "worktree-launch":
+    case "worktree-merge-facts":
+      return `${effect.kind} ${effect.state.name}`
+    case "worktree-merge":
+      return `worktree-merge ${effect.state.name} (${effect.how})`
+    case "worktree-record":
+      return `worktree-record ${effect.state.name}${effect.state.merge ? ` (${effect.state.merge.result})` : ""} in ${effect.directory.includes("/merged/") ? "its archive" : "the worktree"}`
+    case "worktree-archive":
+    case "worktree-remove":
+    case "story-worktree":
+      return `${effect.kind} ${effect.name}`
+    case "worktree-command":
+    case "worktree-commit":
+      return `${effect.kind} ${effect.path.split("/").at(-1) ?? ""}`
+    case "parallel-mark":
+      return `parallel-mark [${effect.plan.done.map((d) => d.id).join(", ")}]`
+    case "parallel-record":
+      return `parallel-record ${effect.run ? `running [${effect.run.running.map((r) => r.story).join(", ")}], done [${effect.run.plan.done.map((d) => d.id).join(", ")}]` : "(removed)"}`
     default:
       return effect.kind
   }
@@ -1499,5 +1793,11 @@ export function describeAction(action: Action, world?: World): string {
       return "every runner job runs to its end"
     case "restart":
       return "OpenCode is killed and restarted"
+    case "wt":
+      return `worktree loop #${action.i}: ${action.event}`
+    case "tick":
+      return "the worktree watch ticks"
+    case "user-commit":
+      return "the user commits on their branch"
   }
 }

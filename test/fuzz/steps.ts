@@ -2,7 +2,7 @@
 // A session is named by id, or by a Target ({ kind: "loop", i } = where the i-th live loop lives now;
 // { kind: "any", i } = the i-th session in creation order: ses_A, ses_B, then the created ones).
 import type { Effect } from "../../src/actions/effects.js"
-import type { Action, ControlName, ErrorKind, IdleOrder, RalphFlags, ReplyKind, RunConfig, Target } from "./sim.js"
+import type { Action, ControlName, ErrorKind, IdleOrder, RalphFlags, ReplyKind, RunConfig, Target, WorktreeEvent } from "./sim.js"
 
 type Where = string | Target
 
@@ -49,6 +49,11 @@ export const S = {
   stepTo: (kind: Effect["kind"], nth = 1, i = 0): Action => ({ type: "step-to", i, kind, nth }),
   restart: (): Action => ({ type: "restart" }),
   settle: (): Action => ({ type: "settle" }),
+  /** The i-th worktree loop still in its worktree (launch order) does `event` in its own OpenCode instance. */
+  wt: (i: number, event: WorktreeEvent): Action => ({ type: "wt", i, event }),
+  /** The WorktreeWatch's tick: wakes live worktree loops, starts the settling of ended ones. */
+  tick: (): Action => ({ type: "tick" }),
+  userCommit: (): Action => ({ type: "user-commit" }),
 }
 
 /** A plain instance config for hand-written cases: no settle delay, generous limits. */

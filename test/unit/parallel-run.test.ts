@@ -5,7 +5,9 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import { Interpreter } from "../../src/actions/interpreter.js"
 import { ParallelPlan } from "../../src/actions/parallel-plan.js"
+import { LoopRunner } from "../../src/actions/runner.js"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
 import type { RalphContext } from "../../src/context.js"
 import type { PlanState } from "../../src/plan/plan.js"
@@ -68,11 +70,14 @@ function instance(dir: string, opts: { maxParallelLoops?: number; command?: (pat
     // By default a worktree's /ralph starts its loop, whose first turn goes on for the whole test.
     command: (path: string) => (opts.command ? opts.command(path) : new Promise<void>(() => undefined)),
   }
+  // The run's steps are jobs: production's Interpreter does their effects (git, files, this stub OpenCode).
+  const interpreter = new Interpreter({ directory: dir, api: api as never, store: undefined as never, memory: undefined as never, onWake: () => undefined })
   const ctx = {
     directory: dir,
     api,
     settings: { current: { ...DEFAULT_SETTINGS, maxParallelLoops: opts.maxParallelLoops ?? 4 } },
     worktrees: { start: () => undefined },
+    runner: new LoopRunner(interpreter, undefined as never),
     now: Date.now,
   } as unknown as RalphContext & { parallel: ParallelPlan }
   const parallel = new ParallelPlan(() => ctx)
