@@ -2,7 +2,8 @@
 // every check run that failed, on the 16 KB a check keeps of its output. The outputs are the real
 // tools' (test/fixtures/runners/), repeated with their test and file names varied until they fill
 // 16 KB, then cut at the start as a check cuts them; one more shape is an output no parser knows
-// (read whole). 1 MB and 4 MB of the slowest shape show it stays linear. Run in a child node
+// (read whole), and one hostile (long lines of what the line patterns look for). 1 MB and 4 MB of
+// the slowest shape show it stays linear. Run in a child node
 // process on the built dist/.
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -45,6 +46,9 @@ const SHAPES: Array<[name: string, file: string, word: RegExp]> = [
   ["unrecognised (read whole)", "mocha/broken-1.txt", /missing/g],
 ]
 
+/** Long lines made of what the line patterns look for (`path:1:1: ` again and again, no end they accept). */
+const hostile = (bytes: number) => `${"src/a.js:1:1: ".repeat(290)}\n`.repeat(Math.ceil(bytes / 4061)).slice(-bytes)
+
 /** `bytes` of the fixture's output repeated, a counter in the varied word, cut at the start as a check keeps its end. */
 function filled(file: string, word: RegExp, bytes: number): string {
   const text = readFileSync(join(packageDir(), "test", "fixtures", "runners", file), "utf8")
@@ -72,10 +76,11 @@ async function measure(): Promise<FailureIdentitiesResult> {
     }
     return { identities, medianMs: median(times) }
   }
-  const cases: FailureIdentitiesCase[] = SHAPES.map(([name, file, word]) => ({ name: `16 KB ${name}`, bytes: KB16, ...time(filled(file, word, KB16), runs) }))
+  const makers: Array<[string, (bytes: number) => string]> = [...SHAPES.map(([name, file, word]): [string, (bytes: number) => string] => [name, (bytes) => filled(file, word, bytes)]), ["hostile long lines", hostile]]
+  const cases: FailureIdentitiesCase[] = makers.map(([name, make]) => ({ name: `16 KB ${name}`, bytes: KB16, ...time(make(KB16), runs) }))
   const slowest = cases.reduce((a, b) => (b.medianMs > a.medianMs ? b : a))
-  const shape = SHAPES[cases.indexOf(slowest)]!
-  const big = [MB, 4 * MB].map((bytes) => ({ name: `${bytes / MB} MB ${shape[0]}`, bytes, ...time(filled(shape[1], shape[2], bytes), QUICK ? 3 : 9) }))
+  const [shape, make] = makers[cases.indexOf(slowest)]!
+  const big = [MB, 4 * MB].map((bytes) => ({ name: `${bytes / MB} MB ${shape}`, bytes, ...time(make(bytes), QUICK ? 3 : 9) }))
   return {
     runs,
     cases: [...cases, ...big].map((c) => ({ ...c, medianMs: round(c.medianMs, 3) })),

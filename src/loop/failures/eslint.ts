@@ -5,7 +5,7 @@
 // the end of its output) and never parses the sources it embeds.
 import { LONG_LINE, finding, type Context } from "./text.js"
 
-const UNIX = /^(.+):\d+:\d+: (.*) \[(?:Error|Warning)(?:\/([^\]]+))?\]$/
+const UNIX_AT = /^(.+?):\d+:\d+: /
 
 export function eslintFailures(lines: readonly string[], context: Context): string[] {
   const found: string[] = []
@@ -24,12 +24,26 @@ export function eslintFailures(lines: readonly string[], context: Context): stri
       found.push(finding(file, row.rule ?? row.severity, row.message, context))
       continue
     }
-    const unix = UNIX.exec(line)
-    if (unix) found.push(finding(unix[1], unix[3] ?? "error", unix[2]!, context))
+    const unix = unixRow(line)
+    if (unix) found.push(finding(unix.file, unix.rule, unix.message, context))
     else if (line.startsWith("[{") || line.includes('"filePath":')) found.push(...eslintJson(line, context))
     else if (!line.startsWith(" ")) file = line.trim()
   }
   return found
+}
+
+/** `/abs/src/a.js:3:7: message [Error/rule]`, read from both ends (a pattern over the middle would backtrack). */
+function unixRow(line: string): { file: string; rule: string; message: string } | undefined {
+  if (!line.endsWith("]")) return undefined
+  const open = line.lastIndexOf(" [")
+  const tag = line.slice(open + 2, -1)
+  if (open < 0 || !(tag.startsWith("Error") || tag.startsWith("Warning"))) return undefined
+  const slash = tag.indexOf("/")
+  if (slash < 0 && tag !== "Error" && tag !== "Warning") return undefined
+  const head = line.slice(0, open)
+  const at = UNIX_AT.exec(head)
+  if (!at) return undefined
+  return { file: at[1]!, rule: slash >= 0 ? tag.slice(slash + 1) : "error", message: head.slice(at[0].length) }
 }
 
 /** `  3:7  error  message  rule`: columns two or more spaces apart. */

@@ -18,9 +18,8 @@ export function wholeOutput(text: string, directory?: string): string | undefine
     })
     .replace(HEX, (word) => (/\d/.test(word) ? "#" : word))
     .replace(/\d+/g, "#")
-    .split(/\s+/)
-    .filter(Boolean)
-    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim()
   if (normal === "") return undefined
   return normal.length <= SHORT ? normal : `${normal.slice(0, 120)}… #${hash(normal)}`
 }
