@@ -1,8 +1,8 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all fourteen (about 11 minutes on 2 cores)
+//   npm run bench                       all fifteen (about 11 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -14,6 +14,7 @@ import { packageDir } from "../test/harness/harness.js"
 import { runContextGrowthBench, type ContextGrowthResult, type GrowthPoint } from "./context-growth.js"
 import { runControlCostBench, type ControlCostResult, type RequestCost } from "./control-cost.js"
 import { runEventHookBench, type EventHookResult } from "./event-hook.js"
+import { runFailureIdentitiesBench, type FailureIdentitiesResult } from "./failure-identities.js"
 import { runIdleToPromptBench, type IdleToPromptResult } from "./idle-to-prompt.js"
 import { runJournalBench, type JournalCase, type JournalResult } from "./journal.js"
 import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "./load.js"
@@ -56,6 +57,8 @@ const GOAL = {
   // Issue 26: `ralph-loop status` (the whole command, node's start included) on a project with
   // 1,000 ended loops and a 5 MB journal.
   statusMs: 500,
+  // Issue 30: a failing check's 16 KB output read into failure identities, the slowest runner's shape.
+  failureIdentities16KbMs: 5,
 }
 
 interface Results {
@@ -67,6 +70,7 @@ interface Results {
   eventHook?: EventHookResult
   memory?: MemoryResult
   promiseCheck?: PromiseCheckResult
+  failureIdentities?: FailureIdentitiesResult
   hydration?: HydrationResult
   planFile?: PlanFileResult
   checkpoint?: CheckpointResult
@@ -117,6 +121,10 @@ async function main(): Promise<void> {
   if (wanted("promise")) {
     log("completion check on a 5 MB reply (child process)")
     results.promiseCheck = await runPromiseCheckBench()
+  }
+  if (wanted("failures")) {
+    log("failure identities of a 16 KB check output (child process)")
+    results.failureIdentities = await runFailureIdentitiesBench()
   }
   if (wanted("journal")) {
     log("recovery with a long journal history (child process)")
@@ -259,6 +267,14 @@ function rows(r: Results): Row[] {
       out.push(["completion check", c.name, `${ms(c.medianMs)} (${c.mbPerSecond.toFixed(0)} MB/s) → ${c.decision}`, big ? `≤ ${GOAL.promiseCheck5MbMs} ms` : "", big ? verdict(c.medianMs <= GOAL.promiseCheck5MbMs) : "(info)"])
     }
     out.push(["completion check", "linear: 5 MB vs 1 MB, worst shape", x(p.fiveToOneMbRatio), `≤ ${GOAL.promiseCheckLinear}×`, verdict(p.fiveToOneMbRatio <= GOAL.promiseCheckLinear)])
+  }
+  if (r.failureIdentities) {
+    const f = r.failureIdentities
+    for (const c of f.cases) {
+      const small = c.bytes <= 16 * 1024
+      out.push(["failure identities", c.name, `${ms(c.medianMs)} (${c.identities} identities)`, small ? `≤ ${GOAL.failureIdentities16KbMs} ms` : "", small ? verdict(c.medianMs <= GOAL.failureIdentities16KbMs) : "(info)"])
+    }
+    out.push(["failure identities", "linear: 4 MB vs 1 MB, slowest shape", x(f.fourToOneMbRatio), "", "(info: 4× = linear)"])
   }
   if (r.hydration) {
     const h = r.hydration

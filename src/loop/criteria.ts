@@ -2,6 +2,8 @@
 // stagnation (no fewer issues for `stagnationLimit` check runs) stops the loop.
 import type { LoopSettings } from "./loop.js"
 import { issueCount, type CheckResult, type DiagnosticSnapshot } from "./diagnostics.js"
+import { checkFailures, isRest } from "./failures/index.js"
+import { hash } from "./failures/text.js"
 
 export type Criteria = Pick<LoopSettings, "zeroErrors" | "zeroWarnings" | "zeroSecurity" | "testsPass">
 
@@ -85,31 +87,40 @@ export function failureReport(snapshot: DiagnosticSnapshot, perCheck = 1_500): s
     .join("\n\n")
 }
 
-/** A failing check as a key: its name and first error line, with line and column numbers folded (an edit above moves them). */
-export const failureKey = (check: CheckResult): string => `${check.name}: ${foldPositions(firstLine(check.output))}`
+/** A failing check as a key: its name and what failed in it (failures/index.ts) — never a timing, a banner or a line number. */
+export const failureKey = (check: CheckResult): string => `${check.name}: ${checkFailures(check).join("; ")}`
 
-const foldPositions = (line: string) =>
-  line.replace(/:\d+(?::\d+)?\b/g, ":#").replace(/\(\d+,\s*\d+\)/g, "(#,#)").replace(/\b(line|column|col)\s+\d+/gi, "$1 #")
+const MAX_FINGERPRINT = 600
 
-/** The checks that failed, as one fingerprint for the breaker's same-error count (undefined: none failed). */
+/** The checks that failed, as one fingerprint for the breaker's same-error count (undefined: none failed); a long one ends in a hash of the whole. */
 export function failureFingerprint(snapshot: DiagnosticSnapshot | undefined): string | undefined {
   const keys = snapshot?.checks.filter((c) => c.status !== "passed").map(failureKey).sort() ?? []
-  return keys.length > 0 ? `checks failing: ${keys.join("; ")}` : undefined
+  if (keys.length === 0) return undefined
+  const whole = `checks failing: ${keys.join("; ")}`
+  return whole.length <= MAX_FINGERPRINT ? whole : `${whole.slice(0, MAX_FINGERPRINT - 100)}… #${hash(whole)}`
 }
 
-/** Failing checks that failed before, then passed, and fail again (A → B → A): a circular fix. */
+/**
+ * Failures that failed, were fixed, and fail again (A → B → A): a circular fix. Each is a check's
+ * name and one of its failure identities (`tests: test_a.py::test_x`), so a test fixed while
+ * another breaks is no circular fix. A run that did not finish (timed out, could not start) or a
+ * check that did not run says nothing about what was fixed.
+ */
 export function recurringFailures(history: readonly DiagnosticSnapshot[]): string[] {
-  const failing = history.map((s) => new Set(s.checks.filter((c) => c.status !== "passed").map(failureKey)))
   const found = new Set<string>()
-  failing.forEach((now, i) => {
-    for (const key of now) {
-      const fixedAt = failing.slice(0, i).findLastIndex((set) => !set.has(key))
-      if (fixedAt > 0 && failing.slice(0, fixedAt).some((set) => set.has(key))) found.add(key)
+  const names = new Set(history.flatMap((s) => s.checks.map((c) => c.name)))
+  for (const name of names) {
+    const state = new Map<string, "failing" | "fixed">()
+    for (const snapshot of history) {
+      const check = snapshot.checks.find((c) => c.name === name)
+      if (!check || (check.status !== "passed" && check.status !== "failed")) continue
+      const failing = new Set(checkFailures(check))
+      for (const [id, was] of state) if (was === "failing" && !failing.has(id)) state.set(id, "fixed")
+      for (const id of failing) {
+        if (state.get(id) === "fixed" && !isRest(id)) found.add(`${name}: ${id}`)
+        state.set(id, "failing")
+      }
     }
-  })
+  }
   return [...found]
-}
-
-function firstLine(output: string): string {
-  return (output.trim().split("\n").find((line) => /error|fail|warn/i.test(line)) ?? output.trim().split("\n")[0] ?? "").slice(0, 160)
 }

@@ -1,6 +1,7 @@
 // Seed 004's DiagnosticSnapshot: what the checks found after an iteration, parsed into counts.
 import { z } from "zod"
 import { CHECK_KINDS, type CheckKind } from "../config/schema.js"
+import { failureIdentities } from "./failures/index.js"
 import { findingsOf, mentionedFiles } from "./findings.js"
 
 const count = z.int().min(0)
@@ -30,6 +31,8 @@ export const checkResultSchema = z.object({
   files: z.array(fileDetailSchema),
   /** Files a failing output names, counted or not (`src/a.js: error: file missing`): what its gotcha concerns. */
   mentioned: z.array(z.string()).optional(),
+  /** What failed, as stable identities read from the whole output (failures/index.ts); older saved runs have none. */
+  failures: z.array(z.string()).optional(),
 })
 export type CheckResult = z.infer<typeof checkResultSchema>
 
@@ -54,11 +57,11 @@ export type DiagnosticSnapshot = z.infer<typeof diagnosticSnapshotSchema>
  * vitest/jest, pytest, node --test, ast-grep. `directory`: the project, to make absolute paths in
  * the output relative (ESLint prints them).
  */
-export function parseCheckOutput(kind: CheckKind, output: string, exitCode: number | null, directory?: string): Pick<CheckResult, "errors" | "warnings" | "info" | "security" | "testsRun" | "testsFailed" | "testsPassed" | "files" | "mentioned"> {
+export function parseCheckOutput(kind: CheckKind, output: string, exitCode: number | null, directory?: string): Pick<CheckResult, "errors" | "warnings" | "info" | "security" | "testsRun" | "testsFailed" | "testsPassed" | "files" | "mentioned" | "failures"> {
   const counts = { errors: 0, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [] as FileDetail[] }
   const failedExit = exitCode !== 0
   const text = output.replace(/\x1b\[[0-9;]*m/g, "")
-  const mentioned = failedExit ? { mentioned: mentionedFiles(text, directory) } : {}
+  const failing = failedExit ? { mentioned: mentionedFiles(text, directory), failures: failureIdentities(output, directory) } : {}
   if (kind === "test") {
     const n = (re: RegExp) => Number(re.exec(text)?.[1] ?? NaN)
     const failed = [n(/Tests\s+(\d+) failed/), n(/Tests:\s+(\d+) failed/), n(/(\d+) failed/), n(/^# fail (\d+)/m), n(/(\d+) failing/)].find(Number.isFinite)
@@ -67,7 +70,7 @@ export function parseCheckOutput(kind: CheckKind, output: string, exitCode: numb
     counts.testsPassed = passed ?? 0
     if (failedExit && counts.testsFailed === 0) counts.testsFailed = 1
     counts.testsRun = counts.testsFailed + counts.testsPassed
-    return { ...counts, ...mentioned }
+    return { ...counts, ...failing }
   }
   const findings = findingsOf(text, directory)
   const files = new Map<string, FileDetail>()
@@ -99,7 +102,7 @@ export function parseCheckOutput(kind: CheckKind, output: string, exitCode: numb
     counts.errors = 0
     counts.warnings = 0
   }
-  return { ...counts, ...mentioned }
+  return { ...counts, ...failing }
 }
 
 export function snapshotOf(iteration: number, at: number, checks: CheckResult[]): DiagnosticSnapshot {

@@ -65,7 +65,7 @@ describe("the same check failing the same way opens the breaker (seed 002)", () 
     expect(loop?.iteration).toBe(3)
     expect(loop?.breaker).toMatchObject({
       state: "OPEN",
-      reason: "3 iterations in a row ended in the same error: checks failing: types: src/a.ts(#,#): error TS2322: Type 'string' is not assignable to type 'number'.",
+      reason: "3 iterations in a row ended in the same error: checks failing: types: src/a.ts TS2322: Type 'string' is not assignable to type 'number'",
     })
     expect(prompts(project)).toHaveLength(3)
   })

@@ -66,7 +66,7 @@ describe("project memory", () => {
     await project.command(first, "ralph", "make src/a.js type-check")
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     await waitUntil(() => memoryText(project).includes("check types failed on src/a.js"), "the lesson in the memory file")
-    expect(memoryText(project)).toMatch(/^- \d{4}-\d{2}-\d{2} · lesson · check types failed on src\/a\.js: src\/a\.js\(1,1\): error TS2322: Type string is not assignable — fixed in iteration 2 by changing fixed\.txt$/m)
+    expect(memoryText(project)).toMatch(/^- \d{4}-\d{2}-\d{2} · lesson · check types failed on src\/a\.js: src\/a\.js TS2322: Type string is not assignable — fixed in iteration 2 by changing fixed\.txt$/m)
 
     // The fix is undone: the next loop on src/a.js is given the lesson, and when the same check fails
     // there again, its next prompt names the circular fix across loops.

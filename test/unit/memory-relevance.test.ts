@@ -63,24 +63,28 @@ describe("hydration", () => {
 })
 
 describe("lessons", () => {
-  const snapshot = (iteration: number, status: "passed" | "failed"): DiagnosticSnapshot => ({
-    iteration, at: 0, errors: status === "failed" ? 1 : 0, warnings: 0, info: 0, securityIssues: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [],
-    checks: [{ name: "tsc", kind: "typecheck", command: "tsc", status, exitCode: status === "failed" ? 1 : 0, durationMs: 1, output: "", errors: 0, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [] }],
-  })
-  const gotcha = { title: "tsc: src/a.js(1,1): error TS2322", message: "", files: ["src/a.js"], iteration: 1 }
+  const TS2322 = "src/a.js(1,1): error TS2322: Type 'x' is not assignable"
+  const snapshot = (iteration: number, output: string): DiagnosticSnapshot => {
+    const status = output ? "failed" : "passed"
+    return {
+      iteration, at: 0, errors: output ? 1 : 0, warnings: 0, info: 0, securityIssues: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [],
+      checks: [{ name: "tsc", kind: "typecheck", command: "tsc", status, exitCode: output ? 1 : 0, durationMs: 1, output, errors: 0, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [] }],
+    }
+  }
 
-  it("a failure fixed before the end becomes a lesson naming the check, the files and the fix; an unfixed one does not", () => {
-    const lessons = lessonsOf({ gotchas: [gotcha], snapshots: [snapshot(1, "failed"), snapshot(2, "passed")], checkNames: ["tsc"], recurring: [], changed: ["src/a.js", "README.md"] })
-    expect(lessons).toEqual([{ source: "lesson", text: "check tsc failed on src/a.js: src/a.js(1,1): error TS2322 — fixed in iteration 2 by changing src/a.js" }])
-    expect(lessonsOf({ gotchas: [gotcha], snapshots: [snapshot(1, "failed")], checkNames: ["tsc"], recurring: [], changed: [] })).toEqual([])
+  it("a failure fixed before the end becomes a lesson naming the check, the failure, its file and the fix; an unfixed one does not", () => {
+    const lessons = lessonsOf({ snapshots: [snapshot(1, TS2322), snapshot(2, "")], checkNames: ["tsc"], recurring: [], changed: ["src/a.js", "README.md"] })
+    expect(lessons).toEqual([{ source: "lesson", text: "check tsc failed on src/a.js: src/a.js TS2322: Type 'x' is not assignable — fixed in iteration 2 by changing src/a.js" }])
+    expect(lessonsOf({ snapshots: [snapshot(1, TS2322)], checkNames: ["tsc"], recurring: [], changed: [] })).toEqual([])
   })
 
-  it("the same check failing again on those files in a later loop is named as a circular fix across loops", () => {
-    const [lesson] = lessonsOf({ gotchas: [gotcha], snapshots: [snapshot(1, "failed"), snapshot(2, "passed")], checkNames: ["tsc"], recurring: [], changed: ["src/a.js"] })
+  it("the same failure of the same check in a later loop is named as a circular fix across loops; another failure on that file is not", () => {
+    const [lesson] = lessonsOf({ snapshots: [snapshot(1, TS2322), snapshot(2, "")], checkNames: ["tsc"], recurring: [], changed: ["src/a.js"] })
     const memory = remember(emptyMemory(), "working", { ...lesson!, date: "2026-11-02" }, 50)
-    const back = returningFailures(entries(memory, "working"), [{ ...gotcha, iteration: 4 }], ["tsc"])
+    const back = returningFailures(entries(memory, "working"), snapshot(4, "src/a.js(7,3): error TS2322: Type 'x' is not assignable"), ["tsc"])
     expect(back).toHaveLength(1)
     expect(back[0]).toMatch(/^circular fix across loops: an earlier loop \(2026-11-02\) fixed this/)
-    expect(returningFailures(entries(memory, "working"), [{ ...gotcha, files: ["src/b.js"] }], ["tsc"])).toEqual([])
+    expect(returningFailures(entries(memory, "working"), snapshot(4, "src/a.js(1,1): error TS2304: Cannot find name 'y'"), ["tsc"])).toEqual([])
+    expect(returningFailures(entries(memory, "working"), snapshot(4, ""), ["tsc"])).toEqual([])
   })
 })

@@ -16,21 +16,22 @@ export function* memorySection(loop: Loop, files: readonly string[]): Job<string
   return loopMemorySection(yield* io({ kind: "memory" }), loop, files)
 }
 
-/** Failures of this loop that an earlier loop had fixed (a circular fix across loops). */
+/** Failures of this loop's last check run that an earlier loop had fixed (a circular fix across loops). */
 export function* returningFailureLines(loop: Loop): Job<string[]> {
-  if (loop.gotchas.length === 0) return []
+  const last = loop.snapshots.at(-1)
+  if (!last?.checks.some((c) => c.status !== "passed")) return []
   const memory = yield* io({ kind: "memory" })
-  return returningFailures(entries(memory, "working"), loop.gotchas, checkNames(loop))
+  return returningFailures(entries(memory, "working"), last, checkNames(loop))
 }
 
 /** A loop completed: its fixed failures and circular fixes become working memory. */
 export function* consolidate(loop: Loop): Job {
   if (!featureOn(loop.settings, "remember")) return
   const recurring = recurringFailures(loop.snapshots)
-  if (loop.gotchas.length === 0 && recurring.length === 0) return
+  if (!loop.snapshots.some((s) => s.checks.some((c) => c.status !== "passed")) && recurring.length === 0) return
   try {
     const changed = yield* io({ kind: "changed-files", loop })
-    const lessons = lessonsOf({ gotchas: loop.gotchas, snapshots: loop.snapshots, checkNames: checkNames(loop), recurring, changed })
+    const lessons = lessonsOf({ snapshots: loop.snapshots, checkNames: checkNames(loop), recurring, changed })
     if (lessons.length === 0) return
     yield* io({ kind: "remember", items: lessons.map((l) => ({ section: "working" as const, ...l })), maxEntries: loop.settings.memoryMaxEntries })
     yield* log("info", "lessons of the loop remembered", { loop: loop.id, lessons: lessons.length })

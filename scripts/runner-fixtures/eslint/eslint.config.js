@@ -1,0 +1,6 @@
+import js from "@eslint/js"
+
+export default [
+  js.configs.recommended,
+  { rules: { "prefer-const": "warn" } },
+]

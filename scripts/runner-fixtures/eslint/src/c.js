@@ -1,0 +1,4 @@
+export function label(value) {
+  log(value) // fault:C
+  return `value: ${value}`
+}

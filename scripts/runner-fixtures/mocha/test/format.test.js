@@ -1,0 +1,10 @@
+import assert from "node:assert/strict"
+import { formatTotal } from "../src/calc.js"
+import { missing } from "../src/missing.js" // fault:E
+
+describe("format", () => {
+  it("formats a total", () => {
+    assert.equal(formatTotal([1, 2]), "total: 3")
+    assert.equal(formatTotal([1, 2]), "total: 4") // fault:D
+  })
+})

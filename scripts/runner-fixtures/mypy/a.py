@@ -1,0 +1,2 @@
+limit: int = "three"  # fault:A
+limit: int = 3  # fixed:A

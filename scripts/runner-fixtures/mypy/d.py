@@ -1,0 +1,3 @@
+def report(value: int) -> None:
+    missing(value)  # fault:D
+    print(value)  # fixed:D

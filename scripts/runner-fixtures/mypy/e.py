@@ -1,0 +1,7 @@
+def broken(:  # fault:E
+def broken() -> None:  # fixed:E
+    pass
+
+
+def fine() -> None:
+    pass

@@ -1,0 +1,3 @@
+export const add = (a, b) => a + b
+export const multiply = (a, b) => a * b
+export const formatTotal = (values) => `total: ${values.reduce(add, 0)}`

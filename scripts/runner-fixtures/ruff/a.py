@@ -1,0 +1,5 @@
+import os  # fault:A
+
+
+def total(values):
+    return sum(values)

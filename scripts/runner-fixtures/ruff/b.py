@@ -1,0 +1,3 @@
+def is_missing(value):
+    result = value is None  # fault:B
+    return value is None

@@ -1,0 +1,3 @@
+def is_empty(value):
+    return value is ""  # fault:C
+    return value == ""  # fixed:C

@@ -1,0 +1,3 @@
+def report(value):
+    missing(value)  # fault:D
+    print(value)  # fixed:D

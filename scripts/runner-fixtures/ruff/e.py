@@ -1,0 +1,7 @@
+def broken(:  # fault:E
+def broken():  # fixed:E
+    pass
+
+
+def fine():
+    pass

@@ -1,0 +1,4 @@
+export function label(value: number): string {
+  return value // fault:B
+  return String(value) // fixed:B
+}

@@ -1,0 +1,4 @@
+export function report(value: number): void {
+  missing(value) // fault:D
+  console.info(value) // fixed:D
+}
