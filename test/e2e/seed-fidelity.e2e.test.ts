@@ -72,12 +72,13 @@ describe("limits as the user set them", () => {
     onTestFinished(() => project.close())
     const session = await project.newSession()
     await project.command(session, "ralph", "a long task")
-    const stop = await waitForToast(project, /retry limit|iteration limit/, 120_000)
+    // 53 model turns: on a busy machine (two OpenCode servers and a CPU hog beside it) that is minutes.
+    const stop = await waitForToast(project, /retry limit|iteration limit/, 280_000)
     // Both limits are reached together; the iteration limit is the one named.
     expect(await stateOnceIn(project, "stopped")).toMatchObject({ phase: "stopped", stopReason: "max-iterations", iteration: 53, retries: 52, settings: { maxIterations: 53, maxRetries: 52 } })
     expect(stop.properties.message).toContain("iteration limit reached: 53 of 53")
     expect(prompts(project)).toHaveLength(53)
-  })
+  }, 300_000)
 
   it("seed 000's \"ralph-loop\" block in opencode.json is read: its promise word and retry limit apply", async () => {
     const project = await harness().project("seed-block", {
