@@ -1,0 +1,73 @@
+// The patterns run on model output, check output, plans and memory files (issue 29, defect 5): each
+// must read its text in linear time. Every "hostile" input below took the old code from minutes to
+// hours, far beyond the test timeout (it was quadratic or worse in it: measured on smaller inputs and
+// scaled); read linearly, it takes milliseconds. Beside each, ordinary inputs that give what they
+// gave before.
+import { describe, expect, it } from "vitest"
+import { parseCheckOutput } from "../../src/loop/diagnostics.js"
+import { findingsOf, mentionedFiles } from "../../src/loop/findings.js"
+
+const MB = 1_000_000
+
+describe("check output", () => {
+  it("test counts after a megabyte-long number", () => {
+    const counts = parseCheckOutput("test", `${"7".repeat(MB)}\n 2 passing\n 1 failing\n`, 0)
+    expect(counts).toMatchObject({ testsFailed: 1, testsPassed: 2, testsRun: 3 })
+  })
+
+  it("ESLint's summary after a two-megabyte-long number", () => {
+    const counts = parseCheckOutput("lint", `${"7".repeat(2 * MB)}\n✖ 3 problems (2 errors, 1 warning)\n`, 0)
+    expect(counts).toMatchObject({ errors: 2, warnings: 1 })
+  })
+
+  it("counts as before on ordinary output", () => {
+    expect(parseCheckOutput("test", " Tests  1 failed | 4 passed (5)\n", 1)).toMatchObject({ testsFailed: 1, testsPassed: 4 })
+    expect(parseCheckOutput("test", "Tests: 2 failed, 3 passed, 5 total\n", 1)).toMatchObject({ testsFailed: 2, testsPassed: 3 })
+    expect(parseCheckOutput("test", "# pass 6\n# fail 0\n", 0)).toMatchObject({ testsFailed: 0, testsPassed: 6 })
+    expect(parseCheckOutput("test", "=== 12 failed, 30 passed in 2.1s ===", 1)).toMatchObject({ testsFailed: 12, testsPassed: 30 })
+    expect(parseCheckOutput("lint", "/p/src/a.js\n  1:1  error  Missing semicolon  semi\n\n✖ 1 problem (1 error, 0 warnings)\n", 1, "/p")).toMatchObject({
+      errors: 1,
+      warnings: 0,
+      files: [{ path: "src/a.js", errors: 1, warnings: 0 }],
+    })
+  })
+
+  it("an ESLint unix line of 140 KB whose last bracket does not run to the end", () => {
+    const hostile = `g${":0:0: ".repeat(10_000)}${" [Error/".repeat(10_000)}]]`
+    expect(findingsOf(`src/a.js:1:2: Missing semicolon. [Error/semi]\n${hostile}`)).toEqual([{ path: "src/a.js", severity: "error" }])
+  })
+
+  it("a two-megabyte line of slashes before an ESLint stylish block", () => {
+    const output = `${"/".repeat(2 * MB)}\u0000\n/p/src/a.js\n  1:1  warning  Unexpected console  no-console\n`
+    expect(findingsOf(output, "/p")).toEqual([{ path: "src/a.js", severity: "warning" }])
+  })
+
+  it("reads ESLint's unix and stylish formats as before", () => {
+    const unix = [
+      "src/a.js:1:2: Missing semicolon. [Error/semi]",
+      "src/b.js:3:4: Unexpected console statement. [Warning/no-console]",
+      "src/c.js:5:6: a [Error/x] then [Warning/y]",
+      "src/d.js:7:8: the bracket ] is closed early [Error/z]]",
+      "C:\\p\\e.js:1:1: x [Error/r]",
+    ].join("\n")
+    expect(findingsOf(unix)).toEqual([
+      { path: "src/a.js", severity: "error" },
+      { path: "src/b.js", severity: "warning" },
+      { path: "src/c.js", severity: "warning" },
+      { path: "C:\\p\\e.js", severity: "error" },
+    ])
+    const stylish = ["C:\\p\\src\\f.ts", "  2:3  error  Bad  rule", "", "lib/g.mjs", "  1:1  warning  Meh  rule", "", "no-slash.js", "  1:1  error  Lost  rule"].join("\n")
+    expect(findingsOf(stylish)).toEqual([
+      { path: "C:\\p\\src\\f.ts", severity: "error" },
+      { path: "lib/g.mjs", severity: "warning" },
+    ])
+  })
+
+  it("files named after a two-megabyte word", () => {
+    expect(mentionedFiles(`${"0".repeat(2 * MB)} see src/a.js:3`)).toEqual(["src/a.js"])
+  })
+
+  it("names files as before, not those in web addresses", () => {
+    expect(mentionedFiles("at https://example.com/x/y.js and file:///p/z.ts, then src/a.ts:3 and (lib/b.js)")).toEqual(["src/a.ts", "lib/b.js"])
+  })
+})
