@@ -6,6 +6,9 @@
 import { describe, expect, it } from "vitest"
 import { parseCheckOutput } from "../../src/loop/diagnostics.js"
 import { findingsOf, mentionedFiles } from "../../src/loop/findings.js"
+import { parseStatusBlock } from "../../src/loop/status-block.js"
+import { learningsIn } from "../../src/plan/progress-entry.js"
+import { parseVerdict } from "../../src/review/verdict.js"
 
 const MB = 1_000_000
 
@@ -69,5 +72,45 @@ describe("check output", () => {
 
   it("names files as before, not those in web addresses", () => {
     expect(mentionedFiles("at https://example.com/x/y.js and file:///p/z.ts, then src/a.ts:3 and (lib/b.js)")).toEqual(["src/a.ts", "lib/b.js"])
+  })
+})
+
+describe("model output", () => {
+  it("a RALPH_STATUS block after two megabytes of dashes", () => {
+    const text = `${"-".repeat(2 * MB)}\n---RALPH_STATUS---\nSTATUS: COMPLETE\nEXIT_SIGNAL: true\n---END_RALPH_STATUS---\n`
+    expect(parseStatusBlock(text)).toEqual({ status: "COMPLETE", exitSignal: true })
+  })
+
+  it("reads the last status block as before", () => {
+    const text = "-- RALPH_STATUS --\nSTATUS: BLOCKED\n--END_RALPH_STATUS--\n----ralph_status----\n**STATUS:** in progress\nTASKS_COMPLETED_THIS_LOOP: 2\n"
+    expect(parseStatusBlock(text)).toEqual({ status: "IN_PROGRESS", tasksCompleted: 2 })
+    expect(parseStatusBlock("---END_RALPH_STATUS---")).toBeUndefined()
+  })
+
+  it("the first learnings after a million and a half unclosed tags, and among 400,000 closed ones", () => {
+    expect(learningsIn([`<learning>kept</learning>${"<learning>".repeat(1_600_000)}`])).toEqual(["kept"])
+    const many = Array.from({ length: 400_000 }, (_, i) => `<learning>${i}</learning>`).join("")
+    expect(learningsIn([many])).toEqual(["0", "1", "2", "3", "4"])
+  })
+
+  it("reads learnings as before", () => {
+    const texts = ["<learning> use\n  pnpm </learning> <learning>use pnpm</learning><learning></learning>", "<learning>a <learning>b</learning> <learning>c"]
+    expect(learningsIn(texts)).toEqual(["use pnpm", "a <learning>b"])
+  })
+
+  it("a reviewer's reason with two megabytes of blanks in it", () => {
+    const gap = " ".repeat(2 * MB)
+    expect(parseVerdict(`<verdict>reject</verdict>\n* a${gap}b\r`)).toEqual({ kind: "reject", reasons: [`a${gap}b`] })
+  })
+
+  it("reads a reviewer's reasons as before", () => {
+    expect(parseVerdict("<verdict>reject</verdict>\n  - the test was deleted  \n2) the stub returns 0\n•\tno docs\n-nope")).toEqual({
+      kind: "reject",
+      reasons: ["the test was deleted", "the stub returns 0", "no docs"],
+    })
+  })
+
+  it("a bullet followed by blanks alone is no reason (it was one blank)", () => {
+    expect(parseVerdict("- the API breaks\n<verdict>reject</verdict>\n-   \n")).toEqual({ kind: "reject", reasons: ["the API breaks"] })
   })
 })
