@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest"
 import { parseCheckOutput } from "../../src/loop/diagnostics.js"
 import { findingsOf, mentionedFiles } from "../../src/loop/findings.js"
+import { refusal } from "../../src/loop/protected-paths.js"
 import { parseStatusBlock } from "../../src/loop/status-block.js"
 import { learningsIn } from "../../src/plan/progress-entry.js"
 import { parseVerdict } from "../../src/review/verdict.js"
@@ -112,5 +113,38 @@ describe("model output", () => {
 
   it("a bullet followed by blanks alone is no reason (it was one blank)", () => {
     expect(parseVerdict("- the API breaks\n<verdict>reject</verdict>\n-   \n")).toEqual({ kind: "reject", reasons: ["the API breaks"] })
+  })
+})
+
+describe("tool calls", () => {
+  const area = { directory: "/p", folders: [".opencode/ralph-loop"] }
+  const refused = (path: string) => `this command would change ${path}, which belongs to the running Ralph loop`
+
+  it("a bash command of 800,000 `find`s", () => {
+    expect(refusal("bash", { command: "find ".repeat(800_000) }, area)).toBeUndefined()
+  })
+
+  it("a bash command of 50,000 `git clean`s before an eight-megabyte word", () => {
+    const command = `cat .opencode/ralph-loop/loop.json ${"git clean ".repeat(50_000)}${"x".repeat(8 * MB)}`
+    expect(refusal("bash", { command }, area)).toBe(refused(".opencode/ralph-loop/loop.json"))
+  })
+
+  it("a bash command with a two-megabyte word of slashes", () => {
+    expect(refusal("bash", { command: `rm ${"/".repeat(2 * MB)}a .opencode/ralph-loop/` }, area)).toBe(refused(".opencode/ralph-loop"))
+  })
+
+  it("a file path of 10,000 stars before a line end", () => {
+    const path = `.opencode/ralph-loop/${"*".repeat(10_000)}\n*`
+    expect(refusal("write", { filePath: path }, area)).toBe(`write on ${path} is refused: it belongs to the running Ralph loop`)
+  })
+
+  it("refuses and lets through as before", () => {
+    expect(refusal("bash", { command: "ls\nfind .opencode/ralph-loop -name x\n-delete" }, area)).toBe(refused(".opencode/ralph-loop"))
+    expect(refusal("bash", { command: "find . -name '*.tmp' -delete" }, area)).toBeUndefined()
+    expect(refusal("bash", { command: "git clean -fdx" }, area)).toBe("git clean -x would delete the running Ralph loop's files")
+    expect(refusal("bash", { command: "git clean -n; echo -x" }, area)).toBeUndefined()
+    expect(refusal("bash", { command: "cp a.txt '.opencode/ralph-loop///'" }, area)).toBe(refused(".opencode/ralph-loop"))
+    expect(refusal("write", { filePath: ".opencode/ralph-*/state.json" }, area)).toBeUndefined()
+    expect(refusal("edit", { filePath: ".opencode/ralph-loop/*.json" }, area)).toBe("edit on .opencode/ralph-loop/*.json is refused: it belongs to the running Ralph loop")
   })
 })
