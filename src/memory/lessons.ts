@@ -21,7 +21,17 @@ interface LoopHistory {
   changed: readonly string[]
 }
 
-const LESSON = /^check (.+?) failed on (.+?): /
+// A lesson's text: `check NAME failed on FILES: …`. In two steps: as one pattern,
+// `^check (.+?) failed on (.+?): `, every ` failed on ` read the rest of the text for `: ` again.
+const LESSON_CHECK = /^check (.+?) failed on /
+const LESSON_FILES = /^(.+?): /
+
+/** The check and the file list (`a.js, b.js`) a lesson's text names; undefined: not a lesson. */
+export function lessonParts(text: string): { check: string; files: string } | undefined {
+  const check = LESSON_CHECK.exec(text)
+  const files = check && LESSON_FILES.exec(text.slice(check[0].length))
+  return check?.[1] && files?.[1] ? { check: check[1], files: files[1] } : undefined
+}
 
 const checkOf = (gotcha: Gotcha, names: readonly string[]) => names.find((name) => gotcha.title.startsWith(`${name}: `))
 
@@ -49,10 +59,10 @@ export function lessonsOf(loop: LoopHistory): Lesson[] {
 export function returningFailures(remembered: readonly MemoryEntry[], gotchas: readonly Gotcha[], checkNames: readonly string[]): string[] {
   const found: string[] = []
   for (const entry of remembered) {
-    const match = LESSON.exec(entry.text)
-    if (!match) continue
-    const [, check, fileList] = match
-    const files = fileList!.split(", ")
+    const lesson = lessonParts(entry.text)
+    if (!lesson) continue
+    const { check } = lesson
+    const files = lesson.files.split(", ")
     const back = gotchas.some((g) => checkOf(g, checkNames) === check && g.files.some((f) => files.includes(f)))
     if (back) found.push(`circular fix across loops: an earlier loop (${entry.date ?? "earlier"}) fixed this and it is failing again — ${entry.text}`)
   }

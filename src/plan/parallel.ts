@@ -47,5 +47,5 @@ export function storyTask(plan: PlanState, story: Story): string {
   ].join("\n")
 }
 
-/** The worktree name of a story's loop. */
-export const storyWorktreeName = (id: string): string => `story-${id.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "x"}`.slice(0, 64)
+/** The worktree name of a story's loop. (Trailing dashes are tried only where their run begins.) */
+export const storyWorktreeName = (id: string): string => `story-${id.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^-+|(?<!-)-+$/g, "") || "x"}`.slice(0, 64)

@@ -4,11 +4,17 @@
 // scaled); read linearly, it takes milliseconds. Beside each, ordinary inputs that give what they
 // gave before.
 import { describe, expect, it } from "vitest"
+import { providerDelayMs } from "../../src/loop/backoff.js"
 import { parseCheckOutput } from "../../src/loop/diagnostics.js"
 import { findingsOf, mentionedFiles } from "../../src/loop/findings.js"
 import { refusal } from "../../src/loop/protected-paths.js"
 import { parseStatusBlock } from "../../src/loop/status-block.js"
+import { targetsOf } from "../../src/loop/targets.js"
+import { returningFailures } from "../../src/memory/lessons.js"
+import { supersedes } from "../../src/memory/memory-file.js"
+import { storyWorktreeName } from "../../src/plan/parallel.js"
 import { learningsIn } from "../../src/plan/progress-entry.js"
+import { parseProgress } from "../../src/plan/progress-log.js"
 import { parseVerdict } from "../../src/review/verdict.js"
 
 const MB = 1_000_000
@@ -146,5 +152,61 @@ describe("tool calls", () => {
     expect(refusal("bash", { command: "cp a.txt '.opencode/ralph-loop///'" }, area)).toBe(refused(".opencode/ralph-loop"))
     expect(refusal("write", { filePath: ".opencode/ralph-*/state.json" }, area)).toBeUndefined()
     expect(refusal("edit", { filePath: ".opencode/ralph-loop/*.json" }, area)).toBe("edit on .opencode/ralph-loop/*.json is refused: it belongs to the running Ralph loop")
+  })
+})
+
+describe("tasks, plans, errors and memory", () => {
+  it("a task's @path followed by two megabytes of punctuation", () => {
+    const marks = "!".repeat(2 * MB)
+    expect(targetsOf(`fix @src/a.ts${marks}a and @src/b.ts,`)).toEqual([`src/a.ts${marks}a`, "src/b.ts"])
+  })
+
+  it("reads a task's @paths as before", () => {
+    expect(targetsOf("fix @./src/services/ and @lib/x.ts!?), not me@example.com")).toEqual(["src/services/", "lib/x.ts"])
+  })
+
+  it("a story id with four megabytes of dashes", () => {
+    expect(storyWorktreeName(`a${"-".repeat(4 * MB)}a`)).toBe(`story-a${"-".repeat(57)}`)
+  })
+
+  it("names a story's worktree as before", () => {
+    expect(storyWorktreeName("--US 001: Log in--")).toBe("story-us-001-log-in")
+    expect(storyWorktreeName("---")).toBe("story-x")
+  })
+
+  it("a provider's reset header of two megabytes of dots", () => {
+    expect(providerDelayMs({ message: "rate limited", headers: { "retry-after": "20", "x-ratelimit-reset-requests": ".".repeat(2 * MB) } }, 0)).toBe(20_000)
+  })
+
+  it("reads a provider's durations as before", () => {
+    expect(providerDelayMs({ message: "x", headers: { "x-ratelimit-reset-requests": "1m30.5s" } }, 0)).toBe(90_500)
+    expect(providerDelayMs({ message: "Please try again in 2h 14m, and 5 seconds" }, 0)).toBe(8_045_000)
+  })
+
+  it("a progress log with a two-megabyte blank bullet", () => {
+    const text = `# Ralph progress log\n\n## Codebase Patterns\n- use pnpm\n*\t${"\t".repeat(2 * MB)}\n\n---\n`
+    expect(parseProgress(text).patterns).toEqual(["use pnpm"])
+  })
+
+  it("reads a progress log's patterns as before", () => {
+    const text = "# Ralph progress log\n\n## Codebase Patterns\n  -   run the tests first  \n* a\r\n-x\n\n---\n"
+    expect(parseProgress(text).patterns).toEqual(["run the tests first", "a"])
+  })
+
+  const lessonOf = (text: string) => ({ text, source: "lesson", count: 1, date: "2026-01-01" })
+
+  it("a remembered note of a million ` failed on `s", () => {
+    const hostile = `check a${"d failed on k".repeat(1_200_000)}`
+    const gotcha = { title: "tsc: TS2322", message: "", files: ["src/a.js"], iteration: 1 }
+    const lesson = "check tsc failed on src/a.js, src/b.js: TS2322 — fixed in iteration 2"
+    expect(returningFailures([lessonOf(hostile), lessonOf(lesson)], [gotcha], ["tsc"])).toEqual([
+      `circular fix across loops: an earlier loop (2026-01-01) fixed this and it is failing again — ${lesson}`,
+    ])
+    expect(supersedes({ text: `check a${"d failed on k".repeat(300_000)}`, source: "lesson" }, lessonOf("check tsc failed on src/a.js: x"))).toBe(false)
+  })
+
+  it("a newer lesson about the same check and files supersedes the older one, as before", () => {
+    expect(supersedes({ text: "check tsc failed on src/a.js: TS1 — fixed", source: "lesson" }, lessonOf("check tsc failed on src/a.js: TS2 — fixed"))).toBe(true)
+    expect(supersedes({ text: "check lint failed on src/a.js: x", source: "lesson" }, lessonOf("check tsc failed on src/a.js: x"))).toBe(false)
   })
 })
