@@ -1,8 +1,8 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all fourteen (about 11 minutes on 2 cores)
+//   npm run bench                       all fifteen (about 11 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -22,6 +22,7 @@ import { runMemoryHydrationBench, type HydrationResult } from "./memory-hydratio
 import { runPlanFileBench, type PlanFileResult } from "./plan-file.js"
 import { runCheckpointBench, type CheckpointResult } from "./checkpoint.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
+import { runRememberTagsBench, type RememberTagsResult } from "./remember-tags.js"
 import { runStatusBench, type StatusResult } from "./status.js"
 import { runReviewCostBench, type ReviewCostResult } from "./review.js"
 import { runWorktreeBench, type WorktreeBenchResult } from "./worktree.js"
@@ -67,6 +68,7 @@ interface Results {
   eventHook?: EventHookResult
   memory?: MemoryResult
   promiseCheck?: PromiseCheckResult
+  rememberTags?: RememberTagsResult
   hydration?: HydrationResult
   planFile?: PlanFileResult
   checkpoint?: CheckpointResult
@@ -117,6 +119,10 @@ async function main(): Promise<void> {
   if (wanted("promise")) {
     log("completion check on a 5 MB reply (child process)")
     results.promiseCheck = await runPromiseCheckBench()
+  }
+  if (wanted("remember")) {
+    log("<remember> tags in 1 MB hostile replies (child process)")
+    results.rememberTags = await runRememberTagsBench()
   }
   if (wanted("journal")) {
     log("recovery with a long journal history (child process)")
@@ -259,6 +265,12 @@ function rows(r: Results): Row[] {
       out.push(["completion check", c.name, `${ms(c.medianMs)} (${c.mbPerSecond.toFixed(0)} MB/s) → ${c.decision}`, big ? `≤ ${GOAL.promiseCheck5MbMs} ms` : "", big ? verdict(c.medianMs <= GOAL.promiseCheck5MbMs) : "(info)"])
     }
     out.push(["completion check", "linear: 5 MB vs 1 MB, worst shape", x(p.fiveToOneMbRatio), `≤ ${GOAL.promiseCheckLinear}×`, verdict(p.fiveToOneMbRatio <= GOAL.promiseCheckLinear)])
+  }
+  if (r.rememberTags) {
+    const t = r.rememberTags
+    for (const c of t.cases) out.push(["<remember> tags", c.name, `${ms(c.medianMs)} (${c.requests.toLocaleString("en")} read)`, "", "(info)"])
+    out.push(["<remember> tags", "1 MB hostile reply, the slowest shape", ms(t.slowestHostile1MbMs), "", "(info: 100 KB took 27 s before)"])
+    out.push(["<remember> tags", "linear: 2 MB vs 1 MB, worst shape", x(t.twoToOneMbRatio), "", "(info: 2× linear, 4× quadratic)"])
   }
   if (r.hydration) {
     const h = r.hydration
