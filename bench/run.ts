@@ -2,7 +2,7 @@
 //
 //   npm run bench                       all fifteen (about 11 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -23,6 +23,7 @@ import { runMemoryHydrationBench, type HydrationResult } from "./memory-hydratio
 import { runPlanFileBench, type PlanFileResult } from "./plan-file.js"
 import { runCheckpointBench, type CheckpointResult } from "./checkpoint.js"
 import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.js"
+import { runRememberTagsBench, type RememberTagsResult } from "./remember-tags.js"
 import { runStatusBench, type StatusResult } from "./status.js"
 import { runReviewCostBench, type ReviewCostResult } from "./review.js"
 import { runWorktreeBench, type WorktreeBenchResult } from "./worktree.js"
@@ -71,6 +72,7 @@ interface Results {
   memory?: MemoryResult
   promiseCheck?: PromiseCheckResult
   failureIdentities?: FailureIdentitiesResult
+  rememberTags?: RememberTagsResult
   hydration?: HydrationResult
   planFile?: PlanFileResult
   checkpoint?: CheckpointResult
@@ -125,6 +127,10 @@ async function main(): Promise<void> {
   if (wanted("failures")) {
     log("failure identities of a 16 KB check output (child process)")
     results.failureIdentities = await runFailureIdentitiesBench()
+  }
+  if (wanted("remember")) {
+    log("<remember> tags in 1 MB hostile replies (child process)")
+    results.rememberTags = await runRememberTagsBench()
   }
   if (wanted("journal")) {
     log("recovery with a long journal history (child process)")
@@ -275,6 +281,12 @@ function rows(r: Results): Row[] {
       out.push(["failure identities", c.name, `${ms(c.medianMs)} (${c.identities} identities)`, small ? `≤ ${GOAL.failureIdentities16KbMs} ms` : "", small ? verdict(c.medianMs <= GOAL.failureIdentities16KbMs) : "(info)"])
     }
     out.push(["failure identities", "linear: 4 MB vs 1 MB, slowest shape", x(f.fourToOneMbRatio), "", "(info: 4× = linear)"])
+  }
+  if (r.rememberTags) {
+    const t = r.rememberTags
+    for (const c of t.cases) out.push(["<remember> tags", c.name, `${ms(c.medianMs)} (${c.requests.toLocaleString("en")} read)`, "", "(info)"])
+    out.push(["<remember> tags", "1 MB hostile reply, the slowest shape", ms(t.slowestHostile1MbMs), "", "(info: 100 KB took 27 s before)"])
+    out.push(["<remember> tags", "linear: 2 MB vs 1 MB, worst shape", x(t.twoToOneMbRatio), "", "(info: 2× linear, 4× quadratic)"])
   }
   if (r.hydration) {
     const h = r.hydration

@@ -131,7 +131,8 @@ const UNITS: Record<string, number> = { ms: 1, millisecond: 1, milliseconds: 1, 
 function durationMs(text: string): number | undefined {
   let total = 0
   let matched = false
-  for (const [, amount, unit] of text.replace(/\band\b|,/gi, " ").matchAll(/([\d.]+)\s*([a-z]+)/gi)) {
+  // An amount is tried only where its digits begin (`(?<!…)`), not from each of them.
+  for (const [, amount, unit] of text.replace(/\band\b|,/gi, " ").matchAll(/(?<![\d.])([\d.]+)\s*([a-z]+)/gi)) {
     const factor = UNITS[(unit ?? "").toLowerCase()]
     if (factor === undefined) return undefined
     total += Number(amount) * factor

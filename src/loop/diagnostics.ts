@@ -64,8 +64,10 @@ export function parseCheckOutput(kind: CheckKind, output: string, exitCode: numb
   const failing = failedExit ? { mentioned: mentionedFiles(text, directory), failures: failureIdentities(output, directory) } : {}
   if (kind === "test") {
     const n = (re: RegExp) => Number(re.exec(text)?.[1] ?? NaN)
-    const failed = [n(/Tests\s+(\d+) failed/), n(/Tests:\s+(\d+) failed/), n(/(\d+) failed/), n(/^# fail (\d+)/m), n(/(\d+) failing/)].find(Number.isFinite)
-    const passed = [n(/Tests\s+(?:\d+ failed \| )?(\d+) passed/), n(/Tests:\s+(?:\d+ failed, )?(\d+) passed/), n(/(\d+) passed/), n(/^# pass (\d+)/m), n(/(\d+) passing/)].find(Number.isFinite)
+    // A count with nothing before it is read only from where its digits begin (`(?<!\d)`): from every
+    // digit, a long run of them was read to its end once per digit.
+    const failed = [n(/Tests\s+(\d+) failed/), n(/Tests:\s+(\d+) failed/), n(/(?<!\d)(\d+) failed/), n(/^# fail (\d+)/m), n(/(?<!\d)(\d+) failing/)].find(Number.isFinite)
+    const passed = [n(/Tests\s+(?:\d+ failed \| )?(\d+) passed/), n(/Tests:\s+(?:\d+ failed, )?(\d+) passed/), n(/(?<!\d)(\d+) passed/), n(/^# pass (\d+)/m), n(/(?<!\d)(\d+) passing/)].find(Number.isFinite)
     counts.testsFailed = failed ?? (failedExit ? 1 : 0)
     counts.testsPassed = passed ?? 0
     if (failedExit && counts.testsFailed === 0) counts.testsFailed = 1
@@ -81,7 +83,7 @@ export function parseCheckOutput(kind: CheckKind, output: string, exitCode: numb
     files.set(f.path, detail)
   }
   counts.files = [...files.values()]
-  const eslint = /(\d+) problems? \((\d+) errors?, (\d+) warnings?\)/.exec(text)
+  const eslint = /(?<!\d)(\d+) problems? \((\d+) errors?, (\d+) warnings?\)/.exec(text)
   const tally = (severity: string) => findings.filter((f) => f.severity === severity).length
   if (eslint) {
     counts.errors = Number(eslint[2])

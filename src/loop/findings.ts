@@ -14,12 +14,14 @@ export interface Finding {
 
 const TSC = /^(.+?)\(\d+,\d+\): (error|warning) TS\d+/
 const COLON = /^(.+?):\d+:\d+:?\s+(?:-\s+)?(error|warning)\b/i
-const ESLINT_UNIX = /^(.+?):\d+:\d+: .* \[(Error|Warning)\/[^\]]*\]$/
+/** ESLint's unix format up to its message: `path:line:col: ` (the rest is read by eslintUnix). */
+const ESLINT_UNIX_HEAD = /^(.+?):\d+:\d+: /
 const RUFF_CONCISE = /^(.+?):\d+:\d+: ([A-Z]+\d+)\b/
 const RUFF_CODE = /^([A-Z]+\d+) (?:\[\*\] )?\S/
 const RUFF_ARROW = /^\s*--> (.+?):\d+:\d+/
 const STYLISH_ROW = /^\s+\d+:\d+\s+(error|warning)\s/
-const STYLISH_FILE = /^(?:[A-Za-z]:)?[^\s:]*[\\/][^\s]*\.\w+$/
+// Up to the first slash, not any: with any, each slash of a long line tried the rest of it again.
+const STYLISH_FILE = /^(?:[A-Za-z]:)?[^\s:\\/]*[\\/][^\s]*\.\w+$/
 
 /** Ruff's severity of a rule code (seed 004): E and F are errors, W warnings, everything else info. */
 export const ruffSeverity = (code: string): Severity => (/^[EF]\d/.test(code) ? "error" : code.startsWith("W") ? "warning" : "info")
@@ -41,13 +43,13 @@ function lineFindings(output: string): Finding[] {
   for (const line of output.split("\n")) {
     const tsc = TSC.exec(line)
     const ruff = !tsc ? RUFF_CONCISE.exec(line) : null
-    const unix = !tsc && !ruff ? ESLINT_UNIX.exec(line) : null
+    const unix = !tsc && !ruff ? eslintUnix(line) : undefined
     const colon = !tsc && !ruff && !unix ? COLON.exec(line) : null
     const stylish = STYLISH_ROW.exec(line)
     const arrow = RUFF_ARROW.exec(line)
     if (tsc?.[1]) found.push({ path: tsc[1], severity: tsc[2] === "error" ? "error" : "warning" })
     else if (ruff?.[1] && ruff[2]) found.push({ path: ruff[1], severity: ruffSeverity(ruff[2]) })
-    else if (unix?.[1]) found.push({ path: unix[1], severity: unix[2] === "Error" ? "error" : "warning" })
+    else if (unix) found.push(unix)
     else if (colon?.[1]) found.push({ path: colon[1], severity: colon[2]?.toLowerCase() === "error" ? "error" : "warning" })
     else if (stylish && stylishFile) found.push({ path: stylishFile, severity: stylish[1] === "error" ? "error" : "warning" })
     else if (arrow?.[1] && ruffCode) {
@@ -60,6 +62,27 @@ function lineFindings(output: string): Finding[] {
     if (code?.[1]) ruffCode = code[1]
   }
   return found
+}
+
+/**
+ * ESLint's unix format, `path:line:col: message [Error/rule]`: what the pattern
+ * `^(.+?):\d+:\d+: .* \[(Error|Warning)\/[^\]]*\]$` matched — the path before the first
+ * `:line:col: `, the severity of the last ` [Error/` or ` [Warning/` whose bracket runs to the line's
+ * end — found without its backtracking (cubic: a 20 KB line of `:0:0: ` and ` [Error/` took 30 s).
+ */
+function eslintUnix(line: string): Finding | undefined {
+  if (!line.endsWith("]")) return undefined
+  const head = ESLINT_UNIX_HEAD.exec(line)
+  if (!head?.[1]) return undefined
+  const message = head[0].length
+  // The message (`.*`) ends at a line terminator; the bracket's text holds no `]`.
+  const terminator = line.slice(message).search(/[\r\u2028\u2029]/)
+  const last = (terminator < 0 ? line.length : message + terminator) - 1
+  const error = line.lastIndexOf(" [Error/", last)
+  const warning = line.lastIndexOf(" [Warning/", last)
+  const bracket = Math.max(error, warning)
+  if (bracket < message || bracket < line.lastIndexOf("]", line.length - 2)) return undefined
+  return { path: head[1], severity: bracket === error ? "error" : "warning" }
 }
 
 /** ESLint's `--format json`: a list of files, each with its messages (severity 2 error, 1 warning). */
@@ -86,7 +109,9 @@ const MENTION = /(?:^|[\s"'`(\[<])((?:\.{1,2}\/|\/)?(?:[\w@.-]+\/)+[\w@-][\w@.-]
 export function mentionedFiles(output: string, directory?: string, limit = 20): string[] {
   const found = new Set<string>()
   for (const line of output.split("\n")) {
-    for (const match of line.replace(/\w+:\/\/\S*/g, " ").matchAll(MENTION)) {
+    // `\b`: a scheme is tried where a word begins, not from each of its letters (a long word was read
+    // to its end once per letter); the matches are the same.
+    for (const match of line.replace(/\b\w+:\/\/\S*/g, " ").matchAll(MENTION)) {
       const path = projectPath(match[1] as string, directory)
       if (path !== undefined) found.add(path)
       if (found.size >= limit) return [...found]

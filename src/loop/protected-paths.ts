@@ -12,7 +12,7 @@ export interface ProtectedArea {
 }
 
 const WRITE_TOOLS = new Set(["write", "edit", "multiedit", "patch", "apply_patch"])
-const DESTRUCTIVE = /\b(rm|rmdir|unlink|mv|cp|truncate|shred|tee|dd|install|rsync|chmod|chown)\b|\bsed\s+(-[a-zA-Z]*i|--in-place)|\bfind\b.*\s-(delete|exec)\b|>|\bgit\s+(clean|checkout|restore|rm|mv|stash)\b/
+const DESTRUCTIVE = /\b(rm|rmdir|unlink|mv|cp|truncate|shred|tee|dd|install|rsync|chmod|chown)\b|\bsed\s+(-[a-zA-Z]*i|--in-place)|>|\bgit\s+(clean|checkout|restore|rm|mv|stash)\b/
 
 /** A reason to refuse the call, or undefined to let it run. */
 export function refusal(tool: string, args: unknown, area: ProtectedArea): string | undefined {
@@ -26,23 +26,63 @@ export function refusal(tool: string, args: unknown, area: ProtectedArea): strin
   }
   if (tool === "bash" && typeof a.command === "string") {
     const command = a.command
-    if (!DESTRUCTIVE.test(command)) return undefined
-    if (/\bgit\s+clean\b[^;&|]*\s-[a-zA-Z]*[xX]/.test(command)) return "git clean -x would delete the running Ralph loop's files"
+    if (!DESTRUCTIVE.test(command) && !findDeletes(command)) return undefined
+    if (gitCleanX(command)) return "git clean -x would delete the running Ralph loop's files"
     const hit = words(command).find((word) => word === OPENCODE_DIR || word === `${area.directory}/${OPENCODE_DIR}` || inside(word, area))
     return hit ? `this command would change ${hit}, which belongs to the running Ralph loop` : undefined
   }
   return undefined
 }
 
+// What `\bfind\b.*\s-(delete|exec)\b` and `\bgit\s+clean\b[^;&|]*\s-[a-zA-Z]*[xX]` found, tried from
+// the first `find` of each line and the first `git clean` of each part between `;`, `&` and `|`
+// only: a later one there finds nothing the first did not. As patterns they were tried from each,
+// and each read the rest of its line or part again (a heredoc of many took seconds).
+const FIND = /\bfind\b/g
+const DELETES_AFTER_FIND = /.*\s-(delete|exec)\b/y
+const GIT_CLEAN = /\bgit\s+clean\b/g
+const X_AFTER_GIT_CLEAN = /[^;&|]*\s-[a-zA-Z]*[xX]/y
+
+function findDeletes(command: string): boolean {
+  return triedOncePerPart(command, FIND, DELETES_AFTER_FIND, /[\n\r\u2028\u2029]/g)
+}
+
+function gitCleanX(command: string): boolean {
+  return triedOncePerPart(command, GIT_CLEAN, X_AFTER_GIT_CLEAN, /[;&|]/g)
+}
+
+/** Whether `rest` matches right after a `start`, trying only the first `start` of each part (parts end at `end`). */
+function triedOncePerPart(command: string, start: RegExp, rest: RegExp, end: RegExp): boolean {
+  start.lastIndex = 0
+  for (let found = start.exec(command); found; found = start.exec(command)) {
+    rest.lastIndex = start.lastIndex
+    if (rest.test(command)) return true
+    end.lastIndex = start.lastIndex
+    if (!end.test(command)) return false
+    start.lastIndex = end.lastIndex
+  }
+  return false
+}
+
 function inside(path: string, area: ProtectedArea): boolean {
-  const target = resolve(area.directory, path.replace(/[*?]+.*$/, ""))
+  const target = resolve(area.directory, withoutGlob(path))
   return area.folders.some((folder) => isInside(resolve(area.directory, folder), target))
+}
+
+/**
+ * The path up to its first `*` or `?` on its last line (what `/[*?]+.*$/` removed, found without
+ * that pattern's backtracking: cubic on a long run of `*`).
+ */
+function withoutGlob(path: string): string {
+  const lastLine = Math.max(...["\n", "\r", "\u2028", "\u2029"].map((end) => path.lastIndexOf(end))) + 1
+  const glob = path.slice(lastLine).search(/[*?]/)
+  return glob < 0 ? path : path.slice(0, lastLine + glob)
 }
 
 /** The words of a shell command, unquoted and without trailing slashes. */
 function words(command: string): string[] {
   return command
     .split(/[\s;&|()<>]+/)
-    .map((w) => w.replace(/^['"]|['"]$/g, "").replace(/\/+$/, ""))
+    .map((w) => w.replace(/^['"]|['"]$/g, "").replace(/(?<!\/)\/+$/, ""))
     .filter(Boolean)
 }

@@ -10,7 +10,9 @@ export interface RalphStatus {
   recommendation?: string
 }
 
-const START = /-{2,}\s*RALPH_STATUS\s*-{2,}/gi
+// The start marker's dashes are tried only where a run of dashes begins (`(?<!-)`): tried from every
+// dash, a long run of them was read to its end once per dash. (END reads MAX_BLOCK_CHARS at most.)
+const START = /(?<!-)-{2,}\s*RALPH_STATUS\s*-{2,}/gi
 const END = /-{2,}\s*END_RALPH_STATUS\s*-{2,}/i
 /** A block is a dozen short lines: no more than this is read after its start marker. */
 const MAX_BLOCK_CHARS = 4096

@@ -5,7 +5,8 @@ import type { CheckResult } from "./diagnostics.js"
 
 /** `@`-words of the task that look like paths (not e-mail addresses: the `@` starts a word). */
 export function targetsOf(task: string): string[] {
-  const found = [...task.matchAll(/(?:^|\s)@([\w./-][^\s]*)/g)].map((m) => (m[1] as string).replace(/^\.\//, "").replace(/[.,;:!?)]+$/, ""))
+  // Trailing punctuation is tried only where its run begins (`(?<!…)`), not from each mark of it.
+  const found = [...task.matchAll(/(?:^|\s)@([\w./-][^\s]*)/g)].map((m) => (m[1] as string).replace(/^\.\//, "").replace(/(?<![.,;:!?)])[.,;:!?)]+$/, ""))
   return [...new Set(found.filter((path) => path.length > 0 && !path.startsWith("/") && !path.split("/").includes("..")))]
 }
 

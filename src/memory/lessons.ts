@@ -24,6 +24,18 @@ interface LoopHistory {
 const NAMED = 5
 const FIXED = " — fixed in iteration "
 
+// A lesson's text: `check NAME failed on FILES: …`. In two steps: as one pattern,
+// `^check (.+?) failed on (.+?): `, every ` failed on ` read the rest of the text for `: ` again.
+const LESSON_CHECK = /^check (.+?) failed on /
+const LESSON_FILES = /^(.+?): /
+
+/** The check and the file list (`a.js, b.js`) a lesson's text names; undefined: not a lesson. */
+export function lessonParts(text: string): { check: string; files: string } | undefined {
+  const check = LESSON_CHECK.exec(text)
+  const files = check && LESSON_FILES.exec(text.slice(check[0].length))
+  return check?.[1] && files?.[1] ? { check: check[1], files: files[1] } : undefined
+}
+
 export function lessonsOf(loop: LoopHistory): Lesson[] {
   const lessons: Lesson[] = []
   for (const check of loop.checkNames) {

@@ -4,6 +4,7 @@
 // while a loop has notes not yet verified, `## Staging` (see staging.ts).
 // Pure: text in, text out. Anything the plugin does not recognise is kept as it was written.
 import { mentionedFiles } from "../loop/findings.js"
+import { lessonParts } from "./lessons.js"
 
 export type MemorySection = "priority" | "working" | "staging"
 
@@ -164,9 +165,9 @@ export function remember(memory: MemoryFile, section: MemorySection, item: { tex
 export function supersedes(newer: { text: string; source: string }, older: MemoryEntry): boolean {
   if (older.raw !== undefined || older.source !== newer.source || normal(older.text) === normal(newer.text)) return false
   const subject = (text: string) => {
-    const lesson = /^check (.+?) failed on (.+?): /.exec(text)
-    const files = [...new Set(mentionedFiles(lesson ? (lesson[2] as string).split(", ").join(" ") : text))].sort().join(" ")
-    return files && `${lesson?.[1] ?? ""}|${files}`
+    const lesson = lessonParts(text)
+    const files = [...new Set(mentionedFiles(lesson ? lesson.files.split(", ").join(" ") : text))].sort().join(" ")
+    return files && `${lesson?.check ?? ""}|${files}`
   }
   const about = subject(newer.text)
   return about !== "" && about === subject(older.text)

@@ -29,11 +29,26 @@ const FILES_SHOWN = 12
 export function learningsIn(texts: readonly string[]): string[] {
   const found: string[] = []
   for (const text of texts)
-    for (const [, body] of text.matchAll(/<learning>([\s\S]*?)<\/learning>/g)) {
-      const line = (body ?? "").replace(/\s+/g, " ").trim()
+    for (const body of taggedTexts(text, "<learning>", "</learning>")) {
+      const line = body.replace(/\s+/g, " ").trim()
       if (line && !found.includes(line)) found.push(line.length > LEARNING_CHARS ? `${line.slice(0, LEARNING_CHARS - 1)}…` : line)
+      // The first five are kept: no need to read on (or to compare thousands of tags with each other).
+      if (found.length === MAX_LEARNINGS) return found
     }
-  return found.slice(0, MAX_LEARNINGS)
+  return found
+}
+
+/**
+ * What stands between each `open` and the first `close` after it, in order. Found by searching for
+ * the tags, not by `open([\s\S]*?)close`: that read the rest of the text again from every unclosed tag.
+ */
+function* taggedTexts(text: string, open: string, close: string): Generator<string> {
+  for (let at = text.indexOf(open); at >= 0; ) {
+    const end = text.indexOf(close, at + open.length)
+    if (end < 0) return
+    yield text.slice(at + open.length, end)
+    at = text.indexOf(open, end + close.length)
+  }
 }
 
 export function outcomeOf(entry: Pick<ProgressEntry, "decision" | "storyDone">): string {

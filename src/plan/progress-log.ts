@@ -41,7 +41,9 @@ export function parseProgress(text: string): ProgressDoc {
       continue
     }
     if (/^#{1,6}\s/.test(line)) inPatterns = false
-    const bullet = /^\s*[-*]\s+(.*\S)\s*$/.exec(line)
+    // The text starts at its first non-blank (`\S`): with `.*\S`, a long blank run was split between
+    // `\s+` and `.*` every possible way.
+    const bullet = /^\s*[-*]\s+(\S(?:.*\S)?)\s*$/.exec(line)
     if (inPatterns && bullet) patterns.push(bullet[1] as string)
     else if (line.trim() || extra.length > 0) extra.push(line)
   }

@@ -4,7 +4,10 @@
 export type Verdict = { kind: "approve" } | { kind: "reject"; reasons: string[] } | { kind: "malformed" }
 
 const VERDICT = /<verdict>\s*(approve|reject)\s*<\/verdict>/gi
-const LIST_ITEM = /^\s*(?:[-*•]|\d+[.)])\s+(.+?)\s*$/
+// The item's text runs from its first to its last non-blank: with `(.+?)\s*$`, a long blank run inside
+// it was read to its end from each of its blanks (and split with the `\s+` before it every way). A
+// bullet followed by blanks alone is no item.
+const LIST_ITEM = /^\s*(?:[-*•]|\d+[.)])\s+(\S(?:.*\S)?)\s*$/
 
 /** The last verdict tag of the reply counts (a reviewer may quote the format before answering). */
 export function parseVerdict(reply: string): Verdict {
