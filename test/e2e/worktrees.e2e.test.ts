@@ -81,7 +81,12 @@ describe("worktree loops", () => {
       "Merge ralph/alpha-wt: task-alpha: write alpha.txt",
       "Merge ralph/beta-wt: task-beta: write beta.txt",
     ])
-    // Merged: the worktrees and their branches are gone; each loop's files are kept in merged/.
+    // Merged: the worktrees and their branches are gone; each loop's files are kept in merged/. The
+    // outcome is written before the removal (so a restart between them still knows it): the moment
+    // the removal is over is the settle's toast.
+    for (const name of ["alpha-wt", "beta-wt"]) {
+      await project.events.waitFor((e) => e.type === "tui.toast.show" && e.properties.title === `Ralph · worktree ${name}` && String(e.properties.message ?? "").includes("merged into"), `${name}'s merge toast`, 60_000)
+    }
     for (const name of ["alpha-wt", "beta-wt"]) {
       expect(existsSync(worktreeDir(project, name))).toBe(false)
       expect(git(project, "branch", "--list", `ralph/${name}`)).toBe("")
