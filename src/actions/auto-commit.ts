@@ -3,10 +3,11 @@
 // uncommitted work from before it), with the repository's hooks (never --no-verify), and never on
 // a detached HEAD or while the index holds a conflict. A commit that fails (a hook says no, no
 // identity) leaves the user's index exactly as it was: it is copied before and put back after.
-import { copyFile, rename, rm } from "node:fs/promises"
+import { rename, rm } from "node:fs/promises"
 import { isAbsolute, join } from "node:path"
 import { git, gitText, literal } from "../git/run.js"
 import { loopStart, startUnknown, type FileHashes } from "../loop/changed-files.js"
+import { copyIndexFile } from "./checkpoints.js"
 import { filesChangedSinceStart } from "./work-tree.js"
 
 export type StoryCommit = { committed: string; files: number } | { skipped: string }
@@ -34,7 +35,7 @@ export async function commitStory(directory: string, paths: readonly string[], m
   if (paths.length === 0) return { skipped: "the story changed no files" }
   const index = await indexFile(directory)
   const saved = `${index}.ralph-${process.pid}`
-  const hadIndex = await copyFile(index, saved).then(() => true, () => false)
+  const hadIndex = await copyIndexFile(index, saved)
   try {
     await gitText(directory, ["add", "-A", "--", ...literal(paths)])
     await gitText(directory, ["commit", "-q", "-m", message, "--", ...literal(paths)])

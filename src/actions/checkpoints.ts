@@ -3,7 +3,7 @@
 // never touched. Untracked files git does not ignore are included; the loop's own `.opencode/` is
 // not. A rollback writes the files of a checkpoint back into the work tree, and nothing else.
 import { randomBytes } from "node:crypto"
-import { copyFile, rm, unlink } from "node:fs/promises"
+import { copyFile, rm, stat, unlink, utimes } from "node:fs/promises"
 import { isAbsolute, join } from "node:path"
 import { checkpointNumber, checkpointRef, checkpointSubject, CHECKPOINT_PREFIX, iterationOf, nextCheckpointNumber, type Checkpoint, type TreeChange } from "../loop/checkpoints.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
@@ -25,13 +25,30 @@ async function gitDir(directory: string): Promise<string | undefined> {
   return isAbsolute(dir) ? dir : join(directory, dir)
 }
 
+/**
+ * Copies git's index file with its time (to the second below, never later). git trusts an entry's
+ * size and time only when the file is older than the index file; a copy with a fresh time would
+ * pass a file rewritten, at the same size, in the second the index was last written — its old
+ * content would be taken for the new. False when there is no index to copy.
+ */
+export async function copyIndexFile(from: string, to: string): Promise<boolean> {
+  try {
+    const { atime, mtimeMs } = await stat(from)
+    await copyFile(from, to)
+    await utimes(to, atime, Math.floor(mtimeMs / 1000))
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Runs `work` with a temporary index, started from the user's (so unchanged files are not hashed again). */
 async function withTemporaryIndex<T>(directory: string, work: (env: Record<string, string>) => Promise<T>): Promise<T | undefined> {
   const dir = await gitDir(directory)
   if (!dir) return undefined
   const index = join(dir, `ralph-index-${process.pid}-${randomBytes(4).toString("hex")}`)
   try {
-    await copyFile(join(dir, "index"), index).catch(() => undefined)
+    await copyIndexFile(join(dir, "index"), index)
     return await work({ GIT_INDEX_FILE: index })
   } finally {
     await rm(index, { force: true })
