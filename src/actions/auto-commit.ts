@@ -3,7 +3,7 @@
 // uncommitted work from before it), with the repository's hooks (never --no-verify), and never on
 // a detached HEAD or while the index holds a conflict. A commit that fails (a hook says no, no
 // identity) leaves the user's index exactly as it was: it is copied before and put back after.
-import { rename, rm } from "node:fs/promises"
+import { lstat, rename, rm } from "node:fs/promises"
 import { isAbsolute, join } from "node:path"
 import { git, gitText, literal } from "../git/run.js"
 import { loopStart, startUnknown, type FileHashes } from "../loop/changed-files.js"
@@ -37,7 +37,8 @@ export async function commitStory(directory: string, paths: readonly string[], m
   const saved = `${index}.ralph-${process.pid}`
   const hadIndex = await copyIndexFile(index, saved)
   try {
-    await gitText(directory, ["add", "-A", "--", ...literal(paths)])
+    const add = await addable(directory, paths)
+    if (add.length) await gitText(directory, ["add", "-A", "--", ...literal(add)])
     await gitText(directory, ["commit", "-q", "-m", message, "--", ...literal(paths)])
   } catch (error) {
     if (hadIndex) await rename(saved, index)
@@ -47,6 +48,18 @@ export async function commitStory(directory: string, paths: readonly string[], m
     await rm(saved, { force: true })
   }
   return { committed: `${branch.stdout.trim()} ${(await gitText(directory, ["rev-parse", "--short", "HEAD"])).trim()}`, files: paths.length }
+}
+
+/**
+ * The paths `git add` takes: on disk or in the index. A file removed with `git rm` is neither (its
+ * deletion is staged already, and `git commit -- path` takes it from HEAD); given to `git add`, it
+ * would fail the whole add.
+ */
+async function addable(directory: string, paths: readonly string[]): Promise<string[]> {
+  const indexed = new Set((await gitText(directory, ["ls-files", "-z", "--", ...literal(paths)])).split("\0"))
+  const found: string[] = []
+  for (const path of paths) if (indexed.has(path) || (await lstat(join(directory, path)).then(() => true, () => false))) found.push(path)
+  return found
 }
 
 /** The index file git uses for this work tree (a linked worktree has its own). */
