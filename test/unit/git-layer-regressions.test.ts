@@ -38,4 +38,14 @@ describe("autoCommit after the agent's own git commands", () => {
     expect(git(dir, "show", "--name-status", "--format=", "HEAD")).toBe("D\tapp.ts\nA\tnew.ts\n")
     expect(git(dir, "status", "--porcelain")).toBe("")
   })
+
+  it("commits a file the agent renamed with git mv as a rename: the old name's deletion too, nothing left staged", async () => {
+    const dir = repo()
+    const loop = await loopStart(dir)
+    git(dir, "mv", "app.ts", "lib.ts")
+    const result = await commitLoopWork(dir, loop, [".opencode/"], "story S-1: first")
+    expect(result).toMatchObject({ files: 2 })
+    expect(git(dir, "ls-tree", "--name-only", "HEAD")).toBe("lib.ts\n")
+    expect(git(dir, "status", "--porcelain")).toBe("")
+  })
 })
