@@ -1,14 +1,14 @@
 // The git side of worktree loops: make a worktree on `ralph/<NAME>` from the user's HEAD (their
 // uncommitted changes carried over only when asked), commit the loop's work there, merge it back by
 // the merge plan, and remove a worktree whose branch is merged. Every command names what failed.
-import { mkdir } from "node:fs/promises"
-import { dirname, resolve } from "node:path"
+import { lstat, mkdir } from "node:fs/promises"
+import { dirname, join, resolve } from "node:path"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { branchOf, worktreePath, WORKTREES_DIR } from "../worktree/names.js"
 import type { MergeFacts, MergeStrategy } from "../worktree/merge-plan.js"
 import type { WorktreeState } from "../worktree/worktree-state.js"
 import { restoreCheckpoint, workTreeSnapshot } from "./checkpoints.js"
-import { git as runGit, gitAsks, gitText, notARepository } from "../git/run.js"
+import { git as runGit, gitAsks, gitText, literal, notARepository } from "../git/run.js"
 
 /** The work tree without the loop's own files. */
 const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
@@ -84,12 +84,27 @@ async function conflictsOf(main: string, branch: string): Promise<string[]> {
   return result.stdout.split("\0").slice(1).filter(Boolean)
 }
 
+// git's merge writes over a file of the user's that git ignores (an `.env`, notes) when the branch
+// brings one of that name, without a word. A fast-forward refuses it with --no-overwrite-ignore; a
+// merge commit ignores that flag (git 2.39), so the files are looked for first.
 export async function fastForward(main: string, branch: string): Promise<void> {
-  await git(main, ["merge", "-q", "--ff-only", branch])
+  await git(main, ["merge", "-q", "--ff-only", "--no-overwrite-ignore", branch])
 }
 
 export async function mergeBranch(main: string, branch: string, message: string): Promise<void> {
+  const inTheWay = await untrackedInTheWay(main, branch)
+  if (inTheWay.length) throw new WorktreeError(`it would write over your untracked ${inTheWay.slice(0, 10).join(", ")}${inTheWay.length > 10 ? ", …" : ""}`)
   await git(main, ["merge", "-q", "--no-ff", "--no-edit", "-m", message, branch], await identity(main))
+}
+
+/** Files the branch adds (since it left HEAD's history) that are in the main work tree, untracked. */
+async function untrackedInTheWay(main: string, branch: string): Promise<string[]> {
+  const added = (await git(main, ["diff", "--name-only", "--no-renames", "--diff-filter=A", "-z", `HEAD...${branch}`])).split("\0").filter(Boolean)
+  if (added.length === 0) return []
+  const tracked = new Set((await git(main, ["ls-files", "-z", "--", ...literal(added)])).split("\0"))
+  const found: string[] = []
+  for (const path of added) if (!tracked.has(path) && (await lstat(join(main, path)).then(() => true, () => false))) found.push(path)
+  return found
 }
 
 /** Removes the worktree folder and its branch, once merged (`git branch -d` refuses an unmerged one). */

@@ -1,11 +1,13 @@
 // Sequences the git-layer property test (test/property/git-layer.property.test.ts) found broken,
 // played deterministically on real repositories.
 import { execFileSync } from "node:child_process"
-import { writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { commitLoopWork } from "../../src/actions/auto-commit.js"
+import { makeCheckpoint, restoreCheckpoint, saveBeforeRollback } from "../../src/actions/checkpoints.js"
 import { snapshotWorkTree } from "../../src/actions/work-tree.js"
+import { commitWork, createWorktree, fastForward, mergeBranch } from "../../src/actions/worktree-git.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()
@@ -48,4 +50,36 @@ describe("autoCommit after the agent's own git commands", () => {
     expect(git(dir, "ls-tree", "--name-only", "HEAD")).toBe("lib.ts\n")
     expect(git(dir, "status", "--porcelain")).toBe("")
   })
+})
+
+describe("files git ignores stay as the user has them", () => {
+  it("a rollback does not write over a file ignored since the checkpoint was made (its content is in no checkpoint)", async () => {
+    const dir = repo()
+    writeFileSync(join(dir, "secret.env"), "KEY=old\n")
+    const start = await makeCheckpoint(dir, "ses_a", 0)
+    writeFileSync(join(dir, ".gitignore"), "*.env\n")
+    git(dir, "add", ".gitignore")
+    writeFileSync(join(dir, "secret.env"), "KEY=new\n")
+    const saved = await saveBeforeRollback(dir, "ses_a")
+    const changes = await restoreCheckpoint(dir, saved?.commit ?? "", start?.commit ?? "")
+    expect(readFileSync(join(dir, "secret.env"), "utf8")).toBe("KEY=new\n")
+    expect(changes).toEqual([{ status: "D", path: ".gitignore" }])
+  })
+
+  for (const kind of ["fast-forward", "merge"] as const)
+    it(`a ${kind} of a worktree's branch does not write over an ignored file of the user's (git would, silently)`, async () => {
+      const dir = repo()
+      writeFileSync(join(dir, ".gitignore"), "*.log\n")
+      git(dir, "add", ".gitignore")
+      git(dir, "commit", "-q", "-m", "ignore logs")
+      writeFileSync(join(dir, "debug.log"), "the user's own notes\n")
+      const { path } = await createWorktree(dir, "wt", false)
+      writeFileSync(join(path, "debug.log"), "the agent's\n")
+      git(path, "add", "-f", "debug.log")
+      await commitWork(path, "ralph: the task")
+      const merging = kind === "fast-forward" ? fastForward(dir, "ralph/wt") : mergeBranch(dir, "ralph/wt", "Merge ralph/wt: the task")
+      await expect(merging).rejects.toThrow(/debug\.log/)
+      expect(readFileSync(join(dir, "debug.log"), "utf8")).toBe("the user's own notes\n")
+      expect(git(dir, "log", "-1", "--format=%s")).toBe("ignore logs\n")
+    })
 })
