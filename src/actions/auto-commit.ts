@@ -13,6 +13,8 @@ import { filesChangedSinceStart } from "./work-tree.js"
 export type StoryCommit = { committed: string; files: number } | { skipped: string }
 
 interface LoopWork {
+  /** When the loop began (ms). */
+  startedAt?: number | undefined
   startHead?: string | undefined
   startTree?: string | undefined
   startFiles?: FileHashes | undefined
@@ -25,7 +27,22 @@ export async function commitLoopWork(directory: string, loop: LoopWork, ignore: 
   if (unknown) return { skipped: unknown }
   const files = await filesChangedSinceStart(directory, loopStart(loop), ignore)
   // Committed or reverted meanwhile, or a file of no commit's that is gone: nothing of it to commit.
-  return commitStory(directory, files.filter((f) => f.code !== "committed" && f.code !== "reverted" && f.code !== "deleted").map((f) => f.path), message)
+  const changed = files.filter((f) => f.code !== "committed" && f.code !== "reverted" && f.code !== "deleted").map((f) => f.path)
+  return commitStory(directory, loop.startedAt === undefined ? changed : await writtenSince(directory, changed, loop.startedAt), message)
+}
+
+/**
+ * The paths written (or removed) since `since`. A file not written since — its change time, which
+ * nothing can set back, is older — differs from the loop's start only because git ignored it then
+ * (a user's `.env` that an edit of `.gitignore` made visible): it is no work of the loop's.
+ */
+async function writtenSince(directory: string, paths: readonly string[], since: number): Promise<string[]> {
+  const written: string[] = []
+  for (const path of paths) {
+    const info = await lstat(join(directory, path)).catch(() => undefined)
+    if (!info || info.ctimeMs >= since) written.push(path)
+  }
+  return written
 }
 
 export async function commitStory(directory: string, paths: readonly string[], message: string): Promise<StoryCommit> {

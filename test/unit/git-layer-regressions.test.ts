@@ -53,6 +53,21 @@ describe("autoCommit after the agent's own git commands", () => {
 })
 
 describe("files git ignores stay as the user has them", () => {
+  it("autoCommit does not commit a user's ignored file that the agent's edit of .gitignore made visible (not written since the loop began)", async () => {
+    const dir = repo()
+    writeFileSync(join(dir, ".gitignore"), "*.env\n")
+    writeFileSync(join(dir, "secret.env"), "KEY=the user's\n")
+    git(dir, "add", ".gitignore")
+    git(dir, "commit", "-q", "-m", "ignore .env")
+    const startedAt = Date.now()
+    const loop = { startedAt, ...(await loopStart(dir)) }
+    writeFileSync(join(dir, ".gitignore"), "build/\n")
+    const result = await commitLoopWork(dir, loop, [".opencode/"], "story S-1: first")
+    expect(result).toMatchObject({ files: 1 })
+    expect(git(dir, "show", "--name-only", "--format=", "HEAD")).toBe(".gitignore\n")
+    expect(git(dir, "status", "--porcelain")).toBe("?? secret.env\n")
+  })
+
   it("a rollback does not write over a file ignored since the checkpoint was made (its content is in no checkpoint)", async () => {
     const dir = repo()
     writeFileSync(join(dir, "secret.env"), "KEY=old\n")
