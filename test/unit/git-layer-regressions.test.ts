@@ -1,7 +1,7 @@
 // Sequences the git-layer property test (test/property/git-layer.property.test.ts) found broken,
 // played deterministically on real repositories.
 import { execFileSync } from "node:child_process"
-import { readFileSync, writeFileSync } from "node:fs"
+import { readFileSync, unlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { commitLoopWork } from "../../src/actions/auto-commit.js"
@@ -97,4 +97,49 @@ describe("files git ignores stay as the user has them", () => {
       expect(readFileSync(join(dir, "debug.log"), "utf8")).toBe("the user's own notes\n")
       expect(git(dir, "log", "-1", "--format=%s")).toBe("ignore logs\n")
     })
+})
+
+describe("a worktree's merge commit into a main tree with the user's uncommitted work", () => {
+  /** main with a commit of its own since the worktree began (so the merge is a real one, not a fast-forward). */
+  async function branchToMerge(): Promise<string> {
+    const dir = repo()
+    writeFileSync(join(dir, "user.txt"), "the user's\n")
+    git(dir, "add", "user.txt")
+    git(dir, "commit", "-q", "-m", "the user's file")
+    const { path } = await createWorktree(dir, "wt", false)
+    writeFileSync(join(path, "app.ts"), "the agent's\n")
+    await commitWork(path, "ralph: the task")
+    writeFileSync(join(dir, "other.txt"), "other\n")
+    git(dir, "add", "other.txt")
+    git(dir, "commit", "-q", "-m", "main moved on")
+    return dir
+  }
+
+  it("is not made while the index holds staged changes: git's failed merge would reset the work tree and put it back from a stash, losing what was staged", async () => {
+    const dir = await branchToMerge()
+    writeFileSync(join(dir, "new.txt"), "added, then deleted from the work tree\n")
+    git(dir, "add", "new.txt")
+    unlinkSync(join(dir, "new.txt"))
+    const refused = await mergeBranch(dir, "ralph/wt", "Merge ralph/wt: the task").then(() => undefined, (error: unknown) => String(error))
+    expect(git(dir, "status", "--porcelain", "--", ".", ":!.opencode")).toBe("AD new.txt\n")
+    expect(refused).toMatch(/staged changes/)
+  })
+
+  it("is not made when a file it must write has uncommitted changes, which are named", async () => {
+    const dir = await branchToMerge()
+    writeFileSync(join(dir, "app.ts"), "the user's edit\n")
+    await expect(mergeBranch(dir, "ralph/wt", "Merge ralph/wt: the task")).rejects.toThrow(/app\.ts/)
+    expect(readFileSync(join(dir, "app.ts"), "utf8")).toBe("the user's edit\n")
+    expect(git(dir, "log", "-1", "--format=%s")).toBe("main moved on\n")
+  })
+
+  it("is made when the user's changes are elsewhere, and leaves them as they were", async () => {
+    const dir = await branchToMerge()
+    writeFileSync(join(dir, "user.txt"), "the user's edit\n")
+    writeFileSync(join(dir, "notes.md"), "untracked\n")
+    await mergeBranch(dir, "ralph/wt", "Merge ralph/wt: the task")
+    expect(git(dir, "log", "-1", "--format=%s")).toBe("Merge ralph/wt: the task\n")
+    expect(git(dir, "status", "--porcelain", "--", ".", ":!.opencode")).toBe(" M user.txt\n?? notes.md\n")
+    expect(readFileSync(join(dir, "app.ts"), "utf8")).toBe("the agent's\n")
+  })
 })
