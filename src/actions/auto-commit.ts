@@ -54,8 +54,10 @@ export async function commitStory(directory: string, paths: readonly string[], m
   const saved = `${index}.ralph-${process.pid}`
   const hadIndex = await copyIndexFile(index, saved)
   try {
-    const add = await addable(directory, paths)
-    if (add.length) await gitText(directory, ["add", "-A", "--", ...literal(add)])
+    const { tracked, untracked } = await toAdd(directory, paths)
+    // -u for tracked files: `git add -A` refuses one in a folder git ignores ("Use -f").
+    if (tracked.length) await gitText(directory, ["add", "-u", "--", ...literal(tracked)])
+    if (untracked.length) await gitText(directory, ["add", "-A", "--", ...literal(untracked)])
     await gitText(directory, ["commit", "-q", "-m", message, "--", ...literal(paths)])
   } catch (error) {
     if (hadIndex) await rename(saved, index)
@@ -68,15 +70,19 @@ export async function commitStory(directory: string, paths: readonly string[], m
 }
 
 /**
- * The paths `git add` takes: on disk or in the index. A file removed with `git rm` is neither (its
- * deletion is staged already, and `git commit -- path` takes it from HEAD); given to `git add`, it
- * would fail the whole add.
+ * The paths to stage: in the index (tracked), or only on disk (untracked). A file removed with
+ * `git rm` is neither (its deletion is staged already, and `git commit -- path` takes it from HEAD);
+ * given to `git add`, it would fail the whole add.
  */
-async function addable(directory: string, paths: readonly string[]): Promise<string[]> {
+async function toAdd(directory: string, paths: readonly string[]): Promise<{ tracked: string[]; untracked: string[] }> {
   const indexed = new Set((await gitText(directory, ["ls-files", "-z", "--", ...literal(paths)])).split("\0"))
-  const found: string[] = []
-  for (const path of paths) if (indexed.has(path) || (await lstat(join(directory, path)).then(() => true, () => false))) found.push(path)
-  return found
+  const tracked: string[] = []
+  const untracked: string[] = []
+  for (const path of paths) {
+    if (indexed.has(path)) tracked.push(path)
+    else if (await lstat(join(directory, path)).then(() => true, () => false)) untracked.push(path)
+  }
+  return { tracked, untracked }
 }
 
 /** The index file git uses for this work tree (a linked worktree has its own). */

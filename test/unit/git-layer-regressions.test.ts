@@ -1,7 +1,7 @@
 // Sequences the git-layer property test (test/property/git-layer.property.test.ts) found broken,
 // played deterministically on real repositories.
 import { execFileSync } from "node:child_process"
-import { readFileSync, unlinkSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { commitLoopWork } from "../../src/actions/auto-commit.js"
@@ -38,6 +38,23 @@ describe("autoCommit after the agent's own git commands", () => {
     const result = await commitLoopWork(dir, loop, [".opencode/"], "story S-1: first")
     expect(result).toMatchObject({ files: 2 })
     expect(git(dir, "show", "--name-status", "--format=", "HEAD")).toBe("D\tapp.ts\nA\tnew.ts\n")
+    expect(git(dir, "status", "--porcelain")).toBe("")
+  })
+
+  it("commits a tracked file in a folder git ignores (git add -A refuses its path: 'Use -f')", async () => {
+    const dir = repo()
+    writeFileSync(join(dir, ".gitignore"), "build/\n")
+    mkdirSync(join(dir, "build"))
+    writeFileSync(join(dir, "build", "keep.txt"), "kept\n")
+    git(dir, "add", ".gitignore")
+    git(dir, "add", "-f", "build/keep.txt")
+    git(dir, "commit", "-q", "-m", "a tracked file in an ignored folder")
+    const loop = await loopStart(dir)
+    writeFileSync(join(dir, "build", "keep.txt"), "the agent's edit\n")
+    writeFileSync(join(dir, "new.ts"), "new\n")
+    const result = await commitLoopWork(dir, loop, [".opencode/"], "story S-1: first")
+    expect(result).toMatchObject({ files: 2 })
+    expect(git(dir, "show", "--name-only", "--format=", "HEAD")).toBe("build/keep.txt\nnew.ts\n")
     expect(git(dir, "status", "--porcelain")).toBe("")
   })
 
