@@ -53,20 +53,26 @@ export async function commitStory(directory: string, paths: readonly string[], m
   const index = await indexFile(directory)
   const saved = `${index}.ralph-${process.pid}`
   const hadIndex = await copyIndexFile(index, saved)
+  const putBack = async () => (hadIndex ? rename(saved, index) : rm(index, { force: true }))
+  let changed: string[]
   try {
     const { tracked, untracked } = await toAdd(directory, paths)
     // -u for tracked files: `git add -A` refuses one in a folder git ignores ("Use -f").
     if (tracked.length) await gitText(directory, ["add", "-u", "--", ...literal(tracked)])
     if (untracked.length) await gitText(directory, ["add", "-A", "--", ...literal(untracked)])
-    await gitText(directory, ["commit", "-q", "-m", message, "--", ...literal(paths)])
+    // Only what differs from HEAD now: a file added to the index and gone again has nothing to
+    // commit, and `git commit -- path` fails on a path git knows nowhere.
+    changed = (await gitText(directory, ["diff", "--cached", "--name-only", "--no-renames", "-z", "--relative", "--", ...literal(paths)])).split("\0").filter(Boolean)
+    if (changed.length > 0) await gitText(directory, ["commit", "-q", "-m", message, "--", ...literal(changed)])
+    else await putBack()
   } catch (error) {
-    if (hadIndex) await rename(saved, index)
-    else await rm(index, { force: true })
+    await putBack()
     throw error
   } finally {
     await rm(saved, { force: true })
   }
-  return { committed: `${branch.stdout.trim()} ${(await gitText(directory, ["rev-parse", "--short", "HEAD"])).trim()}`, files: paths.length }
+  if (changed.length === 0) return { skipped: "the story changed no files" }
+  return { committed: `${branch.stdout.trim()} ${(await gitText(directory, ["rev-parse", "--short", "HEAD"])).trim()}`, files: changed.length }
 }
 
 /**

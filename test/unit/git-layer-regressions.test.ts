@@ -41,6 +41,32 @@ describe("autoCommit after the agent's own git commands", () => {
     expect(git(dir, "status", "--porcelain")).toBe("")
   })
 
+  /** A new file staged (never committed) before the loop, which the agent deletes. */
+  async function stagedThenDeleted(dir: string) {
+    writeFileSync(join(dir, "scratch.ts"), "scratch\n")
+    git(dir, "add", "scratch.ts")
+    const loop = await loopStart(dir)
+    unlinkSync(join(dir, "scratch.ts"))
+    return loop
+  }
+
+  it("commits the rest of the work when a file added to the index is gone again (nothing of it to commit)", async () => {
+    const dir = repo()
+    const loop = await stagedThenDeleted(dir)
+    writeFileSync(join(dir, "new.ts"), "new\n")
+    const result = await commitLoopWork(dir, loop, [".opencode/"], "story S-1: first")
+    expect(result).toMatchObject({ files: 1 })
+    expect(git(dir, "show", "--name-only", "--format=", "HEAD")).toBe("new.ts\n")
+  })
+
+  it("commits nothing, the index as it was, when all the loop's changes come to nothing against HEAD", async () => {
+    const dir = repo()
+    const loop = await stagedThenDeleted(dir)
+    expect(await commitLoopWork(dir, loop, [".opencode/"], "story S-1: first")).toEqual({ skipped: "the story changed no files" })
+    expect(git(dir, "status", "--porcelain")).toBe("AD scratch.ts\n")
+    expect(git(dir, "log", "--format=%s")).toBe("start\n")
+  })
+
   it("commits a tracked file in a folder git ignores (git add -A refuses its path: 'Use -f')", async () => {
     const dir = repo()
     writeFileSync(join(dir, ".gitignore"), "build/\n")
