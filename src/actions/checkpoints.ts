@@ -3,7 +3,7 @@
 // never touched. Untracked files git does not ignore are included; the loop's own `.opencode/` is
 // not. A rollback writes the files of a checkpoint back into the work tree, and nothing else.
 import { randomBytes } from "node:crypto"
-import { copyFile, rm, unlink } from "node:fs/promises"
+import { copyFile, lstat, rm, stat, unlink, utimes } from "node:fs/promises"
 import { isAbsolute, join } from "node:path"
 import { checkpointNumber, checkpointRef, checkpointSubject, CHECKPOINT_PREFIX, iterationOf, nextCheckpointNumber, type Checkpoint, type TreeChange } from "../loop/checkpoints.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
@@ -25,13 +25,30 @@ async function gitDir(directory: string): Promise<string | undefined> {
   return isAbsolute(dir) ? dir : join(directory, dir)
 }
 
+/**
+ * Copies git's index file with its time (to the second below, never later). git trusts an entry's
+ * size and time only when the file is older than the index file; a copy with a fresh time would
+ * pass a file rewritten, at the same size, in the second the index was last written — its old
+ * content would be taken for the new. False when there is no index to copy.
+ */
+export async function copyIndexFile(from: string, to: string): Promise<boolean> {
+  try {
+    const { atime, mtimeMs } = await stat(from)
+    await copyFile(from, to)
+    await utimes(to, atime, Math.floor(mtimeMs / 1000))
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Runs `work` with a temporary index, started from the user's (so unchanged files are not hashed again). */
 async function withTemporaryIndex<T>(directory: string, work: (env: Record<string, string>) => Promise<T>): Promise<T | undefined> {
   const dir = await gitDir(directory)
   if (!dir) return undefined
   const index = join(dir, `ralph-index-${process.pid}-${randomBytes(4).toString("hex")}`)
   try {
-    await copyFile(join(dir, "index"), index).catch(() => undefined)
+    await copyIndexFile(join(dir, "index"), index)
     return await work({ GIT_INDEX_FILE: index })
   } finally {
     await rm(index, { force: true })
@@ -107,12 +124,14 @@ export const changedBetween = (directory: string, from: string, to: string) => c
 
 /**
  * Writes checkpoint `target`'s files into the work tree: files it has that differ or are missing are
- * written, files it does not have are removed. Paths are repository-relative in git's answers; the
- * checkout runs from the repository root so that they resolve.
+ * written, files it does not have are removed. A file `present` lacks that is there all the same (one
+ * git ignores now, so in no checkpoint) stays as it is. Paths are repository-relative in git's
+ * answers; the checkout runs from the repository root so that they resolve.
  */
 export async function restoreCheckpoint(directory: string, present: string, target: string): Promise<TreeChange[]> {
-  const changes = await changesBetween(directory, present, target)
   const top = (await git(directory, ["rev-parse", "--show-toplevel"])).trim()
+  const changes: TreeChange[] = []
+  for (const change of await changesBetween(directory, present, target)) if (change.status !== "A" || !(await isFileThere(join(top, change.path)))) changes.push(change)
   const prefix = (await git(directory, ["rev-parse", "--show-prefix"])).trim()
   await withTemporaryIndex(directory, async (env) => {
     await git(top, ["read-tree", target], env)
@@ -123,6 +142,8 @@ export async function restoreCheckpoint(directory: string, present: string, targ
   // git answers from the repository root; the user reads paths from the project.
   return changes.map((c) => ({ ...c, path: prefix && c.path.startsWith(prefix) ? c.path.slice(prefix.length) : c.path }))
 }
+
+const isFileThere = (path: string): Promise<boolean> => lstat(path).then((info) => !info.isDirectory(), () => false)
 
 /** Removes every checkpoint of a loop. */
 export async function removeCheckpoints(directory: string, loopID: string): Promise<number> {

@@ -27,7 +27,8 @@ async function sampleGit(directory: string, args: string[]): Promise<string | un
 export async function changedFiles(directory: string, ignore: readonly string[]): Promise<Array<{ code: string; path: string }>> {
   const [prefix, status] = await Promise.all([
     gitText(directory, ["rev-parse", "--show-prefix"]),
-    gitText(directory, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "."]),
+    // --no-renames: a rename staged (`git mv`) is its two files, the old one's deletion included.
+    gitText(directory, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", "."]),
   ])
   const base = prefix.trim()
   const files: Array<{ code: string; path: string }> = []

@@ -1,14 +1,14 @@
 // The git side of worktree loops: make a worktree on `ralph/<NAME>` from the user's HEAD (their
 // uncommitted changes carried over only when asked), commit the loop's work there, merge it back by
 // the merge plan, and remove a worktree whose branch is merged. Every command names what failed.
-import { mkdir } from "node:fs/promises"
-import { dirname, resolve } from "node:path"
+import { lstat, mkdir } from "node:fs/promises"
+import { dirname, join, resolve } from "node:path"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { branchOf, worktreePath, WORKTREES_DIR } from "../worktree/names.js"
 import type { MergeFacts, MergeStrategy } from "../worktree/merge-plan.js"
 import type { WorktreeState } from "../worktree/worktree-state.js"
 import { restoreCheckpoint, workTreeSnapshot } from "./checkpoints.js"
-import { git as runGit, gitAsks, gitText, notARepository } from "../git/run.js"
+import { git as runGit, gitAsks, gitText, literal, notARepository } from "../git/run.js"
 
 /** The work tree without the loop's own files. */
 const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
@@ -84,12 +84,40 @@ async function conflictsOf(main: string, branch: string): Promise<string[]> {
   return result.stdout.split("\0").slice(1).filter(Boolean)
 }
 
+// A fast-forward is made only into a clean work tree (the merge plan); --no-overwrite-ignore keeps
+// git from writing over a file of the user's that git ignores (an `.env`) when the branch brings one.
 export async function fastForward(main: string, branch: string): Promise<void> {
-  await git(main, ["merge", "-q", "--ff-only", branch])
+  await git(main, ["merge", "-q", "--ff-only", "--no-overwrite-ignore", branch])
 }
 
 export async function mergeBranch(main: string, branch: string, message: string): Promise<void> {
+  const inTheWay = await uncommittedInTheWay(main, branch)
+  if (inTheWay) throw new WorktreeError(inTheWay)
   await git(main, ["merge", "-q", "--no-ff", "--no-edit", "-m", message, branch], await identity(main))
+}
+
+/**
+ * Why a merge commit of `branch` would touch the user's uncommitted work, or undefined. None of it is
+ * left to git: with staged changes, or a changed file the merge must write, its merge fails and then
+ * resets the work tree and puts the changes back from a stash of its own (what was staged, or
+ * deleted, is not as it was); and it writes over an untracked file git ignores without a word.
+ */
+async function uncommittedInTheWay(main: string, branch: string): Promise<string | undefined> {
+  if (!(await succeeds(main, ["diff", "--cached", "--quiet"]))) return "your index holds staged changes"
+  const merged = await runGit(main, ["merge-tree", "--write-tree", "--no-messages", "HEAD", branch], { answers: [1] })
+  if (!merged.ok) throw new Error(`git merge-tree: ${merged.reason}`)
+  if (merged.code === 1) return "it would conflict"
+  const tree = merged.stdout.split("\n")[0] as string
+  const names = async (args: string[]) => (await git(main, [...args, "--name-only", "--no-renames", "-z"])).split("\0").filter(Boolean)
+  const written = await names(["diff", "HEAD", tree])
+  if (written.length === 0) return undefined
+  // Changed in the work tree (the index is HEAD's), or untracked where the merge puts a file.
+  const changed = new Set(await names(["diff"]))
+  const tracked = new Set((await git(main, ["ls-files", "-z", "--", ...literal(written)])).split("\0"))
+  const found: string[] = []
+  for (const path of written) if (changed.has(path) || (!tracked.has(path) && (await lstat(join(main, path)).then(() => true, () => false)))) found.push(path)
+  if (found.length === 0) return undefined
+  return `your uncommitted ${found.slice(0, 10).join(", ")}${found.length > 10 ? ", …" : ""} ${found.length === 1 ? "is" : "are"} in its way`
 }
 
 /** Removes the worktree folder and its branch, once merged (`git branch -d` refuses an unmerged one). */

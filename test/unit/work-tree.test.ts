@@ -57,10 +57,13 @@ describe("work tree", () => {
     expect(await snapshotWorkTree(tempDir("ralph-nogit-"))).toBeUndefined()
   })
 
-  it("a rename is one entry, not two", async () => {
+  it("a rename staged (git mv) is its two files: the old one's deletion is a change too", async () => {
     const { project } = repo()
     git(project, "mv", "a.ts", "renamed.ts")
-    expect(await changedFiles(project, [])).toEqual([{ code: "R ", path: "renamed.ts" }])
+    expect(await changedFiles(project, [])).toEqual([
+      { code: "D ", path: "a.ts" },
+      { code: "A ", path: "renamed.ts" },
+    ])
   })
 
   it("files changed since the loop began: the loop's, not the user's untouched changes from before", async () => {
