@@ -1,12 +1,12 @@
 // `npm run fuzz`: the randomized tests with many more runs than `npm test` gives them, each from a
 // fresh seed — the event-order fuzzer (test/fuzz/event-order.fuzz.test.ts: 20,000 sequences rather
 // than 1,000), then the git-layer property test (test/property/git-layer.property.test.ts: real
-// repositories, 150 sequences rather than 16). No build needed: vitest runs the sources.
+// repositories, 300 sequences rather than 20). No build needed: vitest runs the sources.
 //
 //   node scripts/fuzz.mjs [runs] [--seed N] [--path P] [--length N] [--stats] [--survey] [--only events|git] [--git-runs N]
 //
 //   runs         event-order sequences to try (default: $FUZZ_RUNS or 20000)
-//   --git-runs N git-layer sequences to try (default: $RALPH_FUZZ_RUNS or 150)
+//   --git-runs N git-layer sequences to try (default: $RALPH_FUZZ_RUNS or 300)
 //   --only X     run one of them: events, or git
 //   --seed N     start from seed N (a failure prints its seed and path)
 //   --path P     with --seed: replay exactly the shrunk failing sequence (of the event-order fuzzer,
@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url"
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 // A fresh seed each time (npm test pins one): more of the space gets explored over time.
 const freshSeed = String((Date.now() ^ (Math.random() * 0x7fffffff)) | 0)
-const options = { runs: process.env.FUZZ_RUNS ?? "20000", gitRuns: process.env.RALPH_FUZZ_RUNS ?? "150" }
+const options = { runs: process.env.FUZZ_RUNS ?? "20000", gitRuns: process.env.RALPH_FUZZ_RUNS ?? "300" }
 const args = process.argv.slice(2)
 for (let i = 0; i < args.length; i += 1) {
   const arg = args[i]

@@ -5,7 +5,7 @@
 // (test/property/git-world.ts): the user's work never lost nor committed by the plugin, HEAD, the
 // index and the stash changed only where the docs say, nothing removed that is not the plugin's.
 //
-//   RALPH_FUZZ_RUNS   sequences to try (default 16 under `npm test`; `npm run fuzz` runs more)
+//   RALPH_FUZZ_RUNS   sequences to try (default 20 under `npm test`; `npm run fuzz` runs more)
 //   RALPH_FUZZ_SEED   the seed (default: a fixed one, so `npm test` is repeatable)
 //   RALPH_FUZZ_PATH   with RALPH_FUZZ_SEED: replay exactly the (shrunk) failing sequence reported
 //   RALPH_FUZZ_LENGTH longest sequence in steps (default 30)
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, it } from "vitest"
 import { runConfig, steps, type RunConfig, type Step } from "./git-steps.js"
 import { playSteps } from "./git-world.js"
 
-const numRuns = Number(process.env.RALPH_FUZZ_RUNS ?? 16)
+const numRuns = Number(process.env.RALPH_FUZZ_RUNS ?? 20)
 const CI_SEED = 290329
 const seed = process.env.RALPH_FUZZ_SEED !== undefined ? Number(process.env.RALPH_FUZZ_SEED) : CI_SEED
 const path = process.env.RALPH_FUZZ_PATH

@@ -612,9 +612,9 @@ export class World {
     if (usersUntouched.length) this.fail(`autoCommit committed the user's ${usersUntouched.map(show).join(", ")}, unchanged since the loop began`)
     const touchedByUser = inCommit.filter((path) => this.user.has(path))
     if (touchedByUser.length) this.count("autoCommit: took a user's file changed during the loop")
+    this.expectSame("autoCommit's committed file", blobsOf(tree), treeBlobs(this.root, newHead))
     if (result.committed !== `main ${newHead.slice(0, result.committed.length - 5)}` || result.files !== committed.length)
       this.fail(`autoCommit answered ${JSON.stringify(result)}, expected main ${newHead.slice(0, 8)}… with ${committed.length} files`)
-    this.expectSame("autoCommit's committed file", blobsOf(tree), treeBlobs(this.root, newHead))
     this.head = newHead
     this.headFiles = tree
     this.index = index
