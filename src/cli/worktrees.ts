@@ -7,32 +7,19 @@ import { lstat } from "node:fs/promises"
 import { join, relative } from "node:path"
 import { archiveWorktreeFiles, MERGED_DIR } from "../actions/worktree-archive.js"
 import { listWorktreeFolders, removeWorktree, unmergedCommits, worktreeDirty } from "../actions/worktree-git.js"
-import { parallelRunSchema, type ParallelRun } from "../plan/parallel.js"
-import { STATE_DIR } from "../project/own-files.js"
-import { readRegularFileSync } from "../store/regular-file.js"
+import { readParallelRun } from "../store/parallel-file.js"
 import { worktreeFile } from "../store/worktree-file.js"
 import { readWorktrees, type WorktreeEntry } from "../store/worktree-loops.js"
 import { parallelLines, worktreeLines } from "../worktree/status-lines.js"
 import type { CliArgs } from "./args.js"
 import { DAY_MS, DEFAULT_DAYS } from "./clean.js"
 
-function parallelRun(project: string): ParallelRun | undefined {
-  const read = readRegularFileSync(join(project, STATE_DIR, "parallel.json"))
-  if (!read.ok) return undefined
-  try {
-    const parsed = parallelRunSchema.safeParse(JSON.parse(read.text))
-    return parsed.success ? parsed.data : undefined
-  } catch {
-    return undefined
-  }
-}
-
 export async function worktrees(args: CliArgs, out: (line: string) => void): Promise<number> {
   const entries = await readWorktrees(args.project)
   const git = new Map((await listWorktreeFolders(args.project)).map((w) => [w.name, w]))
   const lines = worktreeLines(entries.map((e) => ({ name: e.name, state: e.state, loop: e.saved?.loop })))
   for (const name of git.keys()) if (!entries.some((e) => e.name === name)) lines.push(`- ${name} · git lists it, but its folder is gone (git worktree prune forgets it)`)
-  const parallel = parallelLines(parallelRun(args.project))
+  const parallel = parallelLines(readParallelRun(args.project))
   if (lines.length === 0 && parallel.length === 0) out(`No worktree loops in ${args.project}.`)
   for (const line of [...lines, ...(parallel.length && lines.length ? [""] : []), ...parallel]) out(line)
   return 0

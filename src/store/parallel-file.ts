@@ -1,7 +1,7 @@
 // A parallel plan run's files, as the main instance reads and writes them: its record
 // `.opencode/ralph-loop/parallel.json`, and where one of its stories' worktrees is now (running in
 // `worktrees/<NAME>`, settled there or archived under `merged/<NAME>`, or not there at all).
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import type { Loop } from "../loop/loop.js"
@@ -11,6 +11,7 @@ import { stageOf } from "../worktree/lifecycle.js"
 import { worktreePath } from "../worktree/names.js"
 import type { MergeOutcome, WorktreeState } from "../worktree/worktree-state.js"
 import { writeFileAtomic } from "./atomic.js"
+import { readRegularFileSync } from "./regular-file.js"
 import { readNewestLoops } from "./saved-loops.js"
 import { readWorktreeState } from "./worktree-file.js"
 import type { WorktreeEntry } from "./worktree-loops.js"
@@ -28,10 +29,12 @@ export interface SettledWorktree {
   outcome: MergeOutcome
 }
 
-/** The run under way in `directory`, if any (a file that does not parse is none). */
+/** The run under way in `directory`, if any (a file that does not parse, or is no regular file, is none). */
 export function readParallelRun(directory: string): ParallelRun | undefined {
+  const read = readRegularFileSync(join(directory, RUN_FILE))
+  if (!read.ok) return undefined
   try {
-    const parsed = parallelRunSchema.safeParse(JSON.parse(readFileSync(join(directory, RUN_FILE), "utf8")))
+    const parsed = parallelRunSchema.safeParse(JSON.parse(read.text))
     return parsed.success ? parsed.data : undefined
   } catch {
     return undefined
