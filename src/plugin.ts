@@ -48,7 +48,7 @@ export const server: Plugin = async (input, options) => {
   const event = later("event")
   const textComplete = later("experimental.text.complete")
   return {
-    config: configHook(),
+    config: configHook(input.directory),
     // The tools are declared now (OpenCode reads them as it builds its tool list); a call runs in the machinery.
     tool: toolDefinitions(async (name, args, context) => {
       const call = (await hooks()).tool?.[name]

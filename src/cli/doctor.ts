@@ -46,7 +46,8 @@ export function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string
   if (!existsSync(join(pkg.dir, "dist", "index.js"))) say("FAIL", `this package is not built (${join(pkg.dir, "dist", "index.js")} is missing): run npm ci in ${pkg.dir}`)
 
   const listings: Listing[] = []
-  for (const config of [...globalConfigFiles(env), ...projectConfigFiles(args.project, env)]) {
+  const configFiles = (["server", "tui"] as const).flatMap((half) => [...globalConfigFiles(env, half), ...projectConfigFiles(args.project, env, half)])
+  for (const config of configFiles) {
     const read = readConfig(config.file)
     if (read.error) say("FAIL", `${config.file}: ${read.error} (OpenCode cannot read it)`)
     const found = listingsIn(config, read, pkg.dir)
@@ -56,12 +57,16 @@ export function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string
   }
   for (const listing of listings) {
     const { status, text } = describeReach(listing.reach)
-    say(status, `listed (${listing.scope}) in ${listing.file}: ${JSON.stringify(listing.spec)}${listing.options ? " with options" : ""} — ${text}`)
+    say(status, `listed (${listing.scope}${listing.half === "tui" ? ", TUI half" : ""}) in ${listing.file}: ${JSON.stringify(listing.spec)}${listing.options ? " with options" : ""} — ${text}`)
   }
-  if (listings.length === 0) say("FAIL", "ralph-loop is not listed in any OpenCode config file: run `ralph-loop install` (or `--global`)")
-  if (listings.length > 1) say("warn", `listed ${listings.length} times: OpenCode keeps one entry per package (the later config wins)`)
+  const server = listings.filter((l) => l.half === "server")
+  const tui = listings.filter((l) => l.half === "tui")
+  if (server.length === 0) say("FAIL", `ralph-loop is not listed in any OpenCode config file${tui.length ? " (only its TUI half, in tui.json: the loop itself is the server half)" : ""}: run \`ralph-loop install\` (or \`--global\`)`)
+  else if (tui.length === 0) say("warn", "the TUI half is not listed in any tui.json: loops work, but the commands cost a model turn and there is no sidebar panel (`ralph-loop install` lists both halves)")
+  for (const [half, of] of [["server", server], ["TUI", tui]] as const)
+    if (of.length > 1) say("warn", `the ${half} half is listed ${of.length} times: OpenCode keeps one entry per package (the later config wins)`)
 
-  const optionSets = listings.some((l) => l.options) ? listings.filter((l) => l.options).map((l) => l.options) : [undefined]
+  const optionSets = server.some((l) => l.options) ? server.filter((l) => l.options).map((l) => l.options) : [undefined]
   const globalDir = globalConfigDir(env)
   const seen = new Set<string>()
   let files: string[] = []

@@ -1,15 +1,15 @@
 // `ralph-loop uninstall [--global | --project DIR]`: removes this plugin's entries from every
-// config file of the scope, comments and formatting kept. The settings file stays (the user's).
+// config file of the scope (opencode.json[c] and tui.json[c]), comments and formatting kept. The settings file stays (the user's).
 import { editFileAtomic } from "../store/atomic.js"
 import type { CliArgs } from "./args.js"
-import { globalConfigFiles, projectConfigFiles } from "./config-files.js"
+import { scopeConfigFiles } from "./config-files.js"
 import { packageInfo } from "./package-info.js"
 import { listingsIn, readConfig } from "./plugin-listings.js"
 import { removePluginEntries } from "./remove-entries.js"
 
 export async function uninstall(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
   const pkg = packageInfo()
-  const files = args.global ? globalConfigFiles(env) : projectConfigFiles(args.project, env)
+  const files = scopeConfigFiles(args.global, args.project, env)
   let removed = 0
   let failed = 0
   for (const config of files) {

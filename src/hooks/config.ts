@@ -20,8 +20,16 @@ const REVIEWER = {
   },
 } as const
 
+/** The commands to register: in OpenCode's TUI process with the TUI half listed, without those the TUI half runs itself. */
+async function commandsFor(directory: string): Promise<typeof COMMANDS> {
+  const { inTuiProcess, tuiHalfListed } = await import("../config/tui-half.js")
+  if (!inTuiProcess() || !tuiHalfListed(directory)) return COMMANDS
+  const { TUI_COMMANDS } = await import("../tui/command-names.js")
+  return Object.fromEntries(Object.entries(COMMANDS).filter(([name]) => !(TUI_COMMANDS as readonly string[]).includes(name)))
+}
+
 /** Registers the commands and the reviewer's agent; a command or agent the user defined under the same name wins. */
-export const configHook = (): NonNullable<Hooks["config"]> => async (config) => {
-  config.command = { ...COMMANDS, ...(config.command ?? {}) }
+export const configHook = (directory: string): NonNullable<Hooks["config"]> => async (config) => {
+  config.command = { ...(await commandsFor(directory).catch(() => COMMANDS)), ...(config.command ?? {}) }
   config.agent = { [REVIEW_AGENT]: { ...REVIEWER, tools: { ...REVIEWER.tools }, permission: { ...REVIEWER.permission, bash: { ...REVIEWER.permission.bash } } }, ...(config.agent ?? {}) }
 }

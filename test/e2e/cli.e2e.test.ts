@@ -59,11 +59,12 @@ function comments(text: string): string[] {
 }
 
 const CONFIG_NAMES = ["opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc"]
+const TUI_CONFIG_NAMES = ["tui.json", "tui.jsonc", ".opencode/tui.json", ".opencode/tui.jsonc"]
 
 /** The plugin entries of every config file of the project, by file. */
-function pluginEntries(project: string): Record<string, unknown[]> {
+function pluginEntries(project: string, names = CONFIG_NAMES): Record<string, unknown[]> {
   const entries: Record<string, unknown[]> = {}
-  for (const name of CONFIG_NAMES) {
+  for (const name of names) {
     const file = join(project, name)
     if (existsSync(file)) entries[name] = ((parse(readFileSync(file, "utf8")) as { plugin?: unknown[] }).plugin ?? [])
   }
@@ -109,6 +110,8 @@ describe("ralph-loop install / uninstall / doctor", () => {
     expect(listed).toHaveLength(1)
     expect(pluginEntries(m.project)[".opencode/opencode.jsonc"]?.map(specOf)).toEqual(["some-other-plugin", SPEC])
     expect(comments(readFileSync(join(m.project, ".opencode/opencode.jsonc"), "utf8"))).toEqual(before)
+    // `opencode plugin` detects the package's two targets and lists the TUI half in tui.json too.
+    expect(Object.values(pluginEntries(m.project, TUI_CONFIG_NAMES)).flat().map(specOf)).toEqual([SPEC])
 
     const settingsFile = join(m.project, ".opencode", "ralph-loop.jsonc")
     const settings = parse(readFileSync(settingsFile, "utf8")) as { $schema?: string }
@@ -133,6 +136,7 @@ describe("ralph-loop install / uninstall / doctor", () => {
     expect(removed.status, removed.out).toBe(0)
     expect(Object.values(pluginEntries(m.project)).flat().filter((e) => String(specOf(e)).startsWith("ralph-loop"))).toEqual([])
     expect(pluginEntries(m.project)[".opencode/opencode.jsonc"]).toEqual(["some-other-plugin"])
+    expect(Object.values(pluginEntries(m.project, TUI_CONFIG_NAMES)).flat()).toEqual([])
     expect(comments(readFileSync(join(m.project, ".opencode/opencode.jsonc"), "utf8"))).toEqual(before)
     expect(existsSync(settingsFile)).toBe(true) // the user's settings stay
 
@@ -205,13 +209,15 @@ describe("the npm pack tarball", () => {
       execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", out], { cwd: packageDir(), env: { ...m.env, npm_config_update_notifier: "false" }, encoding: "utf8" }),
     ) as Array<{ filename: string; files: Array<{ path: string }> }>
     const files = packed[0]!.files.map((f) => f.path)
-    expect(files).toEqual(expect.arrayContaining(["package.json", "README.md", "CHANGELOG.md", "ralph-loop.schema.json", "dist/index.js", "dist/cli/main.js"]))
+    expect(files).toEqual(expect.arrayContaining(["package.json", "README.md", "CHANGELOG.md", "ralph-loop.schema.json", "dist/index.js", "dist/tui/index.js", "dist/cli/main.js"]))
     const unexpected = files.filter((f) => !/^(package\.json|README\.md|CHANGELOG\.md|ralph-loop\.schema\.json|opencode\.example\.json|dist\/.+\.(js|d\.ts))$/.test(f))
     expect(unexpected).toEqual([])
 
     const tarball = join(out, packed[0]!.filename)
     const installed = execFileSync(opencodeBinary(), ["plugin", `ralph-loop@file:${tarball}`], { cwd: m.project, env: m.env, encoding: "utf8", timeout: 180_000 })
     expect(installed).toContain("Installed")
+    expect(installed).toContain("Detected server + tui targets")
+    expect(Object.values(pluginEntries(m.project, TUI_CONFIG_NAMES)).flat().map(specOf)).toEqual([`ralph-loop@file:${tarball}`])
     expect(await servedCommands(m)).toEqual(expect.arrayContaining(["ralph", "cancel-ralph"]))
   }, SLOW)
 })

@@ -118,3 +118,36 @@ describe('a "plugin" key given twice', () => {
     expect(readFileSync(join(s.project, "opencode.json"), "utf8")).toBe(text)
   })
 })
+
+describe("the TUI half's config files (tui.json[c])", () => {
+  it("doctor says which half is listed when only one is; uninstall removes both, the symlinked 0600 tui.jsonc edited in place with its comments", async () => {
+    const s = setup()
+    writeFileSync(join(s.project, "opencode.json"), `{ "plugin": ["${SPEC}"] }\n`)
+    const onlyServer = await run((out) => doctor(s.args("doctor"), s.env, out))
+    expect(onlyServer.lines).toContain("warn  the TUI half is not listed in any tui.json: loops work, but the commands cost a model turn and there is no sidebar panel (`ralph-loop install` lists both halves)")
+
+    mkdirSync(join(s.root, "dotfiles"))
+    const target = join(s.root, "dotfiles", "tui.jsonc")
+    const tuiText = `{\n  // my TUI\n  "theme": "dark",\n  "plugin": [\n    "other-tui", // stays\n    "${SPEC}"\n  ]\n}\n`
+    writeFileSync(target, tuiText)
+    chmodSync(target, 0o600)
+    mkdirSync(join(s.project, ".opencode"))
+    const link = join(s.project, ".opencode", "tui.jsonc")
+    symlinkSync(target, link)
+    const both = await run((out) => doctor(s.args("doctor"), s.env, out))
+    expect(both.lines).toContain(`ok    listed (project, TUI half) in ${link}: "${SPEC}" — reaches this package`)
+    expect(both.lines.some((l) => l.includes("TUI half is not listed"))).toBe(false)
+
+    writeFileSync(join(s.project, "opencode.json"), `{ "plugin": [] }\n`)
+    const onlyTui = await run((out) => doctor(s.args("doctor"), s.env, out))
+    expect(onlyTui.code).toBe(1)
+    expect(onlyTui.lines).toContain("FAIL  ralph-loop is not listed in any OpenCode config file (only its TUI half, in tui.json: the loop itself is the server half): run `ralph-loop install` (or `--global`)")
+
+    const removed = await run((out) => uninstall(s.args("uninstall"), s.env, out))
+    expect(removed.code, removed.lines.join("\n")).toBe(0)
+    expect(removed.lines).toContain(`ralph-loop uninstall: removed "${SPEC}" from ${link}`)
+    expect(lstatSync(link).isSymbolicLink()).toBe(true)
+    expect(readFileSync(target, "utf8")).toBe(`{\n  // my TUI\n  "theme": "dark",\n  "plugin": [\n    "other-tui" // stays\n  ]\n}\n`)
+    expect((statSync(target).mode & 0o777).toString(8)).toBe("600")
+  })
+})

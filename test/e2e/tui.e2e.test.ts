@@ -1,0 +1,74 @@
+// The TUI half in the real OpenCode TUI under tmux: zero-turn commands (the model's request log shows
+// none of them), the sidebar panel, and what the user sees of each on the screen.
+import { afterEach, describe, expect, it } from "vitest"
+import { gate, type MockRequest } from "../harness/mock-model.js"
+import { startTui, type Tui } from "../harness/tui.js"
+import { waitUntil } from "../harness/wait.js"
+
+const running: Tui[] = []
+afterEach(async () => {
+  for (const tui of running.splice(0)) await tui.stop()
+})
+
+async function open(name: string, options: Parameters<typeof startTui>[1] = {}): Promise<Tui> {
+  const tui = await startTui(name, options)
+  running.push(tui)
+  await tui.waitForScreen("Ask anything", 90_000)
+  return tui
+}
+
+const isControl = (r: MockRequest) => r.lastUser.includes("[ralph-loop control]")
+
+/** Types a slash command whole and presses Enter (the autocomplete's first entry runs). */
+async function slash(tui: Tui, name: string) {
+  tui.type(`/${name}`)
+  await tui.waitForScreen(`/${name}`)
+  tui.press("Enter")
+}
+
+/** Starts a loop from the prompt (a server command: it goes to the model) and waits until the model is mid-reply. */
+async function startLoop(tui: Tui, task: string) {
+  tui.type(`/ralph ${task}`)
+  tui.press("Enter")
+  await tui.mock.waitFor(() => tui.requests("main").length >= 1, 60_000, "the loop's first request")
+  await waitUntil(() => tui.loops()[0]?.phase === "running", "the loop running on disk")
+}
+
+describe("zero-turn commands in the TUI", () => {
+  it("/ralph-status on a running loop shows the loop in a dialog, and the model gets no request for it", async () => {
+    const held = gate()
+    const tui = await open("status", {
+      script: { main: (r) => (isControl(r) ? { text: "OK" } : r.index === 0 ? { text: "working on it slowly", holdAfterFirstChunk: held.opened } : { text: "<promise>DONE</promise>" }) },
+    })
+    await startLoop(tui, "count the widgets")
+    const loop = tui.loops()[0]
+    await slash(tui, "ralph-status")
+    const screen = await tui.waitForScreen(`Loop ${loop?.id}`)
+    expect(screen).toContain("Task: count the widgets")
+    expect(screen).toMatch(/Iteration 1 of \d+/)
+    tui.press("Escape")
+    await tui.waitForScreenWithout(`Loop ${loop?.id}`)
+    // The loop goes on and ends: every request the model got is the loop's, none a control turn.
+    held.open()
+    await waitUntil(() => tui.loops()[0]?.phase === "stopped" && tui.loops()[0], "the loop to complete", 90_000)
+    expect(tui.loops()[0]?.stopReason).toBe("completed")
+    expect(tui.requests().filter(isControl)).toEqual([])
+    expect(tui.requests("main")).toHaveLength(2)
+  })
+})
+
+describe("the sidebar panel", () => {
+  it("shows the session's loop, and its iteration advances while the loop runs", async () => {
+    const turns = [gate(), gate()]
+    const tui = await open("sidebar", {
+      script: { main: (r) => (r.index < 2 ? { text: `still working ${r.index}`, holdAfterFirstChunk: turns[r.index]?.opened } : { text: "<promise>DONE</promise>" }) },
+    })
+    await startLoop(tui, "polish the widgets")
+    expect(await tui.waitForScreen(/iteration 1 of \d+/)).toContain("Ralph loop")
+    turns[0]?.open()
+    await tui.waitForScreen(/iteration 2 of \d+/)
+    turns[1]?.open()
+    await tui.waitForScreen(/ended: completed/)
+    expect(tui.loops()[0]?.iteration).toBe(3)
+  })
+})
