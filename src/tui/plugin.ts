@@ -4,7 +4,9 @@ import type { TuiPlugin, TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { createComponent, createMemo, createSignal } from "solid-js"
 import { statusDocument } from "../status/document.js"
 import { readProjectLoops, type ProjectLoops } from "../status/read-project.js"
+import { TuiActions } from "./actions.js"
 import { watchProjectLoops } from "./project-loops.js"
+import type { TuiCommandName } from "./command-names.js"
 import { Sidebar, type SessionView } from "./sidebar.js"
 import { sessionLoop, statusDialogText } from "./texts.js"
 
@@ -27,16 +29,19 @@ export const tui: TuiPlugin = async (api) => {
   const watcher = watchProjectLoops(directory, setLoops)
   api.lifecycle.onDispose(() => watcher.close())
 
+  // The session's loop, read now (a command wants the files as they are).
+  const loopOfSession = async () => sessionLoop((await readProjectLoops(directory)).loops, currentSession(api))?.loop.id
+  const actions = new TuiActions(api, directory, loopOfSession)
+
   const alert = (title: string, message: string) =>
     api.ui.dialog.replace(() => createComponent(api.ui.DialogAlert, { title, message, onConfirm: () => api.ui.dialog.clear() }))
 
-  // The description names the slash command too: OpenCode ranks an entry matching in two fields
-  // above the server's command of the same name, so Enter runs this one (docs/opencode-notes.md).
-  const command = (slashName: string, title: string, run: () => void | Promise<void>) => ({
+  // The server leaves commands of these names to this half in the TUI process (src/config/tui-half.ts).
+  const command = (slashName: TuiCommandName, title: string, run: () => void | Promise<void>) => ({
     namespace: "palette",
     name: `ralph-loop.${slashName}`,
     title,
-    desc: `/${slashName} — ${title} (no model turn)`,
+    desc: `${title} (no model turn)`,
     category: "Ralph loop",
     slashName,
     run: async () => {
@@ -55,6 +60,13 @@ export const tui: TuiPlugin = async (api) => {
         const view = sessionView(directory, await readProjectLoops(directory), currentSession(api))
         alert("Ralph loop", statusDialogText(view.doc, view.own))
       }),
+      command("ralph-pause", "Pause the Ralph loop", () => actions.send({ verb: "pause" })),
+      command("ralph-resume", "Resume the Ralph loop", () => actions.send({ verb: "resume" })),
+      command("cancel-ralph", "Cancel the Ralph loop", () => actions.send({ verb: "cancel" })),
+      command("ralph-rollback", "Roll the Ralph loop back to a checkpoint", () => actions.rollback()),
+      command("ralph-hint", "Hint for the Ralph loop's next prompt", () => actions.ask("Hint for the next prompt (once)", "what the model should know", "hint")),
+      command("ralph-remember", "Remember a lesson for every Ralph loop", () => actions.ask("Remember for every loop of this project", "the lesson", "remember")),
+      command("ralph-memory", "Show the Ralph loop's project memory", () => actions.memory()),
     ],
   })
 

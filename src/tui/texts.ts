@@ -94,3 +94,15 @@ export function viewDetailLines(selected: NonNullable<StatusDocument["selected"]
 /** One line of the view's loop list. */
 export const viewLoopLine = (l: LoopSummary, now: number): string =>
   `${l.worktree ? `[${l.worktree}] ` : ""}${l.id.slice(0, 24)} · ${stateText(l, now)} · ${l.iteration}/${l.maxIterations} · ${seconds(l.iterationMs)}/it · ${short(l.task, 40)}`
+
+/** A checkpoint in the rollback picker: its number and what it holds; when, files changed since the one before, the checks then. */
+export function checkpointOption(
+  c: { number: number; iteration?: number | undefined; at: number },
+  filesChanged: number | undefined,
+  row: IterationJSON | undefined,
+): { title: string; description: string } {
+  const what = c.iteration === undefined ? "saved before a rollback" : c.iteration === 0 ? "before the loop" : `iteration ${c.iteration}`
+  const checks = row?.checks ? `${row.checks.errors} err, ${row.checks.testsFailed}/${row.checks.testsRun} tests failed` : c.iteration ? "checks not run" : ""
+  const files = filesChanged === undefined ? "" : `${filesChanged} file${filesChanged === 1 ? "" : "s"} changed`
+  return { title: `${c.number} · ${what}`, description: [new Date(c.at).toISOString().slice(11, 19), files, checks].filter(Boolean).join(" · ") }
+}

@@ -57,6 +57,30 @@ describe("zero-turn commands in the TUI", () => {
   })
 })
 
+describe("control from the TUI", () => {
+  it("/ralph-pause, /ralph-resume and /cancel-ralph act on the running loop with no model request, and each says so on the screen", async () => {
+    const turns = [gate(), gate()]
+    const tui = await open("control", {
+      script: { main: (r) => (isControl(r) ? { text: "OK" } : { text: `still working ${r.index}`, holdAfterFirstChunk: turns[r.index]?.opened }) },
+    })
+    await startLoop(tui, "sort the widgets")
+    await slash(tui, "ralph-pause")
+    await tui.waitForScreen("Ralph · paused")
+    await waitUntil(() => tui.loops()[0]?.phase === "paused", "the loop paused on disk")
+    turns[0]?.open()
+    await slash(tui, "ralph-resume")
+    await tui.waitForScreen("Ralph · resumed")
+    await tui.mock.waitFor(() => tui.requests("main").length >= 2, 60_000, "the resumed loop's next request")
+    await slash(tui, "cancel-ralph")
+    await tui.waitForScreen("Ralph · cancelled")
+    await waitUntil(() => tui.loops()[0]?.phase === "stopped", "the loop stopped on disk")
+    expect(tui.loops()[0]?.stopReason).toBe("cancelled")
+    turns[1]?.open()
+    expect(tui.requests().filter(isControl)).toEqual([])
+    expect(tui.requests("main")).toHaveLength(2)
+  })
+})
+
 describe("the sidebar panel", () => {
   it("shows the session's loop, and its iteration advances while the loop runs", async () => {
     const turns = [gate(), gate()]

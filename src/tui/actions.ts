@@ -1,0 +1,108 @@
+// What the TUI's commands do to a loop: each goes through the control channel (src/control/), which
+// the server plugin acts on without a chat message; the answer is shown as a toast.
+import { readFile } from "node:fs/promises"
+import { join } from "node:path"
+import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
+import { createComponent } from "solid-js"
+import { changedBetween, listCheckpoints } from "../actions/checkpoints.js"
+import { sendControl, type ControlAsk } from "../control/client.js"
+import { controlTarget } from "../control/target.js"
+import { MEMORY_FILE } from "../project/own-files.js"
+import { statusDocument } from "../status/document.js"
+import { readProjectLoops } from "../status/read-project.js"
+import { checkpointOption } from "./texts.js"
+
+const FROM = "the TUI"
+
+export class TuiActions {
+  constructor(
+    private readonly api: TuiPluginApi,
+    private readonly directory: string,
+    /** The loop id the command is for: the session's loop, when the TUI shows a session that has one. */
+    private readonly loopOf: () => Promise<string | undefined>,
+  ) {}
+
+  private toast(ok: boolean, title: string, message: string) {
+    this.api.ui.toast({ variant: ok ? "success" : "error", title, message })
+  }
+
+  /** Sends `ask` for the session's loop (else the project's one live loop) and shows the answer. */
+  async send(ask: Omit<ControlAsk, "loop" | "from">, loop?: string): Promise<void> {
+    const wanted = loop ?? (ask.verb === "remember" || ask.verb === "forget" ? undefined : await this.loopOf())
+    let directory = this.directory
+    let named = wanted
+    if (ask.verb !== "remember" && ask.verb !== "forget") {
+      const target = await controlTarget(this.directory, wanted, ask.verb)
+      if (!target.ok) return this.toast(false, "Ralph loop", target.reason)
+      directory = target.target.directory
+      named = target.target.loop
+    }
+    const outcome = await sendControl(directory, { ...ask, ...(named ? { loop: named } : {}), from: FROM })
+    this.toast(outcome.status === "done", outcome.title, outcome.message)
+  }
+
+  /** A dialog asking for a text, then `send`. */
+  ask(title: string, placeholder: string, verb: "hint" | "remember") {
+    this.api.ui.dialog.replace(() =>
+      createComponent(this.api.ui.DialogPrompt, {
+        title,
+        placeholder,
+        onConfirm: (text: string) => {
+          this.api.ui.dialog.clear()
+          if (text.trim()) void this.send({ verb, text: text.trim() })
+        },
+        onCancel: () => this.api.ui.dialog.clear(),
+      }),
+    )
+  }
+
+  async memory(): Promise<void> {
+    const text = await readFile(join(this.directory, MEMORY_FILE), "utf8").catch(() => undefined)
+    this.api.ui.dialog.replace(() =>
+      createComponent(this.api.ui.DialogAlert, {
+        title: "Ralph loop · project memory",
+        message: text?.trim() ? text.trim() : `No project memory yet (${MEMORY_FILE}). /ralph-remember adds an entry.`,
+        onConfirm: () => this.api.ui.dialog.clear(),
+      }),
+    )
+  }
+
+  /** The loop's checkpoints in a picker (iteration, time, files changed, checks), then a confirm, then the rollback. */
+  async rollback(loop?: string): Promise<void> {
+    const target = await controlTarget(this.directory, loop ?? (await this.loopOf()), "rollback")
+    if (!target.ok) return this.toast(false, "Ralph loop", target.reason)
+    const { directory, loop: id } = target.target
+    const checkpoints = await listCheckpoints(directory, id)
+    if (checkpoints.length === 0) return this.toast(false, "Ralph loop", `Loop ${id} has no checkpoints.`)
+    const loops = await readProjectLoops(this.directory)
+    const history = statusDocument(this.directory, loops.loops, loops.history, id, Date.now()).selected?.history ?? []
+    const options = await Promise.all(
+      checkpoints.map(async (c, i) => {
+        const before = checkpoints[i - 1]
+        const files = before ? (await changedBetween(directory, before.commit, c.commit)).length : undefined
+        return { ...checkpointOption(c, files, history.find((r) => r.iteration === c.iteration)), value: c.number }
+      }),
+    )
+    this.api.ui.dialog.replace(() =>
+      createComponent(this.api.ui.DialogSelect<number>, {
+        title: `Roll back loop ${id.slice(0, 24)} to…`,
+        options: options.reverse(),
+        onSelect: (option) => this.confirmRollback(id, option.value, option.title),
+      }),
+    )
+  }
+
+  private confirmRollback(loop: string, checkpoint: number, title: string) {
+    this.api.ui.dialog.replace(() =>
+      createComponent(this.api.ui.DialogConfirm, {
+        title: "Roll back?",
+        message: `Put the work tree back to checkpoint ${title}? The loop is paused first; the present work tree is saved as a checkpoint of its own.`,
+        onConfirm: () => {
+          this.api.ui.dialog.clear()
+          void this.send({ verb: "rollback", checkpoint }, loop)
+        },
+        onCancel: () => this.api.ui.dialog.clear(),
+      }),
+    )
+  }
+}
