@@ -1,6 +1,9 @@
 // The TUI half in the real OpenCode TUI under tmux: zero-turn commands (the model's request log shows
 // none of them), the sidebar panel, and what the user sees of each on the screen.
+import { spawnSync } from "node:child_process"
+import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { packageDir } from "../harness/harness.js"
 import { gate, type MockRequest } from "../harness/mock-model.js"
 import { startTui, type Tui } from "../harness/tui.js"
 import { waitUntil } from "../harness/wait.js"
@@ -78,6 +81,21 @@ describe("control from the TUI", () => {
     turns[1]?.open()
     expect(tui.requests().filter(isControl)).toEqual([])
     expect(tui.requests("main")).toHaveLength(2)
+  })
+})
+
+describe("control from another process", () => {
+  it("`ralph-loop pause` in another terminal pauses the loop the TUI shows, and the sidebar says so", async () => {
+    const held = gate()
+    const tui = await open("cli-pause", { script: { main: [{ text: "still working", holdAfterFirstChunk: held.opened }] } })
+    await startLoop(tui, "count the gears")
+    await tui.waitForScreen(/iteration 1 of \d+/)
+    const cli = spawnSync(process.execPath, [join(packageDir(), "dist", "cli", "main.js"), "pause", "--project", tui.dir], { env: tui.env, encoding: "utf8", timeout: 60_000 })
+    expect(cli.status, `${cli.stdout}${cli.stderr}`).toBe(0)
+    await waitUntil(() => tui.loops()[0]?.phase === "paused", "the loop paused on disk")
+    await tui.waitForScreen(/Ralph loop\s+paused/)
+    held.open()
+    expect(tui.requests("main")).toHaveLength(1)
   })
 })
 
