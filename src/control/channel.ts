@@ -5,16 +5,21 @@
 // a taken file found at start without a result is answered "interrupted", not acted on again. A
 // request written while OpenCode was not running is acted on at the next start.
 // Everything runs off the event path (fs.watch callbacks only schedule a scan) and nothing throws out.
+// In OpenCode's Bun (1.3.14) fs.watch on Linux may hold an event back until the next one comes, so a
+// request could wait for hours: the folder is also looked at every RESCAN_MS (one readdir).
 import { watch, type FSWatcher } from "node:fs"
 import { lstat, readdir, rename, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
-import { writeFileAtomic } from "../store/atomic.js"
+import { publish } from "./publish.js"
 import { readRegularFile } from "../store/regular-file.js"
 import { CONTROL_DIR, MAX_REQUEST_BYTES, parseRequest, requestName, resultName, takenIdOf, takenName, waitingRequests, type ControlRequest, type ControlResult } from "./request.js"
 
 export type ControlAct = (request: ControlRequest) => Promise<Omit<ControlResult, "id">>
 export type ControlLog = (level: "info" | "warn", message: string, extra?: Record<string, unknown>) => void
+
+/** How often the folder is looked at besides fs.watch's events. */
+export const RESCAN_MS = 1_000
 
 /** A result no client took this long after it was written is removed at the next start. */
 const STALE_RESULT_MS = 10 * 60_000
@@ -22,6 +27,9 @@ const STALE_RESULT_MS = 10 * 60_000
 export class ControlChannel {
   private readonly folder: string
   private watcher: FSWatcher | undefined
+  /** The folder watched now. */
+  private watching: string | undefined
+  private timer: ReturnType<typeof setInterval> | undefined
   private scanning: Promise<void> | undefined
   private again = false
   private arming = 0
@@ -42,10 +50,13 @@ export class ControlChannel {
   /** Watches the folder (or, until it exists, the nearest folder on the way to it) and scans it once. */
   start(): void {
     this.arm()
+    this.timer = setInterval(() => (this.watching === this.folder ? this.scan() : this.arm()), RESCAN_MS)
+    this.timer.unref?.()
   }
 
   dispose(): void {
     this.disposed = true
+    clearInterval(this.timer)
     this.watcher?.close()
     this.watcher = undefined
   }
@@ -59,6 +70,7 @@ export class ControlChannel {
     if (this.disposed) return
     this.watcher?.close()
     this.watcher = undefined
+    this.watching = undefined
     // Of two arms under way, the later one watches.
     const arming = ++this.arming
     void this.nearestFolder().then((folder) => {
@@ -67,6 +79,7 @@ export class ControlChannel {
         // Until the control folder exists, any change on the way to it is a reason to look again.
         this.watcher = watch(folder, () => (folder === this.folder ? this.scan() : this.arm()))
         this.watcher.on("error", () => this.arm())
+        this.watching = folder
       } catch (error) {
         this.log("warn", `the control folder cannot be watched: ${String(error)}`)
         return
@@ -117,10 +130,13 @@ export class ControlChannel {
       this.started = true
       await this.afterRestart(names)
     }
+    let took = false
     for (const id of waitingRequests(names)) {
       if (this.disposed) return
-      await this.take(id)
+      took = (await this.take(id)) || took
     }
+    // Requests that came while these were acted on: Bun may not have said so yet.
+    if (took) this.again = true
   }
 
   /** What a run before this one left: requests taken but not answered, results no client took. */
@@ -138,20 +154,22 @@ export class ControlChannel {
     }
   }
 
-  private async take(id: string): Promise<void> {
+  /** Acts on the request `id` if it is one to take (false: gone, or not a regular file). */
+  private async take(id: string): Promise<boolean> {
     const waiting = join(this.folder, requestName(id))
     const taken = join(this.folder, takenName(id))
     const stat = await lstat(waiting).catch(() => undefined)
-    if (!stat) return
+    if (!stat) return false
     if (!stat.isFile()) {
       if (!this.ignored.has(id)) this.log("warn", `control request ${requestName(id)} is not a regular file: left alone`)
       this.ignored.add(id)
-      return
+      return false
     }
     // Withdrawn by its client meanwhile, or taken by another instance: not ours.
-    if (!(await rename(waiting, taken).then(() => true, () => false))) return
+    if (!(await rename(waiting, taken).then(() => true, () => false))) return false
     await this.answer(id, await this.resultOf(id, taken))
     await rm(taken, { force: true }).catch(() => undefined)
+    return true
   }
 
   private async resultOf(id: string, file: string): Promise<Omit<ControlResult, "id">> {
@@ -172,7 +190,7 @@ export class ControlChannel {
   }
 
   private async answer(id: string, result: Omit<ControlResult, "id">): Promise<void> {
-    await writeFileAtomic(join(this.folder, resultName(id)), `${JSON.stringify({ id, ...result })}\n`, this.directory).catch((error: unknown) =>
+    await publish(this.directory, this.folder, resultName(id), `${JSON.stringify({ id, ...result })}\n`).catch((error: unknown) =>
       this.log("warn", `the answer to control request ${id} could not be written: ${String(error)}`),
     )
   }

@@ -18,14 +18,15 @@
 //   is not a request (a bad verb, a text too long: the same schema the plugin reads).
 //
 // The exchange, in `<directory>/.opencode/ralph-loop/control/`: the client writes
-// `<id>.request.json` atomically; the plugin renames it `<id>.taken.json` (from then on a withdrawal
+// `<id>.request.json` (whole, renamed in from control/.tmp/); the plugin renames it `<id>.taken.json` (from then on a withdrawal
 // cannot happen), acts, writes `<id>.result.json`, then removes the taken file; the client reads the
-// result and removes it. The client waits on fs.watch, never a polling loop.
+// result and removes it. The client waits on fs.watch, and looks every 250 ms too: in Bun (the TUI)
+// fs.watch may hold an event back.
 import { randomBytes } from "node:crypto"
-import { mkdirSync, watch, type FSWatcher } from "node:fs"
+import { watch, type FSWatcher } from "node:fs"
 import { rm, unlink } from "node:fs/promises"
 import { join } from "node:path"
-import { writeFileAtomic } from "../store/atomic.js"
+import { publish } from "./publish.js"
 import { readRegularFile } from "../store/regular-file.js"
 import { CONTROL_DIR, controlRequestSchema, controlResultSchema, newRequestId, requestName, resultName, type ControlRequest } from "./request.js"
 
@@ -49,6 +50,9 @@ export interface ControlOptions {
   signal?: AbortSignal
 }
 
+/** How often the answer is looked for besides fs.watch's events. */
+const RECHECK_MS = 250
+
 export const controlFolder = (directory: string): string => join(directory, CONTROL_DIR)
 
 export async function sendControl(directory: string, ask: ControlAsk, options: ControlOptions = {}): Promise<ControlOutcome> {
@@ -58,8 +62,7 @@ export async function sendControl(directory: string, ask: ControlAsk, options: C
   const requestFile = join(folder, requestName(id))
   const resultFile = join(folder, resultName(id))
   try {
-    mkdirSync(folder, { recursive: true })
-    await writeFileAtomic(requestFile, `${JSON.stringify(request)}\n`, directory)
+    await publish(directory, folder, requestName(id), `${JSON.stringify(request)}\n`)
   } catch (error) {
     return { id, status: "refused", title: "Ralph · request not sent", message: `The request could not be written in ${folder}: ${error instanceof Error ? error.message : String(error)}` }
   }
@@ -75,7 +78,7 @@ export async function sendControl(directory: string, ask: ControlAsk, options: C
   return { id, status: "no-answer", title: "Ralph · no answer", message: `The plugin took the request but has not answered yet; it may still act on it. See ralph-loop status.` }
 }
 
-/** Resolves true once `file` exists in `folder` (watched, never polled), false after `timeoutMs` or an abort. */
+/** Resolves true once `file` exists in `folder` (watched, and looked at every RECHECK_MS), false after `timeoutMs` or an abort. */
 function answered(folder: string, file: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {
     let watcher: FSWatcher | undefined
@@ -84,6 +87,7 @@ function answered(folder: string, file: string, timeoutMs: number, signal: Abort
       if (done) return
       done = true
       clearTimeout(timer)
+      clearInterval(recheck)
       signal?.removeEventListener("abort", aborted)
       watcher?.close()
       resolve(value)
@@ -95,6 +99,8 @@ function answered(folder: string, file: string, timeoutMs: number, signal: Abort
     }
     const aborted = () => finish(false)
     const timer = setTimeout(() => finish(false), timeoutMs)
+    // Bun's fs.watch may hold an event back until the next one (channel.ts): looked at now and then too.
+    const recheck = setInterval(check, RECHECK_MS)
     if (signal?.aborted) return finish(false)
     signal?.addEventListener("abort", aborted)
     try {

@@ -72,9 +72,9 @@ export interface Harness {
   project(name: string, options?: ProjectOptions): Promise<Project>
   /**
    * Ends the server with `signal` (by PID) and starts it again on the same HOME and projects;
-   * every project gets a new client and event log.
+   * every project gets a new client and event log. `whileStopped` runs between the two.
    */
-  restartServer(signal: "SIGTERM" | "SIGKILL"): Promise<void>
+  restartServer(signal: "SIGTERM" | "SIGKILL", whileStopped?: () => void): Promise<void>
   stop(): Promise<void>
 }
 
@@ -193,9 +193,10 @@ export async function startHarness(options: { env?: Record<string, string> } = {
       projects.push(project)
       return project
     },
-    async restartServer(signal) {
+    async restartServer(signal, whileStopped) {
       for (const project of projects) project.events.close()
       await server.stop(signal)
+      whileStopped?.()
       server = await startOpencodeServer({ cwd: base, env, readyDirectory: base })
       for (const project of projects) {
         project.pastEvents.push(project.events)

@@ -65,7 +65,7 @@ describe("the control channel", () => {
     expect(outcome).toEqual({ id: outcome.id, status: "done", title: "did hint", message: "look at the parser" })
     expect(acted).toEqual([{ id: outcome.id, verb: "hint", loop: "ses_1", text: "look at the parser", from: "test" }])
     await c.settled()
-    expect(readdirSync(controlFolder(dir))).toEqual([])
+    expect(readdirSync(controlFolder(dir)).filter((name) => name !== ".tmp")).toEqual([])
   })
 
   it("a refusal comes back as refused, with its reason", async () => {
@@ -136,7 +136,7 @@ describe("the control channel", () => {
     const dir = tempDir("ralph-control-")
     const outcome = await sendControl(dir, { verb: "pause" }, { timeoutMs: 300 })
     expect(outcome).toMatchObject({ status: "no-answer", message: `No answer: is OpenCode running with the ralph-loop plugin in ${dir}? The request was withdrawn; nothing was done.` })
-    expect(readdirSync(controlFolder(dir))).toEqual([])
+    expect(readdirSync(controlFolder(dir)).filter((name) => name !== ".tmp")).toEqual([])
     // A plugin that starts later finds nothing to do.
     const { c, acted } = channel(dir)
     c.start()
