@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
+import { z } from "zod"
 import { freshMemory, translate, type FollowMemory } from "../../src/cli/run/journal-events.js"
 import { runLine } from "../../src/cli/run/lines.js"
 import { runEventSchema, type RunEventBody } from "../../src/cli/run/events.js"
@@ -90,5 +92,15 @@ describe("the run's events from a loop's journal", () => {
     )
     expect(runLine({ type: "permission", at, loop: "ses_a", session: "ses_b", permission: "bash", patterns: ["rm -rf x"], reply: "reject" })).toBe("permission bash (rm -rf x) asked in ses_b: rejected (--auto-approve would approve it)")
     expect(runLine({ type: "ended", at, loop: "ses_a", outcome: "completed", detail: null, exitCode: 0, iteration: 1, tokens: 120, cost: 0, report: "/p/r.md" })).toBe("ended: completed after 1 iteration · 120 tokens · $0.0000 · report /p/r.md (exit 0)")
+  })
+})
+
+describe("the run's NDJSON events", () => {
+  it("docs/run-events.schema.json is the JSON Schema of the events as the code has them (npm run schema)", () => {
+    const published = JSON.parse(readFileSync(new URL("../../docs/run-events.schema.json", import.meta.url), "utf8"))
+    expect(published).toEqual(z.toJSONSchema(runEventSchema))
+    // An event of an unknown type, or missing a field, fails it.
+    expect(runEventSchema.safeParse({ type: "ended", at: "x", loop: null }).success).toBe(false)
+    expect(runEventSchema.safeParse({ type: "hello", at: "x", loop: null }).success).toBe(false)
   })
 })
