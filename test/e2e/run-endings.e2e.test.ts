@@ -32,4 +32,45 @@ describe("ralph-loop run: how a loop ends is its exit code", () => {
     expect(run.lines().at(-1)).toMatch(/^ended: max-iterations after 2 iterations .*\(exit 3\)$/)
     expect(alive(serverPid(run.lines()) as number)).toBe(false)
   })
+
+  it("gave up (stagnation), with --json: every line an event of the schema, the end's exit code 4", async () => {
+    const project = setup().project("run-stagnation", {
+      pluginOptions: { checks: [{ name: "types", kind: "typecheck", command: 'echo "src/a.ts(1,1): error TS2322: nope"; exit 2' }] },
+      script: { main: (r) => ({ text: `attempt ${"x".repeat(r.index + 1)} <promise>DONE</promise>` }) },
+    })
+    const run = startRun(setup(), project, ["fix the types", "--strategy", "continue", "--stagnation-limit", "2", "--max-retries", "10"], { json: true })
+    const code = await run.exit()
+    expect(code, run.stderr()).toBe(EXIT.gaveUp)
+    // events() parses each line with the schema.
+    const events = run.events()
+    expect(events.map((e) => e.type)).toEqual(["host", "started", "iteration", "iteration", "iteration", "ended"])
+    expect(events.filter((e) => e.type === "iteration").map((e) => e.checks?.errors)).toEqual([1, 1, 1])
+    expect(events.at(-1)).toMatchObject({ type: "ended", outcome: "stagnation", exitCode: 4, iteration: 3, detail: expect.stringContaining("stagnationLimit") })
+    expect(new Set(events.map((e) => e.loop).slice(1))).toEqual(new Set([events[1]?.loop]))
+  })
+
+  it("an auth error: the provider answers 401, exit 5", async () => {
+    const project = setup().project("run-auth", { script: { main: [{ error: { status: 401, message: "Incorrect API key provided" } }] } })
+    const run = startRun(setup(), project, ["a task"])
+    expect(await run.exit(), run.stderr()).toBe(EXIT.auth)
+    expect(run.lines().at(-1)).toMatch(/^ended: auth-error after 1 iteration .*Incorrect API key provided.*\(exit 5\)$/)
+  })
+
+  it("the plugin not installed for the project: says so with the fix, exit 1, no server started", async () => {
+    const project = setup().project("run-no-plugin", { withPlugin: false })
+    const run = startRun(setup(), project, ["a task"])
+    expect(await run.exit()).toBe(EXIT.runnerFailure)
+    expect(run.stderr()).toContain(`the ralph-loop plugin is not installed for ${project}`)
+    expect(run.stderr()).toContain(`ralph-loop install --project ${project}`)
+    expect(run.lines().some((l) => l.startsWith("OpenCode started"))).toBe(false)
+    expect(setup().requests("run-no-plugin")).toHaveLength(0)
+  })
+
+  it("a /ralph flag it does not know: a usage error (exit 2) before any server starts", async () => {
+    const project = setup().project("run-usage")
+    const run = startRun(setup(), project, ["a task", "--max-iteratons", "3"])
+    expect(await run.exit()).toBe(EXIT.usage)
+    expect(run.stderr()).toContain("unknown flag --max-iteratons (did you mean --max-iterations?)")
+    expect(run.lines().some((l) => l.startsWith("OpenCode started"))).toBe(false)
+  })
 })
