@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status, report, checkpoints, worktrees and run (see --help).
+// The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status, report, checkpoints, worktrees, the control verbs and run (see --help).
 import { parseArgs, projectFolderProblem } from "./args.js"
 import { checkpoints } from "./checkpoints.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
+import { CLI_CONTROL_VERBS, control, NO_ANSWER_EXIT } from "./control.js"
+import type { ControlVerb } from "../control/request.js"
 import { doctor } from "./doctor.js"
 import { install } from "./install.js"
 import { planCheck } from "./plan-check.js"
@@ -33,6 +35,18 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
   ralph-loop run [--project DIR] [--attach URL] [--json] [--auto-approve] … [--] <task and /ralph flags>
                                                    a loop headless: starts OpenCode, follows the loop to its
                                                    end, exits with a code per ending (run --help)
+
+  While OpenCode runs the plugin in the project, from another terminal (no chat message, no model turn):
+  ralph-loop pause     [LOOP] [--project DIR]      pause the loop: nothing more is sent until resume
+  ralph-loop resume    [LOOP] [--project DIR]      a paused or waiting loop goes on now
+  ralph-loop cancel    [LOOP] [--project DIR]      end the loop
+  ralph-loop hint      [LOOP] TEXT [--project DIR] the loop's next prompt carries TEXT (once)
+  ralph-loop rollback  [LOOP] [--to N | --to start] [--project DIR]
+                                                   the work tree back to checkpoint N (default: the one
+                                                   before the last); refused while a turn runs
+  LOOP is a loop's id or the start of it; without it, the project's one live loop (a worktree loop's
+  request goes to its worktree). Exit status 1: refused (the reason is printed); ${NO_ANSWER_EXIT}: no answer —
+  OpenCode is not running with the plugin there, and the request is withdrawn.
 
 DIR defaults to the current folder. Exit status 1 when something is wrong.`
 
@@ -85,6 +99,7 @@ async function main(): Promise<number> {
     case "report":
       return report(args, out)
     default:
+      if (CLI_CONTROL_VERBS.has(args.command)) return control(args, args.command as ControlVerb, out, fail)
       fail(`ralph-loop: unknown command ${args.command}\n\n${HELP}`)
       return 2
   }
