@@ -5,11 +5,13 @@
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2"
+import { limitsText } from "../../loop/limits.js"
 import { totalUsage, type Loop } from "../../loop/loop.js"
 import { STATE_DIR } from "../../project/own-files.js"
 import { reportFile } from "../../store/report.js"
 import { readLoopFiles, type SavedLoop } from "../../store/saved-loops.js"
 import { parseRalphArgs } from "../../commands/ralph-args.js"
+import { sendControl } from "../../control/client.js"
 import { projectFolderProblem } from "../args.js"
 import { findOpencode } from "../opencode.js"
 import { packageInfo } from "../package-info.js"
@@ -158,7 +160,16 @@ class Runner {
     let commandSettled: Promise<string | undefined> | undefined
     if (resuming) {
       this.noteSessions(resuming.loop)
-      this.emit({ type: "started", task: resuming.loop.task.split("\n")[0] ?? "", limits: "", session: resuming.loop.sessionID, resumed: true, iteration: resuming.loop.iteration })
+      // A server this run started took the loop back at its start (its "recovered" line is the start's);
+      // one attached to already had it.
+      if (!this.host.started) this.emit({ type: "started", task: resuming.loop.task.split("\n")[0] ?? "", limits: limitsText(resuming.loop.settings, resuming.loop.plan !== undefined), session: resuming.loop.sessionID, resumed: true, iteration: resuming.loop.iteration })
+      const now = (await readLoopState(args.project, resuming.loop.id))?.loop ?? resuming.loop
+      // Paused (an interrupt, a person's pause, resumeOnStart "ask") or waiting: it goes on now. A loop
+      // the server died under was taken back by the plugin's recovery at the start.
+      if (now.phase === "paused" || now.phase === "waiting") {
+        const outcome = await sendControl(args.project, { verb: "resume", loop: now.id, from: "ralph-loop run --resume" })
+        if (outcome.status !== "done") return this.failed(`the loop could not be resumed: ${outcome.message}`, outcome.status === "refused" ? { kind: "usage" } : { kind: "runner-failure" })
+      }
     } else {
       const created = await client.session.create({ title: "ralph-loop run" })
       if (!created.data) return this.failed(`OpenCode could not create a session: ${JSON.stringify(created.error)}`)
@@ -201,6 +212,8 @@ class Runner {
     })
     let memory = freshMemory()
     let started = resumed
+    let interruptAsked = false
+    let interruptDeadline: number | undefined
     let loop: Loop | undefined
     for (;;) {
       const entries = (await tail.read()).filter((e) => e.loop.id === this.loopID)
@@ -217,12 +230,21 @@ class Runner {
         if (translated.end) {
           loop = (await this.endSteps(entry.loop.id, translated.end.kind)) ?? loop
           const detail = loop?.detail ?? null
-          if (translated.end.kind === "paused") return this.end(this.interrupt ? { kind: "interrupted" } : { kind: "paused" }, this.interrupt ? "interrupted" : "paused", detail, loop)
+          if (translated.end.kind === "paused" && this.interrupt) return this.end({ kind: "interrupted" }, "interrupted", `${detail ?? "paused"}; \`ralph-loop run --resume ${entry.loop.id}\` goes on`, loop)
+          if (translated.end.kind === "paused") return this.end({ kind: "paused" }, "paused", `${detail ?? "paused"}; nobody is there to resume it: \`ralph-loop run --resume ${entry.loop.id}\` goes on`, loop)
           return this.end(translated.end, translated.end.reason, detail, loop)
         }
       }
       if (gone !== undefined) return this.failed(`the OpenCode server ${gone} while the loop ran; \`ralph-loop run --resume${this.loopID ? ` ${this.loopID}` : ""}\` takes the loop back`)
-      if (this.interrupt) return this.end({ kind: "interrupted" }, "interrupted", `${this.interrupt}: the server was stopped; the loop's state is on disk, \`ralph-loop run --resume${this.loopID ? ` ${this.loopID}` : ""}\` goes on`, loop)
+      if (this.interrupt && !interruptAsked) {
+        interruptAsked = true
+        const refused = await this.interruptLoop(this.interrupt, started)
+        if (refused !== undefined) return this.end({ kind: "interrupted" }, "interrupted", refused, loop)
+        // The loop's paused (or stopped) line ends the follow, once its state is on disk.
+        interruptDeadline = Date.now() + END_STEPS_MS
+        continue
+      }
+      if (interruptDeadline !== undefined && Date.now() > interruptDeadline) return this.end({ kind: "interrupted" }, "interrupted", "the plugin took the request but its state did not say so in time", loop)
       if (commandDone && !started) {
         // The first turn is over and no loop started: /ralph refused (its toast says why), or the command failed.
         const more = (await tail.read()).filter((e) => e.loop.id === this.loopID)
@@ -241,6 +263,22 @@ class Runner {
         }
       })
     }
+  }
+
+  /**
+   * SIGINT/SIGTERM: the loop is paused (or cancelled) through the plugin's control channel — no
+   * model turn; the turn under way is cut off when the server stops, and recovery takes it up at
+   * --resume. Undefined when the plugin did it; else what happened instead (the run then ends anyway).
+   */
+  private async interruptLoop(signal: NodeJS.Signals, started: boolean): Promise<string | undefined> {
+    const action = this.args.onInterrupt
+    this.emit({ type: "interrupt", signal, action })
+    if (!this.loopID || !started) return `${signal} before the loop started`
+    const outcome = await sendControl(this.args.project, { verb: action, loop: this.loopID, from: `ralph-loop run (${signal})` })
+    if (outcome.status === "done") return undefined
+    const said = `the loop could not be ${action === "pause" ? "paused" : "cancelled"} (${outcome.message}); its state is on disk as the plugin last wrote it`
+    this.emit({ type: "error", message: said })
+    return said
   }
 
   /**
