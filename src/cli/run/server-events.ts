@@ -14,6 +14,8 @@ export interface Toast {
 export class ServerEvents {
   readonly toasts: Toast[] = []
   private readonly texts = new Set<string>()
+  /** Assistant messages that are OpenCode's summaries (the loop's handoffs), not the model's work. */
+  private readonly summaries = new Set<string>()
   private readonly controller = new AbortController()
 
   constructor(
@@ -61,10 +63,15 @@ export class ServerEvents {
       case "tui.toast.show":
         this.toasts.push({ title: event.properties.title ?? "", message: event.properties.message })
         return
+      case "message.updated": {
+        const info = event.properties.info
+        if (info.role === "assistant" && (info.summary || info.mode === "compaction")) this.summaries.add(info.id)
+        return
+      }
       case "message.part.updated": {
         const part = event.properties.part
         if (!this.verbose || part.type !== "text" || part.synthetic || part.ignored || part.time?.end === undefined) return
-        if (this.texts.has(part.id) || !this.isRunSession(part.sessionID) || !part.text.trim()) return
+        if (this.texts.has(part.id) || this.summaries.has(part.messageID) || !this.isRunSession(part.sessionID) || !part.text.trim()) return
         this.texts.add(part.id)
         this.emit({ type: "text", session: part.sessionID, text: part.text.trim() })
         return
