@@ -45,4 +45,32 @@ describe("ralph-loop run: interrupts and --resume", () => {
       hold.open()
     }
   })
+
+  it("the server dies mid-iteration: the run says so and exits 1; --resume takes the loop back (the plugin's recovery) and completes it", async () => {
+    const hold = gate()
+    const project = setup().project("run-server-dies", {
+      script: {
+        main: (r: MockRequest): Reply =>
+          r.index === 0 ? { text: "working on part one" } : r.index === 1 ? { text: "holding part two — a long answer", holdAfterFirstChunk: hold.opened } : { text: "All finished. <promise>DONE</promise>" },
+      },
+    })
+    try {
+      const first = startRun(setup(), project, ["build the widget"])
+      await setup().mock.waitFor(() => setup().requests("run-server-dies", "main").length >= 2, 120_000, "the second iteration's request")
+      const server = serverPid(first.lines()) as number
+      process.kill(-server, "SIGKILL")
+      expect(await first.exit(), first.stderr()).toBe(EXIT.runnerFailure)
+      expect(first.stderr()).toMatch(/the OpenCode server ended by SIGKILL while the loop ran; `ralph-loop run --resume ses_\S+` takes the loop back/)
+      const [cut] = savedLoops(project)
+      expect(cut).toMatchObject({ phase: "running", iteration: 2 })
+
+      const second = startRun(setup(), project, ["--resume", cut?.id as string])
+      expect(await second.exit(), second.stderr()).toBe(EXIT.completed)
+      expect(second.lines().find((l) => l.startsWith("loop "))).toMatch(new RegExp(`^loop ${cut?.id} taken back at iteration 2: `))
+      expect(savedLoops(project)).toEqual([expect.objectContaining({ id: cut?.id, phase: "stopped", stopReason: "completed" })])
+      expect(alive(serverPid(second.lines()) as number)).toBe(false)
+    } finally {
+      hold.open()
+    }
+  })
 })
