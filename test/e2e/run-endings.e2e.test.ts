@@ -73,4 +73,15 @@ describe("ralph-loop run: how a loop ends is its exit code", () => {
     expect(run.stderr()).toContain("unknown flag --max-iteratons (did you mean --max-iterations?)")
     expect(run.lines().some((l) => l.startsWith("OpenCode started"))).toBe(false)
   })
+
+  it("paused for a person (the model reports it is blocked): exit 6, the pause's why in its event and the end", async () => {
+    const project = setup().project("run-blocked", {
+      script: { main: [{ text: "---RALPH_STATUS---\nSTATUS: BLOCKED\nEXIT_SIGNAL: false\nRECOMMENDATION: need the API key for the staging server\n---END_RALPH_STATUS---" }] },
+    })
+    const run = startRun(setup(), project, ["a blocked task", "--status-block"], { json: true })
+    expect(await run.exit(), run.stderr()).toBe(EXIT.paused)
+    const events = run.events()
+    expect(events.find((e) => e.type === "paused")).toMatchObject({ detail: expect.stringContaining("need the API key for the staging server") })
+    expect(events.at(-1)).toMatchObject({ type: "ended", outcome: "paused", exitCode: 6, detail: expect.stringMatching(/need the API key.*ralph-loop run --resume ses_/) })
+  })
 })

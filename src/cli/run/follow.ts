@@ -93,3 +93,17 @@ export async function readLoopState(project: string, loopID: string): Promise<Sa
   const read = await readRegularFile(new LoopStore(project).fileOf(loopID))
   return read.ok ? parseSavedLoop(read.text) : undefined
 }
+
+/**
+ * The state file as of a journal line written at `at`: the plugin writes the two side by side, so
+ * the file may lag its line a moment — then it is read again, briefly (about a second). What it
+ * adds is the why of a wait or a pause, never what ends the run: after that, the newest read.
+ */
+export async function stateAsOf(read: () => Promise<SavedLoop | undefined>, at: number, tries = 20, pauseMs = 50): Promise<SavedLoop | undefined> {
+  let saved = await read()
+  for (let n = 0; n < tries && (!saved || saved.savedAt < at); n += 1) {
+    await new Promise((resolve) => setTimeout(resolve, pauseMs))
+    saved = (await read()) ?? saved
+  }
+  return saved
+}

@@ -18,7 +18,7 @@ import { packageInfo } from "../package-info.js"
 import { parseRunArgs, type RunArgs } from "./args.js"
 import { runEventSchema, RUN_EVENTS_VERSION, type RunEvent, type RunEventBody } from "./events.js"
 import { exitCode, type Ending } from "./exit-code.js"
-import { JournalTail, readLoopState } from "./follow.js"
+import { JournalTail, readLoopState, stateAsOf } from "./follow.js"
 import { attachHost, HostError, startHost, type Host } from "./host.js"
 import { pluginInstalled } from "./installed.js"
 import { freshMemory, translate, type StateNow } from "./journal-events.js"
@@ -218,7 +218,7 @@ class Runner {
     for (;;) {
       const entries = (await tail.read()).filter((e) => e.loop.id === this.loopID)
       for (const entry of entries) {
-        const saved = await readLoopState(this.args.project, entry.loop.id)
+        const saved = await stateAsOf(() => readLoopState(this.args.project, entry.loop.id), Date.parse(entry.at))
         if (saved) {
           loop = saved.loop
           this.noteSessions(saved.loop)
