@@ -73,4 +73,24 @@ describe("ralph-loop run: interrupts and --resume", () => {
       hold.open()
     }
   })
+
+  it("SIGTERM with --on-interrupt cancel ends the loop (cancelled, its report written) and exits 130", async () => {
+    const hold = gate()
+    const project = setup().project("run-cancel", {
+      script: { main: (r: MockRequest): Reply => (r.index === 0 ? { text: "holding part one", holdAfterFirstChunk: hold.opened } : { text: "more" }) },
+    })
+    try {
+      const run = startRun(setup(), project, ["build the widget", "--on-interrupt", "cancel"], { json: true })
+      await setup().mock.waitFor(() => setup().requests("run-cancel", "main").length >= 1, 120_000, "the first iteration's request")
+      run.child.kill("SIGTERM")
+      expect(await run.exit(), run.stderr()).toBe(EXIT.interrupted)
+      const events = run.events()
+      expect(events.find((e) => e.type === "interrupt")).toMatchObject({ signal: "SIGTERM", action: "cancel" })
+      expect(events.at(-1)).toMatchObject({ type: "ended", outcome: "cancelled", exitCode: 130, report: expect.stringMatching(/ralph_report\.md$/) })
+      expect(savedLoops(project)).toEqual([expect.objectContaining({ phase: "stopped", stopReason: "cancelled" })])
+      expect(alive(serverPid(run.lines()) as number)).toBe(false)
+    } finally {
+      hold.open()
+    }
+  })
 })
