@@ -2,7 +2,7 @@
 //
 //   npm run bench                       all fifteen (about 11 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree, headless
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -14,6 +14,7 @@ import { packageDir } from "../test/harness/harness.js"
 import { runContextGrowthBench, type ContextGrowthResult, type GrowthPoint } from "./context-growth.js"
 import { runControlCostBench, type ControlCostResult, type RequestCost } from "./control-cost.js"
 import { runEventHookBench, type EventHookResult } from "./event-hook.js"
+import { runHeadlessBench, type HeadlessResult } from "./headless.js"
 import { runFailureIdentitiesBench, type FailureIdentitiesResult } from "./failure-identities.js"
 import { runIdleToPromptBench, type IdleToPromptResult } from "./idle-to-prompt.js"
 import { runJournalBench, type JournalCase, type JournalResult } from "./journal.js"
@@ -82,6 +83,7 @@ interface Results {
   load?: LoadResult
   controlCost?: ControlCostResult
   status?: StatusResult
+  headless?: HeadlessResult
   reviewCost?: ReviewCostResult
   worktree?: WorktreeBenchResult
 }
@@ -158,6 +160,7 @@ async function main(): Promise<void> {
   if (wanted("control")) results.controlCost = await runControlCostBench(log)
   if (wanted("review")) results.reviewCost = await runReviewCostBench(log)
   if (wanted("worktree")) results.worktree = await runWorktreeBench(log)
+  if (wanted("headless")) results.headless = await runHeadlessBench(log)
   results.machine.opencode = results.load?.opencodeVersion ?? opencodeVersion()
   results.machine.loadAverage.end = loadavg()[0] ?? 0
 
@@ -311,6 +314,12 @@ function rows(r: Results): Row[] {
     out.push(["status CLI", `ralph-loop status (${scale})`, `${ms(s.commandMs)} (${kb(s.outputBytes)} out)`, `≤ ${GOAL.statusMs} ms`, verdict(s.commandMs <= GOAL.statusMs)])
     out.push(["status CLI", "ralph-loop status --json", ms(s.commandJsonMs), `≤ ${GOAL.statusMs} ms`, verdict(s.commandJsonMs <= GOAL.statusMs)])
     out.push(["status CLI", "  read + build + render, in process", ms(s.inProcessMs), "", "(info)"])
+  }
+  if (r.headless) {
+    const h = r.headless
+    const own = (runner: number, alone: number) => `${ms(runner)} (alone ${ms(alone)}: ${runner - alone >= 0 ? "+" : ""}${ms(runner - alone)} the runner's own)`
+    out.push(["ralph-loop run", `start → first prompt (n=${h.runs})`, own(h.runnerStartMs, h.aloneStartMs), "", "(info)"])
+    out.push(["ralph-loop run", `loop's end → exit, server stopped (n=${h.runs})`, own(h.runnerEndMs, h.aloneStopMs), "", "(info: includes the plugin's decision and report)"])
   }
   if (r.journal) {
     const j = r.journal

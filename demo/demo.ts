@@ -7,10 +7,17 @@
 //                                                 a real model you have an API key for (taken from
 //                                                 your environment, e.g. ANTHROPIC_API_KEY)
 //   npm run demo -- --keep                        keep the temp project to look at afterwards
-import { existsSync, readdirSync, statSync } from "node:fs"
+//   npm run demo -- --headless                    the same loop through `ralph-loop run`: it starts
+//                                                 OpenCode itself, prints a line per iteration, exits
+//                                                 with the loop's exit code (add --json for its events)
+import { spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { parseArgs } from "node:util"
-import { startHarness, type Project } from "../test/harness/harness.js"
+import { packageDir, startHarness, writeProject, type Project } from "../test/harness/harness.js"
+import { MockModel } from "../test/harness/mock-model.js"
+import { isolatedEnv, opencodeBinary } from "../test/harness/opencode-server.js"
 import type { MockRequest, Reply, Script } from "../test/harness/mock-model.js"
 import type { RuntimeEvent } from "../test/harness/event-log.js"
 import { reportFile } from "../test/harness/loop-files.js"
@@ -23,6 +30,8 @@ const { values: args } = parseArgs({
     strategy: { type: "string", default: "recreate" },
     "max-retries": { type: "string", default: "5" },
     keep: { type: "boolean", default: false },
+    headless: { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
     "timeout-minutes": { type: "string", default: "15" },
   },
 })
@@ -96,6 +105,34 @@ function filesUnder(dir: string, root = dir): string[] {
   })
 }
 
+/**
+ * --headless: `ralph-loop run` as a CI job runs it — its own process, which starts `opencode serve`
+ * in the project, follows the loop and exits with the loop's code. The scripted model (or your
+ * --model) and HOME/XDG stay in a temp root, as in the other mode.
+ */
+async function headless(task: string): Promise<number> {
+  const root = mkdtempSync(join(tmpdir(), "ralph-demo-headless-"))
+  const env = isolatedEnv(root, args.model ? credentialEnv() : {})
+  const mock = await MockModel.start()
+  try {
+    const project = join(root, "projects", "demo")
+    writeProject(project, env, mock, "demo", {
+      pluginOptions: { maxRetries: Number(args["max-retries"]) },
+      ...(args.model ? { opencodeConfig: { model: args.model, small_model: args.model } } : {}),
+    })
+    if (!args.model) mock.script("demo", scriptedModel())
+    const argv = ["run", "--project", project, "--opencode", opencodeBinary(), ...(args.json ? ["--json"] : ["--verbose"]), "--", task, "--strategy", args.strategy ?? "recreate"]
+    process.stdout.write(`$ ralph-loop ${argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")}\n\n`)
+    const child = spawn(process.execPath, [join(packageDir(), "dist", "cli", "main.js"), ...argv], { env, stdio: ["ignore", "inherit", "inherit"] })
+    const code = await new Promise<number>((resolve) => child.once("exit", (exit) => resolve(exit ?? 1)))
+    process.stdout.write(`\nralph-loop run exited with ${code}${args.keep ? `\nkept: ${root}` : ""}\n`)
+    return code
+  } finally {
+    await mock.close()
+    if (!args.keep) rmSync(root, { recursive: true, force: true })
+  }
+}
+
 async function main(): Promise<number> {
   const realModel = args.model
   const strategy = args.strategy ?? "recreate"
@@ -104,6 +141,7 @@ async function main(): Promise<number> {
     process.stderr.write("--model needs --task \"...\" (what the real model should do)\n")
     return 2
   }
+  if (args.headless) return headless(task)
   const harness = await startHarness({ env: realModel ? credentialEnv() : {} })
   let project: Project | undefined
   try {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status, report, checkpoints, worktrees and the control verbs (see --help).
+// The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status, report, checkpoints, worktrees, the control verbs and run (see --help).
 import { parseArgs, projectFolderProblem } from "./args.js"
 import { checkpoints } from "./checkpoints.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
@@ -8,6 +8,7 @@ import type { ControlVerb } from "../control/request.js"
 import { doctor } from "./doctor.js"
 import { install } from "./install.js"
 import { planCheck } from "./plan-check.js"
+import { run } from "./run/run.js"
 import { report, status } from "./status.js"
 import { terminalText } from "./terminal-text.js"
 import { uninstall } from "./uninstall.js"
@@ -31,6 +32,9 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
   ralph-loop report    [--project DIR] [LOOP]      write LOOP's ralph_report.html now (also while it runs)
   ralph-loop checkpoints [--project DIR] [LOOP]    each loop's checkpoints: iteration, time, files changed, checks
   ralph-loop worktrees [--project DIR]             each worktree loop: branch, state, what its merge did
+  ralph-loop run [--project DIR] [--attach URL] [--json] [--auto-approve] … [--] <task and /ralph flags>
+                                                   a loop headless: starts OpenCode, follows the loop to its
+                                                   end, exits with a code per ending (run --help)
 
   While OpenCode runs the plugin in the project, from another terminal (no chat message, no model turn):
   ralph-loop pause     [LOOP] [--project DIR]      pause the loop: nothing more is sent until resume
@@ -51,6 +55,8 @@ const out = (line: string) => process.stdout.write(`${terminalText(line)}\n`)
 const fail = (line: string) => process.stderr.write(`${terminalText(line)}\n`)
 
 async function main(): Promise<number> {
+  // `run` passes what follows it to /ralph: its own parser (run/args.ts).
+  if (process.argv[2] === "run") return run(process.argv.slice(3), { out, fail, env: process.env, cwd: process.cwd() })
   const args = parseArgs(process.argv.slice(2), process.cwd())
   if ("error" in args) {
     fail(`ralph-loop: ${args.error}\n\n${HELP}`)
