@@ -48,7 +48,8 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
     else args.operands.push(flag)
   }
   if (args.global && projectGiven) return { error: "--global and --project exclude each other" }
-  const takes = OPERANDS[args.command ?? ""] ?? 0
+  // `plan merge [PATH] [BRANCH…]` takes any number of branches.
+  const takes = args.command === "plan" && args.operands[0] === "merge" ? Number.POSITIVE_INFINITY : (OPERANDS[args.command ?? ""] ?? 0)
   if (args.operands.length > takes) return { error: `unexpected argument ${args.operands[takes]}` }
   if (args.command === "status" || args.command === "report" || args.command === "checkpoints") args.loop = args.operands[0]
   return args

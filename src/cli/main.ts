@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status, report, checkpoints and worktrees (see --help).
-import { parseArgs, projectFolderProblem } from "./args.js"
+import { parseArgs, projectFolderProblem, type CliArgs } from "./args.js"
 import { checkpoints } from "./checkpoints.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
 import { doctor } from "./doctor.js"
 import { install } from "./install.js"
 import { planCheck } from "./plan-check.js"
+import { planReady } from "./plan-ready.js"
 import { report, status } from "./status.js"
 import { terminalText } from "./terminal-text.js"
 import { uninstall } from "./uninstall.js"
@@ -23,6 +24,10 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
                                                    work is not in your branch only with --force)
   ralph-loop plan check [PATH] [--project DIR]     read a plan as /ralph --prd would (PATH: the prdPath
                                                    setting) and show its stories in the loop's order
+  ralph-loop plan ready [PATH] [--project DIR] [--json]
+                                                   the ids of the stories that can start now (not done,
+                                                   their dependencies done), one a line; --json:
+                                                   {"stories":[…],"done":[…],"left":N} for a CI matrix
   ralph-loop status    [--project DIR] [LOOP] [--json] [--watch]
                                                    every loop of the project, then LOOP (or the newest) in
                                                    detail with its iterations; --watch redraws on change
@@ -69,11 +74,7 @@ async function main(): Promise<number> {
     case "checkpoints":
       return checkpoints(args, out)
     case "plan":
-      if (args.operands[0] !== "check") {
-        fail(`ralph-loop: plan needs a subcommand: plan check [PATH]\n\n${HELP}`)
-        return 2
-      }
-      return planCheck(args, args.operands[1], process.env, out)
+      return plan(args)
     case "status":
       return status(args, out)
     case "report":
@@ -82,6 +83,15 @@ async function main(): Promise<number> {
       fail(`ralph-loop: unknown command ${args.command}\n\n${HELP}`)
       return 2
   }
+}
+
+function plan(args: CliArgs): Promise<number> | number {
+  const [sub, ...rest] = args.operands
+  if (sub !== "check" && sub !== "ready") {
+    fail(`ralph-loop: plan needs a subcommand: plan check [PATH], plan ready [PATH]\n\n${HELP}`)
+    return 2
+  }
+  return sub === "check" ? planCheck(args, rest[0], process.env, out) : planReady(args, rest[0], process.env, out, fail)
 }
 
 // `ralph-loop status | head`: the reader went away; that is not an error of ours.

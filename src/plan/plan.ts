@@ -55,6 +55,19 @@ export function nextStory(stories: readonly Story[], done: ReadonlySet<string>):
   return best?.story
 }
 
+/**
+ * The stories that can start now — not done, every dependency done — in the order the loop would
+ * take them: lowest `priority` first, then file order (what `nextStory` picks first among them).
+ */
+export function readyStories(stories: readonly Story[], done: ReadonlySet<string>): Story[] {
+  const rank = (story: Story) => story.priority ?? Number.POSITIVE_INFINITY
+  return stories
+    .map((story, index) => ({ story, index }))
+    .filter(({ story }) => !done.has(story.id) && story.dependsOn.every((id) => done.has(id)))
+    .sort((a, b) => rank(a.story) - rank(b.story) || a.index - b.index)
+    .map(({ story }) => story)
+}
+
 /** The stories not done yet, in the order the loop would take them. */
 export function workOrder(stories: readonly Story[], done: ReadonlySet<string>): Story[] {
   const taken = new Set(done)
