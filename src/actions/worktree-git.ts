@@ -26,7 +26,7 @@ async function currentBranch(directory: string): Promise<string | undefined> {
 }
 
 /** Commits need an author; the user's own identity when git has one. */
-async function identity(directory: string): Promise<Record<string, string>> {
+export async function identity(directory: string): Promise<Record<string, string>> {
   const email = await runGit(directory, ["config", "user.email"])
   if (email.ok && email.stdout.trim()) return {}
   return { GIT_AUTHOR_NAME: "ralph-loop", GIT_AUTHOR_EMAIL: "ralph-loop@localhost", GIT_COMMITTER_NAME: "ralph-loop", GIT_COMMITTER_EMAIL: "ralph-loop@localhost" }
