@@ -76,7 +76,7 @@ export async function mergeFacts(state: WorktreeState, strategy: MergeStrategy):
 }
 
 /** The files a merge of `branch` into HEAD would leave in conflict, found without touching the work tree. */
-async function conflictsOf(main: string, branch: string): Promise<string[]> {
+export async function conflictsOf(main: string, branch: string): Promise<string[]> {
   const result = await runGit(main, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "HEAD", branch], { answers: [1] })
   if (!result.ok) throw new Error(`git merge-tree: ${result.reason}`)
   if (result.code === 0) return []

@@ -6,6 +6,7 @@ import { clean, DEFAULT_DAYS } from "./clean.js"
 import { doctor } from "./doctor.js"
 import { install } from "./install.js"
 import { planCheck } from "./plan-check.js"
+import { planMerge } from "./plan-merge.js"
 import { planReady } from "./plan-ready.js"
 import { report, status } from "./status.js"
 import { terminalText } from "./terminal-text.js"
@@ -28,6 +29,13 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
                                                    the ids of the stories that can start now (not done,
                                                    their dependencies done), one a line; --json:
                                                    {"stories":[…],"done":[…],"left":N} for a CI matrix
+  ralph-loop plan merge [PATH] [BRANCH…] [--project DIR]
+                                                   merge story branches (default: every ralph/story-*,
+                                                   a fetched remote's too) into the current branch, one
+                                                   merge commit each; mark their stories done in PATH
+                                                   (uncommitted) and print what became ready. A branch
+                                                   that would conflict is named and kept. Needs a tree
+                                                   without tracked changes. Exit 1: one was not merged
   ralph-loop status    [--project DIR] [LOOP] [--json] [--watch]
                                                    every loop of the project, then LOOP (or the newest) in
                                                    detail with its iterations; --watch redraws on change
@@ -87,10 +95,11 @@ async function main(): Promise<number> {
 
 function plan(args: CliArgs): Promise<number> | number {
   const [sub, ...rest] = args.operands
-  if (sub !== "check" && sub !== "ready") {
-    fail(`ralph-loop: plan needs a subcommand: plan check [PATH], plan ready [PATH]\n\n${HELP}`)
+  if (sub !== "check" && sub !== "ready" && sub !== "merge") {
+    fail(`ralph-loop: plan needs a subcommand: plan check [PATH], plan ready [PATH], plan merge [PATH] [BRANCH…]\n\n${HELP}`)
     return 2
   }
+  if (sub === "merge") return planMerge(args, rest, process.env, out, fail)
   return sub === "check" ? planCheck(args, rest[0], process.env, out) : planReady(args, rest[0], process.env, out, fail)
 }
 
