@@ -67,7 +67,7 @@ export async function planMerge(args: CliArgs, operands: readonly string[], env:
       return 1
     }
     out(`${read.file}: marked done: ${marked.join(", ")} (not committed: commit ${read.file})`)
-  } else if (refs.length === 0 && missing.length === 0) out(`no story branch to merge (${named.length ? "" : "ralph/story-* — "}fetch a remote's first: git fetch)`)
+  } else if (refs.length === 0 && missing.length === 0) out("no ralph/story-* branch to merge (a remote's are seen once fetched: git fetch)")
   const ready = becameReady(stories, before, done)
   const left = stories.length - done.size
   out(left === 0 ? `every story of ${read.file} is done (${stories.length})` : ready.length > 0 ? `ready now: ${ready.join(", ")}` : `no story became ready (${left} not done)`)

@@ -115,8 +115,22 @@ describe("ralph-loop plan ready and plan merge, on real repositories", () => {
     expect(head()).toBe(git(r, "rev-parse", "main"))
   })
 
+  it("a merge git stops half-way (a pre-merge-commit hook says no) is aborted: the tree as it was, the branch kept; exit 1", () => {
+    const r = repo()
+    storyBranch(r, "s1", { "one.txt": "one\n" })
+    writeFileSync(join(r.dir, ".git", "hooks", "pre-merge-commit"), "#!/bin/sh\necho 'no merges today' >&2\nexit 1\n", { mode: 0o755 })
+    const head = git(r, "rev-parse", "HEAD")
+    const result = cli(r, "plan", "merge", "plan.json")
+    expect(result.status).toBe(1)
+    expect(result.stderr).toMatch(/^ralph-loop plan merge: ralph\/story-s1: not merged: the merge failed \(.*no merges today.*\); the branch is kept and main is as it was/)
+    expect(git(r, "rev-parse", "HEAD")).toBe(head)
+    expect(git(r, "status", "--porcelain", "--untracked-files=all")).toBe("")
+    expect(spawnSync("git", ["rev-parse", "-q", "--verify", "MERGE_HEAD"], { cwd: r.dir, env: r.env }).status).toBe(1)
+  })
+
   it("branches named on the command line, a remote's branches after a fetch, and what it refuses (exit 1 / 2)", () => {
     const r = repo()
+    expect(cli(r, "plan", "merge", "plan.json")).toEqual({ status: 0, stdout: "no ralph/story-* branch to merge (a remote's are seen once fetched: git fetch)\nno story became ready (3 not done)\n", stderr: "" })
     storyBranch(r, "s1", { "one.txt": "one\n" })
     // A clone stands in for the merge job's runner: the story branch is only its remote's.
     const clone = { dir: join(r.dir, "..", "clone"), env: r.env }
