@@ -41,6 +41,8 @@ import { ParallelPlan } from "./actions/parallel-plan.js"
 import { readWorktreeState } from "./store/worktree-file.js"
 import { sharedFilesFolder } from "./store/shared-files.js"
 import { redacted } from "./notify/redact.js"
+import { ControlChannel } from "./control/channel.js"
+import { controlAct } from "./control/serve.js"
 
 /**
  * The loops that were active are taken back from disk before the hooks act on anything (a command
@@ -107,6 +109,9 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     worktrees.start()
     void parallel.reconcile()
   }
+  // Requests of the TUI, the `ralph-loop` command or a runner, once the loops are taken back (src/control/).
+  const control = new ControlChannel(input.directory, controlAct(ctx), (level, message, extra) => api.log(level, message, extra))
+  control.start()
   api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: redacted(settings.current) })
 
   const hooks: Hooks = {
@@ -122,6 +127,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     "experimental.session.compacting": compactingHook(ctx),
     tool: toolDefinitions(toolCall(ctx)),
     dispose: async () => {
+      control.dispose()
       worktrees.dispose()
       ctx.runner.dispose()
       await store.flush()

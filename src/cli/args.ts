@@ -1,4 +1,4 @@
-// `ralph-loop <command> [arguments] [--global | --project DIR] [--days N] [--json] [--watch]`.
+// `ralph-loop <command> [arguments] [--global | --project DIR] [--days N] [--json] [--watch] [--to N|start]`.
 import { statSync } from "node:fs"
 import { resolve } from "node:path"
 
@@ -16,10 +16,15 @@ export interface CliArgs {
   watch: boolean
   /** clean: also worktrees whose work is not in the user's branch. */
   force: boolean
+  /** rollback: the checkpoint (its number, or "start"); absent: the one before the last. */
+  to?: number | "start"
 }
 
-/** How many arguments each command takes after its name (status and report: the loop). */
-const OPERANDS: Record<string, number> = { plan: 2, status: 1, report: 1, checkpoints: 1 }
+/** How many arguments each command takes after its name (status, report, the control verbs: the loop; hint: the loop and the text). */
+const OPERANDS: Record<string, number> = { plan: 2, status: 1, report: 1, checkpoints: 1, pause: 1, resume: 1, cancel: 1, rollback: 1, hint: 2 }
+
+/** The commands whose one operand is the loop. */
+const LOOP_OPERAND = new Set(["status", "report", "checkpoints", "pause", "resume", "cancel", "rollback"])
 
 export function parseArgs(argv: string[], cwd: string): CliArgs | { error: string } {
   const args: CliArgs = { command: undefined, operands: [], global: false, project: cwd, days: undefined, help: false, loop: undefined, json: false, watch: false, force: false }
@@ -43,6 +48,10 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
       const given = value()
       if (given === undefined || !/^\d+(\.\d+)?$/.test(given)) return { error: `--days needs a number of days (0 or more)${given === undefined ? "" : `, not ${JSON.stringify(given)}`}` }
       args.days = Number(given)
+    } else if (flag === "--to") {
+      const given = value()
+      if (given === undefined || !/^(\d+|start)$/.test(given)) return { error: `--to needs a checkpoint's number or "start"${given === undefined ? "" : `, not ${JSON.stringify(given)}`}` }
+      args.to = given === "start" ? "start" : Number(given)
     } else if (flag.startsWith("-")) return { error: `unknown option ${flag}` }
     else if (args.command === undefined) args.command = flag
     else args.operands.push(flag)
@@ -51,7 +60,9 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
   // `plan merge [PATH] [BRANCH…]` takes any number of branches.
   const takes = args.command === "plan" && args.operands[0] === "merge" ? Number.POSITIVE_INFINITY : (OPERANDS[args.command ?? ""] ?? 0)
   if (args.operands.length > takes) return { error: `unexpected argument ${args.operands[takes]}` }
-  if (args.command === "status" || args.command === "report" || args.command === "checkpoints") args.loop = args.operands[0]
+  if (LOOP_OPERAND.has(args.command ?? "")) args.loop = args.operands[0]
+  // hint [LOOP] TEXT
+  if (args.command === "hint") args.loop = args.operands.length === 2 ? args.operands[0] : undefined
   return args
 }
 

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status, report, checkpoints and worktrees (see --help).
+// The `ralph-loop` command: install, uninstall, doctor, clean, plan check / ready / merge, status, report, checkpoints, worktrees, the control verbs and run (see --help).
 import { parseArgs, projectFolderProblem, type CliArgs } from "./args.js"
 import { checkpoints } from "./checkpoints.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
+import { CLI_CONTROL_VERBS, control, NO_ANSWER_EXIT } from "./control.js"
+import type { ControlVerb } from "../control/request.js"
 import { doctor } from "./doctor.js"
 import { install } from "./install.js"
 import { planCheck } from "./plan-check.js"
 import { planMerge } from "./plan-merge.js"
 import { planReady } from "./plan-ready.js"
+import { run } from "./run/run.js"
 import { report, status } from "./status.js"
 import { terminalText } from "./terminal-text.js"
 import { uninstall } from "./uninstall.js"
@@ -42,6 +45,21 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
   ralph-loop report    [--project DIR] [LOOP]      write LOOP's ralph_report.html now (also while it runs)
   ralph-loop checkpoints [--project DIR] [LOOP]    each loop's checkpoints: iteration, time, files changed, checks
   ralph-loop worktrees [--project DIR]             each worktree loop: branch, state, what its merge did
+  ralph-loop run [--project DIR] [--attach URL] [--json] [--auto-approve] … [--] <task and /ralph flags>
+                                                   a loop headless: starts OpenCode, follows the loop to its
+                                                   end, exits with a code per ending (run --help)
+
+  While OpenCode runs the plugin in the project, from another terminal (no chat message, no model turn):
+  ralph-loop pause     [LOOP] [--project DIR]      pause the loop: nothing more is sent until resume
+  ralph-loop resume    [LOOP] [--project DIR]      a paused or waiting loop goes on now
+  ralph-loop cancel    [LOOP] [--project DIR]      end the loop
+  ralph-loop hint      [LOOP] TEXT [--project DIR] the loop's next prompt carries TEXT (once)
+  ralph-loop rollback  [LOOP] [--to N | --to start] [--project DIR]
+                                                   the work tree back to checkpoint N (default: the one
+                                                   before the last); refused while a turn runs
+  LOOP is a loop's id or the start of it; without it, the project's one live loop (a worktree loop's
+  request goes to its worktree). Exit status 1: refused (the reason is printed); ${NO_ANSWER_EXIT}: no answer —
+  OpenCode is not running with the plugin there, and the request is withdrawn.
 
 DIR defaults to the current folder. Exit status 1 when something is wrong.`
 
@@ -50,6 +68,8 @@ const out = (line: string) => process.stdout.write(`${terminalText(line)}\n`)
 const fail = (line: string) => process.stderr.write(`${terminalText(line)}\n`)
 
 async function main(): Promise<number> {
+  // `run` passes what follows it to /ralph: its own parser (run/args.ts).
+  if (process.argv[2] === "run") return run(process.argv.slice(3), { out, fail, env: process.env, cwd: process.cwd() })
   const args = parseArgs(process.argv.slice(2), process.cwd())
   if ("error" in args) {
     fail(`ralph-loop: ${args.error}\n\n${HELP}`)
@@ -88,6 +108,7 @@ async function main(): Promise<number> {
     case "report":
       return report(args, out)
     default:
+      if (CLI_CONTROL_VERBS.has(args.command)) return control(args, args.command as ControlVerb, out, fail)
       fail(`ralph-loop: unknown command ${args.command}\n\n${HELP}`)
       return 2
   }

@@ -3,7 +3,7 @@
 import type { Part } from "@opencode-ai/sdk"
 import { featureOn } from "../config/features.js"
 import type { RalphContext } from "../context.js"
-import { clearWorking, entries, isoDate, manualText, remember, type MemoryFile } from "../memory/memory-file.js"
+import { clearWorking, entries, forget, isoDate, manualText, remember, type Forgetting, type MemoryFile } from "../memory/memory-file.js"
 import { MEMORY_FILE } from "../project/own-files.js"
 import { CONTROL_MARKER, type MemoryCommand } from "./definitions.js"
 import { replaceText } from "./text.js"
@@ -21,14 +21,27 @@ export async function runMemoryCommand(ctx: RalphContext, command: MemoryCommand
   replaceText(parts, `${CONTROL_MARKER} /${command}\n\n${message}\n\n(This message is for the user; the Ralph loop plugin already did it. Reply with just "OK".)`)
 }
 
+/** /ralph-remember and the control channel's remember: `text` under Priority. `done` false: nothing was written. */
+export async function rememberEntry(ctx: RalphContext, text: string): Promise<{ done: boolean; title: string; message: string }> {
+  if (!featureOn(ctx.settings.current, "remember")) return { done: false, title: "Ralph · nothing remembered", message: 'Memory writes are switched off ("remember" is in disabledFeatures).' }
+  if (!text) return { done: false, title: "Ralph · nothing remembered", message: "Usage: /ralph-remember <text> — kept under Priority in the project memory." }
+  await ctx.memory.update((m) => remember(m, "priority", { text, source: "command", date: isoDate(ctx.now()) }, ctx.settings.current.memoryMaxEntries))
+  return { done: true, title: "Ralph · remembered", message: `Every loop in this project will be given (under Priority in ${MEMORY_FILE}): ${text}` }
+}
+
+/** The control channel's forget: the entry whose text is `text` (or the one that contains it) leaves the memory. */
+export async function forgetEntry(ctx: RalphContext, text: string): Promise<{ done: boolean; title: string; message: string }> {
+  if (!text) return { done: false, title: "Ralph · nothing forgotten", message: "Forget needs the text of the entry (or a part of it only that entry has)." }
+  let result: Forgetting | undefined
+  await ctx.memory.update((m) => (result = forget(m, text)).memory)
+  const { removed = [], candidates = [] } = result ?? {}
+  if (removed.length) return { done: true, title: "Ralph · forgotten", message: `Taken out of ${MEMORY_FILE}: ${removed.map((e) => e.text).join(" | ")}` }
+  if (candidates.length) return { done: false, title: "Ralph · nothing forgotten", message: `"${text}" is part of ${candidates.length} entries; give one's whole text:\n${candidates.map((e) => `- ${e.text}`).join("\n")}` }
+  return { done: false, title: "Ralph · nothing forgotten", message: `No entry of ${MEMORY_FILE} holds "${text}".` }
+}
+
 async function act(ctx: RalphContext, command: MemoryCommand, args: string): Promise<{ title: string; message: string }> {
-  const max = ctx.settings.current.memoryMaxEntries
-  if (command === "ralph-remember") {
-    if (!featureOn(ctx.settings.current, "remember")) return { title: "Ralph · nothing remembered", message: 'Memory writes are switched off ("remember" is in disabledFeatures).' }
-    if (!args) return { title: "Ralph · nothing remembered", message: "Usage: /ralph-remember <text> — kept under Priority in the project memory." }
-    await ctx.memory.update((m) => remember(m, "priority", { text: args, source: "command", date: isoDate(ctx.now()) }, max))
-    return { title: "Ralph · remembered", message: `Every loop in this project will be given (under Priority in ${MEMORY_FILE}): ${args}` }
-  }
+  if (command === "ralph-remember") return rememberEntry(ctx, args)
   if (args === "clear") {
     const after = await ctx.memory.update(clearWorking)
     return { title: "Ralph · working memory cleared", message: `The working memory of ${MEMORY_FILE} is empty now. The Priority entries (${entries(after, "priority").length}) and the Manual section are kept as they were.` }

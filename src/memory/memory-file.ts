@@ -188,3 +188,27 @@ export function prune(memory: MemoryFile, maxEntries: number): MemoryFile {
 export function clearWorking(memory: MemoryFile): MemoryFile {
   return { blocks: memory.blocks.map((b) => (b.kind === "working" ? { ...b, entries: [] } : b)) }
 }
+
+export interface Forgetting {
+  memory: MemoryFile
+  /** The entries taken out (none when `text` matched none, or the start of several). */
+  removed: MemoryEntry[]
+  /** When nothing was removed: the entries `text` is part of (two or more — it says which it means). */
+  candidates: MemoryEntry[]
+}
+
+/**
+ * Forgets the entries (priority, working or staging; the Manual section is never touched) whose
+ * text is `text` — or, when none is, the one entry whose text contains it. Part of several: nothing.
+ */
+export function forget(memory: MemoryFile, text: string): Forgetting {
+  const wanted = normal(text)
+  const all = memory.blocks.flatMap((b) => (b.kind === "text" ? [] : b.entries))
+  if (wanted === "") return { memory, removed: [], candidates: [] }
+  const exact = all.filter((e) => normal(e.text) === wanted)
+  const containing = all.filter((e) => normal(e.text).includes(wanted))
+  const removed = exact.length > 0 ? exact : containing.length === 1 ? containing : []
+  if (removed.length === 0) return { memory, removed, candidates: containing }
+  const gone = new Set(removed)
+  return { memory: { blocks: memory.blocks.map((b) => (b.kind === "text" ? b : { ...b, entries: b.entries.filter((e) => !gone.has(e)) })) }, removed, candidates: [] }
+}

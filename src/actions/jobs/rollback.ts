@@ -11,12 +11,14 @@ import { io, log, type Job } from "../effects.js"
 import type { JobContext } from "./context.js"
 
 export interface RollbackResult {
+  /** The work tree was written back (false: refused or failed, `message` says why). */
+  done: boolean
   title: string
   message: string
   variant: "info" | "success" | "warning" | "error"
 }
 
-const refused = (message: string): RollbackResult => ({ title: "Ralph · no rollback", message, variant: "warning" })
+const refused = (message: string): RollbackResult => ({ done: false, title: "Ralph · no rollback", message, variant: "warning" })
 
 /** What the user is told; git's failures are said, not thrown (the loop stays paused then). */
 export function* rollback(ctx: JobContext, loop: Loop, args: string): Job<RollbackResult> {
@@ -24,7 +26,7 @@ export function* rollback(ctx: JobContext, loop: Loop, args: string): Job<Rollba
     return yield* restore(ctx, loop, args)
   } catch (error) {
     yield { kind: "log", level: "warn", message: `the rollback did not finish: ${String(error)}`, extra: { loop: loop.id }, cause: error }
-    return { title: "Ralph · rollback failed", message: `The rollback did not finish: ${String(error)}`, variant: "error" }
+    return { done: false, title: "Ralph · rollback failed", message: `The rollback did not finish: ${String(error)}`, variant: "error" }
   }
 }
 
@@ -47,7 +49,7 @@ function* restore(ctx: JobContext, loop: Loop, args: string): Job<RollbackResult
   const changes = yield* io({ kind: "checkpoint-restore", loop, present: saved, target: target.checkpoint })
   ctx.manager.rolledBack(loop, `rolled back to checkpoint ${number}`)
   yield* log("info", "rolled back", { loop: loop.id, to: target.checkpoint.ref, saved: saved.ref, files: changes.length })
-  return { title: `Ralph · rolled back to checkpoint ${number}`, message: rollbackSummary(number, saved.number, changes), variant: "warning" }
+  return { done: true, title: `Ralph · rolled back to checkpoint ${number}`, message: rollbackSummary(number, saved.number, changes), variant: "warning" }
 }
 
 /** The session is idle (false also when OpenCode could not say). */

@@ -1,0 +1,46 @@
+// `ralph-loop pause | resume | cancel | rollback | hint [LOOP] …`: from another terminal, the plugin
+// running in OpenCode is asked through its control channel (src/control/) — no chat message, no
+// model turn. LOOP: a loop's id or the start of it; none: the project's one live loop.
+// Exit status: 0 done, 1 refused (the reason is printed), 2 usage, 3 no answer (OpenCode is not
+// running with the plugin there; the request is withdrawn, so nothing acts on it later).
+import { sendControl } from "../control/client.js"
+import type { ControlVerb } from "../control/request.js"
+import { controlTarget } from "../control/target.js"
+import type { CliArgs } from "./args.js"
+
+export const CLI_CONTROL_VERBS: ReadonlySet<string> = new Set(["pause", "resume", "cancel", "rollback", "hint"])
+export const NO_ANSWER_EXIT = 3
+
+export async function control(args: CliArgs, verb: ControlVerb, out: (line: string) => void, fail: (line: string) => void): Promise<number> {
+  const text = verb === "hint" ? args.operands.at(-1) : undefined
+  if (verb === "hint" && !text?.trim()) {
+    fail("ralph-loop: hint needs the text: ralph-loop hint [LOOP] TEXT")
+    return 2
+  }
+  if (args.to !== undefined && verb !== "rollback") {
+    fail(`ralph-loop: --to is for rollback only`)
+    return 2
+  }
+  const found = await controlTarget(args.project, args.loop, verb)
+  if (!found.ok) {
+    fail(`ralph-loop ${verb}: ${found.reason}`)
+    return 1
+  }
+  const { directory, loop, worktree } = found.target
+  const outcome = await sendControl(directory, {
+    verb,
+    loop,
+    from: `ralph-loop ${verb}`,
+    ...(text === undefined ? {} : { text }),
+    ...(args.to === undefined ? {} : { checkpoint: args.to }),
+  })
+  const where = worktree ? ` (worktree ${worktree})` : ""
+  if (outcome.status === "done") {
+    out(`${outcome.title} — ${loop}${where}`)
+    out(outcome.message)
+    return 0
+  }
+  fail(`${outcome.title} — ${loop}${where}`)
+  fail(outcome.message)
+  return outcome.status === "refused" ? 1 : NO_ANSWER_EXIT
+}

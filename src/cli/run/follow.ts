@@ -1,0 +1,95 @@
+// Following one loop from its files: the lines the plugin appends to the journal for it, and its
+// state file. Files, not the event stream: they are what the plugin writes before it acts (a
+// prompt waits for them), they outlive a server that dies, and they are the same whether the
+// runner started the server or attached to one. Read-only.
+import { open, readdir, stat } from "node:fs/promises"
+import { join } from "node:path"
+import { STATE_DIR } from "../../project/own-files.js"
+import { journalEntrySchema, type JournalEntry } from "../../store/loop-schema.js"
+import { LoopStore } from "../../store/loop-store.js"
+import { parseSavedLoop, type SavedLoop } from "../../store/saved-loops.js"
+import { readRegularFile } from "../../store/regular-file.js"
+
+const JOURNAL = "journal.jsonl"
+
+/**
+ * The lines appended to a project's journal from a point on. A rotation (journal.jsonl copied to
+ * journal-<time>.jsonl and replaced) is noticed by the file's identity or size: the rest of the old
+ * journal is read from its copy, then the new one from its start (it repeats the open loops' last
+ * lines; the translation skips lines it has seen).
+ */
+export class JournalTail {
+  private constructor(
+    private readonly dir: string,
+    private offset: number,
+    private ino: number | undefined,
+  ) {}
+
+  /** A tail from the journal's end now: only what is appended from here on. */
+  static async fromEnd(project: string): Promise<JournalTail> {
+    const dir = join(project, STATE_DIR)
+    const info = await stat(join(dir, JOURNAL)).catch(() => undefined)
+    return new JournalTail(dir, info?.size ?? 0, info?.ino)
+  }
+
+  async read(): Promise<JournalEntry[]> {
+    const file = join(this.dir, JOURNAL)
+    const info = await stat(file).catch(() => undefined)
+    if (!info) return []
+    const texts: string[] = []
+    if ((this.ino !== undefined && info.ino !== this.ino) || info.size < this.offset) {
+      const rotated = await this.newestRotated()
+      if (rotated) texts.push(await this.readFrom(rotated, this.offset, true))
+      this.offset = 0
+    }
+    this.ino = info.ino
+    texts.push(await this.readFrom(file, this.offset, false))
+    return texts.flatMap(parseLines)
+  }
+
+  /** The complete lines of `file` from `from` on; the offset moves past them (not for a rotated copy). */
+  private async readFrom(file: string, from: number, copy: boolean): Promise<string> {
+    const handle = await open(file, "r").catch(() => undefined)
+    if (!handle) return ""
+    try {
+      const { size } = await handle.stat()
+      if (size <= from) return ""
+      const buffer = Buffer.alloc(size - from)
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, from)
+      const text = buffer.subarray(0, bytesRead).toString("utf8")
+      // A line still being appended is read at the next look.
+      const complete = text.lastIndexOf("\n") + 1
+      if (!copy) this.offset = from + Buffer.byteLength(text.slice(0, complete))
+      return text.slice(0, complete)
+    } finally {
+      await handle.close()
+    }
+  }
+
+  private async newestRotated(): Promise<string | undefined> {
+    const names = await readdir(this.dir).catch(() => [] as string[])
+    const rotated = names.filter((n) => /^journal-.+\.jsonl$/.test(n)).sort()
+    const newest = rotated.at(-1)
+    return newest ? join(this.dir, newest) : undefined
+  }
+}
+
+function parseLines(text: string): JournalEntry[] {
+  const entries: JournalEntry[] = []
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue
+    try {
+      const parsed = journalEntrySchema.safeParse(JSON.parse(line))
+      if (parsed.success) entries.push(parsed.data)
+    } catch {
+      // not a line of ours
+    }
+  }
+  return entries
+}
+
+/** The loop's state file now; undefined while it is missing or mid-replace. */
+export async function readLoopState(project: string, loopID: string): Promise<SavedLoop | undefined> {
+  const read = await readRegularFile(new LoopStore(project).fileOf(loopID))
+  return read.ok ? parseSavedLoop(read.text) : undefined
+}

@@ -1,0 +1,314 @@
+// `ralph-loop run`: a Ralph loop without a person at a terminal. Starts `opencode serve` in the
+// project (or attaches to a server), starts the loop with the plugin's own /ralph, follows it
+// through its files across every session it recreates, answers permission requests so nothing
+// hangs, and exits with a code per class of ending (exit-code.ts) once the loop ends.
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2"
+import { totalUsage, type Loop } from "../../loop/loop.js"
+import { STATE_DIR } from "../../project/own-files.js"
+import { reportFile } from "../../store/report.js"
+import { readLoopFiles, type SavedLoop } from "../../store/saved-loops.js"
+import { parseRalphArgs } from "../../commands/ralph-args.js"
+import { projectFolderProblem } from "../args.js"
+import { findOpencode } from "../opencode.js"
+import { packageInfo } from "../package-info.js"
+import { parseRunArgs, type RunArgs } from "./args.js"
+import { runEventSchema, RUN_EVENTS_VERSION, type RunEvent, type RunEventBody } from "./events.js"
+import { exitCode, type Ending } from "./exit-code.js"
+import { JournalTail, readLoopState } from "./follow.js"
+import { attachHost, HostError, startHost, type Host } from "./host.js"
+import { pluginInstalled } from "./installed.js"
+import { freshMemory, translate, type StateNow } from "./journal-events.js"
+import { runLine } from "./lines.js"
+import { PermissionDesk } from "./permissions.js"
+import { ServerEvents } from "./server-events.js"
+
+export const RUN_HELP = `ralph-loop run [--project DIR] [--attach URL] [--opencode PATH] [--model PROVIDER/MODEL]
+               [--json] [--verbose] [--auto-approve] [--on-interrupt pause|cancel]
+               [--resume [LOOP]] [--] <task and /ralph flags, or --prd [PATH] …>
+
+  Runs a Ralph loop headless: starts \`opencode serve\` in DIR (or uses --attach URL), starts the
+  loop with /ralph, prints a line per iteration (--json: NDJSON events) and exits when it ends.
+  Exit status: 0 completed · 1 runner failure · 2 usage · 3 a limit reached · 4 gave up
+  (stagnation, review) · 5 auth error · 6 paused for a person · 130 interrupted. See docs/headless.md.`
+
+/** How long the end of a loop may take to be complete on disk (old sessions retired, report written). */
+const END_STEPS_MS = 30_000
+/** How often the loop's files are looked at. */
+const FOLLOW_MS = 150
+
+export interface RunIO {
+  out: (line: string) => void
+  fail: (line: string) => void
+  env: NodeJS.ProcessEnv
+  cwd: string
+}
+
+export async function run(argv: readonly string[], io: RunIO): Promise<number> {
+  const parsed = parseRunArgs(argv, io.cwd)
+  if ("error" in parsed) {
+    io.fail(`ralph-loop run: ${parsed.error}\n\n${RUN_HELP}`)
+    return exitCode({ kind: "usage" })
+  }
+  if (parsed.help) {
+    io.out(RUN_HELP)
+    return 0
+  }
+  return new Runner(parsed, io).run()
+}
+
+class Runner {
+  private loopID: string | null = null
+  private host: Host | undefined
+  private events: ServerEvents | undefined
+  /** The sessions of the run's loop (its current one, earlier ones, its review's). */
+  private readonly sessions = new Set<string>()
+  private readonly parents = new Map<string, string | undefined>()
+  private interrupt: NodeJS.Signals | undefined
+  private poke: () => void = () => undefined
+
+  constructor(
+    private readonly args: RunArgs,
+    private readonly io: RunIO,
+  ) {}
+
+  private emit = (body: RunEventBody): void => {
+    const event = { ...body, at: new Date().toISOString(), loop: this.loopID } as RunEvent
+    if (event.type === "text" && !this.args.verbose) return
+    this.io.out(this.args.json ? JSON.stringify(runEventSchema.parse(event)) : runLine(event))
+  }
+
+  /** The last event: the run's end, with the exit code its class has. */
+  private end(ending: Ending, outcome: string, detail: string | null, loop?: Loop): number {
+    const code = exitCode(ending)
+    const usage = loop ? totalUsage(loop) : { tokens: 0, cost: 0 }
+    const report = loop ? reportFile(this.args.project, loop) : undefined
+    this.emit({ type: "ended", outcome, detail, exitCode: code, iteration: loop?.iteration ?? 0, tokens: usage.tokens, cost: usage.cost, report: report && existsSync(report) ? report : null })
+    return code
+  }
+
+  private failed(message: string, ending: Ending = { kind: "runner-failure" }): number {
+    if (this.args.json) this.emit({ type: "error", message })
+    this.io.fail(`ralph-loop run: ${message}`)
+    return this.end(ending, ending.kind, message)
+  }
+
+  async run(): Promise<number> {
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (this.interrupt) {
+        // A second one: stop now, whatever the loop is doing (its state is on disk at every step).
+        void this.host?.stop().finally(() => process.exit(exitCode({ kind: "interrupted" })))
+        return
+      }
+      this.interrupt = signal
+      this.poke()
+    }
+    process.on("SIGINT", onSignal)
+    process.on("SIGTERM", onSignal)
+    try {
+      return await this.runHosted()
+    } finally {
+      this.events?.stop()
+      await this.host?.stop()
+      process.off("SIGINT", onSignal)
+      process.off("SIGTERM", onSignal)
+    }
+  }
+
+  private async runHosted(): Promise<number> {
+    const { args, io } = this
+    const problem = projectFolderProblem(args.project)
+    if (problem) return this.failed(problem, { kind: "usage" })
+    const pkg = packageInfo()
+    const installed = pluginInstalled(args.project, io.env, pkg.dir)
+    if (!installed.ok) return this.failed(installed.problem)
+
+    let resuming: SavedLoop | undefined
+    if (args.resume !== undefined) {
+      const pick = await loopToResume(args.project, args.resume)
+      if (typeof pick === "string") return this.failed(pick, { kind: "usage" })
+      resuming = pick
+      this.loopID = pick.loop.id
+    } else {
+      const ralph = parseRalphArgs(args.ralph)
+      if (!ralph.ok) return this.failed(`/ralph ${args.ralph}: ${ralph.error}`, { kind: "usage" })
+      if (!ralph.task && ralph.prd === undefined) return this.failed("/ralph needs a task (or --prd [PATH])", { kind: "usage" })
+      if (ralph.worktree || ralph.parallel !== undefined) return this.failed("run follows a loop in the project itself: --worktree and --parallel loops run in instances of their own and are not supported here", { kind: "usage" })
+    }
+
+    // From here on, what the plugin journals is the run's.
+    const tail = await JournalTail.fromEnd(args.project)
+    try {
+      this.host = await this.startHost()
+    } catch (error) {
+      return this.failed(error instanceof Error ? error.message : String(error))
+    }
+    if (this.interrupt) return this.end({ kind: "interrupted" }, "interrupted", `${this.interrupt} before the loop started`)
+    this.emit({ type: "host", version: RUN_EVENTS_VERSION, url: this.host.url, started: this.host.started, pid: this.host.pid ?? null })
+    const client = createOpencodeClient({ baseUrl: this.host.url, directory: args.project })
+    const commands = await client.command.list()
+    if (!(commands.data ?? []).some((c) => c.name === "ralph"))
+      return this.failed(`OpenCode did not load the ralph-loop plugin for ${args.project} (a config file lists it, but it has no /ralph command; \`ralph-loop doctor\` and OpenCode's log say why)`)
+
+    const desk = new PermissionDesk(client, args.autoApprove, (id) => this.belongs(client, id), this.emit)
+    this.events = new ServerEvents(client, desk, args.verbose, (id) => this.sessions.has(id), this.emit)
+    await this.events.start()
+
+    let commandSettled: Promise<string | undefined> | undefined
+    if (resuming) {
+      this.noteSessions(resuming.loop)
+      this.emit({ type: "started", task: resuming.loop.task.split("\n")[0] ?? "", limits: "", session: resuming.loop.sessionID, resumed: true, iteration: resuming.loop.iteration })
+    } else {
+      const created = await client.session.create({ title: "ralph-loop run" })
+      if (!created.data) return this.failed(`OpenCode could not create a session: ${JSON.stringify(created.error)}`)
+      this.loopID = created.data.id
+      this.sessions.add(created.data.id)
+      // session.command answers when the first turn has ended; the loop is followed meanwhile.
+      commandSettled = client.session
+        .command({ sessionID: created.data.id, command: "ralph", arguments: args.ralph, ...(args.model ? { model: args.model } : {}) })
+        .then(
+          ({ error }) => (error ? JSON.stringify(error) : undefined),
+          (error: unknown) => String(error),
+        )
+    }
+    return this.follow(tail, commandSettled, resuming !== undefined)
+  }
+
+  private async startHost(): Promise<Host> {
+    const { args, io } = this
+    if (args.attach) return attachHost(args.attach, args.project)
+    const bin = args.opencode ?? findOpencode(io.env, packageInfo().dir)
+    if (!bin) throw new HostError("OpenCode (the `opencode` command) is not on PATH: install it (https://opencode.ai), or give its path with --opencode PATH")
+    if (!existsSync(bin)) throw new HostError(`--opencode ${bin}: no such file`)
+    return startHost({ bin, project: args.project, env: serverEnv(io.env, args.model) })
+  }
+
+  /** Follows the loop until it ends, the server dies or a signal comes. */
+  private async follow(tail: JournalTail, commandSettled: Promise<string | undefined> | undefined, resumed: boolean): Promise<number> {
+    const host = this.host as Host
+    let gone: string | undefined
+    void host.exited.then((how) => {
+      gone = how
+      this.poke()
+    })
+    let commandError: string | undefined
+    let commandDone = commandSettled === undefined
+    void commandSettled?.then((error) => {
+      commandError = error
+      commandDone = true
+      this.poke()
+    })
+    let memory = freshMemory()
+    let started = resumed
+    let loop: Loop | undefined
+    for (;;) {
+      const entries = (await tail.read()).filter((e) => e.loop.id === this.loopID)
+      for (const entry of entries) {
+        const saved = await readLoopState(this.args.project, entry.loop.id)
+        if (saved) {
+          loop = saved.loop
+          this.noteSessions(saved.loop)
+        }
+        if (entry.event === "started" || entry.event === "recovered") started = true
+        const translated = translate(entry, stateNow(saved?.loop), memory, resumed)
+        memory = translated.memory
+        for (const event of translated.events) this.emit(event)
+        if (translated.end) {
+          loop = (await this.endSteps(entry.loop.id, translated.end.kind)) ?? loop
+          const detail = loop?.detail ?? null
+          if (translated.end.kind === "paused") return this.end(this.interrupt ? { kind: "interrupted" } : { kind: "paused" }, this.interrupt ? "interrupted" : "paused", detail, loop)
+          return this.end(translated.end, translated.end.reason, detail, loop)
+        }
+      }
+      if (gone !== undefined) return this.failed(`the OpenCode server ${gone} while the loop ran; \`ralph-loop run --resume${this.loopID ? ` ${this.loopID}` : ""}\` takes the loop back`)
+      if (this.interrupt) return this.end({ kind: "interrupted" }, "interrupted", `${this.interrupt}: the server was stopped; the loop's state is on disk, \`ralph-loop run --resume${this.loopID ? ` ${this.loopID}` : ""}\` goes on`, loop)
+      if (commandDone && !started) {
+        // The first turn is over and no loop started: /ralph refused (its toast says why), or the command failed.
+        const more = (await tail.read()).filter((e) => e.loop.id === this.loopID)
+        if (more.length === 0) {
+          if (commandError) return this.failed(`/ralph failed in OpenCode: ${commandError}`)
+          const toast = [...(this.events?.toasts ?? [])].reverse().find((t) => /^Ralph · (not started|no task)/.test(t.title))
+          return this.failed(toast ? toast.message : "/ralph started no loop", { kind: "usage" })
+        }
+        continue
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, FOLLOW_MS)
+        this.poke = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+    }
+  }
+
+  /**
+   * The loop's last steps after its end line: its state file saying so (written beside the journal,
+   * so it may lag a moment), then — for a stopped loop — its old sessions retired and its report
+   * written. Bounded: a slow step costs the report's path in the last line, never the exit.
+   */
+  private async endSteps(loopID: string, phase: "stopped" | "paused"): Promise<Loop | undefined> {
+    const deadline = Date.now() + END_STEPS_MS
+    let last: Loop | undefined
+    for (;;) {
+      const loop = (await readLoopState(this.args.project, loopID))?.loop
+      if (loop) last = loop
+      const done = loop?.phase === phase && (phase === "paused" || (loop.retiring.length === 0 && existsSync(reportFile(this.args.project, loop))))
+      if (done || Date.now() > deadline) return last
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS))
+    }
+  }
+
+  private noteSessions(loop: Loop): void {
+    for (const id of [loop.sessionID, ...loop.lineage, ...(loop.review?.session ? [loop.review.session] : [])]) this.sessions.add(id)
+  }
+
+  /** A session is the run's: one of its loop's, or a subagent's under one of those. A server the runner started holds only the run's. */
+  private async belongs(client: OpencodeClient, sessionID: string): Promise<boolean> {
+    if (this.host?.started) return true
+    for (let id: string | undefined = sessionID, depth = 0; id && depth < 8; depth += 1) {
+      if (this.sessions.has(id)) return true
+      if (!this.parents.has(id)) this.parents.set(id, (await client.session.get({ sessionID: id })).data?.parentID)
+      id = this.parents.get(id)
+    }
+    return false
+  }
+}
+
+/** What the state file says now that a journal line does not. */
+function stateNow(loop: Loop | undefined): StateNow | undefined {
+  if (!loop) return undefined
+  return {
+    phase: loop.phase,
+    ...(loop.detail !== undefined ? { detail: loop.detail } : {}),
+    ...(loop.wait ? { wait: { reason: loop.wait.reason, until: loop.wait.until } } : {}),
+    ...(loop.breaker.reason !== undefined ? { breakerReason: loop.breaker.reason } : {}),
+    ...(loop.review ? { review: { reviews: loop.review.reviews, ...(loop.review.last ? { last: loop.review.last } : {}) } } : {}),
+  }
+}
+
+/** The server's environment: the user's, with --model as a config layer of this run alone (no file is written). */
+export function serverEnv(env: NodeJS.ProcessEnv, model: string | undefined): NodeJS.ProcessEnv {
+  if (!model) return env
+  let content: Record<string, unknown> = {}
+  try {
+    const given: unknown = env.OPENCODE_CONFIG_CONTENT ? JSON.parse(env.OPENCODE_CONFIG_CONTENT) : {}
+    if (given && typeof given === "object" && !Array.isArray(given)) content = given as Record<string, unknown>
+  } catch {
+    // not JSON: OpenCode would not read it either; --model alone is given
+  }
+  return { ...env, OPENCODE_CONFIG_CONTENT: JSON.stringify({ ...content, model }) }
+}
+
+/** The loop --resume [LOOP] takes back: that one (its id or the start of it), else the newest one not ended. */
+async function loopToResume(project: string, wanted: string): Promise<SavedLoop | string> {
+  const { loops } = await readLoopFiles(join(project, STATE_DIR, "loops"))
+  if (wanted) {
+    const loop = loops.find((l) => l.loop.id === wanted) ?? loops.find((l) => l.loop.id.startsWith(wanted))
+    if (!loop) return `no loop ${wanted} in ${project}`
+    if (loop.loop.phase === "stopped") return `loop ${loop.loop.id} has ended (${loop.loop.stopReason}); start a new one`
+    return loop
+  }
+  return loops.find((l) => l.loop.phase !== "stopped") ?? `no paused or interrupted loop in ${project} to resume`
+}

@@ -1,0 +1,54 @@
+// What the plugin does with a control request (channel.ts hands each one here): the loop it names
+// (which-loop.ts), then the same act as the chat command (acts.ts, memory-commands.ts). From the
+// control channel no chat turn will end, so a resume goes on at once.
+import { forgetEntry, rememberEntry } from "../commands/memory-commands.js"
+import type { RalphContext } from "../context.js"
+import type { Loop } from "../loop/loop.js"
+import { cancelLoop, hintLoop, pauseLoop, resumeLoop, rollbackLoop, type ActResult } from "./acts.js"
+import type { ControlAct } from "./channel.js"
+import type { ControlRequest } from "./request.js"
+import { whichLoop } from "./which-loop.js"
+
+/** State files read to find an ended loop a rollback names. */
+const ENDED_READ = 30
+
+export const controlAct =
+  (ctx: RalphContext): ControlAct =>
+  async (request) => {
+    const via = request.from ?? `the control channel (${request.verb})`
+    const text = request.text?.trim() ?? ""
+    if (request.verb === "remember") return answer(await rememberEntry(ctx, text))
+    if (request.verb === "forget") return answer(await forgetEntry(ctx, text))
+    const found = await loopOf(ctx, request)
+    if (!found.ok) return { ok: false, title: "Ralph · no such loop", message: found.reason }
+    const loop = found.loop
+    const result = await loopAct(ctx, request, loop, via, text)
+    ctx.api.toast(result.variant ?? "info", result.title, result.message.split("\n").slice(0, 3).join("\n"))
+    return { ...answer(result), loop: loop.id }
+  }
+
+function loopAct(ctx: RalphContext, request: ControlRequest, loop: Loop, via: string, text: string): ActResult | Promise<ActResult> {
+  switch (request.verb) {
+    case "pause":
+      return pauseLoop(ctx, loop, via)
+    case "resume":
+      return resumeLoop(ctx, loop, false)
+    case "cancel":
+      return cancelLoop(ctx, loop, via)
+    case "hint":
+      return hintLoop(ctx, loop, text)
+    default:
+      return rollbackLoop(ctx, loop, request.checkpoint === undefined ? "" : request.checkpoint === "start" ? "--to-start" : String(request.checkpoint))
+  }
+}
+
+const answer = ({ done, title, message }: { done: boolean; title: string; message: string }) => ({ ok: done, title, message })
+
+/** The live loop the request names (a rollback may also name an ended one of this project). */
+async function loopOf(ctx: RalphContext, request: ControlRequest): Promise<{ ok: true; loop: Loop } | { ok: false; reason: string }> {
+  const live = whichLoop(ctx.manager.all(), request.loop)
+  if (live.ok || request.verb !== "rollback" || request.loop === undefined) return live
+  const ended = (await ctx.savedLoops(ENDED_READ)).map((s) => s.loop).filter((l) => l.phase === "stopped")
+  const found = whichLoop(ended, request.loop)
+  return found.ok ? found : live
+}

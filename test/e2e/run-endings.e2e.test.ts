@@ -1,0 +1,76 @@
+// `ralph-loop run` against the real `opencode serve` it starts itself: one exit code per class of
+// ending, a line per decided iteration, and no server left behind.
+import { describe, expect, it } from "vitest"
+import { EXIT } from "../../src/cli/run/exit-code.js"
+import { alive, runSetup, serverPid, startRun } from "./run-helpers.js"
+
+const setup = runSetup()
+
+describe("ralph-loop run: how a loop ends is its exit code", () => {
+  it("completed: exit 0, a line for the start, each iteration and the end with its report; the server it started is gone", async () => {
+    const project = setup().project("run-completed", {
+      script: { main: [{ text: "working on it" }, { text: "All finished. <promise>DONE</promise>" }] },
+    })
+    const run = startRun(setup(), project, ["build the widget", "--max-iterations", "5"])
+    const code = await run.exit()
+    const lines = run.lines()
+    expect(code, run.stderr()).toBe(EXIT.completed)
+    expect(lines.find((l) => l.startsWith("loop "))).toMatch(/^loop ses_\S+ started at iteration 1: build the widget — /)
+    expect(lines.filter((l) => /^iteration \d+: /.test(l)).map((l) => /^iteration (\d+): (\w+)/.exec(l)?.slice(1).join(" "))).toEqual(["1 restart", "2 complete"])
+    expect(lines.at(-1)).toMatch(/^ended: completed after 2 iterations · [\d,]+ tokens · \$[\d.]+ — the promise was kept · report \S+ralph_report\.md \(exit 0\)$/)
+    expect(setup().requests("run-completed", "main")).toHaveLength(2)
+    const pid = serverPid(lines)
+    expect(pid).toBeGreaterThan(0)
+    expect(alive(pid as number)).toBe(false)
+  })
+
+  it("a limit reached: --max-iterations 2 on a model that never finishes exits 3 with the reason", async () => {
+    const project = setup().project("run-limit", { script: { main: (r) => ({ text: `still working, part ${r.index}` }) } })
+    const run = startRun(setup(), project, ["never done", "--max-iterations", "2", "--strategy", "continue"])
+    const code = await run.exit()
+    expect(code, run.stderr()).toBe(EXIT.limit)
+    expect(run.lines().at(-1)).toMatch(/^ended: max-iterations after 2 iterations .*\(exit 3\)$/)
+    expect(alive(serverPid(run.lines()) as number)).toBe(false)
+  })
+
+  it("gave up (stagnation), with --json: every line an event of the schema, the end's exit code 4", async () => {
+    const project = setup().project("run-stagnation", {
+      pluginOptions: { checks: [{ name: "types", kind: "typecheck", command: 'echo "src/a.ts(1,1): error TS2322: nope"; exit 2' }] },
+      script: { main: (r) => ({ text: `attempt ${"x".repeat(r.index + 1)} <promise>DONE</promise>` }) },
+    })
+    const run = startRun(setup(), project, ["fix the types", "--strategy", "continue", "--stagnation-limit", "2", "--max-retries", "10"], { json: true })
+    const code = await run.exit()
+    expect(code, run.stderr()).toBe(EXIT.gaveUp)
+    // events() parses each line with the schema.
+    const events = run.events()
+    expect(events.map((e) => e.type)).toEqual(["host", "started", "iteration", "iteration", "iteration", "ended"])
+    expect(events.filter((e) => e.type === "iteration").map((e) => e.checks?.errors)).toEqual([1, 1, 1])
+    expect(events.at(-1)).toMatchObject({ type: "ended", outcome: "stagnation", exitCode: 4, iteration: 3, detail: expect.stringContaining("stagnationLimit") })
+    expect(new Set(events.map((e) => e.loop).slice(1))).toEqual(new Set([events[1]?.loop]))
+  })
+
+  it("an auth error: the provider answers 401, exit 5", async () => {
+    const project = setup().project("run-auth", { script: { main: [{ error: { status: 401, message: "Incorrect API key provided" } }] } })
+    const run = startRun(setup(), project, ["a task"])
+    expect(await run.exit(), run.stderr()).toBe(EXIT.auth)
+    expect(run.lines().at(-1)).toMatch(/^ended: auth-error after 1 iteration .*Incorrect API key provided.*\(exit 5\)$/)
+  })
+
+  it("the plugin not installed for the project: says so with the fix, exit 1, no server started", async () => {
+    const project = setup().project("run-no-plugin", { withPlugin: false })
+    const run = startRun(setup(), project, ["a task"])
+    expect(await run.exit()).toBe(EXIT.runnerFailure)
+    expect(run.stderr()).toContain(`the ralph-loop plugin is not installed for ${project}`)
+    expect(run.stderr()).toContain(`ralph-loop install --project ${project}`)
+    expect(run.lines().some((l) => l.startsWith("OpenCode started"))).toBe(false)
+    expect(setup().requests("run-no-plugin")).toHaveLength(0)
+  })
+
+  it("a /ralph flag it does not know: a usage error (exit 2) before any server starts", async () => {
+    const project = setup().project("run-usage")
+    const run = startRun(setup(), project, ["a task", "--max-iteratons", "3"])
+    expect(await run.exit()).toBe(EXIT.usage)
+    expect(run.stderr()).toContain("unknown flag --max-iteratons (did you mean --max-iterations?)")
+    expect(run.lines().some((l) => l.startsWith("OpenCode started"))).toBe(false)
+  })
+})
