@@ -1,24 +1,21 @@
 // A plan over many machines, on this one: a bare repository stands in for the remote and clones for
-// CI runners. Two runners each work one ready story (`/ralph --prd plan.json --story ID` in the real
-// OpenCode, driven through the test harness — the plugin side of `ralph-loop run --prd … --story …`)
-// and push its branch; a third fetches, runs `ralph-loop plan merge`, commits the plan and pushes,
-// and `plan ready` then lists the story that depended on both; a fourth runner completes it, and
-// the last merge leaves every story done.
+// CI runners. Two runners each run one ready story with `ralph-loop run --prd plan.json --story ID`
+// (the real `opencode serve` each run starts, the scripted model) at the same time, and push its
+// branch; a third fetches, runs `ralph-loop plan merge`, commits the plan and pushes, and `plan
+// ready` then lists the story that depended on both; a fourth run completes it, and the last merge
+// leaves every story done.
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { packageDir } from "../harness/harness.js"
+import { EXIT } from "../../src/cli/run/exit-code.js"
 import type { MockRequest, Reply } from "../harness/mock-model.js"
-import { sharedHarness, waitForLoopEnd } from "./helpers.js"
+import { alive, CLI, runSetup, serverPid, startRun } from "./run-helpers.js"
 
-const harness = sharedHarness()
-const CLI = join(packageDir(), "dist", "cli", "main.js")
+const setup = runSetup()
 
 const env = () => ({
-  ...process.env,
-  HOME: join(harness().root, "home"),
-  XDG_CONFIG_HOME: join(harness().root, "home", ".config"),
+  ...setup().env,
   GIT_CONFIG_NOSYSTEM: "1",
   GIT_AUTHOR_NAME: "CI",
   GIT_AUTHOR_EMAIL: "ci@example.invalid",
@@ -51,23 +48,26 @@ function storyScript(r: MockRequest): Reply {
   return { toolCalls: [{ name: "bash", args: { command: `printf '${id}\\n' > ${id}.txt`, description: `Story ${id}` } }] }
 }
 
-/** A CI runner: a fresh clone of the remote, a story run in it by the plugin, its branch pushed. */
+/** A CI runner: a fresh clone of the remote, `ralph-loop run --prd plan.json --story ID` in it, its branch pushed. */
 async function runStory(remote: string, runner: string, story: string): Promise<string> {
-  const dir = join(harness().root, "projects", runner)
-  git(join(harness().root), "clone", "-q", remote, dir)
-  // The harness writes its OpenCode config into the clone: untracked files of the "runner", never in the story's commit.
-  const project = await harness().project(runner, { pluginOptions: { strategy: "continue" }, script: { main: storyScript } })
-  const session = await project.newSession()
-  await project.command(session, "ralph", `--prd plan.json --story ${story}`)
-  await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 120_000)
-  project.close()
+  const dir = join(setup().root, "projects", runner)
+  git(setup().root, "clone", "-q", remote, dir)
+  // The OpenCode config (the scripted model, this plugin) goes into the clone: untracked files of the runner's, never in the story's commit.
+  setup().project(runner, { pluginOptions: { strategy: "continue" }, script: { main: storyScript } })
+  const run = startRun(setup(), dir, ["--prd", "plan.json", "--story", story])
+  const code = await run.exit(300_000)
+  expect(code, `${run.lines().join("\n")}\n${run.stderr()}`).toBe(EXIT.completed)
+  expect(alive(serverPid(run.lines()) as number)).toBe(false)
+  // Every prompt of the run was about its story.
+  const stories = setup().requests(runner, "main").map((r) => /^## Current story: (\S+)/m.exec(r.lastUser)?.[1]).filter(Boolean)
+  expect(new Set(stories)).toEqual(new Set([story]))
   git(dir, "push", "-q", "origin", "refs/heads/ralph/story-*:refs/heads/ralph/story-*")
   return dir
 }
 
 describe("a plan over many machines", () => {
-  it("two runners push a story each, a third merges them and s3 is ready; a fourth completes s3 and the plan is done", async () => {
-    const root = harness().root
+  it("two runners push a story each with ralph-loop run, a third merges them and s3 is ready; a fourth run completes s3 and the plan is done", async () => {
+    const root = setup().root
     const seed = join(root, "seed")
     mkdirSync(seed)
     git(seed, "init", "-q", "-b", "main")
