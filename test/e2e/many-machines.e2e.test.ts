@@ -87,6 +87,11 @@ describe("a plan over many machines", () => {
     expect(git(a as string, "rev-parse", "HEAD")).toBe(git(remote, "rev-parse", "main"))
     expect(readFileSync(join(a as string, "plan.json"), "utf8")).toBe(PLAN)
 
+    // s3 is not ready yet on a runner that has not merged: the run is refused with the reason, exit 2.
+    const early = startRun(setup(), a as string, ["--prd", "plan.json", "--story", "s3"])
+    expect(await early.exit(300_000)).toBe(EXIT.usage)
+    expect(`${early.lines().join("\n")}\n${early.stderr()}`).toContain("story s3 is not ready: it depends on s1, s2, not done in plan.json")
+
     const merger = join(root, "runner-c")
     git(root, "clone", "-q", remote, merger)
     const merged = cli(merger, "plan", "merge", "plan.json")
