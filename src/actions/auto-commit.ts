@@ -23,12 +23,21 @@ interface LoopWork {
 
 /** Commits what the loop changed since it began (`ignore`: its own folders), never a file of the user's. */
 export async function commitLoopWork(directory: string, loop: LoopWork, ignore: readonly string[], message: string): Promise<StoryCommit> {
+  const paths = await loopWorkPaths(directory, loop, ignore)
+  return "skipped" in paths ? paths : commitStory(directory, paths.paths, message)
+}
+
+/**
+ * The loop's work: the paths it changed since it began and not committed since (`ignore`: its own
+ * folders), never a file of the user's — or why that cannot be told.
+ */
+export async function loopWorkPaths(directory: string, loop: LoopWork, ignore: readonly string[]): Promise<{ paths: string[] } | { skipped: string }> {
   const unknown = startUnknown(loop)
   if (unknown) return { skipped: unknown }
   const files = await filesChangedSinceStart(directory, loopStart(loop), ignore)
   // Committed or reverted meanwhile, or a file of no commit's that is gone: nothing of it to commit.
   const changed = files.filter((f) => f.code !== "committed" && f.code !== "reverted" && f.code !== "deleted").map((f) => f.path)
-  return commitStory(directory, loop.startedAt === undefined ? changed : await writtenSince(directory, changed, loop.startedAt), message)
+  return { paths: loop.startedAt === undefined ? changed : await writtenSince(directory, changed, loop.startedAt) }
 }
 
 /**

@@ -69,6 +69,8 @@ interface Effects {
   "checkpoint-restore": { ask: { loop: Loop; present: Checkpoint; target: Checkpoint }; result: TreeChange[] }
   /** autoCommit: the loop's changed files committed on the user's branch. */
   "commit-story": { ask: { loop: Loop; message: string }; result: StoryCommit }
+  /** --story: the loop's changed files (the plan file aside) committed on the new branch `branch` from HEAD, nothing of the user's touched. */
+  "story-branch": { ask: { loop: Loop; branch: string; message: string }; result: StoryCommit }
   "run-checks": { ask: { loop: Loop }; result: CheckResult[] }
   /** The diff of what the loop changed since it began (for its reviewer; "" when none or not git). */
   "loop-diff": { ask: { loop: Loop }; result: string }

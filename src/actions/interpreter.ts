@@ -2,6 +2,7 @@
 // OpenCode gave the plugin, git, the checks and the store. Jobs run in the background; a job
 // never throws out of here (a failure it does not handle itself is logged).
 import { commitLoopWork } from "./auto-commit.js"
+import { commitStoryBranch } from "./story-branch.js"
 import { listCheckpoints, makeCheckpoint, restoreCheckpoint, saveBeforeRollback } from "./checkpoints.js"
 import { diffSinceStart } from "./loop-diff.js"
 import { filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "./work-tree.js"
@@ -174,6 +175,8 @@ export class Interpreter {
         return restoreCheckpoint(directory, effect.present.commit, effect.target.commit)
       case "commit-story":
         return commitLoopWork(directory, effect.loop, ownFolders(effect.loop), effect.message)
+      case "story-branch":
+        return commitStoryBranch(directory, effect.loop, ownFolders(effect.loop), effect.loop.plan?.file ?? "", effect.branch, effect.message)
       case "loop-diff":
         return diffSinceStart(directory, loopStart(effect.loop), ownFolders(effect.loop)).catch(() => "")
       case "default-models":

@@ -26,7 +26,7 @@ async function currentBranch(directory: string): Promise<string | undefined> {
 }
 
 /** Commits need an author; the user's own identity when git has one. */
-async function identity(directory: string): Promise<Record<string, string>> {
+export async function identity(directory: string): Promise<Record<string, string>> {
   const email = await runGit(directory, ["config", "user.email"])
   if (email.ok && email.stdout.trim()) return {}
   return { GIT_AUTHOR_NAME: "ralph-loop", GIT_AUTHOR_EMAIL: "ralph-loop@localhost", GIT_COMMITTER_NAME: "ralph-loop", GIT_COMMITTER_EMAIL: "ralph-loop@localhost" }
@@ -76,7 +76,7 @@ export async function mergeFacts(state: WorktreeState, strategy: MergeStrategy):
 }
 
 /** The files a merge of `branch` into HEAD would leave in conflict, found without touching the work tree. */
-async function conflictsOf(main: string, branch: string): Promise<string[]> {
+export async function conflictsOf(main: string, branch: string): Promise<string[]> {
   const result = await runGit(main, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "HEAD", branch], { answers: [1] })
   if (!result.ok) throw new Error(`git merge-tree: ${result.reason}`)
   if (result.code === 0) return []

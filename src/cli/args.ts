@@ -57,7 +57,8 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
     else args.operands.push(flag)
   }
   if (args.global && projectGiven) return { error: "--global and --project exclude each other" }
-  const takes = OPERANDS[args.command ?? ""] ?? 0
+  // `plan merge [PATH] [BRANCH…]` takes any number of branches.
+  const takes = args.command === "plan" && args.operands[0] === "merge" ? Number.POSITIVE_INFINITY : (OPERANDS[args.command ?? ""] ?? 0)
   if (args.operands.length > takes) return { error: `unexpected argument ${args.operands[takes]}` }
   if (LOOP_OPERAND.has(args.command ?? "")) args.loop = args.operands[0]
   // hint [LOOP] TEXT

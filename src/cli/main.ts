@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `ralph-loop` command: install, uninstall, doctor, clean, plan check, status, report, checkpoints, worktrees, the control verbs and run (see --help).
-import { parseArgs, projectFolderProblem } from "./args.js"
+// The `ralph-loop` command: install, uninstall, doctor, clean, plan check / ready / merge, status, report, checkpoints, worktrees, the control verbs and run (see --help).
+import { parseArgs, projectFolderProblem, type CliArgs } from "./args.js"
 import { checkpoints } from "./checkpoints.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
 import { CLI_CONTROL_VERBS, control, NO_ANSWER_EXIT } from "./control.js"
@@ -8,6 +8,8 @@ import type { ControlVerb } from "../control/request.js"
 import { doctor } from "./doctor.js"
 import { install } from "./install.js"
 import { planCheck } from "./plan-check.js"
+import { planMerge } from "./plan-merge.js"
+import { planReady } from "./plan-ready.js"
 import { run } from "./run/run.js"
 import { report, status } from "./status.js"
 import { terminalText } from "./terminal-text.js"
@@ -26,6 +28,17 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
                                                    work is not in your branch only with --force)
   ralph-loop plan check [PATH] [--project DIR]     read a plan as /ralph --prd would (PATH: the prdPath
                                                    setting) and show its stories in the loop's order
+  ralph-loop plan ready [PATH] [--project DIR] [--json]
+                                                   the ids of the stories that can start now (not done,
+                                                   their dependencies done), one a line; --json:
+                                                   {"stories":[…],"done":[…],"left":N} for a CI matrix
+  ralph-loop plan merge [PATH] [BRANCH…] [--project DIR]
+                                                   merge story branches (default: every ralph/story-*,
+                                                   a fetched remote's too) into the current branch, one
+                                                   merge commit each; mark their stories done in PATH
+                                                   (uncommitted) and print what became ready. A branch
+                                                   that would conflict is named and kept. Needs a tree
+                                                   without tracked changes. Exit 1: one was not merged
   ralph-loop status    [--project DIR] [LOOP] [--json] [--watch]
                                                    every loop of the project, then LOOP (or the newest) in
                                                    detail with its iterations; --watch redraws on change
@@ -89,11 +102,7 @@ async function main(): Promise<number> {
     case "checkpoints":
       return checkpoints(args, out)
     case "plan":
-      if (args.operands[0] !== "check") {
-        fail(`ralph-loop: plan needs a subcommand: plan check [PATH]\n\n${HELP}`)
-        return 2
-      }
-      return planCheck(args, args.operands[1], process.env, out)
+      return plan(args)
     case "status":
       return status(args, out)
     case "report":
@@ -103,6 +112,16 @@ async function main(): Promise<number> {
       fail(`ralph-loop: unknown command ${args.command}\n\n${HELP}`)
       return 2
   }
+}
+
+function plan(args: CliArgs): Promise<number> | number {
+  const [sub, ...rest] = args.operands
+  if (sub !== "check" && sub !== "ready" && sub !== "merge") {
+    fail(`ralph-loop: plan needs a subcommand: plan check [PATH], plan ready [PATH], plan merge [PATH] [BRANCH…]\n\n${HELP}`)
+    return 2
+  }
+  if (sub === "merge") return planMerge(args, rest, process.env, out, fail)
+  return sub === "check" ? planCheck(args, rest[0], process.env, out) : planReady(args, rest[0], process.env, out, fail)
 }
 
 // `ralph-loop status | head`: the reader went away; that is not an error of ours.

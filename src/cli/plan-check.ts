@@ -6,9 +6,12 @@ import { planCheckLines } from "../plan/status.js"
 import { readPlanFile } from "../store/plan-file.js"
 import type { CliArgs } from "./args.js"
 
+/** The plan file a `plan` subcommand reads: PATH, else the project's prdPath setting. */
+export const planPath = (args: CliArgs, path: string | undefined, env: NodeJS.ProcessEnv): string =>
+  path ?? loadSettings({ directory: args.project, globalDir: globalConfigDir(env) }).settings.prdPath
+
 export async function planCheck(args: CliArgs, path: string | undefined, env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
-  const file = path ?? loadSettings({ directory: args.project, globalDir: globalConfigDir(env) }).settings.prdPath
-  const read = await readPlanFile(args.project, file)
+  const read = await readPlanFile(args.project, planPath(args, path, env))
   if (!read.ok) {
     out(`ralph-loop plan check: ${read.message}`)
     return 1

@@ -46,9 +46,9 @@ function checkKind(command: string): CheckKind {
 }
 
 /** `prd`: /ralph --prd [PATH] — true for the setting prdPath, else the path given. */
-/** `worktree`: /ralph --worktree [NAME] [--with-changes]; `parallel`: /ralph --prd --parallel N. */
+/** `worktree`: /ralph --worktree [NAME] [--with-changes]; `parallel`: /ralph --prd --parallel N; `story`: /ralph --prd --story ID (that story only). */
 export type RalphArgs =
-  | { ok: true; task: string; overrides: Partial<Settings>; prd?: string | true; worktree?: WorktreeRequest; parallel?: number }
+  | { ok: true; task: string; overrides: Partial<Settings>; prd?: string | true; worktree?: WorktreeRequest; parallel?: number; story?: string }
   | { ok: false; error: string }
 
 export interface WorktreeRequest {
@@ -119,6 +119,7 @@ export function parseRalphArgs(line: string): RalphArgs {
   let worktree: WorktreeRequest | undefined
   let withChanges = false
   let parallel: number | undefined
+  let story: string | undefined
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i] as Token
     if (token.quoted || !token.text.startsWith("--")) continue
@@ -164,6 +165,17 @@ export function parseRalphArgs(line: string): RalphArgs {
       if (eq < 0) i += 1
       continue
     }
+    if (name === "--story") {
+      if (story !== undefined) return { ok: false, error: "--story is given twice" }
+      const next = tokens[i + 1]
+      const value = eq >= 0 ? token.text.slice(eq + 1) : next && (next.quoted || !next.text.startsWith("--")) ? next.text : undefined
+      const invalid = storyIdProblem(value)
+      if (invalid) return { ok: false, error: `--story ${invalid}` }
+      story = value as string
+      cut.push([token.start, eq >= 0 ? token.end : (next as Token).end])
+      if (eq < 0) i += 1
+      continue
+    }
     const spec = RALPH_FLAGS[name]
     if (!spec) return { ok: false, error: `unknown flag ${name}${suggestFlag(name)}. Put the task after -- if it contains words starting with --.` }
     let raw: string | undefined
@@ -201,6 +213,8 @@ export function parseRalphArgs(line: string): RalphArgs {
   if (withChanges && !worktree) return { ok: false, error: "--with-changes goes with --worktree" }
   if (parallel !== undefined && prd === undefined) return { ok: false, error: "--parallel goes with --prd (it runs a plan's stories in worktrees at once)" }
   if (parallel !== undefined && worktree) return { ok: false, error: "--parallel makes one worktree per story; leave out --worktree" }
+  if (story !== undefined && prd === undefined) return { ok: false, error: "--story goes with --prd (it runs one story of a plan: /ralph --prd PATH --story ID)" }
+  if (story !== undefined && parallel !== undefined) return { ok: false, error: "--story runs one story in this checkout; --parallel runs the plan's stories in worktrees: give one of them" }
   if (prd !== undefined && worktree) return { ok: false, error: "a plan loop runs in the project's own tree; --prd --parallel N runs its stories in worktrees (one per story)" }
   if (worktree) worktree.withChanges = withChanges
   return {
@@ -210,7 +224,18 @@ export function parseRalphArgs(line: string): RalphArgs {
     ...(prd !== undefined ? { prd } : {}),
     ...(worktree ? { worktree } : {}),
     ...(parallel !== undefined ? { parallel } : {}),
+    ...(story !== undefined ? { story } : {}),
   }
+}
+
+/** Why a --story value is no story id (undefined: it can be one; the plan says whether it is). */
+function storyIdProblem(value: string | undefined): string | undefined {
+  if (value === undefined) return "needs the id of a story of the plan"
+  if (value.trim() === "" || value.trim() !== value) return `${quote(value)} is not a story id (empty, or with spaces around it)`
+  if (value.length > 200) return `${quote(value)} is not a story id (longer than 200 characters)`
+  // A control character would go into a branch name, a log line and the terminal.
+  for (const ch of value) if (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f) return `${quote(value)} is not a story id (it holds a control character)`
+  return undefined
 }
 
 function parseValue(spec: FlagSpec, raw: string | undefined): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -229,7 +254,7 @@ function parseValue(spec: FlagSpec, raw: string | undefined): { ok: true; value:
 }
 
 function suggestFlag(name: string): string {
-  const known = [...Object.keys(RALPH_FLAGS), "--prd", "--worktree", "--with-changes", "--parallel"]
+  const known = [...Object.keys(RALPH_FLAGS), "--prd", "--worktree", "--with-changes", "--parallel", "--story"]
   const near = closest(name, known)
   return near ? ` (did you mean ${near}?)` : ` (known flags: ${known.join(", ")})`
 }

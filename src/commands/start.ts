@@ -42,7 +42,7 @@ export async function startFromCommand(ctx: RalphContext, sessionID: string, arg
   const overrides = { ...(ctx.worktree?.overrides as Partial<Settings> | undefined), ...parsed.overrides }
   let loop: Loop | undefined
   if (parsed.prd !== undefined) {
-    const started = await startPlan(ctx, sessionID, { task: parsed.task, overrides, prd: parsed.prd })
+    const started = await startPlan(ctx, sessionID, { task: parsed.task, overrides, prd: parsed.prd, story: parsed.story })
     if (!started.ok) return notStarted(ctx, parts, typed, started.error, started.variant)
     loop = started.loop
     replaceText(parts, started.prompt)

@@ -101,7 +101,7 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const plan = accepted && loop.plan ? markCurrentDone(loop.plan, loop.iteration, snapshot ? snapshot.checks.filter((c) => c.status === "passed").map((c) => c.name) : []) : undefined
   if (accepted && (!plan || !currentStory(plan))) {
     const how = `${turn.doneCall ? "ralph_done was called" : promised ? "the promise was kept" : "the status block signalled the exit"}${snapshot ? " and the checks pass" : ""}`
-    const detail = plan ? `all ${plan.stories.length} stories of the plan are done; the last one: ${how}` : how
+    const detail = plan?.only !== undefined ? `story ${plan.only} of the plan is done (the one story of this loop): ${how}` : plan ? `all ${plan.stories.length} stories of the plan are done; the last one: ${how}` : how
     // The completing turn's progress is recorded as any other's (a story done is progress).
     return done({ type: "complete", detail }, { completionStreak, snapshots, gotchas, lastProgress: plan !== undefined || measured.progress, ...(plan ? { plan } : {}) })
   }

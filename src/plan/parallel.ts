@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto"
 import { z } from "zod"
 import { invalidName } from "../worktree/names.js"
-import { workOrder, planStateSchema, type PlanState, type Story } from "./plan.js"
+import { readyStories, planStateSchema, type PlanState, type Story } from "./plan.js"
 
 const runningStory = z.object({ story: z.string(), worktree: z.string() })
 const failedStory = z.object({ story: z.string(), reason: z.string() })
@@ -49,9 +49,9 @@ export function storiesToStart(run: ParallelRun, limit: number): Story[] {
   const busy = new Set([...run.running.map((r) => r.story), ...run.failed.map((f) => f.story)])
   const free = Math.min(run.parallel, limit) - run.running.length
   if (free <= 0) return []
-  const ready = run.plan.stories.filter((s) => !done.has(s.id) && !busy.has(s.id) && s.dependsOn.every((id) => done.has(id)))
-  const order = new Map(workOrder(run.plan.stories, done).map((s, i) => [s.id, i]))
-  return ready.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)).slice(0, free)
+  return readyStories(run.plan.stories, done)
+    .filter((s) => !busy.has(s.id))
+    .slice(0, free)
 }
 
 /** Nothing runs and nothing can start: every story is done, or the rest wait on failed ones. */

@@ -38,6 +38,12 @@ export const planStateSchema = z.object({
   stories: z.array(storySchema),
   /** In the order the stories were done. */
   done: z.array(storyDoneSchema),
+  /**
+   * `/ralph --prd --story ID`: the one story this loop works on. It completes when that story is
+   * done and never moves on to another; its work goes on the branch `ralph/story-<id>`, and the
+   * plan file is left as it is (`ralph-loop plan merge` marks the story done where the branch is merged).
+   */
+  only: z.string().min(1).optional(),
 })
 export type PlanState = z.infer<typeof planStateSchema>
 
@@ -55,6 +61,32 @@ export function nextStory(stories: readonly Story[], done: ReadonlySet<string>):
   return best?.story
 }
 
+/**
+ * The stories that can start now — not done, every dependency done — in the order the loop would
+ * take them: lowest `priority` first, then file order (what `nextStory` picks first among them).
+ */
+export function readyStories(stories: readonly Story[], done: ReadonlySet<string>): Story[] {
+  const rank = (story: Story) => story.priority ?? Number.POSITIVE_INFINITY
+  return stories
+    .map((story, index) => ({ story, index }))
+    .filter(({ story }) => !done.has(story.id) && story.dependsOn.every((id) => done.has(id)))
+    .sort((a, b) => rank(a.story) - rank(b.story) || a.index - b.index)
+    .map(({ story }) => story)
+}
+
+/** Why a loop of `id` alone (--story) cannot start on this plan: no such story, done already, or waiting for others. */
+export function onlyStoryProblem(plan: PlanState, id: string): string | undefined {
+  const story = plan.stories.find((s) => s.id === id)
+  if (!story) {
+    const ids = plan.stories.map((s) => s.id)
+    return `the plan ${plan.file} has no story "${id}" (its stories: ${ids.slice(0, 20).join(", ")}${ids.length > 20 ? ", …" : ""})`
+  }
+  if (isDone(plan, id)) return `story ${id} of the plan ${plan.file} is done already`
+  const waiting = story.dependsOn.filter((dep) => !isDone(plan, dep))
+  if (waiting.length > 0) return `story ${id} is not ready: it depends on ${waiting.join(", ")}, not done in ${plan.file} (ralph-loop plan ready lists the stories that can start)`
+  return undefined
+}
+
 /** The stories not done yet, in the order the loop would take them. */
 export function workOrder(stories: readonly Story[], done: ReadonlySet<string>): Story[] {
   const taken = new Set(done)
@@ -66,8 +98,12 @@ export function workOrder(stories: readonly Story[], done: ReadonlySet<string>):
   return order
 }
 
-/** The story the current iteration works on (undefined: the plan is done). */
-export const currentStory = (plan: PlanState): Story | undefined => nextStory(plan.stories, new Set(plan.done.map((d) => d.id)))
+/** The story the current iteration works on (undefined: the plan is done — or, with `only`, that story is). */
+export function currentStory(plan: PlanState): Story | undefined {
+  const done = new Set(plan.done.map((d) => d.id))
+  if (plan.only === undefined) return nextStory(plan.stories, done)
+  return done.has(plan.only) ? undefined : plan.stories.find((s) => s.id === plan.only)
+}
 
 /** "2 of 5": the current story's place, counting the stories done before it. */
 export const storyPosition = (plan: PlanState): { number: number; total: number } => ({

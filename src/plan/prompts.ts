@@ -26,6 +26,9 @@ export function storySection(plan: PlanState, loopChecks: readonly CheckConfig[]
     "Acceptance criteria:",
     ...(story.acceptanceCriteria.length ? story.acceptanceCriteria.map((c) => `- ${c}`) : ["- (none listed: the title and description say what is wanted)"]),
     ...(checks.length ? ["", `Checks the plugin runs when you say it is done: ${checks.map((c) => `${c.name} (\`${c.command}\`)`).join(", ")}`] : []),
+    ...(plan.only !== undefined
+      ? ["", `This loop works on this story only: the other stories of the plan are worked elsewhere. Do not edit ${plan.file}, and do not commit or switch branches: when the story is done, the plugin commits its work on a branch of its own.`]
+      : []),
   ]
 }
 

@@ -17,7 +17,11 @@ export type WriteBack = { text: string; changed: string[] } | { problem: string 
 export const doneNote = (done: StoryDone) =>
   `Verified by ralph-loop in iteration ${done.iteration}${done.checks.length ? ` (checks passed: ${done.checks.join(", ")})` : " (no checks configured)"}`
 
-export function writeBack(source: string, plan: PlanState): WriteBack {
+/**
+ * `markCurrent: false` (plan merge, which works no story): no story gets the in-progress word, and
+ * the plan's own status says only whether every story is done.
+ */
+export function writeBack(source: string, plan: PlanState, { markCurrent = true }: { markCurrent?: boolean } = {}): WriteBack {
   const json = readJson(source)
   if (!json.ok) return { problem: "is no longer valid JSON, so the plugin's record of the stories could not be written into it" }
   const located = locatePlan(json.data)
@@ -25,7 +29,8 @@ export function writeBack(source: string, plan: PlanState): WriteBack {
   const { layout } = located
   const items = layout.entries.map((e) => e.value).filter((v): v is Item => typeof v === "object" && v !== null && !Array.isArray(v))
   const style = doneStyle(items, layout.listKey === "stories")
-  const current = currentStory(plan)?.id
+  const next = currentStory(plan)?.id
+  const current = markCurrent ? next : undefined
   const extras = { notes: hasNotes(layout, items), iteration: hasIterations(layout, items) }
   const known = new Set(plan.stories.map((s) => s.id))
   const ids: string[] = []
@@ -39,7 +44,7 @@ export function writeBack(source: string, plan: PlanState): WriteBack {
     if (set.length > 0) changes.push({ at: entry.at, set })
     ids.push(...(set.length > 0 ? [id] : []))
   }
-  const planStatus = planStatusEdit(layout, current === undefined, style)
+  const planStatus = planStatusEdit(layout, next === undefined, style)
   if (planStatus) changes.push(planStatus)
   return { text: changes.length > 0 ? applyEdits(source, propertyEdits(source, changes)) : source, changed: ids }
 }

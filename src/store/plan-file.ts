@@ -51,13 +51,13 @@ export function readPlanFileSync(directory: string, path: string): PlanFileRead 
  * Writes the plugin's record of the stories into the plan file (only what differs). Returns the
  * ids whose fields changed, or the problem that kept it from writing.
  */
-export async function writePlanBack(directory: string, plan: PlanState): Promise<{ changed: string[] } | { problem: string }> {
+export async function writePlanBack(directory: string, plan: PlanState, options: { markCurrent?: boolean } = {}): Promise<{ changed: string[] } | { problem: string }> {
   const where = locate(directory, plan.file)
   if (!where) return { problem: `the plan file ${plan.file} is outside the project` }
   const read = await readRegularFile(where.absolute, { follow: true })
   if (!read.ok) return { problem: `the plan file ${plan.file} ${read.message}` }
   const text = read.text
-  const result = writeBack(text, plan)
+  const result = writeBack(text, plan, options)
   if ("problem" in result) return { problem: `the plan file ${plan.file} ${result.problem}` }
   if (result.text !== text) await writeFileAtomic(where.absolute, result.text, directory)
   return { changed: result.changed }

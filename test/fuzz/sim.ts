@@ -1175,6 +1175,7 @@ export class World {
       case "work-tree":
         return { head: "sim-head", tree: "sim-tree" }
       case "commit-story":
+      case "story-branch":
         return { skipped: "the simulator has no git" }
       case "checkpoint": {
         // As makeCheckpoint: checkpoint 0 starts the loop's afresh; the number is the real rule's.
@@ -1700,6 +1701,7 @@ function describeEffect(effect: Effect): string {
     case "checkpoint-save":
     case "checkpoint-restore":
     case "commit-story":
+    case "story-branch":
     case "loop-diff":
     case "run-checks":
     case "verify-state":

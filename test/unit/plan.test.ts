@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { checksFor, currentStory, doneIn, markCurrentDone, nextStory, storyPosition, type PlanState, type Story } from "../../src/plan/plan.js"
+import { checksFor, currentStory, doneIn, markCurrentDone, nextStory, readyStories, storyPosition, type PlanState, type Story } from "../../src/plan/plan.js"
 
 const s = (id: string, extra: Partial<Story> = {}): Story => ({ id, title: id, acceptanceCriteria: [], dependsOn: [], checks: [], ...extra })
 const plan = (stories: Story[], done: string[] = []): PlanState => ({
@@ -31,6 +31,21 @@ describe("the next story", () => {
 
   it("skips the stories the file marked done", () => {
     expect(currentStory(plan([s("a"), s("b")], ["a"]))?.id).toBe("b")
+  })
+})
+
+describe("the stories ready to start", () => {
+  it("are those not done whose dependencies are all done, in the loop's order (priority, then file order)", () => {
+    const stories = [s("a"), s("b", { priority: 2 }), s("c", { dependsOn: ["a", "b"], priority: 1 }), s("d", { priority: 1 }), s("e", { dependsOn: ["d"] })]
+    expect(readyStories(stories, new Set()).map((x) => x.id)).toEqual(["d", "b", "a"])
+    expect(readyStories(stories, new Set(["a"])).map((x) => x.id)).toEqual(["d", "b"])
+    expect(readyStories(stories, new Set(["a", "b", "d"])).map((x) => x.id)).toEqual(["c", "e"])
+    expect(readyStories(stories, new Set(["a", "b", "c", "d", "e"]))).toEqual([])
+  })
+
+  it("start with the story the loop would take next", () => {
+    const stories = [s("x", { priority: 3 }), s("y"), s("z", { priority: 3, dependsOn: ["y"] }), s("w", { priority: 2 })]
+    for (const done of [new Set<string>(), new Set(["w"]), new Set(["w", "x"]), new Set(["w", "x", "y"])]) expect(readyStories(stories, done)[0]?.id).toBe(nextStory(stories, done)?.id)
   })
 })
 

@@ -111,4 +111,14 @@ describe("write-back, seed 003's shape", () => {
     expect(JSON.parse(last)).toMatchObject({ status: "completed", stories: [{ status: "completed" }, { status: "completed", iteration: 2 }] })
     expect(last.startsWith('{\n  "task": "Shop",\n  "status": "completed",\n  "stories": [\n    { "id": "S1", "title": "cart", "status": "completed", "iteration": 1 },')).toBe(true)
   })
+
+  it("plan merge (markCurrent: false) marks the merged stories done and puts no story in progress; the plan's status still follows what is left", () => {
+    const plan = '{\n  "status": "pending",\n  "stories": [\n    { "id": "S1", "title": "cart", "status": "pending" },\n    { "id": "S2", "title": "checkout", "status": "pending" }\n  ]\n}\n'
+    const merged = writeBack(plan, stateOf(plan, [{ id: "S1", iteration: 0 }]), { markCurrent: false })
+    if ("problem" in merged) throw new Error(merged.problem)
+    expect(JSON.parse(merged.text)).toEqual({ status: "in_progress", stories: [{ id: "S1", title: "cart", status: "completed" }, { id: "S2", title: "checkout", status: "pending" }] })
+    const all = writeBack(merged.text, stateOf(plan, [{ id: "S1", iteration: 0 }, { id: "S2", iteration: 0 }]), { markCurrent: false })
+    if ("problem" in all) throw new Error(all.problem)
+    expect(JSON.parse(all.text)).toMatchObject({ status: "completed", stories: [{ status: "completed" }, { status: "completed" }] })
+  })
 })

@@ -1,6 +1,7 @@
 // What a decided iteration leaves behind before the loop acts on the decision: the plan file
 // rewritten from the plugin's record of its stories (a story the model marked done itself is set
-// back), with autoCommit a story's commit, and one entry in the progress log.
+// back), with autoCommit a story's commit, and one entry in the progress log. A loop of one story
+// (--story) leaves the plan file alone and commits the story's work on its own branch instead.
 import type { Decision } from "../../loop/decide.js"
 import type { DiagnosticSnapshot } from "../../loop/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
@@ -8,6 +9,7 @@ import { latestCheckRun } from "../../loop/handoff.js"
 import type { Turn } from "../../loop/turn.js"
 import { learningsIn } from "../../plan/progress-entry.js"
 import type { Story } from "../../plan/plan.js"
+import { storyBranch } from "../../plan/story-branch.js"
 import { io, log, notify, type Job } from "../effects.js"
 import { featureOn } from "../../config/features.js"
 import type { JobContext } from "./context.js"
@@ -23,9 +25,10 @@ export interface Decided {
 export function* recordIteration(ctx: JobContext, loop: Loop, { decision, turn, snapshot, story }: Decided): Job {
   const iteration = loop.iteration
   try {
-    if (loop.plan) yield* writePlan(loop)
+    if (loop.plan && loop.plan.only === undefined) yield* writePlan(loop)
     const storyDone = story ? loop.plan?.done.find((d) => d.id === story.id && d.iteration === iteration) : undefined
-    if (storyDone && story && loop.settings.autoCommit) yield* commitStory(loop, story)
+    if (storyDone && story && loop.plan?.only !== undefined) yield* commitStoryBranch(loop, story)
+    else if (storyDone && story && loop.settings.autoCommit) yield* commitStory(loop, story)
     if (!featureOn(loop.settings, "progress-log")) return
     const files = yield* io({ kind: "changed-files", loop })
     // This iteration's run, else the latest before it: an iteration without checks does not clear their failures.
@@ -53,6 +56,21 @@ function* commitStory(loop: Loop, story: Story): Job {
   }
   yield* log("warn", `story ${story.id} not committed: ${why}`, { loop: loop.id })
   yield* notify({ variant: "warning", title: `Ralph · story ${story.id} not committed`, message: `autoCommit: ${why}. The loop goes on; the checkpoints keep the work.` })
+}
+
+/** --story: the story's work on `ralph/story-<id>` from HEAD; a refusal is said (the loop completes all the same: the story is done). */
+function* commitStoryBranch(loop: Loop, story: Story): Job {
+  const branch = storyBranch(story.id, loop.plan?.stories ?? [])
+  let why: string
+  try {
+    const made = yield* io({ kind: "story-branch", loop, branch, message: `story ${story.id}: ${story.title}` })
+    if ("committed" in made) return yield* log("info", "story committed on its branch", { loop: loop.id, story: story.id, commit: made.committed, files: made.files })
+    why = made.skipped
+  } catch (error) {
+    why = `git failed: ${error instanceof Error ? error.message : String(error)}`
+  }
+  yield* log("warn", `story ${story.id} not committed on ${branch}: ${why}`, { loop: loop.id })
+  yield* notify({ variant: "error", title: `Ralph · story ${story.id} not committed`, message: `${branch} was not made: ${why}. The story's work is in the work tree, uncommitted.` })
 }
 
 function* writePlan(loop: Loop): Job {
