@@ -14,6 +14,7 @@ const STARTS_PROCESSES: Record<string, string> = {
   "actions/checks.ts": "the user's check commands (sh -c)",
   "actions/notifier.ts": "the desktop notifier on PATH",
   "cli/opencode.ts": "the opencode binary (doctor, install)",
+  "cli/run/host.ts": "opencode serve, for ralph-loop run",
 }
 
 function sources(dir: string): string[] {
