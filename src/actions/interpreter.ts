@@ -235,7 +235,7 @@ export class Interpreter {
       case "lock":
         return effect.lock.take()
       case "worktrees":
-        return readWorktrees(directory)
+        return readWorktrees(directory, effect.launcher)
       case "worktree-launch":
         return makeWorktreeLoop(directory, api, effect)
       case "worktree-command":

@@ -37,8 +37,14 @@ export class WorktreeError extends Error {}
 /**
  * Makes the worktree `name` of the repository at `directory` (its top folder) on a new branch from
  * HEAD. `withChanges`: the user's uncommitted changes and untracked files are written into it too.
+ * `made` runs the moment the worktree exists (before anything else is written into it).
  */
-export async function createWorktree(directory: string, name: string, withChanges: boolean): Promise<{ path: string; base: WorktreeState["base"] }> {
+export async function createWorktree(
+  directory: string,
+  name: string,
+  withChanges: boolean,
+  made?: (made: { path: string; base: WorktreeState["base"] }) => Promise<void>,
+): Promise<{ path: string; base: WorktreeState["base"] }> {
   const top = await git(directory, ["rev-parse", "--show-toplevel"]).then((out) => out.trim(), () => undefined)
   if (!top) throw new WorktreeError("the project is not a git repository")
   if (resolve(top) !== resolve(directory)) throw new WorktreeError(`worktree loops run from the repository's top folder (${top})`)
@@ -51,8 +57,10 @@ export async function createWorktree(directory: string, name: string, withChange
   const tree = withChanges ? await workTreeSnapshot(directory) : undefined
   await mkdir(dirname(path), { recursive: true })
   await git(directory, ["worktree", "add", "-q", "-b", branch, path, commit])
+  const base = { ...(baseBranch ? { branch: baseBranch } : {}), commit }
+  await made?.({ path, base })
   if (tree) await restoreCheckpoint(path, "HEAD", tree)
-  return { path, base: { ...(baseBranch ? { branch: baseBranch } : {}), commit } }
+  return { path, base }
 }
 
 /** Commits what the loop changed in its worktree (its own files aside); undefined when nothing changed. */

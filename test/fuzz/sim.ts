@@ -500,6 +500,8 @@ export class World {
       // Worktree loops run in other OpenCode instances; the simulated one has none.
       // The watch ticks when the scenario says so (`tick`), never by a real timer.
       worktrees: new WorktreeWatch(() => this.ctx, () => () => undefined),
+      // Each start of the simulated OpenCode is another instance: a launch an earlier one began was cut.
+      launcher: { pid: process.pid, boot: `sim-${this.restarts}` },
       worktree: undefined,
       parallel: new ParallelPlan(() => this.ctx),
       now: () => this.now,
@@ -1285,7 +1287,7 @@ export class World {
       case "lock":
         return undefined
       case "worktrees":
-        return readWorktrees(this.ctx.directory)
+        return readWorktrees(this.ctx.directory, effect.launcher)
       case "worktree-launch":
         return this.launchWorktree(effect)
       case "worktree-command": {

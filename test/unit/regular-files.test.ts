@@ -88,7 +88,7 @@ describe("only regular files are read", () => {
     fifo(join(worktree, LOOPS, "ses_w.json"))
     fifo(join(worktree, ".opencode/ralph-loop/worktree.json"))
     expect(readWorktreeState(worktree)).toBeUndefined()
-    expect(await readWorktrees(project)).toEqual([{ name: "wt", path: worktree, state: undefined, saved: undefined }])
+    expect(await readWorktrees(project)).toEqual([{ name: "wt", path: worktree, state: undefined, saved: undefined, launchCut: false }])
     expect((await readNewestLoops(join(project, LOOPS), 10)).map((s) => s.loop.id)).toEqual(["ses_old"])
 
     const loaded = await new LoopStore(project).load(NOW)

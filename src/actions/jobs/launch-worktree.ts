@@ -12,7 +12,7 @@ import { io, log, type Job } from "../effects.js"
 
 export function* launchWorktree(ctx: RalphContext, fromSession: string, start: WorktreeStart): Job<WorktreeStarted> {
   const settings = { ...ctx.settings.current, ...start.overrides }
-  const worktrees = yield* io({ kind: "worktrees" })
+  const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
   const live = worktrees.filter(isLive).length
   if (live >= settings.maxParallelLoops) return { ok: false, error: `${live} worktree loops run already (maxParallelLoops is ${settings.maxParallelLoops}); wait for one to end or raise the setting`, full: true }
   const name = start.request.name ?? nameFromTask(start.task, new Set(worktrees.map((w) => w.name)))
@@ -24,6 +24,7 @@ export function* launchWorktree(ctx: RalphContext, fromSession: string, start: W
     mergeStrategy: settings.mergeStrategy,
     fromSession,
     createdAt: ctx.now(),
+    launch: ctx.launcher,
     ...(start.story ? { story: start.story } : {}),
     ...(start.run ? { run: start.run } : {}),
     ...(Object.keys(start.overrides).length > 0 ? { overrides: start.overrides } : {}),
@@ -49,11 +50,25 @@ export function* launchWorktree(ctx: RalphContext, fromSession: string, start: W
  */
 export function* confirmStarted(ctx: RalphContext, path: string, state: WorktreeState, sessionID: string, task: string): Job {
   const { failure } = yield* io({ kind: "worktree-command", path, sessionID, task })
-  const entry = (yield* io({ kind: "worktrees" })).find((w) => w.name === state.name)
+  const entry = (yield* io({ kind: "worktrees", launcher: ctx.launcher })).find((w) => w.name === state.name)
   if (!entry || stageOf(entry) !== "starting") return
   const detail = failure
     ? `the loop could not be started in the worktree: ${failure}; is ralph-loop in a config the worktree sees (committed, global, or its .opencode/)?`
     : "no loop started in the worktree: its /ralph was refused (the worktree's session says why)"
+  yield* notStarted(ctx, path, state, detail)
+}
+
+/**
+ * A start OpenCode's stop cut off (its launcher is gone, no loop was saved there): nothing will
+ * start that loop now, so it failed to start — recorded as such, as any other start that failed.
+ */
+export function* startCut(ctx: RalphContext, path: string, state: WorktreeState): Job {
+  const entry = (yield* io({ kind: "worktrees", launcher: ctx.launcher })).find((w) => w.name === state.name)
+  if (!entry || stageOf(entry) !== "unstarted") return
+  yield* notStarted(ctx, path, state, "its start was cut off: OpenCode stopped before the loop started in the worktree")
+}
+
+function* notStarted(ctx: RalphContext, path: string, state: WorktreeState, detail: string): Job {
   yield* recordNotStarted(path, state, detail)
   yield { kind: "toast", notice: { variant: "error", title: `Ralph · worktree ${state.name}`, message: detail, duration: 15_000 } }
   if (state.story) ctx.parallel.notStarted(state, detail)
