@@ -118,6 +118,8 @@ interface Effects {
   worktrees: { ask: { launcher: Launcher }; result: WorktreeEntry[] }
   /** Makes the worktree and its branch, its config and worktree.json, and a session there (a failure after the worktree exists is recorded in it). */
   "worktree-launch": { ask: { state: Omit<WorktreeState, "base">; withChanges: boolean; title: string }; result: WorktreeStarted }
+  /** A worktree a start that did not finish left (`leftByFailedStart`) removed with its branch, once git shows nothing of anyone's is in it; else why not. */
+  "worktree-reclaim": { ask: { name: string; path: string; base: string | undefined }; result: { ok: true } | { ok: false; why: string } }
   /** `/ralph -- <task>` in the worktree's session; done when its first turn has ended (or the call failed: why). */
   "worktree-command": { ask: { path: string; sessionID: string; task: string }; result: { failure?: string } }
   /** The loop's work committed on its branch (its own files aside); the commit, undefined when nothing changed. */

@@ -29,7 +29,7 @@ import { existsSync } from "node:fs"
 import { readWorktrees } from "../store/worktree-loops.js"
 import { writeWorktreeState } from "../store/worktree-file.js"
 import { readParallelRun, storyWorktree, writeParallelRun } from "../store/parallel-file.js"
-import { commitWork, fastForward, mergeBranch, mergeFacts, removeWorktree } from "./worktree-git.js"
+import { commitWork, fastForward, mergeBranch, mergeFacts, reclaimWorktree, removeWorktree } from "./worktree-git.js"
 import { archiveWorktreeFiles } from "./worktree-archive.js"
 import { makeWorktreeLoop } from "./worktree-launch.js"
 import type { CheckConfig } from "../config/schema.js"
@@ -257,6 +257,8 @@ export class Interpreter {
           () => ({ removed: true as const }),
           (error: unknown) => ({ problem: error instanceof Error ? error.message : String(error), folderGone: !existsSync(effect.path) }),
         )
+      case "worktree-reclaim":
+        return reclaimWorktree(directory, effect.name, effect.base)
       case "worktree-record":
         return writeWorktreeState(effect.directory, effect.state)
       case "story-worktree":

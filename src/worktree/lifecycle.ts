@@ -52,6 +52,17 @@ export const awaitsSettling = (facts: WorktreeFacts): boolean => stageOf(facts) 
 export const startWasCut = (facts: WorktreeFacts): boolean => stageOf(facts) === "unstarted"
 
 /**
+ * A worktree a start that did not finish left behind, which a new start of the same name may take
+ * the place of (once git shows nothing of anyone's is in it): no loop was ever saved there, and
+ * worktree.json says its start failed or was cut off — or there is none (made, then stopped before
+ * it was written).
+ */
+export function leftByFailedStart(facts: WorktreeFacts): boolean {
+  if (facts.saved !== undefined) return false
+  return facts.state === undefined || facts.state.merge?.result === "failed" || stageOf(facts) === "unstarted"
+}
+
+/**
  * What `ralph-loop clean` may do with a worktree: only a settled one is ever removed. An ended one
  * waits for the plugin to merge it (or the user's --force); a live one is never touched.
  */

@@ -1106,6 +1106,11 @@ export class World {
   /** What happens the moment the runner makes a call (before it returns). */
   private issue(effect: Effect): void {
     if (isRollbackWrite(effect)) return this.checkRollbackWrite(effect.loop, effect.kind)
+    if (effect.kind === "worktree-reclaim") {
+      const wt = this.worktreeLoops.findLast((w) => w.name === effect.name && !w.removed)
+      if (wt?.loop) this.violate(26, `the worktree ${wt.name} is taken for a new start though its loop was saved there`)
+      return
+    }
     if (effect.kind === "worktree-remove") {
       const { branch, name } = this.worktreeNamed(effect.name)
       if (branch.commits > branch.inMain) this.violate(26, `the worktree ${name} is removed with ${branch.commits - branch.inMain} commit(s) the user's branch lacks`)
@@ -1315,6 +1320,15 @@ export class World {
         Object.assign(wt, { removed: true })
         wt.branch.exists = false
         return { removed: true }
+      }
+      case "worktree-reclaim": {
+        // What git would show: a branch with commits of its own, or files in the folder, keep it.
+        const wt = this.worktreeLoops.findLast((w) => w.name === effect.name && !w.removed)
+        if (!wt || wt.loop || wt.branch.commits > wt.branch.inMain || wt.branch.uncommitted) return { ok: false, why: "it holds work" }
+        rmSync(effect.path, { recursive: true, force: true })
+        Object.assign(wt, { removed: true })
+        wt.branch.exists = false
+        return { ok: true }
       }
       case "worktree-record": {
         await writeWorktreeState(effect.directory, effect.state)
@@ -1720,6 +1734,7 @@ function describeEffect(effect: Effect): string {
       return `worktree-record ${effect.state.name}${effect.state.merge ? ` (${effect.state.merge.result})` : ""} in ${effect.directory.includes("/merged/") ? "its archive" : "the worktree"}`
     case "worktree-archive":
     case "worktree-remove":
+    case "worktree-reclaim":
     case "story-worktree":
       return `${effect.kind} ${effect.name}`
     case "worktree-command":

@@ -3,7 +3,7 @@
 // happens to a story whose worktree loop does not start.
 import { execFileSync } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { Interpreter } from "../../src/actions/interpreter.js"
@@ -195,5 +195,66 @@ describe("a story whose start a restart of OpenCode cut off", () => {
     expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge).toEqual({ result: "failed", detail: "its start was cut off: OpenCode stopped before the loop started in the worktree" })
     expect(second.toasts[0]).toContain("its start was cut off")
     expect(await second.runningNow(plan)).toContain("is under way (B)")
+  })
+})
+
+describe("a start of the same story after one that did not finish", () => {
+  /** Story A's first start: its worktree made, its session refused — recorded failed to start. */
+  async function failedStart() {
+    const { dir, plan } = project([["A", []]])
+    const first = instance(dir, { createSession: async () => Promise.reject(new Error("session.create: 500")) })
+    expect(await first.parallel.start(plan, 1, "ses_main", {})).toMatchObject({ ok: false })
+    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge?.result).toBe("failed")
+    return { dir, plan }
+  }
+
+  it("takes the place of the worktree that start left (recorded failed, nothing in it)", async () => {
+    const { dir, plan } = await failedStart()
+    const again = instance(dir)
+    expect(await again.parallel.start(plan, 1, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
+    expect(again.sessions).toEqual([worktreeDir(dir, "story-a")])
+    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge).toBeUndefined()
+  })
+
+  it("takes the place of a worktree made just before OpenCode stopped (no worktree.json yet, nothing in it)", async () => {
+    const { dir, plan } = project([["A", []]])
+    mkdirSync(join(dir, ".opencode/ralph-loop/worktrees"), { recursive: true })
+    git(dir, "worktree", "add", "-q", "-b", "ralph/story-a", worktreeDir(dir, "story-a"))
+    const again = instance(dir)
+    expect(await again.parallel.start(plan, 1, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
+    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.story).toBe("A")
+  })
+
+  it("after a restart, a run's story whose worktree has no worktree.json yet (made, then OpenCode stopped) starts again in its place", async () => {
+    const { dir, plan } = project([["A", []]])
+    const first = instance(dir)
+    expect(await first.parallel.start(plan, 1, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
+    // As if OpenCode had stopped between `git worktree add` and worktree.json.
+    rmSync(join(worktreeDir(dir, "story-a"), ".opencode"), { recursive: true })
+    const second = instance(dir)
+    await second.parallel.reconcile()
+    expect(second.sessions).toEqual([worktreeDir(dir, "story-a")])
+    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.run).toBe(second.parallel.current()?.id)
+  })
+
+  it.each([
+    ["an untracked file", (wt: string) => writeFileSync(join(wt, "notes.txt"), "mine\n"), "it holds files that are not in its commit"],
+    ["an ignored file", (wt: string) => {
+      writeFileSync(join(git(wt, "rev-parse", "--git-common-dir"), "info", "exclude"), "*.log\n")
+      writeFileSync(join(wt, "notes.log"), "mine\n")
+    }, "it holds files that are not in its commit"],
+    ["a commit on its branch", (wt: string) => {
+      writeFileSync(join(wt, "notes.txt"), "mine\n")
+      git(wt, "add", "notes.txt")
+      git(wt, "commit", "-q", "-m", "mine")
+    }, "its branch ralph/story-a has commits of its own"],
+  ] as const)("never takes one holding %s: it is kept, and the start says why", async (_what, put, why) => {
+    const { dir, plan } = await failedStart()
+    const wt = worktreeDir(dir, "story-a")
+    put(wt)
+    const refused = await instance(dir).parallel.start(plan, 1, "ses_main", {})
+    expect(refused).toMatchObject({ ok: false, error: expect.stringContaining(`the worktree story-a exists already, left by a start that did not finish, and is kept: ${why}`) })
+    expect(readFileSync(join(wt, existsSync(join(wt, "notes.log")) ? "notes.log" : "notes.txt"), "utf8")).toBe("mine\n")
+    expect(git(dir, "branch", "--list", "ralph/story-a")).toContain("ralph/story-a")
   })
 })

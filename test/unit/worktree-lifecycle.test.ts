@@ -1,7 +1,7 @@
 // The one lifecycle of a worktree loop: each stage from its files, and what the watcher, the limit
 // and clean make of it.
 import { describe, expect, it } from "vitest"
-import { awaitsSettling, cleanVerdict, isLive, launchCut, stageOf, startWasCut, type WorktreeFacts } from "../../src/worktree/lifecycle.js"
+import { awaitsSettling, cleanVerdict, isLive, launchCut, leftByFailedStart, stageOf, startWasCut, type WorktreeFacts } from "../../src/worktree/lifecycle.js"
 import type { WorktreeState } from "../../src/worktree/worktree-state.js"
 
 const state = (merge?: WorktreeState["merge"]): WorktreeState => ({ name: "w", branch: "ralph/w", mainDirectory: "/p", base: { commit: "c" }, mergeStrategy: "ff-or-branch", createdAt: 0, ...(merge ? { merge } : {}) })
@@ -59,5 +59,13 @@ describe("a launch cut off", () => {
     expect(launchCut(launch, { pid: 200, boot: "b" }, alive([200]))).toBe(true)
     expect(launchCut(launch, { pid: 100, boot: "b" }, alive([100]))).toBe(true)
     expect(launchCut(launch, { pid: 300 }, alive([300]))).toBe(true)
+  })
+})
+
+describe("left by a start that did not finish (a new start of its name may take its place)", () => {
+  it("only where no loop was ever saved, and worktree.json says its start failed or was cut off, or there is none", () => {
+    expect(cases.filter(([, facts]) => leftByFailedStart(facts)).map(([name]) => name)).toEqual(["made, its launcher gone before its loop was saved", "could not start"])
+    expect(leftByFailedStart({ state: undefined, saved: undefined })).toBe(true)
+    expect(leftByFailedStart({ state: state({ result: "failed", detail: "d" }), saved: loop("stopped") })).toBe(false)
   })
 })

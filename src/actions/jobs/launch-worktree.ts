@@ -5,7 +5,7 @@
 import { relative } from "node:path"
 import type { RalphContext } from "../../context.js"
 import type { WorktreeStart, WorktreeStarted } from "../../commands/start-worktree.js"
-import { isLive, stageOf } from "../../worktree/lifecycle.js"
+import { isLive, leftByFailedStart, stageOf } from "../../worktree/lifecycle.js"
 import { nameFromTask } from "../../worktree/names.js"
 import type { WorktreeState } from "../../worktree/worktree-state.js"
 import { io, log, type Job } from "../effects.js"
@@ -16,7 +16,14 @@ export function* launchWorktree(ctx: RalphContext, fromSession: string, start: W
   const live = worktrees.filter(isLive).length
   if (live >= settings.maxParallelLoops) return { ok: false, error: `${live} worktree loops run already (maxParallelLoops is ${settings.maxParallelLoops}); wait for one to end or raise the setting`, full: true }
   const name = start.request.name ?? nameFromTask(start.task, new Set(worktrees.map((w) => w.name)))
-  if (worktrees.some((w) => w.name === name)) return { ok: false, error: `the worktree ${name} exists already; choose another name (ralph-loop worktrees lists them)` }
+  const there = worktrees.find((w) => w.name === name)
+  if (there && !leftByFailedStart(there)) return { ok: false, error: `the worktree ${name} exists already; choose another name (ralph-loop worktrees lists them)` }
+  if (there) {
+    // Left by a start of this name that did not finish: its place is taken once git shows it holds nothing.
+    const reclaimed = yield* io({ kind: "worktree-reclaim", name, path: there.path, base: there.state?.base.commit })
+    if (!reclaimed.ok) return { ok: false, error: `the worktree ${name} exists already, left by a start that did not finish, and is kept: ${reclaimed.why}; choose another name, or look at it and remove it (git worktree remove)` }
+    yield* log("info", `worktree ${name}: removed what a start that did not finish left, to start again`, { worktree: there.path })
+  }
   const state: Omit<WorktreeState, "base"> = {
     name,
     branch: `ralph/${name}`,
