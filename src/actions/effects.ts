@@ -120,6 +120,8 @@ interface Effects {
   "worktree-launch": { ask: { state: Omit<WorktreeState, "base">; withChanges: boolean; title: string }; result: WorktreeStarted }
   /** A worktree a start that did not finish left (`leftByFailedStart`) removed with its branch, once git shows nothing of anyone's is in it; else why not. */
   "worktree-reclaim": { ask: { name: string; path: string; base: string | undefined }; result: { ok: true } | { ok: false; why: string } }
+  /** A call into the worktree's directory, which starts its OpenCode instance (and so its loop) after a restart; a failure is logged, never thrown. */
+  "worktree-wake": { ask: { path: string }; result: void }
   /** `/ralph -- <task>` in the worktree's session; done when its first turn has ended (or the call failed: why). */
   "worktree-command": { ask: { path: string; sessionID: string; task: string }; result: { failure?: string } }
   /** The loop's work committed on its branch (its own files aside); the commit, undefined when nothing changed. */

@@ -257,6 +257,11 @@ export class Interpreter {
           () => ({ removed: true as const }),
           (error: unknown) => ({ problem: error instanceof Error ? error.message : String(error), folderGone: !existsSync(effect.path) }),
         )
+      case "worktree-wake":
+        return api.sessionsIn(effect.path).then(
+          () => undefined,
+          (error: unknown) => api.log("warn", `could not wake the worktree loop in ${effect.path}: ${String(error)}`),
+        )
       case "worktree-reclaim":
         return reclaimWorktree(directory, effect.name, effect.base)
       case "worktree-record":

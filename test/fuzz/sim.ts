@@ -475,8 +475,6 @@ export class World {
     const api = {
       toast: () => undefined,
       log: () => undefined,
-      // A call into a worktree's directory (the watch wakes its instance): the simulated ones run anyway.
-      sessionsIn: async () => [],
       session: async (id: string) => {
         const s = this.live(id)
         if (!s) throw new SimCallError(`session.get ${id}: NotFoundError`)
@@ -1321,6 +1319,9 @@ export class World {
         wt.branch.exists = false
         return { removed: true }
       }
+      case "worktree-wake":
+        // A call into the worktree's directory starts its instance: the simulated ones run anyway.
+        return undefined
       case "worktree-reclaim": {
         // What git would show: a branch with commits of its own, or files in the folder, keep it.
         const wt = this.worktreeLoops.findLast((w) => w.name === effect.name && !w.removed)
@@ -1732,6 +1733,8 @@ function describeEffect(effect: Effect): string {
       return `worktree-merge ${effect.state.name} (${effect.how})`
     case "worktree-record":
       return `worktree-record ${effect.state.name}${effect.state.merge ? ` (${effect.state.merge.result})` : ""} in ${effect.directory.includes("/merged/") ? "its archive" : "the worktree"}`
+    case "worktree-wake":
+      return `worktree-wake ${effect.path.slice(effect.path.lastIndexOf("/") + 1)}`
     case "worktree-archive":
     case "worktree-remove":
     case "worktree-reclaim":
