@@ -1,7 +1,8 @@
 // `npm run fuzz`: the randomized tests with many more runs than `npm test` gives them, each from a
 // fresh seed — the event-order fuzzer (test/fuzz/event-order.fuzz.test.ts: 20,000 sequences rather
 // than 1,000), then the git-layer property test (test/property/git-layer.property.test.ts: real
-// repositories, 300 sequences rather than 20). No build needed: vitest runs the sources.
+// repositories, 300 sequences rather than 20) and autoCommit of a story of 70,000 files
+// (test/property/auto-commit-many.property.test.ts). No build needed: vitest runs the sources.
 //
 //   node scripts/fuzz.mjs [runs] [--seed N] [--path P] [--length N] [--stats] [--survey] [--only events|git] [--git-runs N]
 //
@@ -70,5 +71,8 @@ if (only !== "events") {
   if (options.stats) env.RALPH_FUZZ_STATS = "1"
   const git = run("test/property/git-layer.property.test.ts", env)
   status ||= git
+  // autoCommit of a story of 70,000 files (npm test runs a few thousand with long names).
+  const many = run("test/property/auto-commit-many.property.test.ts", { RALPH_COMMIT_FILES: process.env.RALPH_COMMIT_FILES ?? "70000" })
+  status ||= many
 }
 process.exit(status)

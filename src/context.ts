@@ -12,7 +12,7 @@ import type { SavedLoop } from "./store/saved-loops.js"
 import type { IterationRow } from "./status/history.js"
 import type { WorktreeWatch } from "./actions/worktree-watch.js"
 import type { ParallelPlan } from "./actions/parallel-plan.js"
-import type { WorktreeState } from "./worktree/worktree-state.js"
+import type { Launcher, WorktreeState } from "./worktree/worktree-state.js"
 
 export interface RalphContext {
   readonly directory: string
@@ -38,6 +38,8 @@ export interface RalphContext {
   readonly worktrees: WorktreeWatch
   /** /ralph --prd --parallel N: the run of a plan's stories in worktree loops. */
   readonly parallel: ParallelPlan
+  /** This instance, as the worktree loops it launches record it (a restart's instance is another). */
+  readonly launcher: Launcher
   /** This instance's own worktree, when its directory is one a worktree loop runs in. */
   readonly worktree: WorktreeState | undefined
   now(): number

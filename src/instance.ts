@@ -1,6 +1,7 @@
 // One ralph-loop per OpenCode instance (project directory): settings, the loop manager, the action
 // runner and the store, wired into the hooks — each wrapped so nothing ever throws into OpenCode.
 // Loaded in the background by plugin.ts, so OpenCode's start does not wait for it.
+import { randomUUID } from "node:crypto"
 import { listCheckpoints } from "./actions/checkpoints.js"
 import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
 import { Interpreter } from "./actions/interpreter.js"
@@ -93,6 +94,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
         .then(() => readDecidedLines(store.dir))
         .then((entries) => historyOf(histories(entries), loop), () => []),
     worktrees,
+    launcher: { pid: process.pid, boot: randomUUID() },
     worktree,
     parallel,
     now: Date.now,

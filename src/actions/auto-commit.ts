@@ -1,13 +1,12 @@
 // autoCommit: after the plugin verified a plan story done, the loop's changes are committed on the
 // user's branch as `story <id>: <title>` — only the files the loop changed (not the user's own
 // uncommitted work from before it), with the repository's hooks (never --no-verify), and never on
-// a detached HEAD or while the index holds a conflict. A commit that fails (a hook says no, no
-// identity) leaves the user's index exactly as it was: it is copied before and put back after.
-import { lstat, rename, rm } from "node:fs/promises"
+// a detached HEAD or while the index holds a conflict. The commit is made from an index of its own,
+// so one that fails (a hook says no, no identity) leaves the user's index exactly as it was.
+import { lstat, rm } from "node:fs/promises"
 import { isAbsolute, join } from "node:path"
-import { git, gitText, literal } from "../git/run.js"
+import { git, gitText } from "../git/run.js"
 import { loopStart, startUnknown, type FileHashes } from "../loop/changed-files.js"
-import { copyIndexFile } from "./checkpoints.js"
 import { filesChangedSinceStart } from "./work-tree.js"
 
 export type StoryCommit = { committed: string; files: number } | { skipped: string }
@@ -54,50 +53,61 @@ async function writtenSince(directory: string, paths: readonly string[], since: 
   return written
 }
 
+/** NUL-terminated lines, as git reads them on its stdin (`-z`). */
+const nulTerminated = (lines: readonly string[]): string => lines.map((line) => `${line}\0`).join("")
+
+/**
+ * Commits `paths` (relative to `directory`) as a story. The commit is made from an index of its own
+ * — HEAD and the story's files, nothing of the user's index — so a commit that fails (a hook says no,
+ * no identity) leaves the user's index untouched; once it is made, the user's index takes the
+ * committed files as committed, the rest of it as it was. Paths go to git on its stdin, never as
+ * arguments and never as pathspecs: a story of tens of thousands of files would pass the system's
+ * limit on a command line (E2BIG), and git matches pathspecs in time that grows with their number
+ * times the files' — neither holds for `update-index --stdin`.
+ */
 export async function commitStory(directory: string, paths: readonly string[], message: string): Promise<StoryCommit> {
   const branch = await git(directory, ["symbolic-ref", "-q", "--short", "HEAD"])
   if (!branch.ok || !branch.stdout.trim()) return { skipped: "HEAD is detached (or this is not a git repository)" }
   if ((await gitText(directory, ["ls-files", "-u"])).trim()) return { skipped: "the index holds a conflict (unmerged files)" }
   if (paths.length === 0) return { skipped: "the story changed no files" }
-  const index = await indexFile(directory)
-  const saved = `${index}.ralph-${process.pid}`
-  const hadIndex = await copyIndexFile(index, saved)
-  const putBack = async () => (hadIndex ? rename(saved, index) : rm(index, { force: true }))
-  let changed: string[]
+  const storyIndex = `${await indexFile(directory)}.ralph-story-${process.pid}`
+  const env = { GIT_INDEX_FILE: storyIndex }
   try {
-    const { tracked, untracked } = await toAdd(directory, paths)
-    // -u for tracked files: `git add -A` refuses one in a folder git ignores ("Use -f").
-    if (tracked.length) await gitText(directory, ["add", "-u", "--", ...literal(tracked)])
-    if (untracked.length) await gitText(directory, ["add", "-A", "--", ...literal(untracked)])
-    // Only what differs from HEAD now: a file added to the index and gone again has nothing to
-    // commit, and `git commit -- path` fails on a path git knows nowhere.
-    changed = (await gitText(directory, ["diff", "--cached", "--name-only", "--no-renames", "-z", "--relative", "--", ...literal(paths)])).split("\0").filter(Boolean)
-    if (changed.length > 0) await gitText(directory, ["commit", "-q", "-m", message, "--", ...literal(changed)])
-    else await putBack()
-  } catch (error) {
-    await putBack()
-    throw error
+    const born = (await git(directory, ["rev-parse", "--verify", "-q", "HEAD"])).ok
+    await gitText(directory, born ? ["read-tree", "HEAD"] : ["read-tree", "--empty"], { env })
+    // A path neither in HEAD nor on disk (made and removed again, or removed with `git rm`) has nothing to stage.
+    const inHead = new Set((await gitText(directory, ["ls-files", "-z"], { env })).split("\0"))
+    const present: string[] = []
+    for (const path of paths) if (inHead.has(path) || (await lstat(join(directory, path)).then(() => true, () => false))) present.push(path)
+    await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], { env, input: nulTerminated(present) })
+    const changed = (await gitText(directory, ["diff", "--cached", "--name-only", "--no-renames", "-z", "--relative"], { env })).split("\0").filter(Boolean)
+    if (changed.length === 0) return { skipped: "the story changed no files" }
+    await gitText(directory, ["commit", "-q", "-m", message], { env })
+    await takeCommitted(directory, env, changed)
+    return { committed: `${branch.stdout.trim()} ${(await gitText(directory, ["rev-parse", "--short", "HEAD"])).trim()}`, files: changed.length }
   } finally {
-    await rm(saved, { force: true })
+    await rm(storyIndex, { force: true })
   }
-  if (changed.length === 0) return { skipped: "the story changed no files" }
-  return { committed: `${branch.stdout.trim()} ${(await gitText(directory, ["rev-parse", "--short", "HEAD"])).trim()}`, files: changed.length }
 }
 
 /**
- * The paths to stage: in the index (tracked), or only on disk (untracked). A file removed with
- * `git rm` is neither (its deletion is staged already, and `git commit -- path` takes it from HEAD);
- * given to `git add`, it would fail the whole add.
+ * The user's index takes the committed `files` (relative to `directory`) as the story's index holds
+ * them, a file the story removed leaves it; its other entries stay as they were.
  */
-async function toAdd(directory: string, paths: readonly string[]): Promise<{ tracked: string[]; untracked: string[] }> {
-  const indexed = new Set((await gitText(directory, ["ls-files", "-z", "--", ...literal(paths)])).split("\0"))
-  const tracked: string[] = []
-  const untracked: string[] = []
-  for (const path of paths) {
-    if (indexed.has(path)) tracked.push(path)
-    else if (await lstat(join(directory, path)).then(() => true, () => false)) untracked.push(path)
+async function takeCommitted(directory: string, env: Record<string, string>, files: readonly string[]): Promise<void> {
+  const prefix = (await gitText(directory, ["rev-parse", "--show-prefix"])).trim()
+  const wanted = new Set(files)
+  const lines: string[] = []
+  // `ls-files -s`: "<mode> <object> <stage>\t<path>", relative to `directory`; `--index-info` reads paths from the top.
+  for (const entry of (await gitText(directory, ["ls-files", "-s", "-z"], { env })).split("\0")) {
+    const tab = entry.indexOf("\t")
+    const path = entry.slice(tab + 1)
+    if (tab < 0 || !wanted.delete(path)) continue
+    lines.push(`${entry.slice(0, tab)}\t${prefix}${path}`)
   }
-  return { tracked, untracked }
+  await gitText(directory, ["update-index", "-z", "--index-info"], { input: nulTerminated(lines) })
+  // What is left the story removed (`--stdin` reads paths from `directory`, as they are here).
+  if (wanted.size > 0) await gitText(directory, ["update-index", "--force-remove", "-z", "--stdin"], { input: nulTerminated([...wanted]) })
 }
 
 /** The index file git uses for this work tree (a linked worktree has its own). */

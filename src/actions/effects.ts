@@ -23,7 +23,7 @@ import type { Notification } from "../notify/notification.js"
 import type { WorktreeEntry } from "../store/worktree-loops.js"
 import type { StoryWorktree } from "../store/parallel-file.js"
 import type { MergeFacts } from "../worktree/merge-plan.js"
-import type { WorktreeState } from "../worktree/worktree-state.js"
+import type { Launcher, WorktreeState } from "../worktree/worktree-state.js"
 import type { ParallelRun } from "../plan/parallel.js"
 import type { PlanState } from "../plan/plan.js"
 import type { WorktreeStarted } from "../commands/start-worktree.js"
@@ -116,10 +116,14 @@ interface Effects {
   // Worktree loops and parallel plan runs (the main instance's side: src/worktree/AGENTS.md).
   /** Waits until the lock is this job's (it lets go when the job ends: `locked`). */
   lock: { ask: { lock: JobLock }; result: void }
-  /** The project's worktree loops, from their files. */
-  worktrees: { ask: object; result: WorktreeEntry[] }
+  /** The project's worktree loops, from their files, as the `launcher` asking sees them (its own launches are not cut). */
+  worktrees: { ask: { launcher: Launcher }; result: WorktreeEntry[] }
   /** Makes the worktree and its branch, its config and worktree.json, and a session there (a failure after the worktree exists is recorded in it). */
   "worktree-launch": { ask: { state: Omit<WorktreeState, "base">; withChanges: boolean; title: string }; result: WorktreeStarted }
+  /** A worktree a start that did not finish left (`leftByFailedStart`) removed with its branch, once git shows nothing of anyone's is in it; else why not. */
+  "worktree-reclaim": { ask: { name: string; path: string; base: string | undefined }; result: { ok: true } | { ok: false; why: string } }
+  /** A call into the worktree's directory, which starts its OpenCode instance (and so its loop) after a restart; a failure is logged, never thrown. */
+  "worktree-wake": { ask: { path: string }; result: void }
   /** `/ralph -- <task>` in the worktree's session; done when its first turn has ended (or the call failed: why). */
   "worktree-command": { ask: { path: string; sessionID: string; task: string }; result: { failure?: string } }
   /** The loop's work committed on its branch (its own files aside); the commit, undefined when nothing changed. */

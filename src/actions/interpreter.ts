@@ -30,7 +30,7 @@ import { existsSync } from "node:fs"
 import { readWorktrees } from "../store/worktree-loops.js"
 import { writeWorktreeState } from "../store/worktree-file.js"
 import { readParallelRun, storyWorktree, writeParallelRun } from "../store/parallel-file.js"
-import { commitWork, fastForward, mergeBranch, mergeFacts, removeWorktree } from "./worktree-git.js"
+import { commitWork, fastForward, mergeBranch, mergeFacts, reclaimWorktree, removeWorktree } from "./worktree-git.js"
 import { archiveWorktreeFiles } from "./worktree-archive.js"
 import { makeWorktreeLoop } from "./worktree-launch.js"
 import type { CheckConfig } from "../config/schema.js"
@@ -238,7 +238,7 @@ export class Interpreter {
       case "lock":
         return effect.lock.take()
       case "worktrees":
-        return readWorktrees(directory)
+        return readWorktrees(directory, effect.launcher)
       case "worktree-launch":
         return makeWorktreeLoop(directory, api, effect)
       case "worktree-command":
@@ -260,6 +260,13 @@ export class Interpreter {
           () => ({ removed: true as const }),
           (error: unknown) => ({ problem: error instanceof Error ? error.message : String(error), folderGone: !existsSync(effect.path) }),
         )
+      case "worktree-wake":
+        return api.sessionsIn(effect.path).then(
+          () => undefined,
+          (error: unknown) => api.log("warn", `could not wake the worktree loop in ${effect.path}: ${String(error)}`),
+        )
+      case "worktree-reclaim":
+        return reclaimWorktree(directory, effect.name, effect.base)
       case "worktree-record":
         return writeWorktreeState(effect.directory, effect.state)
       case "story-worktree":

@@ -37,8 +37,14 @@ export class WorktreeError extends Error {}
 /**
  * Makes the worktree `name` of the repository at `directory` (its top folder) on a new branch from
  * HEAD. `withChanges`: the user's uncommitted changes and untracked files are written into it too.
+ * `made` runs the moment the worktree exists (before anything else is written into it).
  */
-export async function createWorktree(directory: string, name: string, withChanges: boolean): Promise<{ path: string; base: WorktreeState["base"] }> {
+export async function createWorktree(
+  directory: string,
+  name: string,
+  withChanges: boolean,
+  made?: (made: { path: string; base: WorktreeState["base"] }) => Promise<void>,
+): Promise<{ path: string; base: WorktreeState["base"] }> {
   const top = await git(directory, ["rev-parse", "--show-toplevel"]).then((out) => out.trim(), () => undefined)
   if (!top) throw new WorktreeError("the project is not a git repository")
   if (resolve(top) !== resolve(directory)) throw new WorktreeError(`worktree loops run from the repository's top folder (${top})`)
@@ -51,8 +57,10 @@ export async function createWorktree(directory: string, name: string, withChange
   const tree = withChanges ? await workTreeSnapshot(directory) : undefined
   await mkdir(dirname(path), { recursive: true })
   await git(directory, ["worktree", "add", "-q", "-b", branch, path, commit])
+  const base = { ...(baseBranch ? { branch: baseBranch } : {}), commit }
+  await made?.({ path, base })
   if (tree) await restoreCheckpoint(path, "HEAD", tree)
-  return { path, base: { ...(baseBranch ? { branch: baseBranch } : {}), commit } }
+  return { path, base }
 }
 
 /** Commits what the loop changed in its worktree (its own files aside); undefined when nothing changed. */
@@ -124,6 +132,31 @@ async function uncommittedInTheWay(main: string, branch: string): Promise<string
 export async function removeWorktree(main: string, name: string, force = false): Promise<void> {
   await git(main, ["worktree", "remove", "--force", worktreePath(main, name)])
   await git(main, ["branch", force ? "-D" : "-d", branchOf(name)])
+}
+
+/**
+ * Removes the worktree `name` a start that did not finish left behind (its caller knows it for one:
+ * worktree.json says it failed to start, or there is none and no loop was saved) — only once git
+ * shows nothing of anyone's is in it: git lists it on its own branch, that branch has no commit of its
+ * own (it is still at `base`, or your branch has every commit of it), and its folder holds no file
+ * beyond that commit, ignored ones included (the plugin's `.opencode/` aside). What stops it: why.
+ */
+export async function reclaimWorktree(main: string, name: string, base: string | undefined): Promise<{ ok: true } | { ok: false; why: string }> {
+  try {
+    const branch = branchOf(name)
+    const listed = (await listWorktreeFolders(main)).find((w) => w.name === name)
+    if (!listed) return { ok: false, why: "git does not list it as a worktree" }
+    if (listed.branch !== branch) return { ok: false, why: `it is not on its branch ${branch}` }
+    const tip = (await git(main, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])).trim()
+    if (tip !== base && (await unmergedCommits(main, branch)) > 0) return { ok: false, why: `its branch ${branch} has commits of its own` }
+    const files = await git(listed.path, ["status", "--porcelain", "-z", "--ignored", "--untracked-files=all", ...WORK])
+    if (files !== "") return { ok: false, why: "it holds files that are not in its commit" }
+    await git(main, ["worktree", "remove", "--force", listed.path])
+    await git(main, ["branch", "-D", branch])
+    return { ok: true }
+  } catch (error) {
+    return { ok: false, why: `git could not tell whether it holds work (${error instanceof Error ? error.message : String(error)})` }
+  }
 }
 
 /** Commits on the worktree's branch that its base branch (or HEAD) does not have; a git failure throws (never "none"). */

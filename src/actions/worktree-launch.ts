@@ -17,12 +17,15 @@ export async function makeWorktreeLoop(
   const { name, branch, mainDirectory, ...rest } = ask.state
   let made: { path: string; state: WorktreeState } | undefined
   try {
-    const { path, base } = await createWorktree(directory, name, ask.withChanges)
+    // worktree.json (with its launcher) is written the moment the worktree exists: a start cut off
+    // after that by a failure or by OpenCode's stop is then always known as this plugin's own.
+    const { path, base } = await createWorktree(directory, name, ask.withChanges, async ({ path, base }) => {
+      made = { path, state: { name, branch, mainDirectory, base, ...rest } }
+      await writeWorktreeState(path, made.state)
+    })
     const state: WorktreeState = { name, branch, mainDirectory, base, ...rest }
-    made = { path, state }
     await ignoreOwnFolder(directory)
     await prepareWorktreeConfig(directory, path)
-    await writeWorktreeState(path, state)
     const session = await api.createSessionIn(path, ask.title)
     return { ok: true, state, path, sessionID: session.id }
   } catch (error) {

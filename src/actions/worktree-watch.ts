@@ -8,8 +8,10 @@ import { existsSync } from "node:fs"
 import type { RalphContext } from "../context.js"
 import { htmlReportFile } from "../report/write.js"
 import { readWorktrees, type WorktreeEntry } from "../store/worktree-loops.js"
-import { awaitsSettling, isLive } from "../worktree/lifecycle.js"
+import { awaitsSettling, isLive, startWasCut } from "../worktree/lifecycle.js"
 import { JobLock, locked } from "./job-lock.js"
+import { startCut } from "./jobs/launch-worktree.js"
+import { wakeWorktree } from "./jobs/wake-worktree.js"
 import { settleWorktree } from "./jobs/settle-worktree.js"
 
 const TICK_MS = 1_000
@@ -62,11 +64,12 @@ export class WorktreeWatch {
   private async look(): Promise<void> {
     const ctx = this.ctx()
     try {
-      const entries = await readWorktrees(ctx.directory)
-      const pending = entries.filter((e) => isLive(e) || awaitsSettling(e))
+      const entries = await readWorktrees(ctx.directory, ctx.launcher)
+      const pending = entries.filter((e) => isLive(e) || awaitsSettling(e) || startWasCut(e))
       for (const entry of pending) {
         if (this.disposed) return
-        if (isLive(entry)) await this.wake(entry)
+        if (isLive(entry)) this.wake(entry)
+        else if (startWasCut(entry)) this.recordCut(entry)
         else this.settle(entry)
       }
       if (pending.length === 0) {
@@ -78,12 +81,27 @@ export class WorktreeWatch {
     }
   }
 
-  /** A call into the worktree's directory starts its OpenCode instance, whose plugin takes its loop back. */
-  private async wake(entry: WorktreeEntry): Promise<void> {
+  /** A call into the worktree's directory starts its OpenCode instance, whose plugin takes its loop back (a job: its call is an effect). */
+  private wake(entry: WorktreeEntry): void {
     if (!entry.saved || this.woken.has(entry.name)) return
     this.woken.add(entry.name)
-    const { api } = this.ctx()
-    await api.sessionsIn(entry.path).catch((error: unknown) => api.log("warn", `could not wake the worktree ${entry.name}: ${String(error)}`))
+    this.ctx().runner.worktreeJob(`wake of the worktree ${entry.name}`, wakeWorktree(entry.path))
+  }
+
+  /** A start a restart of OpenCode cut off is recorded as failed (its story, if any, fails; its place is free). */
+  private recordCut(entry: WorktreeEntry): void {
+    const { state } = entry
+    if (!state || this.settling.has(entry.name)) return
+    const { settling } = this
+    settling.add(entry.name)
+    const job = startCut(this.ctx(), entry.path, state)
+    this.ctx().runner.worktreeJob(`failed start of the worktree ${entry.name}`, (function* () {
+      try {
+        yield* job
+      } finally {
+        settling.delete(entry.name)
+      }
+    })())
   }
 
   /** An ended loop's branch is settled by a job (once its reports are written, or waited for long enough). */

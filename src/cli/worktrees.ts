@@ -10,6 +10,7 @@ import { listWorktreeFolders, removeWorktree, unmergedCommits, worktreeDirty } f
 import { readParallelRun } from "../store/parallel-file.js"
 import { worktreeFile } from "../store/worktree-file.js"
 import { readWorktrees, type WorktreeEntry } from "../store/worktree-loops.js"
+import { stageOf } from "../worktree/lifecycle.js"
 import { parallelLines, worktreeLines } from "../worktree/status-lines.js"
 import type { CliArgs } from "./args.js"
 import { DAY_MS, DEFAULT_DAYS } from "./clean.js"
@@ -43,7 +44,8 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
   let failed = false
   for (const entry of await readWorktrees(args.project)) {
     const loop = entry.saved?.loop
-    const ended = loop?.phase === "stopped" || (!loop && entry.state?.merge?.result === "failed")
+    // A start OpenCode's stop cut off (its launcher is gone, no loop saved) failed as surely as one recorded failed.
+    const ended = loop?.phase === "stopped" || (!loop && entry.state?.merge?.result === "failed") || stageOf(entry) === "unstarted"
     if (!ended) continue
     const at = await endedAt(entry)
     if (at === undefined || !(at < now - days * DAY_MS)) {

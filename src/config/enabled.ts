@@ -3,19 +3,23 @@
 // load, so only `enabled` is read: from the same layers in the same order (global block, global
 // file, project blocks, project file, plugin options), the last one that sets it winning. A file that
 // does not parse says nothing here; the loader reports it once the plugin runs.
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { parse, type ParseError } from "jsonc-parser"
 import { OPENCODE_DIR } from "../project/own-files.js"
+import { readRegularFileSync } from "../store/regular-file.js"
 import { BLOCK_KEY, OPENCODE_FILES, SETTINGS_FILES } from "./files.js"
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
 
 function readJsonc(file: string): Record<string, unknown> | undefined {
+  // Regular files only (a link is followed): a FIFO would hold OpenCode's start forever.
+  const read = readRegularFileSync(file, { follow: true })
+  if (!read.ok) return undefined
   try {
     const errors: ParseError[] = []
-    const value: unknown = parse(readFileSync(file, "utf8"), errors, { allowTrailingComma: true })
+    const value: unknown = parse(read.text, errors, { allowTrailingComma: true })
     return errors.length === 0 ? record(value) : undefined
   } catch {
     return undefined

@@ -2,12 +2,13 @@
 // key by key; a bad key is reported (file, key, reason) and the value from the layer below stays.
 // Seed 000's form — a "ralph-loop" block in opencode.json(c), which OpenCode drops before plugins
 // see it — is read from disk too, just below the ralph-loop file of the same scope.
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { join, relative } from "node:path"
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
 import { redactingReplacer } from "../notify/redact.js"
 import { isInside, isStrictlyInside } from "../project/inside.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
+import { readRegularFileSync } from "../store/regular-file.js"
 import { BLOCK_KEY, OPENCODE_FILES, SETTINGS_FILES } from "./files.js"
 import { MAX_JSON_DEPTH, tooDeepAt } from "./json-depth.js"
 import { closest } from "./suggest.js"
@@ -78,7 +79,11 @@ export function loadSettings(sources: SettingsSources): LoadedSettings {
  */
 function readBlock(file: string): { block: Record<string, unknown> } | { unreadable: string } | undefined {
   try {
-    const text = readFileSync(file, "utf8")
+    // A link is followed (dotfiles often are links); a FIFO or a folder is not read — a FIFO would
+    // be waited on forever. That is OpenCode's file: what is wrong with it is for OpenCode to say.
+    const read = readRegularFileSync(file, { follow: true })
+    if (!read.ok) return undefined
+    const text = read.text
     const deep = tooDeepAt(text)
     if (deep !== undefined) return text.includes(`"${BLOCK_KEY}"`) ? { unreadable: nestedTooDeeply(text, deep) } : undefined
     const errors: ParseError[] = []
@@ -97,13 +102,12 @@ function readBlock(file: string): { block: Record<string, unknown> } | { unreada
 }
 
 function readLayer(file: string, source: string, problems: ConfigProblem[]): Record<string, unknown> | undefined {
-  let text: string
-  try {
-    text = readFileSync(file, "utf8")
-  } catch (error) {
-    problems.push({ source, message: `cannot be read: ${(error as Error).message}` })
+  const read = readRegularFileSync(file, { follow: true })
+  if (!read.ok) {
+    problems.push({ source, message: `${read.message}; the whole file is ignored` })
     return undefined
   }
+  const text = read.text
   // Parsed by recursion: a text nested past the limit would throw RangeError out of the parser.
   const deep = tooDeepAt(text)
   if (deep !== undefined) {

@@ -154,7 +154,7 @@ export const settingSchemas = {
     .describe("With no checks configured, detect them: tsconfig.json → tsc, a test script → npm test, ESLint, ruff/pytest, ast-grep — each only if installed."),
   autoCommit: z
     .boolean()
-    .describe("After the plugin verified a plan story done, commit the loop's changed files on the current branch as \"story <id>: <title>\" (with the repository's hooks; never on a detached HEAD or with a conflict)."),
+    .describe("After the plugin verified a plan story done, commit the loop's changed files on the current branch as \"story <id>: <title>\" (with the repository's hooks; never on a detached HEAD or with a conflict). A file you edit yourself while the loop runs counts as the loop's (the plugin cannot tell who wrote it): keep your own edits out of the project meanwhile, or leave this off."),
   worktree: z
     .boolean()
     .describe("Every /ralph with a task runs in its own git worktree (.opencode/ralph-loop/worktrees/<NAME>, branch ralph/<NAME>) and is merged back by mergeStrategy when it completes; as the flag --worktree. A plan loop (--prd) still runs in the project's tree; --prd --parallel N runs its stories in worktrees."),

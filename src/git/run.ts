@@ -34,25 +34,40 @@ export class GitError extends Error {
 
 export function git(directory: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   return new Promise((resolve) => {
-    const child = execFile(
-      "git",
-      ["-c", "core.quotepath=off", ...args],
-      {
-        cwd: directory,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...options.env },
-        timeout: GIT_TIMEOUT_MS[options.timeout ?? "work"],
-        maxBuffer: GIT_MAX_OUTPUT,
-        windowsHide: true,
-      },
-      (error, stdout, stderr) => {
-        if (!error) return resolve({ ok: true, code: 0, stdout, stderr })
-        const code = typeof error.code === "number" ? error.code : undefined
-        if (code !== undefined && options.answers?.includes(code)) return resolve({ ok: true, code, stdout, stderr })
-        resolve({ ok: false, code, stdout, stderr, reason: reasonOf(error, stderr, stdout) })
-      },
-    )
-    if (options.input !== undefined) child.stdin?.end(options.input)
+    let child
+    try {
+      child = spawnGit(directory, args, options, resolve)
+    } catch (error) {
+      // Node throws, rather than calls back, when git cannot be started at all (E2BIG: a command line past the system's limit).
+      const code = (error as NodeJS.ErrnoException).code
+      return resolve({ ok: false, code: undefined, stdout: "", stderr: "", reason: code === "E2BIG" ? "its command line is longer than the system allows" : String(error) })
+    }
+    if (options.input !== undefined) {
+      // git may exit before it reads all of it (EPIPE): its exit code says what happened, the pipe's error nothing more.
+      child.stdin?.on("error", () => undefined)
+      child.stdin?.end(options.input)
+    }
   })
+}
+
+function spawnGit(directory: string, args: readonly string[], options: GitOptions, resolve: (result: GitResult) => void) {
+  return execFile(
+    "git",
+    ["-c", "core.quotepath=off", ...args],
+    {
+      cwd: directory,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...options.env },
+      timeout: GIT_TIMEOUT_MS[options.timeout ?? "work"],
+      maxBuffer: GIT_MAX_OUTPUT,
+      windowsHide: true,
+    },
+    (error, stdout, stderr) => {
+      if (!error) return resolve({ ok: true, code: 0, stdout, stderr })
+      const code = typeof error.code === "number" ? error.code : undefined
+      if (code !== undefined && options.answers?.includes(code)) return resolve({ ok: true, code, stdout, stderr })
+      resolve({ ok: false, code, stdout, stderr, reason: reasonOf(error, stderr, stdout) })
+    },
+  )
 }
 
 /** Whether a failed call failed because the folder is not in a git repository at all. */

@@ -10,6 +10,7 @@ import type { Faults } from "../opencode/faults.js"
 import { OutsideProjectError, writeFileAtomic } from "./atomic.js"
 import { journalEntrySchema, type JournalEntry } from "./loop-schema.js"
 import type { StoreProblem } from "./loop-store.js"
+import { readRegularFile } from "./regular-file.js"
 
 export interface JournalLimits {
   /** journal.jsonl is rotated to journal-<time>.jsonl when an append would take it past this size. */
@@ -97,6 +98,8 @@ export class Journal {
     const journal = join(this.dir, JOURNAL)
     const stat = await lstat(journal).catch(() => undefined)
     if (stat?.isSymbolicLink()) throw new OutsideProjectError(`refusing to append to ${journal}: it is a symlink`)
+    // Opening a FIFO to write waits for a reader forever (and every later save behind it).
+    if (stat && !stat.isFile()) throw new Error(`refusing to append to ${journal}: it is not a regular file`)
     if (stat && stat.size > 0 && stat.size + Buffer.byteLength(lines) > this.limits.maxBytes) await this.rotate(journal, now)
     this.faults?.pointWithin("journal.mid-append", () => appendFileSync(journal, lines.slice(0, lines.length >> 1)))
     await appendFile(journal, lines)
@@ -123,7 +126,10 @@ export class Journal {
   /** The entries of the newest journal (a torn last line is dropped; unreadable lines are reported). */
   async read(problems: StoreProblem[]): Promise<JournalEntry[]> {
     const file = join(this.dir, JOURNAL)
-    let text = await readFile(file, "utf8").catch(() => "")
+    // Only a regular file is read: a FIFO would be waited on forever.
+    const read = await readRegularFile(file)
+    if (!read.ok && read.reason !== "missing") problems.push({ file, message: `${read.message} (not read)` })
+    let text = read.ok ? read.text : ""
     // A line a crash cut off mid-append was never written in full: dropped, so the next append
     // starts a line of its own instead of joining it (and the journal stays readable).
     if (text && !text.endsWith("\n")) {

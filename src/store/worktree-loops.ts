@@ -5,6 +5,7 @@ import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { STATE_DIR } from "../project/own-files.js"
 import { WORKTREES_DIR } from "../worktree/names.js"
+import { launchCut } from "../worktree/lifecycle.js"
 import type { WorktreeState } from "../worktree/worktree-state.js"
 import { readNewestLoops, type SavedLoop } from "./saved-loops.js"
 import { readWorktreeState } from "./worktree-file.js"
@@ -15,9 +16,25 @@ export interface WorktreeEntry {
   state: WorktreeState | undefined
   /** The newest loop the worktree's instance saved (none yet: the loop is starting). */
   saved: SavedLoop | undefined
+  /** The instance that launched it is gone (src/worktree/lifecycle.ts). */
+  launchCut?: boolean
 }
 
-export async function readWorktrees(main: string): Promise<WorktreeEntry[]> {
+/** Whether a process runs (one of another user's too: EPERM). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/**
+ * `me`: the main instance that asks (its token tells its own launches from a restarted one's); the
+ * `ralph-loop` command has none, and sees a launch cut when its process is gone.
+ */
+export async function readWorktrees(main: string, me: { pid: number; boot?: string } = { pid: process.pid }): Promise<WorktreeEntry[]> {
   const root = join(main, WORKTREES_DIR)
   const names = await readdir(root, { withFileTypes: true }).then(
     (entries) => entries.filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name).sort(),
@@ -27,7 +44,8 @@ export async function readWorktrees(main: string): Promise<WorktreeEntry[]> {
     names.map(async (name) => {
       const path = join(root, name)
       const [saved] = await readNewestLoops(join(path, STATE_DIR, "loops"), 1)
-      return { name, path, state: readWorktreeState(path), saved }
+      const state = readWorktreeState(path)
+      return { name, path, state, saved, launchCut: launchCut(state?.launch, me, processRuns) }
     }),
   )
 }

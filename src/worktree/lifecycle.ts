@@ -3,25 +3,39 @@
 // parallel run, maxParallelLoops, /ralph-status, `ralph-loop worktrees` and `ralph-loop clean`.
 //
 //   starting ── the worktree's instance saves the loop ──► running ── the loop stops ──► ended
-//      │                                                                                  │
-//      └── it could not start (recorded as merge "failed") ──► settled ◄── merged/kept ───┘
+//      │  └── OpenCode stopped before that (its launcher is gone) ──► unstarted              │
+//      │                                                                 │ (recorded)        │
+//      └── it could not start (recorded as merge "failed") ──► settled ◄─┴── merged/kept ───┘
 //
 // `settled` is final: its outcome (merged and removed, kept, conflict, nothing, failed) is on disk.
 import type { Loop } from "../loop/loop.js"
-import type { WorktreeState } from "./worktree-state.js"
+import type { Launcher, WorktreeState } from "./worktree-state.js"
 
-export type WorktreeStage = "starting" | "running" | "ended" | "settled"
+export type WorktreeStage = "starting" | "unstarted" | "running" | "ended" | "settled"
 
 export interface WorktreeFacts {
   state: WorktreeState | undefined
   saved: { loop: Pick<Loop, "phase"> } | undefined
+  /** Its launch was cut: the instance that launched it is gone (`launchCut`). */
+  launchCut?: boolean
+}
+
+/**
+ * Whether the instance that launched a worktree loop is gone, seen from `me`: another instance
+ * (its token differs) in this very process (a restart that reused the pid, or an instance
+ * disposed), or in a process that no longer runs. A launcher in another live process (a second
+ * OpenCode in the project) may still be launching: not cut. No record (an older version): not cut.
+ */
+export function launchCut(launch: Launcher | undefined, me: { pid: number; boot?: string }, alive: (pid: number) => boolean): boolean {
+  if (launch === undefined || launch.boot === me.boot) return false
+  return launch.pid === me.pid || !alive(launch.pid)
 }
 
 /** Where a worktree loop is; undefined for a folder without a worktree.json (not one of ours to judge). */
 export function stageOf(facts: WorktreeFacts): WorktreeStage | undefined {
   if (facts.state === undefined) return undefined
   if (facts.state.merge !== undefined) return "settled"
-  if (facts.saved === undefined) return "starting"
+  if (facts.saved === undefined) return facts.launchCut ? "unstarted" : "starting"
   return facts.saved.loop.phase === "stopped" ? "ended" : "running"
 }
 
@@ -34,6 +48,20 @@ export const isLive = (facts: WorktreeFacts): boolean => {
 /** A loop that ended and whose branch the main instance has not settled yet (commit, merge, remove). */
 export const awaitsSettling = (facts: WorktreeFacts): boolean => stageOf(facts) === "ended"
 
+/** A start OpenCode's stop cut off: the main instance records it as failed to start (then it is settled). */
+export const startWasCut = (facts: WorktreeFacts): boolean => stageOf(facts) === "unstarted"
+
+/**
+ * A worktree a start that did not finish left behind, which a new start of the same name may take
+ * the place of (once git shows nothing of anyone's is in it): no loop was ever saved there, and
+ * worktree.json says its start failed or was cut off — or there is none (made, then stopped before
+ * it was written).
+ */
+export function leftByFailedStart(facts: WorktreeFacts): boolean {
+  if (facts.saved !== undefined) return false
+  return facts.state === undefined || facts.state.merge?.result === "failed" || stageOf(facts) === "unstarted"
+}
+
 /**
  * What `ralph-loop clean` may do with a worktree: only a settled one is ever removed. An ended one
  * waits for the plugin to merge it (or the user's --force); a live one is never touched.
@@ -41,6 +69,7 @@ export const awaitsSettling = (facts: WorktreeFacts): boolean => stageOf(facts) 
 export function cleanVerdict(facts: WorktreeFacts, force: boolean): { remove: true } | { remove: false; why: string } {
   switch (stageOf(facts)) {
     case "settled":
+    case "unstarted":
       return { remove: true }
     case "ended":
       return force ? { remove: true } : { remove: false, why: "its loop ended but its branch is not settled yet (the plugin merges it when OpenCode runs in the project; --force removes it anyway)" }

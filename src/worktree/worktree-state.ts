@@ -18,6 +18,10 @@ export const mergeOutcomeSchema = z.object({
 })
 export type MergeOutcome = z.infer<typeof mergeOutcomeSchema>
 
+/** The main instance that launched a worktree loop: its process, and a token of that instance's life. */
+export const launcherSchema = z.object({ pid: z.number().int(), boot: z.string() })
+export type Launcher = z.infer<typeof launcherSchema>
+
 export const worktreeStateSchema = z.object({
   name: z.string(),
   branch: z.string(),
@@ -33,6 +37,8 @@ export const worktreeStateSchema = z.object({
   /** The parallel run that made it (its id): an earlier run's worktree or archive of the same name is not this run's. */
   run: z.string().optional(),
   createdAt: z.number(),
+  /** Who launched it, written as the worktree is made: a launch whose launcher is gone before the loop was saved was cut. */
+  launch: launcherSchema.optional(),
   /** The flags of the /ralph that made it (settings for the loop), applied by the worktree's instance. */
   overrides: z.record(z.string(), z.unknown()).optional(),
   merge: mergeOutcomeSchema.optional(),

@@ -713,6 +713,22 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
     s1MergedThenS2(world, settled)
   })
 
+  it("OpenCode restarts while S1's loop runs: the new instance's watch wakes S1's instance once, through the runner (an effect the simulator answers)", async () => {
+    const world = await run([
+      S.ralph("ses_B", { parallel: 1 }),
+      S.settle(),
+      S.wt(0, "start"),
+      S.restart(),
+      S.settle(),
+      S.tick(),
+      S.settle(),
+      S.tick(),
+      S.settle(),
+    ])
+    expect(world.trace.filter((line) => /: worktree-wake story-s1 → /.test(line))).toHaveLength(1)
+    expect(world.worktreeLoops.map((w) => [w.name, w.loop?.phase])).toEqual([["story-s1", "running"]])
+  })
+
   it("OpenCode killed after a story's worktree is made, before the run's record is written: the story is not lost nor failed, its merge marks it", async () => {
     // Found by the fuzzer: the run wrote its record only after starting its stories, so this restart
     // lost the run (or, later in a run, failed the story whose worktree loop went on and was merged).

@@ -475,8 +475,6 @@ export class World {
     const api = {
       toast: () => undefined,
       log: () => undefined,
-      // A call into a worktree's directory (the watch wakes its instance): the simulated ones run anyway.
-      sessionsIn: async () => [],
       session: async (id: string) => {
         const s = this.live(id)
         if (!s) throw new SimCallError(`session.get ${id}: NotFoundError`)
@@ -500,6 +498,8 @@ export class World {
       // Worktree loops run in other OpenCode instances; the simulated one has none.
       // The watch ticks when the scenario says so (`tick`), never by a real timer.
       worktrees: new WorktreeWatch(() => this.ctx, () => () => undefined),
+      // Each start of the simulated OpenCode is another instance: a launch an earlier one began was cut.
+      launcher: { pid: process.pid, boot: `sim-${this.restarts}` },
       worktree: undefined,
       parallel: new ParallelPlan(() => this.ctx),
       now: () => this.now,
@@ -1104,6 +1104,11 @@ export class World {
   /** What happens the moment the runner makes a call (before it returns). */
   private issue(effect: Effect): void {
     if (isRollbackWrite(effect)) return this.checkRollbackWrite(effect.loop, effect.kind)
+    if (effect.kind === "worktree-reclaim") {
+      const wt = this.worktreeLoops.findLast((w) => w.name === effect.name && !w.removed)
+      if (wt?.loop) this.violate(26, `the worktree ${wt.name} is taken for a new start though its loop was saved there`)
+      return
+    }
     if (effect.kind === "worktree-remove") {
       const { branch, name } = this.worktreeNamed(effect.name)
       if (branch.commits > branch.inMain) this.violate(26, `the worktree ${name} is removed with ${branch.commits - branch.inMain} commit(s) the user's branch lacks`)
@@ -1286,7 +1291,7 @@ export class World {
       case "lock":
         return undefined
       case "worktrees":
-        return readWorktrees(this.ctx.directory)
+        return readWorktrees(this.ctx.directory, effect.launcher)
       case "worktree-launch":
         return this.launchWorktree(effect)
       case "worktree-command": {
@@ -1314,6 +1319,18 @@ export class World {
         Object.assign(wt, { removed: true })
         wt.branch.exists = false
         return { removed: true }
+      }
+      case "worktree-wake":
+        // A call into the worktree's directory starts its instance: the simulated ones run anyway.
+        return undefined
+      case "worktree-reclaim": {
+        // What git would show: a branch with commits of its own, or files in the folder, keep it.
+        const wt = this.worktreeLoops.findLast((w) => w.name === effect.name && !w.removed)
+        if (!wt || wt.loop || wt.branch.commits > wt.branch.inMain || wt.branch.uncommitted) return { ok: false, why: "it holds work" }
+        rmSync(effect.path, { recursive: true, force: true })
+        Object.assign(wt, { removed: true })
+        wt.branch.exists = false
+        return { ok: true }
       }
       case "worktree-record": {
         await writeWorktreeState(effect.directory, effect.state)
@@ -1718,8 +1735,11 @@ function describeEffect(effect: Effect): string {
       return `worktree-merge ${effect.state.name} (${effect.how})`
     case "worktree-record":
       return `worktree-record ${effect.state.name}${effect.state.merge ? ` (${effect.state.merge.result})` : ""} in ${effect.directory.includes("/merged/") ? "its archive" : "the worktree"}`
+    case "worktree-wake":
+      return `worktree-wake ${effect.path.slice(effect.path.lastIndexOf("/") + 1)}`
     case "worktree-archive":
     case "worktree-remove":
+    case "worktree-reclaim":
     case "story-worktree":
       return `${effect.kind} ${effect.name}`
     case "worktree-command":

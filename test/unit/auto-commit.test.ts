@@ -35,6 +35,25 @@ describe("autoCommit: commitStory", () => {
     expect(git(dir, "status", "--porcelain")).toBe("M a.txt")
   })
 
+  it("in a project below the repository's top: the story's edits, new files and removals committed, the user's index then holding them as committed and keeping what the user staged", async () => {
+    const dir = repo()
+    const project = join(dir, "pkg")
+    mkdirSync(project)
+    writeFileSync(join(project, "kept.txt"), "kept\n")
+    writeFileSync(join(project, "gone.txt"), "gone\n")
+    writeFileSync(join(dir, "theirs.txt"), "theirs\n")
+    git(dir, "add", ".")
+    git(dir, "commit", "-q", "-m", "files")
+    writeFileSync(join(dir, "theirs.txt"), "the user's staged edit\n")
+    git(dir, "add", "theirs.txt")
+    writeFileSync(join(project, "kept.txt"), "the story's edit\n")
+    writeFileSync(join(project, "new.txt"), "the story's new file\n")
+    unlinkSync(join(project, "gone.txt"))
+    expect(await commitStory(project, ["kept.txt", "new.txt", "gone.txt"], "story S-1: below")).toMatchObject({ files: 3 })
+    expect(git(dir, "show", "--name-status", "--format=", "HEAD").split("\n").sort()).toEqual(["A\tpkg/new.txt", "D\tpkg/gone.txt", "M\tpkg/kept.txt"])
+    expect(git(dir, "status", "--porcelain")).toBe("M  theirs.txt")
+  })
+
   it("refuses on a detached HEAD, with a conflict in the index, or with no files, and commits nothing", async () => {
     const detached = repo()
     git(detached, "checkout", "-q", "--detach")

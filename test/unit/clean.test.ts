@@ -2,8 +2,8 @@
 // no other loop uses, only inside the plugin's own folders, never through a link), worktree loops
 // (by --days, their files kept in merged/<NAME>/ first, never one git cannot tell about), merged
 // archives and their checkpoint refs, and what it says when something could not be removed.
-import { execFileSync } from "node:child_process"
-import { existsSync, lutimesSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
+import { execFileSync, spawnSync } from "node:child_process"
+import { existsSync, lutimesSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { createWorktree } from "../../src/actions/worktree-git.js"
@@ -200,6 +200,27 @@ describe("ralph-loop clean: worktree loops", () => {
     const archive = join(main, ".opencode/ralph-loop/merged/old-wt/.opencode")
     expect(readFileSync(join(archive, "sessions/ses_old/transcript.json"), "utf8")).toBe('{"sessionID":"ses_old"}')
     expect(readdirSync(join(archive, "ralph-loop/loops"))).toEqual(["ses_old.json"])
+  })
+
+  it("removes a worktree whose start OpenCode's stop cut off (its launcher's process is gone, no loop saved); one whose launcher still runs is left alone", async () => {
+    const main = repo()
+    const launched = async (name: string, pid: number) => {
+      const { path, base } = await createWorktree(main, name, false)
+      await writeWorktreeState(path, { name, branch: `ralph/${name}`, mainDirectory: main, base, mergeStrategy: "ff-or-branch", createdAt: 0, launch: { pid, boot: "an earlier instance" } })
+      const twoDaysAgo = new Date(NOW - 2 * DAY)
+      utimesSync(join(path, ".opencode/ralph-loop/worktree.json"), twoDaysAgo, twoDaysAgo)
+      return path
+    }
+    // A process that has ended: its pid names no process now.
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid
+    const cut = await launched("cut-wt", gone)
+    const starting = await launched("starting-wt", process.ppid)
+
+    const { code, lines } = await runClean(main, ["--days", "1"])
+    expect(code).toBe(0)
+    expect(lines.filter((line) => line.includes("worktree"))).toEqual(["ralph-loop clean: removed the worktree cut-wt and its branch ralph/cut-wt; its loop's files are kept in .opencode/ralph-loop/merged/cut-wt/"])
+    expect(existsSync(cut)).toBe(false)
+    expect(existsSync(starting)).toBe(true)
   })
 
   it("keeps a worktree whose git status fails (a corrupt index), also with --force", async () => {

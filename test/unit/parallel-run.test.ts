@@ -2,19 +2,22 @@
 // that records what the run asks of it: what a run takes as its own after a restart, and what
 // happens to a story whose worktree loop does not start.
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { randomUUID } from "node:crypto"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { Interpreter } from "../../src/actions/interpreter.js"
 import { ParallelPlan } from "../../src/actions/parallel-plan.js"
 import { LoopRunner } from "../../src/actions/runner.js"
+import { WorktreeWatch } from "../../src/actions/worktree-watch.js"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
 import type { RalphContext } from "../../src/context.js"
 import type { PlanState } from "../../src/plan/plan.js"
 import { parsePlan } from "../../src/plan/plan-reader.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { readWorktreeState, writeWorktreeState } from "../../src/store/worktree-file.js"
-import { isLive, readWorktrees } from "../../src/store/worktree-loops.js"
+import { isLive, readWorktrees, type WorktreeEntry } from "../../src/store/worktree-loops.js"
+import { cleanVerdict, stageOf } from "../../src/worktree/lifecycle.js"
 import { tempDirs } from "../temp-dirs.js"
 import { loop } from "./fixtures.js"
 
@@ -76,12 +79,16 @@ function instance(dir: string, opts: { maxParallelLoops?: number; command?: (pat
     directory: dir,
     api,
     settings: { current: { ...DEFAULT_SETTINGS, maxParallelLoops: opts.maxParallelLoops ?? 4 } },
-    worktrees: { start: () => undefined },
+    // Each instance is another: a launch an earlier one began and did not finish was cut off.
+    launcher: { pid: process.pid, boot: randomUUID() },
     runner: new LoopRunner(interpreter, undefined as never),
     now: Date.now,
-  } as unknown as RalphContext & { parallel: ParallelPlan }
+  } as unknown as RalphContext & { parallel: ParallelPlan; worktrees: WorktreeWatch }
   const parallel = new ParallelPlan(() => ctx)
   ctx.parallel = parallel
+  // The watch ticks when the test says so.
+  const watch = new WorktreeWatch(() => ctx, () => () => undefined)
+  ctx.worktrees = watch
   /** Resolves once `until` holds after something the run did (a session made, a toast). */
   const when = (until: () => boolean) => {
     const { promise, resolve } = deferred()
@@ -94,7 +101,7 @@ function instance(dir: string, opts: { maxParallelLoops?: number; command?: (pat
     const refused = await parallel.start(plan, 1, "ses_main", {})
     return refused.ok ? "a new run started" : refused.error
   }
-  return { parallel, sessions, toasts, when, runningNow }
+  return { parallel, sessions, toasts, when, runningNow, watch, launcher: ctx.launcher }
 }
 
 const passes = (dir: string) => (JSON.parse(readFileSync(join(dir, PLAN), "utf8")) as { userStories: Array<{ id: string; passes: boolean }> }).userStories.map((s) => [s.id, s.passes])
@@ -153,7 +160,7 @@ describe("a story whose worktree loop does not start", () => {
 
     expect(run.sessions).toEqual([worktreeDir(dir, "story-a"), worktreeDir(dir, "story-b")])
     for (const name of ["story-a", "story-b"]) expect(readWorktreeState(worktreeDir(dir, name))?.merge).toEqual({ result: "failed", detail: "no loop started in the worktree: its /ralph was refused (the worktree's session says why)" })
-    expect((await readWorktrees(dir)).filter(isLive)).toEqual([])
+    expect((await readWorktrees(dir, run.launcher)).filter(isLive)).toEqual([])
     expect(run.parallel.current()).toBeUndefined()
     expect(run.toasts.at(-1)).toContain("2 of 2 stories of .opencode/prd.json are not done: A: no loop started in the worktree")
     expect(passes(dir)).toEqual([["A", false], ["B", false]])
@@ -164,6 +171,90 @@ describe("a story whose worktree loop does not start", () => {
     const run = instance(dir, { maxParallelLoops: 1, createSession: async (path) => (path.endsWith("story-a") ? Promise.reject(new Error("session.create: 500")) : undefined) })
     expect(await run.parallel.start(plan, 2, "ses_main", {})).toEqual({ ok: true, started: ["B"] })
     expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge).toEqual({ result: "failed", detail: "the loop could not be started in the worktree story-a: Error: session.create: 500" })
-    expect((await readWorktrees(dir)).filter(isLive).map((w) => w.name)).toEqual(["story-b"])
+    expect((await readWorktrees(dir, run.launcher)).filter(isLive).map((w) => w.name)).toEqual(["story-b"])
+  })
+})
+
+describe("a story whose start a restart of OpenCode cut off", () => {
+  it("is seen failed to start after the restart: it holds no place under maxParallelLoops, is recorded failed, and the next story starts", async () => {
+    const { dir, plan } = project([["A", []], ["B", []]])
+    // Story A's worktree is made and its /ralph sent; OpenCode stops before a loop is saved there.
+    const first = instance(dir, { maxParallelLoops: 1 })
+    expect(await first.parallel.start(plan, 2, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
+    expect((await readWorktrees(dir, first.launcher)).filter(isLive).map((w) => w.name)).toEqual(["story-a"])
+
+    const second = instance(dir, { maxParallelLoops: 1 })
+    await second.parallel.reconcile()
+    const seen = await readWorktrees(dir, second.launcher)
+    expect(seen.map((w) => [w.name, stageOf(w)])).toEqual([["story-a", "unstarted"]])
+    expect(seen.filter(isLive)).toEqual([])
+    expect(cleanVerdict(seen[0] as WorktreeEntry, false)).toEqual({ remove: true })
+
+    await second.watch.tick()
+    await second.when(() => second.sessions.includes(worktreeDir(dir, "story-b")))
+    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge).toEqual({ result: "failed", detail: "its start was cut off: OpenCode stopped before the loop started in the worktree" })
+    expect(second.toasts[0]).toContain("its start was cut off")
+    expect(await second.runningNow(plan)).toContain("is under way (B)")
+  })
+})
+
+describe("a start of the same story after one that did not finish", () => {
+  /** Story A's first start: its worktree made, its session refused — recorded failed to start. */
+  async function failedStart() {
+    const { dir, plan } = project([["A", []]])
+    const first = instance(dir, { createSession: async () => Promise.reject(new Error("session.create: 500")) })
+    expect(await first.parallel.start(plan, 1, "ses_main", {})).toMatchObject({ ok: false })
+    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge?.result).toBe("failed")
+    return { dir, plan }
+  }
+
+  it("takes the place of the worktree that start left (recorded failed, nothing in it)", async () => {
+    const { dir, plan } = await failedStart()
+    const again = instance(dir)
+    expect(await again.parallel.start(plan, 1, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
+    expect(again.sessions).toEqual([worktreeDir(dir, "story-a")])
+    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge).toBeUndefined()
+  })
+
+  it("takes the place of a worktree made just before OpenCode stopped (no worktree.json yet, nothing in it)", async () => {
+    const { dir, plan } = project([["A", []]])
+    mkdirSync(join(dir, ".opencode/ralph-loop/worktrees"), { recursive: true })
+    git(dir, "worktree", "add", "-q", "-b", "ralph/story-a", worktreeDir(dir, "story-a"))
+    const again = instance(dir)
+    expect(await again.parallel.start(plan, 1, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
+    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.story).toBe("A")
+  })
+
+  it("after a restart, a run's story whose worktree has no worktree.json yet (made, then OpenCode stopped) starts again in its place", async () => {
+    const { dir, plan } = project([["A", []]])
+    const first = instance(dir)
+    expect(await first.parallel.start(plan, 1, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
+    // As if OpenCode had stopped between `git worktree add` and worktree.json.
+    rmSync(join(worktreeDir(dir, "story-a"), ".opencode"), { recursive: true })
+    const second = instance(dir)
+    await second.parallel.reconcile()
+    expect(second.sessions).toEqual([worktreeDir(dir, "story-a")])
+    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.run).toBe(second.parallel.current()?.id)
+  })
+
+  it.each([
+    ["an untracked file", (wt: string) => writeFileSync(join(wt, "notes.txt"), "mine\n"), "it holds files that are not in its commit"],
+    ["an ignored file", (wt: string) => {
+      writeFileSync(join(git(wt, "rev-parse", "--git-common-dir"), "info", "exclude"), "*.log\n")
+      writeFileSync(join(wt, "notes.log"), "mine\n")
+    }, "it holds files that are not in its commit"],
+    ["a commit on its branch", (wt: string) => {
+      writeFileSync(join(wt, "notes.txt"), "mine\n")
+      git(wt, "add", "notes.txt")
+      git(wt, "commit", "-q", "-m", "mine")
+    }, "its branch ralph/story-a has commits of its own"],
+  ] as const)("never takes one holding %s: it is kept, and the start says why", async (_what, put, why) => {
+    const { dir, plan } = await failedStart()
+    const wt = worktreeDir(dir, "story-a")
+    put(wt)
+    const refused = await instance(dir).parallel.start(plan, 1, "ses_main", {})
+    expect(refused).toMatchObject({ ok: false, error: expect.stringContaining(`the worktree story-a exists already, left by a start that did not finish, and is kept: ${why}`) })
+    expect(readFileSync(join(wt, existsSync(join(wt, "notes.log")) ? "notes.log" : "notes.txt"), "utf8")).toBe("mine\n")
+    expect(git(dir, "branch", "--list", "ralph/story-a")).toContain("ralph/story-a")
   })
 })

@@ -2,14 +2,17 @@
 // in place of a state file, a journal, worktree.json or a plan would be waited on forever (status,
 // clean, plan check hung; OpenCode frozen at start-up or in the worktree watch).
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { parseArgs } from "../../src/cli/args.js"
 import { clean } from "../../src/cli/clean.js"
+import { enabledBySettings } from "../../src/config/enabled.js"
+import { formatProblem, loadSettings } from "../../src/config/load.js"
 import { planCheck } from "../../src/cli/plan-check.js"
 import { readProjectLoops } from "../../src/status/read-project.js"
-import { LoopStore } from "../../src/store/loop-store.js"
+import { Journal, JOURNAL_LIMITS } from "../../src/store/journal.js"
+import { LoopStore, type StoreProblem } from "../../src/store/loop-store.js"
 import { readPlanFileSync } from "../../src/store/plan-file.js"
 import { readRegularFile, readRegularFileSync } from "../../src/store/regular-file.js"
 import { readNewestLoops } from "../../src/store/saved-loops.js"
@@ -85,12 +88,42 @@ describe("only regular files are read", () => {
     fifo(join(worktree, LOOPS, "ses_w.json"))
     fifo(join(worktree, ".opencode/ralph-loop/worktree.json"))
     expect(readWorktreeState(worktree)).toBeUndefined()
-    expect(await readWorktrees(project)).toEqual([{ name: "wt", path: worktree, state: undefined, saved: undefined }])
+    expect(await readWorktrees(project)).toEqual([{ name: "wt", path: worktree, state: undefined, saved: undefined, launchCut: false }])
     expect((await readNewestLoops(join(project, LOOPS), 10)).map((s) => s.loop.id)).toEqual(["ses_old"])
 
     const loaded = await new LoopStore(project).load(NOW)
     expect(loaded.loops.map((l) => l.id)).toEqual(["ses_old"])
     expect(loaded.problems).toEqual([expect.objectContaining({ file: join(project, LOOPS, "ses_fifo.json"), message: expect.stringContaining("is damaged (it is a FIFO, not a regular file)") })])
     expect(existsSync(join(project, LOOPS, "ses_fifo.json"))).toBe(false)
+  })
+
+  it("the journal in place of a FIFO: the store loads the loops beside it, says what it is, and a save is refused rather than waited on", async () => {
+    const project = await projectWithFifoState()
+    const journal = join(project, ".opencode/ralph-loop/journal.jsonl")
+    rmSync(journal)
+    fifo(journal)
+    const problems: StoreProblem[] = []
+    expect(await new Journal(join(project, ".opencode/ralph-loop"), project, JOURNAL_LIMITS).read(problems)).toEqual([])
+    expect(problems).toEqual([{ file: journal, message: "is a FIFO, not a regular file (not read)" }])
+
+    const store = new LoopStore(project)
+    const loaded = await store.load(NOW)
+    expect(loaded.loops.map((l) => l.id)).toEqual(["ses_old"])
+    expect(loaded.problems).toContainEqual({ file: journal, message: "is a FIFO, not a regular file (not read)" })
+    await expect(store.save(loop({ id: "ses_new", sessionID: "ses_new" }), "started", NOW)).rejects.toThrow(/not a regular file/)
+  })
+
+  it("a settings file that is a FIFO is named and skipped, an opencode.json that is one skipped (OpenCode's to report); the other layers hold, and the boot switch reads past them", () => {
+    const root = tempDir("ralph-fifo-")
+    const directory = join(root, "project")
+    const globalDir = join(root, "global")
+    fifo(join(directory, ".opencode/ralph-loop.jsonc"))
+    fifo(join(directory, "opencode.json"))
+    mkdirSync(globalDir, { recursive: true })
+    writeFileSync(join(globalDir, "ralph-loop.jsonc"), '{ "maxIterations": 7, "enabled": false }')
+    const loaded = loadSettings({ directory, globalDir })
+    expect(loaded.settings.maxIterations).toBe(7)
+    expect(loaded.problems.map(formatProblem)).toEqual([".opencode/ralph-loop.jsonc is a FIFO, not a regular file; the whole file is ignored"])
+    expect(enabledBySettings(directory, globalDir, undefined)).toBe(false)
   })
 })

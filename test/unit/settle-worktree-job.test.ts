@@ -53,6 +53,24 @@ describe("the settling job", () => {
     expect(asked.slice(-3)).toEqual(["worktree-remove", "worktree-record /p/merged/fix merged", "worktree-record /p/wt/fix merged"])
   })
 
+  it("a removal that fails after the merge is told as merged and not removed: the outcome, the toast and the log never say the merge failed", () => {
+    const said: string[] = []
+    const outcome = settleWorktree(entry("completed"), () => undefined)
+    let step = outcome.next()
+    while (!step.done) {
+      const effect = step.value
+      if (effect.kind === "toast") said.push(`${effect.notice.variant}: ${effect.notice.message}`)
+      if (effect.kind === "log") said.push(effect.message)
+      if (effect.kind === "worktree-record") said.push(`${effect.directory}: ${effect.state.merge?.result} ${effect.state.merge?.detail}`)
+      const answers: Partial<Record<Effect["kind"], unknown>> = { "worktree-merge-facts": facts, "worktree-archive": "/p/merged/fix", "worktree-remove": { problem: "fatal: '/p/wt/fix' is locked", folderGone: false } }
+      step = outcome.next(answers[effect.kind])
+    }
+    const told = "ralph/fix merged into main; the worktree could not be removed (fatal: '/p/wt/fix' is locked): ralph-loop clean removes it"
+    expect(step.value).toEqual({ result: "merged", removed: false, detail: told })
+    expect(said.slice(-4)).toEqual([`/p/merged/fix: merged ${told}`, `/p/wt/fix: merged ${told}`, "worktree fix: merged", `success: ${told}`])
+    expect(said.join("\n")).not.toMatch(/could not merge|merge failed/i)
+  })
+
   it("a loop that did not complete keeps its worktree and branch: no git call at all", () => {
     const asked = drive(settleWorktree(entry("cancelled"), () => undefined), () => undefined)
     expect(asked).toEqual(["worktree-record /p/wt/fix kept"])

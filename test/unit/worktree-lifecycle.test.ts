@@ -1,7 +1,7 @@
 // The one lifecycle of a worktree loop: each stage from its files, and what the watcher, the limit
 // and clean make of it.
 import { describe, expect, it } from "vitest"
-import { awaitsSettling, cleanVerdict, isLive, stageOf, type WorktreeFacts } from "../../src/worktree/lifecycle.js"
+import { awaitsSettling, cleanVerdict, isLive, launchCut, leftByFailedStart, stageOf, startWasCut, type WorktreeFacts } from "../../src/worktree/lifecycle.js"
 import type { WorktreeState } from "../../src/worktree/worktree-state.js"
 
 const state = (merge?: WorktreeState["merge"]): WorktreeState => ({ name: "w", branch: "ralph/w", mainDirectory: "/p", base: { commit: "c" }, mergeStrategy: "ff-or-branch", createdAt: 0, ...(merge ? { merge } : {}) })
@@ -10,6 +10,8 @@ const loop = (phase: "running" | "waiting" | "paused" | "stopped") => ({ loop: {
 const cases: Array<[string, WorktreeFacts, ReturnType<typeof stageOf>]> = [
   ["no worktree.json", { state: undefined, saved: loop("running") }, undefined],
   ["made, its loop not saved yet", { state: state(), saved: undefined }, "starting"],
+  ["made, its launcher gone before its loop was saved", { state: state(), saved: undefined, launchCut: true }, "unstarted"],
+  ["its launcher gone, its loop saved (it started)", { state: state(), saved: loop("running"), launchCut: true }, "running"],
   ["its loop running", { state: state(), saved: loop("running") }, "running"],
   ["its loop paused", { state: state(), saved: loop("paused") }, "running"],
   ["its loop waiting", { state: state(), saved: loop("waiting") }, "running"],
@@ -24,6 +26,7 @@ describe("worktree loop lifecycle", () => {
     expect(stageOf(facts)).toBe(stage)
     expect(isLive(facts)).toBe(stage === "starting" || stage === "running")
     expect(awaitsSettling(facts)).toBe(stage === "ended")
+    expect(startWasCut(facts)).toBe(stage === "unstarted")
   })
 
   it("clean removes a settled worktree; an ended one only with --force; never a live one or a folder it does not know", () => {
@@ -31,6 +34,8 @@ describe("worktree loop lifecycle", () => {
     expect(verdicts).toEqual([
       ["no worktree.json", false, false],
       ["made, its loop not saved yet", false, false],
+      ["made, its launcher gone before its loop was saved", true, true],
+      ["its launcher gone, its loop saved (it started)", false, false],
       ["its loop running", false, false],
       ["its loop paused", false, false],
       ["its loop waiting", false, false],
@@ -39,5 +44,28 @@ describe("worktree loop lifecycle", () => {
       ["kept", true, true],
       ["could not start", true, true],
     ])
+  })
+})
+
+describe("a launch cut off", () => {
+  const alive = (pids: number[]) => (pid: number) => pids.includes(pid)
+  const launch = { pid: 100, boot: "a" }
+  it("not by the instance that launched it, nor while another live process launches it, nor without a record", () => {
+    expect(launchCut(launch, { pid: 100, boot: "a" }, alive([100]))).toBe(false)
+    expect(launchCut(launch, { pid: 200, boot: "b" }, alive([100, 200]))).toBe(false)
+    expect(launchCut(undefined, { pid: 200, boot: "b" }, alive([200]))).toBe(false)
+  })
+  it("when its process is gone, or this very process is another instance (a restart that got the same pid)", () => {
+    expect(launchCut(launch, { pid: 200, boot: "b" }, alive([200]))).toBe(true)
+    expect(launchCut(launch, { pid: 100, boot: "b" }, alive([100]))).toBe(true)
+    expect(launchCut(launch, { pid: 300 }, alive([300]))).toBe(true)
+  })
+})
+
+describe("left by a start that did not finish (a new start of its name may take its place)", () => {
+  it("only where no loop was ever saved, and worktree.json says its start failed or was cut off, or there is none", () => {
+    expect(cases.filter(([, facts]) => leftByFailedStart(facts)).map(([name]) => name)).toEqual(["made, its launcher gone before its loop was saved", "could not start"])
+    expect(leftByFailedStart({ state: undefined, saved: undefined })).toBe(true)
+    expect(leftByFailedStart({ state: state({ result: "failed", detail: "d" }), saved: loop("stopped") })).toBe(false)
   })
 })

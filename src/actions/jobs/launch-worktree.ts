@@ -5,18 +5,25 @@
 import { relative } from "node:path"
 import type { RalphContext } from "../../context.js"
 import type { WorktreeStart, WorktreeStarted } from "../../commands/start-worktree.js"
-import { isLive, stageOf } from "../../worktree/lifecycle.js"
+import { isLive, leftByFailedStart, stageOf } from "../../worktree/lifecycle.js"
 import { nameFromTask } from "../../worktree/names.js"
 import type { WorktreeState } from "../../worktree/worktree-state.js"
 import { io, log, type Job } from "../effects.js"
 
 export function* launchWorktree(ctx: RalphContext, fromSession: string, start: WorktreeStart): Job<WorktreeStarted> {
   const settings = { ...ctx.settings.current, ...start.overrides }
-  const worktrees = yield* io({ kind: "worktrees" })
+  const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
   const live = worktrees.filter(isLive).length
   if (live >= settings.maxParallelLoops) return { ok: false, error: `${live} worktree loops run already (maxParallelLoops is ${settings.maxParallelLoops}); wait for one to end or raise the setting`, full: true }
   const name = start.request.name ?? nameFromTask(start.task, new Set(worktrees.map((w) => w.name)))
-  if (worktrees.some((w) => w.name === name)) return { ok: false, error: `the worktree ${name} exists already; choose another name (ralph-loop worktrees lists them)` }
+  const there = worktrees.find((w) => w.name === name)
+  if (there && !leftByFailedStart(there)) return { ok: false, error: `the worktree ${name} exists already; choose another name (ralph-loop worktrees lists them)` }
+  if (there) {
+    // Left by a start of this name that did not finish: its place is taken once git shows it holds nothing.
+    const reclaimed = yield* io({ kind: "worktree-reclaim", name, path: there.path, base: there.state?.base.commit })
+    if (!reclaimed.ok) return { ok: false, error: `the worktree ${name} exists already, left by a start that did not finish, and is kept: ${reclaimed.why}; choose another name, or look at it and remove it (git worktree remove)` }
+    yield* log("info", `worktree ${name}: removed what a start that did not finish left, to start again`, { worktree: there.path })
+  }
   const state: Omit<WorktreeState, "base"> = {
     name,
     branch: `ralph/${name}`,
@@ -24,6 +31,7 @@ export function* launchWorktree(ctx: RalphContext, fromSession: string, start: W
     mergeStrategy: settings.mergeStrategy,
     fromSession,
     createdAt: ctx.now(),
+    launch: ctx.launcher,
     ...(start.story ? { story: start.story } : {}),
     ...(start.run ? { run: start.run } : {}),
     ...(Object.keys(start.overrides).length > 0 ? { overrides: start.overrides } : {}),
@@ -49,11 +57,25 @@ export function* launchWorktree(ctx: RalphContext, fromSession: string, start: W
  */
 export function* confirmStarted(ctx: RalphContext, path: string, state: WorktreeState, sessionID: string, task: string): Job {
   const { failure } = yield* io({ kind: "worktree-command", path, sessionID, task })
-  const entry = (yield* io({ kind: "worktrees" })).find((w) => w.name === state.name)
+  const entry = (yield* io({ kind: "worktrees", launcher: ctx.launcher })).find((w) => w.name === state.name)
   if (!entry || stageOf(entry) !== "starting") return
   const detail = failure
     ? `the loop could not be started in the worktree: ${failure}; is ralph-loop in a config the worktree sees (committed, global, or its .opencode/)?`
     : "no loop started in the worktree: its /ralph was refused (the worktree's session says why)"
+  yield* notStarted(ctx, path, state, detail)
+}
+
+/**
+ * A start OpenCode's stop cut off (its launcher is gone, no loop was saved there): nothing will
+ * start that loop now, so it failed to start — recorded as such, as any other start that failed.
+ */
+export function* startCut(ctx: RalphContext, path: string, state: WorktreeState): Job {
+  const entry = (yield* io({ kind: "worktrees", launcher: ctx.launcher })).find((w) => w.name === state.name)
+  if (!entry || stageOf(entry) !== "unstarted") return
+  yield* notStarted(ctx, path, state, "its start was cut off: OpenCode stopped before the loop started in the worktree")
+}
+
+function* notStarted(ctx: RalphContext, path: string, state: WorktreeState, detail: string): Job {
   yield* recordNotStarted(path, state, detail)
   yield { kind: "toast", notice: { variant: "error", title: `Ralph · worktree ${state.name}`, message: detail, duration: 15_000 } }
   if (state.story) ctx.parallel.notStarted(state, detail)
