@@ -74,6 +74,14 @@ export class Interpreter {
     void this.runNow(label, job)
   }
 
+  /** Starts `job()` after `ms`, unless the instance was disposed meanwhile. */
+  startAfter(ms: number, label: string, job: () => Job): void {
+    if (ms <= 0) return this.start(label, job())
+    setTimeout(() => {
+      if (!this.disposed) this.start(label, job())
+    }, ms)
+  }
+
   /** Runs `job`; resolves when it has ended (never rejects: a failure is logged). */
   runNow(label: string, job: Job): Promise<void> {
     return this.run(job).catch((error: unknown) => this.options.api.log("error", `${label} failed: ${String(error)}`))
