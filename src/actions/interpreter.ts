@@ -51,6 +51,18 @@ export interface InterpreterOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** The steps of worktree loops and parallel runs: each one's time goes to the debug log (bench/worktree.ts reads it). */
+const TIMED = new Set<Effect["kind"]>(["lock", "worktrees", "worktree-launch", "worktree-command", "worktree-commit", "worktree-merge-facts", "worktree-merge", "worktree-archive", "worktree-remove", "worktree-record", "story-worktree", "parallel-run", "parallel-record", "parallel-mark"])
+
+/** Which worktree (or lock) a timed step was about. */
+function subject(effect: Effect): string | undefined {
+  if ("name" in effect && typeof effect.name === "string") return effect.name
+  if ("state" in effect && effect.state && "name" in effect.state) return effect.state.name
+  if ("lock" in effect) return effect.lock.name
+  if ("path" in effect && typeof effect.path === "string") return effect.path.slice(effect.path.lastIndexOf("/") + 1)
+  return undefined
+}
+
 export class Interpreter {
   private readonly timers = new Map<Loop, ReturnType<typeof setTimeout>>()
   /** The instance was disposed (OpenCode reloads it): work under way must not reach OpenCode. */
@@ -93,11 +105,15 @@ export class Interpreter {
       // Disposed: the job stops here, as if OpenCode had ended (the next instance recovers from disk).
       if (this.disposed) return
       let result: unknown
+      const effect = step.value
+      const at = TIMED.has(effect.kind) ? Date.now() : 0
       try {
-        result = await this.resolve(step.value)
+        result = await this.resolve(effect)
       } catch (error) {
         step = job.throw(error)
         continue
+      } finally {
+        if (at) this.options.api.log("debug", `step ${effect.kind}`, { at, ms: Date.now() - at, of: subject(effect) })
       }
       step = job.next(result)
     }
