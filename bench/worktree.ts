@@ -54,7 +54,7 @@ async function wall(project: Project, args: string): Promise<{ ms: number; start
       return written.userStories.every((s) => s.passes) && execFileSync("git", ["ls-files", "S1.txt", "S2.txt", "S3.txt", "S4.txt"], { cwd: project.dir, encoding: "utf8" }).split("\n").filter(Boolean).length >= (args.includes("--parallel") ? STORIES : 0)
     },
     "every story done",
-    600_000,
+    240_000,
   )
   const ended = Date.now()
   return { ms: ended - started, started, ended }
@@ -108,7 +108,11 @@ export async function runWorktreeBench(log: (line: string) => void): Promise<Wor
       const project = await harness.project(`wt-parallel-${r}`, { script: { main: reply } })
       const parallel = await wall(project, `--prd --parallel ${STORIES}`)
       rounds.push({ sequential: sequential.ms, parallel: parallel.ms, speedup: round(sequential.ms / parallel.ms), load })
-      timelines.push(runTimeline(readOpencodeLog(harness.root), project.requests("main"), parallel.started, parallel.ended, plan.userStories.map((s) => s.id)))
+      // OpenCode writes its log a moment later: every story's merge is waited for (a step missing shows as –).
+      const merged = plan.userStories.map((s) => `worktree story-${s.id.toLowerCase()}: merged`)
+      const logged = () => readOpencodeLog(harness.root).filter((l) => l.at >= parallel.started)
+      await waitUntil(() => merged.every((m) => logged().some((l) => l.message === m)), "the run's merges in OpenCode's log", 10_000).catch(() => undefined)
+      timelines.push(runTimeline(logged(), project.requests("main"), parallel.started, Date.now(), plan.userStories.map((s) => s.id)))
     }
   } finally {
     await harness.stop()

@@ -105,15 +105,11 @@ export class Interpreter {
       // Disposed: the job stops here, as if OpenCode had ended (the next instance recovers from disk).
       if (this.disposed) return
       let result: unknown
-      const effect = step.value
-      const at = TIMED.has(effect.kind) ? Date.now() : 0
       try {
-        result = await this.resolve(effect)
+        result = await this.resolveTimed(step.value)
       } catch (error) {
         step = job.throw(error)
         continue
-      } finally {
-        if (at) this.options.api.log("debug", `step ${effect.kind}`, { at, ms: Date.now() - at, of: subject(effect) })
       }
       step = job.next(result)
     }
@@ -146,11 +142,22 @@ export class Interpreter {
     this.timers.clear()
   }
 
+  /** `resolve`, and a worktree step's time in the debug log. */
+  private async resolveTimed(effect: Effect): Promise<unknown> {
+    if (!TIMED.has(effect.kind)) return this.resolve(effect)
+    const at = Date.now()
+    try {
+      return await this.resolve(effect)
+    } finally {
+      this.options.api.log("debug", `step ${effect.kind}`, { at, ms: Date.now() - at, of: subject(effect) })
+    }
+  }
+
   private async resolve(effect: Effect): Promise<unknown> {
     const { api, store, memory, directory } = this.options
     switch (effect.kind) {
       case "all":
-        return Promise.all(effect.effects.map((e) => this.resolve(e)))
+        return Promise.all(effect.effects.map((e) => this.resolveTimed(e)))
       case "sleep":
         return sleep(effect.ms)
       case "messages":

@@ -7,13 +7,32 @@ import type { RalphContext } from "../../context.js"
 import type { WorktreeStart, WorktreeStarted } from "../../commands/start-worktree.js"
 import { isLive, stageOf } from "../../worktree/lifecycle.js"
 import { nameFromTask } from "../../worktree/names.js"
+import type { WorktreeEntry } from "../../store/worktree-loops.js"
 import type { WorktreeState } from "../../worktree/worktree-state.js"
 import { io, log, type Job } from "../effects.js"
 
 export function* launchWorktree(ctx: RalphContext, fromSession: string, start: WorktreeStart): Job<WorktreeStarted> {
-  const settings = { ...ctx.settings.current, ...start.overrides }
   const worktrees = yield* io({ kind: "worktrees" })
-  const live = worktrees.filter(isLive).length
+  const planned = worktreeToMake(ctx, fromSession, start, worktrees)
+  if (!planned.ok) return planned
+  const started = yield* io(launchEffect(planned.state, start))
+  if (started.ok) yield* launched(ctx, started, start.task)
+  return started
+}
+
+/**
+ * The worktree a loop would be made in — or why it cannot start: maxParallelLoops live worktree loops
+ * (`full`; `starting`: launches under way besides those on disk), or the name is taken.
+ */
+export function worktreeToMake(
+  ctx: RalphContext,
+  fromSession: string,
+  start: WorktreeStart,
+  worktrees: readonly WorktreeEntry[],
+  starting = 0,
+): { ok: true; state: Omit<WorktreeState, "base"> } | { ok: false; error: string; full?: true } {
+  const settings = { ...ctx.settings.current, ...start.overrides }
+  const live = worktrees.filter(isLive).length + starting
   if (live >= settings.maxParallelLoops) return { ok: false, error: `${live} worktree loops run already (maxParallelLoops is ${settings.maxParallelLoops}); wait for one to end or raise the setting`, full: true }
   const name = start.request.name ?? nameFromTask(start.task, new Set(worktrees.map((w) => w.name)))
   if (worktrees.some((w) => w.name === name)) return { ok: false, error: `the worktree ${name} exists already; choose another name (ralph-loop worktrees lists them)` }
@@ -28,8 +47,16 @@ export function* launchWorktree(ctx: RalphContext, fromSession: string, start: W
     ...(start.run ? { run: start.run } : {}),
     ...(Object.keys(start.overrides).length > 0 ? { overrides: start.overrides } : {}),
   }
-  const started = yield* io({ kind: "worktree-launch", state, withChanges: start.request.withChanges, title: `Ralph · ${start.task.split("\n")[0]?.slice(0, 60)}` })
-  if (!started.ok) return started
+  return { ok: true, state }
+}
+
+/** The effect that makes the worktree, its config and worktree.json, and its session. */
+export const launchEffect = (state: Omit<WorktreeState, "base">, start: WorktreeStart) =>
+  ({ kind: "worktree-launch", state, withChanges: start.request.withChanges, title: `Ralph · ${start.task.split("\n")[0]?.slice(0, 60)}` }) as const
+
+/** The worktree is made: said, watched, and its `/ralph` sent in a job of its own. */
+export function* launched(ctx: RalphContext, started: Extract<WorktreeStarted, { ok: true }>, task: string): Job {
+  const { name } = started.state
   yield* log("info", "worktree loop started", { worktree: started.path, branch: started.state.branch, session: started.sessionID })
   yield {
     kind: "toast",
@@ -37,8 +64,7 @@ export function* launchWorktree(ctx: RalphContext, fromSession: string, start: W
   }
   ctx.worktrees.start()
   // The loop's first turn runs for as long as the model works: its own job, not awaited here.
-  yield { kind: "spawn", label: `start of the worktree loop ${name}`, job: confirmStarted(ctx, started.path, started.state, started.sessionID, start.task) }
-  return started
+  yield { kind: "spawn", label: `start of the worktree loop ${name}`, job: confirmStarted(ctx, started.path, started.state, started.sessionID, task) }
 }
 
 /**
