@@ -27,7 +27,7 @@ import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.j
 import { runRememberTagsBench, type RememberTagsResult } from "./remember-tags.js"
 import { runStatusBench, type StatusResult } from "./status.js"
 import { runReviewCostBench, type ReviewCostResult } from "./review.js"
-import { runWorktreeBench, type WorktreeBenchResult } from "./worktree.js"
+import { runWorktreeBench, timelineLines, type WorktreeBenchResult } from "./worktree.js"
 import { QUICK } from "./util.js"
 
 // The goals of issue 6.
@@ -61,6 +61,8 @@ const GOAL = {
   statusMs: 500,
   // Issue 30: a failing check's 16 KB output read into failure identities, the slowest runner's shape.
   failureIdentities16KbMs: 5,
+  // Issue 33: 4 independent stories with --parallel 4 at least this much faster than one plan loop.
+  parallelSpeedup: 2.5,
 }
 
 interface Results {
@@ -159,7 +161,10 @@ async function main(): Promise<void> {
   if (wanted("load")) results.load = await runLoadBench(log)
   if (wanted("control")) results.controlCost = await runControlCostBench(log)
   if (wanted("review")) results.reviewCost = await runReviewCostBench(log)
-  if (wanted("worktree")) results.worktree = await runWorktreeBench(log)
+  if (wanted("worktree")) {
+    results.worktree = await runWorktreeBench(log)
+    if (results.worktree.timeline) for (const line of timelineLines(results.worktree.timeline)) log(`worktrees: ${line}`)
+  }
   if (wanted("headless")) results.headless = await runHeadlessBench(log)
   results.machine.opencode = results.load?.opencodeVersion ?? opencodeVersion()
   results.machine.loadAverage.end = loadavg()[0] ?? 0
@@ -256,7 +261,8 @@ function rows(r: Results): Row[] {
   }
   if (r.worktree) {
     const w = r.worktree
-    out.push(["worktrees", `${w.stories} independent stories, one plan loop / --parallel ${w.stories} (${w.replyDelayMs} ms per reply)`, `${ms(w.wallMs.sequential)} / ${ms(w.wallMs.parallel)}`, "", "(info)"])
+    out.push(["worktrees", `${w.stories} independent stories, one plan loop / --parallel ${w.stories} (${w.replyDelayMs} ms per reply, median of ${w.rounds.length})`, `${ms(w.wallMs.sequential)} / ${ms(w.wallMs.parallel)}`, "", "(info)"])
+    out.push(["worktrees", `  --parallel ${w.stories} speed-up (median over rounds; load ${w.rounds.map((r) => r.load).join(", ")})`, `${x(w.speedup)} (${w.rounds.map((r) => x(r.speedup)).join(", ")})`, `≥ ${GOAL.parallelSpeedup}×`, verdict(w.speedup >= GOAL.parallelSpeedup)])
     out.push(["worktrees", `a loop's worktree in a ${w.files.toLocaleString("en")}-file repository: git worktree add / the plugin's step`, `${ms(w.createMs.gitWorktreeAdd)} / ${ms(w.createMs.plugin)}`, "", "(info)"])
   }
   if (r.memory) {

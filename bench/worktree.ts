@@ -5,18 +5,25 @@
 // OpenCode config and installed plugin package seeded into the worktree's .opencode/).
 import { execFileSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { startHarness, type Project } from "../test/harness/harness.js"
 import type { MockRequest, Reply } from "../test/harness/mock-model.js"
 import { waitUntil } from "../test/harness/wait.js"
 import { loadDist, median, QUICK, round } from "./util.js"
+import { readOpencodeLog, runTimeline, type RunTimeline } from "./worktree-timeline.js"
 
 export interface WorktreeBenchResult {
   stories: number
   replyDelayMs: number
-  /** /ralph → every story done and merged, ms. */
+  /** /ralph → every story done (and, in parallel, merged), ms: the medians over rounds. */
   wallMs: { sequential: number; parallel: number }
+  /** Each round: both variants' wall times, their ratio, the load average when the round began. */
+  rounds: Array<{ sequential: number; parallel: number; speedup: number; load: number }>
+  /** Median over rounds of one plan loop's time ÷ --parallel's time. */
+  speedup: number
+  /** Where the parallel run's time went, in the round of the median speed-up. */
+  timeline?: RunTimeline
   files: number
   /** Making one loop's worktree: git alone, and the plugin's whole step (median ms). */
   createMs: { gitWorktreeAdd: number; plugin: number }
@@ -36,7 +43,7 @@ function reply(r: MockRequest): Reply {
   return { toolCalls: [{ name: "write", args: { filePath: `${id}.txt`, content: `${id}\n` } }], delayMs: DELAY_MS }
 }
 
-async function wall(project: Project, args: string): Promise<number> {
+async function wall(project: Project, args: string): Promise<{ ms: number; started: number; ended: number }> {
   writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
   const session = await project.newSession()
   const started = Date.now()
@@ -47,9 +54,10 @@ async function wall(project: Project, args: string): Promise<number> {
       return written.userStories.every((s) => s.passes) && execFileSync("git", ["ls-files", "S1.txt", "S2.txt", "S3.txt", "S4.txt"], { cwd: project.dir, encoding: "utf8" }).split("\n").filter(Boolean).length >= (args.includes("--parallel") ? STORIES : 0)
     },
     "every story done",
-    600_000,
+    240_000,
   )
-  return Date.now() - started
+  const ended = Date.now()
+  return { ms: ended - started, started, ended }
 }
 
 async function createTimes(): Promise<WorktreeBenchResult["createMs"]> {
@@ -87,16 +95,55 @@ async function createTimes(): Promise<WorktreeBenchResult["createMs"]> {
 }
 
 export async function runWorktreeBench(log: (line: string) => void): Promise<WorktreeBenchResult> {
-  log(`worktrees: a worktree of a ${FILES.toLocaleString("en")}-file repository`)
-  const createMs = await createTimes()
-  const harness = await startHarness()
+  const harness = await startHarness({ env: { RALPH_LOOP_DEBUG: "1" } })
+  const rounds: WorktreeBenchResult["rounds"] = []
+  const timelines: RunTimeline[] = []
   try {
-    log(`worktrees: ${STORIES} stories as one plan loop (${DELAY_MS} ms per reply)`)
-    const sequential = await wall(await harness.project("wt-sequential", { pluginOptions: { strategy: "continue" }, script: { main: reply } }), "--prd")
-    log(`worktrees: ${STORIES} stories with --parallel ${STORIES}`)
-    const parallel = await wall(await harness.project("wt-parallel", { script: { main: reply } }), `--prd --parallel ${STORIES}`)
-    return { stories: STORIES, replyDelayMs: DELAY_MS, wallMs: { sequential, parallel }, files: FILES, createMs }
+    const count = QUICK ? 1 : 3
+    for (let r = 0; r < count; r += 1) {
+      const load = round(loadavg()[0] ?? 0, 1)
+      log(`worktrees: round ${r + 1} of ${count} (load ${load}): ${STORIES} stories as one plan loop (${DELAY_MS} ms per reply)`)
+      const sequential = await wall(await harness.project(`wt-sequential-${r}`, { pluginOptions: { strategy: "continue" }, script: { main: reply } }), "--prd")
+      log(`worktrees: round ${r + 1} of ${count}: ${STORIES} stories with --parallel ${STORIES}`)
+      const project = await harness.project(`wt-parallel-${r}`, { script: { main: reply } })
+      const parallel = await wall(project, `--prd --parallel ${STORIES}`)
+      rounds.push({ sequential: sequential.ms, parallel: parallel.ms, speedup: round(sequential.ms / parallel.ms), load })
+      // OpenCode writes its log a moment later: every story's merge is waited for (a step missing shows as –).
+      const merged = plan.userStories.map((s) => `worktree story-${s.id.toLowerCase()}: merged`)
+      const logged = () => readOpencodeLog(harness.root).filter((l) => l.at >= parallel.started)
+      await waitUntil(() => merged.every((m) => logged().some((l) => l.message === m)), "the run's merges in OpenCode's log", 10_000).catch(() => undefined)
+      timelines.push(runTimeline(logged(), project.requests("main"), parallel.started, Date.now(), plan.userStories.map((s) => s.id)))
+    }
   } finally {
     await harness.stop()
   }
+  log(`worktrees: a worktree of a ${FILES.toLocaleString("en")}-file repository`)
+  const createMs = await createTimes()
+  const speedup = median(rounds.map((r) => r.speedup))
+  const at = rounds.findIndex((r) => r.speedup === speedup)
+  const timeline = timelines[at >= 0 ? at : 0]
+  return {
+    stories: STORIES,
+    replyDelayMs: DELAY_MS,
+    wallMs: { sequential: median(rounds.map((r) => r.sequential)), parallel: median(rounds.map((r) => r.parallel)) },
+    rounds,
+    speedup,
+    ...(timeline ? { timeline } : {}),
+    files: FILES,
+    createMs,
+  }
+}
+
+/** The timeline as text: one line per story, and what each step took. */
+export function timelineLines(t: RunTimeline): string[] {
+  const s = (ms: number) => (Number.isFinite(ms) ? (ms / 1000).toFixed(2) : "–")
+  const lines = [`/ralph → first worktree made: ${s(t.commandMs)} s`]
+  const head = ["story", "make wt", "session+inst.", "→ loop start", "→ 1st request", "own turns", "→ report", "→ settle", "commit", "merge-tree", "merge", "archive", "removal", "plan write", "| began", "loop", "1st req.", "merged", "marked"]
+  lines.push(head.join("  "))
+  for (const x of t.stories) {
+    const m = x.ms
+    const a = x.at
+    lines.push([x.story, ...[m.makeWorktree, m.sessionAndInstance, m.toLoopStart, m.toFirstRequest, m.ownTurns, m.toReport, m.toSettle, m.commit, m.mergeTree, m.merge, m.archive, m.removal, m.planWrite].map(s), "|", ...[a.launch, a.loopStarted, a.firstRequest, a.merged, a.marked].map(s)].join("  "))
+  }
+  return lines
 }

@@ -117,7 +117,6 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: redacted(settings.current) })
 
   const hooks: Hooks = {
-    event: eventHook(ctx),
     "command.execute.before": commandHook(ctx),
     "chat.message": chatMessageHook(ctx),
     "experimental.chat.system.transform": systemTransformHook(ctx),
@@ -135,7 +134,8 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
       await store.flush()
     },
   }
-  return guard(hooks, api)
+  // The event hook guards itself: a wrapper would cost two promises per event.
+  return { ...guard(hooks, api), event: eventHook(ctx) }
 }
 
 /**

@@ -52,6 +52,18 @@ export interface InterpreterOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** The steps of worktree loops and parallel runs: each one's time goes to the debug log (bench/worktree.ts reads it). */
+const TIMED = new Set<Effect["kind"]>(["lock", "worktrees", "worktree-launch", "worktree-command", "worktree-commit", "worktree-merge-facts", "worktree-merge", "worktree-archive", "worktree-remove", "worktree-record", "story-worktree", "parallel-run", "parallel-record", "parallel-mark"])
+
+/** Which worktree (or lock) a timed step was about. */
+function subject(effect: Effect): string | undefined {
+  if ("name" in effect && typeof effect.name === "string") return effect.name
+  if ("state" in effect && effect.state && "name" in effect.state) return effect.state.name
+  if ("lock" in effect) return effect.lock.name
+  if ("path" in effect && typeof effect.path === "string") return effect.path.slice(effect.path.lastIndexOf("/") + 1)
+  return undefined
+}
+
 export class Interpreter {
   private readonly timers = new Map<Loop, ReturnType<typeof setTimeout>>()
   /** The instance was disposed (OpenCode reloads it): work under way must not reach OpenCode. */
@@ -75,6 +87,14 @@ export class Interpreter {
     void this.runNow(label, job)
   }
 
+  /** Starts `job()` after `ms`, unless the instance was disposed meanwhile. */
+  startAfter(ms: number, label: string, job: () => Job): void {
+    if (ms <= 0) return this.start(label, job())
+    setTimeout(() => {
+      if (!this.disposed) this.start(label, job())
+    }, ms)
+  }
+
   /** Runs `job`; resolves when it has ended (never rejects: a failure is logged). */
   runNow(label: string, job: Job): Promise<void> {
     return this.run(job).catch((error: unknown) => this.options.api.log("error", `${label} failed: ${String(error)}`))
@@ -87,7 +107,7 @@ export class Interpreter {
       if (this.disposed) return
       let result: unknown
       try {
-        result = await this.resolve(step.value)
+        result = await this.resolveTimed(step.value)
       } catch (error) {
         step = job.throw(error)
         continue
@@ -123,11 +143,22 @@ export class Interpreter {
     this.timers.clear()
   }
 
+  /** `resolve`, and a worktree step's time in the debug log. */
+  private async resolveTimed(effect: Effect): Promise<unknown> {
+    if (!TIMED.has(effect.kind)) return this.resolve(effect)
+    const at = Date.now()
+    try {
+      return await this.resolve(effect)
+    } finally {
+      this.options.api.log("debug", `step ${effect.kind}`, { at, ms: Date.now() - at, of: subject(effect) })
+    }
+  }
+
   private async resolve(effect: Effect): Promise<unknown> {
     const { api, store, memory, directory } = this.options
     switch (effect.kind) {
       case "all":
-        return Promise.all(effect.effects.map((e) => this.resolve(e)))
+        return Promise.all(effect.effects.map((e) => this.resolveTimed(e)))
       case "sleep":
         return sleep(effect.ms)
       case "messages":

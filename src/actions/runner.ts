@@ -30,6 +30,11 @@ export interface JobHost {
   /** Runs `job` to its end, in the background. */
   start(label: string, job: Job): void
   /**
+   * Starts the job `job()` makes after `ms` (now when `ms` is 0), in the background. Nothing but a
+   * timer is held meanwhile (the simulator runs it as a job whose first effect is the sleep).
+   */
+  startAfter(ms: number, label: string, job: () => Job): void
+  /**
    * Runs `job`; resolves when it has ended. (The simulator resolves at once: its jobs advance only
    * when the scenario steps them, so anything may still happen before this one ends.)
    */
@@ -76,7 +81,8 @@ export class LoopRunner {
 
   /** A turn of a session without a loop ended: the continuations outside /ralph look at it. */
   onPlainIdle(sessionID: string): void {
-    this.host.start(`continuations of ${sessionID}`, afterIdle(this.ctx, sessionID))
+    const idle = afterIdle(this.ctx, sessionID)
+    if (idle) this.host.startAfter(idle.settleMs, `continuations of ${sessionID}`, idle.job)
   }
 
   /** The user wrote in a session without a loop: the work tree their turn is compared with (auto-continue). */

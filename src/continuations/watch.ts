@@ -46,7 +46,9 @@ export class ContinuationWatch {
   private at(sessionID: string): Watched {
     let w = this.sessions.get(sessionID)
     if (!w) {
-      w = { sessionID, sawBusy: false, busyEpoch: 0, userEpoch: 0, strayIdles: 0, turnEvents: emptyTurnEvents(), cancelled: false, todo: freshStreak(), auto: freshRun() }
+      // Every field present from the start, and cleared by `= undefined` (never `delete`): the object
+      // keeps one shape, so the event path's reads of it stay fast.
+      w = { sessionID, parentID: undefined, sawBusy: false, busyEpoch: 0, userEpoch: 0, strayIdles: 0, echo: undefined, turnEvents: emptyTurnEvents(), lastDecidedID: undefined, cancelled: false, todo: freshStreak(), auto: freshRun(), baseline: undefined, countdownUntil: undefined }
       this.sessions.set(sessionID, w)
     }
     return w
@@ -68,12 +70,14 @@ export class ContinuationWatch {
 
   onBusy(sessionID: string): void {
     const w = this.at(sessionID)
-    // A new turn: the last one's errors are behind it (a request still waiting is not).
-    if (!w.sawBusy) w.turnEvents = { ...emptyTurnEvents(), pending: w.turnEvents.pending }
+    // A new turn: the last one's errors are behind it (a request still waiting is not). Nothing to
+    // forget (the common case): the record is kept, not copied.
+    const last = w.turnEvents
+    if (!w.sawBusy && (last.errors.length > 0 || last.retried || last.compacted)) w.turnEvents = { ...emptyTurnEvents(), pending: last.pending }
     w.sawBusy = true
-    delete w.echo
+    w.echo = undefined
     w.busyEpoch += 1
-    delete w.countdownUntil
+    w.countdownUntil = undefined
   }
 
   onTurnEvent(sessionID: string, event: TurnEvent): void {
@@ -86,11 +90,11 @@ export class ContinuationWatch {
     const w = this.at(sessionID)
     if (!w.sawBusy) {
       if (w.echo !== undefined && w.echo !== via) {
-        delete w.echo
+        w.echo = undefined
         return false
       }
       w.strayIdles += 1
-      delete w.countdownUntil
+      w.countdownUntil = undefined
       return false
     }
     w.sawBusy = false
@@ -105,7 +109,7 @@ export class ContinuationWatch {
     w.cancelled = false
     w.todo = freshStreak()
     w.auto = freshRun()
-    delete w.countdownUntil
+    w.countdownUntil = undefined
   }
 
   /** /cancel-ralph in a session without a loop. True when a continuation was under way or had been sent. */
@@ -113,7 +117,7 @@ export class ContinuationWatch {
     const w = this.at(sessionID)
     const active = w.countdownUntil !== undefined || w.todo.streak > 0 || w.auto.count > 0
     w.cancelled = true
-    delete w.countdownUntil
+    w.countdownUntil = undefined
     return active
   }
 
@@ -149,7 +153,7 @@ export class ContinuationWatch {
 
   countdownEnded(sessionID: string): void {
     const w = this.sessions.get(sessionID)
-    if (w) delete w.countdownUntil
+    if (w) w.countdownUntil = undefined
   }
 
   todoStepped(sessionID: string, next: TodoStreak): void {
@@ -164,7 +168,7 @@ export class ContinuationWatch {
   baselineTaken(sessionID: string, tree: string | undefined, userEpoch?: number): void {
     const w = this.at(sessionID)
     if (userEpoch !== undefined && userEpoch !== w.userEpoch) return
-    if (tree === undefined) delete w.baseline
+    if (tree === undefined) w.baseline = undefined
     else w.baseline = tree
   }
 }

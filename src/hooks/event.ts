@@ -1,6 +1,8 @@
 // The event hook sees every event of the instance. It updates the loops (and what the continuations
 // know of sessions without a loop) synchronously, in event order, and hands a claimed idle to the
-// runner without waiting for it.
+// runner without waiting for it. OpenCode calls it for every event of every session: it does its
+// work synchronously, catches its own errors and returns one shared resolved promise (no wrapper, no
+// allocation for an event it does not observe).
 import type { Hooks } from "@opencode-ai/plugin"
 import { featureOn } from "../config/features.js"
 import type { RalphContext } from "../context.js"
@@ -8,11 +10,18 @@ import { observe, type Observation, type RuntimeEvent } from "../opencode/events
 
 type EventHook = NonNullable<Hooks["event"]>
 
+const DONE = Promise.resolve()
+
 export const eventHook =
   (ctx: RalphContext): EventHook =>
-  async ({ event }) => {
-    const observation = observe(event as RuntimeEvent)
-    if (observation) handle(ctx, observation)
+  ({ event }) => {
+    try {
+      const observation = observe(event as RuntimeEvent)
+      if (observation) handle(ctx, observation)
+    } catch (error) {
+      ctx.api.log("error", `hook event failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    }
+    return DONE
   }
 
 function handle(ctx: RalphContext, observation: Observation): void {

@@ -1,7 +1,7 @@
 // Seed 002's file protection, for tools: while a loop is active the agent may not delete or rewrite
 // the loop's own files (its state under .opencode/ralph-loop/ and the summaries). Pure: it looks at
 // a tool call's arguments only.
-import { resolve } from "node:path"
+import { resolve, sep } from "node:path"
 import { isInside } from "../project/inside.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
 
@@ -9,6 +9,12 @@ export interface ProtectedArea {
   directory: string
   /** Folders relative to the project, without a trailing slash. */
   folders: string[]
+  /**
+   * The loops' session folders, asked by name: the folders (absolute, resolved) that folders of
+   * this name are loops' session folders in. Asked for each part of a path, so it must be a lookup
+   * (the tool guard's: the loops by id and by earlier session).
+   */
+  sessionFolderParents?: (name: string) => readonly string[]
 }
 
 const WRITE_TOOLS = new Set(["write", "edit", "multiedit", "patch", "apply_patch"])
@@ -66,7 +72,27 @@ function triedOncePerPart(command: string, start: RegExp, rest: RegExp, end: Reg
 
 function inside(path: string, area: ProtectedArea): boolean {
   const target = resolve(area.directory, withoutGlob(path))
-  return area.folders.some((folder) => isInside(resolve(area.directory, folder), target))
+  if (area.folders.some((folder) => isInside(resolve(area.directory, folder), target))) return true
+  return area.sessionFolderParents !== undefined && inSessionFolder(target, area.sessionFolderParents)
+}
+
+/**
+ * `target` (absolute, resolved) is a session folder or lies below one: each part of it is looked up
+ * by name, and a part a loop keeps a folder of that name for is compared with the parent it keeps it
+ * in, without cutting the parent out (linear in the path, whatever the number of loops).
+ */
+function inSessionFolder(target: string, parentsOf: (name: string) => readonly string[]): boolean {
+  for (let start = target.indexOf(sep) + 1; start > 0 && start < target.length; ) {
+    const end = target.indexOf(sep, start)
+    const name = target.slice(start, end < 0 ? target.length : end)
+    for (const parent of name ? parentsOf(name) : []) {
+      // The parent is the target up to this part: without its separator, or (a root) with it.
+      const length = parent.endsWith(sep) ? start : start - 1
+      if (parent.length === length && target.startsWith(parent)) return true
+    }
+    start = end < 0 ? -1 : end + 1
+  }
+  return false
 }
 
 /**

@@ -47,6 +47,16 @@ export class LoopRegistry {
     return this.find(sessionID) !== undefined || this.byNextSession.has(sessionID)
   }
 
+  /**
+   * The live loops that keep a session folder named `name` (under their summaryPath): the loop whose
+   * id it is, and those that lived in that session before. Two lookups, for the tool guard.
+   */
+  withSessionFolder(name: string): readonly Loop[] {
+    const own = this.byID.get(name)
+    const earlier = this.byEarlierSession.get(name) ?? []
+    return own ? [own, ...earlier] : earlier
+  }
+
   all(): Loop[] {
     return [...this.bySession.values()]
   }

@@ -99,7 +99,7 @@ import { emptyMemory, isoDate, remember } from "../../src/memory/memory-file.js"
 import { settleStaged } from "../../src/memory/staging.js"
 import type { ProjectMemory } from "../../src/memory/memory-store.js"
 import type { AssistantMessage, Event, Part, TextPart, Todo, UserMessage } from "@opencode-ai/sdk"
-import { INSTANT, type Effect, type Job } from "../../src/actions/effects.js"
+import { INSTANT, io, type Effect, type Job } from "../../src/actions/effects.js"
 import type { NotificationPayload } from "../../src/notify/notification.js"
 import { LoopRunner, type JobHost } from "../../src/actions/runner.js"
 import { CONTROL_MARKER } from "../../src/commands/definitions.js"
@@ -460,6 +460,8 @@ export class World {
     const settings = { current, explicit, reload: () => current, showUnseen: () => undefined } as unknown as LiveSettings
     const host: JobHost = {
       start: (label, job) => this.startJob(label, job),
+      // As a job whose first effect is the wait, so that anything may happen meanwhile.
+      startAfter: (ms, label, job) => this.startJob(label, ms > 0 ? (function* () { yield* io({ kind: "sleep", ms }); yield* job() })() : job()),
       // The job goes on when the scenario steps it: anything may happen before it ends.
       runNow: (label, job) => Promise.resolve(this.startJob(label, job)),
       persisted: () => Promise.resolve(),

@@ -12,6 +12,7 @@ import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.js"
 import type { RalphContext } from "../../src/context.js"
 import { ContinuationWatch } from "../../src/continuations/watch.js"
 import { eventHook } from "../../src/hooks/event.js"
+import { RefusedByRalph, toolGuardHook } from "../../src/hooks/tool-guard.js"
 import { newLoop, type Loop } from "../../src/loop/loop.js"
 import { LoopManager } from "../../src/loop/manager.js"
 import type { RuntimeEvent } from "../../src/opencode/events.js"
@@ -72,6 +73,8 @@ function instance(n: number) {
       started.push(label)
       job.next()
     },
+    // The settle passes at once here.
+    startAfter: (_ms: number, label: string, job: () => Job) => host.start(label, job()),
     runNow: async () => undefined,
     persisted: async () => undefined,
     reached: () => undefined,
@@ -82,6 +85,7 @@ function instance(n: number) {
   const noop = () => undefined
   const ctx = { directory: "/nowhere", manager, plans, continuations, controlTurns, runner, newSessions: new Set<string>(), settings: { current: settings }, api: { toast: noop, log: noop }, now: () => 0 }
   const hook = eventHook(ctx as unknown as RalphContext)
+  const guard = toolGuardHook(ctx as unknown as RalphContext)
   const send = (event: RuntimeEvent) => void hook({ event } as Parameters<typeof hook>[0])
   const created = (sessionID: string) => send({ type: "session.created", properties: { sessionID, info: { id: sessionID } } })
 
@@ -126,7 +130,16 @@ function instance(n: number) {
   created("ses_plan")
   plans.ask("ses_plan", "prd.json", undefined)
   manager.promptSent(loop, 0)
-  return { manager, send, started }
+  /** A tool call as OpenCode makes it: whether the guard refused it. */
+  const tool = async (name: string, args: Record<string, unknown>): Promise<boolean> =>
+    guard({ tool: name, sessionID: "ses_loop", callID: "call" }, { args }).then(
+      () => false,
+      (error: unknown) => {
+        if (error instanceof RefusedByRalph) return true
+        throw error
+      },
+    )
+  return { manager, send, started, tool }
 }
 
 const SESSIONS = [
@@ -199,6 +212,40 @@ describe("the event path's work does not grow with what the plugin knows", () =>
       "continuations of ses_back_next",
     ])
     expect(few.loops - few.left).toBe(2)
+    expect(many.visits).toBe(few.visits)
+  })
+})
+
+describe("the tool guard's work does not grow with the loops either", () => {
+  // Every tool call passes the guard: the loops' own folders are looked up by name, never listed.
+  const calls: Array<[string, Record<string, unknown>]> = [
+    ["write", { filePath: "src/a.ts" }],
+    ["write", { filePath: ".opencode/sessions/ses_loop_first/ralph_summary.md" }],
+    ["edit", { filePath: "/nowhere/.opencode/sessions/ses_back_before/x.md" }],
+    ["write", { filePath: ".opencode/sessions/ses_plain/x.md" }],
+    ["write", { filePath: ".opencode/ralph-loop/loops/x.json" }],
+    ["bash", { command: "rm -rf .opencode/sessions/ses_moving_first dist" }],
+    ["bash", { command: "npm test" }],
+    ["read", { filePath: ".opencode/sessions/ses_loop_first/ralph_summary.md" }],
+  ]
+
+  it("the same visits for 10 and for 10,000 known sessions, and the same refusals", async () => {
+    const work = async (n: number) => {
+      const { tool, manager } = instance(n)
+      let refused: boolean[] = []
+      // The hook is async but does its work in the call: each call's visits are counted as it is made.
+      let pending: Array<Promise<boolean>> = []
+      const visits = visitsDuring(() => {
+        pending = calls.map(([name, args]) => tool(name, args))
+      })
+      refused = await Promise.all(pending)
+      return { visits, refused, loops: manager.size }
+    }
+    const few = await work(10)
+    const many = await work(10_000)
+    expect(many.loops).toBeGreaterThan(few.loops + 7_000)
+    expect(few.refused).toEqual([false, true, true, false, true, true, false, false])
+    expect(many.refused).toEqual(few.refused)
     expect(many.visits).toBe(few.visits)
   })
 })

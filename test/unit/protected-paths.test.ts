@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { resolve } from "node:path"
 import { refusal } from "../../src/loop/protected-paths.js"
 
 const area = { directory: "/p", folders: [".opencode/ralph-loop", ".opencode/sessions"] }
@@ -38,5 +39,50 @@ describe("protected paths", () => {
     for (const command of ["cat .opencode/sessions/ses_1/ralph_summary.md", "ls -la .opencode/ralph-loop", "rm -rf dist", "git clean -fd", "npm test > out.txt"])
       expect(refusal("bash", { command }, area), command).toBeUndefined()
     expect(refusal("read", { filePath: ".opencode/ralph-loop/loops/x.json" }, area)).toBeUndefined()
+  })
+})
+
+describe("protected paths: the loops' session folders, looked up by name", () => {
+  // Two loops: one with its id and an earlier session, one keeping its summaries elsewhere.
+  const loops = [
+    { id: "ses_a", lineage: ["ses_b"], summaryPath: ".opencode/sessions/" },
+    { id: "ses_c", lineage: [], summaryPath: "notes" },
+  ]
+  const listed = { directory: "/p", folders: [".opencode/ralph-loop", ...loops.flatMap((l) => [l.id, ...l.lineage].map((id) => `${l.summaryPath}/${id}`))] }
+  const byName = {
+    directory: "/p",
+    folders: [".opencode/ralph-loop"],
+    sessionFolderParents: (name: string) => loops.filter((l) => l.id === name || l.lineage.includes(name)).map((l) => resolve("/p", l.summaryPath)),
+  }
+  const calls: Array<[string, Record<string, string>]> = []
+  for (const path of [
+    ".opencode/sessions/ses_a/ralph_summary.md",
+    "/p/.opencode/sessions/ses_b",
+    "./.opencode/sessions/ses_b/",
+    "notes/ses_c/x.md",
+    "notes/ses_a/x.md", // ses_a keeps its folder in .opencode/sessions, not in notes
+    ".opencode/sessions/ses_c/x.md",
+    ".opencode/sessions/ses_d/x.md",
+    ".opencode/sessions",
+    "ses_a/ses_a",
+    "/ses_a",
+    "/p/.opencode/sessions/ses_a/../ses_d/x",
+    "/p/.opencode/sessions/ses_d/../ses_a/x",
+    ".opencode/sessions/ses_a*",
+    "/",
+  ]) {
+    calls.push(["write", { filePath: path }], ["bash", { command: `rm -rf ${path}` }])
+  }
+
+  it("refuses exactly what the list of every loop's folders refused", () => {
+    const refused = calls.filter(([tool, args]) => refusal(tool, args, listed) !== undefined)
+    expect(refused.length).toBeGreaterThan(10)
+    for (const [tool, args] of calls) expect(refusal(tool, args, byName), JSON.stringify(args)).toBe(refusal(tool, args, listed))
+  })
+
+  it("finds a session folder right below the root", () => {
+    const atRoot = { directory: "/", folders: [], sessionFolderParents: (name: string) => (name === "ses_a" ? ["/"] : []) }
+    expect(refusal("write", { filePath: "/ses_a/x" }, atRoot)).toMatch(/refused/)
+    expect(refusal("write", { filePath: "/ses_b/ses_a" }, atRoot)).toBeUndefined()
   })
 })

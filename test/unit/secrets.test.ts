@@ -48,6 +48,7 @@ function instance(current: Settings) {
       const effect = first.done ? undefined : first.value
       if (effect && "kind" in effect && effect.kind === "send-notification") notifications.push(effect.notification)
     },
+    startAfter: () => undefined,
     runNow: () => Promise.resolve(),
     persisted: () => Promise.resolve(),
     reached: () => undefined,

@@ -1,5 +1,5 @@
-// A turn of a session without a loop ended: the continuations outside /ralph look at it —
-// auto-continue first (errors the fast checks report after a turn that changed files), then
+// A turn of a session without a loop ended: once it settled, the continuations outside /ralph look
+// at it — auto-continue first (errors the fast checks report after a turn that changed files), then
 // todo-continuation (open todos, after a countdown). At most one prompt per turn end, never in a
 // subagent's session or one a loop lives in, and none once the user or the session moved on.
 import { featureOn } from "../../config/features.js"
@@ -8,23 +8,33 @@ import { emptyTurnEvents } from "../../loop/turn-events.js"
 import { isControlMessage, readTurn, type MessageWithParts } from "../../opencode/read-turn.js"
 import { io, log, type Job } from "../effects.js"
 import { autoContinue } from "./auto-continue.js"
+import type { Moment } from "../../continuations/watch.js"
 import type { JobContext } from "./context.js"
 import { todoContinuation } from "./todo-continuation.js"
 
 /** Still ours to continue: nothing happened since the turn ended, and no loop lives in the session. */
 export type Still = () => boolean
 
-export function* afterIdle(ctx: JobContext, sessionID: string): Job {
-  const watch = ctx.continuations
-  const moment = watch.moment(sessionID)
+/**
+ * A turn of a session without a loop ended: what it is when it ends (the moment, the settings), and
+ * the job that looks at it once it settled (`settleMs` later; the host holds only a timer meanwhile:
+ * this happens at every such turn end, and a job waiting out the settle cost many times more).
+ * Undefined when neither continuation is on.
+ */
+export function afterIdle(ctx: JobContext, sessionID: string): { settleMs: number; job: () => Job } | undefined {
+  const moment = ctx.continuations.moment(sessionID)
   const settings = ctx.settings()
   const todoOn = featureOn(settings, "todo-continuation")
   const autoOn = featureOn(settings, "auto-continue")
-  if (!todoOn && !autoOn) return
+  if (!todoOn && !autoOn) return undefined
+  return { settleMs: settings.settleMs, job: () => settled(ctx, sessionID, moment, todoOn, autoOn) }
+}
+
+function* settled(ctx: JobContext, sessionID: string, moment: Moment, todoOn: boolean, autoOn: boolean): Job {
+  const watch = ctx.continuations
   const still: Still = () => watch.unchanged(sessionID, moment) && !hasLoop(ctx, sessionID)
   const skip = (why: string) => log("debug", `${sessionID} not continued: ${why}`)
   try {
-    if (settings.settleMs > 0) yield* io({ kind: "sleep", ms: settings.settleMs })
     if (!still()) return yield* skip("it moved on")
     if (!(yield* isTopLevel(ctx, sessionID))) return yield* skip("a subagent's session")
     const messages = yield* io({ kind: "messages", sessionID })
