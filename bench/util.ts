@@ -22,8 +22,12 @@ export const drain = (): Promise<void> => new Promise((resolve) => setImmediate(
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Handles and requests other than timers: files, child processes and their pipes, sockets. */
-const busyResources = () => process.getActiveResourcesInfo().filter((r) => r !== "Timeout" && r !== "Immediate").length
+/**
+ * Handles and requests other than timers: files, child processes and their pipes, sockets. A folder
+ * watch (`FSEventWrap`: the control channel's) stands for the plugin's whole life; it is not work.
+ */
+const STANDING = new Set(["Timeout", "Immediate", "FSEventWrap"])
+const busyResources = () => process.getActiveResourcesInfo().filter((r) => !STANDING.has(r)).length
 const idleResources = busyResources() // this process's own (stdout and stderr pipes)
 
 /**
