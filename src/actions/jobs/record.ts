@@ -20,9 +20,11 @@ export interface Decided {
   snapshot: DiagnosticSnapshot | undefined
   /** The story the iteration worked on (read before the decision was recorded). */
   story: Story | undefined
+  /** The files changed since the loop began, read while the turn settled (undefined: read here). */
+  changedFiles?: string[] | undefined
 }
 
-export function* recordIteration(ctx: JobContext, loop: Loop, { decision, turn, snapshot, story }: Decided): Job {
+export function* recordIteration(ctx: JobContext, loop: Loop, { decision, turn, snapshot, story, changedFiles }: Decided): Job {
   const iteration = loop.iteration
   try {
     if (loop.plan && loop.plan.only === undefined) yield* writePlan(loop)
@@ -30,7 +32,7 @@ export function* recordIteration(ctx: JobContext, loop: Loop, { decision, turn, 
     if (storyDone && story && loop.plan?.only !== undefined) yield* commitStoryBranch(loop, story)
     else if (storyDone && story && loop.settings.autoCommit) yield* commitStory(loop, story)
     if (!featureOn(loop.settings, "progress-log")) return
-    const files = yield* io({ kind: "changed-files", loop })
+    const files = changedFiles ?? (yield* io({ kind: "changed-files", loop }))
     // This iteration's run, else the latest before it: an iteration without checks does not clear their failures.
     const run = snapshot ?? latestCheckRun(loop)
     const failingChecks = run ? run.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.status})`) : []

@@ -7,7 +7,7 @@ import type { Loop } from "../../loop/loop.js"
 import type { ProgressSample } from "../../loop/progress.js"
 import type { Turn } from "../../loop/turn.js"
 import { readTurn, sessionUsage } from "../../opencode/read-turn.js"
-import { all, io, log, notify, reached, type Job } from "../effects.js"
+import { all, io, log, notify, reached, type Effect, type Job } from "../effects.js"
 import * as notice from "../notices.js"
 import { checkIfDue } from "./checks.js"
 import { checkpointMade } from "./checkpoint.js"
@@ -20,6 +20,7 @@ import { consolidate } from "./memory.js"
 import { goOnFromSession } from "./recover.js"
 import { iterate } from "./restart.js"
 import { currentStory } from "../../plan/plan.js"
+import { featureOn } from "../../config/features.js"
 import { afterReview } from "../../review/outcome.js"
 import { reviewOptions } from "../../review/settings.js"
 import { review } from "./review.js"
@@ -35,7 +36,7 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
   }
   try {
     // The work-tree sample (a git call) runs during the settle wait: the turn has ended.
-    const sample = yield* settledSample(loop)
+    const { sample, changedFiles } = yield* settled(loop)
     if (loop.phase !== "deciding") return
     // The session started working again while we waited (the user typed, OpenCode continued).
     if (loop.busyEpoch !== busyEpoch) return ctx.manager.keepWatching(loop, true)
@@ -54,28 +55,32 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
     // Checks only for a reply not decided yet (a control command's turn re-reads the last one).
     const snapshot = hasNewReply(loop, turn) ? yield* checkIfDue(ctx, loop, turn, sample) : undefined
     if (loop.phase !== "deciding" || userMovedOn()) return
-    yield* decideAndAct(ctx, loop, { turn, sample, snapshot }, userEpoch)
+    yield* decideAndAct(ctx, loop, { turn, sample, snapshot, changedFiles }, userEpoch)
   } catch (error) {
     yield* fail(ctx, loop, "could not handle the end of a turn", error)
   }
 }
 
-/** The work-tree sample and the iteration's checkpoint, while late events settle: the turn is over. */
-function* settledSample(loop: Loop): Job<ProgressSample> {
-  const sample = { kind: "sample", loop } as const
-  const checkpoint = { kind: "checkpoint", loop, iteration: loop.iteration } as const
+/**
+ * The work-tree sample, the iteration's checkpoint and (for the progress log) the files changed since
+ * the loop began, while late events settle: the turn is over, so none of them waits in the path to
+ * the next prompt. A plan loop reads its files after its record step instead, which may write the
+ * plan file or commit.
+ */
+function* settled(loop: Loop): Job<{ sample: ProgressSample; changedFiles: string[] | undefined }> {
   const iteration = loop.iteration
-  if (loop.settings.settleMs <= 0) {
-    const [result, made] = yield* all(sample, checkpoint)
-    yield* checkpointMade(loop, iteration, made)
-    return result
-  }
-  const [, result, made] = yield* all({ kind: "sleep", ms: loop.settings.settleMs }, sample, checkpoint)
+  const sample = { kind: "sample", loop } as const
+  const checkpoint = { kind: "checkpoint", loop, iteration } as const
+  const extra: Effect[] = []
+  if (loop.settings.settleMs > 0) extra.push({ kind: "sleep", ms: loop.settings.settleMs })
+  const readFiles = featureOn(loop.settings, "progress-log") && !loop.plan
+  if (readFiles) extra.push({ kind: "changed-files", loop })
+  const [result, made, ...rest] = yield* all(sample, checkpoint, ...extra)
   yield* checkpointMade(loop, iteration, made)
-  return result
+  return { sample: result, changedFiles: readFiles ? (rest[rest.length - 1] as string[]) : undefined }
 }
 
-function* decideAndAct(ctx: JobContext, loop: Loop, facts: { turn: Turn; sample: ProgressSample; snapshot: DiagnosticSnapshot | undefined }, userEpoch: number): Job {
+function* decideAndAct(ctx: JobContext, loop: Loop, facts: { turn: Turn; sample: ProgressSample; snapshot: DiagnosticSnapshot | undefined; changedFiles: string[] | undefined }, userEpoch: number): Job {
   const breakerBefore = loop.breaker.state
   const story = loop.plan ? currentStory(loop.plan) : undefined
   let { decision, update } = decide(loop, { ...facts, now: ctx.now() })
@@ -94,7 +99,7 @@ function* decideAndAct(ctx: JobContext, loop: Loop, facts: { turn: Turn; sample:
     yield* reached("turn.decided")
   }
   if (decision.type !== "ignore" && decision.type !== "wait-for-user") {
-    yield* recordIteration(ctx, loop, { decision, turn: facts.turn, snapshot: facts.snapshot, story })
+    yield* recordIteration(ctx, loop, { decision, turn: facts.turn, snapshot: facts.snapshot, story, changedFiles: facts.changedFiles })
     // Cancelled or paused while the records were written: nothing more is done.
     if (loop.phase !== "deciding") return
   }

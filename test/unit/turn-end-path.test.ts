@@ -1,0 +1,76 @@
+// The end of a loop's turn, driven effect by effect with scripted answers: what is read while the
+// turn settles (the sample, the checkpoint, the progress log's changed files) stays out of the path
+// from the settle's end to the next prompt.
+import { describe, expect, it } from "vitest"
+import type { Effect, Job } from "../../src/actions/effects.js"
+import type { JobContext } from "../../src/actions/jobs/context.js"
+import { turnEnded } from "../../src/actions/jobs/turn-ended.js"
+import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
+import { ContinuationWatch } from "../../src/continuations/watch.js"
+import { LoopManager } from "../../src/loop/manager.js"
+import { PlanRequests } from "../../src/plan/requests.js"
+import type { MessageWithParts } from "../../src/opencode/read-turn.js"
+import { assistant, loop as makeLoop, user } from "./fixtures.js"
+
+const SAMPLE = { workTree: "tree-1", todosCompleted: 0, sessionID: "ses_a", openTodos: [] }
+
+/** Drives the job; every effect asked for, in order (an `all` as `all(a, b, …)`), and the progress entry written. */
+function drive(job: Job<unknown>, messages: MessageWithParts[]): { asked: string[]; progressFiles: unknown } {
+  const asked: string[] = []
+  let progressFiles: unknown
+  const answer = (effect: Effect): unknown => {
+    switch (effect.kind) {
+      case "all":
+        return effect.effects.map(answer)
+      case "sample":
+        return SAMPLE
+      case "checkpoint":
+        return { notGit: true }
+      case "changed-files":
+        return ["src/a.ts"]
+      case "messages":
+        return messages
+      case "append-progress":
+        progressFiles = effect.entry.files
+        return undefined
+      case "prompt":
+        return undefined
+      default:
+        return undefined
+    }
+  }
+  let step = job.next()
+  while (!step.done) {
+    const effect = step.value
+    if (effect.kind !== "log" && effect.kind !== "toast" && effect.kind !== "reached") asked.push(effect.kind === "all" ? `all(${effect.effects.map((e) => e.kind).join(", ")})` : effect.kind)
+    step = job.next(answer(effect))
+  }
+  return { asked, progressFiles }
+}
+
+function setUp() {
+  const manager = new LoopManager()
+  const settings = { ...makeLoop().settings, strategy: "continue" as const, settleMs: 150, noProgressThreshold: 1000, maxIterations: 100 }
+  const { loop } = manager.start("ses_a", "the task", settings, 0)
+  manager.nextIteration(loop, "ses_a", 0)
+  manager.promptSent(loop, 0)
+  manager.onBusy("ses_a")
+  expect(manager.takeIdle("ses_a")).toBe(loop)
+  const ctx: JobContext = { directory: "/p", manager, plans: new PlanRequests(), continuations: new ContinuationWatch(), now: () => 1_000, settings: () => DEFAULT_SETTINGS }
+  return { ctx, loop }
+}
+
+describe("a loop's turn end", () => {
+  it("reads the progress log's changed files while the turn settles, not between the settle and the next prompt", () => {
+    const { ctx, loop } = setUp()
+    const { asked, progressFiles } = drive(turnEnded(ctx, loop), [user("the task"), assistant(["Some of it is done; more is left."])])
+    // The settle: its wait, and beside it the reads of the ended turn's work tree.
+    expect(asked[0]?.startsWith("all(")).toBe(true)
+    expect(asked[0]).toContain("sleep")
+    expect(asked[0]).toContain("changed-files")
+    const afterSettle = asked.slice(1, asked.indexOf("prompt") + 1)
+    expect(afterSettle).toContain("prompt")
+    expect(afterSettle).not.toContain("changed-files")
+    expect(progressFiles).toEqual(["src/a.ts"])
+  })
+})
