@@ -1,10 +1,11 @@
 // The TUI half in the real OpenCode TUI under tmux: zero-turn commands (the model's request log shows
 // none of them), the sidebar panel, and what the user sees of each on the screen.
 import { spawnSync } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { packageDir } from "../harness/harness.js"
-import { gate, type MockRequest } from "../harness/mock-model.js"
+import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { startTui, type Tui } from "../harness/tui.js"
 import { waitUntil } from "../harness/wait.js"
 
@@ -112,5 +113,43 @@ describe("the sidebar panel", () => {
     turns[1]?.open()
     await tui.waitForScreen(/ended: completed/)
     expect(tui.loops()[0]?.iteration).toBe(3)
+  })
+})
+
+describe("/ralph-rollback in the TUI", () => {
+  it("the picker lists the loop's checkpoints; choosing one and confirming puts its files back, with no model request", async () => {
+    let tui!: Tui
+    // Iteration n writes work.txt "version n" (iteration 2 also extra.txt); the third promises.
+    const iterations = (r: MockRequest): Reply => {
+      if (isControl(r)) return { text: "OK" }
+      const iteration = tui.requests("main").filter((q) => q.lastRole === "user").length
+      if (r.lastRole === "tool") return { text: iteration >= 3 ? "All done. <promise>DONE</promise>" : `Iteration ${iteration} written.` }
+      const writes = [{ name: "write", args: { filePath: "work.txt", content: `version ${iteration}\n` } }]
+      if (iteration === 2) writes.push({ name: "write", args: { filePath: "extra.txt", content: "only in iteration 2 and later\n" } })
+      return { toolCalls: writes }
+    }
+    tui = await open("rollback", { pluginOptions: { strategy: "continue" }, script: { main: iterations } })
+    await startLoop(tui, "write the work file three times")
+    await waitUntil(() => tui.loops()[0]?.phase === "stopped" && tui.loops()[0], "the loop to complete", 120_000)
+    expect(tui.loops()[0]?.stopReason).toBe("completed")
+    const file = (name: string) => join(tui.dir, name)
+    expect(readFileSync(file("work.txt"), "utf8")).toBe("version 3\n")
+    const before = tui.requests().length
+
+    await slash(tui, "ralph-rollback")
+    // Newest first: 3, 2, 1, 0 — each with what it is.
+    const picker = await tui.waitForScreen("0 · before the loop")
+    expect(picker).toMatch(/Roll back loop/)
+    expect(picker).toMatch(/3 · iteration 3/)
+    expect(picker).toMatch(/1 · iteration 1 .*1 file changed/)
+    tui.press("Down", "Down")
+    tui.press("Enter")
+    await tui.waitForScreen("Roll back?")
+    expect(tui.screen()).toContain("checkpoint 1 · iteration 1")
+    tui.press("Enter")
+    await tui.waitForScreen("Ralph · rolled back to checkpoint 1")
+    expect(readFileSync(file("work.txt"), "utf8")).toBe("version 1\n")
+    expect(existsSync(file("extra.txt"))).toBe(false)
+    expect(tui.requests()).toHaveLength(before)
   })
 })
