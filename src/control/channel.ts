@@ -9,7 +9,7 @@ import { watch, type FSWatcher } from "node:fs"
 import { lstat, readdir, rename, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
-import { writeFileAtomic } from "../store/atomic.js"
+import { isLeftoverTemp, writeFileAtomic } from "../store/atomic.js"
 import { readRegularFile } from "../store/regular-file.js"
 import { CONTROL_DIR, MAX_REQUEST_BYTES, parseRequest, requestName, resultName, takenIdOf, takenName, waitingRequests, type ControlRequest, type ControlResult } from "./request.js"
 
@@ -18,6 +18,16 @@ export type ControlLog = (level: "info" | "warn", message: string, extra?: Recor
 
 /** A result no client took this long after it was written is removed at the next start. */
 const STALE_RESULT_MS = 10 * 60_000
+/**
+ * A request being written (its temp file is in the folder) is looked for again this soon, at most
+ * this many times in a row: Bun's fs.watch (OpenCode's runtime) reports a burst of changes once, at
+ * its first — the temp file's creation — and nothing for the rename that makes it a request.
+ */
+const WRITE_RECHECK_MS = 50
+const WRITE_RECHECKS = 100
+
+/** `fs.watch`'s shape, so a test can give a watcher that reports a burst once, as Bun's does. */
+export type WatchFolder = (folder: string, listener: () => void) => FSWatcher
 
 export class ControlChannel {
   private readonly folder: string
@@ -27,6 +37,8 @@ export class ControlChannel {
   private arming = 0
   private started = false
   private disposed = false
+  private recheck: ReturnType<typeof setTimeout> | undefined
+  private rechecks = 0
   /** Names that are not regular files: said once, then left alone. */
   private readonly ignored = new Set<string>()
 
@@ -35,6 +47,7 @@ export class ControlChannel {
     private readonly act: ControlAct,
     private readonly log: ControlLog,
     private readonly now: () => number = Date.now,
+    private readonly watchFolder: WatchFolder = (folder, listener) => watch(folder, listener),
   ) {
     this.folder = join(directory, CONTROL_DIR)
   }
@@ -46,6 +59,7 @@ export class ControlChannel {
 
   dispose(): void {
     this.disposed = true
+    if (this.recheck) clearTimeout(this.recheck)
     this.watcher?.close()
     this.watcher = undefined
   }
@@ -65,7 +79,7 @@ export class ControlChannel {
       if (this.disposed || !folder || arming !== this.arming) return
       try {
         // Until the control folder exists, any change on the way to it is a reason to look again.
-        this.watcher = watch(folder, () => (folder === this.folder ? this.scan() : this.arm()))
+        this.watcher = this.watchFolder(folder, () => (folder === this.folder ? this.scan() : this.arm()))
         this.watcher.on("error", () => this.arm())
       } catch (error) {
         this.log("warn", `the control folder cannot be watched: ${String(error)}`)
@@ -121,6 +135,22 @@ export class ControlChannel {
       if (this.disposed) return
       await this.take(id)
     }
+    this.recheckWhileWriting(names)
+  }
+
+  /** A request still being written when the folder was read: read it again shortly (no event may come for its rename). */
+  private recheckWhileWriting(names: readonly string[]): void {
+    const writing = names.some((name) => isLeftoverTemp(name) && name.includes(".request.json."))
+    if (!writing || this.rechecks >= WRITE_RECHECKS) {
+      if (!writing) this.rechecks = 0
+      return
+    }
+    if (this.recheck || this.disposed) return
+    this.rechecks++
+    this.recheck = setTimeout(() => {
+      this.recheck = undefined
+      this.scan()
+    }, WRITE_RECHECK_MS)
   }
 
   /** What a run before this one left: requests taken but not answered, results no client took. */

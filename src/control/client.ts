@@ -20,13 +20,15 @@
 // The exchange, in `<directory>/.opencode/ralph-loop/control/`: the client writes
 // `<id>.request.json` atomically; the plugin renames it `<id>.taken.json` (from then on a withdrawal
 // cannot happen), acts, writes `<id>.result.json`, then removes the taken file; the client reads the
-// result and removes it. The client waits on fs.watch, never a polling loop.
+// result and removes it. The client waits on fs.watch, never a polling loop (it looks again shortly
+// only while the answer's temp file shows it is being written: Bun reports a burst of changes once).
 import { randomBytes } from "node:crypto"
 import { mkdirSync, watch, type FSWatcher } from "node:fs"
-import { rm, unlink } from "node:fs/promises"
-import { join } from "node:path"
+import { readdir, rm, unlink } from "node:fs/promises"
+import { basename, join } from "node:path"
 import { writeFileAtomic } from "../store/atomic.js"
 import { readRegularFile } from "../store/regular-file.js"
+import type { WatchFolder } from "./channel.js"
 import { CONTROL_DIR, controlRequestSchema, controlResultSchema, newRequestId, requestName, resultName, type ControlRequest } from "./request.js"
 
 export { CONTROL_VERBS, type ControlVerb, type ControlRequest, type ControlResult } from "./request.js"
@@ -47,7 +49,12 @@ export interface ControlOptions {
   timeoutMs?: number
   takenTimeoutMs?: number
   signal?: AbortSignal
+  /** fs.watch by default (tests: a watcher that reports a burst of changes once, as Bun's does). */
+  watch?: WatchFolder
 }
+
+/** An answer being written (its temp file is in the folder) is looked for again this soon: see channel.ts. */
+const WRITE_RECHECK_MS = 50
 
 export const controlFolder = (directory: string): string => join(directory, CONTROL_DIR)
 
@@ -63,7 +70,8 @@ export async function sendControl(directory: string, ask: ControlAsk, options: C
   } catch (error) {
     return { id, status: "refused", title: "Ralph · request not sent", message: `The request could not be written in ${folder}: ${error instanceof Error ? error.message : String(error)}` }
   }
-  if (await answered(folder, resultFile, options.timeoutMs ?? 15_000, options.signal)) return takeResult(id, resultFile)
+  const watchFolder = options.watch ?? ((folder: string, listener: () => void) => watch(folder, listener))
+  if (await answered(folder, resultFile, options.timeoutMs ?? 15_000, options.signal, watchFolder)) return takeResult(id, resultFile)
   // No answer in time: withdrawn, unless the plugin has taken it (the request file is gone then).
   const withdrawn = await unlink(requestFile).then(
     () => true,
@@ -71,26 +79,37 @@ export async function sendControl(directory: string, ask: ControlAsk, options: C
   )
   if (withdrawn)
     return { id, status: "no-answer", title: "Ralph · no answer", message: `No answer: is OpenCode running with the ralph-loop plugin in ${directory}? The request was withdrawn; nothing was done.` }
-  if (await answered(folder, resultFile, options.takenTimeoutMs ?? 120_000, options.signal)) return takeResult(id, resultFile)
+  if (await answered(folder, resultFile, options.takenTimeoutMs ?? 120_000, options.signal, watchFolder)) return takeResult(id, resultFile)
   return { id, status: "no-answer", title: "Ralph · no answer", message: `The plugin took the request but has not answered yet; it may still act on it. See ralph-loop status.` }
 }
 
 /** Resolves true once `file` exists in `folder` (watched, never polled), false after `timeoutMs` or an abort. */
-function answered(folder: string, file: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<boolean> {
+function answered(folder: string, file: string, timeoutMs: number, signal: AbortSignal | undefined, watchFolder: WatchFolder): Promise<boolean> {
   return new Promise((resolve) => {
     let watcher: FSWatcher | undefined
     let done = false
+    let recheck: ReturnType<typeof setTimeout> | undefined
     const finish = (value: boolean) => {
       if (done) return
       done = true
       clearTimeout(timer)
+      if (recheck) clearTimeout(recheck)
       signal?.removeEventListener("abort", aborted)
       watcher?.close()
       resolve(value)
     }
+    const name = basename(file)
     const check = () => {
-      void readRegularFile(file).then((read) => {
-        if (read.ok || read.reason !== "missing") finish(true)
+      void readRegularFile(file).then(async (read) => {
+        if (read.ok || read.reason !== "missing") return finish(true)
+        // Being written (its temp file there), or put in place since it was read: no event may come
+        // for that (Bun reports a burst of changes once), so look again.
+        const writing = (await readdir(folder).catch(() => [] as string[])).some((n) => n === name || n.startsWith(`.${name}.`))
+        if (writing && !done && !recheck)
+          recheck = setTimeout(() => {
+            recheck = undefined
+            check()
+          }, WRITE_RECHECK_MS)
       })
     }
     const aborted = () => finish(false)
@@ -98,7 +117,7 @@ function answered(folder: string, file: string, timeoutMs: number, signal: Abort
     if (signal?.aborted) return finish(false)
     signal?.addEventListener("abort", aborted)
     try {
-      watcher = watch(folder, () => check())
+      watcher = watchFolder(folder, () => check())
       watcher.on("error", () => undefined)
     } catch {
       // The folder went away: no answer can come.
