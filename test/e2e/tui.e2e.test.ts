@@ -153,3 +153,34 @@ describe("/ralph-rollback in the TUI", () => {
     expect(tui.requests()).toHaveLength(before)
   })
 })
+
+describe("the full-screen view", () => {
+  it("/ralph-loops shows the project's loops and the selected loop's iteration table; p pauses it with no model request; Esc goes back to the session", async () => {
+    const held = gate()
+    const tui = await open("view", {
+      script: { main: (r) => (isControl(r) ? { text: "OK" } : r.index === 0 ? { text: "first pass done" } : { text: "still working", holdAfterFirstChunk: held.opened }) },
+    })
+    await startLoop(tui, "tidy the widgets")
+    await tui.mock.waitFor(() => tui.requests("main").length >= 2, 60_000, "the loop's second request")
+    await waitUntil(() => tui.loops()[0]?.iteration === 2 && tui.loops()[0]?.phase === "running", "iteration 2 running on disk")
+    const loop = tui.loops()[0]!
+
+    await slash(tui, "ralph-loops")
+    const view = await tui.waitForScreen(/^\s*iteration\s+decided\s+decision/m)
+    expect(view).toContain("↑/↓ select · p pause")
+    expect(view).toMatch(new RegExp(`› ${loop.id.slice(0, 24)} · running · 2/\\d+ · .* · tidy the widgets`))
+    expect(view).toMatch(/^\s*1\s+\d\d:\d\d:\d\d\s+restart\s+\d+/m)
+    expect(view).toContain("problems ")
+
+    tui.press("p")
+    await waitUntil(() => tui.loops()[0]?.phase === "paused", "the loop paused on disk", 60_000, () => `${tui.loops()[0]?.phase}\n${tui.screen()}`)
+    await tui.waitForScreen(new RegExp(`› ${loop.id.slice(0, 24)} · paused · 2/`))
+    tui.press("Escape")
+    await tui.waitForScreenWithout("↑/↓ select")
+    // Back in the session: its sidebar panel (the line under "Ralph loop" ends with the state).
+    await tui.waitForScreen(/Ralph loop *\n[^\n]* paused *\n/)
+    held.open()
+    expect(tui.requests().filter(isControl)).toEqual([])
+    expect(tui.requests("main")).toHaveLength(2)
+  })
+})

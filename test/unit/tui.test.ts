@@ -10,7 +10,7 @@ import { statusDocument } from "../../src/status/document.js"
 import { readProjectLoops } from "../../src/status/read-project.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { watchProjectLoops } from "../../src/tui/project-loops.js"
-import { chartLines, countdown, sessionLoop, sidebarLines, statusDialogText } from "../../src/tui/texts.js"
+import { chartLines, countdown, moveSelection, sessionLoop, sidebarLines, statusDialogText, viewDetailLines, viewListLines } from "../../src/tui/texts.js"
 import { tempDirs } from "../temp-dirs.js"
 import { NO_PROGRESS, recordLoop, STEADY, T0 } from "./status-fixture.js"
 
@@ -76,6 +76,39 @@ describe("the view's chart", () => {
     const history = statusDocument(dir, loops.loops, loops.history, "ses_steady", T0).selected!.history
     expect(chartLines(history)).toEqual(["problems █·▁  (max 3)", "tokens   █▇▇  (max 1,200)", "         iterations 1–3"])
     expect(chartLines([])).toEqual([])
+  })
+})
+
+describe("the full-screen view", () => {
+  it("one line per loop, the selected one marked; up and down move within the list", async () => {
+    const { dir, loops } = await project()
+    const doc = statusDocument(dir, loops.loops, loops.history, "ses_steady", T0)
+    const lines = viewListLines(doc.loops, "ses_steady", T0)
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatch(/^ {2}ses_idle · running · 5\/20 · .* · refactor the parser$/)
+    expect(lines[1]).toMatch(/^› ses_steady · ended: completed · 3\/20 · /)
+    expect(viewListLines([], undefined, T0)).toEqual(["No Ralph loop in this project yet. /ralph <task> starts one."])
+
+    const ids = doc.loops
+    expect(moveSelection(ids, "ses_idle", 1)).toBe("ses_steady")
+    expect(moveSelection(ids, "ses_steady", 1)).toBe("ses_steady")
+    expect(moveSelection(ids, "ses_steady", -1)).toBe("ses_idle")
+    expect(moveSelection(ids, "ses_idle", -1)).toBe("ses_idle")
+    expect(moveSelection(ids, "ses_gone", 1)).toBe("ses_idle")
+    expect(moveSelection([], undefined, 1)).toBeUndefined()
+  })
+
+  it("the selected loop's detail: its summary, chart and table, the table cut to its newest rows with what was left out", async () => {
+    const { dir, loops } = await project()
+    const steady = statusDocument(dir, loops.loops, loops.history, "ses_steady", T0).selected!
+    const all = viewDetailLines(steady)
+    expect(all[0]).toBe("Loop ses_steady — ended completed")
+    expect(all).toContain("problems █·▁  (max 3)")
+    const table = all.slice(all.findIndex((l) => l.startsWith("iteration ")))
+    expect(table.map((l) => l.split(/\s+/)[0])).toEqual(["iteration", "1", "2", "3"])
+    const cut = viewDetailLines(steady, 2)
+    expect(cut.slice(-4).map((l) => l.split(/\s+/)[0])).toEqual(["iteration", "2", "3", "(1"])
+    expect(cut.at(-1)).toBe("(1 earlier iteration not shown)")
   })
 })
 
