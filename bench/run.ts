@@ -2,7 +2,7 @@
 //
 //   npm run bench                       all fifteen (about 11 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree, tui
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -26,6 +26,7 @@ import { runPromiseCheckBench, type PromiseCheckResult } from "./promise-check.j
 import { runRememberTagsBench, type RememberTagsResult } from "./remember-tags.js"
 import { runStatusBench, type StatusResult } from "./status.js"
 import { runReviewCostBench, type ReviewCostResult } from "./review.js"
+import { runTuiBench, type TuiBenchResult } from "./tui.js"
 import { runWorktreeBench, type WorktreeBenchResult } from "./worktree.js"
 import { QUICK } from "./util.js"
 
@@ -60,6 +61,8 @@ const GOAL = {
   statusMs: 500,
   // Issue 30: a failing check's 16 KB output read into failure identities, the slowest runner's shape.
   failureIdentities16KbMs: 5,
+  // Issue 31: the TUI half's panel redraws at most once a second while a loop runs.
+  tuiRedrawsPerSecond: 1,
 }
 
 interface Results {
@@ -84,6 +87,7 @@ interface Results {
   status?: StatusResult
   reviewCost?: ReviewCostResult
   worktree?: WorktreeBenchResult
+  tui?: TuiBenchResult
 }
 
 type Row = [benchmark: string, measure: string, result: string, goal: string, verdict: string]
@@ -158,6 +162,7 @@ async function main(): Promise<void> {
   if (wanted("control")) results.controlCost = await runControlCostBench(log)
   if (wanted("review")) results.reviewCost = await runReviewCostBench(log)
   if (wanted("worktree")) results.worktree = await runWorktreeBench(log)
+  if (wanted("tui")) results.tui = await runTuiBench(log)
   results.machine.opencode = results.load?.opencodeVersion ?? opencodeVersion()
   results.machine.loadAverage.end = loadavg()[0] ?? 0
 
@@ -255,6 +260,13 @@ function rows(r: Results): Row[] {
     const w = r.worktree
     out.push(["worktrees", `${w.stories} independent stories, one plan loop / --parallel ${w.stories} (${w.replyDelayMs} ms per reply)`, `${ms(w.wallMs.sequential)} / ${ms(w.wallMs.parallel)}`, "", "(info)"])
     out.push(["worktrees", `a loop's worktree in a ${w.files.toLocaleString("en")}-file repository: git worktree add / the plugin's step`, `${ms(w.createMs.gitWorktreeAdd)} / ${ms(w.createMs.plugin)}`, "", "(info)"])
+  }
+  if (r.tui) {
+    const t = r.tui
+    for (const i of t.idle) out.push(["TUI", `idle CPU, ${i.withTui ? "with" : "without"} the TUI half (load ${i.loadAverage.start}→${i.loadAverage.end})`, `${i.cpuSeconds} s in ${i.windowSeconds} s (${i.percent}% of a core)`, "", "(info)"])
+    out.push(["TUI", "idle CPU, mean: with / without the TUI half", `${t.idlePercent.withTui}% / ${t.idlePercent.withoutTui}%`, "within noise", "(see the rows above)"])
+    const d = t.redraws
+    out.push(["TUI", `panel text changes while a ${d.iterations}-iteration loop ran ${d.loopSeconds} s`, `${d.changes} (${d.perSecond}/s, at most ${d.maxInOneSecond} in one second)`, `≤ ${GOAL.tuiRedrawsPerSecond}/s`, verdict(d.perSecond <= GOAL.tuiRedrawsPerSecond)])
   }
   if (r.memory) {
     const m = r.memory
