@@ -107,6 +107,16 @@ export function moveSelection(loops: readonly { id: string }[], selected: string
   return loops[Math.min(loops.length - 1, Math.max(0, at + delta))]?.id
 }
 
+/** What /ralph-help adds in the TUI: which commands run here, and that they ask for their input. */
+export const TUI_HELP = [
+  "In this TUI (ralph-loop's TUI half in tui.json) these run here, no model turn:",
+  "/ralph-status /ralph-pause /ralph-resume /cancel-ralph /ralph-rollback /ralph-hint",
+  "/ralph-remember /ralph-memory /ralph-loops /ralph-help. Type them without arguments:",
+  "a checkpoint is picked from a list; a hint or a memory entry is asked in a dialog.",
+  "/ralph-loops: every loop of the project full screen (↑/↓, p, r, c, b, Esc back).",
+  "Elsewhere (opencode run, the web UI) they are server commands: one model turn each.",
+].join("\n")
+
 /** The keys the view answers, as its last line says them. */
 export const VIEW_KEYS = "↑/↓ select · p pause · r resume · c cancel · b roll back · esc back"
 

@@ -23,6 +23,9 @@ async function open(name: string, options: Parameters<typeof startTui>[1] = {}):
 
 const isControl = (r: MockRequest) => r.lastUser.includes("[ralph-loop control]")
 
+// A toast is looked for by its message: its title row can be hidden behind the session's first
+// message when that is at the top of the screen (docs/opencode-notes.md).
+
 /** Types a slash command whole and presses Enter (the autocomplete's first entry runs). */
 async function slash(tui: Tui, name: string) {
   tui.type(`/${name}`)
@@ -61,6 +64,18 @@ describe("zero-turn commands in the TUI", () => {
   })
 })
 
+describe("help in the TUI", () => {
+  it("/ralph-help shows the usage in a dialog, with which commands run in the TUI, and the model gets no request", async () => {
+    const tui = await open("help")
+    await slash(tui, "ralph-help")
+    const screen = await tui.waitForScreen("Ralph loop — give a task once")
+    expect(screen).toContain("these run here, no model turn:")
+    tui.press("Escape")
+    await tui.waitForScreenWithout("Ralph loop — give a task once")
+    expect(tui.requests()).toEqual([])
+  })
+})
+
 describe("control from the TUI", () => {
   it("/ralph-pause, /ralph-resume and /cancel-ralph act on the running loop with no model request, and each says so on the screen", async () => {
     const turns = [gate(), gate()]
@@ -69,14 +84,14 @@ describe("control from the TUI", () => {
     })
     await startLoop(tui, "sort the widgets")
     await slash(tui, "ralph-pause")
-    await tui.waitForScreen("Ralph · paused")
+    await tui.waitForScreen("The loop is paused at iteration 1")
     await waitUntil(() => tui.loops()[0]?.phase === "paused", "the loop paused on disk")
     turns[0]?.open()
     await slash(tui, "ralph-resume")
-    await tui.waitForScreen("Ralph · resumed")
+    await tui.waitForScreen("The loop goes on at iteration")
     await tui.mock.waitFor(() => tui.requests("main").length >= 2, 60_000, "the resumed loop's next request")
     await slash(tui, "cancel-ralph")
-    await tui.waitForScreen("Ralph · cancelled")
+    await tui.waitForScreen("The Ralph loop ended at iteration")
     await waitUntil(() => tui.loops()[0]?.phase === "stopped", "the loop stopped on disk")
     expect(tui.loops()[0]?.stopReason).toBe("cancelled")
     turns[1]?.open()
@@ -147,7 +162,7 @@ describe("/ralph-rollback in the TUI", () => {
     await tui.waitForScreen("Roll back?")
     expect(tui.screen()).toContain("checkpoint 1 · iteration 1")
     tui.press("Enter")
-    await tui.waitForScreen("Ralph · rolled back to checkpoint 1")
+    await tui.waitForScreen("The work tree is back at checkpoint 1.")
     expect(readFileSync(file("work.txt"), "utf8")).toBe("version 1\n")
     expect(existsSync(file("extra.txt"))).toBe(false)
     expect(tui.requests()).toHaveLength(before)
@@ -168,8 +183,9 @@ describe("the full-screen view", () => {
     await slash(tui, "ralph-loops")
     const view = await tui.waitForScreen(/^\s*iteration\s+decided\s+decision/m)
     expect(view).toContain("↑/↓ select · p pause")
-    expect(view).toMatch(new RegExp(`› ${loop.id.slice(0, 24)} · running · 2/\\d+ · .* · tidy the widgets`))
     expect(view).toMatch(/^\s*1\s+\d\d:\d\d:\d\d\s+restart\s+\d+/m)
+    // The view shows the files as its last watched read found them: iteration 2 comes within a second.
+    await tui.waitForScreen(new RegExp(`› ${loop.id.slice(0, 24)} · running · 2/\\d+ · .* · tidy the widgets`))
     expect(view).toContain("problems ")
 
     tui.press("p")
