@@ -2,7 +2,7 @@
 //
 //   npm run bench                       all fifteen (about 11 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree, headless
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree, headless, tui
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -28,6 +28,7 @@ import { runRememberTagsBench, type RememberTagsResult } from "./remember-tags.j
 import { runStatusBench, type StatusResult } from "./status.js"
 import { runReviewCostBench, type ReviewCostResult } from "./review.js"
 import { runWorktreeBench, timelineLines, type WorktreeBenchResult } from "./worktree.js"
+import { runTuiBench, type TuiBenchResult } from "./tui.js"
 import { QUICK } from "./util.js"
 
 // The goals of issue 6.
@@ -63,6 +64,8 @@ const GOAL = {
   failureIdentities16KbMs: 5,
   // Issue 33: 4 independent stories with --parallel 4 at least this much faster than one plan loop.
   parallelSpeedup: 2.5,
+  // Issue 31: the TUI half's panel redraws at most once a second while a loop runs.
+  tuiRedrawsPerSecond: 1,
 }
 
 interface Results {
@@ -88,6 +91,7 @@ interface Results {
   headless?: HeadlessResult
   reviewCost?: ReviewCostResult
   worktree?: WorktreeBenchResult
+  tui?: TuiBenchResult
 }
 
 type Row = [benchmark: string, measure: string, result: string, goal: string, verdict: string]
@@ -166,6 +170,7 @@ async function main(): Promise<void> {
     if (results.worktree.timeline) for (const line of timelineLines(results.worktree.timeline)) log(`worktrees: ${line}`)
   }
   if (wanted("headless")) results.headless = await runHeadlessBench(log)
+  if (wanted("tui")) results.tui = await runTuiBench(log)
   results.machine.opencode = results.load?.opencodeVersion ?? opencodeVersion()
   results.machine.loadAverage.end = loadavg()[0] ?? 0
 
@@ -264,6 +269,13 @@ function rows(r: Results): Row[] {
     out.push(["worktrees", `${w.stories} independent stories, one plan loop / --parallel ${w.stories} (${w.replyDelayMs} ms per reply, median of ${w.rounds.length})`, `${ms(w.wallMs.sequential)} / ${ms(w.wallMs.parallel)}`, "", "(info)"])
     out.push(["worktrees", `  --parallel ${w.stories} speed-up (median over rounds; load ${w.rounds.map((r) => r.load).join(", ")})`, `${x(w.speedup)} (${w.rounds.map((r) => x(r.speedup)).join(", ")})`, `≥ ${GOAL.parallelSpeedup}×`, verdict(w.speedup >= GOAL.parallelSpeedup)])
     out.push(["worktrees", `a loop's worktree in a ${w.files.toLocaleString("en")}-file repository: git worktree add / the plugin's step`, `${ms(w.createMs.gitWorktreeAdd)} / ${ms(w.createMs.plugin)}`, "", "(info)"])
+  }
+  if (r.tui) {
+    const t = r.tui
+    for (const i of t.idle) out.push(["TUI", `idle CPU, ${i.withTui ? "with" : "without"} the TUI half (load ${i.loadAverage.start}→${i.loadAverage.end})`, `${i.cpuSeconds} s in ${i.windowSeconds} s (${i.percent}% of a core)`, "", "(info)"])
+    out.push(["TUI", "idle CPU, mean: with / without the TUI half", `${t.idlePercent.withTui}% / ${t.idlePercent.withoutTui}%`, "within noise", "(see the rows above)"])
+    const d = t.redraws
+    out.push(["TUI", `panel text changes while a ${d.iterations}-iteration loop ran ${d.loopSeconds} s`, `${d.changes} (${d.perSecond}/s, at most ${d.maxInOneSecond} in one second)`, `≤ ${GOAL.tuiRedrawsPerSecond}/s`, verdict(d.perSecond <= GOAL.tuiRedrawsPerSecond)])
   }
   if (r.memory) {
     const m = r.memory

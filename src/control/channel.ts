@@ -24,6 +24,9 @@ export const RESCAN_MS = 1_000
 /** A result no client took this long after it was written is removed at the next start. */
 const STALE_RESULT_MS = 10 * 60_000
 
+/** `fs.watch`'s shape, so a test can give a watcher that reports a burst once, as Bun's does. */
+export type WatchFolder = (folder: string, listener: () => void) => FSWatcher
+
 export class ControlChannel {
   private readonly folder: string
   private watcher: FSWatcher | undefined
@@ -43,6 +46,7 @@ export class ControlChannel {
     private readonly act: ControlAct,
     private readonly log: ControlLog,
     private readonly now: () => number = Date.now,
+    private readonly watchFolder: WatchFolder = (folder, listener) => watch(folder, listener),
   ) {
     this.folder = join(directory, CONTROL_DIR)
   }
@@ -77,7 +81,7 @@ export class ControlChannel {
       if (this.disposed || !folder || arming !== this.arming) return
       try {
         // Until the control folder exists, any change on the way to it is a reason to look again.
-        this.watcher = watch(folder, () => (folder === this.folder ? this.scan() : this.arm()))
+        this.watcher = this.watchFolder(folder, () => (folder === this.folder ? this.scan() : this.arm()))
         this.watcher.on("error", () => this.arm())
         this.watching = folder
       } catch (error) {

@@ -2,13 +2,15 @@
 // panel and the full-screen view, all from the loops' files as the status document reads them.
 import type { TuiPlugin, TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { createComponent, createMemo, createSignal } from "solid-js"
+import { helpText } from "../commands/status-text.js"
 import { statusDocument } from "../status/document.js"
 import { readProjectLoops, type ProjectLoops } from "../status/read-project.js"
 import { TuiActions } from "./actions.js"
 import { watchProjectLoops } from "./project-loops.js"
 import type { TuiCommandName } from "./command-names.js"
 import { Sidebar, type SessionView } from "./sidebar.js"
-import { sessionLoop, statusDialogText } from "./texts.js"
+import { sessionLoop, statusDialogText, TUI_HELP } from "./texts.js"
+import { registerLoopsView } from "./view.js"
 
 /** The session the TUI shows, if any. */
 export function currentSession(api: TuiPluginApi): string | undefined {
@@ -32,6 +34,7 @@ export const tui: TuiPlugin = async (api) => {
   // The session's loop, read now (a command wants the files as they are).
   const loopOfSession = async () => sessionLoop((await readProjectLoops(directory)).loops, currentSession(api))?.loop.id
   const actions = new TuiActions(api, directory, loopOfSession)
+  const view = registerLoopsView(api, directory, loops, actions)
 
   const alert = (title: string, message: string) =>
     api.ui.dialog.replace(() => createComponent(api.ui.DialogAlert, { title, message, onConfirm: () => api.ui.dialog.clear() }))
@@ -67,6 +70,11 @@ export const tui: TuiPlugin = async (api) => {
       command("ralph-hint", "Hint for the Ralph loop's next prompt", () => actions.ask("Hint for the next prompt (once)", "what the model should know", "hint")),
       command("ralph-remember", "Remember a lesson for every Ralph loop", () => actions.ask("Remember for every loop of this project", "the lesson", "remember")),
       command("ralph-memory", "Show the Ralph loop's project memory", () => actions.memory()),
+      command("ralph-loops", "All the project's Ralph loops (full screen)", async () => view.open(await loopOfSession())),
+      command("ralph-help", "How to use the Ralph loop", () => {
+        alert("Ralph loop · help", `${TUI_HELP}\n\n${helpText()}`)
+        api.ui.dialog.setSize("large")
+      }),
     ],
   })
 

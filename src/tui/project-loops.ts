@@ -2,12 +2,24 @@
 // same reader as `ralph-loop status`), again whenever a loop's files change — fs.watch on the state
 // folders, at most once a second, and no timer at all while nothing changes.
 import { existsSync, watch, type FSWatcher } from "node:fs"
+import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import { readProjectLoops, type ProjectLoops } from "../status/read-project.js"
+import { isLeftoverTemp } from "../store/atomic.js"
 
 /** At most one read of the files per this many milliseconds. */
 export const MIN_REFRESH_MS = 1_000
+/**
+ * A read that found a state file being written (its temp file) reads again — at most this many
+ * times in a row: OpenCode's Bun reports a burst of changes once, at its first, so the rename that
+ * ends the write may bring no event (docs/opencode-notes.md). A temp file a crash left behind stops
+ * costing reads after that.
+ */
+const WRITE_REREADS = 5
+
+/** `fs.watch`'s shape, so a test can give a watcher that reports a burst once, as Bun's does. */
+export type WatchFolder = (folder: string, listener: () => void) => FSWatcher
 
 export interface LoopsWatch {
   /** The newest read (undefined before the first one ends). */
@@ -22,7 +34,12 @@ export interface LoopsWatch {
  * state files are renamed into loops/) and each worktree loop's; while the state folder does not
  * exist yet, the nearest folder above it, for its creation. `changed` is called after each read.
  */
-export function watchProjectLoops(directory: string, changed: (loops: ProjectLoops) => void, onError: (error: unknown) => void = () => {}): LoopsWatch {
+export function watchProjectLoops(
+  directory: string,
+  changed: (loops: ProjectLoops) => void,
+  onError: (error: unknown) => void = () => {},
+  watchFolder: WatchFolder = (folder, listener) => watch(folder, { persistent: false }, listener),
+): LoopsWatch {
   let latest: ProjectLoops | undefined
   let watchers = new Map<string, FSWatcher>()
   let lastRead = 0
@@ -30,6 +47,7 @@ export function watchProjectLoops(directory: string, changed: (loops: ProjectLoo
   let reading = false
   let again = false
   let closed = false
+  let rereads = 0
 
   const folders = (loops: ProjectLoops | undefined): string[] => {
     const state = join(directory, STATE_DIR)
@@ -49,7 +67,7 @@ export function watchProjectLoops(directory: string, changed: (loops: ProjectLoo
         continue
       }
       try {
-        const watcher = watch(folder, { persistent: false }, () => schedule())
+        const watcher = watchFolder(folder, () => schedule())
         watcher.on("error", () => watcher.close())
         next.set(folder, watcher)
       } catch {
@@ -69,10 +87,15 @@ export function watchProjectLoops(directory: string, changed: (loops: ProjectLoo
     reading = true
     lastRead = Date.now()
     try {
+      // A write under way before or after the read may have been read half-done (its old file).
+      const before = await writing()
       latest = await readProjectLoops(directory)
       if (!closed) {
         rearm()
         changed(latest)
+        if (before || (await writing())) {
+          if (rereads++ < WRITE_REREADS) again = true
+        } else rereads = 0
       }
     } catch (error) {
       onError(error)
@@ -83,6 +106,13 @@ export function watchProjectLoops(directory: string, changed: (loops: ProjectLoo
         schedule()
       }
     }
+  }
+
+  /** A state file of the project (not of a worktree: its loop's files are rarer) being written now. */
+  async function writing(): Promise<boolean> {
+    const state = join(directory, STATE_DIR)
+    for (const folder of [state, join(state, "loops")]) if ((await readdir(folder).catch(() => [] as string[])).some(isLeftoverTemp)) return true
+    return false
   }
 
   function schedule() {

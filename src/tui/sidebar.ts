@@ -5,6 +5,7 @@ import type { TuiSlotContext } from "@opencode-ai/plugin/tui"
 import { jsx } from "@opentui/solid/jsx-runtime"
 import { createEffect, createMemo, createSignal, onCleanup, type Accessor } from "solid-js"
 import type { StatusDocument } from "../status/document.js"
+import { noteRedraw } from "./redraw-log.js"
 import { sidebarLines } from "./texts.js"
 
 export interface SessionView {
@@ -28,16 +29,18 @@ export function Sidebar(ctx: TuiSlotContext, view: Accessor<SessionView | undefi
     const timer = setInterval(() => setNow(Date.now()), 1_000)
     onCleanup(() => clearInterval(timer))
   })
-  const lines = createMemo(() => sidebarLines(loop(), worktrees(), now()))
+  // One string: a read that changes nothing the panel says leaves its text alone.
+  const text = createMemo(() => sidebarLines(loop(), worktrees(), now()).join("\n"))
+  createEffect(() => noteRedraw(`sidebar ${text().length}`))
   const theme = ctx.theme.current
   return jsx("box", {
     flexDirection: "column",
     get visible() {
-      return lines().length > 0
+      return text().length > 0
     },
     children: [
       jsx("text", { fg: theme.text, children: jsx("b", { children: "Ralph loop" }) }),
-      jsx("text", { fg: theme.textMuted, children: () => lines().join("\n") }),
+      jsx("text", { fg: theme.textMuted, children: () => text() }),
     ],
   })
 }

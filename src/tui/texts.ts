@@ -85,11 +85,40 @@ export function chartLines(history: readonly IterationJSON[], width = 60): strin
   ]
 }
 
-/** The full-screen view's detail of the selected loop: its summary, chart and iteration table. */
-export function viewDetailLines(selected: NonNullable<StatusDocument["selected"]>): string[] {
+/** The full-screen view's detail of the selected loop: its summary, chart and iteration table (its newest `maxRows` rows). */
+export function viewDetailLines(selected: NonNullable<StatusDocument["selected"]>, maxRows = Number.POSITIVE_INFINITY): string[] {
   const chart = chartLines(selected.history)
-  return [...loopDetail(selected), ...(chart.length ? ["", ...chart] : []), "", ...historyTable(selected.history)]
+  const rows = selected.history.length > maxRows ? selected.history.slice(-Math.max(1, maxRows)) : selected.history
+  const earlier = selected.history.length - rows.length
+  return [...loopDetail(selected), ...(chart.length ? ["", ...chart] : []), "", ...historyTable(rows), ...(earlier ? [`(${earlier} earlier iteration${earlier === 1 ? "" : "s"} not shown)`] : [])]
 }
+
+/** The view's loop list: one line per loop, the selected one marked. */
+export function viewListLines(loops: readonly LoopSummary[], selected: string | undefined, now: number): string[] {
+  if (loops.length === 0) return ["No Ralph loop in this project yet. /ralph <task> starts one."]
+  return loops.map((l) => `${l.id === selected ? "›" : " "} ${viewLoopLine(l, now)}`)
+}
+
+/** The loop `delta` places from `selected` in `loops` (clamped to the list; the first when none is selected). */
+export function moveSelection(loops: readonly { id: string }[], selected: string | undefined, delta: number): string | undefined {
+  if (loops.length === 0) return undefined
+  const at = loops.findIndex((l) => l.id === selected)
+  if (at < 0) return loops[0]?.id
+  return loops[Math.min(loops.length - 1, Math.max(0, at + delta))]?.id
+}
+
+/** What /ralph-help adds in the TUI: which commands run here, and that they ask for their input. */
+export const TUI_HELP = [
+  "In this TUI (ralph-loop's TUI half in tui.json) these run here, no model turn:",
+  "/ralph-status /ralph-pause /ralph-resume /cancel-ralph /ralph-rollback /ralph-hint",
+  "/ralph-remember /ralph-memory /ralph-loops /ralph-help. Type them without arguments:",
+  "a checkpoint is picked from a list; a hint or a memory entry is asked in a dialog.",
+  "/ralph-loops: every loop of the project full screen (↑/↓, p, r, c, b, Esc back).",
+  "Elsewhere (opencode run, the web UI) they are server commands: one model turn each.",
+].join("\n")
+
+/** The keys the view answers, as its last line says them. */
+export const VIEW_KEYS = "↑/↓ select · p pause · r resume · c cancel · b roll back · esc back"
 
 /** One line of the view's loop list. */
 export const viewLoopLine = (l: LoopSummary, now: number): string =>

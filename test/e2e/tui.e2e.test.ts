@@ -1,10 +1,11 @@
 // The TUI half in the real OpenCode TUI under tmux: zero-turn commands (the model's request log shows
 // none of them), the sidebar panel, and what the user sees of each on the screen.
 import { spawnSync } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { packageDir } from "../harness/harness.js"
-import { gate, type MockRequest } from "../harness/mock-model.js"
+import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { startTui, type Tui } from "../harness/tui.js"
 import { waitUntil } from "../harness/wait.js"
 
@@ -21,6 +22,9 @@ async function open(name: string, options: Parameters<typeof startTui>[1] = {}):
 }
 
 const isControl = (r: MockRequest) => r.lastUser.includes("[ralph-loop control]")
+
+// A toast is looked for by its message: its title row can be hidden behind the session's first
+// message when that is at the top of the screen (docs/opencode-notes.md).
 
 /** Types a slash command whole and presses Enter (the autocomplete's first entry runs). */
 async function slash(tui: Tui, name: string) {
@@ -60,6 +64,18 @@ describe("zero-turn commands in the TUI", () => {
   })
 })
 
+describe("help in the TUI", () => {
+  it("/ralph-help shows the usage in a dialog, with which commands run in the TUI, and the model gets no request", async () => {
+    const tui = await open("help")
+    await slash(tui, "ralph-help")
+    const screen = await tui.waitForScreen("Ralph loop — give a task once")
+    expect(screen).toContain("these run here, no model turn:")
+    tui.press("Escape")
+    await tui.waitForScreenWithout("Ralph loop — give a task once")
+    expect(tui.requests()).toEqual([])
+  })
+})
+
 describe("control from the TUI", () => {
   it("/ralph-pause, /ralph-resume and /cancel-ralph act on the running loop with no model request, and each says so on the screen", async () => {
     const turns = [gate(), gate()]
@@ -68,14 +84,14 @@ describe("control from the TUI", () => {
     })
     await startLoop(tui, "sort the widgets")
     await slash(tui, "ralph-pause")
-    await tui.waitForScreen("Ralph · paused")
+    await tui.waitForScreen("The loop is paused at iteration 1")
     await waitUntil(() => tui.loops()[0]?.phase === "paused", "the loop paused on disk")
     turns[0]?.open()
     await slash(tui, "ralph-resume")
-    await tui.waitForScreen("Ralph · resumed")
+    await tui.waitForScreen("The loop goes on at iteration")
     await tui.mock.waitFor(() => tui.requests("main").length >= 2, 60_000, "the resumed loop's next request")
     await slash(tui, "cancel-ralph")
-    await tui.waitForScreen("Ralph · cancelled")
+    await tui.waitForScreen("The Ralph loop ended at iteration")
     await waitUntil(() => tui.loops()[0]?.phase === "stopped", "the loop stopped on disk")
     expect(tui.loops()[0]?.stopReason).toBe("cancelled")
     turns[1]?.open()
@@ -112,5 +128,75 @@ describe("the sidebar panel", () => {
     turns[1]?.open()
     await tui.waitForScreen(/ended: completed/)
     expect(tui.loops()[0]?.iteration).toBe(3)
+  })
+})
+
+describe("/ralph-rollback in the TUI", () => {
+  it("the picker lists the loop's checkpoints; choosing one and confirming puts its files back, with no model request", async () => {
+    let tui!: Tui
+    // Iteration n writes work.txt "version n" (iteration 2 also extra.txt); the third promises.
+    const iterations = (r: MockRequest): Reply => {
+      if (isControl(r)) return { text: "OK" }
+      const iteration = tui.requests("main").filter((q) => q.lastRole === "user").length
+      if (r.lastRole === "tool") return { text: iteration >= 3 ? "All done. <promise>DONE</promise>" : `Iteration ${iteration} written.` }
+      const writes = [{ name: "write", args: { filePath: "work.txt", content: `version ${iteration}\n` } }]
+      if (iteration === 2) writes.push({ name: "write", args: { filePath: "extra.txt", content: "only in iteration 2 and later\n" } })
+      return { toolCalls: writes }
+    }
+    tui = await open("rollback", { pluginOptions: { strategy: "continue" }, script: { main: iterations } })
+    await startLoop(tui, "write the work file three times")
+    await waitUntil(() => tui.loops()[0]?.phase === "stopped" && tui.loops()[0], "the loop to complete", 120_000)
+    expect(tui.loops()[0]?.stopReason).toBe("completed")
+    const file = (name: string) => join(tui.dir, name)
+    expect(readFileSync(file("work.txt"), "utf8")).toBe("version 3\n")
+    const before = tui.requests().length
+
+    await slash(tui, "ralph-rollback")
+    // Newest first: 3, 2, 1, 0 — each with what it is.
+    const picker = await tui.waitForScreen("0 · before the loop")
+    expect(picker).toMatch(/Roll back loop/)
+    expect(picker).toMatch(/3 · iteration 3/)
+    expect(picker).toMatch(/1 · iteration 1 .*1 file changed/)
+    tui.press("Down", "Down")
+    tui.press("Enter")
+    await tui.waitForScreen("Roll back?")
+    expect(tui.screen()).toContain("checkpoint 1 · iteration 1")
+    tui.press("Enter")
+    await tui.waitForScreen("The work tree is back at checkpoint 1.")
+    expect(readFileSync(file("work.txt"), "utf8")).toBe("version 1\n")
+    expect(existsSync(file("extra.txt"))).toBe(false)
+    expect(tui.requests()).toHaveLength(before)
+  })
+})
+
+describe("the full-screen view", () => {
+  it("/ralph-loops shows the project's loops and the selected loop's iteration table; p pauses it with no model request; Esc goes back to the session", async () => {
+    const held = gate()
+    const tui = await open("view", {
+      script: { main: (r) => (isControl(r) ? { text: "OK" } : r.index === 0 ? { text: "first pass done" } : { text: "still working", holdAfterFirstChunk: held.opened }) },
+    })
+    await startLoop(tui, "tidy the widgets")
+    await tui.mock.waitFor(() => tui.requests("main").length >= 2, 60_000, "the loop's second request")
+    await waitUntil(() => tui.loops()[0]?.iteration === 2 && tui.loops()[0]?.phase === "running", "iteration 2 running on disk")
+    const loop = tui.loops()[0]!
+
+    await slash(tui, "ralph-loops")
+    const view = await tui.waitForScreen(/^\s*iteration\s+decided\s+decision/m)
+    expect(view).toContain("↑/↓ select · p pause")
+    expect(view).toMatch(/^\s*1\s+\d\d:\d\d:\d\d\s+restart\s+\d+/m)
+    // The view shows the files as its last watched read found them: iteration 2 comes within a second.
+    await tui.waitForScreen(new RegExp(`› ${loop.id.slice(0, 24)} · running · 2/\\d+ · .* · tidy the widgets`))
+    expect(view).toContain("problems ")
+
+    tui.press("p")
+    await waitUntil(() => tui.loops()[0]?.phase === "paused", "the loop paused on disk", 60_000, () => `${tui.loops()[0]?.phase}\n${tui.screen()}`)
+    await tui.waitForScreen(new RegExp(`› ${loop.id.slice(0, 24)} · paused · 2/`))
+    tui.press("Escape")
+    await tui.waitForScreenWithout("↑/↓ select")
+    // Back in the session: its sidebar panel (the line under "Ralph loop" ends with the state).
+    await tui.waitForScreen(/Ralph loop *\n[^\n]* paused *\n/)
+    held.open()
+    expect(tui.requests().filter(isControl)).toEqual([])
+    expect(tui.requests("main")).toHaveLength(2)
   })
 })

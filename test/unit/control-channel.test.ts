@@ -3,10 +3,10 @@
 // OpenCode stopped is not acted on again; what is not a request is refused or left alone, and a
 // client whose plugin does not answer withdraws its request.
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, watch, writeFileSync, type FSWatcher } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { ControlChannel, type ControlAct } from "../../src/control/channel.js"
+import { ControlChannel, type ControlAct, type WatchFolder } from "../../src/control/channel.js"
 import { controlFolder, sendControl } from "../../src/control/client.js"
 import { CONTROL_DIR, type ControlRequest } from "../../src/control/request.js"
 import { tempDirs } from "../temp-dirs.js"
@@ -54,6 +54,11 @@ async function results(dir: string, c: ControlChannel, n: number): Promise<strin
   })
   await c.settled()
   return found().sort()
+}
+
+/** Resolves once `condition` holds (checked on each turn of the event loop). */
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve))
 }
 
 describe("the control channel", () => {
@@ -142,6 +147,32 @@ describe("the control channel", () => {
     c.start()
     await c.settled()
     expect(acted).toEqual([])
+  })
+
+  it("a request whose rename into place brings no watch event (Bun reports a burst of changes once) is still acted on", async () => {
+    const dir = tempDir("ralph-control-")
+    mkdirSync(controlFolder(dir), { recursive: true })
+    // A watcher that reports only when the test says: here, once, for the temp file's creation.
+    let fire: (() => void) | undefined
+    const watchFolder: WatchFolder = (_folder, listener) => {
+      fire = listener
+      return { close() {}, on() { return this } } as unknown as FSWatcher
+    }
+    const acted: ControlRequest[] = []
+    const c = new ControlChannel(dir, async (r) => (acted.push(r), { ok: true, title: "did it", message: "" }), () => {}, Date.now, watchFolder)
+    channels.push(c)
+    c.start()
+    await waitFor(() => fire !== undefined)
+    await c.settled()
+    const id = "1700000000000-0000000a"
+    const temp = join(controlFolder(dir), `.${id}.request.json.${process.pid}.0000000a.tmp`)
+    writeFileSync(temp, JSON.stringify({ id, verb: "pause" }))
+    fire?.()
+    await c.settled()
+    expect(acted).toEqual([])
+    renameSync(temp, join(controlFolder(dir), `${id}.request.json`))
+    expect(await results(dir, c, 1)).toEqual([`${id}.result.json`])
+    expect(acted.map((r) => r.verb)).toEqual(["pause"])
   })
 
   it("a request that is not one is refused by the client before anything is written", async () => {

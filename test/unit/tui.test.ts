@@ -1,7 +1,7 @@
 // The TUI half's pure parts: which loop is a session's, the /ralph-status dialog, the sidebar's lines
 // and the chart, all from recorded loops read as `ralph-loop status` reads them; and when the server
 // plugin leaves the commands the TUI half runs itself to the TUI.
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, renameSync, writeFileSync, type FSWatcher } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { packageInfo } from "../../src/cli/package-info.js"
@@ -9,8 +9,8 @@ import { inTuiProcess, tuiHalfListed } from "../../src/config/tui-half.js"
 import { statusDocument } from "../../src/status/document.js"
 import { readProjectLoops } from "../../src/status/read-project.js"
 import { LoopStore } from "../../src/store/loop-store.js"
-import { watchProjectLoops } from "../../src/tui/project-loops.js"
-import { chartLines, countdown, sessionLoop, sidebarLines, statusDialogText } from "../../src/tui/texts.js"
+import { watchProjectLoops, type WatchFolder } from "../../src/tui/project-loops.js"
+import { chartLines, countdown, moveSelection, sessionLoop, sidebarLines, statusDialogText, viewDetailLines, viewListLines } from "../../src/tui/texts.js"
 import { tempDirs } from "../temp-dirs.js"
 import { NO_PROGRESS, recordLoop, STEADY, T0 } from "./status-fixture.js"
 
@@ -79,6 +79,39 @@ describe("the view's chart", () => {
   })
 })
 
+describe("the full-screen view", () => {
+  it("one line per loop, the selected one marked; up and down move within the list", async () => {
+    const { dir, loops } = await project()
+    const doc = statusDocument(dir, loops.loops, loops.history, "ses_steady", T0)
+    const lines = viewListLines(doc.loops, "ses_steady", T0)
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatch(/^ {2}ses_idle · running · 5\/20 · .* · refactor the parser$/)
+    expect(lines[1]).toMatch(/^› ses_steady · ended: completed · 3\/20 · /)
+    expect(viewListLines([], undefined, T0)).toEqual(["No Ralph loop in this project yet. /ralph <task> starts one."])
+
+    const ids = doc.loops
+    expect(moveSelection(ids, "ses_idle", 1)).toBe("ses_steady")
+    expect(moveSelection(ids, "ses_steady", 1)).toBe("ses_steady")
+    expect(moveSelection(ids, "ses_steady", -1)).toBe("ses_idle")
+    expect(moveSelection(ids, "ses_idle", -1)).toBe("ses_idle")
+    expect(moveSelection(ids, "ses_gone", 1)).toBe("ses_idle")
+    expect(moveSelection([], undefined, 1)).toBeUndefined()
+  })
+
+  it("the selected loop's detail: its summary, chart and table, the table cut to its newest rows with what was left out", async () => {
+    const { dir, loops } = await project()
+    const steady = statusDocument(dir, loops.loops, loops.history, "ses_steady", T0).selected!
+    const all = viewDetailLines(steady)
+    expect(all[0]).toBe("Loop ses_steady — ended completed")
+    expect(all).toContain("problems █·▁  (max 3)")
+    const table = all.slice(all.findIndex((l) => l.startsWith("iteration ")))
+    expect(table.map((l) => l.split(/\s+/)[0])).toEqual(["iteration", "1", "2", "3"])
+    const cut = viewDetailLines(steady, 2)
+    expect(cut.slice(-4).map((l) => l.split(/\s+/)[0])).toEqual(["iteration", "2", "3", "(1"])
+    expect(cut.at(-1)).toBe("(1 earlier iteration not shown)")
+  })
+})
+
 describe("watching the project's loops", () => {
   it("reads once at start and again when a loop's files change", async () => {
     const dir = tempDir("ralph-tui-watch-")
@@ -98,6 +131,46 @@ describe("watching the project's loops", () => {
       await recordLoop(new LoopStore(dir), "ses_new", "a new loop", STEADY.slice(0, 1), { startAt: T0 })
       await second
       expect(reads.at(-1)).toBe(1)
+    } finally {
+      watcher.close()
+    }
+  })
+})
+
+describe("watching the project's loops as OpenCode's Bun reports changes", () => {
+  it("a state file being written when the files were read is read again, though its rename brings no event", async () => {
+    const dir = tempDir("ralph-tui-burst-")
+    const store = new LoopStore(dir)
+    await recordLoop(store, "ses_burst", "a loop", STEADY.slice(0, 1), { startAt: T0 })
+    // A watcher that reports only when the test says: here, once, for the temp file's creation.
+    const listeners = new Map<string, () => void>()
+    const fake: WatchFolder = (folder, listener) => {
+      listeners.set(folder, listener)
+      return { close() {}, on() { return this } } as unknown as FSWatcher
+    }
+    const phases: string[] = []
+    const waiters: Array<() => void> = []
+    const reads = (n: number) => new Promise<void>((resolve) => (phases.length >= n ? resolve() : waiters.push(() => phases.length >= n && resolve())))
+    const watcher = watchProjectLoops(
+      dir,
+      (l) => {
+        phases.push(l.loops[0]?.loop.phase ?? "none")
+        for (const w of waiters.splice(0)) w()
+      },
+      () => {},
+      fake,
+    )
+    try {
+      await reads(1)
+      const file = store.fileOf("ses_burst")
+      const temp = join(dir, ".opencode/ralph-loop/loops", `.ses_burst.json.${process.pid}.0000000a.tmp`)
+      writeFileSync(temp, readFileSync(file, "utf8").replace(/"phase":\s*"running"/, '"phase":"paused"'))
+      listeners.get(join(dir, ".opencode/ralph-loop/loops"))?.()
+      await reads(2)
+      expect(phases).toEqual(["running", "running"])
+      renameSync(temp, file)
+      await reads(3)
+      expect(phases[2]).toBe("paused")
     } finally {
       watcher.close()
     }
