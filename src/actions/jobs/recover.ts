@@ -27,10 +27,10 @@ import { reviewOptions } from "../../review/settings.js"
 export const RECOVERY_GRACE_MS = 1_000
 
 /** Where a loop was when it was taken back: anything that happened to it since is newer than what recovery reads. */
-type TakenBack = Pick<Loop, "userEpoch" | "busyEpoch" | "iteration" | "sessionID">
+type TakenBack = Pick<Loop, "userEpoch" | "busyEpoch" | "iteration" | "sessionID" | "phase">
 
 export function* recoverAll(ctx: JobContext, adopted: readonly Loop[], { problems, owned, loops }: Pick<LoadResult, "problems" | "owned" | "loops">): Job {
-  const takenBack = new Map(adopted.map((loop): [Loop, TakenBack] => [loop, { userEpoch: loop.userEpoch, busyEpoch: loop.busyEpoch, iteration: loop.iteration, sessionID: loop.sessionID }]))
+  const takenBack = new Map(adopted.map((loop): [Loop, TakenBack] => [loop, { userEpoch: loop.userEpoch, busyEpoch: loop.busyEpoch, iteration: loop.iteration, sessionID: loop.sessionID, phase: loop.phase }]))
   yield* io({ kind: "sleep", ms: RECOVERY_GRACE_MS })
   for (const id of owned) yield* log("info", "a loop of this project is run by another live OpenCode process; left to it", { loop: id })
   for (const problem of problems) {
@@ -65,10 +65,12 @@ export function* recoverAll(ctx: JobContext, adopted: readonly Loop[], { problem
 }
 
 /** One recovered loop goes on from where its session shows it stopped — unless it went on since it was taken back. */
-function* recover(ctx: JobContext, loop: Loop, { userEpoch, busyEpoch, iteration, sessionID }: TakenBack): Job {
+function* recover(ctx: JobContext, loop: Loop, { userEpoch, busyEpoch, iteration, sessionID, phase }: TakenBack): Job {
   try {
     if (loop.retiring.length > 0) yield { kind: "spawn", label: `retiring of ${loop.id}`, job: retireAll(ctx, loop) }
-    if (loop.phase === "paused") return
+    // Taken back paused, it goes on only by a resume — which, if one came meanwhile (the control
+    // channel acts as soon as the plugin loads), is in charge of it: recovery must not go on as well.
+    if (loop.phase === "paused" || phase === "paused") return
     if (loop.phase === "waiting" && loop.wait) return yield* io({ kind: "schedule", loop, until: loop.wait.until })
     const idle = yield* io({ kind: "is-idle", sessionID: loop.sessionID })
     const messages = idle ? yield* io({ kind: "messages", sessionID: loop.sessionID }) : []
