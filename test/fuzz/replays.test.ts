@@ -747,3 +747,25 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
     s1MergedThenS2(world)
   })
 })
+
+describe("replays: a resume from outside the loop's session while recovery looks", () => {
+  it("a loop taken back paused and resumed at once (the control channel, or an old session of the loop) goes on once: recovery leaves it to the resume", async () => {
+    const world = await run(
+      [
+        S.ralph("ses_A"),
+        S.turn("ses_A", "fresh"),
+        S.settle(), // iteration 2 runs in its fresh session
+        S.pause(LOOP),
+        S.settle(),
+        S.restart(),
+        S.step(1), // recovery has taken the loop back (paused) and asks whether its session is there
+        S.resume("ses_A"), // typed in the loop's first session: not the loop's turn, so it goes on now
+        S.settle(),
+      ],
+      config({ strategy: "fresh" }),
+    )
+    const prompts = world.prompts.length
+    expect(first(world)).not.toMatchObject({ phase: "paused" })
+    expect(prompts).toBe(1) // the resume's one prompt (recovery going on as well sent a second)
+  })
+})
