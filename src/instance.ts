@@ -65,7 +65,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     if (event.startsWith("stopped:")) void report(input.directory, loop, api, store.settled(loop.id))
     runner.loopChanged(loop, event)
     // What the plugin holds in memory, at each decision and stop (RALPH_LOOP_DEBUG=1 only): the soak reads it.
-    if (event === "decided" || event.startsWith("stopped:")) api.log("debug", "ralph-loop gauges", { loops: manager.size, timers: interpreter.timerCount, ...store.held(), newSessions: ctx.newSessions.size })
+    if (event === "decided" || event.startsWith("stopped:")) api.log("debug", "ralph-loop gauges", { loop: loop.id, event, loops: manager.size, timers: interpreter.timerCount, ...store.held(), newSessions: ctx.newSessions.size })
   })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
   const memory = new MemoryStore(shared.directory, (message) => {

@@ -61,7 +61,20 @@ export function lastGauges(output: string): Gauges | undefined {
   const at = output.lastIndexOf("ralph-loop gauges")
   if (at < 0) return undefined
   const end = output.indexOf("\n", at)
-  const line = output.slice(at, end < 0 ? undefined : end)
+  return gaugesOf(output.slice(at, end < 0 ? undefined : end))
+}
+
+/**
+ * The gauges logged at `loop`'s stop. The log lines come through OpenCode's HTTP log endpoint, one
+ * request each, so they may arrive out of order (the probe's decision after its stop, another loop's
+ * late stop): the line is found by its loop and event, not by being the last.
+ */
+export function stopGauges(output: string, loop: string): Gauges | undefined {
+  const line = output.split("\n").findLast((l) => l.includes("ralph-loop gauges") && l.includes(`loop=${loop} `) && l.includes("event=stopped:"))
+  return line === undefined ? undefined : gaugesOf(line)
+}
+
+function gaugesOf(line: string): Gauges | undefined {
   const value = (key: keyof Gauges) => Number(new RegExp(`\\b${key}=(\\d+)`).exec(line)?.[1] ?? Number.NaN)
   const gauges: Gauges = { loops: value("loops"), timers: value("timers"), writes: value("writes"), batches: value("batches"), states: value("states"), newSessions: value("newSessions") }
   return Object.values(gauges).some(Number.isNaN) ? undefined : gauges

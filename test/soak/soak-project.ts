@@ -11,7 +11,7 @@ import { describeLoops } from "../harness/loop-files.js"
 import type { MockRequest } from "../harness/mock-model.js"
 import { waitUntil } from "../harness/wait.js"
 import { sessionCheck, type LoopOutcome, type RequestRecord } from "./ledger.js"
-import { diskUsage, lastGauges, processStats, type Gauges, type ProcessStats } from "./probe.js"
+import { diskUsage, lastGauges, processStats, stopGauges, type Gauges, type ProcessStats } from "./probe.js"
 import { loopTask, promptInfo, SoakModel, tokensIn, TOKEN } from "./soak-model.js"
 
 /** Limits far above what the soak needs (it must end by the model's promise, never by a limit), and a cheap check run every iteration. */
@@ -137,10 +137,10 @@ export class SoakProject {
     const session = await this.project.newSession(token)
     await this.project.command(session, "ralph", `--strategy continue ${loopTask(token)}`)
     const state = await waitUntil(() => { const loop = this.loop(token); return loop?.phase === "stopped" && loop }, `${token} stopped`, 120_000)
-    // Its decision and its stop each log a line.
-    await waitUntil(() => lines() >= before + 2, "the probe's gauges in OpenCode's log", 60_000)
+    // Its decision and its stop each log a line; the stop's is the one read.
+    await waitUntil(() => lines() >= before + 2 && stopGauges(this.harness.server.output(), state.id), "the probe's gauges at its stop in OpenCode's log", 60_000)
     await this.project.waitForIdle(120_000)
-    return { outcome: { token, state, target: 1, cancelled: false }, gauges: lastGauges(this.harness.server.output()) }
+    return { outcome: { token, state, target: 1, cancelled: false }, gauges: stopGauges(this.harness.server.output(), state.id) }
   }
 
   sample(at: number): Sample {
