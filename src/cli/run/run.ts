@@ -229,6 +229,7 @@ class Runner {
         for (const event of translated.events) this.emit(event)
         if (translated.end) {
           loop = (await this.endSteps(entry.loop.id, translated.end.kind)) ?? loop
+          await this.flushTexts(loop)
           const detail = loop?.detail ?? null
           if (translated.end.kind === "paused" && this.interrupt) return this.end({ kind: "interrupted" }, "interrupted", `${detail ?? "paused"}; \`ralph-loop run --resume ${entry.loop.id}\` goes on`, loop)
           if (translated.end.kind === "paused") return this.end({ kind: "paused" }, "paused", `${detail ?? "paused"}; nobody is there to resume it: \`ralph-loop run --resume ${entry.loop.id}\` goes on`, loop)
@@ -295,6 +296,16 @@ class Runner {
       const done = loop?.phase === phase && (phase === "paused" || (loop.retiring.length === 0 && existsSync(reportFile(this.args.project, loop))))
       if (done || Date.now() > deadline) return last
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS))
+    }
+  }
+
+  /** The model's last texts before the end line (--verbose); a failure to read them costs only those lines. */
+  private async flushTexts(loop: Loop | undefined): Promise<void> {
+    if (!loop) return
+    try {
+      await this.events?.flush([loop.sessionID, ...(loop.review?.session ? [loop.review.session] : [])])
+    } catch (error) {
+      this.emit({ type: "error", message: `reading the model's last texts: ${error instanceof Error ? error.message : String(error)}` })
     }
   }
 

@@ -2,7 +2,7 @@
 // follow.ts): permission requests and questions, answered at once; with --verbose, the model's
 // texts; and the toasts, which say why a /ralph started nothing. The SDK reconnects a dropped
 // stream; each (re)connect answers what was asked meanwhile.
-import type { Event, OpencodeClient } from "@opencode-ai/sdk/v2"
+import type { Event, OpencodeClient, Part } from "@opencode-ai/sdk/v2"
 import type { RunEventBody } from "./events.js"
 import type { PermissionDesk } from "./permissions.js"
 
@@ -68,14 +68,32 @@ export class ServerEvents {
         if (info.role === "assistant" && (info.summary || info.mode === "compaction")) this.summaries.add(info.id)
         return
       }
-      case "message.part.updated": {
-        const part = event.properties.part
-        if (!this.verbose || part.type !== "text" || part.synthetic || part.ignored || part.time?.end === undefined) return
-        if (this.texts.has(part.id) || this.summaries.has(part.messageID) || !this.isRunSession(part.sessionID) || !part.text.trim()) return
-        this.texts.add(part.id)
-        this.emit({ type: "text", session: part.sessionID, text: part.text.trim() })
-        return
+      case "message.part.updated":
+        return this.offer(event.properties.part)
+    }
+  }
+
+  /**
+   * --verbose: the texts of these sessions that the stream has not brought yet. The loop's end comes
+   * from its files, the texts from the stream, so a busy machine can see the end first; the
+   * messages as stored are complete once the turn that ended the loop is.
+   */
+  async flush(sessionIDs: string[]): Promise<void> {
+    if (!this.verbose) return
+    for (const sessionID of sessionIDs) {
+      const messages = (await this.client.session.messages({ sessionID })).data ?? []
+      for (const { info, parts } of messages) {
+        if (info.role !== "assistant") continue
+        if (info.summary || info.mode === "compaction") this.summaries.add(info.id)
+        for (const part of parts) this.offer(part)
       }
     }
+  }
+
+  private offer(part: Part): void {
+    if (!this.verbose || part.type !== "text" || part.synthetic || part.ignored || part.time?.end === undefined) return
+    if (this.texts.has(part.id) || this.summaries.has(part.messageID) || !this.isRunSession(part.sessionID) || !part.text.trim()) return
+    this.texts.add(part.id)
+    this.emit({ type: "text", session: part.sessionID, text: part.text.trim() })
   }
 }
