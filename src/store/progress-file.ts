@@ -15,23 +15,35 @@ export const PROGRESS_FILE = `${STATE_DIR}/progress.md`
 export class ProgressFile {
   constructor(private readonly directory: string) {}
 
+  /** The log, once the appends asked for before this read are on disk. */
   read(): Promise<string | undefined> {
-    return readFile(join(this.directory, PROGRESS_FILE), "utf8").catch(() => undefined)
+    return inFileQueue(this.file, () => this.readNow())
   }
 
-  /** Appends the entry of a decided iteration (after the appends asked for before it). */
+  /**
+   * Appends the entry of a decided iteration (after the appends asked for before it). The append is
+   * in the queue when this returns, so a read asked right after it sees the entry.
+   */
   append(entry: ProgressEntry): Promise<void> {
-    return inFileQueue(join(this.directory, PROGRESS_FILE), () => this.write(entry))
+    return inFileQueue(this.file, () => this.write(entry))
+  }
+
+  private get file(): string {
+    return join(this.directory, PROGRESS_FILE)
+  }
+
+  private readNow(): Promise<string | undefined> {
+    return readFile(this.file, "utf8").catch(() => undefined)
   }
 
   private async write(entry: ProgressEntry): Promise<void> {
-    const { text, rotated } = appendEntry((await this.read()) ?? "", renderEntry(entry), entry.learnings)
+    const { text, rotated } = appendEntry((await this.readNow()) ?? "", renderEntry(entry), entry.learnings)
     if (rotated.length > 0) {
       const date = new Date(entry.at).toISOString().slice(0, 10)
       const file = join(this.directory, STATE_DIR, `progress-${date}.md`)
       const existing = await readFile(file, "utf8").catch(() => undefined)
       await writeFileAtomic(file, renderRotated(existing, rotated, date), this.directory)
     }
-    await writeFileAtomic(join(this.directory, PROGRESS_FILE), text, this.directory)
+    await writeFileAtomic(this.file, text, this.directory)
   }
 }

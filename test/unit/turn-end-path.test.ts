@@ -14,9 +14,14 @@ import { assistant, loop as makeLoop, user } from "./fixtures.js"
 
 const SAMPLE = { workTree: "tree-1", todosCompleted: 0, sessionID: "ses_a", openTodos: [] }
 
-/** Drives the job; every effect asked for, in order (an `all` as `all(a, b, …)`), and the progress entry written. */
-function drive(job: Job<unknown>, messages: MessageWithParts[]): { asked: string[]; progressFiles: unknown } {
+/**
+ * Drives the job; every effect asked for, in order (an `all` as `all(a, b, …)`, a spawned job as
+ * `spawn`, its effects driven after the job's own), and the progress entry written.
+ */
+function drive(job: Job<unknown>, messages: MessageWithParts[]): { asked: string[]; spawned: string[]; progressFiles: unknown } {
   const asked: string[] = []
+  const spawned: string[] = []
+  const later: Job<unknown>[] = []
   let progressFiles: unknown
   const answer = (effect: Effect): unknown => {
     switch (effect.kind) {
@@ -33,19 +38,24 @@ function drive(job: Job<unknown>, messages: MessageWithParts[]): { asked: string
       case "append-progress":
         progressFiles = effect.entry.files
         return undefined
-      case "prompt":
+      case "spawn":
+        later.push(effect.job)
         return undefined
       default:
         return undefined
     }
   }
-  let step = job.next()
-  while (!step.done) {
-    const effect = step.value
-    if (effect.kind !== "log" && effect.kind !== "toast" && effect.kind !== "reached") asked.push(effect.kind === "all" ? `all(${effect.effects.map((e) => e.kind).join(", ")})` : effect.kind)
-    step = job.next(answer(effect))
+  const run = (job: Job<unknown>, into: string[]) => {
+    let step = job.next()
+    while (!step.done) {
+      const effect = step.value
+      if (effect.kind !== "log" && effect.kind !== "toast" && effect.kind !== "reached") into.push(effect.kind === "all" ? `all(${effect.effects.map((e) => e.kind).join(", ")})` : effect.kind)
+      step = job.next(answer(effect))
+    }
   }
-  return { asked, progressFiles }
+  run(job, asked)
+  for (const job of later) run(job, spawned)
+  return { asked, spawned, progressFiles }
 }
 
 function setUp() {
@@ -61,16 +71,18 @@ function setUp() {
 }
 
 describe("a loop's turn end", () => {
-  it("reads the progress log's changed files while the turn settles, not between the settle and the next prompt", () => {
+  it("reads the turn's messages and the progress log's changed files while the turn settles, and writes the progress entry beside the next prompt, not before it", () => {
     const { ctx, loop } = setUp()
-    const { asked, progressFiles } = drive(turnEnded(ctx, loop), [user("the task"), assistant(["Some of it is done; more is left."])])
-    // The settle: its wait, and beside it the reads of the ended turn's work tree.
+    const { asked, spawned, progressFiles } = drive(turnEnded(ctx, loop), [user("the task"), assistant(["Some of it is done; more is left."])])
+    // The settle: its wait, and beside it the reads of the ended turn.
     expect(asked[0]?.startsWith("all(")).toBe(true)
     expect(asked[0]).toContain("sleep")
+    expect(asked[0]).toContain("messages")
     expect(asked[0]).toContain("changed-files")
-    const afterSettle = asked.slice(1, asked.indexOf("prompt") + 1)
-    expect(afterSettle).toContain("prompt")
-    expect(afterSettle).not.toContain("changed-files")
+    // From the settle's end to the prompt: the state file's check, the progress entry handed to a job
+    // of its own, the state on disk, the prompt — no call to OpenCode, git or the progress log.
+    expect(asked.slice(1, asked.indexOf("prompt") + 1)).toEqual(["verify-state", "spawn", "persisted", "prompt"])
+    expect(spawned).toEqual(["append-progress"])
     expect(progressFiles).toEqual(["src/a.ts"])
   })
 })

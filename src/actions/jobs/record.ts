@@ -7,7 +7,7 @@ import type { DiagnosticSnapshot } from "../../loop/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
 import { latestCheckRun } from "../../loop/handoff.js"
 import type { Turn } from "../../loop/turn.js"
-import { learningsIn } from "../../plan/progress-entry.js"
+import { learningsIn, type ProgressEntry } from "../../plan/progress-entry.js"
 import type { Story } from "../../plan/plan.js"
 import { storyBranch } from "../../plan/story-branch.js"
 import { io, log, notify, type Job } from "../effects.js"
@@ -36,13 +36,21 @@ export function* recordIteration(ctx: JobContext, loop: Loop, { decision, turn, 
     // This iteration's run, else the latest before it: an iteration without checks does not clear their failures.
     const run = snapshot ?? latestCheckRun(loop)
     const failingChecks = run ? run.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.status})`) : []
-    yield* io({
-      kind: "append-progress",
-      entry: { at: ctx.now(), loopID: loop.id, task: loop.task, iteration, story: story && { id: story.id, title: story.title }, storyDone, decision, files, failingChecks, checksRanAt: run?.iteration, learnings: learningsIn(turn.texts) },
-    })
+    const entry = { at: ctx.now(), loopID: loop.id, task: loop.task, iteration, story: story && { id: story.id, title: story.title }, storyDone, decision, files, failingChecks, checksRanAt: run?.iteration, learnings: learningsIn(turn.texts) }
+    // Beside the next prompt, not before it: a read of the log (the next prompt's excerpt, a
+    // handoff) waits for the appends asked before it (ProgressFile).
+    yield { kind: "spawn", label: `progress entry of ${loop.id}`, job: appendProgress(loop, entry) }
   } catch (error) {
     // The loop goes on without them: they are its record, not its work.
     yield* log("warn", `could not write the plan file or the progress log: ${String(error)}`, { loop: loop.id })
+  }
+}
+
+function* appendProgress(loop: Loop, entry: ProgressEntry): Job {
+  try {
+    yield* io({ kind: "append-progress", entry })
+  } catch (error) {
+    yield* log("warn", `could not write the progress log: ${String(error)}`, { loop: loop.id })
   }
 }
 

@@ -6,7 +6,7 @@ import type { DiagnosticSnapshot } from "../../loop/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
 import type { ProgressSample } from "../../loop/progress.js"
 import type { Turn } from "../../loop/turn.js"
-import { readTurn, sessionUsage } from "../../opencode/read-turn.js"
+import { readTurn, sessionUsage, type MessageWithParts } from "../../opencode/read-turn.js"
 import { all, io, log, notify, reached, type Effect, type Job } from "../effects.js"
 import * as notice from "../notices.js"
 import { checkIfDue } from "./checks.js"
@@ -35,12 +35,14 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
     return true
   }
   try {
-    // The work-tree sample (a git call) runs during the settle wait: the turn has ended.
-    const { sample, changedFiles } = yield* settled(loop)
+    // The turn's reads (its messages, the work-tree sample: an HTTP and a git call) run during the settle wait.
+    const { messages, sample, changedFiles } = yield* settled(loop)
     if (loop.phase !== "deciding") return
-    // The session started working again while we waited (the user typed, OpenCode continued).
+    // The session started working again while we waited (the user typed, OpenCode continued): the
+    // messages read are not the last turn's any more, and that turn is watched instead.
     if (loop.busyEpoch !== busyEpoch) return ctx.manager.keepWatching(loop, true)
-    const [messages, damaged] = yield* all({ kind: "messages", sessionID: loop.sessionID }, { kind: "verify-state", loop })
+    if (userMovedOn()) return
+    const damaged = yield* io({ kind: "verify-state", loop })
     if (loop.phase !== "deciding" || userMovedOn()) return
     if (damaged) {
       yield* log("warn", `state file ${damaged.file} ${damaged.message}`, { loop: loop.id })
@@ -62,22 +64,25 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
 }
 
 /**
- * The work-tree sample, the iteration's checkpoint and (for the progress log) the files changed since
- * the loop began, while late events settle: the turn is over, so none of them waits in the path to
- * the next prompt. A plan loop reads its files after its record step instead, which may write the
- * plan file or commit.
+ * The turn's messages, the work-tree sample, the iteration's checkpoint and (for the progress log)
+ * the files changed since the loop began, while late events settle: the turn is over, so none of
+ * them waits in the path to the next prompt. The messages are final at the idle (OpenCode stores a
+ * turn before it says idle); what may come during the settle is a new turn — the user's, or
+ * OpenCode's own — which the epochs tell, and then these messages are not used. A plan loop reads
+ * its files after its record step instead, which may write the plan file or commit.
  */
-function* settled(loop: Loop): Job<{ sample: ProgressSample; changedFiles: string[] | undefined }> {
+function* settled(loop: Loop): Job<{ messages: MessageWithParts[]; sample: ProgressSample; changedFiles: string[] | undefined }> {
   const iteration = loop.iteration
+  const messages = { kind: "messages", sessionID: loop.sessionID } as const
   const sample = { kind: "sample", loop } as const
   const checkpoint = { kind: "checkpoint", loop, iteration } as const
   const extra: Effect[] = []
   if (loop.settings.settleMs > 0) extra.push({ kind: "sleep", ms: loop.settings.settleMs })
   const readFiles = featureOn(loop.settings, "progress-log") && !loop.plan
   if (readFiles) extra.push({ kind: "changed-files", loop })
-  const [result, made, ...rest] = yield* all(sample, checkpoint, ...extra)
+  const [read, result, made, ...rest] = yield* all(messages, sample, checkpoint, ...extra)
   yield* checkpointMade(loop, iteration, made)
-  return { sample: result, changedFiles: readFiles ? (rest[rest.length - 1] as string[]) : undefined }
+  return { messages: read, sample: result, changedFiles: readFiles ? (rest[rest.length - 1] as string[]) : undefined }
 }
 
 function* decideAndAct(ctx: JobContext, loop: Loop, facts: { turn: Turn; sample: ProgressSample; snapshot: DiagnosticSnapshot | undefined; changedFiles: string[] | undefined }, userEpoch: number): Job {
