@@ -8,7 +8,7 @@
 // In OpenCode's Bun (1.3.14) fs.watch on Linux may hold an event back until the next one comes, so a
 // request could wait for hours: the folder is also looked at every RESCAN_MS (one readdir).
 import { watch, type FSWatcher } from "node:fs"
-import { lstat, readdir, rename, rm } from "node:fs/promises"
+import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import { publish } from "./publish.js"
@@ -94,15 +94,28 @@ export class ControlChannel {
     })
   }
 
-  /** The control folder if it is a folder (never a link), else the nearest existing one above it. */
+  /**
+   * The control folder if it is a folder (never a link), else the nearest existing one above it.
+   * Once the plugin's own folder is there, the control folder is made in it: watching the plugin's
+   * folder instead would mean a new watch at each of its state writes.
+   */
   private async nearestFolder(): Promise<string | undefined> {
-    for (const folder of [this.folder, join(this.directory, STATE_DIR), join(this.directory, OPENCODE_DIR), this.directory]) {
+    const state = join(this.directory, STATE_DIR)
+    for (const folder of [this.folder, state, join(this.directory, OPENCODE_DIR), this.directory]) {
       const stat = await lstat(folder).catch(() => undefined)
-      if (stat?.isDirectory()) return folder
+      if (stat?.isDirectory()) return folder === state && (await this.makeFolder()) ? this.nearestFolder() : folder
       if (stat && folder === this.folder) this.log("warn", `${CONTROL_DIR} is not a folder: control requests are not read`)
       if (stat) return undefined
     }
     return undefined
+  }
+
+  /** Whether the control folder is there now (made here or meanwhile by a client). */
+  private makeFolder(): Promise<boolean> {
+    return mkdir(this.folder).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => error.code === "EEXIST",
+    )
   }
 
   private scan(): void {

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { createServer } from "node:net"
+import { freePort } from "../../src/cli/run/host.js"
 import { dirname, join } from "node:path"
 
 const require = createRequire(import.meta.url)
@@ -32,18 +32,6 @@ export function opencodeBinary(): string {
     }
   }
   return join(dirname(require.resolve("opencode-ai/package.json")), "bin", "opencode.exe")
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /**

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import { ControlChannel, type ControlAct, type WatchFolder } from "../../src/control/channel.js"
 import { controlFolder, sendControl } from "../../src/control/client.js"
 import { CONTROL_DIR, type ControlRequest } from "../../src/control/request.js"
+import { STATE_DIR } from "../../src/project/own-files.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()
@@ -135,6 +136,31 @@ describe("the control channel", () => {
     await c.settled()
     expect(existsSync(controlFolder(dir))).toBe(false)
     expect(await sendControl(dir, { verb: "cancel" })).toMatchObject({ status: "done", title: "did cancel" })
+  })
+
+  it("once the plugin's folder is there, the control folder is made and watched: the plugin's state writes beside it start no new watch", async () => {
+    const dir = tempDir("ralph-control-")
+    mkdirSync(join(dir, STATE_DIR), { recursive: true })
+    const watched: string[] = []
+    const listeners: (() => void)[] = []
+    const watchFolder: WatchFolder = (folder, listener) => {
+      watched.push(folder)
+      listeners.push(listener)
+      return { close() {}, on() { return this } } as unknown as FSWatcher
+    }
+    const c = new ControlChannel(dir, async () => ({ ok: true, title: "did it", message: "" }), () => {}, Date.now, watchFolder)
+    channels.push(c)
+    c.start()
+    await waitFor(() => watched.length > 0)
+    await c.settled()
+    expect(watched).toEqual([controlFolder(dir)])
+    // What a state write beside it would report, were the plugin's folder the one watched.
+    for (let i = 0; i < 20; i += 1) {
+      writeFileSync(join(dir, STATE_DIR, `state-${i}.json`), "{}")
+      for (const listener of listeners) listener()
+    }
+    await c.settled()
+    expect(watched).toEqual([controlFolder(dir)])
   })
 
   it("with no plugin to answer, the client withdraws its request and says so", async () => {
