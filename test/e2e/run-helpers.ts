@@ -87,9 +87,10 @@ export interface RunProcess {
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>
 }
 
-/** `ralph-loop run ARGS` in the project, with the harness's opencode binary. */
-export function startRun(setup: RunSetup, project: string, args: string[], options: { json?: boolean; env?: Record<string, string> } = {}): RunProcess {
-  const child = spawn(process.execPath, [CLI, "run", "--project", project, "--opencode", opencodeBinary(), ...(options.json ? ["--json"] : []), ...args], {
+/** `ralph-loop run ARGS` in the project, with the harness's opencode binary (or `--attach` to a running server). */
+export function startRun(setup: RunSetup, project: string, args: string[], options: { json?: boolean; env?: Record<string, string>; attach?: string } = {}): RunProcess {
+  const host = options.attach ? ["--attach", options.attach] : ["--opencode", opencodeBinary()]
+  const child = spawn(process.execPath, [CLI, "run", "--project", project, ...host, ...(options.json ? ["--json"] : []), ...args], {
     cwd: project,
     env: { ...setup.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
