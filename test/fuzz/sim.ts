@@ -325,6 +325,8 @@ export interface SimWorktree {
   loop?: Loop
   /** Its /ralph was refused: no loop will start there. */
   refused: boolean
+  /** The OpenCode run (restarts so far) that launched it: a start a restart cut off never saves a loop. */
+  launchedIn: number
   /** Its branch: where it began on the user's, its commits, how many of them the user's branch has. */
   branch: { base: string; commits: number; inMain: number; uncommitted: boolean; conflicts: boolean; exists: boolean }
   /** What the main instance recorded of its settling (worktree.json, in the worktree or its archive). */
@@ -729,7 +731,7 @@ export class World {
     mkdirSync(path, { recursive: true })
     await writeWorktreeState(path, state)
     this.worktreeLoops.push({
-      name, path, mergeStrategy: state.mergeStrategy, refused: false, removed: false,
+      name, path, mergeStrategy: state.mergeStrategy, refused: false, removed: false, launchedIn: this.restarts,
       branch: { base: this.mainHead, commits: 0, inMain: 0, uncommitted: false, conflicts: false, exists: true },
       ...(state.story ? { story: state.story } : {}), ...(state.run ? { run: state.run } : {}),
     })
@@ -1549,7 +1551,8 @@ export class World {
 
   /** After every action and runner step. */
   private checkState(): void {
-    const live = this.worktreeLoops.filter((w) => !w.removed && !w.outcome && w.loop?.phase !== "stopped")
+    // A start cut off by a restart (no loop saved, its launcher gone) runs nothing: not live, as in src/worktree/lifecycle.ts.
+    const live = this.worktreeLoops.filter((w) => !w.removed && !w.outcome && w.loop?.phase !== "stopped" && (w.loop !== undefined || w.launchedIn === this.restarts))
     if (live.length > this.settings.maxParallelLoops) this.violate(27, `${live.length} worktree loops are live (${live.map((w) => w.name).join(", ")}), maxParallelLoops is ${this.settings.maxParallelLoops}`)
     for (const t of this.loops) this.checkLoop(t)
     const all = this.manager.all()
