@@ -85,4 +85,13 @@ describe("a loop's turn end", () => {
     expect(spawned).toEqual(["append-progress"])
     expect(progressFiles).toEqual(["src/a.ts"])
   })
+
+  it("writes a completing turn's progress entry before the loop stops, not beside it", () => {
+    const { ctx, loop } = setUp()
+    const { asked, spawned, progressFiles } = drive(turnEnded(ctx, loop), [user("the task"), assistant(["All of it is done. <promise>DONE</promise>"])])
+    expect(loop.phase).toBe("stopped")
+    expect(asked).toContain("append-progress")
+    expect(spawned).toEqual([])
+    expect(progressFiles).toEqual(["src/a.ts"])
+  })
 })

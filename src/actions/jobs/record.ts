@@ -37,9 +37,11 @@ export function* recordIteration(ctx: JobContext, loop: Loop, { decision, turn, 
     const run = snapshot ?? latestCheckRun(loop)
     const failingChecks = run ? run.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.status})`) : []
     const entry = { at: ctx.now(), loopID: loop.id, task: loop.task, iteration, story: story && { id: story.id, title: story.title }, storyDone, decision, files, failingChecks, checksRanAt: run?.iteration, learnings: learningsIn(turn.texts) }
-    // Beside the next prompt, not before it: a read of the log (the next prompt's excerpt, a
-    // handoff) waits for the appends asked before it (ProgressFile).
-    yield { kind: "spawn", label: `progress entry of ${loop.id}`, job: appendProgress(loop, entry) }
+    // A loop that goes on appends beside its next prompt, not before it (a read of the log — the next
+    // prompt's excerpt, a handoff — waits for the appends asked before it: ProgressFile); a loop that
+    // ends, pauses or waits has its entry on disk before it says so.
+    if (decision.type === "restart") yield { kind: "spawn", label: `progress entry of ${loop.id}`, job: appendProgress(loop, entry) }
+    else yield* appendProgress(loop, entry)
   } catch (error) {
     // The loop goes on without them: they are its record, not its work.
     yield* log("warn", `could not write the plan file or the progress log: ${String(error)}`, { loop: loop.id })
