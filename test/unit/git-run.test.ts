@@ -20,4 +20,12 @@ describe("git()", () => {
     const result = await git(dir, ["--version"], { input: "x".repeat(16 * 1024 * 1024) })
     expect(result).toMatchObject({ ok: true, stdout: expect.stringMatching(/^git version/) })
   })
+
+  it("starts git on a later turn of the event loop, never inside the caller's (an event hook's) turn", async () => {
+    const processes = () => process.getActiveResourcesInfo().filter((r) => r === "ProcessWrap").length
+    const before = processes()
+    const running = git(tmp("git-run-"), ["--version"])
+    expect(processes()).toBe(before)
+    expect(await running).toMatchObject({ ok: true, stdout: expect.stringMatching(/^git version/) })
+  })
 })

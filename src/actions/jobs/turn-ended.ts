@@ -77,10 +77,11 @@ function* settled(loop: Loop): Job<{ messages: MessageWithParts[]; sample: Progr
   const sample = { kind: "sample", loop } as const
   const checkpoint = { kind: "checkpoint", loop, iteration } as const
   const extra: Effect[] = []
-  if (loop.settings.settleMs > 0) extra.push({ kind: "sleep", ms: loop.settings.settleMs })
   const readFiles = featureOn(loop.settings, "progress-log") && !loop.plan
   if (readFiles) extra.push({ kind: "changed-files", loop })
-  const [read, result, made, ...rest] = yield* all(messages, sample, checkpoint, ...extra)
+  // The wait's timer is set first: the reads' own start (git processes spawned) falls within it.
+  const wait = { kind: "sleep", ms: loop.settings.settleMs } as const
+  const [, read, result, made, ...rest] = yield* all(wait, messages, sample, checkpoint, ...extra)
   yield* checkpointMade(loop, iteration, made)
   return { messages: read, sample: result, changedFiles: readFiles ? (rest[rest.length - 1] as string[]) : undefined }
 }
