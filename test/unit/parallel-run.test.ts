@@ -258,26 +258,3 @@ describe("a start of the same story after one that did not finish", () => {
     expect(git(dir, "branch", "--list", "ralph/story-a")).toContain("ralph/story-a")
   })
 })
-
-describe("the ready stories of a run", () => {
-  it("are all recorded as running, then their worktrees are made side by side", async () => {
-    const { dir, plan } = project([["A", []], ["B", []], ["C", []], ["D", ["A"]]])
-    // Each worktree's session waits until all three are asked for: made one after another, the first would wait for ever.
-    const asked: string[] = []
-    const recorded: string[][] = []
-    const all = deferred()
-    const run = instance(dir, {
-      createSession: async (path) => {
-        asked.push(path)
-        const record = JSON.parse(readFileSync(join(dir, ".opencode/ralph-loop/parallel.json"), "utf8")) as { running: Array<{ story: string }> }
-        recorded.push(record.running.map((r) => r.story))
-        if (asked.length === 3) all.resolve()
-        await all.promise
-      },
-    })
-    expect(await run.parallel.start(plan, 4, "ses_main", {})).toEqual({ ok: true, started: ["A", "B", "C"] })
-    expect([...asked].sort()).toEqual(["story-a", "story-b", "story-c"].map((name) => worktreeDir(dir, name)))
-    expect(recorded).toEqual([["A", "B", "C"], ["A", "B", "C"], ["A", "B", "C"]])
-    expect((await readWorktrees(dir, run.launcher)).filter(isLive).map((w) => w.name).sort()).toEqual(["story-a", "story-b", "story-c"])
-  }, 30_000)
-})

@@ -7,46 +7,23 @@ import type { RalphContext } from "../../context.js"
 import type { WorktreeStart, WorktreeStarted } from "../../commands/start-worktree.js"
 import { isLive, leftByFailedStart, stageOf } from "../../worktree/lifecycle.js"
 import { nameFromTask } from "../../worktree/names.js"
-import type { WorktreeEntry } from "../../store/worktree-loops.js"
 import type { WorktreeState } from "../../worktree/worktree-state.js"
 import { io, log, type Job } from "../effects.js"
 
 export function* launchWorktree(ctx: RalphContext, fromSession: string, start: WorktreeStart): Job<WorktreeStarted> {
-  const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
-  const planned = worktreeToMake(ctx, fromSession, start, worktrees)
-  if (!planned.ok) return planned
-  const reclaimed = yield* reclaimLeftover(planned)
-  if (!reclaimed.ok) return reclaimed
-  const started = yield* io(launchEffect(planned.state, start))
-  if (started.ok) yield* launched(ctx, started, start.task)
-  return started
-}
-
-/** A worktree of the name that a start which did not finish left behind, to be removed first. */
-export interface Leftover {
-  name: string
-  path: string
-  base: string | undefined
-}
-
-/**
- * The worktree a loop would be made in — or why it cannot start: maxParallelLoops live worktree loops
- * (`full`; `starting`: launches under way besides those on disk), or the name is taken (by a
- * worktree other than one a start that did not finish left: that one is the `leftover` to reclaim).
- */
-export function worktreeToMake(
-  ctx: RalphContext,
-  fromSession: string,
-  start: WorktreeStart,
-  worktrees: readonly WorktreeEntry[],
-  starting = 0,
-): { ok: true; state: Omit<WorktreeState, "base">; leftover?: Leftover } | { ok: false; error: string; full?: true } {
   const settings = { ...ctx.settings.current, ...start.overrides }
-  const live = worktrees.filter(isLive).length + starting
+  const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
+  const live = worktrees.filter(isLive).length
   if (live >= settings.maxParallelLoops) return { ok: false, error: `${live} worktree loops run already (maxParallelLoops is ${settings.maxParallelLoops}); wait for one to end or raise the setting`, full: true }
   const name = start.request.name ?? nameFromTask(start.task, new Set(worktrees.map((w) => w.name)))
   const there = worktrees.find((w) => w.name === name)
   if (there && !leftByFailedStart(there)) return { ok: false, error: `the worktree ${name} exists already; choose another name (ralph-loop worktrees lists them)` }
+  if (there) {
+    // Left by a start of this name that did not finish: its place is taken once git shows it holds nothing.
+    const reclaimed = yield* io({ kind: "worktree-reclaim", name, path: there.path, base: there.state?.base.commit })
+    if (!reclaimed.ok) return { ok: false, error: `the worktree ${name} exists already, left by a start that did not finish, and is kept: ${reclaimed.why}; choose another name, or look at it and remove it (git worktree remove)` }
+    yield* log("info", `worktree ${name}: removed what a start that did not finish left, to start again`, { worktree: there.path })
+  }
   const state: Omit<WorktreeState, "base"> = {
     name,
     branch: `ralph/${name}`,
@@ -59,27 +36,8 @@ export function worktreeToMake(
     ...(start.run ? { run: start.run } : {}),
     ...(Object.keys(start.overrides).length > 0 ? { overrides: start.overrides } : {}),
   }
-  return { ok: true, state, ...(there ? { leftover: { name, path: there.path, base: there.state?.base.commit } } : {}) }
-}
-
-/** Removes what a start of this name that did not finish left, once git shows it holds nothing; or says why it is kept. */
-export function* reclaimLeftover(planned: { leftover?: Leftover }): Job<{ ok: true } | { ok: false; error: string }> {
-  const leftover = planned.leftover
-  if (!leftover) return { ok: true }
-  const { name, path, base } = leftover
-  const reclaimed = yield* io({ kind: "worktree-reclaim", name, path, base })
-  if (!reclaimed.ok) return { ok: false, error: `the worktree ${name} exists already, left by a start that did not finish, and is kept: ${reclaimed.why}; choose another name, or look at it and remove it (git worktree remove)` }
-  yield* log("info", `worktree ${name}: removed what a start that did not finish left, to start again`, { worktree: path })
-  return { ok: true }
-}
-
-/** The effect that makes the worktree, its config and worktree.json, and its session. */
-export const launchEffect = (state: Omit<WorktreeState, "base">, start: WorktreeStart) =>
-  ({ kind: "worktree-launch", state, withChanges: start.request.withChanges, title: `Ralph · ${start.task.split("\n")[0]?.slice(0, 60)}` }) as const
-
-/** The worktree is made: said, watched, and its `/ralph` sent in a job of its own. */
-export function* launched(ctx: RalphContext, started: Extract<WorktreeStarted, { ok: true }>, task: string): Job {
-  const { name } = started.state
+  const started = yield* io({ kind: "worktree-launch", state, withChanges: start.request.withChanges, title: `Ralph · ${start.task.split("\n")[0]?.slice(0, 60)}` })
+  if (!started.ok) return started
   yield* log("info", "worktree loop started", { worktree: started.path, branch: started.state.branch, session: started.sessionID })
   yield {
     kind: "toast",
@@ -87,7 +45,8 @@ export function* launched(ctx: RalphContext, started: Extract<WorktreeStarted, {
   }
   ctx.worktrees.start()
   // The loop's first turn runs for as long as the model works: its own job, not awaited here.
-  yield { kind: "spawn", label: `start of the worktree loop ${name}`, job: confirmStarted(ctx, started.path, started.state, started.sessionID, task) }
+  yield { kind: "spawn", label: `start of the worktree loop ${name}`, job: confirmStarted(ctx, started.path, started.state, started.sessionID, start.task) }
+  return started
 }
 
 /**

@@ -11,9 +11,8 @@ import { madeByRun, runOver, storiesToStart, storyTask, storyWorktreeName, type 
 import type { PlanState, StoryDone } from "../../plan/plan.js"
 import type { SettledWorktree } from "../../store/parallel-file.js"
 import type { WorktreeState } from "../../worktree/worktree-state.js"
-import type { WorktreeStart, WorktreeStarted } from "../../commands/start-worktree.js"
-import { all, io, log, type Job } from "../effects.js"
-import { launched, launchEffect, reclaimLeftover, worktreeToMake } from "./launch-worktree.js"
+import { io, log, type Job } from "../effects.js"
+import { launchWorktree } from "./launch-worktree.js"
 import { reachedBranch } from "./settle-worktree.js"
 
 export type RunStart = { ok: true; started: string[] } | { ok: false; error: string }
@@ -87,9 +86,7 @@ function* endStory(run: ParallelRun, state: WorktreeState, end: StoryEnd): Job {
 
 /**
  * Starts the stories that can start. One refused because maxParallelLoops worktree loops run
- * (others than this run's) stays pending, and so do the rest: `full` says why. The ready stories are
- * recorded as running first, then their worktrees are made side by side (each git call and each
- * new instance's start waits on its own, not on the others').
+ * (others than this run's) stays pending, and so do the rest: `full` says why.
  */
 function* startReady(ctx: RalphContext, run: ParallelRun): Job<{ started: string[]; full?: string }> {
   const overrides = (run.overrides ?? {}) as Partial<Settings>
@@ -98,50 +95,32 @@ function* startReady(ctx: RalphContext, run: ParallelRun): Job<{ started: string
   let full: string | undefined
   // A story that could not start leaves its place to the next: look again until none starts.
   for (let ready = storiesToStart(run, settings.maxParallelLoops); ready.length > 0 && !full; ready = storiesToStart(run, settings.maxParallelLoops)) {
-    const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
-    const launches: Array<{ story: string; start: WorktreeStart; state: Omit<WorktreeState, "base"> }> = []
     for (const story of ready) {
       const checks = [...settings.checks, ...story.checks]
       // Fast-forward cannot take two branches from one start: a parallel run merges (unless told none).
       const mergeStrategy = settings.mergeStrategy === "none" ? "none" : "merge"
+      const name = storyWorktreeName(story.id, run.plan.stories)
+      run.running.push({ story: story.id, worktree: name })
+      yield* io({ kind: "parallel-record", run })
       // A story ends on its claim, as in a plan loop: checks that pass are not the story done.
-      const start: WorktreeStart = {
+      const launched = yield* launchWorktree(ctx, run.fromSession, {
         task: storyTask(run.plan, story),
         overrides: { ...overrides, mergeStrategy, completeOnCriteria: false, ...(checks.length ? { checks } : {}) },
-        request: { name: storyWorktreeName(story.id, run.plan.stories), withChanges: false },
+        request: { name, withChanges: false },
         story: story.id,
         ...(run.id ? { run: run.id } : {}),
-      }
-      const planned = worktreeToMake(ctx, run.fromSession, start, worktrees, launches.length)
-      const reclaimed = planned.ok ? yield* reclaimLeftover(planned) : undefined
-      if (reclaimed && !reclaimed.ok) {
-        run.failed.push({ story: story.id, reason: reclaimed.error })
+      })
+      if (launched.ok) {
+        started.push(story.id)
         continue
       }
-      if (planned.ok) {
-        launches.push({ story: story.id, start, state: planned.state })
-        continue
-      }
-      if (planned.full) {
-        full = planned.error
-        yield* log("info", `story ${story.id} waits for a place: ${planned.error}`)
+      run.running = run.running.filter((r) => r.story !== story.id)
+      if (launched.full) {
+        full = launched.error
+        yield* log("info", `story ${story.id} waits for a place: ${launched.error}`)
         break
       }
-      run.failed.push({ story: story.id, reason: planned.error })
-    }
-    if (launches.length === 0) continue
-    run.running.push(...launches.map((l) => ({ story: l.story, worktree: l.state.name })))
-    yield* io({ kind: "parallel-record", run })
-    const results = yield* all(...launches.map((l) => launchEffect(l.state, l.start)))
-    for (const [i, launch] of launches.entries()) {
-      const result = results[i] as WorktreeStarted
-      if (result.ok) {
-        started.push(launch.story)
-        yield* launched(ctx, result, launch.start.task)
-        continue
-      }
-      run.running = run.running.filter((r) => r.story !== launch.story)
-      run.failed.push({ story: launch.story, reason: result.error })
+      run.failed.push({ story: story.id, reason: launched.error })
     }
   }
   yield* saveRun(run)
