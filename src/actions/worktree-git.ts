@@ -9,11 +9,21 @@ import type { MergeFacts, MergeStrategy } from "../worktree/merge-plan.js"
 import type { WorktreeState } from "../worktree/worktree-state.js"
 import { restoreCheckpoint, workTreeSnapshot } from "./checkpoints.js"
 import { git as runGit, gitAsks, gitText, literal, notARepository } from "../git/run.js"
+import { inFileQueue } from "../store/file-queue.js"
 
 /** The work tree without the loop's own files. */
 const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
 
 const git = (directory: string, args: readonly string[], env: Record<string, string> = {}): Promise<string> => gitText(directory, args, { env })
+
+/**
+ * A change of the repository's list of worktrees, one at a time in this process (every instance of
+ * the project shares it, src/store/file-queue.ts): `git worktree add` reads every other worktree's
+ * admin files under .git/worktrees/, and one being written at that moment (its `commondir` still
+ * empty) makes it fail — "fatal: failed to read .git/worktrees/<other>/commondir: Success" — which
+ * a parallel run's worktrees made side by side met.
+ */
+const worktreeListChange = <T>(main: string, change: () => Promise<T>): Promise<T> => inFileQueue(join(main, ".git", "worktrees"), change)
 
 /** What git answers (exit 0 or 1) to a yes/no question; a failure throws. */
 const succeeds = (directory: string, args: readonly string[]): Promise<boolean> => gitAsks(directory, args)
@@ -56,7 +66,7 @@ export async function createWorktree(
   const baseBranch = await currentBranch(directory)
   const tree = withChanges ? await workTreeSnapshot(directory) : undefined
   await mkdir(dirname(path), { recursive: true })
-  await git(directory, ["worktree", "add", "-q", "-b", branch, path, commit])
+  await worktreeListChange(directory, () => git(directory, ["worktree", "add", "-q", "-b", branch, path, commit]))
   const base = { ...(baseBranch ? { branch: baseBranch } : {}), commit }
   await made?.({ path, base })
   if (tree) await restoreCheckpoint(path, "HEAD", tree)
@@ -130,7 +140,7 @@ async function uncommittedInTheWay(main: string, branch: string): Promise<string
 
 /** Removes the worktree folder and its branch, once merged (`git branch -d` refuses an unmerged one). */
 export async function removeWorktree(main: string, name: string, force = false): Promise<void> {
-  await git(main, ["worktree", "remove", "--force", worktreePath(main, name)])
+  await worktreeListChange(main, () => git(main, ["worktree", "remove", "--force", worktreePath(main, name)]))
   await git(main, ["branch", force ? "-D" : "-d", branchOf(name)])
 }
 
@@ -151,7 +161,7 @@ export async function reclaimWorktree(main: string, name: string, base: string |
     if (tip !== base && (await unmergedCommits(main, branch)) > 0) return { ok: false, why: `its branch ${branch} has commits of its own` }
     const files = await git(listed.path, ["status", "--porcelain", "-z", "--ignored", "--untracked-files=all", ...WORK])
     if (files !== "") return { ok: false, why: "it holds files that are not in its commit" }
-    await git(main, ["worktree", "remove", "--force", listed.path])
+    await worktreeListChange(main, () => git(main, ["worktree", "remove", "--force", listed.path]))
     await git(main, ["branch", "-D", branch])
     return { ok: true }
   } catch (error) {

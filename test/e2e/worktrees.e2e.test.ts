@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { createOpencodeClient } from "@opencode-ai/sdk"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
@@ -331,6 +332,29 @@ describe("worktree loops", () => {
     expect(git(project, "branch", "--list", "ralph/second-wt")).toContain("ralph/second-wt")
     expect(git(project, "show", "ralph/second-wt:second.txt")).toBe("second")
     expect(existsSync(join(project.dir, "second.txt"))).toBe(false)
+  })
+
+  it("a worktree loop's OpenCode instance runs without OpenCode's snapshots (the project's config has them on) and with the project's model and provider", { timeout: 180_000 }, async () => {
+    const asked = gate()
+    const answer = gate()
+    const reply = (r: MockRequest): Reply => {
+      if (!/task-snap/.test(r.lastUser) || r.lastUser.startsWith("A Ralph loop now runs")) return { text: "OK" }
+      if (r.lastRole === "tool") return { text: "snap.txt written. <promise>DONE</promise>" }
+      asked.open()
+      return { text: "Writing snap.txt.", toolCalls: [{ name: "write", args: { filePath: "snap.txt", content: "snap\n" } }], holdAfterFirstChunk: answer.opened }
+    }
+    const project = await harness().project("worktree-snapshot", { opencodeConfig: { snapshot: true }, script: { main: reply } })
+    const session = await project.newSession()
+    await project.command(session, "ralph", "--worktree snap-wt task-snap: write snap.txt")
+    await asked.opened
+    // The config OpenCode resolved for the worktree's instance (the one running the loop now).
+    const { data } = await createOpencodeClient({ baseUrl: harness().server.url, directory: worktreeDir(project, "snap-wt") }).config.get()
+    expect(data?.snapshot).toBe(false)
+    expect(data?.model).toBe("mock/mock-model")
+    expect(Object.keys(data?.provider ?? {})).toContain("mock")
+    answer.open()
+    expect(await waitUntil(() => settled(project, "snap-wt")?.merge, "snap settled", 120_000)).toMatchObject({ result: "fast-forwarded", removed: true })
+    expect(readFileSync(join(project.dir, "snap.txt"), "utf8")).toBe("snap\n")
   })
 
   it("a worktree where ralph-loop does not load (its committed settings switch it off): the loop is marked failed with the reason, stops counting, and clean removes it", { timeout: 120_000 }, async () => {

@@ -104,7 +104,10 @@ export async function startOpencodeServer(options: {
   timeoutMs?: number
 }): Promise<OpencodeServer> {
   const port = await freePort()
-  const child = spawn(opencodeBinary(), ["serve", "--port", String(port), "--hostname", "127.0.0.1", "--print-logs"], {
+  // RALPH_TEST_OPENCODE_LOG_LEVEL=DEBUG: OpenCode's own boot steps in its log (for measuring, e.g. bench/worktree.ts).
+  const level = process.env.RALPH_TEST_OPENCODE_LOG_LEVEL
+  const args = ["serve", "--port", String(port), "--hostname", "127.0.0.1", "--print-logs", ...(level ? ["--log-level", level] : [])]
+  const child = spawn(opencodeBinary(), args, {
     cwd: options.cwd,
     env: options.env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -50,6 +50,21 @@ describe("worktrees of a loop", () => {
     expect((await listWorktreeFolders(dir)).map((w) => [w.name, w.branch])).toEqual([["carried", "ralph/carried"], ["plain", "ralph/plain"]])
   })
 
+  it("made side by side in one repository (a parallel run's ready stories), each is made — and removed side by side, each is removed", async () => {
+    // git worktree add reads every other worktree's admin files: one being written at that moment
+    // (an empty commondir) made it fail with "failed to read .git/worktrees/<other>/commondir: Success".
+    const dir = repo()
+    for (let round = 0; round < 4; round += 1) {
+      const names = Array.from({ length: 6 }, (_, i) => `r${round}-s${i}`)
+      const made = await Promise.allSettled(names.map((name) => createWorktree(dir, name, false)))
+      expect(made.filter((m) => m.status === "rejected").map((m) => String((m as PromiseRejectedResult).reason))).toEqual([])
+      for (const name of names) expect(readFileSync(join(dir, ".opencode/ralph-loop/worktrees", name, "a.txt"), "utf8")).toBe("a\n")
+      const removed = await Promise.allSettled(names.map((name) => removeWorktree(dir, name)))
+      expect(removed.filter((m) => m.status === "rejected").map((m) => String((m as PromiseRejectedResult).reason))).toEqual([])
+    }
+    expect((await listWorktreeFolders(dir)).map((w) => w.name)).toEqual([])
+  })
+
   it("refuse a name whose branch exists, and a folder that is no repository", async () => {
     const dir = repo()
     git(dir, "branch", "ralph/taken")
