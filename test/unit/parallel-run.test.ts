@@ -58,8 +58,9 @@ function instance(dir: string, opts: { maxParallelLoops?: number; command?: (pat
     for (const w of waiters.splice(0)) if (w.until()) w.resolve()
     else waiters.push(w)
   }
+  const logs: string[] = []
   const api = {
-    log: () => undefined,
+    log: (level: string, message: string) => logs.push(`${level}: ${message}`),
     toast: (_variant: string, title: string, message: string) => {
       toasts.push(`${title}: ${message}`)
       heard()
@@ -101,7 +102,7 @@ function instance(dir: string, opts: { maxParallelLoops?: number; command?: (pat
     const refused = await parallel.start(plan, 1, "ses_main", {})
     return refused.ok ? "a new run started" : refused.error
   }
-  return { parallel, sessions, toasts, when, runningNow, watch, launcher: ctx.launcher }
+  return { parallel, sessions, toasts, logs, when, runningNow, watch, launcher: ctx.launcher }
 }
 
 const passes = (dir: string) => (JSON.parse(readFileSync(join(dir, PLAN), "utf8")) as { userStories: Array<{ id: string; passes: boolean }> }).userStories.map((s) => [s.id, s.passes])
@@ -172,6 +173,8 @@ describe("a story whose worktree loop does not start", () => {
     expect(await run.parallel.start(plan, 2, "ses_main", {})).toEqual({ ok: true, started: ["B"] })
     expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge).toEqual({ result: "failed", detail: "the loop could not be started in the worktree story-a: Error: session.create: 500" })
     expect((await readWorktrees(dir, run.launcher)).filter(isLive).map((w) => w.name)).toEqual(["story-b"])
+    // Said when it happens, not only in the run's last line.
+    expect(run.logs).toContain("warn: story A could not start: the loop could not be started in the worktree story-a: Error: session.create: 500")
   })
 })
 

@@ -121,6 +121,7 @@ function* startReady(ctx: RalphContext, run: ParallelRun): Job<{ started: string
         break
       }
       run.failed.push({ story: story.id, reason: launched.error })
+      yield* log("warn", `story ${story.id} could not start: ${launched.error}`, { plan: run.plan.file })
     }
   }
   yield* saveRun(run)
