@@ -50,6 +50,9 @@ async function wall(project: Project, args: string): Promise<{ ms: number; start
   await project.command(session, "ralph", args)
   await waitUntil(
     () => {
+      // A run that ended with stories not done will not finish them: say why now, not at the timeout.
+      const stopped = project.events.toasts().find((t) => t.title === "Ralph · plan stopped")
+      if (stopped) throw new Error(`${args}: the run ended without every story: ${stopped.message}`)
       const written = JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")) as typeof plan
       return written.userStories.every((s) => s.passes) && execFileSync("git", ["ls-files", "S1.txt", "S2.txt", "S3.txt", "S4.txt"], { cwd: project.dir, encoding: "utf8" }).split("\n").filter(Boolean).length >= (args.includes("--parallel") ? STORIES : 0)
     },
