@@ -73,6 +73,20 @@ const EXAMPLES: Array<[RunConfig, Step[]]> = [
       { kind: "auto-commit" },
     ],
   ],
+  // Found by `npm run fuzz` (seed 1204482785): the agent's `git mv` staged in one loop, a rollback of
+  // that loop during the next, then an autoCommit — the staged rename of files the commit leaves as
+  // HEAD has them stays staged (the index takes only the committed files).
+  [
+    { sub: false, bulk: false, dirty: false },
+    [
+      { kind: "start", loop: 0 },
+      { kind: "iterate", edits: [{ op: "rename", pick: 0, git: false }], again: false },
+      { kind: "iterate", edits: [{ op: "rename", pick: 0, git: true }, { op: "revert", pick: 0 }], again: false },
+      { kind: "start", loop: 205 },
+      { kind: "rollback", loop: 0, to: "default" },
+      { kind: "auto-commit" },
+    ],
+  ],
 ]
 
 describe("the git layer under random steps", () => {

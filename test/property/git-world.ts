@@ -581,18 +581,22 @@ export class World {
       (path) => now.get(path) !== loop.start.get(path) && !own(path) && this.listed(path) && (!this.files.has(path) || loop.written.has(path)),
     )
     const tree = new Map(this.headFiles)
-    const index = new Map(this.index)
     for (const path of credited) {
       const content = this.files.get(path)
-      if (content === undefined) {
-        tree.delete(path)
-        index.delete(path)
-      } else {
-        tree.set(path, content)
-        index.set(path, content)
-      }
+      if (content === undefined) tree.delete(path)
+      else tree.set(path, content)
     }
     const committed = credited.filter((path) => tree.get(path) !== this.headFiles.get(path))
+    // The index takes the committed files as committed; every other entry stays as it was — also one
+    // of a file the loop changed that the commit leaves as HEAD has it (docs/checkpoints.md: what you
+    // had staged stays staged). Setting such an entry to HEAD's would unstage what was staged before
+    // the loop began (a user's change, or an earlier loop's `git mv`), which nothing keeps then.
+    const index = new Map(this.index)
+    for (const path of committed) {
+      const content = tree.get(path)
+      if (content === undefined) index.delete(path)
+      else index.set(path, content)
+    }
     const message = `story S-${this.counter}: the loop's work`
     const result = await commitLoopWork(this.dir, { startedAt: loop.startedAt, startHead: loop.startHead, startTree: loop.startTree }, OWN_FOLDERS, message).catch((error: unknown) => ({ threw: String(error) }))
     if ("threw" in result) this.fail(`autoCommit threw: ${result.threw}`)

@@ -2,7 +2,7 @@
 // they), and the refusals — a detached HEAD, a conflict in the index, a hook that says no (never
 // bypassed with --no-verify), a story that changed nothing.
 import { execFileSync } from "node:child_process"
-import { chmodSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { commitLoopWork, commitStory } from "../../src/actions/auto-commit.js"
@@ -52,6 +52,22 @@ describe("autoCommit: commitStory", () => {
     expect(await commitStory(project, ["kept.txt", "new.txt", "gone.txt"], "story S-1: below")).toMatchObject({ files: 3 })
     expect(git(dir, "show", "--name-status", "--format=", "HEAD").split("\n").sort()).toEqual(["A\tpkg/new.txt", "D\tpkg/gone.txt", "M\tpkg/kept.txt"])
     expect(git(dir, "status", "--porcelain")).toBe("M  theirs.txt")
+  })
+
+  // Found by the git-layer property test: a story's file the commit leaves as HEAD has it (written
+  // back by a rollback, reverted) keeps its index entry — a staged rename or edit from before the loop stays staged.
+  it("a story's file the commit leaves as HEAD has it keeps what the index staged for it", async () => {
+    const dir = repo()
+    writeFileSync(join(dir, "b.txt"), "b\n")
+    git(dir, "add", "b.txt")
+    git(dir, "commit", "-q", "-m", "b")
+    git(dir, "mv", "a.txt", "moved a.txt")
+    // Put back on disk as HEAD has it (a rollback); the staged rename is not the commit's.
+    renameSync(join(dir, "moved a.txt"), join(dir, "a.txt"))
+    unlinkSync(join(dir, "b.txt"))
+    expect(await commitStory(dir, ["a.txt", "moved a.txt", "b.txt"], "story S-1: b gone")).toMatchObject({ files: 1 })
+    expect(git(dir, "show", "--name-status", "--format=", "HEAD")).toBe("D\tb.txt")
+    expect(git(dir, "ls-files", "--stage").split("\n").map((line) => line.split("\t")[1])).toEqual(["moved a.txt"])
   })
 
   it("refuses on a detached HEAD, with a conflict in the index, or with no files, and commits nothing", async () => {
