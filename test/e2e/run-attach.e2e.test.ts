@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest"
 import { EXIT } from "../../src/cli/run/exit-code.js"
 import { savedLoops } from "../harness/loop-files.js"
-import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
+import { gate } from "../harness/mock-model.js"
 import { startOpencodeServer, type OpencodeServer } from "../harness/opencode-server.js"
-import { alive, runSetup, startRun } from "./run-helpers.js"
+import { alive, holdingIterationTwo, runSetup, startRun } from "./run-helpers.js"
 
 const setup = runSetup()
 
@@ -40,10 +40,7 @@ describe("ralph-loop run --attach", () => {
   it("SIGINT pauses the loop in the user's server and exits 130 with the server still running; --resume --attach completes the loop there", async () => {
     const hold = gate()
     const project = setup().project("run-attach-interrupt", {
-      script: {
-        main: (r: MockRequest): Reply =>
-          r.index === 0 ? { text: "working on part one" } : r.index === 1 ? { text: "holding part two — a long answer", holdAfterFirstChunk: hold.opened } : { text: "All finished. <promise>DONE</promise>" },
-      },
+      script: { main: holdingIterationTwo(hold.opened) },
     })
     const server = await startOpencodeServer({ cwd: project, env: setup().env, readyDirectory: project })
     try {

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll } from "vitest"
 import { runEventSchema, type RunEvent } from "../../src/cli/run/events.js"
 import { packageDir, writeProject, type ProjectOptions } from "../harness/harness.js"
-import { MockModel, type MockRequest } from "../harness/mock-model.js"
+import { MockModel, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { isolatedEnv, opencodeBinary } from "../harness/opencode-server.js"
 import { waitUntil } from "../harness/wait.js"
 
@@ -136,4 +136,10 @@ export function alive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM"
   }
+}
+
+/** A model that works on part one, holds its reply to iteration 2 after the first chunk until `opened` settles, then keeps the promise. */
+export function holdingIterationTwo(opened: Promise<unknown>): (r: MockRequest) => Reply {
+  return (r) =>
+    r.index === 0 ? { text: "working on part one" } : r.index === 1 ? { text: "holding part two — a long answer", holdAfterFirstChunk: opened } : { text: "All finished. <promise>DONE</promise>" }
 }

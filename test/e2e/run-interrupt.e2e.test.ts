@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest"
 import { EXIT } from "../../src/cli/run/exit-code.js"
 import { savedLoops } from "../harness/loop-files.js"
 import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
-import { alive, runSetup, serverPid, startRun } from "./run-helpers.js"
+import { alive, holdingIterationTwo, runSetup, serverPid, startRun } from "./run-helpers.js"
 
 const setup = runSetup()
 
@@ -13,10 +13,7 @@ describe("ralph-loop run: interrupts and --resume", () => {
   it("SIGINT while the model streams iteration 2 pauses the loop and exits 130 with no process left; --resume completes it with its counts kept", async () => {
     const hold = gate()
     const project = setup().project("run-interrupt", {
-      script: {
-        main: (r: MockRequest): Reply =>
-          r.index === 0 ? { text: "working on part one" } : r.index === 1 ? { text: "holding part two — a long answer", holdAfterFirstChunk: hold.opened } : { text: "All finished. <promise>DONE</promise>" },
-      },
+      script: { main: holdingIterationTwo(hold.opened) },
     })
     try {
       const first = startRun(setup(), project, ["build the widget"])
@@ -49,10 +46,7 @@ describe("ralph-loop run: interrupts and --resume", () => {
   it("the server dies mid-iteration: the run says so and exits 1; --resume takes the loop back (the plugin's recovery) and completes it", async () => {
     const hold = gate()
     const project = setup().project("run-server-dies", {
-      script: {
-        main: (r: MockRequest): Reply =>
-          r.index === 0 ? { text: "working on part one" } : r.index === 1 ? { text: "holding part two — a long answer", holdAfterFirstChunk: hold.opened } : { text: "All finished. <promise>DONE</promise>" },
-      },
+      script: { main: holdingIterationTwo(hold.opened) },
     })
     try {
       const first = startRun(setup(), project, ["build the widget"])

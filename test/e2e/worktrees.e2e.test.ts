@@ -116,7 +116,14 @@ describe("worktree loops", () => {
     expect(existsSync(worktreeDir(project, "gamma-wt"))).toBe(true)
 
     // The CLI lists it; clean (--days 0: it ended just now) keeps it (its commit is not in the user's branch) unless --force.
-    const cli = (...args: string[]) => execFileSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), ...args, "--project", project.dir], { encoding: "utf8", env: { ...process.env, HOME: harness().root } })
+    const cli = (...args: string[]) => {
+      try {
+        return execFileSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), ...args, "--project", project.dir], { encoding: "utf8", env: { ...process.env, HOME: harness().root } })
+      } catch (error) {
+        // What the command said (it reports on stdout) belongs in the failure.
+        throw new Error(`${String(error)}\nstdout:\n${String((error as { stdout?: unknown }).stdout ?? "")}`)
+      }
+    }
     expect(cli("worktrees")).toMatch(/- gamma-wt · ralph\/gamma-wt · completed after 1 iteration · conflict \(alpha.txt\)/)
     // ralph-loop status lists its loop beside the project's own (read from the worktree's files).
     expect(cli("status")).toMatch(/^■ ses_\S+ · worktree gamma-wt · ended completed · iteration 1\/\d+ · .* · task-gamma: write alpha.txt$/m)
@@ -371,7 +378,14 @@ describe("worktree loops", () => {
     expect(failed.detail).toContain("the loop could not be started in the worktree")
     const toast = await project.events.waitFor((e) => e.type === "tui.toast.show" && String(e.properties.message ?? "").includes("could not be started"), "the failure toast", 30_000)
     expect(toast.properties.variant).toBe("error")
-    const cli = (...args: string[]) => execFileSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), ...args, "--project", project.dir], { encoding: "utf8", env: { ...process.env, HOME: harness().root } })
+    const cli = (...args: string[]) => {
+      try {
+        return execFileSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), ...args, "--project", project.dir], { encoding: "utf8", env: { ...process.env, HOME: harness().root } })
+      } catch (error) {
+        // What the command said (it reports on stdout) belongs in the failure.
+        throw new Error(`${String(error)}\nstdout:\n${String((error as { stdout?: unknown }).stdout ?? "")}`)
+      }
+    }
     expect(cli("worktrees")).toMatch(/- off-wt · ralph\/off-wt · starting · failed/)
     expect(cli("clean", "--days", "0")).toContain("removed the worktree off-wt and its branch ralph/off-wt")
     expect(existsSync(worktreeDir(project, "off-wt"))).toBe(false)
