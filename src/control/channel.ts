@@ -36,6 +36,8 @@ export class ControlChannel {
   private scanning: Promise<void> | undefined
   private again = false
   private arming = 0
+  /** Until the control folder was there once: one that disappears later is on its way out, never made again. */
+  private mayMake = true
   private started = false
   private disposed = false
   /** Names that are not regular files: said once, then left alone. */
@@ -97,12 +99,16 @@ export class ControlChannel {
   /**
    * The control folder if it is a folder (never a link), else the nearest existing one above it.
    * Once the plugin's own folder is there, the control folder is made in it: watching the plugin's
-   * folder instead would mean a new watch at each of its state writes.
+   * folder instead would mean a new watch at each of its state writes. Only while it was never there:
+   * a control folder that vanishes later is being removed with its tree (`git worktree remove` of a worktree loop,
+   * whose instance still runs), and making it again would leave that removal "Directory not empty".
+   * A client's next request makes it again.
    */
   private async nearestFolder(): Promise<string | undefined> {
     const state = join(this.directory, STATE_DIR)
     for (const folder of [this.folder, state, join(this.directory, OPENCODE_DIR), this.directory]) {
       const stat = await lstat(folder).catch(() => undefined)
+      if (stat?.isDirectory() && folder === this.folder) this.mayMake = false
       if (stat?.isDirectory()) return folder === state && (await this.makeFolder()) ? this.nearestFolder() : folder
       if (stat && folder === this.folder) this.log("warn", `${CONTROL_DIR} is not a folder: control requests are not read`)
       if (stat) return undefined
@@ -112,6 +118,8 @@ export class ControlChannel {
 
   /** Whether the control folder is there now (made here or meanwhile by a client). */
   private makeFolder(): Promise<boolean> {
+    if (!this.mayMake) return Promise.resolve(false)
+    this.mayMake = false
     return mkdir(this.folder).then(
       () => true,
       (error: NodeJS.ErrnoException) => error.code === "EEXIST",

@@ -3,7 +3,7 @@
 // OpenCode stopped is not acted on again; what is not a request is refused or left alone, and a
 // client whose plugin does not answer withdraws its request.
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, watch, writeFileSync, type FSWatcher } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, watch, writeFileSync, type FSWatcher } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { ControlChannel, type ControlAct, type WatchFolder } from "../../src/control/channel.js"
@@ -161,6 +161,35 @@ describe("the control channel", () => {
     }
     await c.settled()
     expect(watched).toEqual([controlFolder(dir)])
+  })
+
+  it("a control folder removed with its tree (a worktree's removal while its instance runs) is not made again; a client's next request is still acted on", async () => {
+    const dir = tempDir("ralph-control-")
+    mkdirSync(join(dir, STATE_DIR), { recursive: true })
+    const watched: string[] = []
+    const listeners: (() => void)[] = []
+    const watchFolder: WatchFolder = (folder, listener) => {
+      watched.push(folder)
+      listeners.push(listener)
+      return watch(folder, listener)
+    }
+    const acted: ControlRequest[] = []
+    const c = new ControlChannel(dir, async (r) => (acted.push(r), { ok: true, title: `did ${r.verb}`, message: "" }), () => {}, Date.now, watchFolder)
+    channels.push(c)
+    c.start()
+    await waitFor(() => watched.includes(controlFolder(dir)))
+    await c.settled()
+    // What git's recursive removal does first: the control folder goes, its parent is next.
+    const before = watched.length
+    rmSync(controlFolder(dir), { recursive: true })
+    for (const listener of [...listeners]) listener()
+    // The channel looks again, and watches the nearest folder left.
+    await waitFor(() => watched.length > before)
+    await c.settled()
+    expect(watched.at(-1)).toBe(join(dir, STATE_DIR))
+    expect(existsSync(controlFolder(dir))).toBe(false)
+    expect(await sendControl(dir, { verb: "pause" })).toMatchObject({ status: "done", title: "did pause" })
+    expect(acted.map((r) => r.verb)).toEqual(["pause"])
   })
 
   it("with no plugin to answer, the client withdraws its request and says so", async () => {
