@@ -4,9 +4,8 @@
 // (src/worktree/lifecycle.ts): a live one's instance is woken (after a restart of OpenCode nothing
 // else would), and an ended one's branch is settled by a job (jobs/settle-worktree.ts: commit,
 // merge by mergeStrategy, archive under `.opencode/ralph-loop/merged/<NAME>/`, remove), one at a time.
-import { existsSync } from "node:fs"
 import type { RalphContext } from "../context.js"
-import { htmlReportFile } from "../report/write.js"
+import { endFilesWritten } from "../report/write.js"
 import { readWorktrees, type WorktreeEntry } from "../store/worktree-loops.js"
 import { awaitsSettling, isLive, startWasCut } from "../worktree/lifecycle.js"
 import { JobLock, locked } from "./job-lock.js"
@@ -15,8 +14,11 @@ import { wakeWorktree } from "./jobs/wake-worktree.js"
 import { settleWorktree } from "./jobs/settle-worktree.js"
 
 const TICK_MS = 1_000
-/** A completed loop's reports are written right after it ends; a merge waits for them at most this long. */
-const REPORT_WAIT_MS = 30_000
+/**
+ * A loop's end files (its old sessions' transcripts, its reports) are written by its instance right
+ * after it ends; a settle waits for them at most this long (an instance that died meanwhile never will).
+ */
+export const END_FILES_WAIT_MS = 30_000
 
 /** What makes the watch tick: now and every `ms` until stopped (the event-order simulator ticks it itself). */
 export type Ticker = (tick: () => void, ms: number) => () => void
@@ -104,13 +106,17 @@ export class WorktreeWatch {
     })())
   }
 
-  /** An ended loop's branch is settled by a job (once its reports are written, or waited for long enough). */
+  /**
+   * An ended loop's branch is settled by a job — once its instance has written its end files, or
+   * was waited for long enough: archived before, they would be missing from merged/<NAME>/, and
+   * still being written, they would make the worktree's removal fail.
+   */
   private settle(entry: WorktreeEntry): void {
     const { state, saved } = entry
     if (!state || !saved || this.settling.has(entry.name)) return
     const ctx = this.ctx()
     const { loop, savedAt } = saved
-    if (loop.stopReason === "completed" && !existsSync(htmlReportFile(entry.path, { loop, savedAt })) && ctx.now() - savedAt < REPORT_WAIT_MS) return
+    if (!endFilesWritten(entry.path, { loop, savedAt }) && ctx.now() - savedAt < END_FILES_WAIT_MS) return
     const { settling, merges } = this
     settling.add(entry.name)
     const job = settleWorktree({ entry, state, loop }, (settled) => ctx.parallel.settled(settled))

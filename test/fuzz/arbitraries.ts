@@ -244,6 +244,7 @@ const worktreeEvent: fc.Arbitrary<WorktreeEvent> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<WorktreeEvent>("conflicting-edit") },
   { weight: 4, arbitrary: fc.constant<WorktreeEvent>("complete") },
   { weight: 1, arbitrary: fc.constantFrom<WorktreeEvent>("stop", "refuse") },
+  { weight: 3, arbitrary: fc.constant<WorktreeEvent>("end-files") },
 )
 
 const parallelRalph = (at: fc.Arbitrary<Target>): fc.Arbitrary<Action> =>

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest"
 import type { Loop } from "../../src/loop/loop.js"
 import type { LoopManager } from "../../src/loop/manager.js"
 import { markCurrentDone } from "../../src/plan/plan.js"
+import { END_FILES_WAIT_MS } from "../../src/actions/worktree-watch.js"
 import { runScenario, type Action, type RunConfig, type World } from "./sim.js"
 import { config, LOOP, nth, S } from "./steps.js"
 
@@ -648,6 +649,7 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
     S.wt(0, "start"),
     S.wt(0, "edit"),
     S.wt(0, "complete"),
+    S.wt(0, "end-files"), // its instance writes its report
     S.tick(), // the watch starts settling story-s1
   ]
   const lineOf = (world: World, pattern: RegExp) => world.trace.findIndex((line) => pattern.test(line))
@@ -713,6 +715,49 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
     s1MergedThenS2(world, settled)
   })
 
+  it.each([
+    ["complete", "merged", true],
+    ["stop", "kept", false], // stopped by a limit: its branch is kept, not merged
+  ] as const)("28: a worktree loop's end (%s) is settled only once its instance wrote its report, or after END_FILES_WAIT_MS", async (end, result, removed) => {
+    // Archived and removed before, its report was missing from merged/, and git's removal of the
+    // worktree met the instance's writes ("Directory not empty"). A loop stopped by a limit was not waited for.
+    const early = await run([
+      S.ralph("ses_B", { parallel: 1 }),
+      S.settle(),
+      S.wt(0, "start"),
+      S.wt(0, "edit"),
+      S.wt(0, end),
+      S.tick(),
+      S.settle(),
+    ])
+    expect(early.worktreeLoops.map((w) => [w.name, w.outcome?.result, w.removed])).toEqual([["story-s1", undefined, false]])
+    const reported = await run([
+      S.ralph("ses_B", { parallel: 1 }),
+      S.settle(),
+      S.wt(0, "start"),
+      S.wt(0, "edit"),
+      S.wt(0, end),
+      S.tick(),
+      S.settle(),
+      S.wt(0, "end-files"),
+      S.tick(),
+      S.settle(),
+    ])
+    expect(reported.worktreeLoops[0]).toMatchObject({ name: "story-s1", removed, outcome: { result } })
+    // Its instance died before writing them: settled all the same, once waited for long enough.
+    const waited = await run([
+      S.ralph("ses_B", { parallel: 1 }),
+      S.settle(),
+      S.wt(0, "start"),
+      S.wt(0, "edit"),
+      S.wt(0, end),
+      S.advance(END_FILES_WAIT_MS),
+      S.tick(),
+      S.settle(),
+    ])
+    expect(waited.worktreeLoops[0]).toMatchObject({ name: "story-s1", removed, outcome: { result } })
+  })
+
   it("OpenCode restarts while S1's loop runs: the new instance's watch wakes S1's instance once, through the runner (an effect the simulator answers)", async () => {
     const world = await run([
       S.ralph("ses_B", { parallel: 1 }),
@@ -741,6 +786,7 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
       S.wt(0, "start"),
       S.wt(0, "edit"),
       S.wt(0, "complete"),
+      S.wt(0, "end-files"),
       S.tick(),
       S.settle(),
     ])

@@ -79,7 +79,9 @@
 // 26 a worktree (and its branch) is removed only once its branch holds nothing the user's lacks, with
 //    no uncommitted work left in it
 // 27 the live worktree loops (starting or running, not settled) never outnumber maxParallelLoops
-import { WorktreeWatch } from "../../src/actions/worktree-watch.js"
+// 28 an ended worktree loop is archived (then removed) only once its instance wrote its end files (its
+//    report), or END_FILES_WAIT_MS after it stopped: never with its instance still writing in it
+import { END_FILES_WAIT_MS, WorktreeWatch } from "../../src/actions/worktree-watch.js"
 import { ParallelPlan } from "../../src/actions/parallel-plan.js"
 import { archiveWorktreeFiles } from "../../src/actions/worktree-archive.js"
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -180,7 +182,7 @@ export interface RalphFlags {
 }
 
 /** What a worktree loop (in its own OpenCode instance) does next. */
-export type WorktreeEvent = "start" | "edit" | "conflicting-edit" | "complete" | "stop" | "refuse"
+export type WorktreeEvent = "start" | "edit" | "conflicting-edit" | "complete" | "stop" | "refuse" | "end-files"
 
 export type Action =
   /** `/ralph <task> [flags]` (`args`: a malformed line instead, so nothing starts). */
@@ -325,6 +327,9 @@ export interface SimWorktree {
   loop?: Loop
   /** Its /ralph was refused: no loop will start there. */
   refused: boolean
+  /** When its loop stopped, and whether its instance has written its end files (the report) since. */
+  stoppedAt?: number
+  endFilesWritten?: boolean
   /** The OpenCode run (restarts so far) that launched it: a start a restart cut off never saves a loop. */
   launchedIn: number
   /** Its branch: where it began on the user's, its commits, how many of them the user's branch has. */
@@ -699,10 +704,13 @@ export class World {
         return
       case "stop":
         if (running) this.saveWorktreeLoop(wt, "stopped", "max-iterations")
+        return
+      case "end-files":
+        if (wt.loop?.phase === "stopped" && !wt.endFilesWritten) this.writeEndFiles(wt, wt.loop)
     }
   }
 
-  /** The worktree's instance saves its loop (a completed one writes its report right after). */
+  /** The worktree's instance saves its loop (a stopped one writes its report later: "end-files"). */
   private saveWorktreeLoop(wt: SimWorktree, phase: "running" | "stopped", stopReason?: "completed" | "max-iterations"): void {
     const { activation: _a, ...settings } = this.settings
     const loop: Loop = { ...(wt.loop ?? newLoop(`ses_W${++this.ids}`, `Story ${wt.story ?? wt.name}`, settings, this.now)), phase, ...(stopReason ? { stopReason } : {}) }
@@ -710,10 +718,15 @@ export class World {
     const loops = join(wt.path, STATE_DIR, "loops")
     mkdirSync(loops, { recursive: true })
     writeFileSync(join(loops, `${loop.id}.json`), stateText(loop, this.now))
-    if (stopReason !== "completed") return
+    if (phase === "stopped") wt.stoppedAt = this.now
+  }
+
+  /** What the worktree's instance writes last when its loop ended: its HTML report. */
+  private writeEndFiles(wt: SimWorktree, loop: Loop): void {
     const report = htmlReportFile(wt.path, { loop, savedAt: this.now })
     mkdirSync(dirname(report), { recursive: true })
     writeFileSync(report, "<html></html>\n")
+    wt.endFilesWritten = true
   }
 
   private worktreeNamed(name: string): SimWorktree {
@@ -1111,6 +1124,12 @@ export class World {
     if (effect.kind === "worktree-reclaim") {
       const wt = this.worktreeLoops.findLast((w) => w.name === effect.name && !w.removed)
       if (wt?.loop) this.violate(26, `the worktree ${wt.name} is taken for a new start though its loop was saved there`)
+      return
+    }
+    if (effect.kind === "worktree-archive") {
+      const wt = this.worktreeNamed(effect.name)
+      if (wt.loop?.phase === "stopped" && !wt.endFilesWritten && wt.stoppedAt !== undefined && this.now - wt.stoppedAt < END_FILES_WAIT_MS)
+        this.violate(28, `the worktree ${wt.name} is archived ${this.now - wt.stoppedAt} ms after its loop stopped, before its instance wrote its report`)
       return
     }
     if (effect.kind === "worktree-remove") {
