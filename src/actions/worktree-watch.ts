@@ -7,18 +7,13 @@
 import type { RalphContext } from "../context.js"
 import { endFilesWritten } from "../report/write.js"
 import { readWorktrees, type WorktreeEntry } from "../store/worktree-loops.js"
-import { awaitsSettling, isLive, startWasCut } from "../worktree/lifecycle.js"
+import { awaitsSettling, END_FILES_WAIT_MS, isLive, startWasCut } from "../worktree/lifecycle.js"
 import { JobLock, locked } from "./job-lock.js"
 import { startCut } from "./jobs/launch-worktree.js"
 import { wakeWorktree } from "./jobs/wake-worktree.js"
 import { settleWorktree } from "./jobs/settle-worktree.js"
 
 const TICK_MS = 1_000
-/**
- * A loop's end files (its old sessions' transcripts, its reports) are written by its instance right
- * after it ends; a settle waits for them at most this long (an instance that died meanwhile never will).
- */
-export const END_FILES_WAIT_MS = 30_000
 
 /** What makes the watch tick: now and every `ms` until stopped (the event-order simulator ticks it itself). */
 export type Ticker = (tick: () => void, ms: number) => () => void

@@ -10,7 +10,8 @@ import { listWorktreeFolders, removeWorktree, unmergedCommits, worktreeDirty } f
 import { readParallelRun } from "../store/parallel-file.js"
 import { worktreeFile } from "../store/worktree-file.js"
 import { readWorktrees, type WorktreeEntry } from "../store/worktree-loops.js"
-import { stageOf } from "../worktree/lifecycle.js"
+import { cleanVerdict, END_FILES_WAIT_MS } from "../worktree/lifecycle.js"
+import { endFilesWritten } from "../report/write.js"
 import { parallelLines, worktreeLines } from "../worktree/status-lines.js"
 import type { CliArgs } from "./args.js"
 import { DAY_MS, DEFAULT_DAYS } from "./clean.js"
@@ -43,10 +44,12 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
   const days = args.days ?? DEFAULT_DAYS
   let failed = false
   for (const entry of await readWorktrees(args.project)) {
-    const loop = entry.saved?.loop
-    // A start OpenCode's stop cut off (its launcher is gone, no loop saved) failed as surely as one recorded failed.
-    const ended = loop?.phase === "stopped" || (!loop && entry.state?.merge?.result === "failed") || stageOf(entry) === "unstarted"
-    if (!ended) continue
+    // A live loop's worktree is not clean's to judge (nor a folder without worktree.json): left alone, unsaid.
+    if (!cleanVerdict(entry).remove) continue
+    if (entry.saved && !endFilesWritten(entry.path, entry.saved) && now - entry.saved.savedAt < END_FILES_WAIT_MS) {
+      out(`ralph-loop clean: kept the worktree ${entry.name}: its loop ended moments ago and OpenCode is still writing its report there`)
+      continue
+    }
     const at = await endedAt(entry)
     if (at === undefined || !(at < now - days * DAY_MS)) {
       out(`ralph-loop clean: kept the worktree ${entry.name}: its loop ended less than ${days} day${days === 1 ? "" : "s"} ago (--days 0 removes it)`)

@@ -11,6 +11,12 @@
 import type { Loop } from "../loop/loop.js"
 import type { Launcher, WorktreeState } from "./worktree-state.js"
 
+/**
+ * A loop's end files (its old sessions' transcripts, its reports) are written by its instance right
+ * after it ends; a settle or clean waits for them at most this long (an instance that died meanwhile never will).
+ */
+export const END_FILES_WAIT_MS = 30_000
+
 export type WorktreeStage = "starting" | "unstarted" | "running" | "ended" | "settled"
 
 export interface WorktreeFacts {
@@ -63,16 +69,17 @@ export function leftByFailedStart(facts: WorktreeFacts): boolean {
 }
 
 /**
- * What `ralph-loop clean` may do with a worktree: only a settled one is ever removed. An ended one
- * waits for the plugin to merge it (or the user's --force); a live one is never touched.
+ * Whether `ralph-loop clean` may remove a worktree: a settled, unstarted or ended one — once it has
+ * proved that nothing in it is missing from the user's branch, or with --force (its caller's part);
+ * never a live one (a loop saved there and not stopped), nor a folder it does not know.
  */
-export function cleanVerdict(facts: WorktreeFacts, force: boolean): { remove: true } | { remove: false; why: string } {
+export function cleanVerdict(facts: WorktreeFacts): { remove: true } | { remove: false; why: string } {
+  if (facts.saved !== undefined && facts.saved.loop.phase !== "stopped") return { remove: false, why: "its loop is still running" }
   switch (stageOf(facts)) {
     case "settled":
     case "unstarted":
-      return { remove: true }
     case "ended":
-      return force ? { remove: true } : { remove: false, why: "its loop ended but its branch is not settled yet (the plugin merges it when OpenCode runs in the project; --force removes it anyway)" }
+      return { remove: true }
     case "starting":
     case "running":
       return { remove: false, why: "its loop is still running" }

@@ -81,7 +81,8 @@
 // 27 the live worktree loops (starting or running, not settled) never outnumber maxParallelLoops
 // 28 an ended worktree loop is archived (then removed) only once its instance wrote its end files (its
 //    report), or END_FILES_WAIT_MS after it stopped: never with its instance still writing in it
-import { END_FILES_WAIT_MS, WorktreeWatch } from "../../src/actions/worktree-watch.js"
+import { WorktreeWatch } from "../../src/actions/worktree-watch.js"
+import { END_FILES_WAIT_MS } from "../../src/worktree/lifecycle.js"
 import { ParallelPlan } from "../../src/actions/parallel-plan.js"
 import { archiveWorktreeFiles } from "../../src/actions/worktree-archive.js"
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"

@@ -4,12 +4,13 @@
 // archives and their checkpoint refs, and what it says when something could not be removed.
 import { execFileSync, spawnSync } from "node:child_process"
 import { existsSync, lutimesSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { createWorktree } from "../../src/actions/worktree-git.js"
 import { parseArgs, type CliArgs } from "../../src/cli/args.js"
 import { clean } from "../../src/cli/clean.js"
 import { cleanWorktrees } from "../../src/cli/worktrees.js"
+import { htmlReportFile } from "../../src/report/write.js"
 import type { Loop } from "../../src/loop/loop.js"
 import { LoopStore, stateText } from "../../src/store/loop-store.js"
 import { writeWorktreeState } from "../../src/store/worktree-file.js"
@@ -221,6 +222,24 @@ describe("ralph-loop clean: worktree loops", () => {
     expect(lines.filter((line) => line.includes("worktree"))).toEqual(["ralph-loop clean: removed the worktree cut-wt and its branch ralph/cut-wt; its loop's files are kept in .opencode/ralph-loop/merged/cut-wt/"])
     expect(existsSync(cut)).toBe(false)
     expect(existsSync(starting)).toBe(true)
+  })
+
+  it("keeps a worktree whose loop ended moments ago until its OpenCode instance has written its report (its writes would meet the removal), also with --force", async () => {
+    const main = repo()
+    const path = await worktreeLoop(main, "just-wt", "ses_just", 1 / DAY) // a millisecond ago
+
+    const first = await runClean(main, ["--days", "0", "--force"])
+    expect(first.lines).toContain("ralph-loop clean: kept the worktree just-wt: its loop ended moments ago and OpenCode is still writing its report there")
+    expect(existsSync(path)).toBe(true)
+
+    // Its instance wrote the report (last of its end files).
+    const report = htmlReportFile(path, { loop: ended({ id: "ses_just", sessionID: "ses_just" }), savedAt: NOW - 1 })
+    mkdirSync(dirname(report), { recursive: true })
+    writeFileSync(report, "<html></html>\n")
+    const second = await runClean(main, ["--days", "0", "--force"])
+    expect(second.lines).toContain("ralph-loop clean: removed the worktree just-wt and its branch ralph/just-wt; its loop's files are kept in .opencode/ralph-loop/merged/just-wt/")
+    expect(existsSync(path)).toBe(false)
+    expect(existsSync(join(main, ".opencode/ralph-loop/merged/just-wt/.opencode/sessions/ses_just/ralph_report.html"))).toBe(true)
   })
 
   it("keeps a worktree whose git status fails (a corrupt index), also with --force", async () => {

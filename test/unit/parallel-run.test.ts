@@ -191,7 +191,7 @@ describe("a story whose start a restart of OpenCode cut off", () => {
     const seen = await readWorktrees(dir, second.launcher)
     expect(seen.map((w) => [w.name, stageOf(w)])).toEqual([["story-a", "unstarted"]])
     expect(seen.filter(isLive)).toEqual([])
-    expect(cleanVerdict(seen[0] as WorktreeEntry, false)).toEqual({ remove: true })
+    expect(cleanVerdict(seen[0] as WorktreeEntry)).toEqual({ remove: true })
 
     await second.watch.tick()
     await second.when(() => second.sessions.includes(worktreeDir(dir, "story-b")))

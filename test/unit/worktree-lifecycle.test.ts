@@ -29,21 +29,23 @@ describe("worktree loop lifecycle", () => {
     expect(startWasCut(facts)).toBe(stage === "unstarted")
   })
 
-  it("clean removes a settled worktree; an ended one only with --force; never a live one or a folder it does not know", () => {
-    const verdicts = cases.map(([name, facts]) => [name, cleanVerdict(facts, false).remove, cleanVerdict(facts, true).remove])
+  it("clean may remove a settled, unstarted or ended worktree (once it proves nothing is lost, or with --force); never a live one or a folder it does not know", () => {
+    const verdicts = cases.map(([name, facts]) => [name, cleanVerdict(facts).remove])
     expect(verdicts).toEqual([
-      ["no worktree.json", false, false],
-      ["made, its loop not saved yet", false, false],
-      ["made, its launcher gone before its loop was saved", true, true],
-      ["its launcher gone, its loop saved (it started)", false, false],
-      ["its loop running", false, false],
-      ["its loop paused", false, false],
-      ["its loop waiting", false, false],
-      ["its loop stopped, not merged yet", false, true],
-      ["merged", true, true],
-      ["kept", true, true],
-      ["could not start", true, true],
+      ["no worktree.json", false],
+      ["made, its loop not saved yet", false],
+      ["made, its launcher gone before its loop was saved", true],
+      ["its launcher gone, its loop saved (it started)", false],
+      ["its loop running", false],
+      ["its loop paused", false],
+      ["its loop waiting", false],
+      ["its loop stopped, not merged yet", true],
+      ["merged", true],
+      ["kept", true],
+      ["could not start", true],
     ])
+    // Recorded as failed to start, but a loop was saved there after all and runs: not clean's.
+    expect(cleanVerdict({ state: state({ result: "failed", detail: "d" }), saved: loop("running") })).toEqual({ remove: false, why: "its loop is still running" })
   })
 })
 
