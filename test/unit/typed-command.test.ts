@@ -48,12 +48,13 @@ describe("typedCommand", () => {
 })
 
 describe("chat.message with a typed TUI command", () => {
-  /** A paused loop in ses_a whose first message was given its instruction, and the hook around it. */
-  function setup() {
+  /** A paused (or waiting) loop in ses_a whose first message was given its instruction, and the hook around it. */
+  function setup(phase: "paused" | "waiting" = "paused") {
     const manager = new LoopManager()
     const { loop } = manager.start("ses_a", "sort the widgets", makeLoop().settings, 0)
     manager.instructionGiven(loop)
-    manager.pause(loop, "paused with /ralph-pause")
+    if (phase === "paused") manager.pause(loop, "paused with /ralph-pause")
+    else manager.wait(loop, { reason: "usage-limit", until: 60_000, then: "resume" }, "the provider's usage limit")
     const toasts: string[] = []
     const runnerEnded: string[] = []
     const controlTurns = new ControlTurns()
@@ -104,6 +105,16 @@ describe("chat.message with a typed TUI command", () => {
     expect(loop.phase).toBe("stopped")
     expect(loop.stopReason).toBe("cancelled")
     expect(runnerEnded).toEqual([loop.id])
+  })
+
+  it("`/cancel-ralph now` on a waiting loop ends it, and `/ralph-pause now` pauses one: neither goes on", async () => {
+    const waiting = setup("waiting")
+    await waiting.send("/cancel-ralph now")
+    expect(waiting.loop.phase).toBe("stopped")
+    const other = setup("waiting")
+    await other.send("/ralph-pause now")
+    expect(other.loop.phase).toBe("paused")
+    expect(other.loop.wait).toBeUndefined()
   })
 
   it("text that only looks like one is the user speaking: the loop resumes, as before", async () => {
