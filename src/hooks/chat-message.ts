@@ -1,12 +1,17 @@
 // Every user message passes here before it is stored. The first message of a loop gets the promise
 // instruction (seed 000, step 0); a typed message starting with a keyword ("ralph: …") or, with
 // activation "always", a new session's first message starts a loop; a message in a paused loop's
-// session resumes it; a typed message in a session without a loop resets its continuations.
+// session resumes it; a typed message in a session without a loop resets its continuations. A TUI
+// command typed with arguments ("/ralph-pause now") is that command, acted on here.
 import type { Hooks } from "@opencode-ai/plugin"
 import type { Part, TextPart } from "@opencode-ai/sdk"
 import { startLoop } from "../actions/start-loop.js"
-import { CONTROL_MARKER } from "../commands/definitions.js"
+import { runControl } from "../commands/control.js"
+import { CONTROL_MARKER, isControlCommand, isMemoryCommand } from "../commands/definitions.js"
+import { runMemoryCommand } from "../commands/memory-commands.js"
 import { startFromCommand } from "../commands/start.js"
+import { replaceText } from "../commands/text.js"
+import { typedCommand, type TypedCommand } from "../commands/typed-command.js"
 import { featureOn } from "../config/features.js"
 import type { RalphContext } from "../context.js"
 import { keywordArguments } from "../continuations/keyword.js"
@@ -26,10 +31,19 @@ export const chatMessageHook =
     // A loop's review session: its prompt is the plugin's own, never a loop's start.
     if (ctx.manager.isReviewSession(sessionID)) return void ctx.newSessions.delete(sessionID)
     const isControl = output.parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))
-    ctx.controlTurns.messageCreated(sessionID, output.message.id, isControl)
     const isNewSession = ctx.newSessions.delete(sessionID)
     let loop = ctx.manager.get(sessionID)
     const text = userText(output.parts)
+    const command = isControl || loop?.needsInstruction ? undefined : typedCommand(text)
+    if (command) {
+      // Acted on as the server's command would be; its message becomes a control message, so it
+      // neither resumes nor counts as the user's, and its turn is the cheap control turn.
+      await runTypedCommand(ctx, sessionID, command, output.parts)
+      ctx.controlTurns.commandRewritten(sessionID)
+      ctx.controlTurns.messageCreated(sessionID, output.message.id, true)
+      return
+    }
+    ctx.controlTurns.messageCreated(sessionID, output.message.id, isControl)
     // Typed by the user: text of their own (OpenCode's synthetic "continue" has none), not a command's
     // message (/ralph's first message, a control command), not the plugin's own continuation.
     const typed = text !== "" && !loop?.needsInstruction && !isControl && !isContinuationText(text)
@@ -66,6 +80,14 @@ export const chatMessageHook =
       output.parts.push(part)
     }
   }
+
+async function runTypedCommand(ctx: RalphContext, sessionID: string, { name, args }: TypedCommand, parts: Part[]): Promise<void> {
+  if (isControlCommand(name)) return runControl(ctx, name, sessionID, args, parts)
+  if (isMemoryCommand(name)) return runMemoryCommand(ctx, name, args, parts)
+  // The loops view has no server command: it opens only from the TUI's own list.
+  const view: "ralph-loops" = name
+  replaceText(parts, `${CONTROL_MARKER} /${view}\n\n/${view} opens the TUI's view of the project's loops: type it without anything after it, or pick it from the list.\n\n(This message is for the user. Reply with just "OK".)`)
+}
 
 function userText(parts: Part[]): string {
   return parts
