@@ -87,9 +87,13 @@ export interface RunProcess {
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>
 }
 
-/** `ralph-loop run ARGS` in the project, with the harness's opencode binary (or `--attach` to a running server). */
-export function startRun(setup: RunSetup, project: string, args: string[], options: { json?: boolean; env?: Record<string, string>; attach?: string } = {}): RunProcess {
-  const host = options.attach ? ["--attach", options.attach] : ["--opencode", opencodeBinary()]
+/**
+ * `ralph-loop run ARGS` in the project, with the harness's opencode binary (or `--attach` to a
+ * running server; `opencode: null`: neither, the one on PATH).
+ */
+export function startRun(setup: RunSetup, project: string, args: string[], options: { json?: boolean; env?: Record<string, string>; attach?: string; opencode?: string | null } = {}): RunProcess {
+  const opencode = options.opencode === undefined ? opencodeBinary() : options.opencode
+  const host = options.attach ? ["--attach", options.attach] : opencode === null ? [] : ["--opencode", opencode]
   const child = spawn(process.execPath, [CLI, "run", "--project", project, ...host, ...(options.json ? ["--json"] : []), ...args], {
     cwd: project,
     env: { ...setup.env, ...options.env },

@@ -35,6 +35,15 @@ export const RUN_HELP = `ralph-loop run [--project DIR] [--attach URL] [--openco
   Exit status: 0 completed · 1 runner failure · 2 usage · 3 a limit reached · 4 gave up
   (stagnation, review) · 5 auth error · 6 paused for a person · 130 interrupted. See docs/headless.md.`
 
+// run follows a loop in the project itself; these run in OpenCode instances of their own. What to do instead:
+const PARALLEL_REFUSED =
+  "--parallel is not supported by `ralph-loop run` (its stories run in worktree loops of OpenCode instances of their own, which run does not follow). " +
+  "Run one story per job instead: `ralph-loop plan ready`, then `ralph-loop run --prd PATH --story ID` for each id, then `ralph-loop plan merge` " +
+  '(docs/headless.md, "A plan over many machines"); or /ralph --prd --parallel N inside OpenCode.'
+const WORKTREE_REFUSED =
+  "--worktree is not supported by `ralph-loop run` (a worktree loop runs in an OpenCode instance of its own, which run does not follow). " +
+  "Run it in a checkout of its own instead (`git worktree add DIR`, the plugin installed there, `ralph-loop run --project DIR …`); or /ralph --worktree inside OpenCode."
+
 /** How long the end of a loop may take to be complete on disk (old sessions retired, report written). */
 const END_STEPS_MS = 30_000
 /** How often the loop's files are looked at. */
@@ -136,7 +145,8 @@ class Runner {
       const ralph = parseRalphArgs(args.ralph)
       if (!ralph.ok) return this.failed(`/ralph ${args.ralph}: ${ralph.error}`, { kind: "usage" })
       if (!ralph.task && ralph.prd === undefined) return this.failed("/ralph needs a task (or --prd [PATH])", { kind: "usage" })
-      if (ralph.worktree || ralph.parallel !== undefined) return this.failed("run follows a loop in the project itself: --worktree and --parallel loops run in instances of their own and are not supported here", { kind: "usage" })
+      const unsupported = ralph.parallel !== undefined ? PARALLEL_REFUSED : ralph.worktree ? WORKTREE_REFUSED : undefined
+      if (unsupported) return this.failed(unsupported, { kind: "usage" })
     }
 
     // From here on, what the plugin journals is the run's.
