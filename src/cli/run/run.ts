@@ -18,10 +18,10 @@ import { packageInfo } from "../package-info.js"
 import { parseRunArgs, type RunArgs } from "./args.js"
 import { runEventSchema, RUN_EVENTS_VERSION, type RunEvent, type RunEventBody } from "./events.js"
 import { exitCode, type Ending } from "./exit-code.js"
-import { JournalTail, readLoopState, stateAsOf } from "./follow.js"
+import { JournalTail, readLoopState, stateAsOf, usageByLastDecision } from "./follow.js"
 import { attachHost, HostError, startHost, type Host } from "./host.js"
 import { pluginInstalled } from "./installed.js"
-import { freshMemory, translate, type StateNow } from "./journal-events.js"
+import { freshMemory, translate, type FollowMemory, type StateNow } from "./journal-events.js"
 import { runLine } from "./lines.js"
 import { PermissionDesk } from "./permissions.js"
 import { ServerEvents } from "./server-events.js"
@@ -136,11 +136,14 @@ class Runner {
     if (!installed.ok) return this.failed(installed.problem)
 
     let resuming: SavedLoop | undefined
+    let memory = freshMemory()
     if (args.resume !== undefined) {
       const pick = await loopToResume(args.project, args.resume)
       if (typeof pick === "string") return this.failed(pick, { kind: "usage" })
       resuming = pick
       this.loopID = pick.loop.id
+      // Read before the loop can go on: its next iteration's tokens and cost count from here, not from 0.
+      memory = { ...memory, ...(await usageByLastDecision(args.project, pick.loop)) }
     } else {
       const ralph = parseRalphArgs(args.ralph)
       if (!ralph.ok) return this.failed(`/ralph ${args.ralph}: ${ralph.error}`, { kind: "usage" })
@@ -193,7 +196,7 @@ class Runner {
           (error: unknown) => String(error),
         )
     }
-    return this.follow(tail, commandSettled, resuming !== undefined)
+    return this.follow(tail, commandSettled, resuming !== undefined, memory)
   }
 
   private async startHost(): Promise<Host> {
@@ -206,7 +209,7 @@ class Runner {
   }
 
   /** Follows the loop until it ends, the server dies or a signal comes. */
-  private async follow(tail: JournalTail, commandSettled: Promise<string | undefined> | undefined, resumed: boolean): Promise<number> {
+  private async follow(tail: JournalTail, commandSettled: Promise<string | undefined> | undefined, resumed: boolean, memoryBefore: FollowMemory): Promise<number> {
     const host = this.host as Host
     let gone: string | undefined
     void host.exited.then((how) => {
@@ -220,7 +223,7 @@ class Runner {
       commandDone = true
       this.poke()
     })
-    let memory = freshMemory()
+    let memory = memoryBefore
     let started = resumed
     let interruptAsked = false
     let interruptDeadline: number | undefined
