@@ -5,17 +5,30 @@
 // ready` then lists the story that depended on both; a fourth run completes it, and the last merge
 // leaves every story done.
 import { execFileSync, spawnSync } from "node:child_process"
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { EXIT } from "../../src/cli/run/exit-code.js"
 import type { MockRequest, Reply } from "../harness/mock-model.js"
+import { opencodeBinary, seedConfigDir } from "../harness/opencode-server.js"
+import { planCommands, STORY_BRANCH_PUSH } from "./many-machines-commands.js"
 import { alive, CLI, runSetup, serverPid, startRun } from "./run-helpers.js"
 
 const setup = runSetup()
 
+/** A folder with `opencode` in it, for the runners' PATH (`ralph-loop install` runs `opencode plugin`). */
+function opencodeOnPath(): string {
+  const dir = join(setup().root, "bin")
+  if (!existsSync(dir)) {
+    mkdirSync(dir)
+    symlinkSync(opencodeBinary(), join(dir, "opencode"))
+  }
+  return dir
+}
+
 const env = () => ({
   ...setup().env,
+  PATH: `${opencodeOnPath()}:${setup().env.PATH}`,
   GIT_CONFIG_NOSYSTEM: "1",
   GIT_AUTHOR_NAME: "CI",
   GIT_AUTHOR_EMAIL: "ci@example.invalid",
@@ -48,20 +61,28 @@ function storyScript(r: MockRequest): Reply {
   return { toolCalls: [{ name: "bash", args: { command: `printf '${id}\\n' > ${id}.txt`, description: `Story ${id}` } }] }
 }
 
-/** A CI runner: a fresh clone of the remote, `ralph-loop run --prd plan.json --story ID` in it, its branch pushed. */
+/**
+ * A CI runner, as docs/headless.md's story job: a fresh clone of the remote, `ralph-loop install
+ * --project .` and `ralph-loop run --prd plan.json --story ID` in it, its branch pushed.
+ */
 async function runStory(remote: string, runner: string, story: string): Promise<string> {
   const dir = join(setup().root, "projects", runner)
   git(setup().root, "clone", "-q", remote, dir)
-  // The OpenCode config (the scripted model, this plugin) goes into the clone: untracked files of the runner's, never in the story's commit.
-  setup().project(runner, { pluginOptions: { strategy: "continue" }, script: { main: storyScript } })
-  const run = startRun(setup(), dir, ["--prd", "plan.json", "--story", story])
+  // The OpenCode config (the scripted model) and what install writes (the plugin's listing) go into
+  // the clone: untracked files of the runner's, never in the story's commit.
+  setup().project(runner, { withPlugin: false, configFile: '{ "strategy": "continue" }\n', script: { main: storyScript } })
+  const installed = cli(dir, ...planCommands.install)
+  expect(installed.status, `${installed.stdout}\n${installed.stderr}`).toBe(0)
+  // `opencode plugin` leaves .opencode/ a config folder OpenCode would npm-install into at its start.
+  seedConfigDir(join(dir, ".opencode"))
+  const run = startRun(setup(), dir, planCommands.story("plan.json", story).slice(1))
   const code = await run.exit(300_000)
   expect(code, `${run.lines().join("\n")}\n${run.stderr()}`).toBe(EXIT.completed)
   expect(alive(serverPid(run.lines()) as number)).toBe(false)
   // Every prompt of the run was about its story.
   const stories = setup().requests(runner, "main").map((r) => /^## Current story: (\S+)/m.exec(r.lastUser)?.[1]).filter(Boolean)
   expect(new Set(stories)).toEqual(new Set([story]))
-  git(dir, "push", "-q", "origin", "refs/heads/ralph/story-*:refs/heads/ralph/story-*")
+  git(dir, ...STORY_BRANCH_PUSH)
   return dir
 }
 
@@ -78,7 +99,7 @@ describe("a plan over many machines", () => {
     const remote = join(root, "remote.git")
     git(root, "clone", "-q", "--bare", seed, remote)
 
-    expect(cli(seed, "plan", "ready", "plan.json")).toMatchObject({ status: 0, stdout: "s1\ns2\n" })
+    expect(cli(seed, ...planCommands.ready("plan.json"))).toMatchObject({ status: 0, stdout: "s1\ns2\n" })
     const [a] = await Promise.all([runStory(remote, "runner-a", "s1"), runStory(remote, "runner-b", "s2")])
     expect(git(remote, "for-each-ref", "--format=%(refname:short)", "refs/heads/").split("\n").sort()).toEqual(["main", "ralph/story-s1", "ralph/story-s2"])
     expect(git(remote, "show", "--name-only", "--format=", "ralph/story-s1")).toBe("s1.txt")
@@ -88,13 +109,13 @@ describe("a plan over many machines", () => {
     expect(readFileSync(join(a as string, "plan.json"), "utf8")).toBe(PLAN)
 
     // s3 is not ready yet on a runner that has not merged: the run is refused with the reason, exit 2.
-    const early = startRun(setup(), a as string, ["--prd", "plan.json", "--story", "s3"])
+    const early = startRun(setup(), a as string, planCommands.story("plan.json", "s3").slice(1))
     expect(await early.exit(300_000)).toBe(EXIT.usage)
     expect(`${early.lines().join("\n")}\n${early.stderr()}`).toContain("story s3 is not ready: it depends on s1, s2, not done in plan.json")
 
     const merger = join(root, "runner-c")
     git(root, "clone", "-q", remote, merger)
-    const merged = cli(merger, "plan", "merge", "plan.json")
+    const merged = cli(merger, ...planCommands.merge("plan.json"))
     expect(merged).toEqual({
       status: 0,
       stdout: [
@@ -108,19 +129,19 @@ describe("a plan over many machines", () => {
     })
     git(merger, "commit", "-q", "-m", "plan: stories merged", "--", "plan.json")
     git(merger, "push", "-q", "origin", "HEAD")
-    expect(cli(merger, "plan", "ready", "plan.json")).toMatchObject({ status: 0, stdout: "s3\n" })
-    expect(JSON.parse(cli(merger, "plan", "ready", "plan.json", "--json").stdout)).toEqual({ stories: ["s3"], done: ["s1", "s2"], left: 1 })
+    expect(cli(merger, ...planCommands.ready("plan.json"))).toMatchObject({ status: 0, stdout: "s3\n" })
+    expect(JSON.parse(cli(merger, ...planCommands.ready("plan.json"), "--json").stdout)).toEqual({ stories: ["s3"], done: ["s1", "s2"], left: 1 })
 
     await runStory(remote, "runner-d", "s3")
     expect(git(remote, "show", "--name-only", "--format=", "ralph/story-s3")).toBe("s3.txt")
     git(merger, "fetch", "-q", "origin")
-    expect(cli(merger, "plan", "merge", "plan.json")).toEqual({
+    expect(cli(merger, ...planCommands.merge("plan.json"))).toEqual({
       status: 0,
       stdout: ["origin/ralph/story-s3: merged into main (story s3: three)", "plan.json: marked done: s3 (not committed: commit plan.json)", "every story of plan.json is done (3)", ""].join("\n"),
       stderr: "",
     })
     expect(["s1.txt", "s2.txt", "s3.txt"].map((f) => readFileSync(join(merger, f), "utf8"))).toEqual(["s1\n", "s2\n", "s3\n"])
     expect(JSON.parse(readFileSync(join(merger, "plan.json"), "utf8")).userStories.map((s: { passes: boolean }) => s.passes)).toEqual([true, true, true])
-    expect(cli(merger, "plan", "ready", "plan.json", "--json").stdout).toBe('{"stories":[],"done":["s1","s2","s3"],"left":0}\n')
+    expect(cli(merger, ...planCommands.ready("plan.json"), "--json").stdout).toBe('{"stories":[],"done":["s1","s2","s3"],"left":0}\n')
   })
 })

@@ -1,7 +1,9 @@
 // `ralph-loop run` against the real `opencode serve` it starts itself: one exit code per class of
 // ending, a line per decided iteration, and no server left behind.
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { EXIT } from "../../src/cli/run/exit-code.js"
+import { packageDir } from "../harness/harness.js"
 import { alive, runSetup, serverPid, startRun } from "./run-helpers.js"
 
 const setup = runSetup()
@@ -83,5 +85,39 @@ describe("ralph-loop run: how a loop ends is its exit code", () => {
     const events = run.events()
     expect(events.find((e) => e.type === "paused")).toMatchObject({ detail: expect.stringContaining("need the API key for the staging server") })
     expect(events.at(-1)).toMatchObject({ type: "ended", outcome: "paused", exitCode: 6, detail: expect.stringMatching(/need the API key.*ralph-loop run --resume ses_/) })
+  })
+
+  it("OpenCode not found: --opencode to a file that is not there, and no `opencode` on PATH, each exit 1 with what to do, no server started", async () => {
+    const project = setup().project("run-no-opencode")
+    const missing = startRun(setup(), project, ["a task"], { opencode: "/nonexistent/opencode" })
+    expect(await missing.exit()).toBe(EXIT.runnerFailure)
+    expect(missing.stderr()).toContain("ralph-loop run: --opencode /nonexistent/opencode: no such file")
+    expect(missing.lines().at(-1)).toMatch(/^ended: runner-failure .*\(exit 1\)$/)
+
+    // This package's node_modules/.bin (as `npx`/`npm run` put it first) has an `opencode` the run must look past.
+    const path = [join(packageDir(), "node_modules", ".bin"), "/usr/bin", "/bin"].join(":")
+    const notOnPath = startRun(setup(), project, ["a task"], { opencode: null, env: { PATH: path } })
+    expect(await notOnPath.exit()).toBe(EXIT.runnerFailure)
+    expect(notOnPath.stderr()).toContain("OpenCode (the `opencode` command) is not on PATH: install it (https://opencode.ai), or give its path with --opencode PATH")
+    for (const run of [missing, notOnPath]) expect(run.lines().some((l) => l.startsWith("OpenCode started"))).toBe(false)
+    expect(setup().requests("run-no-opencode")).toHaveLength(0)
+  })
+
+  it("--parallel and --worktree: a usage error (exit 2) before any server starts, saying what to do instead", async () => {
+    const project = setup().project("run-unsupported")
+    const parallel = startRun(setup(), project, ["--prd", "plan.json", "--parallel", "2"])
+    expect(await parallel.exit()).toBe(EXIT.usage)
+    expect(parallel.stderr()).toContain("--parallel is not supported by `ralph-loop run`")
+    expect(parallel.stderr()).toContain("`ralph-loop run --prd PATH --story ID` for each id")
+    expect(parallel.stderr()).toContain('docs/headless.md, "A plan over many machines"')
+    expect(parallel.stderr()).toContain("/ralph --prd --parallel N inside OpenCode")
+
+    const worktree = startRun(setup(), project, ["a task", "--worktree", "feature-x"])
+    expect(await worktree.exit()).toBe(EXIT.usage)
+    expect(worktree.stderr()).toContain("--worktree is not supported by `ralph-loop run`")
+    expect(worktree.stderr()).toContain("`ralph-loop run --project DIR …`")
+    expect(worktree.stderr()).toContain("/ralph --worktree inside OpenCode")
+    for (const run of [parallel, worktree]) expect(run.lines().some((l) => l.startsWith("OpenCode started"))).toBe(false)
+    expect(setup().requests("run-unsupported")).toHaveLength(0)
   })
 })

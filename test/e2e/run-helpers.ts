@@ -3,7 +3,7 @@
 // project's opencode.json pointing at the scripted model and listing this package as its plugin
 // (as the harness writes it). One scripted model per test file; each test a project of its own.
 import { spawn, type ChildProcess } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll } from "vitest"
@@ -87,9 +87,13 @@ export interface RunProcess {
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>
 }
 
-/** `ralph-loop run ARGS` in the project, with the harness's opencode binary (or `--attach` to a running server). */
-export function startRun(setup: RunSetup, project: string, args: string[], options: { json?: boolean; env?: Record<string, string>; attach?: string } = {}): RunProcess {
-  const host = options.attach ? ["--attach", options.attach] : ["--opencode", opencodeBinary()]
+/**
+ * `ralph-loop run ARGS` in the project, with the harness's opencode binary (or `--attach` to a
+ * running server; `opencode: null`: neither, the one on PATH).
+ */
+export function startRun(setup: RunSetup, project: string, args: string[], options: { json?: boolean; env?: Record<string, string>; attach?: string; opencode?: string | null } = {}): RunProcess {
+  const opencode = options.opencode === undefined ? opencodeBinary() : options.opencode
+  const host = options.attach ? ["--attach", options.attach] : opencode === null ? [] : ["--opencode", opencode]
   const child = spawn(process.execPath, [CLI, "run", "--project", project, ...host, ...(options.json ? ["--json"] : []), ...args], {
     cwd: project,
     env: { ...setup.env, ...options.env },
@@ -136,6 +140,32 @@ export function alive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM"
   }
+}
+
+/** Whether any process of this process group is still there (`kill(-pgid, 0)` fails with ESRCH when none is). */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false
+    throw error
+  }
+}
+
+/** The process group of a running process, from /proc (Linux). */
+export function processGroup(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so read after the last ")".
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2])
+}
+
+/** A run's usage from its lines: each iteration's, and the total its end line gives. */
+export function usageOf(lines: readonly string[]): { iterations: { tokens: number; cost: number }[]; total: { tokens: number; cost: number } | undefined } {
+  const parse = (m: RegExpExecArray | null) => (m ? { tokens: Number((m[1] as string).replace(/,/g, "")), cost: Number(m[2]) } : undefined)
+  const iterations = lines.map((l) => parse(/^iteration \d+: .* · ([\d,]+) tokens · \$([\d.]+) · /.exec(l))).filter((u) => u !== undefined)
+  const end = lines.find((l) => l.startsWith("ended: "))
+  return { iterations, total: end ? parse(/ after \d+ iterations? · ([\d,]+) tokens · \$([\d.]+)/.exec(end)) : undefined }
 }
 
 /** A model that works on part one, holds its reply to iteration 2 after the first chunk until `opened` settles, then keeps the promise. */

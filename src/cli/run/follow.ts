@@ -5,6 +5,8 @@
 import { open, readdir, stat } from "node:fs/promises"
 import { join } from "node:path"
 import { STATE_DIR } from "../../project/own-files.js"
+import { histories, historyOf } from "../../status/history.js"
+import { readDecidedLines } from "../../store/journal-history.js"
 import { journalEntrySchema, type JournalEntry } from "../../store/loop-schema.js"
 import { LoopStore } from "../../store/loop-store.js"
 import { parseSavedLoop, type SavedLoop } from "../../store/saved-loops.js"
@@ -106,4 +108,14 @@ export async function stateAsOf(read: () => Promise<SavedLoop | undefined>, at: 
     saved = (await read()) ?? saved
   }
   return saved
+}
+
+/**
+ * What a loop had used by its last decided iteration, as its journal lines say: where the first
+ * iteration a resumed run sees counts its own tokens and cost from (the lines carry the loop's
+ * totals so far).
+ */
+export async function usageByLastDecision(project: string, loop: { id: string; startedAt: number }): Promise<{ tokens: number; cost: number }> {
+  const rows = historyOf(histories(await readDecidedLines(join(project, STATE_DIR))), loop)
+  return rows.reduce((sum, row) => ({ tokens: sum.tokens + row.tokens, cost: sum.cost + row.cost }), { tokens: 0, cost: 0 })
 }

@@ -18,10 +18,10 @@ import { packageInfo } from "../package-info.js"
 import { parseRunArgs, type RunArgs } from "./args.js"
 import { runEventSchema, RUN_EVENTS_VERSION, type RunEvent, type RunEventBody } from "./events.js"
 import { exitCode, type Ending } from "./exit-code.js"
-import { JournalTail, readLoopState, stateAsOf } from "./follow.js"
+import { JournalTail, readLoopState, stateAsOf, usageByLastDecision } from "./follow.js"
 import { attachHost, HostError, startHost, type Host } from "./host.js"
 import { pluginInstalled } from "./installed.js"
-import { freshMemory, translate, type StateNow } from "./journal-events.js"
+import { freshMemory, translate, type FollowMemory, type StateNow } from "./journal-events.js"
 import { runLine } from "./lines.js"
 import { PermissionDesk } from "./permissions.js"
 import { ServerEvents } from "./server-events.js"
@@ -34,6 +34,15 @@ export const RUN_HELP = `ralph-loop run [--project DIR] [--attach URL] [--openco
   loop with /ralph, prints a line per iteration (--json: NDJSON events) and exits when it ends.
   Exit status: 0 completed · 1 runner failure · 2 usage · 3 a limit reached · 4 gave up
   (stagnation, review) · 5 auth error · 6 paused for a person · 130 interrupted. See docs/headless.md.`
+
+// run follows a loop in the project itself; these run in OpenCode instances of their own. What to do instead:
+const PARALLEL_REFUSED =
+  "--parallel is not supported by `ralph-loop run` (its stories run in worktree loops of OpenCode instances of their own, which run does not follow). " +
+  "Run one story per job instead: `ralph-loop plan ready`, then `ralph-loop run --prd PATH --story ID` for each id, then `ralph-loop plan merge` " +
+  '(docs/headless.md, "A plan over many machines"); or /ralph --prd --parallel N inside OpenCode.'
+const WORKTREE_REFUSED =
+  "--worktree is not supported by `ralph-loop run` (a worktree loop runs in an OpenCode instance of its own, which run does not follow). " +
+  "Run it in a checkout of its own instead (`git worktree add DIR`, the plugin installed there, `ralph-loop run --project DIR …`); or /ralph --worktree inside OpenCode."
 
 /** How long the end of a loop may take to be complete on disk (old sessions retired, report written). */
 const END_STEPS_MS = 30_000
@@ -127,16 +136,20 @@ class Runner {
     if (!installed.ok) return this.failed(installed.problem)
 
     let resuming: SavedLoop | undefined
+    let memory = freshMemory()
     if (args.resume !== undefined) {
       const pick = await loopToResume(args.project, args.resume)
       if (typeof pick === "string") return this.failed(pick, { kind: "usage" })
       resuming = pick
       this.loopID = pick.loop.id
+      // Read before the loop can go on: its next iteration's tokens and cost count from here, not from 0.
+      memory = { ...memory, ...(await usageByLastDecision(args.project, pick.loop)) }
     } else {
       const ralph = parseRalphArgs(args.ralph)
       if (!ralph.ok) return this.failed(`/ralph ${args.ralph}: ${ralph.error}`, { kind: "usage" })
       if (!ralph.task && ralph.prd === undefined) return this.failed("/ralph needs a task (or --prd [PATH])", { kind: "usage" })
-      if (ralph.worktree || ralph.parallel !== undefined) return this.failed("run follows a loop in the project itself: --worktree and --parallel loops run in instances of their own and are not supported here", { kind: "usage" })
+      const unsupported = ralph.parallel !== undefined ? PARALLEL_REFUSED : ralph.worktree ? WORKTREE_REFUSED : undefined
+      if (unsupported) return this.failed(unsupported, { kind: "usage" })
     }
 
     // From here on, what the plugin journals is the run's.
@@ -183,7 +196,7 @@ class Runner {
           (error: unknown) => String(error),
         )
     }
-    return this.follow(tail, commandSettled, resuming !== undefined)
+    return this.follow(tail, commandSettled, resuming !== undefined, memory)
   }
 
   private async startHost(): Promise<Host> {
@@ -196,7 +209,7 @@ class Runner {
   }
 
   /** Follows the loop until it ends, the server dies or a signal comes. */
-  private async follow(tail: JournalTail, commandSettled: Promise<string | undefined> | undefined, resumed: boolean): Promise<number> {
+  private async follow(tail: JournalTail, commandSettled: Promise<string | undefined> | undefined, resumed: boolean, memoryBefore: FollowMemory): Promise<number> {
     const host = this.host as Host
     let gone: string | undefined
     void host.exited.then((how) => {
@@ -210,7 +223,7 @@ class Runner {
       commandDone = true
       this.poke()
     })
-    let memory = freshMemory()
+    let memory = memoryBefore
     let started = resumed
     let interruptAsked = false
     let interruptDeadline: number | undefined
