@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
-import { freshMemory, translate, type FollowMemory } from "../../src/cli/run/journal-events.js"
+import { freshMemory, resumedMemory, translate, type FollowMemory } from "../../src/cli/run/journal-events.js"
+import type { Loop } from "../../src/loop/loop.js"
 import { runLine } from "../../src/cli/run/lines.js"
 import { runEventSchema, type RunEventBody } from "../../src/cli/run/events.js"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
@@ -22,8 +23,8 @@ function line(event: string, iteration: number, extra: Partial<JournalEntry> = {
 const record = (tokens: number, cost: number, more: Record<string, unknown> = {}) => ({ record: { decision: "restart", tokens, cost, durationMs: 1200, ...more } })
 
 /** Translates lines in order, as the runner does; every event must be one the schema accepts. */
-function replay(entries: JournalEntry[], state?: Parameters<typeof translate>[1]): { events: RunEventBody[]; end: unknown; memory: FollowMemory } {
-  let memory = freshMemory()
+function replay(entries: JournalEntry[], state?: Parameters<typeof translate>[1], from: FollowMemory = freshMemory()): { events: RunEventBody[]; end: unknown; memory: FollowMemory } {
+  let memory = from
   const events: RunEventBody[] = []
   let end: unknown
   for (const entry of entries) {
@@ -83,6 +84,20 @@ describe("the run's events from a loop's journal", () => {
     expect(events.find((e) => e.type === "waiting")).toMatchObject({ reason: "breaker", until: new Date(until).toISOString(), detail: "3 iterations without progress" })
     expect(events.find((e) => e.type === "review")).toMatchObject({ verdict: "reject", reasons: ["tests missing"] })
     expect(end).toEqual({ kind: "paused" })
+  })
+
+  it("a resumed run starts from the loop as saved: a story done, the breaker open and what it used before are not reported again", () => {
+    const story = (id: string) => ({ id, title: `story ${id}`, acceptanceCriteria: [], dependsOn: [], checks: [] })
+    const plan = { file: ".opencode/prd.json", shape: "ralph" as const, stories: [story("US-1"), story("US-2")], done: [{ id: "US-1", iteration: 1 }] }
+    const open = { state: "OPEN" as const, noProgress: 3, sameError: 0 }
+    const saved = { plan, breaker: open, review: undefined } as unknown as Pick<Loop, "plan" | "breaker" | "review">
+    const { events } = replay(
+      [line("resumed", 3), line("decided", 3, { ...record(400, 0.04, { breaker: open }), plan } as unknown as Partial<JournalEntry>)],
+      undefined,
+      resumedMemory(saved, { tokens: 300, cost: 0.03 }),
+    )
+    expect(events.map((e) => e.type)).toEqual(["resumed", "iteration"])
+    expect(events[1]).toMatchObject({ iteration: 3, tokens: 100, totalTokens: 400 })
   })
 
   it("renders one line per event", () => {

@@ -4,7 +4,7 @@
 // (why it waits or paused, the review's verdict). Pure.
 import { limitsText } from "../../loop/limits.js"
 import type { JournalEntry } from "../../store/loop-schema.js"
-import type { StopReason } from "../../loop/loop.js"
+import type { Loop, StopReason } from "../../loop/loop.js"
 import type { RunEventBody } from "./events.js"
 
 /** What the state file says of the loop now (any field may be missing: the file is read after the line). */
@@ -28,6 +28,15 @@ export interface FollowMemory {
 }
 
 export const freshMemory = (): FollowMemory => ({ tokens: 0, cost: 0, storiesDone: 0, breakerOpen: false, reviews: 0, seen: new Set() })
+
+/**
+ * What a run that resumes a loop knows before its first line: the loop's stories done, breaker and
+ * reviews as saved, and its use by its last decided iteration — or its first lines would report all
+ * of them again as new.
+ */
+export function resumedMemory(loop: Pick<Loop, "plan" | "breaker" | "review">, used: { tokens: number; cost: number }): FollowMemory {
+  return { ...freshMemory(), ...used, storiesDone: loop.plan?.done.length ?? 0, breakerOpen: loop.breaker.state === "OPEN", reviews: loop.review?.reviews ?? 0 }
+}
 
 export interface Translated {
   events: RunEventBody[]

@@ -21,7 +21,7 @@ import { exitCode, type Ending } from "./exit-code.js"
 import { JournalTail, readLoopState, stateAsOf, usageByLastDecision } from "./follow.js"
 import { attachHost, HostError, startHost, type Host } from "./host.js"
 import { pluginInstalled } from "./installed.js"
-import { freshMemory, translate, type FollowMemory, type StateNow } from "./journal-events.js"
+import { freshMemory, resumedMemory, translate, type FollowMemory, type StateNow } from "./journal-events.js"
 import { runLine } from "./lines.js"
 import { PermissionDesk } from "./permissions.js"
 import { ServerEvents } from "./server-events.js"
@@ -143,7 +143,7 @@ class Runner {
       resuming = pick
       this.loopID = pick.loop.id
       // Read before the loop can go on: its next iteration's tokens and cost count from here, not from 0.
-      memory = { ...memory, ...(await usageByLastDecision(args.project, pick.loop)) }
+      memory = resumedMemory(pick.loop, await usageByLastDecision(args.project, pick.loop))
     } else {
       const ralph = parseRalphArgs(args.ralph)
       if (!ralph.ok) return this.failed(`/ralph ${args.ralph}: ${ralph.error}`, { kind: "usage" })
