@@ -24,6 +24,11 @@ export function statusDialogText(doc: StatusDocument, own: boolean): string {
   return ["No Ralph loop in this session.", ...(others.length ? ["", "Loops in this project (newest first):", ...others.map(loopLine)] : []), ...tail].join("\n")
 }
 
+/** The dialog's text from the files when the server plugin's own /ralph-status could not be had: `why` says so. */
+export function fromFilesText(text: string, why: string | undefined): string {
+  return why === undefined ? text : `${text}\n\n(The shorter status, read from the loops' files: ${why}.)`
+}
+
 /** `4m 05s`, `12s`: time left until `until`. */
 export function countdown(until: string, now: number): string {
   const left = Math.max(0, Math.round((Date.parse(until) - now) / 1000))
