@@ -1,7 +1,7 @@
 // The TUI half in the real OpenCode TUI under tmux: zero-turn commands (the model's request log shows
 // none of them), the sidebar panel, and what the user sees of each on the screen.
 import { spawnSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { packageDir } from "../harness/harness.js"
@@ -73,6 +73,21 @@ describe("zero-turn commands in the TUI", () => {
     expect(tui.requests().filter(isControl)).toEqual([])
     expect(tui.requests("main")).toHaveLength(2)
     expect(tui.requests("main")[1]?.lastUser).toContain("look in the blue drawer")
+  })
+})
+
+describe("the TUI half without the server plugin", () => {
+  it("/ralph-status shows the shorter text from the files and says the server plugin did not answer; no request is left behind, none reaches the model", async () => {
+    const tui = await open("no-server", { withPlugin: false })
+    await slash(tui, "ralph-status")
+    const screen = await tui.waitForScreen("The shorter status, read from the loops' files")
+    expect(screen).toMatch(/the ralph-loop server plugin did\s+not\s+answer/)
+    expect(screen).toContain("No Ralph loop in this project yet.")
+    tui.press("Escape")
+    await tui.waitForScreenWithout("The shorter status, read from the loops' files")
+    const control = join(tui.dir, ".opencode", "ralph-loop", "control")
+    expect(readdirSync(control).filter((name) => name !== ".tmp")).toEqual([])
+    expect(tui.requests()).toEqual([])
   })
 })
 
