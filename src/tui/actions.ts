@@ -10,7 +10,7 @@ import { controlTarget } from "../control/target.js"
 import { MEMORY_FILE, OPENCODE_DIR } from "../project/own-files.js"
 import { statusDocument } from "../status/document.js"
 import { readProjectLoops } from "../status/read-project.js"
-import { checkpointOption } from "./texts.js"
+import { checkpointOption, sessionLoop } from "./texts.js"
 
 const FROM = "the TUI"
 
@@ -50,13 +50,16 @@ export class TuiActions {
 
   /**
    * What the server's /ralph-status says for `session`, asked through the control channel (the one
-   * text of it: commands/status.ts). Not asked in a folder without `.opencode/`: no loop or plan can
-   * be there, and the request would make the plugin's folders in it.
+   * text of it: commands/status.ts) — of the worktree's instance when the session is a worktree loop's.
+   * Not asked in a folder without `.opencode/`: no loop or plan can be there, and the request would
+   * make the plugin's folders in it.
    */
   async serverStatus(session: string | undefined): Promise<ServerStatus> {
-    const folder = await stat(join(this.directory, OPENCODE_DIR)).catch(() => undefined)
+    const own = session === undefined ? undefined : sessionLoop((await readProjectLoops(this.directory)).loops, session)
+    const directory = own?.worktree?.path ?? this.directory
+    const folder = await stat(join(directory, OPENCODE_DIR)).catch(() => undefined)
     if (!folder?.isDirectory()) return { ok: false, why: undefined }
-    const outcome = await sendControl(this.directory, { verb: "status", ...(session ? { session } : {}), from: FROM }, { timeoutMs: STATUS_TIMEOUT_MS, takenTimeoutMs: STATUS_TAKEN_TIMEOUT_MS })
+    const outcome = await sendControl(directory, { verb: "status", ...(session ? { session } : {}), from: FROM }, { timeoutMs: STATUS_TIMEOUT_MS, takenTimeoutMs: STATUS_TAKEN_TIMEOUT_MS })
     if (outcome.status === "done") return { ok: true, title: outcome.title, message: outcome.message }
     return { ok: false, why: outcome.status === "no-answer" ? "the ralph-loop server plugin did not answer (OpenCode's server runs elsewhere, or without the plugin)" : outcome.message }
   }

@@ -14,7 +14,7 @@ export function sessionLoop(loops: readonly StatusSaved[], sessionID: string | u
 
 const worktreeLoops = (doc: StatusDocument) => doc.loops.filter((l) => l.worktree !== null)
 
-/** The /ralph-status dialog: the session's loop in detail (doc.selected when `own`), the project's worktree loops. */
+/** The /ralph-status dialog when the server plugin does not answer: the session's loop in detail (doc.selected when `own`), the project's worktree loops. */
 export function statusDialogText(doc: StatusDocument, own: boolean): string {
   const worktrees = worktreeLoops(doc)
   const tail = worktrees.length ? ["", "Worktree loops:", ...worktrees.map(loopLine)] : []

@@ -21,7 +21,10 @@ import { TuiActions } from "../../src/tui/actions.js"
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { mkdirSync, readdirSync } from "node:fs"
 import { join } from "node:path"
+import { LoopStore } from "../../src/store/loop-store.js"
+import { worktreePath } from "../../src/worktree/names.js"
 import { tempDirs } from "../temp-dirs.js"
+import { recordLoop, STEADY, T0 } from "./status-fixture.js"
 
 const tempDir = tempDirs()
 const channels: ControlChannel[] = []
@@ -128,6 +131,19 @@ describe("the TUI's /ralph-status asks the server plugin", () => {
     expect(await tuiActions(directory).serverStatus("ses_live")).toEqual({ ok: false, why: expect.stringContaining("did not answer") })
     expect(readdirSync(join(directory, CONTROL_DIR)).filter((name) => name !== ".tmp")).toEqual([])
   }, 20_000)
+
+  it("asks a worktree loop's own instance, in its worktree, about that loop's session", async () => {
+    const directory = tempDir("ralph-control-status-")
+    const worktree = worktreePath(directory, "feat")
+    mkdirSync(worktree, { recursive: true })
+    await recordLoop(new LoopStore(worktree), "ses_tree", "build it in a worktree", STEADY, { end: "completed", startAt: T0 })
+    const asked: Array<string | undefined> = []
+    const c = new ControlChannel(worktree, async (r) => (asked.push(r.session), { ok: true, title: "Ralph · status", message: "the worktree's own" }), () => undefined)
+    channels.push(c)
+    c.start()
+    expect(await tuiActions(directory).serverStatus("ses_tree")).toEqual({ ok: true, title: "Ralph · status", message: "the worktree's own" })
+    expect(asked).toEqual(["ses_tree"])
+  })
 
   it("does not ask, nor make the plugin's folders, in a folder without .opencode/", async () => {
     const directory = tempDir("ralph-control-status-")
