@@ -5,15 +5,15 @@ import type { RalphContext } from "../context.js"
 import type { Loop } from "../loop/loop.js"
 import { cancelLoop, hintLoop, pauseLoop, resumeLoop, rollbackLoop } from "../control/acts.js"
 import { CONTROL_MARKER, type ControlCommand } from "./definitions.js"
-import { cancelContinuations, continuationStatus } from "./continuation-status.js"
-import { endedLoop, statusMessage } from "./status.js"
+import { cancelContinuations } from "./continuation-status.js"
+import { endedLoop, NO_LOOP, statusAnswer } from "./status.js"
 import { helpText } from "./status-text.js"
 import { replaceText } from "./text.js"
 
 export async function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): Promise<void> {
   const loop = ctx.manager.find(sessionID)
   const result =
-    command === "ralph-status" ? await status(ctx, sessionID) : command === "ralph-rollback" ? await rollbackIn(ctx, loop, sessionID, args) : act(ctx, command, loop, args.trim(), sessionID)
+    command === "ralph-status" ? await statusAnswer(ctx, sessionID) : command === "ralph-rollback" ? await rollbackIn(ctx, loop, sessionID, args) : act(ctx, command, loop, args.trim(), sessionID)
   ctx.api.toast(result.variant ?? "info", result.title, result.message.split("\n").slice(0, 3).join("\n"))
   replaceText(parts, `${CONTROL_MARKER} /${command}\n\n${result.message}\n\n(This message is for the user; the Ralph loop plugin already did it. Reply with just "OK".)`)
 }
@@ -28,15 +28,6 @@ interface Result {
 async function rollbackIn(ctx: RalphContext, live: Loop | undefined, sessionID: string, args: string): Promise<Result> {
   const loop = live ?? (await endedLoop(ctx, sessionID))
   return loop ? rollbackLoop(ctx, loop, args) : NO_LOOP
-}
-
-const NO_LOOP: Result = { title: "Ralph · no loop here", message: "There is no Ralph loop in this session. Start one with /ralph <task>." }
-
-async function status(ctx: RalphContext, sessionID: string): Promise<Result> {
-  const message = await statusMessage(ctx, sessionID)
-  const result = message ? { title: "Ralph · status", message } : NO_LOOP
-  // Without a live loop here, the continuations outside /ralph say what they would do.
-  return ctx.manager.find(sessionID) ? result : { ...result, message: `${result.message}\n\n${continuationStatus(ctx, sessionID)}` }
 }
 
 function act(ctx: RalphContext, command: Exclude<ControlCommand, "ralph-status" | "ralph-rollback">, loop: Loop | undefined, args: string, sessionID: string): Result {

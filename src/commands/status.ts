@@ -7,6 +7,7 @@ import type { Loop } from "../loop/loop.js"
 import { reportFile } from "../store/report.js"
 import { listCheckpoints } from "../actions/checkpoints.js"
 import { checkpointsLine } from "../loop/checkpoints.js"
+import { continuationStatus } from "./continuation-status.js"
 import { planAtRest } from "./plan-status.js"
 import { endedText, loopLines, statusText } from "./status-text.js"
 import { struggle } from "../status/struggle.js"
@@ -16,6 +17,22 @@ import { parallelLines, worktreeLines } from "../worktree/status-lines.js"
 /** State files read to find this session's ended loop (the newest ones), and loops listed. */
 const FILES_READ = 30
 const LOOPS_LISTED = 10
+
+/** What /ralph-status answers where no loop is to be told of. */
+export const NO_LOOP = { title: "Ralph · no loop here", message: "There is no Ralph loop in this session. Start one with /ralph <task>." }
+
+/**
+ * /ralph-status's answer, the one text of it: the chat command's message and the TUI's dialog (asked
+ * through the control channel). `sessionID` undefined: asked outside any session (the TUI's home),
+ * where no session's continuations are to be told of.
+ */
+export async function statusAnswer(ctx: RalphContext, sessionID: string | undefined): Promise<{ title: string; message: string; variant?: "info" }> {
+  const message = await statusMessage(ctx, sessionID ?? "")
+  const result = message ? { title: "Ralph · status", message } : NO_LOOP
+  // Without a live loop here, the continuations outside /ralph say what they would do.
+  if (sessionID === undefined || ctx.manager.find(sessionID)) return result
+  return { ...result, message: `${result.message}\n\n${continuationStatus(ctx, sessionID)}` }
+}
 
 /** The status text for `sessionID`, with the project's worktree loops; undefined when the project has no loop at all. */
 export async function statusMessage(ctx: RalphContext, sessionID: string): Promise<string | undefined> {

@@ -7,7 +7,8 @@ import { STATE_DIR } from "../project/own-files.js"
 /** Where requests and results live, relative to the project (or to a worktree loop's worktree). */
 export const CONTROL_DIR = `${STATE_DIR}/control`
 
-export const CONTROL_VERBS = ["pause", "resume", "cancel", "rollback", "hint", "remember", "forget"] as const
+/** `status` only reads: the answer's message is what /ralph-status says in `session` (the TUI's dialog). */
+export const CONTROL_VERBS = ["pause", "resume", "cancel", "rollback", "hint", "remember", "forget", "status"] as const
 export type ControlVerb = (typeof CONTROL_VERBS)[number]
 
 /** A request file larger than this is refused unread. */
@@ -20,12 +21,14 @@ export const controlRequestSchema = z
   .object({
     id: z.string().regex(ID),
     verb: z.enum(CONTROL_VERBS),
-    /** The loop's id or the start of it; absent: the project's one live loop. Not for remember/forget. */
+    /** The loop's id or the start of it; absent: the project's one live loop. Not for remember/forget/status. */
     loop: z.string().min(1).max(200).optional(),
     /** rollback: a checkpoint's number, or "start"; absent: the checkpoint before the last. */
     checkpoint: z.union([z.number().int().nonnegative(), z.literal("start")]).optional(),
     /** hint, remember, forget: the text. */
     text: z.string().max(4_000).optional(),
+    /** status: the session whose /ralph-status is asked for; absent: no session (the TUI's home). */
+    session: z.string().min(1).max(200).optional(),
     /** Who asks, as the loop's state will say it ("ralph-loop pause", "the TUI"). */
     from: z.string().max(80).optional(),
   })

@@ -1,7 +1,9 @@
 // What the plugin does with a control request (channel.ts hands each one here): the loop it names
-// (which-loop.ts), then the same act as the chat command (acts.ts, memory-commands.ts). From the
-// control channel no chat turn will end, so a resume goes on at once.
+// (which-loop.ts), then the same act as the chat command (acts.ts, memory-commands.ts; `status` reads
+// only: /ralph-status's text, status.ts). From the control channel no chat turn will end, so a
+// resume goes on at once.
 import { forgetEntry, rememberEntry } from "../commands/memory-commands.js"
+import { statusAnswer } from "../commands/status.js"
 import type { RalphContext } from "../context.js"
 import type { Loop } from "../loop/loop.js"
 import { cancelLoop, hintLoop, pauseLoop, resumeLoop, rollbackLoop, type ActResult } from "./acts.js"
@@ -19,6 +21,7 @@ export const controlAct =
     const text = request.text?.trim() ?? ""
     if (request.verb === "remember") return answer(await rememberEntry(ctx, text))
     if (request.verb === "forget") return answer(await forgetEntry(ctx, text))
+    if (request.verb === "status") return { ok: true, ...(await statusAnswer(ctx, request.session)) }
     const found = await loopOf(ctx, request)
     if (!found.ok) return { ok: false, title: "Ralph · no such loop", message: found.reason }
     const loop = found.loop

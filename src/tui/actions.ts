@@ -1,18 +1,25 @@
 // What the TUI's commands do to a loop: each goes through the control channel (src/control/), which
 // the server plugin acts on without a chat message; the answer is shown as a toast.
-import { readFile } from "node:fs/promises"
+import { readFile, stat } from "node:fs/promises"
 import { join } from "node:path"
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { createComponent } from "solid-js"
 import { changedBetween, listCheckpoints } from "../actions/checkpoints.js"
 import { sendControl, type ControlAsk } from "../control/client.js"
 import { controlTarget } from "../control/target.js"
-import { MEMORY_FILE } from "../project/own-files.js"
+import { MEMORY_FILE, OPENCODE_DIR } from "../project/own-files.js"
 import { statusDocument } from "../status/document.js"
 import { readProjectLoops } from "../status/read-project.js"
-import { checkpointOption } from "./texts.js"
+import { checkpointOption, sessionLoop } from "./texts.js"
 
 const FROM = "the TUI"
+
+/** How long /ralph-status waits for the server plugin to take its request, then to answer it. */
+const STATUS_TIMEOUT_MS = 5_000
+const STATUS_TAKEN_TIMEOUT_MS = 10_000
+
+/** /ralph-status's text from the server plugin, or why there is none (`why` undefined: nothing to ask). */
+export type ServerStatus = { ok: true; title: string; message: string } | { ok: false; why: string | undefined }
 
 export class TuiActions {
   constructor(
@@ -39,6 +46,22 @@ export class TuiActions {
     }
     const outcome = await sendControl(directory, { ...ask, ...(named ? { loop: named } : {}), from: FROM })
     this.toast(outcome.status === "done", outcome.title, outcome.message)
+  }
+
+  /**
+   * What the server's /ralph-status says for `session`, asked through the control channel (the one
+   * text of it: commands/status.ts) — of the worktree's instance when the session is a worktree loop's.
+   * Not asked in a folder without `.opencode/`: no loop or plan can be there, and the request would
+   * make the plugin's folders in it.
+   */
+  async serverStatus(session: string | undefined): Promise<ServerStatus> {
+    const own = session === undefined ? undefined : sessionLoop((await readProjectLoops(this.directory)).loops, session)
+    const directory = own?.worktree?.path ?? this.directory
+    const folder = await stat(join(directory, OPENCODE_DIR)).catch(() => undefined)
+    if (!folder?.isDirectory()) return { ok: false, why: undefined }
+    const outcome = await sendControl(directory, { verb: "status", ...(session ? { session } : {}), from: FROM }, { timeoutMs: STATUS_TIMEOUT_MS, takenTimeoutMs: STATUS_TAKEN_TIMEOUT_MS })
+    if (outcome.status === "done") return { ok: true, title: outcome.title, message: outcome.message }
+    return { ok: false, why: outcome.status === "no-answer" ? "the ralph-loop server plugin did not answer (OpenCode's server runs elsewhere, or without the plugin)" : outcome.message }
   }
 
   /** A dialog asking for a text, then `send`. */

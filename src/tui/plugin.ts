@@ -9,7 +9,7 @@ import { TuiActions } from "./actions.js"
 import { watchProjectLoops } from "./project-loops.js"
 import type { TuiCommandName } from "./command-names.js"
 import { Sidebar, type SessionView } from "./sidebar.js"
-import { sessionLoop, statusDialogText, TUI_HELP } from "./texts.js"
+import { fromFilesText, sessionLoop, statusDialogText, TUI_HELP } from "./texts.js"
 import { registerLoopsView } from "./view.js"
 
 /** The session the TUI shows, if any. */
@@ -59,9 +59,16 @@ export const tui: TuiPlugin = async (api) => {
   api.keymap.registerLayer({
     commands: [
       command("ralph-status", "Ralph loop status", async () => {
-        // Read now, not the last watched read: the answer is wanted as the files are.
-        const view = sessionView(directory, await readProjectLoops(directory), currentSession(api))
-        alert("Ralph loop", statusDialogText(view.doc, view.own))
+        // The server plugin's own /ralph-status text; without its answer, the shorter one from the files (read now).
+        const session = currentSession(api)
+        const server = await actions.serverStatus(session)
+        if (server.ok) alert(server.title, server.message)
+        else {
+          const view = sessionView(directory, await readProjectLoops(directory), session)
+          alert("Ralph loop", fromFilesText(statusDialogText(view.doc, view.own), server.why))
+        }
+        // Its lines are long (the budgets, the breaker): wide enough not to wrap them.
+        api.ui.dialog.setSize("large")
       }),
       command("ralph-pause", "Pause the Ralph loop", () => actions.send({ verb: "pause" })),
       command("ralph-resume", "Resume the Ralph loop", () => actions.send({ verb: "resume" })),

@@ -14,7 +14,7 @@ export function sessionLoop(loops: readonly StatusSaved[], sessionID: string | u
 
 const worktreeLoops = (doc: StatusDocument) => doc.loops.filter((l) => l.worktree !== null)
 
-/** The /ralph-status dialog: the session's loop in detail (doc.selected when `own`), the project's worktree loops. */
+/** The /ralph-status dialog when the server plugin does not answer: the session's loop in detail (doc.selected when `own`), the project's worktree loops. */
 export function statusDialogText(doc: StatusDocument, own: boolean): string {
   const worktrees = worktreeLoops(doc)
   const tail = worktrees.length ? ["", "Worktree loops:", ...worktrees.map(loopLine)] : []
@@ -22,6 +22,11 @@ export function statusDialogText(doc: StatusDocument, own: boolean): string {
   if (doc.loops.length === 0) return "No Ralph loop in this project yet. /ralph <task> starts one."
   const others = doc.loops.filter((l) => l.worktree === null).slice(0, 10)
   return ["No Ralph loop in this session.", ...(others.length ? ["", "Loops in this project (newest first):", ...others.map(loopLine)] : []), ...tail].join("\n")
+}
+
+/** The dialog's text from the files when the server plugin's own /ralph-status could not be had: `why` says so. */
+export function fromFilesText(text: string, why: string | undefined): string {
+  return why === undefined ? text : `${text}\n\n(The shorter status, read from the loops' files: ${why}.)`
 }
 
 /** `4m 05s`, `12s`: time left until `until`. */

@@ -1,7 +1,7 @@
 // The TUI half in the real OpenCode TUI under tmux: zero-turn commands (the model's request log shows
 // none of them), the sidebar panel, and what the user sees of each on the screen.
 import { spawnSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { packageDir } from "../harness/harness.js"
@@ -42,36 +42,77 @@ async function startLoop(tui: Tui, task: string) {
 }
 
 describe("zero-turn commands in the TUI", () => {
-  it("/ralph-status on a running loop shows the loop in a dialog, and the model gets no request for it", async () => {
+  it("/ralph-status on a running loop shows the server's /ralph-status text in a dialog; /ralph-hint asks for a hint that the loop's next prompt carries; the model gets no request for either", async () => {
     const held = gate()
     const tui = await open("status", {
       script: { main: (r) => (isControl(r) ? { text: "OK" } : r.index === 0 ? { text: "working on it slowly", holdAfterFirstChunk: held.opened } : { text: "<promise>DONE</promise>" }) },
     })
     await startLoop(tui, "count the widgets")
-    const loop = tui.loops()[0]
     await slash(tui, "ralph-status")
-    const screen = await tui.waitForScreen(`Loop ${loop?.id}`)
+    // The text /ralph-status shows in the chat (commands/status.ts), through the control channel.
+    const screen = await tui.waitForScreen("Ralph loop — running")
     expect(screen).toContain("Task: count the widgets")
-    expect(screen).toMatch(/Iteration 1 of \d+/)
+    expect(screen).toMatch(/Iteration 1 of \d+ · restarts/)
+    expect(screen).toMatch(/Budgets: tokens [\d,]+ of [\d,]+/)
+    expect(screen).toMatch(/Calls: \d+ of \d+ this window/)
+    expect(screen).not.toContain("The shorter status")
     tui.press("Escape")
-    await tui.waitForScreenWithout(`Loop ${loop?.id}`)
+    await tui.waitForScreenWithout("Ralph loop — running")
+
+    await slash(tui, "ralph-hint")
+    await tui.waitForScreen("Hint for the next prompt (once)")
+    tui.type("look in the blue drawer")
+    tui.press("Enter")
+    await tui.waitForScreen("The next prompt of the loop will carry your hint")
+    await waitUntil(() => tui.loops()[0]?.hints.includes("look in the blue drawer"), "the hint queued in the loop's state")
+
     // The loop goes on and ends: every request the model got is the loop's, none a control turn.
     held.open()
     await waitUntil(() => tui.loops()[0]?.phase === "stopped" && tui.loops()[0], "the loop to complete", 90_000)
     expect(tui.loops()[0]?.stopReason).toBe("completed")
     expect(tui.requests().filter(isControl)).toEqual([])
     expect(tui.requests("main")).toHaveLength(2)
+    expect(tui.requests("main")[1]?.lastUser).toContain("look in the blue drawer")
   })
 })
 
-describe("help in the TUI", () => {
-  it("/ralph-help shows the usage in a dialog, with which commands run in the TUI, and the model gets no request", async () => {
+describe("the TUI half without the server plugin", () => {
+  it("/ralph-status shows the shorter text from the files and says the server plugin did not answer; no request is left behind, none reaches the model", async () => {
+    const tui = await open("no-server", { withPlugin: false })
+    await slash(tui, "ralph-status")
+    const screen = await tui.waitForScreen("The shorter status, read from the loops' files")
+    expect(screen).toMatch(/the ralph-loop server plugin did\s+not\s+answer/)
+    expect(screen).toContain("No Ralph loop in this project yet.")
+    tui.press("Escape")
+    await tui.waitForScreenWithout("The shorter status, read from the loops' files")
+    const control = join(tui.dir, ".opencode", "ralph-loop", "control")
+    expect(readdirSync(control).filter((name) => name !== ".tmp")).toEqual([])
+    expect(tui.requests()).toEqual([])
+  })
+})
+
+describe("help and the project memory in the TUI", () => {
+  it("/ralph-help shows the usage in a dialog; /ralph-remember asks for an entry that lands in memory.md, and /ralph-memory shows it; the model gets no request", async () => {
     const tui = await open("help")
     await slash(tui, "ralph-help")
     const screen = await tui.waitForScreen("Ralph loop — give a task once")
     expect(screen).toContain("these run here, no model turn:")
     tui.press("Escape")
     await tui.waitForScreenWithout("Ralph loop — give a task once")
+
+    await slash(tui, "ralph-remember")
+    await tui.waitForScreen("Remember for every loop of this project")
+    tui.type("use pnpm, never npm")
+    tui.press("Enter")
+    const memoryFile = join(tui.dir, ".opencode", "ralph-loop", "memory.md")
+    await waitUntil(() => existsSync(memoryFile) && readFileSync(memoryFile, "utf8").includes("use pnpm, never npm"), "the entry in memory.md")
+    await tui.waitForScreenWithout("Remember for every loop of this project")
+
+    await slash(tui, "ralph-memory")
+    await tui.waitForScreen("Ralph loop · project memory")
+    expect(tui.screen()).toContain("use pnpm, never npm")
+    tui.press("Escape")
+    await tui.waitForScreenWithout("Ralph loop · project memory")
     expect(tui.requests()).toEqual([])
   })
 })
@@ -170,7 +211,7 @@ describe("/ralph-rollback in the TUI", () => {
 })
 
 describe("the full-screen view", () => {
-  it("/ralph-loops shows the project's loops and the selected loop's iteration table; p pauses it with no model request; Esc goes back to the session", async () => {
+  it("/ralph-loops shows the project's loops and the selected loop's iteration table; p pauses, r resumes, c cancels it with no model request; b opens the rollback picker, Esc closes it; Esc goes back to the session", async () => {
     const held = gate()
     const tui = await open("view", {
       script: { main: (r) => (isControl(r) ? { text: "OK" } : r.index === 0 ? { text: "first pass done" } : { text: "still working", holdAfterFirstChunk: held.opened }) },
@@ -191,10 +232,25 @@ describe("the full-screen view", () => {
     tui.press("p")
     await waitUntil(() => tui.loops()[0]?.phase === "paused", "the loop paused on disk", 60_000, () => `${tui.loops()[0]?.phase}\n${tui.screen()}`)
     await tui.waitForScreen(new RegExp(`› ${loop.id.slice(0, 24)} · paused · 2/`))
+    // Resumed while its turn is still under way: it runs again, and that turn goes on (no new prompt).
+    tui.press("r")
+    await waitUntil(() => tui.loops()[0]?.phase === "running", "the loop running again on disk", 60_000, () => `${tui.loops()[0]?.phase}\n${tui.screen()}`)
+    await tui.waitForScreen(new RegExp(`› ${loop.id.slice(0, 24)} · running · 2/`))
+    tui.press("c")
+    await waitUntil(() => tui.loops()[0]?.phase === "stopped", "the loop cancelled on disk", 60_000, () => `${tui.loops()[0]?.phase}\n${tui.screen()}`)
+    expect(tui.loops()[0]?.stopReason).toBe("cancelled")
+    await tui.waitForScreen(new RegExp(`› ${loop.id.slice(0, 24)} · ended: cancelled · 2/`))
+    // The rollback picker over the view (an ended loop may be rolled back); Esc closes it and leaves the view.
+    tui.press("b")
+    await tui.waitForScreen("0 · before the loop")
+    expect(tui.screen()).toContain(`Roll back loop ${loop.id.slice(0, 24)}`)
+    tui.press("Escape")
+    await tui.waitForScreenWithout("0 · before the loop")
+    expect(tui.screen()).toContain("↑/↓ select · p pause")
     tui.press("Escape")
     await tui.waitForScreenWithout("↑/↓ select")
     // Back in the session: its sidebar panel (the line under "Ralph loop" ends with the state).
-    await tui.waitForScreen(/Ralph loop *\n[^\n]* paused *\n/)
+    await tui.waitForScreen(/Ralph loop *\n[^\n]* ended: cancelled *\n/)
     held.open()
     expect(tui.requests().filter(isControl)).toEqual([])
     expect(tui.requests("main")).toHaveLength(2)

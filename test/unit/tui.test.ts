@@ -10,7 +10,7 @@ import { statusDocument } from "../../src/status/document.js"
 import { readProjectLoops } from "../../src/status/read-project.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { watchProjectLoops, type WatchFolder } from "../../src/tui/project-loops.js"
-import { chartLines, countdown, moveSelection, sessionLoop, sidebarLines, statusDialogText, viewDetailLines, viewListLines } from "../../src/tui/texts.js"
+import { chartLines, countdown, fromFilesText, moveSelection, sessionLoop, sidebarLines, statusDialogText, viewDetailLines, viewListLines } from "../../src/tui/texts.js"
 import { tempDirs } from "../temp-dirs.js"
 import { NO_PROGRESS, recordLoop, STEADY, T0 } from "./status-fixture.js"
 
@@ -46,6 +46,11 @@ describe("the session's loop and the /ralph-status dialog", () => {
     const dir = tempDir("ralph-tui-empty-")
     const loops = await readProjectLoops(dir)
     expect(statusDialogText(statusDocument(dir, loops.loops, loops.history, undefined, T0), false)).toBe("No Ralph loop in this project yet. /ralph <task> starts one.")
+  })
+
+  it("the text from the files, shown when the server plugin's own status could not be had, says why", () => {
+    expect(fromFilesText("Loop ses_a — running", "the ralph-loop server plugin did not answer")).toBe("Loop ses_a — running\n\n(The shorter status, read from the loops' files: the ralph-loop server plugin did not answer.)")
+    expect(fromFilesText("No Ralph loop in this project yet.", undefined)).toBe("No Ralph loop in this project yet.")
   })
 })
 
