@@ -35,10 +35,20 @@ const env = () => ({
   GIT_COMMITTER_NAME: "CI",
   GIT_COMMITTER_EMAIL: "ci@example.invalid",
 })
+/**
+ * What a runner has of its own, as a CI machine does: OpenCode's data folder (its database). Two
+ * `opencode serve` starting at once on one fresh data folder race on its migrations, and one exits 1
+ * (docs/opencode-notes.md).
+ */
+const machine = (runner: string) => ({ XDG_DATA_HOME: join(setup().root, "machines", runner, "data") })
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, env: env(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim()
 
 function cli(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, env: env(), encoding: "utf8", timeout: 120_000 })
+  return cliOn({}, cwd, ...args)
+}
+
+function cliOn(own: Record<string, string>, cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, env: { ...env(), ...own }, encoding: "utf8", timeout: 120_000 })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -71,11 +81,11 @@ async function runStory(remote: string, runner: string, story: string): Promise<
   // The OpenCode config (the scripted model) and what install writes (the plugin's listing) go into
   // the clone: untracked files of the runner's, never in the story's commit.
   setup().project(runner, { withPlugin: false, configFile: '{ "strategy": "continue" }\n', script: { main: storyScript } })
-  const installed = cli(dir, ...planCommands.install)
+  const installed = cliOn(machine(runner), dir, ...planCommands.install)
   expect(installed.status, `${installed.stdout}\n${installed.stderr}`).toBe(0)
   // `opencode plugin` leaves .opencode/ a config folder OpenCode would npm-install into at its start.
   seedConfigDir(join(dir, ".opencode"))
-  const run = startRun(setup(), dir, planCommands.story("plan.json", story).slice(1))
+  const run = startRun(setup(), dir, planCommands.story("plan.json", story).slice(1), { env: machine(runner) })
   const code = await run.exit(300_000)
   expect(code, `${run.lines().join("\n")}\n${run.stderr()}`).toBe(EXIT.completed)
   expect(alive(serverPid(run.lines()) as number)).toBe(false)

@@ -51,7 +51,27 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export async function startHost(options: { bin: string; project: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Host> {
+/** The server exited before it listened. */
+class ExitedEarly extends HostError {}
+
+type StartOptions = { bin: string; project: string; env: NodeJS.ProcessEnv; timeoutMs?: number }
+
+/**
+ * Starts `opencode serve` — once more when it exits before it listens: OpenCode's first start on a
+ * fresh data folder can lose a race with another start's database migration ("database is
+ * locked", "Failed query: CREATE TABLE …", exit 1; docs/opencode-notes.md). A start that fails
+ * for good fails twice, as fast.
+ */
+export async function startHost(options: StartOptions): Promise<Host> {
+  try {
+    return await startServe(options)
+  } catch (error) {
+    if (!(error instanceof ExitedEarly)) throw error
+    return startServe(options)
+  }
+}
+
+async function startServe(options: StartOptions): Promise<Host> {
   const port = await freePort()
   let child: ChildProcess
   try {
@@ -90,12 +110,13 @@ export async function startHost(options: { bin: string; project: string; env: No
   const deadline = Date.now() + (options.timeoutMs ?? START_TIMEOUT_MS)
   try {
     await until(() => gone ?? (output.includes("server listening on") ? true : undefined), deadline, "its \"listening\" line")
-    if (gone !== undefined) throw new HostError(`${options.bin} serve ${gone} before it listened`)
+    if (gone !== undefined) throw new ExitedEarly(`${options.bin} serve ${gone} before it listened`)
     await ready(url, options.project, deadline)
   } catch (error) {
     await stop()
     const said = output.trim().split("\n").slice(-12).join("\n")
-    throw new HostError(`${error instanceof Error ? error.message : String(error)}${said ? `\n${said}` : ""}`)
+    const message = `${error instanceof Error ? error.message : String(error)}${said ? `\n${said}` : ""}`
+    throw error instanceof ExitedEarly ? new ExitedEarly(message) : new HostError(message)
   }
   return host
 }

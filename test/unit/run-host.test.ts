@@ -1,0 +1,63 @@
+// `ralph-loop run`'s own `opencode serve`: a server that exits before it listens is started once
+// more, since OpenCode's first start on a fresh data folder can lose a race with another start's
+// database migration (what it then prints is in test/fixtures/opencode/serve-migration-race.txt,
+// recorded from the real one by scripts/make-opencode-fixtures.mjs). The stand-in here prints
+// that, or listens and answers as `opencode serve` does.
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { HostError, startHost } from "../../src/cli/run/host.js"
+import { tempDirs } from "../temp-dirs.js"
+
+const tempDir = tempDirs()
+const FIXTURE = join(import.meta.dirname, "..", "fixtures", "opencode", "serve-migration-race.txt")
+
+const SERVER = `
+const port = Number(process.argv[process.argv.indexOf("--port") + 1])
+require("node:http").createServer((req, res) => res.end("{}")).listen(port, "127.0.0.1", () => console.log("opencode server listening on http://127.0.0.1:" + port))
+`
+
+/** A stand-in for `opencode`: the first `lost` starts print what the real one did when it lost the race, and exit 1; later ones serve. */
+function standIn(lost: number): { bin: string; env: NodeJS.ProcessEnv; starts: () => number } {
+  const dir = tempDir("ralph-run-host-")
+  const counter = join(dir, "starts")
+  writeFileSync(join(dir, "server.cjs"), SERVER)
+  const bin = join(dir, "opencode")
+  writeFileSync(
+    bin,
+    `#!/bin/sh
+echo x >> "${counter}"
+if [ "$(wc -l < "${counter}")" -le ${lost} ]; then cat "${FIXTURE}"; exit 1; fi
+exec "${process.execPath}" "${join(dir, "server.cjs")}" "$@"
+`,
+  )
+  chmodSync(bin, 0o755)
+  return { bin, env: { PATH: process.env.PATH }, starts: () => (existsSync(counter) ? readFileSync(counter, "utf8").split("\n").filter(Boolean).length : 0) }
+}
+
+describe("the run's own OpenCode server", () => {
+  it("lost the race of a first start on a fresh data folder (exit 1 before it listened): started once more, and served", async () => {
+    const fake = standIn(1)
+    const host = await startHost({ bin: fake.bin, project: tempDir("ralph-run-project-"), env: fake.env })
+    try {
+      expect(fake.starts()).toBe(2)
+      expect(host.started).toBe(true)
+      expect(await (await fetch(`${host.url}/config`)).text()).toBe("{}")
+    } finally {
+      await host.stop()
+    }
+    expect(await host.exited).toMatch(/^(ended by SIG|exited with code)/)
+  })
+
+  it("exits before it listens each time: started twice, then the runner fails with what it printed", async () => {
+    const fake = standIn(2)
+    const failed = await startHost({ bin: fake.bin, project: tempDir("ralph-run-project-"), env: fake.env }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failed).toBeInstanceOf(HostError)
+    expect(String((failed as Error).message)).toContain("serve exited with code 1 before it listened")
+    expect(String((failed as Error).message)).toContain(readFileSync(FIXTURE, "utf8").trim().split("\n").at(-1))
+    expect(fake.starts()).toBe(2)
+  })
+})
