@@ -50,12 +50,14 @@ export class TuiActions {
 
   /**
    * What the server's /ralph-status says for `session`, asked through the control channel (the one
-   * text of it: commands/status.ts) — of the worktree's instance when the session is a worktree loop's.
+   * text of it: commands/status.ts) — of the worktree's instance when the session is a live worktree loop's.
    * Not asked in a folder without `.opencode/`: no loop or plan can be there, and the request would
    * make the plugin's folders in it.
    */
   async serverStatus(session: string | undefined): Promise<ServerStatus> {
     const own = session === undefined ? undefined : sessionLoop((await readProjectLoops(this.directory)).loops, session)
+    // An ended worktree loop's instance may be gone, and its worktree on its way out: nothing is written there.
+    if (own?.worktree && own.loop.phase === "stopped") return { ok: false, why: undefined }
     const directory = own?.worktree?.path ?? this.directory
     const folder = await stat(join(directory, OPENCODE_DIR)).catch(() => undefined)
     if (!folder?.isDirectory()) return { ok: false, why: undefined }

@@ -19,7 +19,7 @@ import { LoopManager } from "../../src/loop/manager.js"
 import type { OpencodeApi } from "../../src/opencode/api.js"
 import { TuiActions } from "../../src/tui/actions.js"
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
-import { mkdirSync, readdirSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { worktreePath } from "../../src/worktree/names.js"
@@ -132,11 +132,20 @@ describe("the TUI's /ralph-status asks the server plugin", () => {
     expect(readdirSync(join(directory, CONTROL_DIR)).filter((name) => name !== ".tmp")).toEqual([])
   }, 20_000)
 
-  it("asks a worktree loop's own instance, in its worktree, about that loop's session", async () => {
+  it("does not ask an ended worktree loop's instance (it may be gone, its worktree being removed), nor write in its worktree", async () => {
+    const directory = tempDir("ralph-control-status-")
+    const worktree = worktreePath(directory, "done")
+    mkdirSync(worktree, { recursive: true })
+    await recordLoop(new LoopStore(worktree), "ses_done", "built in a worktree", STEADY, { end: "completed", startAt: T0 })
+    expect(await tuiActions(directory).serverStatus("ses_done")).toEqual({ ok: false, why: undefined })
+    expect(existsSync(join(worktree, CONTROL_DIR))).toBe(false)
+  })
+
+  it("asks a live worktree loop's own instance, in its worktree, about that loop's session", async () => {
     const directory = tempDir("ralph-control-status-")
     const worktree = worktreePath(directory, "feat")
     mkdirSync(worktree, { recursive: true })
-    await recordLoop(new LoopStore(worktree), "ses_tree", "build it in a worktree", STEADY, { end: "completed", startAt: T0 })
+    await recordLoop(new LoopStore(worktree), "ses_tree", "build it in a worktree", STEADY, { startAt: T0 })
     const asked: Array<string | undefined> = []
     const c = new ControlChannel(worktree, async (r) => (asked.push(r.session), { ok: true, title: "Ralph · status", message: "the worktree's own" }), () => undefined)
     channels.push(c)

@@ -18,21 +18,48 @@ require("node:http").createServer((req, res) => res.end("{}")).listen(port, "127
 `
 
 /** A stand-in for `opencode`: the first `lost` starts print what the real one did when it lost the race, and exit 1; later ones serve. */
-function standIn(lost: number): { bin: string; env: NodeJS.ProcessEnv; starts: () => number } {
+function standIn(lost: number): { bin: string; env: NodeJS.ProcessEnv; starts: () => number; leftChild: () => number | undefined } {
   const dir = tempDir("ralph-run-host-")
   const counter = join(dir, "starts")
+  const child = join(dir, "child")
   writeFileSync(join(dir, "server.cjs"), SERVER)
   const bin = join(dir, "opencode")
   writeFileSync(
     bin,
     `#!/bin/sh
 echo x >> "${counter}"
-if [ "$(wc -l < "${counter}")" -le ${lost} ]; then cat "${FIXTURE}"; exit 1; fi
+if [ "$(wc -l < "${counter}")" -le ${lost} ]; then sleep 120 & echo $! > "${child}"; cat "${FIXTURE}"; exit 1; fi
 exec "${process.execPath}" "${join(dir, "server.cjs")}" "$@"
 `,
   )
   chmodSync(bin, 0o755)
-  return { bin, env: { PATH: process.env.PATH }, starts: () => (existsSync(counter) ? readFileSync(counter, "utf8").split("\n").filter(Boolean).length : 0) }
+  return {
+    bin,
+    env: { PATH: process.env.PATH },
+    starts: () => (existsSync(counter) ? readFileSync(counter, "utf8").split("\n").filter(Boolean).length : 0),
+    leftChild: () => (existsSync(child) ? Number(readFileSync(child, "utf8")) : undefined),
+  }
+}
+
+const running = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z"
+  } catch {
+    return false
+  }
+}
+
+/** Resolves once `pid` is gone (a killed process is reaped by init a moment later). */
+async function gone(pid: number): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (running(pid)) {
+    if (Date.now() > deadline) {
+      process.kill(pid, "SIGKILL") // ours: it must not outlive the test
+      throw new Error(`process ${pid}, started in the server's group, is still running`)
+    }
+    await new Promise((resolve) => setImmediate(resolve))
+  }
 }
 
 describe("the run's own OpenCode server", () => {
@@ -47,6 +74,8 @@ describe("the run's own OpenCode server", () => {
       await host.stop()
     }
     expect(await host.exited).toMatch(/^(ended by SIG|exited with code)/)
+    // What the lost start left in its process group went with it.
+    await gone(fake.leftChild() as number)
   })
 
   it("exits before it listens each time: started twice, then the runner fails with what it printed", async () => {
@@ -59,5 +88,6 @@ describe("the run's own OpenCode server", () => {
     expect(String((failed as Error).message)).toContain("serve exited with code 1 before it listened")
     expect(String((failed as Error).message)).toContain(readFileSync(FIXTURE, "utf8").trim().split("\n").at(-1))
     expect(fake.starts()).toBe(2)
+    await gone(fake.leftChild() as number)
   })
 })

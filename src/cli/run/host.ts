@@ -114,6 +114,8 @@ async function startServe(options: StartOptions): Promise<Host> {
     await ready(url, options.project, deadline)
   } catch (error) {
     await stop()
+    // A server that exited by itself is not stopped: anything of its group goes all the same.
+    if (pid !== undefined) killGroup(pid, "SIGKILL")
     const said = output.trim().split("\n").slice(-12).join("\n")
     const message = `${error instanceof Error ? error.message : String(error)}${said ? `\n${said}` : ""}`
     throw error instanceof ExitedEarly ? new ExitedEarly(message) : new HostError(message)
