@@ -7,7 +7,7 @@
 import type { RalphContext } from "../context.js"
 import { endFilesWritten } from "../report/write.js"
 import { readWorktrees, type WorktreeEntry } from "../store/worktree-loops.js"
-import { awaitsSettling, END_FILES_WAIT_MS, isLive, startWasCut } from "../worktree/lifecycle.js"
+import { awaitsEndFiles, awaitsSettling, isLive, startWasCut } from "../worktree/lifecycle.js"
 import { JobLock, locked } from "./job-lock.js"
 import { startCut } from "./jobs/launch-worktree.js"
 import { wakeWorktree } from "./jobs/wake-worktree.js"
@@ -111,7 +111,7 @@ export class WorktreeWatch {
     if (!state || !saved || this.settling.has(entry.name)) return
     const ctx = this.ctx()
     const { loop, savedAt } = saved
-    if (!endFilesWritten(entry.path, { loop, savedAt }) && ctx.now() - savedAt < END_FILES_WAIT_MS) return
+    if (awaitsEndFiles(endFilesWritten(entry.path, { loop, savedAt }), savedAt, ctx.now())) return
     const { settling, merges } = this
     settling.add(entry.name)
     const job = settleWorktree({ entry, state, loop }, (settled) => ctx.parallel.settled(settled))

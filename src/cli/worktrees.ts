@@ -10,7 +10,7 @@ import { listWorktreeFolders, removeWorktree, unmergedCommits, worktreeDirty } f
 import { readParallelRun } from "../store/parallel-file.js"
 import { worktreeFile } from "../store/worktree-file.js"
 import { readWorktrees, type WorktreeEntry } from "../store/worktree-loops.js"
-import { cleanVerdict, END_FILES_WAIT_MS } from "../worktree/lifecycle.js"
+import { awaitsEndFiles, cleanVerdict } from "../worktree/lifecycle.js"
 import { endFilesWritten } from "../report/write.js"
 import { parallelLines, worktreeLines } from "../worktree/status-lines.js"
 import type { CliArgs } from "./args.js"
@@ -46,7 +46,7 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
   for (const entry of await readWorktrees(args.project)) {
     // A live loop's worktree is not clean's to judge (nor a folder without worktree.json): left alone, unsaid.
     if (!cleanVerdict(entry).remove) continue
-    if (entry.saved && !endFilesWritten(entry.path, entry.saved) && now - entry.saved.savedAt < END_FILES_WAIT_MS) {
+    if (entry.saved && awaitsEndFiles(endFilesWritten(entry.path, entry.saved), entry.saved.savedAt, now)) {
       out(`ralph-loop clean: kept the worktree ${entry.name}: its loop ended moments ago and OpenCode is still writing its report there`)
       continue
     }

@@ -17,6 +17,9 @@ import type { Launcher, WorktreeState } from "./worktree-state.js"
  */
 export const END_FILES_WAIT_MS = 30_000
 
+/** Whether an ended loop's end files are still to be waited for: not `written` yet, and it stopped (was saved) less than END_FILES_WAIT_MS ago. */
+export const awaitsEndFiles = (written: boolean, savedAt: number, now: number): boolean => !written && now - savedAt < END_FILES_WAIT_MS
+
 export type WorktreeStage = "starting" | "unstarted" | "running" | "ended" | "settled"
 
 export interface WorktreeFacts {

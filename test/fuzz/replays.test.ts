@@ -721,40 +721,14 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
   ] as const)("28: a worktree loop's end (%s) is settled only once its instance wrote its report, or after END_FILES_WAIT_MS", async (end, result, removed) => {
     // Archived and removed before, its report was missing from merged/, and git's removal of the
     // worktree met the instance's writes ("Directory not empty"). A loop stopped by a limit was not waited for.
-    const early = await run([
-      S.ralph("ses_B", { parallel: 1 }),
-      S.settle(),
-      S.wt(0, "start"),
-      S.wt(0, "edit"),
-      S.wt(0, end),
-      S.tick(),
-      S.settle(),
-    ])
+    /** S1's worktree loop started by a parallel run, edits, and ends with `end`; then `after`. */
+    const ended = (...after: Action[]) => run([S.ralph("ses_B", { parallel: 1 }), S.settle(), S.wt(0, "start"), S.wt(0, "edit"), S.wt(0, end), ...after])
+    const early = await ended(S.tick(), S.settle())
     expect(early.worktreeLoops.map((w) => [w.name, w.outcome?.result, w.removed])).toEqual([["story-s1", undefined, false]])
-    const reported = await run([
-      S.ralph("ses_B", { parallel: 1 }),
-      S.settle(),
-      S.wt(0, "start"),
-      S.wt(0, "edit"),
-      S.wt(0, end),
-      S.tick(),
-      S.settle(),
-      S.wt(0, "end-files"),
-      S.tick(),
-      S.settle(),
-    ])
+    const reported = await ended(S.tick(), S.settle(), S.wt(0, "end-files"), S.tick(), S.settle())
     expect(reported.worktreeLoops[0]).toMatchObject({ name: "story-s1", removed, outcome: { result } })
     // Its instance died before writing them: settled all the same, once waited for long enough.
-    const waited = await run([
-      S.ralph("ses_B", { parallel: 1 }),
-      S.settle(),
-      S.wt(0, "start"),
-      S.wt(0, "edit"),
-      S.wt(0, end),
-      S.advance(END_FILES_WAIT_MS),
-      S.tick(),
-      S.settle(),
-    ])
+    const waited = await ended(S.advance(END_FILES_WAIT_MS), S.tick(), S.settle())
     expect(waited.worktreeLoops[0]).toMatchObject({ name: "story-s1", removed, outcome: { result } })
   })
 

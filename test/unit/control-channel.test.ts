@@ -62,6 +62,18 @@ async function waitFor(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve))
 }
 
+/** A watchFolder that records each folder watched and its listener; `real`: it also watches them for real. */
+function recordingWatch(real: boolean): { watchFolder: WatchFolder; watched: string[]; listeners: (() => void)[] } {
+  const watched: string[] = []
+  const listeners: (() => void)[] = []
+  const watchFolder: WatchFolder = (folder, listener) => {
+    watched.push(folder)
+    listeners.push(listener)
+    return real ? watch(folder, listener) : ({ close() {}, on() { return this } } as unknown as FSWatcher)
+  }
+  return { watchFolder, watched, listeners }
+}
+
 describe("the control channel", () => {
   it("a client's request is acted on once and answered; nothing is left in the folder", async () => {
     const dir = tempDir("ralph-control-")
@@ -141,13 +153,7 @@ describe("the control channel", () => {
   it("once the plugin's folder is there, the control folder is made and watched: the plugin's state writes beside it start no new watch", async () => {
     const dir = tempDir("ralph-control-")
     mkdirSync(join(dir, STATE_DIR), { recursive: true })
-    const watched: string[] = []
-    const listeners: (() => void)[] = []
-    const watchFolder: WatchFolder = (folder, listener) => {
-      watched.push(folder)
-      listeners.push(listener)
-      return { close() {}, on() { return this } } as unknown as FSWatcher
-    }
+    const { watchFolder, watched, listeners } = recordingWatch(false)
     const c = new ControlChannel(dir, async () => ({ ok: true, title: "did it", message: "" }), () => {}, Date.now, watchFolder)
     channels.push(c)
     c.start()
@@ -166,13 +172,7 @@ describe("the control channel", () => {
   it("a control folder removed with its tree (a worktree's removal while its instance runs) is not made again; a client's next request is still acted on", async () => {
     const dir = tempDir("ralph-control-")
     mkdirSync(join(dir, STATE_DIR), { recursive: true })
-    const watched: string[] = []
-    const listeners: (() => void)[] = []
-    const watchFolder: WatchFolder = (folder, listener) => {
-      watched.push(folder)
-      listeners.push(listener)
-      return watch(folder, listener)
-    }
+    const { watchFolder, watched, listeners } = recordingWatch(true)
     const acted: ControlRequest[] = []
     const c = new ControlChannel(dir, async (r) => (acted.push(r), { ok: true, title: `did ${r.verb}`, message: "" }), () => {}, Date.now, watchFolder)
     channels.push(c)
