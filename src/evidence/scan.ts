@@ -1,0 +1,199 @@
+// The guard's reading of the loop's changes since its start (one unified diff): tests skipped or
+// focused, tests removed, check configs changed, suppressions added — and changed expectations,
+// which are listed, not refused. An added line that was only moved (the same text removed elsewhere
+// in the diff) is nothing new, and a test whose name is defined again elsewhere was moved or its
+// file renamed, not removed. One pass over the diff's lines, then one over the tests it removed. Pure.
+import { checkFile, isStrictnessLine, sectionAt, sectionHeader, type CheckFile } from "./check-files.js"
+import { parseDiff, pathOf, type DiffLine, type FileDiff, type Hunk } from "./diff.js"
+import type { Finding } from "./finding.js"
+import { isTestFile, languageOf, type Language } from "./files.js"
+import { skipMarker, suppression } from "./markers.js"
+import { isRustBetween, isRustTestAttribute, rustFnName, testNameIn } from "./test-names.js"
+
+/** Whole texts of files before and after, for the sections of pyproject.toml and setup.cfg a hunk starts in. */
+export type FileTexts = ReadonlyMap<string, { before?: string | undefined; after?: string | undefined }>
+
+/** The config files whose sections decide whether a change counts: give their texts to scanDiff. */
+export const needsWholeText = (path: string): boolean => checkFile(path)?.scope === "sections"
+
+interface TestDef {
+  name: string
+  file: string
+  line: number
+  text: string
+}
+
+/** What the scan gathers across files before it decides. */
+interface Scan {
+  findings: Finding[]
+  /** Trimmed text of every removed line, counted: an added line with the same text was moved. */
+  removed: Map<string, number>
+  /** Added lines with a marker, decided once every removed line is known. */
+  marked: Finding[]
+  removedTests: TestDef[]
+  addedTests: Set<string>
+}
+
+const MAX_TEXT = 2_000
+
+/** Lines joined, and cut to a bounded length (a whole rewritten config is no use in a prompt). */
+function joined(lines: readonly DiffLine[]): string | null {
+  if (lines.length === 0) return null
+  const text = lines.map((l) => l.text).join("\n")
+  return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT)}…`
+}
+
+/** The changed lines of a config file that count: all of them, those in the right sections, or the strictness options. */
+function configLines(file: FileDiff, kind: CheckFile, texts: FileTexts | undefined): DiffLine[] {
+  const changed = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== " "))
+  if (kind.scope === "whole") return changed
+  if (kind.scope === "strictness") return changed.filter((l) => isStrictnessLine(l.text))
+  const whole = texts?.get(pathOf(file))
+  const counted: DiffLine[] = []
+  for (const hunk of file.hunks) {
+    // Each side's section where the hunk starts (from the whole text, when given), then its headers.
+    let old: string | undefined = whole?.before !== undefined ? sectionAt(whole.before, hunk.oldStart) : undefined
+    let now: string | undefined = whole?.after !== undefined ? sectionAt(whole.after, hunk.newStart) : undefined
+    for (const line of hunk.lines) {
+      const header = sectionHeader(line.text)
+      if (header !== undefined) {
+        if (line.kind !== "+") old = header
+        if (line.kind !== "-") now = header
+      }
+      const section = line.kind === "+" ? now : old
+      if (line.kind !== " " && section !== undefined && kind.sections(header ?? section)) counted.push(line)
+    }
+  }
+  return counted
+}
+
+function scanConfig(file: FileDiff, scan: Scan, texts: FileTexts | undefined): void {
+  const kind = checkFile(pathOf(file))
+  if (!kind) return
+  const lines = configLines(file, kind, texts)
+  if (lines.length === 0 && !(kind.scope === "whole" && (file.oldPath === null || file.newPath === null))) return
+  const line = lines.find((l) => l.kind === "+")?.line ?? lines[0]?.line
+  scan.findings.push({
+    kind: "check-config",
+    file: pathOf(file),
+    name: kind.what,
+    ...(line ? { line } : {}),
+    before: file.oldPath === null ? null : joined(lines.filter((l) => l.kind === "-")) ?? (file.newPath === null ? "(the whole file)" : null),
+    after: file.newPath === null ? null : joined(lines.filter((l) => l.kind === "+")),
+  })
+}
+
+/** Tests defined on one side of a hunk (`-` and context lines, or `+` and context lines), those whose lines changed. */
+function testsOn(hunk: Hunk, side: "-" | "+", language: Language, testFile: boolean, file: string): TestDef[] {
+  const defs: TestDef[] = []
+  let attribute: DiffLine | undefined // Rust: the `#[test]` waiting for its `fn`
+  for (const line of hunk.lines) {
+    if (line.kind !== " " && line.kind !== side) continue
+    const touched = line.kind === side
+    if (language === "rs") {
+      if (isRustTestAttribute(line.text)) attribute = line
+      else if (attribute) {
+        const name = rustFnName(line.text)
+        if (name && (touched || attribute.kind === side)) defs.push({ name, file, line: line.line, text: line.text })
+        if (name || !isRustBetween(line.text)) attribute = undefined
+      }
+      continue
+    }
+    const name = touched ? testNameIn(line.text, language, testFile) : undefined
+    if (name) defs.push({ name, file, line: line.line, text: line.text })
+  }
+  return defs
+}
+
+/** A line holding an expectation: `expect(…)`, `assert …`, `assert_eq!(…)`, `self.assertEqual(…)`, Go's `want := …`. */
+function isExpectation(text: string, language: Language): boolean {
+  const line = text.trim()
+  switch (language) {
+    case "js":
+      return line.includes("expect(") || line.startsWith("assert") || line.startsWith("t.is(") || line.startsWith("t.deepEqual(")
+    case "py":
+      return line.startsWith("assert ") || line.startsWith("self.assert") || line.startsWith("assert_")
+    case "go":
+      return line.startsWith("want ") || line.startsWith("want:") || line.startsWith("expected ") || line.startsWith("assert.") || line.startsWith("require.")
+    case "rs":
+      return line.startsWith("assert")
+  }
+}
+
+/** Expectations changed or removed in each run of `-`/`+` lines of a test file's hunk (those moved unchanged are not). */
+function scanExpectations(file: string, hunk: Hunk, language: Language, scan: Scan, removedTest: boolean): void {
+  let name: string | undefined = hunk.context || undefined
+  let block: DiffLine[] = []
+  const flush = () => {
+    const removed = block.filter((l) => l.kind === "-" && isExpectation(l.text, language))
+    const added = block.filter((l) => l.kind === "+" && isExpectation(l.text, language))
+    block = []
+    const same = (a: DiffLine, b: DiffLine) => a.text.trim() === b.text.trim()
+    const gone = removed.filter((r) => !added.some((a) => same(a, r)))
+    const come = added.filter((a) => !removed.some((r) => same(a, r)))
+    gone.forEach((before, i) => {
+      const after = come[i]
+      if (!after && removedTest) return // a removed test's expectations go with it
+      scan.findings.push({ kind: "expectation", file, ...(name ? { name } : {}), line: after?.line ?? before.line, before: before.text, after: after?.text ?? null })
+    })
+  }
+  for (const line of hunk.lines) {
+    const test = testNameIn(line.text, language, true)
+    if (line.kind === " ") {
+      flush()
+      if (test) name = test
+    } else {
+      if (test) name = test
+      block.push(line)
+    }
+  }
+  flush()
+}
+
+function scanCode(file: FileDiff, scan: Scan): void {
+  const path = pathOf(file)
+  const language = languageOf(path)
+  if (!language) return
+  const testFile = isTestFile(path)
+  for (const hunk of file.hunks) {
+    const removed = testsOn(hunk, "-", language, testFile, file.oldPath ?? path)
+    for (const def of testsOn(hunk, "+", language, testFile, path)) scan.addedTests.add(`${language} ${def.name}`)
+    scan.removedTests.push(...removed.map((d) => ({ ...d, name: `${language} ${d.name}` })))
+    for (const line of hunk.lines) {
+      if (line.kind === "-") scan.removed.set(line.text.trim(), (scan.removed.get(line.text.trim()) ?? 0) + 1)
+      if (line.kind !== "+") continue
+      const marker = skipMarker(line.text, language, testFile)
+      if (marker) scan.marked.push({ kind: "skip", file: path, name: marker, line: line.line, before: null, after: line.text })
+      const suppressed = suppression(line.text)
+      if (suppressed) scan.marked.push({ kind: "suppression", file: path, name: suppressed, line: line.line, before: null, after: line.text })
+    }
+    if (testFile && file.newPath !== null) scanExpectations(path, hunk, language, scan, removed.length > 0)
+  }
+}
+
+/** What the guard finds in a unified diff of the loop's changes since its start checkpoint. */
+export function scanDiff(diff: string, texts?: FileTexts): Finding[] {
+  return scanFiles(parseDiff(diff), texts)
+}
+
+export function scanFiles(files: readonly FileDiff[], texts?: FileTexts): Finding[] {
+  const scan: Scan = { findings: [], removed: new Map(), marked: [], removedTests: [], addedTests: new Set() }
+  for (const file of files) {
+    if (file.binary) continue
+    scanConfig(file, scan, texts)
+    scanCode(file, scan)
+  }
+  // An added marker whose line was only moved (removed elsewhere in the diff, same text) is not new.
+  for (const finding of scan.marked) {
+    const key = (finding.after ?? "").trim()
+    const moved = scan.removed.get(key) ?? 0
+    if (moved > 0) scan.removed.set(key, moved - 1)
+    else scan.findings.push(finding)
+  }
+  for (const def of scan.removedTests) {
+    if (scan.addedTests.has(def.name)) continue
+    const name = def.name.slice(def.name.indexOf(" ") + 1)
+    scan.findings.push({ kind: "removed-test", file: def.file, name, line: def.line, before: def.text, after: null })
+  }
+  return scan.findings
+}
