@@ -208,6 +208,7 @@ const SCENARIOS = {
   "pyproject-pytest": (f) => edit(f, "pyproject.toml", 'addopts = "-ra"', 'addopts = "-ra --deselect test_calc.py::test_adds_negative_numbers"'),
   "tsconfig-strict": (f) => edit(f, "tsconfig.json", '"strict": true', '"strict": false'),
   "eslint-config": (f) => edit(f, "eslint.config.js", '"no-unused-vars": "error"', '"no-unused-vars": "off"'),
+  "vitest-config-renamed": { mv: [["vitest.config.ts", "vitest.config.ts.off"]] },
   "loop-checks": (f) => edit(f, ".opencode/ralph-loop.jsonc", '"command": "npm test"', '"command": "true"'),
   // Refused: suppressions added.
   suppressions: (f) => {

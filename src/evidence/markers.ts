@@ -14,7 +14,11 @@ const JS_CALLS = ["xit(", "xtest(", "xdescribe(", "fit(", "fdescribe(", "xcontex
 function jsMarker(text: string): string | undefined {
   for (const call of JS_CALLS) {
     for (let at = text.indexOf(call); at >= 0; at = text.indexOf(call, at + 1)) {
-      if (!isWord(text[at - 1]) && text[at - 1] !== ".") return call.slice(0, -1)
+      // A test's call names it first: `fit("…"`, not `fit(model)`.
+      let arg = at + call.length
+      while (text[arg] === " ") arg += 1
+      const quoted = text[arg] === '"' || text[arg] === "'" || text[arg] === "`"
+      if (quoted && !isWord(text[at - 1]) && text[at - 1] !== ".") return call.slice(0, -1)
     }
   }
   for (const subject of JS_SUBJECTS) {
@@ -77,8 +81,6 @@ const SUPPRESSIONS = [
 
 /** The suppression on a line of code, if any, named as it is usually written. */
 export function suppression(text: string): string | undefined {
-  let squeezed = ""
-  for (const c of text) if (c !== " " && c !== "\t") squeezed += c
-  squeezed = squeezed.toLowerCase()
+  const squeezed = text.replace(/[ \t]/g, "").toLowerCase()
   return SUPPRESSIONS.find(([needle]) => squeezed.includes(needle))?.[1]
 }

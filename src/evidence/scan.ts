@@ -68,8 +68,12 @@ function configLines(file: FileDiff, kind: CheckFile, texts: FileTexts | undefin
 }
 
 function scanConfig(file: FileDiff, scan: Scan, texts: FileTexts | undefined): void {
-  const kind = checkFile(pathOf(file))
+  const kind = checkFile(pathOf(file)) ?? (file.oldPath !== null ? checkFile(file.oldPath) : undefined)
   if (!kind) return
+  // Renamed (`vitest.config.ts` → `vitest.config.ts.off`): the runner may no longer find it.
+  if (file.oldPath !== null && file.newPath !== null && file.oldPath !== file.newPath) {
+    scan.findings.push({ kind: "check-config", file: file.oldPath, name: kind.what, before: file.oldPath, after: file.newPath })
+  }
   const lines = configLines(file, kind, texts)
   if (lines.length === 0 && !(kind.scope === "whole" && (file.oldPath === null || file.newPath === null))) return
   const line = lines.find((l) => l.kind === "+")?.line ?? lines[0]?.line

@@ -34,14 +34,14 @@ function jsTestName(text: string): string | undefined {
   return undefined
 }
 
-/** The test a line defines on its own (JS, Python, Go); Rust's need the attribute before them (isRustTestAttribute). */
+/** The test a line of a test file defines on its own (JS, Python, Go); Rust's, in any file, need the attribute before them (isRustTestAttribute). */
 export function testNameIn(text: string, language: Language, testFile: boolean): string | undefined {
   const line = text.trim()
   switch (language) {
     case "js":
       return testFile ? jsTestName(line) : undefined
     case "py":
-      return nameAfter(line, "def test", "test") ?? nameAfter(line, "async def test", "test")
+      return testFile ? (nameAfter(line, "def test", "test") ?? nameAfter(line, "async def test", "test")) : undefined
     case "go":
       return testFile ? nameAfter(line, "func Test", "Test") : undefined
     case "rs":
