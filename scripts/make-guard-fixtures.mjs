@@ -233,7 +233,11 @@ const SCENARIOS = {
   "rename-test-file": { mv: [["test/calc.test.js", "test/arithmetic.test.js"], ["test_calc.py", "test_arithmetic.py"]], noRenames: true },
   "edit-around-assertions": (f) => {
     edit(f, "test/calc.test.js", "    const sum = add(-1, -2)\n", "    const first = -1\n    const sum = add(first, -2)\n")
+    // A test moved into a describe of its own: its lines indented, its assertion unchanged.
+    edit(f, "test/calc.test.js", '  test("adds small numbers", () => {\n    expect(add(1, 2)).toBe(3)\n  })\n', '  describe("small", () => {\n    test("adds small numbers", () => {\n      expect(add(1, 2)).toBe(3)\n    })\n  })\n')
     edit(f, "test_calc.py", "def test_adds_small_numbers():\n", "def test_adds_small_numbers():\n    # the smallest case first\n")
+    // An assertion run twice in a loop: indented, unchanged.
+    edit(f, "test_calc.py", "    assert add(-1, -2) == -3\n", "    for _ in range(2):\n        assert add(-1, -2) == -3\n")
     edit(f, "go/calc_test.go", "\twant := -3\n", "\t// the sum of two negatives\n\twant := -3\n")
   },
   "unrelated-files": (f) => {

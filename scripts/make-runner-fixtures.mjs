@@ -63,6 +63,7 @@ const FIXTURES = [
   { name: "mocha", tests: true, project: "mocha", command: "npx mocha", version: "npx mocha --version" },
   { name: "go", tests: true, project: "go", command: "go test ./...", version: "go version" },
   { name: "go-json", tests: true, project: "go", command: "go test -json ./...", version: "go version" },
+  { name: "go-v", tests: true, project: "go", command: "go test -v ./...", version: "go version" },
   { name: "cargo", tests: true, project: "cargo", command: "cargo test", version: "cargo --version" },
   { name: "tsc", project: "typescript", command: "npx tsc -p .", version: "npx tsc --version" },
   { name: "tsc-pretty", project: "typescript", command: "npx tsc -p . --pretty", version: "npx tsc --version" },

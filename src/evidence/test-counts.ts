@@ -1,7 +1,7 @@
 // How many tests a check ran, read from the runner's own summary: vitest, jest, mocha, node --test
-// (spec and TAP), pytest (any verbosity, colour or not), go test -json and cargo test. Null where no
-// runner printed its counts (a linter, a type checker, plain `go test`, which names no passed or
-// skipped test). A check that runs several runners sums them. Pure; each line is read once, with
+// (spec and TAP), pytest (any verbosity, colour or not), go test -json and -v, and cargo test. Null
+// where no runner printed its counts (a linter, a type checker, plain `go test`, which names no
+// passed or skipped test). A check that runs several runners sums them. Pure; each line is read once, with
 // startsWith/indexOf and splits, never a pattern that backtracks.
 import { z } from "zod"
 import { LONG_LINE, stripAnsi } from "../loop/failures/text.js"
@@ -211,7 +211,36 @@ function goJson(): Reader {
   }
 }
 
-const READERS = [vitest, jest, mocha, nodeTest, pytest, cargo, goJson]
+const GO_RESULTS: Record<string, keyof TestCounts> = { "--- PASS: ": "passed", "--- FAIL: ": "failed", "--- SKIP: ": "skipped" }
+
+/**
+ * go test -v: `--- PASS: TestX (0.00s)` for each test, indented for a subtest; a test with subtests
+ * counts through them. Only with its `=== RUN` lines: plain `go test` prints its failures alone.
+ */
+function goVerbose(): Reader {
+  const results: [name: string, result: keyof TestCounts][] = []
+  let verbose = false
+  return {
+    line(_line, trimmed) {
+      if (trimmed.startsWith("=== RUN ")) verbose = true
+      const result = GO_RESULTS[trimmed.slice(0, "--- PASS: ".length)]
+      if (!result) return
+      const rest = trimmed.slice("--- PASS: ".length)
+      const end = rest.indexOf(" (")
+      results.push([end < 0 ? rest : rest.slice(0, end), result])
+    },
+    counts() {
+      if (!verbose || results.length === 0) return null
+      const parents = new Set<string>()
+      for (const [name] of results) for (let slash = name.indexOf("/"); slash > 0; slash = name.indexOf("/", slash + 1)) parents.add(name.slice(0, slash))
+      const counts = { passed: 0, failed: 0, skipped: 0 }
+      for (const [name, result] of results) if (!parents.has(name)) counts[result] += 1
+      return counts
+    },
+  }
+}
+
+const READERS = [vitest, jest, mocha, nodeTest, pytest, cargo, goJson, goVerbose]
 
 /** The tests a check's output says ran, summed over the runners in it; null when no runner's summary is in it. */
 export function testCounts(output: string): TestCounts | null {

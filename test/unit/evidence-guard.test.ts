@@ -166,7 +166,7 @@ describe("ordinary work raises nothing", () => {
     ])
   })
 
-  it("editing test code around unchanged assertions", () => {
+  it("editing test code around unchanged assertions (a setup line, a comment, a test moved into a describe, an assertion run in a loop)", () => {
     expect(found("edit-around-assertions")).toEqual([])
   })
 

@@ -1,6 +1,7 @@
 // The test counts a check's evidence carries, read from what the real runners printed
 // (test/fixtures/runners/, made by scripts/make-runner-fixtures.mjs): all pass, two failing, a test
-// skipped alone and beside a failure, a test removed — and null for the tools that count no tests.
+// skipped alone and beside a failure, a test removed — and null for the tools that count no tests
+// (plain `go test` among them: it names its failures alone).
 import { describe, expect, it } from "vitest"
 import { testCounts, testsRun, type TestCounts } from "../../src/evidence/test-counts.js"
 import { outputOf, runsOf, TOOLS } from "./runner-fixtures.js"
@@ -25,6 +26,7 @@ const EXPECTED: Record<string, Record<string, TestCounts | null>> = {
   "pytest-color": PYTEST,
   // A test with subtests counts through them; the package that did not build printed no test.
   "go-json": { ...JS, "broken-1": c(1, 0, 0) },
+  "go-v": { ...JS, "broken-1": c(1, 0, 0) },
   // Cargo stops at the first test binary that fails: the integration test's count is missing then.
   cargo: { ...JS, "fixed-1": c(1, 2, 0), "skipped-2": c(1, 1, 1), "broken-1": null },
 }

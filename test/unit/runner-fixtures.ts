@@ -89,6 +89,7 @@ export const TOOLS: Record<string, { kind: CheckKind; faults: Record<string, str
   mocha: { kind: "test", faults: { ...NOT_FAILURES, A: ["calc > adds small numbers"], B: ["calc > adds negative numbers"], C: ["calc > multiply > multiplies"], D: ["format > formats a total"] } },
   go: { kind: "test", faults: { ...GO, ...NOT_FAILURES } },
   "go-json": { kind: "test", faults: { ...GO, ...NOT_FAILURES } },
+  "go-v": { kind: "test", faults: { ...GO, ...NOT_FAILURES } },
   cargo: {
     kind: "test",
     faults: {
