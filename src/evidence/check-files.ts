@@ -13,29 +13,39 @@ export type CheckFile =
 const starts = (name: string, ...prefixes: string[]) => prefixes.some((p) => name.startsWith(p))
 
 // pyproject.toml: [tool.pytest.ini_options], [tool.ruff], [tool.ruff.lint…], [tool.mypy], [[tool.mypy.overrides]].
-const PYPROJECT = (section: string) => ["tool.pytest", "tool.ruff", "tool.mypy"].some((s) => section === s || section.startsWith(`${s}.`))
+const PYPROJECT = (section: string) =>
+  ["tool.pytest", "tool.ruff", "tool.mypy"].some((s) => section === s || section.startsWith(`${s}.`))
 // setup.cfg: [tool:pytest], [mypy], [mypy-package.*], [flake8].
-const SETUP_CFG = (section: string) => section === "tool:pytest" || section === "mypy" || section.startsWith("mypy-") || section === "flake8"
+const SETUP_CFG = (section: string) =>
+  section === "tool:pytest" || section === "mypy" || section.startsWith("mypy-") || section === "flake8"
+
+const whole = (what: string): CheckFile => ({ what, scope: "whole" })
 
 export function checkFile(path: string): CheckFile | undefined {
   const name = baseName(path)
-  if (path === ".opencode/ralph-loop.jsonc" || path === ".opencode/ralph-loop.json") return { what: "the loop's own checks", scope: "whole" }
-  if (starts(name, "vitest.config.", "vitest.workspace.", "vite.config.")) return { what: "vitest's config", scope: "whole" }
-  if (starts(name, "jest.config.")) return { what: "jest's config", scope: "whole" }
-  if (starts(name, ".mocharc")) return { what: "mocha's config", scope: "whole" }
-  if (name === "pytest.ini" || name === "conftest.py") return { what: "pytest's config", scope: "whole" }
-  if (name === "tox.ini") return { what: "tox's and pytest's config", scope: "whole" }
-  if (starts(name, "eslint.config.", ".eslintrc") || name === ".eslintignore") return { what: "ESLint's config", scope: "whole" }
-  if (name === "ruff.toml" || name === ".ruff.toml") return { what: "ruff's config", scope: "whole" }
-  if (name === "mypy.ini" || name === ".mypy.ini") return { what: "mypy's config", scope: "whole" }
-  if (name === ".flake8") return { what: "flake8's config", scope: "whole" }
-  if (name === "pyproject.toml") return { what: "the pytest, ruff or mypy section of pyproject.toml", scope: "sections", sections: PYPROJECT }
-  if (name === "setup.cfg") return { what: "the pytest, mypy or flake8 section of setup.cfg", scope: "sections", sections: SETUP_CFG }
-  if (name.startsWith("tsconfig") && name.endsWith(".json")) return { what: "the TypeScript compiler's strictness", scope: "strictness" }
+  if (path === ".opencode/ralph-loop.jsonc" || path === ".opencode/ralph-loop.json") return whole("the loop's checks")
+  if (starts(name, "vitest.config.", "vitest.workspace.", "vite.config.")) return whole("vitest's config")
+  if (starts(name, "jest.config.")) return whole("jest's config")
+  if (starts(name, ".mocharc")) return whole("mocha's config")
+  if (name === "pytest.ini" || name === "conftest.py") return whole("pytest's config")
+  if (name === "tox.ini") return whole("tox's and pytest's config")
+  if (starts(name, "eslint.config.", ".eslintrc") || name === ".eslintignore") return whole("ESLint's config")
+  if (name === "ruff.toml" || name === ".ruff.toml") return whole("ruff's config")
+  if (name === "mypy.ini" || name === ".mypy.ini") return whole("mypy's config")
+  if (name === ".flake8") return whole("flake8's config")
+  if (name === "pyproject.toml") {
+    return { what: "the pytest, ruff or mypy section of pyproject.toml", scope: "sections", sections: PYPROJECT }
+  }
+  if (name === "setup.cfg") {
+    return { what: "the pytest, mypy or flake8 section of setup.cfg", scope: "sections", sections: SETUP_CFG }
+  }
+  if (name.startsWith("tsconfig") && name.endsWith(".json")) {
+    return { what: "the TypeScript compiler's strictness", scope: "strictness" }
+  }
   return undefined
 }
 
-/** `[tool.pytest.ini_options]` → `tool.pytest.ini_options`, `[[tool.mypy.overrides]]` → `tool.mypy.overrides`; undefined for no header. */
+/** `[tool.pytest.ini_options]` → `tool.pytest.ini_options`, `[[tool.mypy.overrides]]` → `tool.mypy.overrides`. */
 export function sectionHeader(text: string): string | undefined {
   const line = text.trim()
   if (!line.startsWith("[") || !line.endsWith("]")) return undefined

@@ -31,7 +31,7 @@ export interface FileDiff {
 /** The path a file has now (or had, when deleted). */
 export const pathOf = (file: FileDiff): string => file.newPath ?? file.oldPath ?? ""
 
-/** A path as git prints it: `"a/caf\303\251 x.txt"` unquoted (octal bytes are UTF-8), then the a/ or b/ dropped where it has one. */
+/** A path as git prints it: `"a/caf\303\251 x.txt"` unquoted (octal bytes are UTF-8), its a/ or b/ dropped. */
 function gitPath(raw: string, prefixed = true): string | null {
   let path = raw.endsWith("\t") ? raw.slice(0, -1) : raw
   if (path === "/dev/null") return null
@@ -74,7 +74,15 @@ function headerPath(rest: string): string | null {
 }
 
 /** `@@ -12,3 +14,4 @@ context`: its starts and counts (a missing count is 1). */
-function hunkHeader(line: string): { oldStart: number; oldCount: number; newStart: number; newCount: number; context: string } | undefined {
+interface HunkHeader {
+  oldStart: number
+  oldCount: number
+  newStart: number
+  newCount: number
+  context: string
+}
+
+function hunkHeader(line: string): HunkHeader | undefined {
   const end = line.indexOf(" @@", 3)
   if (!line.startsWith("@@ -") || end < 0) return undefined
   const [old = "", now = ""] = line.slice(4, end).split(" +")

@@ -31,13 +31,14 @@ export function languageOf(path: string): Language | undefined {
 
 const TEST_FOLDERS = new Set(["test", "tests", "__tests__", "spec", "specs", "testing"])
 
-/** A test file as the runners find them: `*.test.*`, `*.spec.*`, `test_*.py`, `*_test.py`, `*_test.go`, in a test folder, Rust's `tests/`. */
+/** A test file as runners find them: `*.test.*`, `*.spec.*`, `test_*.py`, `*_test.py`, `*_test.go`, in `test/` … */
 export function isTestFile(path: string): boolean {
   const language = languageOf(path)
   if (!language) return false
   const name = baseName(path)
   if (name.includes(".test.") || name.includes(".spec.")) return true
-  if (language === "py" && (name.startsWith("test_") || name.endsWith("_test.py") || name === "conftest.py")) return true
+  const pytestFile = name.startsWith("test_") || name.endsWith("_test.py") || name === "conftest.py"
+  if (language === "py" && pytestFile) return true
   if (language === "go") return name.endsWith("_test.go")
   return path.split("/").slice(0, -1).some((folder) => TEST_FOLDERS.has(folder))
 }

@@ -4,7 +4,7 @@
 import { z } from "zod"
 
 export const FINDING_KINDS = [
-  /** A test skipped or focused (`.skip`, `.only`, `xit`, `@pytest.mark.skip`, `t.Skip(`, `#[ignore]` …) on an added line. */
+  /** A test skipped or focused on an added line (`.skip`, `.only`, `xit`, `@pytest.mark.skip`, `t.Skip(` …). */
   "skip",
   /** A test function or case present at the start and gone now (not one whose name was added back elsewhere). */
   "removed-test",
@@ -40,10 +40,13 @@ export type Finding = z.infer<typeof findingSchema>
 export const refuses = (finding: Pick<Finding, "kind">): boolean => finding.kind !== "expectation"
 
 /** A finding's stable name, the same at every claim while the change is there: what a user accepts. */
-export const findingKey = (f: Finding): string => [f.kind, f.file ?? "", f.name ?? "", (f.after ?? f.before ?? "").trim()].join(":")
+export const findingKey = (f: Finding): string =>
+  [f.kind, f.file ?? "", f.name ?? "", (f.after ?? f.before ?? "").trim()].join(":")
 
 const quote = (text: string | null): string => (text === null ? "(none)" : `\`${text.trim()}\``)
 const at = (f: Finding): string => `${f.file ?? ""}${f.line ? `:${f.line}` : ""}`
+const beforeAfter = (f: Finding): string => `before ${quote(f.before)}, after ${quote(f.after)}`
+const arrow = (f: Finding): string => `${quote(f.before)} → ${quote(f.after)}`
 
 /** One line naming the finding precisely, for the next prompt, the journal and the report. */
 export function findingText(f: Finding): string {
@@ -55,12 +58,12 @@ export function findingText(f: Finding): string {
     case "fewer-tests":
       return `check ${f.name} ran fewer tests than at its first run: ${f.before}, now ${f.after}`
     case "check-script":
-      return `the "${f.name}" script in ${f.file}, which a check runs, changed: before ${quote(f.before)}, after ${quote(f.after)}`
+      return `the "${f.name}" script in ${f.file}, which a check runs, changed: ${beforeAfter(f)}`
     case "check-config":
-      return `${f.file}, which the checks read (${f.name}), changed: before ${quote(f.before)}, after ${quote(f.after)}`
+      return `${f.file}, which the checks read (${f.name}), changed: ${beforeAfter(f)}`
     case "suppression":
       return `${at(f)} adds a suppression (${f.name}): ${quote(f.after)}`
     case "expectation":
-      return `an expectation in ${at(f)}${f.name ? ` (${f.name})` : ""} changed: ${quote(f.before)} → ${quote(f.after)}`
+      return `an expectation in ${at(f)}${f.name ? ` (${f.name})` : ""} changed: ${arrow(f)}`
   }
 }

@@ -28,10 +28,11 @@ export interface GuardInput {
 
 const plural = (n: number) => `${n} ${n === 1 ? "test" : "tests"} ran`
 
-/** A check that ran fewer tests (passed or failed) than at its first run: a test skipped, removed or no longer found. */
+/** A check that ran fewer tests (passed or failed) than at its first run: a test skipped, removed or not found. */
 export function fewerTests(check: Pick<CheckCounts, "name" | "first" | "now">): Finding | undefined {
   if (!check.first || !check.now || testsRun(check.now) >= testsRun(check.first)) return undefined
-  return { kind: "fewer-tests", file: null, name: check.name, before: plural(testsRun(check.first)), after: plural(testsRun(check.now)) }
+  const [before, after] = [plural(testsRun(check.first)), plural(testsRun(check.now))]
+  return { kind: "fewer-tests", file: null, name: check.name, before, after }
 }
 
 /** Every finding, each once, in the diff's order, then the scripts, then the counts. */
@@ -39,8 +40,11 @@ export function guardFindings(input: GuardInput): Finding[] {
   const files = parseDiff(input.diff)
   const findings = scanFiles(files, input.texts)
   const touchesPackage = files.some((f) => pathOf(f) === "package.json" || f.oldPath === "package.json")
-  if (input.packageJson && touchesPackage)
-    for (const check of input.checks ?? []) findings.push(...changedCheckScripts(check.command, input.packageJson.before, input.packageJson.after))
+  const scripts = input.packageJson
+  if (scripts && touchesPackage)
+    for (const check of input.checks ?? []) {
+      findings.push(...changedCheckScripts(check.command, scripts.before, scripts.after))
+    }
   for (const check of input.checks ?? []) {
     const fewer = fewerTests(check)
     if (fewer) findings.push(fewer)

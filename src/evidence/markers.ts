@@ -40,11 +40,24 @@ function jsMarker(text: string): string | undefined {
   return undefined
 }
 
-const PY_MARKERS = ["pytest.mark.skip", "pytest.mark.xfail", "pytest.skip(", "pytest.xfail(", "unittest.skip", ".skipTest("]
+const PY_MARKERS = [
+  "pytest.mark.skip",
+  "pytest.mark.xfail",
+  "pytest.skip(",
+  "pytest.xfail(",
+  "unittest.skip",
+  ".skipTest(",
+]
 const GO_MARKERS = [".Skip(", ".Skipf(", ".SkipNow("]
 const RS_MARKERS = ["#[ignore"]
 // How each is named in a finding.
-const NAMES: Record<string, string> = { ".Skip(": "t.Skip", ".Skipf(": "t.Skipf", ".SkipNow(": "t.SkipNow", "#[ignore": "#[ignore]", ".skipTest(": "skipTest" }
+const NAMES: Record<string, string> = {
+  ".Skip(": "t.Skip",
+  ".Skipf(": "t.Skipf",
+  ".SkipNow(": "t.SkipNow",
+  "#[ignore": "#[ignore]",
+  ".skipTest(": "skipTest",
+}
 
 /** The skip or focus marker on a line of code, if any (`test.skip`, `@pytest.mark.skip`, `t.Skip(`, `#[ignore` …). */
 export function skipMarker(text: string, language: Language, testFile: boolean): string | undefined {

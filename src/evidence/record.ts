@@ -41,7 +41,8 @@ export type Evidence = z.infer<typeof evidenceSchema>
 export const stands = (finding: Weakened): boolean => refuses(finding) && !finding.accepted
 
 /** The findings with whether each was accepted (by its findingKey). */
-export const weakenedOf = (findings: readonly Finding[], accepted: ReadonlySet<string>): Weakened[] => findings.map((f) => ({ ...f, accepted: accepted.has(findingKey(f)) }))
+export const weakenedOf = (findings: readonly Finding[], accepted: ReadonlySet<string>): Weakened[] =>
+  findings.map((f) => ({ ...f, accepted: accepted.has(findingKey(f)) }))
 
 /** A check passed after the last change, none failed since, and nothing the guard found stands. */
 export const isVerified = (checks: readonly EvidenceCheck[], weakened: readonly Weakened[]): boolean =>
@@ -67,7 +68,8 @@ export function evidenceOf(input: EvidenceInput): Evidence {
   }
   const checks = [...latest.values()].sort((a, b) => a.ranAt - b.ranAt || a.name.localeCompare(b.name))
   const weakened = [...input.weakened]
-  return { verified: isVerified(checks, weakened), checks, changedFiles: [...input.changedFiles].sort(), review: input.review, weakened }
+  const changedFiles = [...input.changedFiles].sort()
+  return { verified: isVerified(checks, weakened), checks, changedFiles, review: input.review, weakened }
 }
 
 /** `unit 12 passed`, `unit 12 passed, 1 skipped`, `lint passed`. */
@@ -84,12 +86,17 @@ export function notVerifiedBecause(evidence: Evidence): string {
   const failed = evidence.checks.filter((c) => c.exitCode !== 0)
   if (failed.length > 0) reasons.push(`${failed.map((c) => c.name).join(", ")} failed`)
   const standing = evidence.weakened.filter(stands).length
-  if (standing > 0) reasons.push(`the guard found ${standing} ${standing === 1 ? "change" : "changes"} that weaken the checks`)
+  const changes = standing === 1 ? "change" : "changes"
+  if (standing > 0) reasons.push(`the guard found ${standing} ${changes} that weaken the checks`)
   return reasons.join("; ")
 }
 
-/** The plan write-back's note: "Verified by ralph-loop in iteration 6: unit 12 passed" or "Done in iteration 6, not verified: no check ran". */
+/**
+ * The plan write-back's note: "Verified by ralph-loop in iteration 6: unit 12 passed" or "Done in
+ * iteration 6, not verified: no check ran".
+ */
 export function planNote(evidence: Evidence, iteration: number): string {
-  if (evidence.verified) return `Verified by ralph-loop in iteration ${iteration}: ${evidence.checks.map(passedText).join("; ")}`
+  const passed = evidence.checks.map(passedText).join("; ")
+  if (evidence.verified) return `Verified by ralph-loop in iteration ${iteration}: ${passed}`
   return `Done in iteration ${iteration}, not verified: ${notVerifiedBecause(evidence)}`
 }

@@ -43,7 +43,7 @@ function joined(lines: readonly DiffLine[]): string | null {
   return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT)}…`
 }
 
-/** The changed lines of a config file that count: all of them, those in the right sections, or the strictness options. */
+/** The changed lines of a config file that count: all, those in the right sections, or the strictness options. */
 function configLines(file: FileDiff, kind: CheckFile, texts: FileTexts | undefined): DiffLine[] {
   const changed = file.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== " "))
   if (kind.scope === "whole") return changed
@@ -72,17 +72,19 @@ function scanConfig(file: FileDiff, scan: Scan, texts: FileTexts | undefined): v
   if (!kind) return
   // Renamed (`vitest.config.ts` → `vitest.config.ts.off`): the runner may no longer find it.
   if (file.oldPath !== null && file.newPath !== null && file.oldPath !== file.newPath) {
-    scan.findings.push({ kind: "check-config", file: file.oldPath, name: kind.what, before: file.oldPath, after: file.newPath })
+    const [before, after] = [file.oldPath, file.newPath]
+    scan.findings.push({ kind: "check-config", file: file.oldPath, name: kind.what, before, after })
   }
   const lines = configLines(file, kind, texts)
   if (lines.length === 0 && !(kind.scope === "whole" && (file.oldPath === null || file.newPath === null))) return
   const line = lines.find((l) => l.kind === "+")?.line ?? lines[0]?.line
+  const removed = lines.filter((l) => l.kind === "-")
   scan.findings.push({
     kind: "check-config",
     file: pathOf(file),
     name: kind.what,
     ...(line ? { line } : {}),
-    before: file.oldPath === null ? null : joined(lines.filter((l) => l.kind === "-")) ?? (file.newPath === null ? "(the whole file)" : null),
+    before: file.oldPath === null ? null : (joined(removed) ?? (file.newPath === null ? "(the whole file)" : null)),
     after: file.newPath === null ? null : joined(lines.filter((l) => l.kind === "+")),
   })
 }
@@ -109,22 +111,24 @@ function testsOn(hunk: Hunk, side: "-" | "+", language: Language, testFile: bool
   return defs
 }
 
-/** A line holding an expectation: `expect(…)`, `assert …`, `assert_eq!(…)`, `self.assertEqual(…)`, Go's `want := …`. */
+const starts = (line: string, ...prefixes: string[]): boolean => prefixes.some((p) => line.startsWith(p))
+
+/** A line holding an expectation: `expect(…)`, `assert …`, `assert_eq!(…)`, `self.assertEqual(…)`, `want :=`. */
 function isExpectation(text: string, language: Language): boolean {
   const line = text.trim()
   switch (language) {
     case "js":
-      return line.includes("expect(") || line.startsWith("assert") || line.startsWith("t.is(") || line.startsWith("t.deepEqual(")
+      return line.includes("expect(") || starts(line, "assert", "t.is(", "t.deepEqual(")
     case "py":
-      return line.startsWith("assert ") || line.startsWith("self.assert") || line.startsWith("assert_")
+      return starts(line, "assert ", "self.assert", "assert_")
     case "go":
-      return line.startsWith("want ") || line.startsWith("want:") || line.startsWith("expected ") || line.startsWith("assert.") || line.startsWith("require.")
+      return starts(line, "want ", "want:", "expected ", "assert.", "require.")
     case "rs":
       return line.startsWith("assert")
   }
 }
 
-/** Expectations changed or removed in each run of `-`/`+` lines of a test file's hunk (those moved unchanged are not). */
+/** Expectations changed or removed in each run of `-`/`+` lines of a test file's hunk (not those moved unchanged). */
 function scanExpectations(file: string, hunk: Hunk, language: Language, scan: Scan, removedTest: boolean): void {
   let name: string | undefined = hunk.context || undefined
   let block: DiffLine[] = []
@@ -138,7 +142,9 @@ function scanExpectations(file: string, hunk: Hunk, language: Language, scan: Sc
     gone.forEach((before, i) => {
       const after = come[i]
       if (!after && removedTest) return // a removed test's expectations go with it
-      scan.findings.push({ kind: "expectation", file, ...(name ? { name } : {}), line: after?.line ?? before.line, before: before.text, after: after?.text ?? null })
+      const line = after?.line ?? before.line
+      const change = { line, before: before.text, after: after?.text ?? null }
+      scan.findings.push({ kind: "expectation", file, ...(name ? { name } : {}), ...change })
     })
   }
   for (const line of hunk.lines) {
@@ -167,9 +173,10 @@ function scanCode(file: FileDiff, scan: Scan): void {
       if (line.kind === "-") scan.removed.set(line.text.trim(), (scan.removed.get(line.text.trim()) ?? 0) + 1)
       if (line.kind !== "+") continue
       const marker = skipMarker(line.text, language, testFile)
-      if (marker) scan.marked.push({ kind: "skip", file: path, name: marker, line: line.line, before: null, after: line.text })
+      const added = { file: path, line: line.line, before: null, after: line.text }
+      if (marker) scan.marked.push({ kind: "skip", name: marker, ...added })
       const suppressed = suppression(line.text)
-      if (suppressed) scan.marked.push({ kind: "suppression", file: path, name: suppressed, line: line.line, before: null, after: line.text })
+      if (suppressed) scan.marked.push({ kind: "suppression", name: suppressed, ...added })
     }
     if (testFile && file.newPath !== null) scanExpectations(path, hunk, language, scan, removed.length > 0)
   }

@@ -6,8 +6,23 @@ import type { Finding } from "./finding.js"
 const SEPARATORS = ["&&", "||", ";", "|", "\n"]
 // Package managers' own commands: `pnpm install` or `yarn add` is no script.
 const BUILTIN = new Set(
-  "add audit bin cache config create dedupe dlx env exec explain fetch help i import info init install link list ls outdated pack patch plugin prune publish rebuild remove rm root set setup store unlink up update upgrade version why workspace workspaces".split(" "),
+  [
+    "add audit bin cache config create dedupe dlx env exec explain fetch help i import info init install link list ls",
+    "outdated pack patch plugin prune publish rebuild remove rm root set setup store unlink up update upgrade version",
+    "why workspace workspaces",
+  ]
+    .join(" ")
+    .split(" "),
 )
+const NPM_SCRIPTS: Record<string, string> = {
+  test: "test",
+  t: "test",
+  tst: "test",
+  start: "start",
+  stop: "stop",
+  restart: "restart",
+}
+const NPM_RUN = new Set(["run", "run-script", "rum", "urn"])
 
 /** The scripts one command line names directly. */
 export function scriptsCalled(command: string): string[] {
@@ -24,8 +39,8 @@ export function scriptsCalled(command: string): string[] {
     const [first, second] = args
     if (!first) continue
     if (tool === "npm") {
-      if (first === "test" || first === "t" || first === "tst" || first === "start" || first === "stop" || first === "restart") names.push(first === "t" || first === "tst" ? "test" : first)
-      else if ((first === "run" || first === "run-script" || first === "rum" || first === "urn") && second) names.push(second)
+      if (NPM_SCRIPTS[first]) names.push(NPM_SCRIPTS[first])
+      else if (NPM_RUN.has(first) && second) names.push(second)
     } else if (tool === "pnpm" || tool === "yarn") {
       if (first === "run" && second) names.push(second)
       else if (!BUILTIN.has(first) && first !== "run") names.push(first)
@@ -51,7 +66,8 @@ function scriptsOf(packageJson: string | null): Record<string, string> {
  * no such file): the scripts it names, their pre and post scripts, and the scripts those call, as
  * either version has them.
  */
-export function changedCheckScripts(command: string, before: string | null, after: string | null, file = "package.json"): Finding[] {
+export function changedCheckScripts(command: string, before: string | null, after: string | null): Finding[] {
+  const file = "package.json"
   const old = scriptsOf(before)
   const now = scriptsOf(after)
   const seen = new Set<string>()

@@ -46,7 +46,7 @@ const WORDS: Record<string, keyof TestCounts> = {
   xfailed: "skipped",
 }
 
-/** `3 passed`, `1 skipped`: the parts of a summary; undefined when a part is no `<count> <word>` (or an `ignore`d word). */
+/** `3 passed`, `1 skipped`: the parts of a summary; undefined when a part is no `<count> <word>` (nor ignored). */
 function tally(parts: readonly string[], ignore: ReadonlySet<string>): TestCounts | undefined {
   const counts = { passed: 0, failed: 0, skipped: 0 }
   let seen = 0
@@ -66,6 +66,12 @@ function tally(parts: readonly string[], ignore: ReadonlySet<string>): TestCount
 }
 
 const NONE = new Set<string>()
+
+const sum = (a: TestCounts, b: TestCounts): TestCounts => ({
+  passed: a.passed + b.passed,
+  failed: a.failed + b.failed,
+  skipped: a.skipped + b.skipped,
+})
 
 /** Vitest: `      Tests  1 failed | 2 passed | 1 skipped (4)`; `Tests  no tests` when none ran. */
 function vitest(): Reader {
@@ -161,10 +167,11 @@ function isDuration(text: string): boolean {
   if (seconds <= 0 || (seconds !== text.length - 1 && !text.startsWith(" (", seconds + 1))) return false
   const number = text.slice(0, seconds)
   const dot = number.indexOf(".")
-  return count(dot < 0 ? number : number.slice(0, dot)) !== undefined && (dot < 0 || count(number.slice(dot + 1)) !== undefined)
+  const whole = dot < 0 ? number : number.slice(0, dot)
+  return count(whole) !== undefined && (dot < 0 || count(number.slice(dot + 1)) !== undefined)
 }
 
-/** cargo test: `test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; …`, one per test binary. */
+/** cargo test: `test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; …`, one per test binary. */
 function cargo(): Reader {
   let found: TestCounts | null = null
   const ignore = new Set(["measured", "filtered out"])
@@ -176,11 +183,17 @@ function cargo(): Reader {
       const parts = trimmed.slice(dot + 2).split("; ")
       const counts = tally(parts.filter((p) => !p.startsWith("finished in ")), ignore)
       if (!counts) return
-      found = found ? { passed: found.passed + counts.passed, failed: found.failed + counts.failed, skipped: found.skipped + counts.skipped } : counts
+      found = found ? sum(found, counts) : counts
     },
     counts: () => found,
   }
 }
+
+const GO_ACTIONS: [string, keyof TestCounts][] = [
+  ['"Action":"pass"', "passed"],
+  ['"Action":"fail"', "failed"],
+  ['"Action":"skip"', "skipped"],
+]
 
 /** go test -json: each test's last pass, fail or skip event; a test with subtests counts through them (its leaves). */
 function goJson(): Reader {
@@ -188,7 +201,7 @@ function goJson(): Reader {
   return {
     line(line) {
       if (!line.startsWith("{") || !line.includes('"Test"')) return
-      const action = line.includes('"Action":"pass"') ? "passed" : line.includes('"Action":"fail"') ? "failed" : line.includes('"Action":"skip"') ? "skipped" : undefined
+      const action = GO_ACTIONS.find(([text]) => line.includes(text))?.[1]
       if (!action) return
       try {
         const event = JSON.parse(line) as { Package?: unknown; Test?: unknown }
@@ -211,7 +224,11 @@ function goJson(): Reader {
   }
 }
 
-const GO_RESULTS: Record<string, keyof TestCounts> = { "--- PASS: ": "passed", "--- FAIL: ": "failed", "--- SKIP: ": "skipped" }
+const GO_RESULTS: Record<string, keyof TestCounts> = {
+  "--- PASS: ": "passed",
+  "--- FAIL: ": "failed",
+  "--- SKIP: ": "skipped",
+}
 
 /**
  * go test -v: `--- PASS: TestX (0.00s)` for each test, indented for a subtest; a test with subtests
@@ -232,7 +249,11 @@ function goVerbose(): Reader {
     counts() {
       if (!verbose || results.length === 0) return null
       const parents = new Set<string>()
-      for (const [name] of results) for (let slash = name.indexOf("/"); slash > 0; slash = name.indexOf("/", slash + 1)) parents.add(name.slice(0, slash))
+      for (const [name] of results) {
+        for (let slash = name.indexOf("/"); slash > 0; slash = name.indexOf("/", slash + 1)) {
+          parents.add(name.slice(0, slash))
+        }
+      }
       const counts = { passed: 0, failed: 0, skipped: 0 }
       for (const [name, result] of results) if (!parents.has(name)) counts[result] += 1
       return counts
@@ -253,7 +274,7 @@ export function testCounts(output: string): TestCounts | null {
   let total: TestCounts | null = null
   for (const reader of readers) {
     const counts = reader.counts()
-    if (counts) total = total ? { passed: total.passed + counts.passed, failed: total.failed + counts.failed, skipped: total.skipped + counts.skipped } : { ...counts }
+    if (counts) total = total ? sum(total, counts) : { ...counts }
   }
   return total
 }

@@ -22,7 +22,8 @@ function jsTestName(text: string): string | undefined {
   let end = 0
   while (end < text.length && end < 64 && (isName(text[end]) || text[end] === ".")) end += 1
   const [subject, ...modifiers] = text.slice(0, end).split(".")
-  if (!subject || !JS_SUBJECTS.has(subject) || !modifiers.every((m) => JS_MODIFIERS.has(m)) || text[end] !== "(") return undefined
+  const isTest = subject !== undefined && JS_SUBJECTS.has(subject) && modifiers.every((m) => JS_MODIFIERS.has(m))
+  if (!isTest || text[end] !== "(") return undefined
   let start = end + 1
   while (text[start] === " ") start += 1
   const quote = text[start]
@@ -34,7 +35,7 @@ function jsTestName(text: string): string | undefined {
   return undefined
 }
 
-/** The test a line of a test file defines on its own (JS, Python, Go); Rust's, in any file, need the attribute before them (isRustTestAttribute). */
+/** The test a line of a test file defines on its own (JS, Python, Go); Rust's need their attribute first. */
 export function testNameIn(text: string, language: Language, testFile: boolean): string | undefined {
   const line = text.trim()
   switch (language) {
