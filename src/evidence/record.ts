@@ -86,8 +86,8 @@ export function notVerifiedBecause(evidence: Evidence): string {
   const failed = evidence.checks.filter((c) => c.exitCode !== 0)
   if (failed.length > 0) reasons.push(`${failed.map((c) => c.name).join(", ")} failed`)
   const standing = evidence.weakened.filter(stands).length
-  const changes = standing === 1 ? "change" : "changes"
-  if (standing > 0) reasons.push(`the guard found ${standing} ${changes} that weaken the checks`)
+  const changes = standing === 1 ? "change that weakens" : "changes that weaken"
+  if (standing > 0) reasons.push(`the guard found ${standing} ${changes} the checks`)
   return reasons.join("; ")
 }
 

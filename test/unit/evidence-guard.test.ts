@@ -18,34 +18,53 @@ const diffOf = (name: string) => readFileSync(`${GUARD}${name}.diff`, "utf8")
 const textsOf = (name: string): Record<string, { before: string; after: string }> =>
   existsSync(`${GUARD}${name}.texts.json`) ? JSON.parse(readFileSync(`${GUARD}${name}.texts.json`, "utf8")) : {}
 
+const UNIT = { name: "unit", command: "npm test", first: null, now: null }
+
 /** What the guard finds in a scenario, the check being `npm test`, given the texts the caller reads. */
 function found(name: string, file = name): Finding[] {
   const texts = textsOf(name)
-  const input: GuardInput = { diff: diffOf(file), texts: new Map(Object.entries(texts)), checks: [{ name: "unit", command: "npm test", first: null, now: null }] }
+  const input: GuardInput = { diff: diffOf(file), texts: new Map(Object.entries(texts)), checks: [UNIT] }
   if (texts["package.json"]) input.packageJson = texts["package.json"]
   return guardFindings(input)
 }
 
+/** A finding of an added line. */
+const added = (kind: Finding["kind"], file: string, name: string, line: number, after: string): Finding => ({
+  kind,
+  file,
+  name,
+  line,
+  before: null,
+  after,
+})
+
+/** A diff of one file with one hunk. */
+const diffWith = (path: string, hunk: string) => `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n${hunk}`
+
 describe("tests skipped or focused: refused, on added lines only", () => {
   it("JS/TS: .skip, .only, xdescribe", () => {
-    expect(found("js-skip")).toEqual([{ kind: "skip", file: "test/calc.test.js", name: "test.skip", line: 9, before: null, after: '  test.skip("adds negative numbers", () => {' }])
-    expect(found("js-focus").map((f) => [f.name, f.line])).toEqual([["xdescribe", 16], ["test.only", 17]])
+    const skip = added("skip", "test/calc.test.js", "test.skip", 9, '  test.skip("adds negative numbers", () => {')
+    expect(found("js-skip")).toEqual([skip])
+    expect(found("js-focus").map((f) => [f.name, f.line])).toEqual([
+      ["xdescribe", 16],
+      ["test.only", 17],
+    ])
   })
 
   it("Python: @pytest.mark.skip and pytest.skip(", () => {
     expect(found("py-skip")).toEqual([
-      { kind: "skip", file: "test_calc.py", name: "pytest.mark.skip", line: 10, before: null, after: '@pytest.mark.skip(reason="flaky")' },
-      { kind: "skip", file: "test_calc.py", name: "pytest.skip", line: 17, before: null, after: '        pytest.skip("later")' },
+      added("skip", "test_calc.py", "pytest.mark.skip", 10, '@pytest.mark.skip(reason="flaky")'),
+      added("skip", "test_calc.py", "pytest.skip", 17, '        pytest.skip("later")'),
     ])
   })
 
   it("Go: t.Skip( — Rust: #[ignore]", () => {
-    expect(found("go-skip")).toEqual([{ kind: "skip", file: "go/calc_test.go", name: "t.Skip", line: 12, before: null, after: '\tt.Skip("later")' }])
-    expect(found("rust-ignore")).toEqual([{ kind: "skip", file: "rust/src/lib.rs", name: "#[ignore]", line: 15, before: null, after: "    #[ignore]" }])
+    expect(found("go-skip")).toEqual([added("skip", "go/calc_test.go", "t.Skip", 12, '\tt.Skip("later")')])
+    expect(found("rust-ignore")).toEqual([added("skip", "rust/src/lib.rs", "#[ignore]", 15, "    #[ignore]")])
   })
 
   it("every marker of the issue, on an added line of a test file; a removed one is nothing", () => {
-    const added = (path: string, line: string) => `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n@@ -1,0 +1,1 @@\n+${line}\n`
+    const adding = (path: string, line: string) => diffWith(path, `@@ -1,0 +1,1 @@\n+${line}\n`)
     const cases: [string, string, string][] = [
       ["a.test.ts", 'it.skip("x", () => {})', "it.skip"],
       ["a.test.ts", 'describe.only("x", () => {})', "describe.only"],
@@ -56,45 +75,70 @@ describe("tests skipped or focused: refused, on added lines only", () => {
       ["test_a.py", "@pytest.mark.xfail", "pytest.mark.xfail"],
       ["test_a.py", '@unittest.skip("x")', "unittest.skip"],
     ]
-    for (const [path, line, name] of cases) expect(scanDiff(added(path, line)), line).toEqual([{ kind: "skip", file: path, name, line: 1, before: null, after: line }])
-    expect(scanDiff(`diff --git a/test_a.py b/test_a.py\n--- a/test_a.py\n+++ b/test_a.py\n@@ -1,1 +1,0 @@\n-@pytest.mark.skip(reason="x")\n`)).toEqual([])
-    // Not markers: a method of that name on something else, a word that ends in one.
-    for (const line of ["stream.skip(3)", "const unfit = fit(model)", "items.only(1)", "latest.skip(2)"]) expect(scanDiff(added("a.test.ts", line)), line).toEqual([])
+    for (const [path, line, name] of cases) {
+      expect(scanDiff(adding(path, line)), line).toEqual([added("skip", path, name, 1, line)])
+    }
+    expect(scanDiff(diffWith("test_a.py", '@@ -1,1 +1,0 @@\n-@pytest.mark.skip(reason="x")\n'))).toEqual([])
+    // Not markers: a method of that name on something else, a call that names no test.
+    for (const line of ["stream.skip(3)", "const unfit = fit(model)", "items.only(1)", "latest.skip(2)"]) {
+      expect(scanDiff(adding("a.test.ts", line)), line).toEqual([])
+    }
   })
 })
 
 describe("tests removed: refused, named from the diff", () => {
   it("test(…), def test_…, func Test…, #[test] fn …", () => {
     const removed = (name: string) => found(name).map((f) => [f.kind, f.file, f.name, f.line, f.before])
-    expect(removed("js-remove")).toEqual([["removed-test", "test/calc.test.js", "adds small numbers", 5, '  test("adds small numbers", () => {']])
-    expect(removed("py-remove")).toEqual([["removed-test", "test_calc.py", "test_adds_negative_numbers", 10, "def test_adds_negative_numbers():"]])
-    expect(removed("go-remove")).toEqual([["removed-test", "go/calc_test.go", "TestAddSmallNumbers", 5, "func TestAddSmallNumbers(t *testing.T) {"]])
-    expect(removed("rust-remove")).toEqual([["removed-test", "rust/src/lib.rs", "adds_small_numbers", 10, "    fn adds_small_numbers() {"]])
+    expect(removed("js-remove")).toEqual([
+      ["removed-test", "test/calc.test.js", "adds small numbers", 5, '  test("adds small numbers", () => {'],
+    ])
+    expect(removed("py-remove")).toEqual([
+      ["removed-test", "test_calc.py", "test_adds_negative_numbers", 10, "def test_adds_negative_numbers():"],
+    ])
+    expect(removed("go-remove")).toEqual([
+      ["removed-test", "go/calc_test.go", "TestAddSmallNumbers", 5, "func TestAddSmallNumbers(t *testing.T) {"],
+    ])
+    expect(removed("rust-remove")).toEqual([
+      ["removed-test", "rust/src/lib.rs", "adds_small_numbers", 10, "    fn adds_small_numbers() {"],
+    ])
   })
 
   it("a deleted test file: each of its tests", () => {
-    expect(found("test-file-deleted").map((f) => f.name)).toEqual(["test_adds_small_numbers", "test_adds_negative_numbers", "test_adds_zero"])
+    const names = found("test-file-deleted").map((f) => f.name)
+    expect(names).toEqual(["test_adds_small_numbers", "test_adds_negative_numbers", "test_adds_zero"])
   })
 
   it("a check that ran fewer tests than at its first run (the real runners' skipped and removed runs)", () => {
-    const first = testCounts(outputOf("vitest", "pass-1.txt"))
-    expect(fewerTests({ name: "unit", first, now: testCounts(outputOf("vitest", "skipped-1.txt")) })).toEqual({ kind: "fewer-tests", file: null, name: "unit", before: "4 tests ran", after: "3 tests ran" })
-    expect(fewerTests({ name: "py", first: testCounts(outputOf("pytest", "pass-1.txt")), now: testCounts(outputOf("pytest", "removed-1.txt")) })?.after).toBe("3 tests ran")
+    const counts = (tool: string, file: string) => testCounts(outputOf(tool, `${file}.txt`))
+    const first = counts("vitest", "pass-1")
+    expect(fewerTests({ name: "unit", first, now: counts("vitest", "skipped-1") })).toEqual({
+      kind: "fewer-tests",
+      file: null,
+      name: "unit",
+      before: "4 tests ran",
+      after: "3 tests ran",
+    })
+    const pytest = { name: "py", first: counts("pytest", "pass-1"), now: counts("pytest", "removed-1") }
+    expect(fewerTests(pytest)?.after).toBe("3 tests ran")
     // As many or more, or no count on either side: nothing.
-    expect(fewerTests({ name: "unit", first, now: testCounts(outputOf("vitest", "fixed-1.txt")) })).toBeUndefined()
-    expect(fewerTests({ name: "go", first: null, now: testCounts(outputOf("go", "removed-1.txt")) })).toBeUndefined()
+    expect(fewerTests({ name: "unit", first, now: counts("vitest", "fixed-1") })).toBeUndefined()
+    expect(fewerTests({ name: "go", first: null, now: counts("go", "removed-1") })).toBeUndefined()
   })
 })
 
 describe("what a check runs, changed: refused", () => {
   it("the package.json script `npm test` runs, and the script its pretest calls", () => {
-    expect(found("npm-test-script")).toEqual([{ kind: "check-script", file: "package.json", name: "test", before: "vitest run", after: "echo ok" }])
-    expect(found("pretest-script")).toEqual([{ kind: "check-script", file: "package.json", name: "build", before: "tsc -p .", after: "true" }])
+    const script = (name: string, before: string, after: string): Finding => {
+      return { kind: "check-script", file: "package.json", name, before, after }
+    }
+    expect(found("npm-test-script")).toEqual([script("test", "vitest run", "echo ok")])
+    expect(found("pretest-script")).toEqual([script("build", "tsc -p .", "true")])
   })
 
   it("the scripts npm, pnpm, yarn and bun run, with pre and post scripts", () => {
     expect(scriptsCalled("npm test")).toEqual(["test"])
-    expect(scriptsCalled("CI=1 npm run --silent lint && pnpm typecheck; yarn run unit || yarn e2e | bun run fmt")).toEqual(["lint", "typecheck", "unit", "e2e", "fmt"])
+    const command = "CI=1 npm run --silent lint && pnpm typecheck; yarn run unit || yarn e2e | bun run fmt"
+    expect(scriptsCalled(command)).toEqual(["lint", "typecheck", "unit", "e2e", "fmt"])
     expect(scriptsCalled("pnpm install && yarn add x && npm ci && pytest")).toEqual([])
     const before = JSON.stringify({ scripts: { test: "vitest run", posttest: "node check.js", lint: "eslint ." } })
     const after = JSON.stringify({ scripts: { test: "vitest run", posttest: "true", lint: "true", pretest: "exit 0" } })
@@ -108,24 +152,43 @@ describe("what a check runs, changed: refused", () => {
 
   it("the runner's config, a linter's, the type checker's strictness, the loop's own checks", () => {
     const config = (name: string) => found(name).map((f) => [f.kind, f.file, f.before, f.after])
-    expect(config("vitest-config")).toEqual([["check-config", "vitest.config.ts", null, '    exclude: ["test/calc.test.js"],']])
-    expect(config("pyproject-pytest")).toEqual([["check-config", "pyproject.toml", 'addopts = "-ra"', 'addopts = "-ra --deselect test_calc.py::test_adds_negative_numbers"']])
-    expect(config("tsconfig-strict")).toEqual([["check-config", "tsconfig.json", '    "strict": true,', '    "strict": false,']])
-    expect(config("eslint-config")).toEqual([["check-config", "eslint.config.js", 'export default [{ rules: { "no-unused-vars": "error" } }]', 'export default [{ rules: { "no-unused-vars": "off" } }]']])
-    expect(config("vitest-config-renamed")).toEqual([["check-config", "vitest.config.ts", "vitest.config.ts", "vitest.config.ts.off"]])
+    const exclude = '    exclude: ["test/calc.test.js"],'
+    expect(config("vitest-config")).toEqual([["check-config", "vitest.config.ts", null, exclude]])
+    const deselect = 'addopts = "-ra --deselect test_calc.py::test_adds_negative_numbers"'
+    expect(config("pyproject-pytest")).toEqual([["check-config", "pyproject.toml", 'addopts = "-ra"', deselect]])
+    const strict = ['    "strict": true,', '    "strict": false,']
+    expect(config("tsconfig-strict")).toEqual([["check-config", "tsconfig.json", ...strict]])
+    expect(config("eslint-config")).toEqual([
+      [
+        "check-config",
+        "eslint.config.js",
+        'export default [{ rules: { "no-unused-vars": "error" } }]',
+        'export default [{ rules: { "no-unused-vars": "off" } }]',
+      ],
+    ])
+    const renamed = ["vitest.config.ts", "vitest.config.ts.off"]
+    expect(config("vitest-config-renamed")).toEqual([["check-config", "vitest.config.ts", ...renamed]])
     expect(config("loop-checks")).toEqual([
-      ["check-config", ".opencode/ralph-loop.jsonc", '  "checks": [{ "name": "unit", "kind": "test", "command": "npm test" }]', '  "checks": [{ "name": "unit", "kind": "test", "command": "true" }]'],
+      [
+        "check-config",
+        ".opencode/ralph-loop.jsonc",
+        '  "checks": [{ "name": "unit", "kind": "test", "command": "npm test" }]',
+        '  "checks": [{ "name": "unit", "kind": "test", "command": "true" }]',
+      ],
     ])
   })
 })
 
 describe("sections of pyproject.toml and setup.cfg", () => {
-  it("a hunk whose section header lies above its context is placed by the whole texts; without them it is not counted", () => {
+  it("a hunk whose section header is above its context is placed by the whole texts; without them, not counted", () => {
     expect(scanDiff(diffOf("pyproject-pytest"))).toEqual([])
-    const header = (path: string, hunk: string) => `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n${hunk}`
-    const setupCfg = header("setup.cfg", "@@ -1,3 +1,3 @@\n [tool:pytest]\n-addopts = -ra\n+addopts = -ra -k 'not slow'\n [metadata]\n")
-    expect(scanDiff(setupCfg).map((f) => [f.file, f.before, f.after])).toEqual([["setup.cfg", "addopts = -ra", "addopts = -ra -k 'not slow'"]])
-    expect(scanDiff(header("setup.cfg", "@@ -1,2 +1,2 @@\n [metadata]\n-version = 1.0\n+version = 1.1\n"))).toEqual([])
+    const hunk = "@@ -1,3 +1,3 @@\n [tool:pytest]\n-addopts = -ra\n+addopts = -ra -k 'not slow'\n [metadata]\n"
+    const setupCfg = diffWith("setup.cfg", hunk)
+    expect(scanDiff(setupCfg).map((f) => [f.file, f.before, f.after])).toEqual([
+      ["setup.cfg", "addopts = -ra", "addopts = -ra -k 'not slow'"],
+    ])
+    const version = "@@ -1,2 +1,2 @@\n [metadata]\n-version = 1.0\n+version = 1.1\n"
+    expect(scanDiff(diffWith("setup.cfg", version))).toEqual([])
   })
 })
 
@@ -145,8 +208,22 @@ describe("a changed expectation: listed, not refused", () => {
   it("toBe(12) → toBe(0), == 3 → == 4, each with its test", () => {
     const findings = found("expectation")
     expect(findings).toEqual([
-      { kind: "expectation", file: "test/calc.test.js", name: "multiplies", line: 18, before: "      expect(multiply(3, 4)).toBe(12)", after: "      expect(multiply(3, 4)).toBe(0)" },
-      { kind: "expectation", file: "test_calc.py", name: "test_adds_small_numbers", line: 7, before: "    assert add(1, 2) == 3", after: "    assert add(1, 2) == 4" },
+      {
+        kind: "expectation",
+        file: "test/calc.test.js",
+        name: "multiplies",
+        line: 18,
+        before: "      expect(multiply(3, 4)).toBe(12)",
+        after: "      expect(multiply(3, 4)).toBe(0)",
+      },
+      {
+        kind: "expectation",
+        file: "test_calc.py",
+        name: "test_adds_small_numbers",
+        line: 7,
+        before: "    assert add(1, 2) == 3",
+        after: "    assert add(1, 2) == 4",
+      },
     ])
     expect(findings.some(refuses)).toBe(false)
   })
@@ -157,7 +234,7 @@ describe("ordinary work raises nothing", () => {
     expect(found("add-tests")).toEqual([])
   })
 
-  it("renaming test files while keeping their tests, renames found or not (an existing test.todo moves with its file)", () => {
+  it("renaming test files while keeping their tests, renames found or not (a test.todo moves with its file)", () => {
     expect(found("rename-test-file")).toEqual([])
     expect(found("rename-test-file", "rename-test-file.no-renames")).toEqual([])
     expect(parseDiff(diffOf("rename-test-file")).map((f) => [f.oldPath, f.newPath])).toEqual([
@@ -166,20 +243,26 @@ describe("ordinary work raises nothing", () => {
     ])
   })
 
-  it("editing test code around unchanged assertions (a setup line, a comment, a test moved into a describe, an assertion run in a loop)", () => {
+  it("editing test code around unchanged assertions (a setup line, a comment, a describe around, a loop)", () => {
     expect(found("edit-around-assertions")).toEqual([])
   })
 
-  it("changing files the checks do not read: code, README, package.json outside the scripts, other sections and options", () => {
+  it("changing files the checks do not read: code, README, package.json but its scripts, other sections", () => {
     expect(found("unrelated-files")).toEqual([])
   })
 })
 
 describe("the findings' words and names", () => {
   it("name each finding precisely for the next prompt", () => {
-    expect(found("js-skip").map(findingText)).toEqual(['test/calc.test.js:9 skips or focuses a test (test.skip): `test.skip("adds negative numbers", () => {`'])
-    expect(found("py-remove").map(findingText)).toEqual(["the test test_adds_negative_numbers was removed from test_calc.py:10: `def test_adds_negative_numbers():`"])
-    expect(found("npm-test-script").map(findingText)).toEqual(['the "test" script in package.json, which a check runs, changed: before `vitest run`, after `echo ok`'])
+    expect(found("js-skip").map(findingText)).toEqual([
+      'test/calc.test.js:9 skips or focuses a test (test.skip): `test.skip("adds negative numbers", () => {`',
+    ])
+    expect(found("py-remove").map(findingText)).toEqual([
+      "the test test_adds_negative_numbers was removed from test_calc.py:10: `def test_adds_negative_numbers():`",
+    ])
+    expect(found("npm-test-script").map(findingText)).toEqual([
+      'the "test" script in package.json, which a check runs, changed: before `vitest run`, after `echo ok`',
+    ])
   })
 
   it("a finding's key is the same at every claim while the change stands, and differs from another's", () => {
@@ -201,12 +284,12 @@ describe("reading a diff", () => {
       " const kept = 1",
       "",
     ].join("\n")
-    expect(scanDiff(diff)).toEqual([{ kind: "skip", file: "tést dir/a.test.ts", name: "test.only", line: 1, before: null, after: 'test.only("x", () => {})' }])
+    expect(scanDiff(diff)).toEqual([added("skip", "tést dir/a.test.ts", "test.only", 1, 'test.only("x", () => {})')])
   })
 
   it("200 files of long hostile lines are read once each (no pattern backtracks over them)", () => {
     const line = `+${"test.".repeat(800)}${"xit".repeat(300)}${"# ".repeat(500)}\n`
-    const file = (i: number) => `diff --git a/t${i}.test.ts b/t${i}.test.ts\n--- a/t${i}.test.ts\n+++ b/t${i}.test.ts\n@@ -0,0 +1,10 @@\n${line.repeat(10)}`
+    const file = (i: number) => diffWith(`t${i}.test.ts`, `@@ -0,0 +1,10 @@\n${line.repeat(10)}`)
     const diff = Array.from({ length: 200 }, (_, i) => file(i)).join("")
     expect(scanDiff(diff)).toEqual([])
   })

@@ -10,7 +10,13 @@ const c = (passed: number, failed: number, skipped: number): TestCounts => ({ pa
 
 // What each runner printed for the scenarios of its fixture project (4 tests; A and C failing in
 // `fixed-1`, where pytest's parametrized C is one more case; S skips one test, R removes one).
-const JS = { "pass-1": c(4, 0, 0), "fixed-1": c(2, 2, 0), "skipped-1": c(3, 0, 1), "skipped-2": c(2, 1, 1), "removed-1": c(3, 0, 0) }
+const JS = {
+  "pass-1": c(4, 0, 0),
+  "fixed-1": c(2, 2, 0),
+  "skipped-1": c(3, 0, 1),
+  "skipped-2": c(2, 1, 1),
+  "removed-1": c(3, 0, 0),
+}
 const PYTEST = { ...JS, "fixed-1": c(3, 2, 0), "broken-1": c(0, 1, 0) }
 const EXPECTED: Record<string, Record<string, TestCounts | null>> = {
   vitest: { ...JS, "broken-1": c(3, 0, 0) },
