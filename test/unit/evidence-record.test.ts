@@ -15,7 +15,7 @@ const run = (name: string, ranAt: number, exitCode: number | null, passed?: numb
   ranAt,
 })
 
-const skip: Finding = { kind: "skip", file: "a.test.ts", name: "test.skip", line: 3, before: null, after: "test.skip(…)" }
+const skip: Finding = { kind: "skip", file: "a.test.ts", name: "test.skip", line: 3, before: null, after: "x.skip()" }
 const expectation: Finding = {
   kind: "expectation",
   file: "a.test.ts",
