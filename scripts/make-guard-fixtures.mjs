@@ -225,7 +225,7 @@ const SCENARIOS = {
   },
   // Ordinary work: no finding.
   "add-tests": (f) => {
-    edit(f, "test/calc.test.js", '  test.todo("adds fractions")\n', '  test.todo("adds fractions")\n\n  test("adds zero", () => {\n    expect(add(0, 0)).toBe(0)\n  })\n')
+    edit(f, "test/calc.test.js", '  test.todo("adds fractions")\n', '  test.todo("adds fractions")\n  test.todo("adds big numbers")\n\n  test("adds zero", () => {\n    expect(add(0, 0)).toBe(0)\n  })\n')
     f["test_calc.py"] += "\n\ndef test_adds_large_numbers():\n    assert add(10**9, 1) == 10**9 + 1\n"
     edit(f, "go/calc_test.go", "func TestAddNegativeNumbers", "func TestAddZero(t *testing.T) {\n\tif got := Add(0, 0); got != 0 {\n\t\tt.Errorf(\"Add(0, 0) = %d\", got)\n\t}\n}\n\nfunc TestAddNegativeNumbers")
     edit(f, "rust/src/lib.rs", "    #[test]\n    fn adds_negative_numbers", "    #[test]\n    fn adds_zero() {\n        assert_eq!(add(0, 0), 0);\n    }\n\n    #[test]\n    fn adds_negative_numbers")

@@ -29,7 +29,8 @@ interface Scan {
   /** Trimmed text of every removed line, counted: an added line with the same text was moved. */
   removed: Map<string, number>
   /** Added lines with a marker, decided once every removed line is known. */
-  marked: Finding[]
+  /** With the test a skip marker's line defines, if any: a test new in the diff, added skipped, was not running. */
+  marked: { finding: Finding; defines?: string | undefined }[]
   removedTests: TestDef[]
   addedTests: Set<string>
 }
@@ -160,6 +161,8 @@ function scanExpectations(file: string, hunk: Hunk, language: Language, scan: Sc
   flush()
 }
 
+const isFocus = (marker: string): boolean => marker.endsWith(".only") || marker === "fit" || marker === "fdescribe"
+
 function scanCode(file: FileDiff, scan: Scan): void {
   const path = pathOf(file)
   const language = languageOf(path)
@@ -174,9 +177,13 @@ function scanCode(file: FileDiff, scan: Scan): void {
       if (line.kind !== "+") continue
       const marker = skipMarker(line.text, language, testFile)
       const added = { file: path, line: line.line, before: null, after: line.text }
-      if (marker) scan.marked.push({ kind: "skip", name: marker, ...added })
+      if (marker) {
+        // A focus (`.only`, `fit`) stops the other tests whatever it marks; a skip only the test it marks.
+        const name = isFocus(marker) ? undefined : testNameIn(line.text, language, testFile)
+        scan.marked.push({ finding: { kind: "skip", name: marker, ...added }, defines: name && `${language} ${name}` })
+      }
       const suppressed = suppression(line.text)
-      if (suppressed) scan.marked.push({ kind: "suppression", name: suppressed, ...added })
+      if (suppressed) scan.marked.push({ finding: { kind: "suppression", name: suppressed, ...added } })
     }
     if (testFile && file.newPath !== null) scanExpectations(path, hunk, language, scan, removed.length > 0)
   }
@@ -194,12 +201,14 @@ export function scanFiles(files: readonly FileDiff[], texts?: FileTexts): Findin
     scanConfig(file, scan, texts)
     scanCode(file, scan)
   }
-  // An added marker whose line was only moved (removed elsewhere in the diff, same text) is not new.
-  for (const finding of scan.marked) {
+  // An added marker whose line was only moved (removed elsewhere in the diff, same text) is not new;
+  // nor is a test that is new in the diff and added skipped (`test.todo("later")`): it never ran.
+  const removedNames = new Set(scan.removedTests.map((def) => def.name))
+  for (const { finding, defines } of scan.marked) {
     const key = (finding.after ?? "").trim()
     const moved = scan.removed.get(key) ?? 0
     if (moved > 0) scan.removed.set(key, moved - 1)
-    else scan.findings.push(finding)
+    else if (!defines || removedNames.has(defines)) scan.findings.push(finding)
   }
   for (const def of scan.removedTests) {
     if (scan.addedTests.has(def.name)) continue

@@ -65,19 +65,24 @@ describe("tests skipped or focused: refused, on added lines only", () => {
 
   it("every marker of the issue, on an added line of a test file; a removed one is nothing", () => {
     const adding = (path: string, line: string) => diffWith(path, `@@ -1,0 +1,1 @@\n+${line}\n`)
-    const cases: [string, string, string][] = [
-      ["a.test.ts", 'it.skip("x", () => {})', "it.skip"],
-      ["a.test.ts", 'describe.only("x", () => {})', "describe.only"],
-      ["a.test.ts", 'test.todo("x")', "test.todo"],
-      ["a.test.ts", 'xit("x", () => {})', "xit"],
-      ["a.test.ts", 'test.concurrent.skip("x", async () => {})', "test.concurrent.skip"],
-      ["test_a.py", "@pytest.mark.skipif(sys.platform == 'win32', reason='x')", "pytest.mark.skip"],
-      ["test_a.py", "@pytest.mark.xfail", "pytest.mark.xfail"],
-      ["test_a.py", '@unittest.skip("x")', "unittest.skip"],
+    const changing = (path: string, from: string, line: string) => diffWith(path, `@@ -1,1 +1,1 @@\n-${from}\n+${line}\n`)
+    const cases: [string, string | null, string, string][] = [
+      ["a.test.ts", 'it("x", () => {})', 'it.skip("x", () => {})', "it.skip"],
+      ["a.test.ts", null, 'describe.only("x", () => {})', "describe.only"],
+      ["a.test.ts", 'test("x", () => {})', 'test.todo("x")', "test.todo"],
+      ["a.test.ts", 'it("x", () => {})', 'xit("x", () => {})', "xit"],
+      ["a.test.ts", 'test("x", async () => {})', 'test.concurrent.skip("x", async () => {})', "test.concurrent.skip"],
+      ["a.test.ts", null, 'test.only("a new test", () => {})', "test.only"],
+      ["test_a.py", null, "@pytest.mark.skipif(sys.platform == 'win32', reason='x')", "pytest.mark.skip"],
+      ["test_a.py", null, "@pytest.mark.xfail", "pytest.mark.xfail"],
+      ["test_a.py", null, '@unittest.skip("x")', "unittest.skip"],
     ]
-    for (const [path, line, name] of cases) {
-      expect(scanDiff(adding(path, line)), line).toEqual([added("skip", path, name, 1, line)])
+    for (const [path, from, line, name] of cases) {
+      const diff = from === null ? adding(path, line) : changing(path, from, line)
+      expect(scanDiff(diff), line).toEqual([added("skip", path, name, 1, line)])
     }
+    // A new test added skipped or as a todo never ran: nothing (a focused one stops the others: above).
+    expect(scanDiff(adding("a.test.ts", 'test.todo("a new test")'))).toEqual([])
     expect(scanDiff(diffWith("test_a.py", '@@ -1,1 +1,0 @@\n-@pytest.mark.skip(reason="x")\n'))).toEqual([])
     // Not markers: a method of that name on something else, a call that names no test.
     for (const line of ["stream.skip(3)", "const unfit = fit(model)", "items.only(1)", "latest.skip(2)"]) {
@@ -230,7 +235,7 @@ describe("a changed expectation: listed, not refused", () => {
 })
 
 describe("ordinary work raises nothing", () => {
-  it("adding tests (JS, Python, Go, Rust)", () => {
+  it("adding tests (JS, Python, Go, Rust; one a test.todo)", () => {
     expect(found("add-tests")).toEqual([])
   })
 
