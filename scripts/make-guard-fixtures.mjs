@@ -227,6 +227,10 @@ const SCENARIOS = {
   "add-tests": (f) => {
     edit(f, "test/calc.test.js", '  test.todo("adds fractions")\n', '  test.todo("adds fractions")\n  test.todo("adds big numbers")\n\n  test("adds zero", () => {\n    expect(add(0, 0)).toBe(0)\n  })\n')
     f["test_calc.py"] += "\n\ndef test_adds_large_numbers():\n    assert add(10**9, 1) == 10**9 + 1\n"
+    // New tests added skipped: they never ran, so nothing ran at the start is skipped.
+    f["test_calc.py"] += '\n\n@pytest.mark.skip(reason="needs bignum")\ndef test_adds_huge_numbers():\n    assert add(10**99, 1) > 0\n'
+    f["go/calc_test.go"] += '\nfunc TestAddHuge(t *testing.T) {\n\tt.Skip("needs big.Int")\n}\n'
+    edit(f, "rust/src/lib.rs", "    #[test]\n    fn adds_small_numbers", "    #[test]\n    #[ignore]\n    fn adds_huge_numbers() {}\n\n    #[test]\n    fn adds_small_numbers")
     edit(f, "go/calc_test.go", "func TestAddNegativeNumbers", "func TestAddZero(t *testing.T) {\n\tif got := Add(0, 0); got != 0 {\n\t\tt.Errorf(\"Add(0, 0) = %d\", got)\n\t}\n}\n\nfunc TestAddNegativeNumbers")
     edit(f, "rust/src/lib.rs", "    #[test]\n    fn adds_negative_numbers", "    #[test]\n    fn adds_zero() {\n        assert_eq!(add(0, 0), 0);\n    }\n\n    #[test]\n    fn adds_negative_numbers")
   },

@@ -161,6 +161,31 @@ function scanExpectations(file: string, hunk: Hunk, language: Language, scan: Sc
   flush()
 }
 
+const isDecoration = (text: string): boolean => {
+  const line = text.trim()
+  return line === "" || line.startsWith("@") || line.startsWith("#") || line.startsWith("//")
+}
+
+/**
+ * The test an added skip marker marks, when that test is added too (so it is new): on the marker's
+ * own line (JS), on the added line after its decorators (`@pytest.mark.skip`, `#[ignore]`), or the
+ * added `func Test…` that the `t.Skip(` is in (Go). Undefined when the test was there before.
+ */
+function testMarked(lines: readonly DiffLine[], at: number, language: Language, testFile: boolean): string | undefined {
+  if (language === "js") return testNameIn(lines[at]!.text, language, testFile)
+  if (language === "go") {
+    for (let i = at; i >= 0 && lines[i]!.kind === "+"; i -= 1) {
+      if (lines[i]!.text.startsWith("func ")) return testNameIn(lines[i]!.text, language, testFile)
+    }
+    return undefined
+  }
+  let next = at + 1
+  while (next < lines.length && lines[next]!.kind === "+" && isDecoration(lines[next]!.text)) next += 1
+  const line = lines[next]
+  if (!line || line.kind !== "+") return undefined
+  return language === "py" ? testNameIn(line.text, language, testFile) : rustFnName(line.text)
+}
+
 const isFocus = (marker: string): boolean => marker.endsWith(".only") || marker === "fit" || marker === "fdescribe"
 
 function scanCode(file: FileDiff, scan: Scan): void {
@@ -172,14 +197,14 @@ function scanCode(file: FileDiff, scan: Scan): void {
     const removed = testsOn(hunk, "-", language, testFile, file.oldPath ?? path)
     for (const def of testsOn(hunk, "+", language, testFile, path)) scan.addedTests.add(`${language} ${def.name}`)
     scan.removedTests.push(...removed.map((d) => ({ ...d, name: `${language} ${d.name}` })))
-    for (const line of hunk.lines) {
+    for (const [index, line] of hunk.lines.entries()) {
       if (line.kind === "-") scan.removed.set(line.text.trim(), (scan.removed.get(line.text.trim()) ?? 0) + 1)
       if (line.kind !== "+") continue
       const marker = skipMarker(line.text, language, testFile)
       const added = { file: path, line: line.line, before: null, after: line.text }
       if (marker) {
         // A focus (`.only`, `fit`) stops the other tests whatever it marks; a skip only the test it marks.
-        const name = isFocus(marker) ? undefined : testNameIn(line.text, language, testFile)
+        const name = isFocus(marker) ? undefined : testMarked(hunk.lines, index, language, testFile)
         scan.marked.push({ finding: { kind: "skip", name: marker, ...added }, defines: name && `${language} ${name}` })
       }
       const suppressed = suppression(line.text)
