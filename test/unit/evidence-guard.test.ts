@@ -65,7 +65,8 @@ describe("tests skipped or focused: refused, on added lines only", () => {
 
   it("every marker of the issue, on an added line of a test file; a removed one is nothing", () => {
     const adding = (path: string, line: string) => diffWith(path, `@@ -1,0 +1,1 @@\n+${line}\n`)
-    const changing = (path: string, from: string, line: string) => diffWith(path, `@@ -1,1 +1,1 @@\n-${from}\n+${line}\n`)
+    const changing = (path: string, from: string, line: string) =>
+      diffWith(path, `@@ -1,1 +1,1 @@\n-${from}\n+${line}\n`)
     const cases: [string, string | null, string, string][] = [
       ["a.test.ts", 'it("x", () => {})', 'it.skip("x", () => {})', "it.skip"],
       ["a.test.ts", null, 'describe.only("x", () => {})', "describe.only"],
