@@ -2,7 +2,7 @@
 //
 //   npm run bench                       all fifteen (about 11 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree, headless, tui
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, guard, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree, headless, tui
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -16,6 +16,7 @@ import { runControlCostBench, type ControlCostResult, type RequestCost } from ".
 import { runEventHookBench, type EventHookResult } from "./event-hook.js"
 import { runHeadlessBench, type HeadlessResult } from "./headless.js"
 import { runFailureIdentitiesBench, type FailureIdentitiesResult } from "./failure-identities.js"
+import { runGuardBench, type GuardResult } from "./guard.js"
 import { runIdleToPromptBench, type IdleToPromptResult } from "./idle-to-prompt.js"
 import { runJournalBench, type JournalCase, type JournalResult } from "./journal.js"
 import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "./load.js"
@@ -62,6 +63,9 @@ const GOAL = {
   statusMs: 500,
   // Issue 30: a failing check's 16 KB output read into failure identities, the slowest runner's shape.
   failureIdentities16KbMs: 5,
+  // Issue 39: the guard on a claim of done — git's diff from the start checkpoint and its scan — in a
+  // repository of 10,000 files with 200 changed.
+  guardMs: 50,
   // Issue 33: 4 independent stories with --parallel 4 at least this much faster than one plan loop.
   parallelSpeedup: 2.5,
   // Issue 31: the TUI half's panel redraws at most once a second while a loop runs.
@@ -78,6 +82,7 @@ interface Results {
   memory?: MemoryResult
   promiseCheck?: PromiseCheckResult
   failureIdentities?: FailureIdentitiesResult
+  guard?: GuardResult
   rememberTags?: RememberTagsResult
   hydration?: HydrationResult
   planFile?: PlanFileResult
@@ -135,6 +140,10 @@ async function main(): Promise<void> {
   if (wanted("failures")) {
     log("failure identities of a 16 KB check output (child process)")
     results.failureIdentities = await runFailureIdentitiesBench()
+  }
+  if (wanted("guard")) {
+    log("the guard's diff and scan, 200 of 10,000 files changed (child process)")
+    results.guard = await runGuardBench()
   }
   if (wanted("remember")) {
     log("<remember> tags in 1 MB hostile replies (child process)")
@@ -302,6 +311,13 @@ function rows(r: Results): Row[] {
       out.push(["failure identities", c.name, `${ms(c.medianMs)} (${c.identities} identities)`, small ? `≤ ${GOAL.failureIdentities16KbMs} ms` : "", small ? verdict(c.medianMs <= GOAL.failureIdentities16KbMs) : "(info)"])
     }
     out.push(["failure identities", "linear: 4 MB vs 1 MB, slowest shape", x(f.fourToOneMbRatio), "", "(info: 4× = linear)"])
+  }
+  if (r.guard) {
+    const g = r.guard
+    const what = `${g.changed} of ${g.files.toLocaleString("en")} files changed, ${kb(g.diffBytes)} diff`
+    out.push(["guard on a claim", `git diff since the start checkpoint (${what})`, ms(g.gitDiffMs), "", "(info)"])
+    out.push(["guard on a claim", `scan of that diff (${g.findings} findings)`, ms(g.scanMs), "", "(info)"])
+    out.push(["guard on a claim", "both", ms(g.totalMs), `≤ ${GOAL.guardMs} ms`, verdict(g.totalMs <= GOAL.guardMs)])
   }
   if (r.rememberTags) {
     const t = r.rememberTags

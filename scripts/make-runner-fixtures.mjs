@@ -5,6 +5,8 @@
 //
 //   node scripts/make-runner-fixtures.mjs            every fixture
 //   node scripts/make-runner-fixtures.mjs pytest go  some of them
+//   node scripts/make-runner-fixtures.mjs --scenarios=skipped,removed vitest
+//                                                    only these scenarios, the folder's other runs kept
 //
 // A project's source files mark their faults: a line ending in `// fault:A` (or `# fault:A`) is kept
 // only while fault A is on, a line ending in `fixed:A` only while it is off. Each run writes the
@@ -39,22 +41,30 @@ const SCENARIOS = {
   pass: [{ faults: "", pad: 0 }],
 }
 
+/** Test runners only (issue 39): a test skipped (S, alone and beside a failure) and a test removed (R). */
+const TEST_SCENARIOS = {
+  ...SCENARIOS,
+  skipped: [{ faults: "S", pad: 0 }, { faults: "AS", pad: 0 }],
+  removed: [{ faults: "R", pad: 0 }],
+}
+
 /** name: the fixture folder; project: the folder in scripts/runner-fixtures; version: a command printing the tool's version. */
 const FIXTURES = [
-  { name: "pytest", project: "pytest", command: `${python} -m pytest`, version: `${python} -m pytest --version` },
-  { name: "pytest-q", project: "pytest", command: `${python} -m pytest -q`, version: `${python} -m pytest --version` },
-  { name: "pytest-v", project: "pytest", command: `${python} -m pytest -v -rN`, version: `${python} -m pytest --version` },
-  { name: "pytest-rN", project: "pytest", command: `${python} -m pytest -rN`, version: `${python} -m pytest --version` },
-  { name: "pytest-color", project: "pytest", command: `${python} -m pytest --color=yes`, version: `${python} -m pytest --version` },
-  { name: "vitest", project: "vitest", command: "npx vitest run", version: "npx vitest --version" },
-  { name: "vitest-color", project: "vitest", command: "npx vitest run", env: { FORCE_COLOR: "1" }, version: "npx vitest --version" },
-  { name: "jest", project: "jest", command: "npx jest", version: "npx jest --version" },
-  { name: "node-test-spec", project: "node-test", command: "node --test --test-reporter=spec", version: "node --version" },
-  { name: "node-test-tap", project: "node-test", command: "node --test --test-reporter=tap", version: "node --version" },
-  { name: "mocha", project: "mocha", command: "npx mocha", version: "npx mocha --version" },
-  { name: "go", project: "go", command: "go test ./...", version: "go version" },
-  { name: "go-json", project: "go", command: "go test -json ./...", version: "go version" },
-  { name: "cargo", project: "cargo", command: "cargo test", version: "cargo --version" },
+  { name: "pytest", tests: true, project: "pytest", command: `${python} -m pytest`, version: `${python} -m pytest --version` },
+  { name: "pytest-q", tests: true, project: "pytest", command: `${python} -m pytest -q`, version: `${python} -m pytest --version` },
+  { name: "pytest-v", tests: true, project: "pytest", command: `${python} -m pytest -v -rN`, version: `${python} -m pytest --version` },
+  { name: "pytest-rN", tests: true, project: "pytest", command: `${python} -m pytest -rN`, version: `${python} -m pytest --version` },
+  { name: "pytest-color", tests: true, project: "pytest", command: `${python} -m pytest --color=yes`, version: `${python} -m pytest --version` },
+  { name: "vitest", tests: true, project: "vitest", command: "npx vitest run", version: "npx vitest --version" },
+  { name: "vitest-color", tests: true, project: "vitest", command: "npx vitest run", env: { FORCE_COLOR: "1" }, version: "npx vitest --version" },
+  { name: "jest", tests: true, project: "jest", command: "npx jest", version: "npx jest --version" },
+  { name: "node-test-spec", tests: true, project: "node-test", command: "node --test --test-reporter=spec", version: "node --version" },
+  { name: "node-test-tap", tests: true, project: "node-test", command: "node --test --test-reporter=tap", version: "node --version" },
+  { name: "mocha", tests: true, project: "mocha", command: "npx mocha", version: "npx mocha --version" },
+  { name: "go", tests: true, project: "go", command: "go test ./...", version: "go version" },
+  { name: "go-json", tests: true, project: "go", command: "go test -json ./...", version: "go version" },
+  { name: "go-v", tests: true, project: "go", command: "go test -v ./...", version: "go version" },
+  { name: "cargo", tests: true, project: "cargo", command: "cargo test", version: "cargo --version" },
   { name: "tsc", project: "typescript", command: "npx tsc -p .", version: "npx tsc --version" },
   { name: "tsc-pretty", project: "typescript", command: "npx tsc -p . --pretty", version: "npx tsc --version" },
   { name: "eslint-stylish", project: "eslint", command: "npx eslint .", version: "npx eslint --version" },
@@ -116,19 +126,24 @@ function prepare(fixture) {
   }
 }
 
-async function make(fixture) {
+async function make(fixture, only) {
   prepare(fixture)
   const project = join(projects, fixture.project)
   const folder = join(out, fixture.name)
-  rmSync(folder, { recursive: true, force: true })
+  const all = fixture.tests ? TEST_SCENARIOS : SCENARIOS
+  const scenarios = only ? Object.fromEntries(Object.entries(all).filter(([name]) => only.includes(name))) : all
+  // Only some scenarios: the folder's other runs are kept, and they must come from the same version.
+  const kept = only ? JSON.parse(readFileSync(join(folder, "runs.json"), "utf8")) : undefined
+  if (!only) rmSync(folder, { recursive: true, force: true })
   mkdirSync(folder, { recursive: true })
   const tools = mkdtempSync(join(tmpdir(), "ralph-fixture-cache-"))
   // Go's build cache and module folder in a temporary place: nothing is left in ~/.cache.
   const env = { GOCACHE: join(tools, "go-build"), GOPATH: join(tools, "go"), ...fixture.env }
   const version = execFileSync("sh", ["-c", fixture.version], { cwd: project, env: { ...process.env, ...env }, encoding: "utf8" }).trim().split("\n")[0]
-  const runs = []
+  if (kept && kept.version !== version) throw new Error(`${fixture.name}: ${version} is not the ${kept.version} its other runs came from`)
+  const runs = kept ? kept.runs.filter((r) => !(r.scenario in scenarios)) : []
   try {
-    for (const [scenario, steps] of Object.entries(SCENARIOS)) {
+    for (const [scenario, steps] of Object.entries(scenarios)) {
       for (const [i, step] of steps.entries()) {
         const directory = mkdtempSync(join(tmpdir(), `ralph-fixture-${fixture.name}-`))
         try {
@@ -151,6 +166,9 @@ async function make(fixture) {
   writeFileSync(join(folder, "runs.json"), `{\n  "tool": ${JSON.stringify(fixture.name)},\n  "version": ${JSON.stringify(version)},\n  "command": ${JSON.stringify(fixture.command)},\n  "runs": [\n${lines}\n  ]\n}\n`)
 }
 
-const wanted = process.argv.slice(2)
+const args = process.argv.slice(2)
+const only = args.find((a) => a.startsWith("--scenarios="))?.slice("--scenarios=".length).split(",")
+const wanted = args.filter((a) => !a.startsWith("--"))
+for (const name of only ?? []) if (!(name in TEST_SCENARIOS)) throw new Error(`no scenario named ${name}`)
 for (const name of wanted) if (!FIXTURES.some((f) => f.name === name || f.project === name)) throw new Error(`no fixture named ${name}`)
-for (const fixture of FIXTURES) if (wanted.length === 0 || wanted.includes(fixture.name) || wanted.includes(fixture.project)) await make(fixture)
+for (const fixture of FIXTURES) if (wanted.length === 0 || wanted.includes(fixture.name) || wanted.includes(fixture.project)) await make(fixture, only)

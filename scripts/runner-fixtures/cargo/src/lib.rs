@@ -14,14 +14,15 @@ pub fn format_total(values: &[i64]) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn adds_small_numbers() {
-        assert_eq!(add(1, 2), 3);
+    #[test] // fixed:R
+    fn adds_small_numbers() { // fixed:R
+        assert_eq!(add(1, 2), 3); // fixed:R
         assert_eq!(missing(1, 2), 3); // fault:E
         assert_eq!(add(2, 2), 5); // fault:A
-    }
+    } // fixed:R
 
     #[test]
+    #[ignore] // fault:S
     fn adds_negative_numbers() {
         assert_eq!(add(-1, -2), -3);
         assert_eq!(add(-1, -2), 3); // fault:B

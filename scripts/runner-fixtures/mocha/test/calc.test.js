@@ -2,12 +2,13 @@ import assert from "node:assert/strict"
 import { add, multiply } from "../src/calc.js"
 
 describe("calc", () => {
-  it("adds small numbers", () => {
-    assert.equal(add(1, 2), 3)
+  it("adds small numbers", () => { // fixed:R
+    assert.equal(add(1, 2), 3) // fixed:R
     assert.equal(add(2, 2), 5) // fault:A
-  })
+  }) // fixed:R
 
-  it("adds negative numbers", () => {
+  it("adds negative numbers", () => { // fixed:S
+  it.skip("adds negative numbers", () => { // fault:S
     assert.equal(add(-1, -2), -3)
     assert.equal(add(-1, -2), 3) // fault:B
   })

@@ -1,0 +1,102 @@
+// The evidence a completion (or a story done) rests on: the checks that ran after the last change,
+// with their exit codes and test counts; the files the loop changed; the reviewer's verdict; what
+// the guard found. `verified` only when a check passed after the last change, none failed, and no
+// finding of the guard stands. And the plan write-back's words, which say no more than that. Pure.
+import { z } from "zod"
+import { findingKey, findingSchema, refuses, type Finding } from "./finding.js"
+import { testCountsSchema } from "./test-counts.js"
+
+export const evidenceCheckSchema = z.object({
+  name: z.string(),
+  command: z.string(),
+  /** Null: it did not exit (timed out, could not start). */
+  exitCode: z.int().nullable(),
+  /** From the runner's own summary; null where no runner's summary was in the output. */
+  tests: testCountsSchema.nullable(),
+  /** sha256 of the whole output, hex. */
+  outputSha256: z.string(),
+  /** When it ran (ms). */
+  ranAt: z.number(),
+})
+export type EvidenceCheck = z.infer<typeof evidenceCheckSchema>
+
+export const reviewEvidenceSchema = z.object({ verdict: z.enum(["approve", "reject"]), reasons: z.array(z.string()) })
+
+/** A guard finding as the evidence keeps it: accepted by the user (for this claim or the loop), or standing. */
+export const weakenedSchema = findingSchema.extend({ accepted: z.boolean() })
+export type Weakened = z.infer<typeof weakenedSchema>
+
+export const evidenceSchema = z.object({
+  verified: z.boolean(),
+  checks: z.array(evidenceCheckSchema),
+  /** The user's files the loop changed (never the plugin's own writes). */
+  changedFiles: z.array(z.string()),
+  /** The reviewer's verdict; null when there was no review. */
+  review: reviewEvidenceSchema.nullable(),
+  weakened: z.array(weakenedSchema),
+})
+export type Evidence = z.infer<typeof evidenceSchema>
+
+/** A finding stands when it refuses a claim and the user has not accepted it. */
+export const stands = (finding: Weakened): boolean => refuses(finding) && !finding.accepted
+
+/** The findings with whether each was accepted (by its findingKey). */
+export const weakenedOf = (findings: readonly Finding[], accepted: ReadonlySet<string>): Weakened[] =>
+  findings.map((f) => ({ ...f, accepted: accepted.has(findingKey(f)) }))
+
+/** A check passed after the last change, none failed since, and nothing the guard found stands. */
+export const isVerified = (checks: readonly EvidenceCheck[], weakened: readonly Weakened[]): boolean =>
+  checks.length > 0 && checks.every((c) => c.exitCode === 0) && !weakened.some(stands)
+
+export interface EvidenceInput {
+  /** Every check run the loop recorded, in any order. */
+  runs: readonly EvidenceCheck[]
+  /** When the loop last changed a file (ms); null when it changed none (then every run counts). */
+  lastChangeAt: number | null
+  changedFiles: readonly string[]
+  review: z.infer<typeof reviewEvidenceSchema> | null
+  weakened: readonly Weakened[]
+}
+
+/** The evidence record: each check's last run at or after the last change. */
+export function evidenceOf(input: EvidenceInput): Evidence {
+  const latest = new Map<string, EvidenceCheck>()
+  for (const run of input.runs) {
+    if (input.lastChangeAt !== null && run.ranAt < input.lastChangeAt) continue
+    const kept = latest.get(run.name)
+    if (!kept || run.ranAt >= kept.ranAt) latest.set(run.name, run)
+  }
+  const checks = [...latest.values()].sort((a, b) => a.ranAt - b.ranAt || a.name.localeCompare(b.name))
+  const weakened = [...input.weakened]
+  const changedFiles = [...input.changedFiles].sort()
+  return { verified: isVerified(checks, weakened), checks, changedFiles, review: input.review, weakened }
+}
+
+/** `unit 12 passed`, `unit 12 passed, 1 skipped`, `lint passed`. */
+function passedText(check: EvidenceCheck): string {
+  if (!check.tests) return `${check.name} passed`
+  const skipped = check.tests.skipped > 0 ? `, ${check.tests.skipped} skipped` : ""
+  return `${check.name} ${check.tests.passed} passed${skipped}`
+}
+
+/** Why the evidence is not verified, in a few words. */
+export function notVerifiedBecause(evidence: Evidence): string {
+  if (evidence.checks.length === 0) return "no check ran"
+  const reasons: string[] = []
+  const failed = evidence.checks.filter((c) => c.exitCode !== 0)
+  if (failed.length > 0) reasons.push(`${failed.map((c) => c.name).join(", ")} failed`)
+  const standing = evidence.weakened.filter(stands).length
+  const changes = standing === 1 ? "change that weakens" : "changes that weaken"
+  if (standing > 0) reasons.push(`the guard found ${standing} ${changes} the checks`)
+  return reasons.join("; ")
+}
+
+/**
+ * The plan write-back's note: "Verified by ralph-loop in iteration 6: unit 12 passed" or "Done in
+ * iteration 6, not verified: no check ran".
+ */
+export function planNote(evidence: Evidence, iteration: number): string {
+  const passed = evidence.checks.map(passedText).join("; ")
+  if (evidence.verified) return `Verified by ralph-loop in iteration ${iteration}: ${passed}`
+  return `Done in iteration ${iteration}, not verified: ${notVerifiedBecause(evidence)}`
+}
