@@ -5,8 +5,11 @@ import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { globalConfigDir } from "../config/load.js"
 import type { CliArgs } from "./args.js"
+import { globalConfigFiles, scopeConfigFiles } from "./config-files.js"
+import { keptListing, tuiConfigFile } from "./install-existing.js"
 import { findOpencode, opencodeVersion, runOpencodePlugin } from "./opencode.js"
 import { packageInfo } from "./package-info.js"
+import { listingsOf } from "./plugin-listings.js"
 import { satisfies } from "./version-range.js"
 
 const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)
@@ -34,6 +37,16 @@ export function writeSettingsFile(dir: string, schemaFile: string): string | und
 
 export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string) => void): number {
   const pkg = packageInfo()
+  // Listed already in this scope (by path, file: spec or name): a second listing would load a second copy.
+  const listed = listingsOf(scopeConfigFiles(args.global, args.project, env), pkg.dir)
+  const kept = keptListing(listed, args.global, pkg.spec, tuiConfigFile(args.global, args.project, env))
+  if (kept) {
+    kept.lines.forEach((line) => out(line))
+    return kept.code === 0 ? finish(args, env, pkg.schemaFile, out) : kept.code
+  }
+  const globally = args.global ? [] : listingsOf(globalConfigFiles(env), pkg.dir)
+  if (globally.length > 0)
+    out(`ralph-loop install: note: also listed globally (${globally[0]?.file}); OpenCode loads both copies, one runs, the other stays out.`)
   const command = `opencode plugin ${quote(pkg.spec)}${args.global ? " -g" : ""}`
   const bin = findOpencode(env, pkg.dir)
   if (!bin) {
@@ -57,7 +70,12 @@ export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: strin
     out("ralph-loop install: `opencode plugin` failed (its output is above); nothing else was changed.")
     return 1
   }
-  const written = writeSettingsFile(settingsDir(args, env), pkg.schemaFile)
+  return finish(args, env, pkg.schemaFile, out)
+}
+
+/** The settings file with its $schema (unless there is one), and what to do next. */
+function finish(args: CliArgs, env: NodeJS.ProcessEnv, schemaFile: string, out: (line: string) => void): number {
+  const written = writeSettingsFile(settingsDir(args, env), schemaFile)
   out(written ? `ralph-loop install: wrote ${written}` : `ralph-loop install: kept the settings file in ${settingsDir(args, env)}`)
   out("Restart OpenCode; then /ralph <task> starts a loop. `ralph-loop doctor` checks the setup.")
   return 0

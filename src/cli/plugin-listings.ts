@@ -138,3 +138,8 @@ export function listingsIn(config: ConfigFile, read: ConfigRead, thisDir: string
   })
   return found
 }
+
+/** The ralph-loop entries of every file in `configs` (a file that cannot be read lists none). */
+export function listingsOf(configs: ConfigFile[], thisDir: string): Listing[] {
+  return configs.flatMap((config) => listingsIn(config, readConfig(config.file), thisDir).listings)
+}
