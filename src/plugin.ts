@@ -20,9 +20,8 @@ export const server: Plugin = async (input, options) => {
   // Listed twice (a path and a file: spec, global and project…): the first copy acts, this one has no hooks at all.
   const claim = claimInstance("server", input.directory)
   if (!claim.owner) {
-    input.client.app
-      .log({ body: { service: "ralph-loop", level: "warn", message: deferredText("server", input.directory, claim.holder) } })
-      .catch(() => undefined)
+    const message = deferredText("server", input.directory, claim.holder)
+    input.client.app.log({ body: { service: "ralph-loop", level: "warn", message } }).catch(() => undefined)
     return {}
   }
   let loaded: Hooks | undefined

@@ -34,21 +34,36 @@ export function tuiConfigFile(global: boolean, project: string, env: NodeJS.Proc
  * What install says when `listings` (the scope's, both halves) hold a server listing; undefined when
  * they hold none and install goes on.
  */
-export function keptListing(listings: Listing[], global: boolean, spec: string, tuiFile: string): KeptListing | undefined {
+export function keptListing(
+  listings: Listing[],
+  global: boolean,
+  spec: string,
+  tuiFile: string,
+): KeptListing | undefined {
   const server = listings.filter((l) => l.half === "server")
   if (server.length === 0) return undefined
   const flag = global ? " --global" : ""
   const lines = server.map(
-    (l) => `ralph-loop install: already listed in ${l.file} as ${JSON.stringify(l.spec)} (reaches ${reachText(l.reach)}); left as it is, nothing added.`,
+    (l) =>
+      `ralph-loop install: already listed in ${l.file} as ${JSON.stringify(l.spec)} ` +
+      `(reaches ${reachText(l.reach)}); left as it is, nothing added.`,
   )
   if (!server.some((l) => l.reach.kind === "this")) {
-    lines.push(`To list this package instead: \`ralph-loop uninstall${flag}\` removes that listing, then \`ralph-loop install${flag}\`.`)
+    lines.push(
+      `To list this package instead: \`ralph-loop uninstall${flag}\` removes that listing, ` +
+        `then \`ralph-loop install${flag}\`.`,
+    )
     return { code: 1, lines }
   }
-  if (server.length > 1) lines.push("Listed more than once: OpenCode loads each copy, the first runs and the others stay out. One listing is enough (`ralph-loop doctor`).")
+  if (server.length > 1)
+    lines.push(
+      "Listed more than once: OpenCode loads each copy, the first runs and the others stay out. " +
+        "One listing is enough (`ralph-loop doctor`).",
+    )
   if (!listings.some((l) => l.half === "tui"))
     lines.push(
-      `The TUI half is not listed: for the commands without a model turn and the sidebar panel, add ${JSON.stringify(spec)} to the "plugin" list of ${tuiFile}.`,
+      "The TUI half is not listed: for the commands without a model turn and the sidebar panel, " +
+        `add ${JSON.stringify(spec)} to the "plugin" list of ${tuiFile}.`,
     )
   return { code: 0, lines }
 }

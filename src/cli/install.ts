@@ -46,7 +46,10 @@ export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: strin
   }
   const globally = args.global ? [] : listingsOf(globalConfigFiles(env), pkg.dir)
   if (globally.length > 0)
-    out(`ralph-loop install: note: also listed globally (${globally[0]?.file}); OpenCode loads both copies, one runs, the other stays out.`)
+    out(
+      `ralph-loop install: note: also listed globally (${globally[0]?.file}); ` +
+        "OpenCode loads both copies, one runs, the other stays out.",
+    )
   const command = `opencode plugin ${quote(pkg.spec)}${args.global ? " -g" : ""}`
   const bin = findOpencode(env, pkg.dir)
   if (!bin) {
