@@ -1,7 +1,9 @@
-// server(): called once per OpenCode instance (project directory). It returns at once: the loop's
-// machinery (zod, jsonc-parser and the rest, ~150 ms to load the first time) is imported when a hook
-// first has work, or a second after start — not while OpenCode boots, and never once the instance
-// is disposed. Registering the commands and skipping the stream of irrelevant events need nothing of it.
+// server(): called once per OpenCode instance (project directory) for each listing of the package
+// OpenCode loads as a module of its own; only the first copy acts (src/instance-claim.ts).
+// It returns at once: the loop's machinery (zod, jsonc-parser and the rest, ~150 ms to load the first
+// time) is imported when a hook first has work, or a second after start — not while OpenCode boots,
+// and never once the instance is disposed. Registering the commands and skipping the stream of
+// irrelevant events need nothing of it.
 import type { Hooks, Plugin } from "@opencode-ai/plugin"
 import { enabledBySettings } from "./config/enabled.js"
 import { globalConfigDir } from "./config/files.js"
@@ -21,7 +23,9 @@ export const server: Plugin = async (input, options) => {
   const claim = claimInstance("server", input.directory)
   if (!claim.owner) {
     const message = deferredText("server", input.directory, claim.holder)
-    input.client.app.log({ body: { service: "ralph-loop", level: "warn", message } }).catch(() => undefined)
+    void Promise.resolve()
+      .then(() => input.client.app.log({ body: { service: "ralph-loop", level: "warn", message } }))
+      .catch(() => undefined)
     return {}
   }
   let loaded: Hooks | undefined

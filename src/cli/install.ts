@@ -1,7 +1,7 @@
 // `ralph-loop install [--global | --project DIR]`: OpenCode's own `opencode plugin` with this
 // package's exact spec does the config editing; this adds the settings file with its $schema.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { globalConfigDir } from "../config/load.js"
 import type { CliArgs } from "./args.js"
@@ -9,7 +9,7 @@ import { globalConfigFiles, scopeConfigFiles } from "./config-files.js"
 import { keptListing, tuiConfigFile } from "./install-existing.js"
 import { findOpencode, opencodeVersion, runOpencodePlugin } from "./opencode.js"
 import { packageInfo } from "./package-info.js"
-import { listingsOf } from "./plugin-listings.js"
+import { listingsOf, loadKey } from "./plugin-listings.js"
 import { satisfies } from "./version-range.js"
 
 const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)
@@ -44,11 +44,13 @@ export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: strin
     kept.lines.forEach((line) => out(line))
     return kept.code === 0 ? finish(args, env, pkg.schemaFile, out) : kept.code
   }
+  // A global listing OpenCode does not merge with this spec (a path) would load a copy of its own, first.
   const globally = args.global ? [] : listingsOf(globalConfigFiles(env), pkg.dir)
-  if (globally.length > 0)
+  const apart = globally.find((l) => loadKey(l.spec, dirname(l.file)) !== loadKey(pkg.spec, args.project))
+  if (apart)
     out(
-      `ralph-loop install: note: also listed globally (${globally[0]?.file}); ` +
-        "OpenCode loads both copies, one runs, the other stays out.",
+      `ralph-loop install: note: also listed globally in ${apart.file} as ${JSON.stringify(apart.spec)}; ` +
+        "OpenCode will load both, the global copy runs and this project's stays out (`ralph-loop doctor`).",
     )
   const command = `opencode plugin ${quote(pkg.spec)}${args.global ? " -g" : ""}`
   const bin = findOpencode(env, pkg.dir)

@@ -109,10 +109,15 @@ describe("install with the package listed already", () => {
     expect(other.out).toContain("is not on PATH")
   })
 
-  it("a project install with a global listing goes on, and notes that both would load", () => {
+  it("a project install with a global listing goes on, and notes that both would load unless OpenCode merges them", () => {
+    // A global file: spec and the project's: one package name, so OpenCode keeps one (no note).
+    const merged = machine({ "~/opencode.json": list(PKG.spec) }).run()
+    expect(merged.out).not.toContain("also listed globally")
+    expect(merged.out).toContain("is not on PATH")
+
     const m = machine({ "~/opencode.json": list(PKG.dir) })
     const { out } = m.run()
-    expect(out).toContain(`ralph-loop install: note: also listed globally (${join(m.globalDir, "opencode.json")})`)
+    expect(out).toContain(`ralph-loop install: note: also listed globally in ${join(m.globalDir, "opencode.json")} as `)
     expect(out).toContain("is not on PATH")
   })
 })
