@@ -1,12 +1,15 @@
-// server(): called once per OpenCode instance (project directory). It returns at once: the loop's
-// machinery (zod, jsonc-parser and the rest, ~150 ms to load the first time) is imported when a hook
-// first has work, or a second after start — not while OpenCode boots, and never once the instance
-// is disposed. Registering the commands and skipping the stream of irrelevant events need nothing of it.
+// server(): called once per OpenCode instance (project directory) for each listing of the package
+// OpenCode loads as a module of its own; only the first copy acts (src/instance-claim.ts).
+// It returns at once: the loop's machinery (zod, jsonc-parser and the rest, ~150 ms to load the first
+// time) is imported when a hook first has work, or a second after start — not while OpenCode boots,
+// and never once the instance is disposed. Registering the commands and skipping the stream of
+// irrelevant events need nothing of it.
 import type { Hooks, Plugin } from "@opencode-ai/plugin"
 import { enabledBySettings } from "./config/enabled.js"
 import { globalConfigDir } from "./config/files.js"
 import { configHook } from "./hooks/config.js"
 import { toolDefinitions } from "./hooks/tools.js"
+import { claimInstance, deferredText } from "./instance-claim.js"
 import { OBSERVED_EVENTS } from "./opencode/events.js"
 
 const SKIPPED = Promise.resolve()
@@ -16,6 +19,15 @@ const LOAD_AFTER_MS = 1_000
 
 export const server: Plugin = async (input, options) => {
   if (process.env.RALPH_LOOP_DISABLE === "1" || !enabledBySettings(input.directory, globalConfigDir(), options)) return {}
+  // Listed twice (a path and a file: spec, global and project…): the first copy acts, this one has no hooks at all.
+  const claim = claimInstance("server", input.directory)
+  if (!claim.owner) {
+    const message = deferredText("server", input.directory, claim.holder)
+    void Promise.resolve()
+      .then(() => input.client.app.log({ body: { service: "ralph-loop", level: "warn", message } }))
+      .catch(() => undefined)
+    return {}
+  }
   let loaded: Hooks | undefined
   let loading: Promise<Hooks> | undefined
   // Once disposed nothing of it runs: the load timer is cleared, and no hook loads it any more.
@@ -67,6 +79,8 @@ export const server: Plugin = async (input, options) => {
     "experimental.text.complete": (input, output) => (/<remember/i.test(output.text) ? textComplete(input, output) : SKIPPED),
     // Disposing an instance that never loaded must not load it (that would start recovery).
     dispose: async () => {
+      // Released first, before anything is awaited: an instance OpenCode re-creates meanwhile can claim it.
+      claim.release()
       clearTimeout(timer)
       disposed.abort()
       if (loading) await (await loading).dispose?.()

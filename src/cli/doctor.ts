@@ -1,7 +1,7 @@
 // `ralph-loop doctor [--project DIR]`: is OpenCode there and new enough, where is the plugin listed
 // and does that reach this package, is every settings layer valid. Exit 1 when something is wrong.
 import { existsSync } from "node:fs"
-import { join, relative } from "node:path"
+import { dirname, join, relative } from "node:path"
 import { formatProblem, globalConfigDir, loadSettings } from "../config/load.js"
 import { STATE_DIR } from "../store/loop-store.js"
 import type { CliArgs } from "./args.js"
@@ -9,7 +9,7 @@ import { globalConfigFiles, projectConfigFiles } from "./config-files.js"
 import { diskUsage, formatBytes } from "./disk-usage.js"
 import { findOpencode, opencodeVersion } from "./opencode.js"
 import { packageInfo } from "./package-info.js"
-import { listingsIn, readConfig, type Listing, type Reach } from "./plugin-listings.js"
+import { listingsIn, loadKey, readConfig, type Listing, type Reach } from "./plugin-listings.js"
 import { satisfies } from "./version-range.js"
 
 type Status = "ok" | "warn" | "FAIL"
@@ -63,8 +63,18 @@ export function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string
   const tui = listings.filter((l) => l.half === "tui")
   if (server.length === 0) say("FAIL", `ralph-loop is not listed in any OpenCode config file${tui.length ? " (only its TUI half, in tui.json: the loop itself is the server half)" : ""}: run \`ralph-loop install\` (or \`--global\`)`)
   else if (tui.length === 0) say("warn", "the TUI half is not listed in any tui.json: loops work, but the commands cost a model turn and there is no sidebar panel (`ralph-loop install` lists both halves)")
-  for (const [half, of] of [["server", server], ["TUI", tui]] as const)
-    if (of.length > 1) say("warn", `the ${half} half is listed ${of.length} times: OpenCode keeps one entry per package (the later config wins)`)
+  for (const [half, of] of [["server", server], ["TUI", tui]] as const) {
+    if (of.length < 2) continue
+    // Entries of one key load once; each other key loads a copy, and only the first copy loaded acts.
+    const copies = new Set(of.map((l) => loadKey(l.spec, dirname(l.file)))).size
+    say(
+      "warn",
+      copies > 1
+        ? `the ${half} half is listed ${of.length} times and OpenCode loads ${copies} copies: the first loaded runs, ` +
+            "the others stay out (each says so in OpenCode's log). One listing is enough: remove the others"
+        : `the ${half} half is listed ${of.length} times as one plugin: OpenCode loads it once (the later entry)`,
+    )
+  }
 
   const optionSets = server.some((l) => l.options) ? server.filter((l) => l.options).map((l) => l.options) : [undefined]
   const globalDir = globalConfigDir(env)

@@ -1,12 +1,15 @@
 // `ralph-loop install [--global | --project DIR]`: OpenCode's own `opencode plugin` with this
 // package's exact spec does the config editing; this adds the settings file with its $schema.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { globalConfigDir } from "../config/load.js"
 import type { CliArgs } from "./args.js"
+import { globalConfigFiles, scopeConfigFiles } from "./config-files.js"
+import { keptListing, tuiConfigFile } from "./install-existing.js"
 import { findOpencode, opencodeVersion, runOpencodePlugin } from "./opencode.js"
 import { packageInfo } from "./package-info.js"
+import { listingsOf, loadKey } from "./plugin-listings.js"
 import { satisfies } from "./version-range.js"
 
 const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)
@@ -34,6 +37,21 @@ export function writeSettingsFile(dir: string, schemaFile: string): string | und
 
 export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string) => void): number {
   const pkg = packageInfo()
+  // Listed already in this scope (by path, file: spec or name): a second listing would load a second copy.
+  const listed = listingsOf(scopeConfigFiles(args.global, args.project, env), pkg.dir)
+  const kept = keptListing(listed, args.global, pkg.spec, tuiConfigFile(args.global, args.project, env))
+  if (kept) {
+    kept.lines.forEach((line) => out(line))
+    return kept.code === 0 ? finish(args, env, pkg.schemaFile, out) : kept.code
+  }
+  // A global listing OpenCode does not merge with this spec (a path) would load a copy of its own, first.
+  const globally = args.global ? [] : listingsOf(globalConfigFiles(env), pkg.dir)
+  const apart = globally.find((l) => loadKey(l.spec, dirname(l.file)) !== loadKey(pkg.spec, args.project))
+  if (apart)
+    out(
+      `ralph-loop install: note: also listed globally in ${apart.file} as ${JSON.stringify(apart.spec)}; ` +
+        "OpenCode will load both, the global copy runs and this project's stays out (`ralph-loop doctor`).",
+    )
   const command = `opencode plugin ${quote(pkg.spec)}${args.global ? " -g" : ""}`
   const bin = findOpencode(env, pkg.dir)
   if (!bin) {
@@ -57,7 +75,12 @@ export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: strin
     out("ralph-loop install: `opencode plugin` failed (its output is above); nothing else was changed.")
     return 1
   }
-  const written = writeSettingsFile(settingsDir(args, env), pkg.schemaFile)
+  return finish(args, env, pkg.schemaFile, out)
+}
+
+/** The settings file with its $schema (unless there is one), and what to do next. */
+function finish(args: CliArgs, env: NodeJS.ProcessEnv, schemaFile: string, out: (line: string) => void): number {
+  const written = writeSettingsFile(settingsDir(args, env), schemaFile)
   out(written ? `ralph-loop install: wrote ${written}` : `ralph-loop install: kept the settings file in ${settingsDir(args, env)}`)
   out("Restart OpenCode; then /ralph <task> starts a loop. `ralph-loop doctor` checks the setup.")
   return 0

@@ -3,7 +3,7 @@
 // package.json they lead to.
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs"
 import { dirname, isAbsolute, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseTree, getNodeValue, type Node, type ParseError } from "jsonc-parser"
 import type { ConfigFile } from "./config-files.js"
 
@@ -137,4 +137,21 @@ export function listingsIn(config: ConfigFile, read: ConfigRead, thisDir: string
     found.listings.push({ ...config, index, spec, ...(options ? { options } : {}), reach, node })
   })
   return found
+}
+
+/** The ralph-loop entries of every file in `configs` (a file that cannot be read lists none). */
+export function listingsOf(configs: ConfigFile[], thisDir: string): Listing[] {
+  return configs.flatMap((config) => listingsIn(config, readConfig(config.file), thisDir).listings)
+}
+
+/**
+ * The key OpenCode 1.18 merges plugin entries by: an npm-style spec's package name, a path's file://
+ * URL (resolved against the config's folder, links not followed). Entries of one key load once (the
+ * later wins); each other key loads a copy of its own (see src/instance-claim.ts).
+ */
+export function loadKey(spec: string, configDir: string): string {
+  const name = npmName(spec)
+  if (name !== undefined) return name
+  if (spec.startsWith("file://")) return spec
+  return pathToFileURL(isAbsolute(spec) ? spec : resolve(configDir, spec)).href
 }

@@ -3,6 +3,7 @@
 import type { TuiPlugin, TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { createComponent, createMemo, createSignal } from "solid-js"
 import { helpText } from "../commands/status-text.js"
+import { claimInstance, deferredText } from "../instance-claim.js"
 import { statusDocument } from "../status/document.js"
 import { readProjectLoops, type ProjectLoops } from "../status/read-project.js"
 import { TuiActions } from "./actions.js"
@@ -27,6 +28,16 @@ export function sessionView(directory: string, loops: ProjectLoops, sessionID: s
 
 export const tui: TuiPlugin = async (api) => {
   const directory = api.state.path.directory
+  // Listed twice: the first copy's commands and panel are the ones shown; this copy registers nothing.
+  const claim = claimInstance("tui", directory)
+  if (!claim.owner) {
+    const message = deferredText("tui", directory, claim.holder)
+    void Promise.resolve()
+      .then(() => api.client.app.log({ service: "ralph-loop", level: "warn", message }))
+      .catch(() => undefined)
+    return
+  }
+  api.lifecycle.onDispose(() => claim.release())
   const [loops, setLoops] = createSignal<ProjectLoops | undefined>(undefined, { equals: false })
   const watcher = watchProjectLoops(directory, setLoops)
   api.lifecycle.onDispose(() => watcher.close())
