@@ -40,18 +40,29 @@ export function freePort(): Promise<number> {
 const START_TIMEOUT_MS = 120_000
 /** A boot cancelled (Ctrl-C): how long the server has to exit on SIGTERM before its group gets SIGKILL. */
 const CANCEL_GRACE_MS = 1_000
-
-/**
- * The shell that starts `opencode serve` ("$@") as the leader of a process group of its own, with a
- * watcher beside it in the group: the watcher reads a pipe from the runner that nothing writes to,
- * and when the runner's end closes — the runner exited, was killed by a signal, crashed — it kills
- * the whole group. `exec` keeps the leader's pid for the server. (A background list's stdin is
- * /dev/null unless redirected, hence fd 3; the server gets neither.) As checks.ts does for a check.
- */
-const SERVE_LEADER = ["exec 3<&0", "(read -r _ <&3; kill -9 0) >/dev/null 2>&1 &", 'exec "$@" </dev/null 3<&-'].join("\n")
 /** After SIGTERM, how long the server has to exit before its group gets SIGKILL. */
 const STOP_GRACE_MS = 10_000
 const OUTPUT_KEPT = 8_000
+
+/**
+ * The watchdog of a server the runner started: a shell of its own (its own process group, so a
+ * Ctrl-C in the terminal leaves it be) that reads a pipe from the runner nothing writes to. When the
+ * runner's end closes — the runner exited, was killed by a signal, crashed — it kills the server's
+ * whole group ($1). Not in that group itself: the runner reaps it, and the group is the server's
+ * alone. Killed by the runner once the server has exited. As checks.ts does for a check.
+ */
+const WATCHDOG = 'read -r _; kill -9 -"$1" 2>/dev/null'
+
+function startWatchdog(pgid: number): ChildProcess | undefined {
+  try {
+    const watchdog = spawn("sh", ["-c", WATCHDOG, "ralph-loop-watchdog", String(pgid)], { stdio: ["pipe", "ignore", "ignore"], detached: true })
+    watchdog.on("error", () => undefined)
+    watchdog.stdin?.on("error", () => undefined)
+    return watchdog
+  } catch {
+    return undefined
+  }
+}
 
 // A server still running when the runner exits through process.exit is ended at once, by its group
 // (the watchdog would end it a moment later).
@@ -96,8 +107,7 @@ async function startServe(options: StartOptions): Promise<Host> {
   const port = await freePort()
   let child: ChildProcess
   try {
-    const serve = [options.bin, "serve", "--port", String(port), "--hostname", "127.0.0.1"]
-    child = spawn("sh", ["-c", SERVE_LEADER, "ralph-loop-serve", ...serve], { cwd: options.project, env: options.env, stdio: ["pipe", "pipe", "pipe"], detached: true })
+    child = spawn(options.bin, ["serve", "--port", String(port), "--hostname", "127.0.0.1"], { cwd: options.project, env: options.env, stdio: ["ignore", "pipe", "pipe"], detached: true })
   } catch (error) {
     throw new HostError(`could not start ${options.bin}: ${error instanceof Error ? error.message : String(error)}`)
   }
@@ -107,17 +117,17 @@ async function startServe(options: StartOptions): Promise<Host> {
   }
   child.stdout?.on("data", keep)
   child.stderr?.on("data", keep)
-  // The watchdog's pipe: never written to; its end is the signal.
-  child.stdin?.on("error", () => undefined)
   const pid = child.pid
   if (pid !== undefined) running.add(pid)
+  const watchdog = pid !== undefined ? startWatchdog(pid) : undefined
   const exited = new Promise<string>((resolve) => {
     child.once("error", (error) => resolve(`could not run: ${error.message}`))
     child.once("exit", (code, signal) => {
       if (pid !== undefined) running.delete(pid)
-      // The server is gone: its watcher (and anything else of its group) goes with the pipe.
-      child.stdin?.destroy()
-      resolve(signal ? `ended by ${signal}` : code === 127 ? `could not run ${options.bin} (exit 127)` : `exited with code ${code}`)
+      // The server is gone: its watchdog has nothing left to guard.
+      watchdog?.kill("SIGKILL")
+      watchdog?.stdin?.destroy()
+      resolve(signal ? `ended by ${signal}` : `exited with code ${code}`)
     })
   })
   let gone: string | undefined
