@@ -136,6 +136,8 @@ export default {
     try {
       const run = startRun(setup(), project, ["build the widget"], { attach: server.url })
       await setup().mock.waitFor(() => setup().requests("run-attach-dies", "main").length >= 2, 120_000, "the second iteration's request")
+      // Still following: the server answered its health requests until now.
+      expect(run.child.exitCode).toBeNull()
       const killed = Date.now()
       process.kill(server.pid, "SIGKILL")
       const code = await run.exit(30_000)

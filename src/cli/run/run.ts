@@ -8,15 +8,16 @@ import { limitsText } from "../../loop/limits.js"
 import { totalUsage, type Loop } from "../../loop/loop.js"
 import { reportFile } from "../../store/report.js"
 import type { SavedLoop } from "../../store/saved-loops.js"
-import { parseRalphArgs, TASK_AFTER_DASHES } from "../../commands/ralph-args.js"
+import { parseRalphArgs } from "../../commands/ralph-args.js"
 import { sendControl } from "../../control/client.js"
 import { projectFolderProblem } from "../args.js"
 import { findOpencode } from "../opencode.js"
 import { packageInfo } from "../package-info.js"
 import { parseRunArgs, type RunArgs } from "./args.js"
+import { PARALLEL_REFUSED, ralphError, RUN_HELP, WORKTREE_REFUSED } from "./help.js"
 import { runEventSchema, RUN_EVENTS_VERSION, type RunEvent, type RunEventBody } from "./events.js"
 import { exitCode, type Ending } from "./exit-code.js"
-import { JournalTail, readLoopState, stateAsOf, usageByLastDecision } from "./follow.js"
+import { endSteps, JournalTail, readLoopState, stateAsOf, usageByLastDecision } from "./follow.js"
 import { attachHost, HostError, startHost, StartCancelled, type Host } from "./host.js"
 import { pluginInstalled } from "./installed.js"
 import { freshMemory, resumedMemory, translate, type FollowMemory } from "./journal-events.js"
@@ -25,29 +26,6 @@ import { storyBranchMissing } from "./story-branch-check.js"
 import { runLine } from "./lines.js"
 import { PermissionDesk } from "./permissions.js"
 import { ServerEvents } from "./server-events.js"
-
-export const RUN_HELP = `ralph-loop run [--project DIR] [--attach URL] [--opencode PATH] [--model PROVIDER/MODEL]
-               [--json] [--verbose] [--auto-approve] [--on-interrupt pause|cancel]
-               [--resume [LOOP]] [--] <task and /ralph flags, or --prd [PATH] …>
-
-  Runs a Ralph loop headless: starts \`opencode serve\` in DIR (or uses --attach URL), starts the
-  loop with /ralph, prints a line per iteration (--json: NDJSON events) and exits when it ends.
-  Exit status: 0 completed · 1 runner failure · 2 usage · 3 a limit reached · 4 gave up
-  (stagnation, review) · 5 auth error · 6 paused for a person · 7 a --story loop's branch not made
-  · 130 interrupted (SIGINT, SIGTERM, SIGHUP). See docs/headless.md.`
-
-/** /ralph's advice for a task word it read as a flag, as it goes for run: the task as one quoted shell word. */
-const ralphError = (error: string): string =>
-  error.replace(TASK_AFTER_DASHES, `Give the task as one quoted word if it contains words starting with -- (ralph-loop run -- "fix the --verbose flag").`)
-
-// run follows a loop in the project itself; these run in OpenCode instances of their own. What to do instead:
-const PARALLEL_REFUSED =
-  "--parallel is not supported by `ralph-loop run` (its stories run in worktree loops of OpenCode instances of their own, which run does not follow). " +
-  "Run one story per job instead: `ralph-loop plan ready`, then `ralph-loop run --prd PATH --story ID` for each id, then `ralph-loop plan merge` " +
-  '(docs/headless.md, "A plan over many machines"); or /ralph --prd --parallel N inside OpenCode.'
-const WORKTREE_REFUSED =
-  "--worktree is not supported by `ralph-loop run` (a worktree loop runs in an OpenCode instance of its own, which run does not follow). " +
-  "Run it in a checkout of its own instead (`git worktree add DIR`, the plugin installed there, `ralph-loop run --project DIR …`); or /ralph --worktree inside OpenCode."
 
 /** How long the end of a loop may take to be complete on disk (old sessions retired, report written). */
 const END_STEPS_MS = 30_000
@@ -64,6 +42,8 @@ export interface RunIO {
   env: NodeJS.ProcessEnv
   cwd: string
 }
+
+export { RUN_HELP }
 
 export async function run(argv: readonly string[], io: RunIO): Promise<number> {
   const parsed = parseRunArgs(argv, io.cwd)
@@ -321,7 +301,7 @@ class Runner {
 
   /** The loop's end line: its last steps, then the run's end (a --story loop's branch checked). */
   private async ended(loopID: string, end: NonNullable<ReturnType<typeof translate>["end"]>, seen: Loop | undefined): Promise<number> {
-    const loop = (await this.endSteps(loopID, end.kind)) ?? seen
+    const loop = (await endSteps(this.args.project, loopID, end.kind, END_STEPS_MS, FOLLOW_MS)) ?? seen
     await this.flushTexts(loop)
     const detail = loop?.detail ?? null
     if (end.kind === "paused" && this.interrupt) return this.end({ kind: "interrupted" }, "interrupted", `${detail ?? "paused"}; \`ralph-loop run --resume ${loopID}\` goes on`, loop)
@@ -361,23 +341,6 @@ class Runner {
     const said = `the loop could not be ${action === "pause" ? "paused" : "cancelled"} (${outcome.message}); its state is on disk as the plugin last wrote it`
     this.emit({ type: "error", message: said })
     return said
-  }
-
-  /**
-   * The loop's last steps after its end line: its state file saying so (written beside the journal,
-   * so it may lag a moment), then — for a stopped loop — its old sessions retired and its report
-   * written. Bounded: a slow step costs the report's path in the last line, never the exit.
-   */
-  private async endSteps(loopID: string, phase: "stopped" | "paused"): Promise<Loop | undefined> {
-    const deadline = Date.now() + END_STEPS_MS
-    let last: Loop | undefined
-    for (;;) {
-      const loop = (await readLoopState(this.args.project, loopID))?.loop
-      if (loop) last = loop
-      const done = loop?.phase === phase && (phase === "paused" || (loop.retiring.length === 0 && existsSync(reportFile(this.args.project, loop))))
-      if (done || Date.now() > deadline) return last
-      await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS))
-    }
   }
 
   /** The model's last texts before the end line (--verbose); a failure to read them costs only those lines. */
