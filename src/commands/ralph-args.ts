@@ -14,6 +14,9 @@ interface FlagSpec {
   kind: "number" | "text" | "switch" | "check"
 }
 
+/** The advice for a task word /ralph read as a flag (`ralph-loop run` gives its own: its shell words differ). */
+export const TASK_AFTER_DASHES = "Put the task after -- if it contains words starting with --."
+
 export const RALPH_FLAGS: Record<string, FlagSpec> = {
   "--max-iterations": { key: "maxIterations", kind: "number" },
   "--max-retries": { key: "maxRetries", kind: "number" },
@@ -177,7 +180,7 @@ export function parseRalphArgs(line: string): RalphArgs {
       continue
     }
     const spec = RALPH_FLAGS[name]
-    if (!spec) return { ok: false, error: `unknown flag ${name}${suggestFlag(name)}. Put the task after -- if it contains words starting with --.` }
+    if (!spec) return { ok: false, error: `unknown flag ${name}${suggestFlag(name)}. ${TASK_AFTER_DASHES}` }
     let raw: string | undefined
     let end = token.end
     if (eq >= 0) raw = token.text.slice(eq + 1)

@@ -3,7 +3,7 @@
 // and the control channel (channel.ts): the state changes through LoopManager, a rollback through
 // the runner's job. `done` false: refused, `message` says why.
 import type { RalphContext } from "../context.js"
-import type { Loop } from "../loop/loop.js"
+import type { Loop, PauseCause } from "../loop/loop.js"
 import { resumeByHand } from "../loop/resume.js"
 import { rollback } from "../commands/rollback.js"
 
@@ -17,10 +17,10 @@ export interface ActResult {
 const ended = (loop: Loop): ActResult => ({ done: false, title: "Ralph · loop ended", message: `The Ralph loop ${loop.id} has ended (${loop.stopReason ?? "stopped"}).` })
 
 /** `via`: what asked, as the loop's state says it ("/ralph-pause", "ralph-loop pause"). */
-export function pauseLoop(ctx: RalphContext, loop: Loop, via: string): ActResult {
+export function pauseLoop(ctx: RalphContext, loop: Loop, via: string, cause: PauseCause = "person"): ActResult {
   if (loop.phase === "stopped") return ended(loop)
   if (loop.phase === "paused") return { done: true, title: "Ralph · paused", message: "The loop is already paused. /ralph-resume goes on." }
-  ctx.manager.pause(loop, `paused with ${via}`)
+  ctx.manager.pause(loop, `paused with ${via}`, cause)
   return { done: true, title: "Ralph · paused", message: `The loop is paused at iteration ${loop.iteration}; nothing is sent. /ralph-resume goes on, /cancel-ralph ends it.`, variant: "warning" }
 }
 

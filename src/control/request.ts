@@ -29,6 +29,8 @@ export const controlRequestSchema = z
     text: z.string().max(4_000).optional(),
     /** status: the session whose /ralph-status is asked for; absent: no session (the TUI's home). */
     session: z.string().min(1).max(200).optional(),
+    /** pause: "interrupt" when a headless runner got a signal (the loop's pauseCause); absent: a person. */
+    cause: z.literal("interrupt").optional(),
     /** Who asks, as the loop's state will say it ("ralph-loop pause", "the TUI"). */
     from: z.string().max(80).optional(),
   })

@@ -33,7 +33,7 @@ export const controlAct =
 function loopAct(ctx: RalphContext, request: ControlRequest, loop: Loop, via: string, text: string): ActResult | Promise<ActResult> {
   switch (request.verb) {
     case "pause":
-      return pauseLoop(ctx, loop, via)
+      return pauseLoop(ctx, loop, via, request.cause ?? "person")
     case "resume":
       return resumeLoop(ctx, loop, false)
     case "cancel":

@@ -33,6 +33,14 @@ export type LoopSettings = z.infer<typeof loopSettingsSchema>
  * paused     — waiting for the user (Esc, STATUS: BLOCKED, or a failure the user must see)
  * stopped    — over, for `stopReason`
  */
+/**
+ * What paused a loop: a person (/ralph-pause, `ralph-loop pause`, a message in its session), a
+ * runner's interrupt (SIGINT, SIGTERM, SIGHUP), a rollback, the recovery at OpenCode's start
+ * (resumeOnStart "ask"), or the loop itself, waiting for a person (the model is blocked, a failure).
+ */
+export const pauseCauseSchema = z.enum(["person", "interrupt", "rollback", "recovery", "loop"])
+export type PauseCause = z.infer<typeof pauseCauseSchema>
+
 export const loopPhaseSchema = z.enum(["running", "deciding", "restarting", "waiting", "paused", "stopped"])
 export type LoopPhase = z.infer<typeof loopPhaseSchema>
 
@@ -148,6 +156,8 @@ export const loopStateSchema = z.object({
   stopReason: stopReasonSchema.optional(),
   /** Why the loop stopped or paused, for the user. */
   detail: z.string().optional(),
+  /** What paused it (while paused): `ralph-loop run` acts on a pause by its cause (docs/headless.md). */
+  pauseCause: pauseCauseSchema.optional(),
 })
 export type LoopState = z.infer<typeof loopStateSchema>
 

@@ -7,7 +7,7 @@ import type { Breaker } from "./breaker.js"
 import type { Decision, LoopUpdate } from "./decide.js"
 import { LoopFacts } from "./facts.js"
 import type { ResumeHow } from "./go-on.js"
-import { newLoop, type Loop, type LoopSettings, type PendingRestart, type StopReason, type Wait } from "./loop.js"
+import { newLoop, type Loop, type LoopSettings, type PauseCause, type PendingRestart, type StopReason, type Wait } from "./loop.js"
 import type { PlanState } from "../plan/plan.js"
 import type { Turn } from "./turn.js"
 import { emptyTurnEvents } from "./turn-events.js"
@@ -39,7 +39,7 @@ export class LoopManager extends LoopFacts {
       this.changed(loop, "recovered")
       if (askFirst && loop.phase !== "paused") {
         loop.recoveryPending = true
-        this.pause(loop, "OpenCode restarted; /ralph-resume goes on")
+        this.pause(loop, "OpenCode restarted; /ralph-resume goes on", "recovery")
       }
       adopted.push(loop)
     }
@@ -158,10 +158,11 @@ export class LoopManager extends LoopFacts {
     this.changed(loop, `waiting:${wait.reason}`)
   }
 
-  pause(loop: Loop, reason: string): void {
+  pause(loop: Loop, reason: string, cause: PauseCause): void {
     if (loop.phase === "stopped") return
     loop.phase = "paused"
     loop.detail = reason
+    loop.pauseCause = cause
     delete loop.wait
     this.changed(loop, "paused")
   }
@@ -177,6 +178,7 @@ export class LoopManager extends LoopFacts {
   resume(loop: Loop, now: number): boolean {
     if (loop.phase !== "paused" && loop.phase !== "waiting") return false
     delete loop.detail
+    delete loop.pauseCause
     delete loop.recoveryPending
     this.promptSent(loop, now, "resumed")
     return true

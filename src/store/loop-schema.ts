@@ -61,6 +61,7 @@ const journalLoop = storedLoopSchema.pick({
   retries: true,
   phase: true,
   stopReason: true,
+  pauseCause: true,
 })
 
 /** A plan loop's start and decisions carry its plan, so a loop rebuilt from the journal keeps its place in the plan. */

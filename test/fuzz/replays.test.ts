@@ -456,8 +456,8 @@ describe("replays: the invariants catch planted bugs", () => {
   it("8: a pause that does not hold", async () => {
     await expectViolation(8, [S.ralph("ses_A"), S.pause("ses_A"), S.turn("ses_A", "fresh", { settle: true })], (m) => {
       const pause = m.pause.bind(m)
-      m.pause = (loop, reason) => {
-        pause(loop, reason)
+      m.pause = (loop, reason, cause) => {
+        pause(loop, reason, cause)
         loop.phase = "running"
         loop.sawBusy = false
       }

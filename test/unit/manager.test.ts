@@ -121,7 +121,7 @@ describe("LoopManager", () => {
   it("pauses and resumes; a paused loop claims no idle", () => {
     const manager = new LoopManager()
     const { loop } = manager.start("ses_a", "task", settings, 0)
-    manager.pause(loop, "Esc")
+    manager.pause(loop, "Esc", "person")
     manager.onBusy("ses_a")
     expect(manager.takeIdle("ses_a")).toBeUndefined()
     manager.resume(loop, 1)

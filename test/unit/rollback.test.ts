@@ -120,7 +120,7 @@ afterEach(() => {
 
 describe("the loop's wake-up timer", () => {
   it.each<[string, (manager: LoopManager, loop: Loop) => void]>([
-    ["paused (by a command, a failure or a rollback)", (manager, loop) => manager.pause(loop, "paused")],
+    ["paused (by a command, a failure or a rollback)", (manager, loop) => manager.pause(loop, "paused", "person")],
     ["stopped", (manager, loop) => manager.stop(loop, "cancelled")],
     ["resumed by the user", (manager, loop) => manager.resume(loop, NOW)],
     ["ended with its session", (manager) => manager.sessionDeleted("ses_a")],
@@ -138,7 +138,7 @@ describe("the loop's wake-up timer", () => {
     const { manager, interpreter, woke, advance } = instance()
     const { loop } = manager.start("ses_a", "build it", settings, NOW)
     manager.wait(loop, { reason: "backoff", until: NOW + 60_000, then: "resume" }, "backing off")
-    manager.pause(loop, "paused with /ralph-pause")
+    manager.pause(loop, "paused with /ralph-pause", "person")
     await interpreter.run((function* () {
       yield { kind: "schedule" as const, loop, until: NOW + 60_000 }
     })())
@@ -221,7 +221,7 @@ describe("/ralph-rollback and the project's other loops", () => {
     manager.stop(ended, "completed")
     saved.push(ended)
     const { loop: other } = manager.start("ses_b", "the second task", settings, NOW)
-    manager.pause(other, "paused with /ralph-pause")
+    manager.pause(other, "paused with /ralph-pause", "person")
 
     const said = await rollback("ses_a", "0")
 

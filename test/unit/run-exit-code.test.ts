@@ -20,6 +20,8 @@ describe("ralph-loop run's exit code", () => {
       replaced: 130,
     })
     expect(exitCode({ kind: "paused" })).toBe(EXIT.paused)
+    // A --story loop that completed without its branch: never 0, and not a limit or a failure of the runner.
+    expect(exitCode({ kind: "story-not-committed" })).toBe(7)
     expect(exitCode({ kind: "interrupted" })).toBe(130)
     expect(exitCode({ kind: "usage" })).toBe(2)
     expect(exitCode({ kind: "runner-failure" })).toBe(1)

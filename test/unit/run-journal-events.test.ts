@@ -74,7 +74,7 @@ describe("the run's events from a loop's journal", () => {
         line("waiting:breaker", 3),
         line("review", 3),
         line("rolled-back", 3),
-        line("paused", 3),
+        line("paused", 3, {}, { phase: "paused", pauseCause: "loop" }),
       ],
       { phase: "waiting", detail: "3 iterations without progress", wait: { reason: "breaker", until }, breakerReason: "no progress in 3 iterations", review: { reviews: 1, last: { verdict: "reject", reasons: ["tests missing"] } } },
     )
@@ -84,6 +84,24 @@ describe("the run's events from a loop's journal", () => {
     expect(events.find((e) => e.type === "waiting")).toMatchObject({ reason: "breaker", until: new Date(until).toISOString(), detail: "3 iterations without progress" })
     expect(events.find((e) => e.type === "review")).toMatchObject({ verdict: "reject", reasons: ["tests missing"] })
     expect(end).toEqual({ kind: "paused" })
+  })
+
+  it("a pause by its cause: a rollback is part of the run, a recovery at the start is resumed, any other pause ends it — and a line before the runner's request only shows", () => {
+    const paused = (cause?: "person" | "interrupt" | "rollback" | "recovery" | "loop") => line("paused", 2, {}, { phase: "paused", ...(cause ? { pauseCause: cause } : {}) })
+    const after = (cause?: "person" | "interrupt" | "rollback" | "recovery" | "loop") => translate(paused(cause), undefined, freshMemory(), false, true)
+    expect(after("rollback")).toMatchObject({ events: [{ type: "paused" }] })
+    expect(after("rollback").end).toBeUndefined()
+    expect(after("recovery")).toMatchObject({ resume: true })
+    expect(after("recovery").end).toBeUndefined()
+    for (const cause of ["person", "interrupt", "loop", undefined] as const) expect(after(cause).end).toEqual({ kind: "paused" })
+    // The boot's recovery line of a --resume, read before the runner sent its resume: shown, nothing more.
+    const before = translate(paused("recovery"), undefined, freshMemory(), true, false)
+    expect(before.events.map((e) => e.type)).toEqual(["paused"])
+    expect(before.end).toBeUndefined()
+    expect(before.resume).toBeUndefined()
+    expect(translate(paused("person"), undefined, freshMemory(), true, false).end).toBeUndefined()
+    // Without the cause on the line (a state file read beside it says it), the state's.
+    expect(translate(paused(), { phase: "paused", pauseCause: "rollback" }, freshMemory(), false).end).toBeUndefined()
   })
 
   it("a resumed run starts from the loop as saved: a story done, the breaker open and what it used before are not reported again", () => {

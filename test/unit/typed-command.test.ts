@@ -53,7 +53,7 @@ describe("chat.message with a typed TUI command", () => {
     const manager = new LoopManager()
     const { loop } = manager.start("ses_a", "sort the widgets", makeLoop().settings, 0)
     manager.instructionGiven(loop)
-    if (phase === "paused") manager.pause(loop, "paused with /ralph-pause")
+    if (phase === "paused") manager.pause(loop, "paused with /ralph-pause", "person")
     else manager.wait(loop, { reason: "usage-limit", until: 60_000, then: "resume" }, "the provider's usage limit")
     const toasts: string[] = []
     const runnerEnded: string[] = []

@@ -75,7 +75,7 @@ function* moveInto(ctx: JobContext, loop: Loop, sessionID: string, text: string,
   // The user wrote in the new session, or started a loop of their own there, before the loop moved
   // in: the session is theirs; the loop waits for them.
   if (!untouched || !ctx.manager.nextIteration(loop, sessionID, ctx.now(), retireOld)) {
-    ctx.manager.pause(loop, "you wrote in the session the loop was moving to; /ralph-resume starts it in another")
+    ctx.manager.pause(loop, "you wrote in the session the loop was moving to; /ralph-resume starts it in another", "person")
     yield* notify(notice.paused("you wrote in the session the loop was moving to — /ralph-resume starts the next iteration in a new one"))
     return false
   }

@@ -41,7 +41,7 @@ function* restore(ctx: JobContext, loop: Loop, args: string): Job<RollbackResult
   const target = rollbackTarget(checkpoints, args)
   if (!target.ok) return refused(target.message)
   const { number } = target.checkpoint
-  ctx.manager.pause(loop, `rolling back to checkpoint ${number}`)
+  ctx.manager.pause(loop, `rolling back to checkpoint ${number}`, "rollback")
   const saved = yield* io({ kind: "checkpoint-save", loop })
   if (!saved) return refused("The project is not a git repository: there are no checkpoints.")
   const late = refusal()

@@ -134,7 +134,7 @@ function* perform(ctx: JobContext, loop: Loop, decision: Decision, turn: Turn, u
       ctx.manager.keepWatching(loop)
       return yield* notify(notice.missingPromise(loop))
     case "pause":
-      ctx.manager.pause(loop, decision.reason)
+      ctx.manager.pause(loop, decision.reason, "loop")
       yield* notify(notice.paused(decision.reason))
       return yield* log("info", "loop paused", { loop: loop.id, reason: decision.reason })
     case "wait":

@@ -1,7 +1,9 @@
 // `ralph-loop run [runner options] [--] <what /ralph takes>`: the runner's own options, anywhere
 // before a `--` (none of them is a /ralph flag), and the rest — the task and its flags, or --prd … —
-// as the argument line /ralph gets. Pure.
+// as the argument line /ralph gets, the task's words as the user wrote them. Pure.
 import { resolve } from "node:path"
+import { looksLikePlanPath, RALPH_FLAGS } from "../../commands/ralph-args.js"
+import { looksLikeWorktreeName } from "../../worktree/names.js"
 
 export type OnInterrupt = "pause" | "cancel"
 
@@ -25,16 +27,50 @@ export interface RunArgs {
 }
 
 /**
- * The shell's words as /ralph's argument line (split again by src/commands/ralph-args.ts). The task
- * is the line's text as typed, so its words go in bare ("build the widget" stays build the widget);
- * a flag's value with spaces (--check "npm test") and a word starting with a quote are quoted —
- * double quotes, \ escapes inside.
+ * The shell's words as /ralph's argument line (split again by src/commands/ralph-args.ts): its flags
+ * first, each with its value (quoted when it holds spaces or quotes: --check "npm test"), then `--`
+ * and the task's words as written. /ralph takes what follows its `--` verbatim, so a task word that
+ * holds `--` or a quote ("fix the --verbose flag", '90s) reaches it, and the model, whole.
  */
 export function ralphLine(words: readonly string[]): string {
-  const quote = (word: string) => `"${word.replace(/(["\\])/g, "\\$1")}"`
-  return words
-    .map((word, i) => (word === "" || /^["']/.test(word) || (/\s/.test(word) && (words[i - 1] ?? "").startsWith("--")) ? quote(word) : word))
-    .join(" ")
+  const flags: string[] = []
+  const task: string[] = []
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i] as string
+    // A second `--` is /ralph's own: every word after it is the task's.
+    if (word === "--") {
+      task.push(...words.slice(i + 1))
+      break
+    }
+    if (!word.startsWith("--")) {
+      task.push(word)
+      continue
+    }
+    const eq = word.indexOf("=")
+    flags.push(eq < 0 ? word : `${word.slice(0, eq)}=${quoted(word.slice(eq + 1))}`)
+    const next = words[i + 1]
+    if (eq < 0 && next !== undefined && !next.startsWith("--") && takesValue(word, next)) {
+      flags.push(quoted(next))
+      i += 1
+    }
+  }
+  return [...flags, ...(task.length > 0 ? ["--", task.join(" ")] : [])].join(" ")
+}
+
+/** Whether /ralph reads `next` as the value of `flag` (as ralph-args.ts does). */
+function takesValue(flag: string, next: string): boolean {
+  if (flag === "--prd") return looksLikePlanPath(next)
+  if (flag === "--worktree") return looksLikeWorktreeName(next)
+  if (flag === "--parallel" || flag === "--story") return true
+  const spec = RALPH_FLAGS[flag]
+  return spec !== undefined && spec.kind !== "switch"
+}
+
+/** A flag's value as /ralph splits it back: bare when it can be, else in double quotes (\ escapes inside). */
+function quoted(value: string): string {
+  let plain = value !== ""
+  for (const ch of value) if (ch === '"' || ch === "'" || ch === "\\" || /\s/.test(ch)) plain = false
+  return plain ? value : `"${value.replace(/["\\]/g, (ch) => `\\${ch}`)}"`
 }
 
 const VALUE_FLAGS = new Set(["--project", "--attach", "--opencode", "--model", "--on-interrupt"])

@@ -59,7 +59,7 @@ export const runEventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("ended"),
     ...base,
-    outcome: z.string().describe("the loop's stopReason (completed, max-iterations, …), or paused, interrupted, usage, runner-failure"),
+    outcome: z.string().describe("the loop's stopReason (completed, max-iterations, …), or paused, story-not-committed, interrupted, usage, runner-failure"),
     detail: z.string().nullable(),
     exitCode: z.int(),
     iteration: z.int().min(0).describe("the loop's last iteration; 0 when no loop ran"),

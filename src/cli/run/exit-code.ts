@@ -17,6 +17,8 @@ export const EXIT = {
   auth: 5,
   /** The loop paused for a person (the model said it is blocked, a story waits for /ralph-resume, …). */
   paused: 6,
+  /** A --story loop completed but its branch ralph/story-<id> was not made: its work is only in this work tree. */
+  storyNotCommitted: 7,
   /** Interrupted: SIGINT/SIGTERM (the loop paused or cancelled), or the loop was cancelled or its session deleted from elsewhere. */
   interrupted: 130,
 } as const
@@ -27,6 +29,7 @@ export type ExitClass = keyof typeof EXIT
 export type Ending =
   | { kind: "stopped"; reason: StopReason }
   | { kind: "paused" }
+  | { kind: "story-not-committed" }
   | { kind: "interrupted" }
   | { kind: "usage" }
   | { kind: "runner-failure" }
@@ -52,6 +55,8 @@ export function exitClass(ending: Ending): ExitClass {
       return BY_REASON[ending.reason]
     case "paused":
       return "paused"
+    case "story-not-committed":
+      return "storyNotCommitted"
     case "interrupted":
       return "interrupted"
     case "usage":

@@ -2,9 +2,12 @@
 // state file. Files, not the event stream: they are what the plugin writes before it acts (a
 // prompt waits for them), they outlive a server that dies, and they are the same whether the
 // runner started the server or attached to one. Read-only.
+import { existsSync } from "node:fs"
 import { open, readdir, stat } from "node:fs/promises"
 import { join } from "node:path"
+import type { Loop } from "../../loop/loop.js"
 import { STATE_DIR } from "../../project/own-files.js"
+import { reportFile } from "../../store/report.js"
 import { histories, historyOf } from "../../status/history.js"
 import { readDecidedLines } from "../../store/journal-history.js"
 import { journalEntrySchema, type JournalEntry } from "../../store/loop-schema.js"
@@ -118,4 +121,21 @@ export async function stateAsOf(read: () => Promise<SavedLoop | undefined>, at: 
 export async function usageByLastDecision(project: string, loop: { id: string; startedAt: number }): Promise<{ tokens: number; cost: number }> {
   const rows = historyOf(histories(await readDecidedLines(join(project, STATE_DIR))), loop)
   return rows.reduce((sum, row) => ({ tokens: sum.tokens + row.tokens, cost: sum.cost + row.cost }), { tokens: 0, cost: 0 })
+}
+
+/**
+ * The loop's last steps after its end line: its state file saying so (written beside the journal,
+ * so it may lag a moment), then — for a stopped loop — its old sessions retired and its report
+ * written. Bounded: a slow step costs the report's path in the last line, never the exit.
+ */
+export async function endSteps(project: string, loopID: string, phase: "stopped" | "paused", timeoutMs: number, pollMs: number): Promise<Loop | undefined> {
+  const deadline = Date.now() + timeoutMs
+  let last: Loop | undefined
+  for (;;) {
+    const loop = (await readLoopState(project, loopID))?.loop
+    if (loop) last = loop
+    const done = loop?.phase === phase && (phase === "paused" || (loop.retiring.length === 0 && existsSync(reportFile(project, loop))))
+    if (done || Date.now() > deadline) return last
+    await new Promise((resolve) => setTimeout(resolve, pollMs))
+  }
 }

@@ -4,13 +4,14 @@
 // (why it waits or paused, the review's verdict). Pure.
 import { limitsText } from "../../loop/limits.js"
 import type { JournalEntry } from "../../store/loop-schema.js"
-import type { Loop, StopReason } from "../../loop/loop.js"
+import type { Loop, PauseCause, StopReason } from "../../loop/loop.js"
 import type { RunEventBody } from "./events.js"
 
 /** What the state file says of the loop now (any field may be missing: the file is read after the line). */
 export interface StateNow {
   phase?: string
   detail?: string
+  pauseCause?: PauseCause
   wait?: { reason: string; until: number }
   breakerReason?: string
   review?: { reviews: number; last?: { verdict: "approve" | "reject" | "none"; reasons: string[] } }
@@ -43,11 +44,28 @@ export interface Translated {
   memory: FollowMemory
   /** The loop ended (stopped, or paused for a person): the run is over. */
   end?: { kind: "stopped"; reason: StopReason } | { kind: "paused" }
+  /** Paused by OpenCode's recovery at its start (resumeOnStart "ask"): the runner resumes it. */
+  resume?: true
+}
+
+/**
+ * What a `paused` line means to the run. Lines from before the runner's own request (the boot's
+ * recovery, a pause a --resume is about to lift) are only shown. After it: a rollback is part of
+ * the run (the loop waits, paused, for whoever rolled back to resume it); a recovery at a start is
+ * lifted by the runner; any other pause — a person's, the loop's own, the runner's interrupt — ends
+ * the run (an older plugin's line, without a cause, too).
+ */
+export function pauseMeaning(cause: PauseCause | undefined, afterRequest: boolean): "shown" | "part-of-run" | "resume" | "end" {
+  if (!afterRequest) return "shown"
+  if (cause === "rollback") return "part-of-run"
+  if (cause === "recovery") return "resume"
+  return "end"
 }
 
 const lineKey = (entry: JournalEntry): string => `${entry.at}#${entry.event}#${entry.loop.iteration}`
 
-export function translate(entry: JournalEntry, state: StateNow | undefined, memory: FollowMemory, resumed: boolean): Translated {
+/** `afterRequest`: the line came after the runner's own request (its /ralph, its resume). */
+export function translate(entry: JournalEntry, state: StateNow | undefined, memory: FollowMemory, resumed: boolean, afterRequest = true): Translated {
   const key = lineKey(entry)
   if (memory.seen.has(key)) return { events: [], memory }
   const next: FollowMemory = { ...memory, seen: new Set([...memory.seen, key]) }
@@ -106,9 +124,13 @@ export function translate(entry: JournalEntry, state: StateNow | undefined, memo
     case "rolled-back":
       events.push({ type: "rollback", detail: state?.detail ?? null })
       break
-    case "paused":
+    case "paused": {
       events.push({ type: "paused", detail: state?.phase === "paused" ? (state.detail ?? null) : null })
-      return { events, memory: next, end: { kind: "paused" } }
+      const meaning = pauseMeaning(loop.pauseCause ?? state?.pauseCause, afterRequest)
+      if (meaning === "end") return { events, memory: next, end: { kind: "paused" } }
+      if (meaning === "resume") return { events, memory: next, resume: true }
+      break
+    }
     case "resumed":
       events.push({ type: "resumed", iteration: loop.iteration })
       break

@@ -3,51 +3,38 @@
 // through its files across every session it recreates, answers permission requests so nothing
 // hangs, and exits with a code per class of ending (exit-code.ts) once the loop ends.
 import { existsSync } from "node:fs"
-import { join } from "node:path"
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2"
 import { limitsText } from "../../loop/limits.js"
 import { totalUsage, type Loop } from "../../loop/loop.js"
-import { STATE_DIR } from "../../project/own-files.js"
 import { reportFile } from "../../store/report.js"
-import { readLoopFiles, type SavedLoop } from "../../store/saved-loops.js"
+import type { SavedLoop } from "../../store/saved-loops.js"
 import { parseRalphArgs } from "../../commands/ralph-args.js"
 import { sendControl } from "../../control/client.js"
 import { projectFolderProblem } from "../args.js"
 import { findOpencode } from "../opencode.js"
 import { packageInfo } from "../package-info.js"
 import { parseRunArgs, type RunArgs } from "./args.js"
+import { PARALLEL_REFUSED, ralphError, RUN_HELP, WORKTREE_REFUSED } from "./help.js"
 import { runEventSchema, RUN_EVENTS_VERSION, type RunEvent, type RunEventBody } from "./events.js"
 import { exitCode, type Ending } from "./exit-code.js"
-import { JournalTail, readLoopState, stateAsOf, usageByLastDecision } from "./follow.js"
-import { attachHost, HostError, startHost, type Host } from "./host.js"
+import { endSteps, JournalTail, readLoopState, stateAsOf, usageByLastDecision } from "./follow.js"
+import { attachHost, HostError, startHost, StartCancelled, type Host } from "./host.js"
 import { pluginInstalled } from "./installed.js"
-import { freshMemory, resumedMemory, translate, type FollowMemory, type StateNow } from "./journal-events.js"
+import { freshMemory, resumedMemory, translate, type FollowMemory } from "./journal-events.js"
+import { loopToResume, serverEnv, stateNow } from "./loop-files.js"
+import { storyBranchMissing } from "./story-branch-check.js"
 import { runLine } from "./lines.js"
 import { PermissionDesk } from "./permissions.js"
 import { ServerEvents } from "./server-events.js"
-
-export const RUN_HELP = `ralph-loop run [--project DIR] [--attach URL] [--opencode PATH] [--model PROVIDER/MODEL]
-               [--json] [--verbose] [--auto-approve] [--on-interrupt pause|cancel]
-               [--resume [LOOP]] [--] <task and /ralph flags, or --prd [PATH] …>
-
-  Runs a Ralph loop headless: starts \`opencode serve\` in DIR (or uses --attach URL), starts the
-  loop with /ralph, prints a line per iteration (--json: NDJSON events) and exits when it ends.
-  Exit status: 0 completed · 1 runner failure · 2 usage · 3 a limit reached · 4 gave up
-  (stagnation, review) · 5 auth error · 6 paused for a person · 130 interrupted. See docs/headless.md.`
-
-// run follows a loop in the project itself; these run in OpenCode instances of their own. What to do instead:
-const PARALLEL_REFUSED =
-  "--parallel is not supported by `ralph-loop run` (its stories run in worktree loops of OpenCode instances of their own, which run does not follow). " +
-  "Run one story per job instead: `ralph-loop plan ready`, then `ralph-loop run --prd PATH --story ID` for each id, then `ralph-loop plan merge` " +
-  '(docs/headless.md, "A plan over many machines"); or /ralph --prd --parallel N inside OpenCode.'
-const WORKTREE_REFUSED =
-  "--worktree is not supported by `ralph-loop run` (a worktree loop runs in an OpenCode instance of its own, which run does not follow). " +
-  "Run it in a checkout of its own instead (`git worktree add DIR`, the plugin installed there, `ralph-loop run --project DIR …`); or /ralph --worktree inside OpenCode."
 
 /** How long the end of a loop may take to be complete on disk (old sessions retired, report written). */
 const END_STEPS_MS = 30_000
 /** How often the loop's files are looked at. */
 const FOLLOW_MS = 150
+/** An interrupt during a rollback: how long the restore may still take before the server is stopped all the same. */
+const ROLLBACK_MS = 120_000
+/** SIGHUP (a closed terminal, a dropped ssh) is an interrupt like the others. */
+const SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"]
 
 export interface RunIO {
   out: (line: string) => void
@@ -55,6 +42,8 @@ export interface RunIO {
   env: NodeJS.ProcessEnv
   cwd: string
 }
+
+export { RUN_HELP }
 
 export async function run(argv: readonly string[], io: RunIO): Promise<number> {
   const parsed = parseRunArgs(argv, io.cwd)
@@ -77,6 +66,8 @@ class Runner {
   private readonly sessions = new Set<string>()
   private readonly parents = new Map<string, string | undefined>()
   private interrupt: NodeJS.Signals | undefined
+  /** Aborted by the first signal: a server still booting is stopped at once. */
+  private readonly booting = new AbortController()
   private poke: () => void = () => undefined
 
   constructor(
@@ -99,31 +90,30 @@ class Runner {
     return code
   }
 
-  private failed(message: string, ending: Ending = { kind: "runner-failure" }): number {
+  private failed(message: string, ending: Ending = { kind: "runner-failure" }, loop?: Loop): number {
     if (this.args.json) this.emit({ type: "error", message })
     this.io.fail(`ralph-loop run: ${message}`)
-    return this.end(ending, ending.kind, message)
+    return this.end(ending, ending.kind, message, loop)
   }
 
   async run(): Promise<number> {
     const onSignal = (signal: NodeJS.Signals) => {
       if (this.interrupt) {
         // A second one: stop now, whatever the loop is doing (its state is on disk at every step).
-        void this.host?.stop().finally(() => process.exit(exitCode({ kind: "interrupted" })))
+        void (this.host?.stop() ?? Promise.resolve()).finally(() => process.exit(exitCode({ kind: "interrupted" })))
         return
       }
       this.interrupt = signal
+      this.booting.abort()
       this.poke()
     }
-    process.on("SIGINT", onSignal)
-    process.on("SIGTERM", onSignal)
+    for (const signal of SIGNALS) process.on(signal, onSignal)
     try {
       return await this.runHosted()
     } finally {
       this.events?.stop()
       await this.host?.stop()
-      process.off("SIGINT", onSignal)
-      process.off("SIGTERM", onSignal)
+      for (const signal of SIGNALS) process.off(signal, onSignal)
     }
   }
 
@@ -146,7 +136,7 @@ class Runner {
       memory = resumedMemory(pick.loop, await usageByLastDecision(args.project, pick.loop))
     } else {
       const ralph = parseRalphArgs(args.ralph)
-      if (!ralph.ok) return this.failed(`/ralph ${args.ralph}: ${ralph.error}`, { kind: "usage" })
+      if (!ralph.ok) return this.failed(`/ralph ${args.ralph}: ${ralphError(ralph.error)}`, { kind: "usage" })
       if (!ralph.task && ralph.prd === undefined) return this.failed("/ralph needs a task (or --prd [PATH])", { kind: "usage" })
       const unsupported = ralph.parallel !== undefined ? PARALLEL_REFUSED : ralph.worktree ? WORKTREE_REFUSED : undefined
       if (unsupported) return this.failed(unsupported, { kind: "usage" })
@@ -157,6 +147,7 @@ class Runner {
     try {
       this.host = await this.startHost()
     } catch (error) {
+      if (error instanceof StartCancelled) return this.end({ kind: "interrupted" }, "interrupted", `${this.interrupt ?? "a signal"} while ${args.attach ? "waiting for the server" : "OpenCode booted"}; no loop was started or resumed`)
       return this.failed(error instanceof Error ? error.message : String(error))
     }
     if (this.interrupt) return this.end({ kind: "interrupted" }, "interrupted", `${this.interrupt} before the loop started`)
@@ -167,22 +158,16 @@ class Runner {
       return this.failed(`OpenCode did not load the ralph-loop plugin for ${args.project} (a config file lists it, but it has no /ralph command; \`ralph-loop doctor\` and OpenCode's log say why)`)
 
     const desk = new PermissionDesk(client, args.autoApprove, (id) => this.belongs(client, id), this.emit)
-    this.events = new ServerEvents(client, desk, args.verbose, (id) => this.sessions.has(id), this.emit)
+    const host = this.host
+    this.events = new ServerEvents(client, desk, args.verbose, (id) => this.sessions.has(id), this.emit, () => host.alive())
     await this.events.start()
 
     let commandSettled: Promise<string | undefined> | undefined
     if (resuming) {
       this.noteSessions(resuming.loop)
-      // A server this run started took the loop back at its start (its "recovered" line is the start's);
-      // one attached to already had it.
+      // A server this run started takes the loop back at its start (its "recovered" line is the start's);
+      // one attached to had it already. The follow resumes it (follow.ts).
       if (!this.host.started) this.emit({ type: "started", task: resuming.loop.task.split("\n")[0] ?? "", limits: limitsText(resuming.loop.settings, resuming.loop.plan !== undefined), session: resuming.loop.sessionID, resumed: true, iteration: resuming.loop.iteration })
-      const now = (await readLoopState(args.project, resuming.loop.id))?.loop ?? resuming.loop
-      // Paused (an interrupt, a person's pause, resumeOnStart "ask") or waiting: it goes on now. A loop
-      // the server died under was taken back by the plugin's recovery at the start.
-      if (now.phase === "paused" || now.phase === "waiting") {
-        const outcome = await sendControl(args.project, { verb: "resume", loop: now.id, from: "ralph-loop run --resume" })
-        if (outcome.status !== "done") return this.failed(`the loop could not be resumed: ${outcome.message}`, outcome.status === "refused" ? { kind: "usage" } : { kind: "runner-failure" })
-      }
     } else {
       const created = await client.session.create({ title: "ralph-loop run" })
       if (!created.data) return this.failed(`OpenCode could not create a session: ${JSON.stringify(created.error)}`)
@@ -201,16 +186,22 @@ class Runner {
 
   private async startHost(): Promise<Host> {
     const { args, io } = this
-    if (args.attach) return attachHost(args.attach, args.project)
+    const signal = this.booting.signal
+    if (args.attach) return attachHost(args.attach, args.project, { signal })
     const bin = args.opencode ?? findOpencode(io.env, packageInfo().dir)
     if (!bin) throw new HostError("OpenCode (the `opencode` command) is not on PATH: install it (https://opencode.ai), or give its path with --opencode PATH")
     if (!existsSync(bin)) throw new HostError(`--opencode ${bin}: no such file`)
-    return startHost({ bin, project: args.project, env: serverEnv(io.env, args.model) })
+    return startHost({ bin, project: args.project, env: serverEnv(io.env, args.model), signal })
   }
 
-  /** Follows the loop until it ends, the server dies or a signal comes. */
+  /**
+   * Follows the loop until it ends, the server dies or a signal comes. The runner acts only on what
+   * the plugin journals after its own request — its /ralph, or for --resume its resume, sent once
+   * the server has taken the loop back — and on a pause by its cause (journal-events.ts).
+   */
   private async follow(tail: JournalTail, commandSettled: Promise<string | undefined> | undefined, resumed: boolean, memoryBefore: FollowMemory): Promise<number> {
     const host = this.host as Host
+    const project = this.args.project
     let gone: string | undefined
     void host.exited.then((how) => {
       gone = how
@@ -225,49 +216,78 @@ class Runner {
     })
     let memory = memoryBefore
     let started = resumed
+    /** A new loop's every line follows the runner's /ralph; a resumed one's, once it sent its resume. */
+    let requested = !resumed
+    /** A server the runner started takes the loop back at its start: its "recovered" line says it did. */
+    let recovered = !host.started
+    const recoveryDeadline = Date.now() + END_STEPS_MS
+    let resumeWanted = false
+    let rollbackUnderWay = false
+    let lookedAgain = false
     let interruptAsked = false
     let interruptDeadline: number | undefined
     let loop: Loop | undefined
+    let lastAt = 0
+    const stopped = (detail: string) => this.end({ kind: "interrupted" }, "interrupted", detail, loop)
     for (;;) {
       const entries = (await tail.read()).filter((e) => e.loop.id === this.loopID)
       for (const entry of entries) {
-        const saved = await stateAsOf(() => readLoopState(this.args.project, entry.loop.id), Date.parse(entry.at))
+        lastAt = Date.parse(entry.at)
+        const saved = await stateAsOf(() => readLoopState(project, entry.loop.id), lastAt)
         if (saved) {
           loop = saved.loop
           this.noteSessions(saved.loop)
         }
         if (entry.event === "started" || entry.event === "recovered") started = true
-        const translated = translate(entry, stateNow(saved?.loop), memory, resumed)
+        if (entry.event === "recovered") recovered = true
+        if (entry.event === "paused") rollbackUnderWay = entry.loop.pauseCause === "rollback"
+        else if (entry.event === "rolled-back" || entry.event === "resumed" || entry.event.startsWith("stopped")) rollbackUnderWay = false
+        const translated = translate(entry, stateNow(saved?.loop), memory, resumed, requested)
         memory = translated.memory
         for (const event of translated.events) this.emit(event)
-        if (translated.end) {
-          loop = (await this.endSteps(entry.loop.id, translated.end.kind)) ?? loop
-          await this.flushTexts(loop)
-          const detail = loop?.detail ?? null
-          if (translated.end.kind === "paused" && this.interrupt) return this.end({ kind: "interrupted" }, "interrupted", `${detail ?? "paused"}; \`ralph-loop run --resume ${entry.loop.id}\` goes on`, loop)
-          if (translated.end.kind === "paused") return this.end({ kind: "paused" }, "paused", `${detail ?? "paused"}; nobody is there to resume it: \`ralph-loop run --resume ${entry.loop.id}\` goes on`, loop)
-          return this.end(translated.end, translated.end.reason, detail, loop)
-        }
+        if (translated.resume) resumeWanted = true
+        if (translated.end) return this.ended(entry.loop.id, translated.end, loop)
       }
-      if (gone !== undefined) return this.failed(`the OpenCode server ${gone} while the loop ran; \`ralph-loop run --resume${this.loopID ? ` ${this.loopID}` : ""}\` takes the loop back`)
+      if (gone !== undefined) {
+        const server = host.started ? "the OpenCode server" : `the OpenCode server at ${host.url}`
+        return this.failed(`${server} ${gone} while the loop ran; \`ralph-loop run --resume${this.loopID ? ` ${this.loopID}` : ""}\` takes the loop back`, { kind: "runner-failure" }, loop)
+      }
       if (this.interrupt && !interruptAsked) {
         interruptAsked = true
         const refused = await this.interruptLoop(this.interrupt, started)
-        if (refused !== undefined) return this.end({ kind: "interrupted" }, "interrupted", refused, loop)
+        if (refused !== undefined) return stopped(refused)
         // The loop's paused (or stopped) line ends the follow, once its state is on disk.
         interruptDeadline = Date.now() + END_STEPS_MS
         continue
       }
-      if (interruptDeadline !== undefined && Date.now() > interruptDeadline) return this.end({ kind: "interrupted" }, "interrupted", "the plugin took the request but its state did not say so in time", loop)
-      if (commandDone && !started) {
-        // The first turn is over and no loop started: /ralph refused (its toast says why), or the command failed.
-        const more = (await tail.read()).filter((e) => e.loop.id === this.loopID)
-        if (more.length === 0) {
-          if (commandError) return this.failed(`/ralph failed in OpenCode: ${commandError}`)
-          const toast = [...(this.events?.toasts ?? [])].reverse().find((t) => /^Ralph · (not started|no task)/.test(t.title))
-          return this.failed(toast ? toast.message : "/ralph started no loop", { kind: "usage" })
-        }
+      if (interruptDeadline !== undefined) {
+        // A loop paused already (a person, a rollback) writes no new line: its state says so — once a
+        // rollback under way has written the work tree back (the server is not stopped under it).
+        const now = (await readLoopState(project, this.loopID as string))?.loop ?? loop
+        if (now?.phase === "paused" && now.pauseCause !== "interrupt" && !rollbackUnderWay) return stopped(`${now.detail ?? "paused"}; \`ralph-loop run --resume ${now.id}\` goes on`)
+        if (Date.now() > interruptDeadline + (rollbackUnderWay ? ROLLBACK_MS : 0)) return stopped("the plugin took the request but its state did not say so in time")
+      } else if (!requested && recovered) {
+        const refused = await this.resumeLoop(lastAt)
+        if (refused !== undefined) return refused
+        requested = true
         continue
+      } else if (!requested && Date.now() > recoveryDeadline) {
+        return this.failed(`OpenCode did not take loop ${this.loopID} back at its start (no "recovered" line in its journal within ${END_STEPS_MS / 1000} s)`)
+      } else if (resumeWanted) {
+        resumeWanted = false
+        const refused = await this.resumeLoop(lastAt)
+        if (refused !== undefined) return refused
+      }
+      if (commandDone && !started) {
+        // The first turn is over and no loop started: /ralph refused (its toast says why), or the command
+        // failed. Its started line may have landed since this look: one more look, through the top.
+        if (!lookedAgain) {
+          lookedAgain = true
+          continue
+        }
+        if (commandError) return this.failed(`/ralph failed in OpenCode: ${commandError}`)
+        const toast = [...(this.events?.toasts ?? [])].reverse().find((t) => /^Ralph · (not started|no task)/.test(t.title))
+        return this.failed(toast ? toast.message : "/ralph started no loop", { kind: "usage" })
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, FOLLOW_MS)
@@ -279,6 +299,34 @@ class Runner {
     }
   }
 
+  /** The loop's end line: its last steps, then the run's end (a --story loop's branch checked). */
+  private async ended(loopID: string, end: NonNullable<ReturnType<typeof translate>["end"]>, seen: Loop | undefined): Promise<number> {
+    const loop = (await endSteps(this.args.project, loopID, end.kind, END_STEPS_MS, FOLLOW_MS)) ?? seen
+    await this.flushTexts(loop)
+    const detail = loop?.detail ?? null
+    if (end.kind === "paused" && this.interrupt) return this.end({ kind: "interrupted" }, "interrupted", `${detail ?? "paused"}; \`ralph-loop run --resume ${loopID}\` goes on`, loop)
+    if (end.kind === "paused") return this.end({ kind: "paused" }, "paused", `${detail ?? "paused"}; nobody is there to resume it: \`ralph-loop run --resume ${loopID}\` goes on`, loop)
+    const missing = loop ? await storyBranchMissing(this.args.project, loop) : undefined
+    if (missing) return this.failed(missing, { kind: "story-not-committed" }, loop)
+    return this.end(end, end.reason, detail, loop)
+  }
+
+  /**
+   * --resume: the loop goes on now (paused: an interrupt, a person's pause, resumeOnStart "ask"; or
+   * waiting), through the control channel. Undefined when it does (or needed nothing); else the run's end.
+   */
+  private async resumeLoop(asOf: number): Promise<number | undefined> {
+    const project = this.args.project
+    const loopID = this.loopID as string
+    const needs = (loop: Loop | undefined) => loop?.phase === "paused" || loop?.phase === "waiting"
+    if (!needs((await stateAsOf(() => readLoopState(project, loopID), asOf))?.loop)) return undefined
+    const outcome = await sendControl(project, { verb: "resume", loop: loopID, from: "ralph-loop run --resume" })
+    if (outcome.status === "done") return undefined
+    // Went on meanwhile by itself (a wait ended): nothing to do.
+    if (outcome.status === "refused" && !needs((await readLoopState(project, loopID))?.loop)) return undefined
+    return this.failed(`the loop could not be resumed: ${outcome.message}`, outcome.status === "refused" ? { kind: "usage" } : { kind: "runner-failure" })
+  }
+
   /**
    * SIGINT/SIGTERM: the loop is paused (or cancelled) through the plugin's control channel — no
    * model turn; the turn under way is cut off when the server stops, and recovery takes it up at
@@ -288,28 +336,11 @@ class Runner {
     const action = this.args.onInterrupt
     this.emit({ type: "interrupt", signal, action })
     if (!this.loopID || !started) return `${signal} before the loop started`
-    const outcome = await sendControl(this.args.project, { verb: action, loop: this.loopID, from: `ralph-loop run (${signal})` })
+    const outcome = await sendControl(this.args.project, { verb: action, loop: this.loopID, from: `ralph-loop run (${signal})`, ...(action === "pause" ? { cause: "interrupt" as const } : {}) })
     if (outcome.status === "done") return undefined
     const said = `the loop could not be ${action === "pause" ? "paused" : "cancelled"} (${outcome.message}); its state is on disk as the plugin last wrote it`
     this.emit({ type: "error", message: said })
     return said
-  }
-
-  /**
-   * The loop's last steps after its end line: its state file saying so (written beside the journal,
-   * so it may lag a moment), then — for a stopped loop — its old sessions retired and its report
-   * written. Bounded: a slow step costs the report's path in the last line, never the exit.
-   */
-  private async endSteps(loopID: string, phase: "stopped" | "paused"): Promise<Loop | undefined> {
-    const deadline = Date.now() + END_STEPS_MS
-    let last: Loop | undefined
-    for (;;) {
-      const loop = (await readLoopState(this.args.project, loopID))?.loop
-      if (loop) last = loop
-      const done = loop?.phase === phase && (phase === "paused" || (loop.retiring.length === 0 && existsSync(reportFile(this.args.project, loop))))
-      if (done || Date.now() > deadline) return last
-      await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS))
-    }
   }
 
   /** The model's last texts before the end line (--verbose); a failure to read them costs only those lines. */
@@ -336,41 +367,4 @@ class Runner {
     }
     return false
   }
-}
-
-/** What the state file says now that a journal line does not. */
-function stateNow(loop: Loop | undefined): StateNow | undefined {
-  if (!loop) return undefined
-  return {
-    phase: loop.phase,
-    ...(loop.detail !== undefined ? { detail: loop.detail } : {}),
-    ...(loop.wait ? { wait: { reason: loop.wait.reason, until: loop.wait.until } } : {}),
-    ...(loop.breaker.reason !== undefined ? { breakerReason: loop.breaker.reason } : {}),
-    ...(loop.review ? { review: { reviews: loop.review.reviews, ...(loop.review.last ? { last: loop.review.last } : {}) } } : {}),
-  }
-}
-
-/** The server's environment: the user's, with --model as a config layer of this run alone (no file is written). */
-export function serverEnv(env: NodeJS.ProcessEnv, model: string | undefined): NodeJS.ProcessEnv {
-  if (!model) return env
-  let content: Record<string, unknown> = {}
-  try {
-    const given: unknown = env.OPENCODE_CONFIG_CONTENT ? JSON.parse(env.OPENCODE_CONFIG_CONTENT) : {}
-    if (given && typeof given === "object" && !Array.isArray(given)) content = given as Record<string, unknown>
-  } catch {
-    // not JSON: OpenCode would not read it either; --model alone is given
-  }
-  return { ...env, OPENCODE_CONFIG_CONTENT: JSON.stringify({ ...content, model }) }
-}
-
-/** The loop --resume [LOOP] takes back: that one (its id or the start of it), else the newest one not ended. */
-async function loopToResume(project: string, wanted: string): Promise<SavedLoop | string> {
-  const { loops } = await readLoopFiles(join(project, STATE_DIR, "loops"))
-  if (wanted) {
-    const loop = loops.find((l) => l.loop.id === wanted) ?? loops.find((l) => l.loop.id.startsWith(wanted))
-    if (!loop) return `no loop ${wanted} in ${project}`
-    if (loop.loop.phase === "stopped") return `loop ${loop.loop.id} has ended (${loop.loop.stopReason}); start a new one`
-    return loop
-  }
-  return loops.find((l) => l.loop.phase !== "stopped") ?? `no paused or interrupted loop in ${project} to resume`
 }

@@ -25,11 +25,20 @@ export class ServerEvents {
     /** Whether a session is one of the run's (for --verbose texts). */
     private readonly isRunSession: (sessionID: string) => boolean,
     private readonly emit: (event: RunEventBody) => void,
+    /** The stream dropped (the SDK reconnects it): is the server still there? */
+    private readonly dropped: () => void = () => undefined,
   ) {}
 
   /** Subscribes; resolves once the stream is open (its first event, server.connected, is handled). */
   async start(): Promise<void> {
-    const { stream } = await this.client.event.subscribe(undefined, { signal: this.controller.signal, sseDefaultRetryDelay: 500, sseMaxRetryDelay: 3_000 })
+    const { stream } = await this.client.event.subscribe(undefined, {
+      signal: this.controller.signal,
+      sseDefaultRetryDelay: 500,
+      sseMaxRetryDelay: 3_000,
+      onSseError: () => {
+        if (!this.controller.signal.aborted) this.dropped()
+      },
+    })
     const iterator = stream[Symbol.asyncIterator]()
     const first = await iterator.next()
     if (!first.done) this.handle(first.value as Event)
