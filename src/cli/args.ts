@@ -34,8 +34,11 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
   let optionsEnded = false
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string
-    if (optionsEnded || arg === "--") {
-      if (optionsEnded) positional(args, arg)
+    if (optionsEnded) {
+      positional(args, arg)
+      continue
+    }
+    if (arg === "--") {
       optionsEnded = true
       continue
     }

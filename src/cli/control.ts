@@ -4,8 +4,7 @@
 // Exit status: 0 done, 1 refused (the reason is printed), 2 usage, 3 no answer (OpenCode is not
 // running with the plugin there; the request is withdrawn, so nothing acts on it later).
 import { sendControl } from "../control/client.js"
-import type { ControlVerb } from "../control/request.js"
-import { controlRequestSchema } from "../control/request.js"
+import { controlRequestSchema, type ControlVerb } from "../control/request.js"
 import { controlTarget } from "../control/target.js"
 import type { CliArgs } from "./args.js"
 
