@@ -16,7 +16,7 @@ export const MAX_HINT_CHARS = controlRequestSchema.shape.text.unwrap().maxLength
 
 /** Why `text` cannot be sent as a hint (one line, for the terminal); undefined when it can. */
 export function hintProblem(text: string | undefined): string | undefined {
-  if (!text?.trim()) return "hint needs the text: ralph-loop hint [LOOP] TEXT (one that starts with - after --: hint -- -TEXT)"
+  if (!text?.trim()) return "hint needs the text: ralph-loop hint [LOOP] TEXT (a TEXT that starts with - goes after --)"
   const count = (n: number) => n.toLocaleString("en-US")
   if (text.length > MAX_HINT_CHARS) return `the hint is ${count(text.length)} characters long; a hint can be at most ${count(MAX_HINT_CHARS)}`
   return undefined
