@@ -86,7 +86,13 @@ const alive = (pid: number) => {
 
 export async function startTui(name: string, options: TuiOptions = {}): Promise<Tui> {
   const root = mkdtempSync(join(tmpdir(), "ralph-tui-"))
-  const socket = join(socketFolder(), "s")
+  let socket: string
+  try {
+    socket = join(socketFolder(), "s")
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true })
+    throw error
+  }
   let mock: MockModel | undefined
   let env: NodeJS.ProcessEnv = {}
   let pid = -1
