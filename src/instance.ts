@@ -33,10 +33,8 @@ import { writeReport } from "./store/report.js"
 import { writeHtmlReport } from "./report/write.js"
 import { readDecidedLines } from "./store/journal-history.js"
 import { histories, historyOf } from "./status/history.js"
-import { filesChangedSinceStart } from "./actions/work-tree.js"
-import { loopStart } from "./loop/changed-files.js"
+import { loopChangedFiles } from "./actions/loop-changes.js"
 import type { Loop } from "./loop/loop.js"
-import { ownFolders } from "./project/own-files.js"
 import { WorktreeWatch } from "./actions/worktree-watch.js"
 import { ParallelPlan } from "./actions/parallel-plan.js"
 import { readWorktreeState } from "./store/worktree-file.js"
@@ -167,7 +165,7 @@ function guard(hooks: Hooks, api: OpencodeApi): Hooks {
 async function report(directory: string, loop: Loop, api: OpencodeApi, saved: Promise<void>): Promise<void> {
   try {
     // Not a git repository (or git failed): the report lists no files rather than not being written.
-    const files = await filesChangedSinceStart(directory, loopStart(loop), ownFolders(loop)).catch(() => [])
+    const files = await loopChangedFiles(directory, loop).catch(() => [])
     const file = await writeReport(directory, loop, files, Date.now(), await listCheckpoints(directory, loop.id))
     api.log("info", "loop report written", { loop: loop.id, file })
   } catch (error) {

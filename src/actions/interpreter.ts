@@ -5,7 +5,8 @@ import { commitLoopWork } from "./auto-commit.js"
 import { commitStoryBranch } from "./story-branch.js"
 import { listCheckpoints, makeCheckpoint, restoreCheckpoint, saveBeforeRollback } from "./checkpoints.js"
 import { diffSinceStart } from "./loop-diff.js"
-import { filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "./work-tree.js"
+import { loopChangedFiles } from "./loop-changes.js"
+import { repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "./work-tree.js"
 import { ownFolders, type Loop } from "../loop/loop.js"
 import { loopStart } from "../loop/changed-files.js"
 import type { OpencodeApi } from "../opencode/api.js"
@@ -187,7 +188,7 @@ export class Interpreter {
       case "sample":
         return this.sample(effect.loop)
       case "changed-files":
-        return filesChangedSinceStart(directory, loopStart(effect.loop), ownFolders(effect.loop)).then(
+        return loopChangedFiles(directory, effect.loop).then(
           (files) => files.map((f) => f.path).filter((path) => inTargets(path, effect.loop.targets)),
           () => [],
         )

@@ -1,4 +1,5 @@
-// `ralph-loop <command> [arguments] [--global | --project DIR] [--days N] [--json] [--watch] [--to N|start]`.
+// `ralph-loop <command> [arguments] [--global | --project DIR] [--days N] [--json] [--watch] [--to N|start]
+// [-- arguments]`.
 import { statSync } from "node:fs"
 import { resolve } from "node:path"
 
@@ -29,8 +30,18 @@ const LOOP_OPERAND = new Set(["status", "report", "checkpoints", "pause", "resum
 export function parseArgs(argv: string[], cwd: string): CliArgs | { error: string } {
   const args: CliArgs = { command: undefined, operands: [], global: false, project: cwd, days: undefined, help: false, loop: undefined, json: false, watch: false, force: false }
   let projectGiven = false
+  // `--` ends the options: what follows is taken as it is (`ralph-loop hint -- --verbose is broken`).
+  let optionsEnded = false
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string
+    if (optionsEnded) {
+      positional(args, arg)
+      continue
+    }
+    if (arg === "--") {
+      optionsEnded = true
+      continue
+    }
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
     const value = () => inline ?? argv[++i]
     if (flag === "--help" || flag === "-h") args.help = true
@@ -53,8 +64,7 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
       if (given === undefined || !/^(\d+|start)$/.test(given)) return { error: `--to needs a checkpoint's number or "start"${given === undefined ? "" : `, not ${JSON.stringify(given)}`}` }
       args.to = given === "start" ? "start" : Number(given)
     } else if (flag.startsWith("-")) return { error: `unknown option ${flag}` }
-    else if (args.command === undefined) args.command = flag
-    else args.operands.push(flag)
+    else positional(args, flag)
   }
   if (args.global && projectGiven) return { error: "--global and --project exclude each other" }
   // `plan merge [PATH] [BRANCH…]` takes any number of branches.
@@ -64,6 +74,12 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
   // hint [LOOP] TEXT
   if (args.command === "hint") args.loop = args.operands.length === 2 ? args.operands[0] : undefined
   return args
+}
+
+/** A word that is not an option: the command, then its operands. */
+function positional(args: CliArgs, word: string): void {
+  if (args.command === undefined) args.command = word
+  else args.operands.push(word)
 }
 
 /** Why `project` cannot be the project folder (it is missing, or not a folder); undefined when it can. */

@@ -4,17 +4,29 @@
 // Exit status: 0 done, 1 refused (the reason is printed), 2 usage, 3 no answer (OpenCode is not
 // running with the plugin there; the request is withdrawn, so nothing acts on it later).
 import { sendControl } from "../control/client.js"
-import type { ControlVerb } from "../control/request.js"
+import { controlRequestSchema, type ControlVerb } from "../control/request.js"
 import { controlTarget } from "../control/target.js"
 import type { CliArgs } from "./args.js"
 
 export const CLI_CONTROL_VERBS: ReadonlySet<string> = new Set(["pause", "resume", "cancel", "rollback", "hint"])
 export const NO_ANSWER_EXIT = 3
 
+/** The longest hint the plugin takes: the control request's own limit (src/control/request.ts), in UTF-16 units. */
+export const MAX_HINT_CHARS = controlRequestSchema.shape.text.unwrap().maxLength ?? 4_000
+
+/** Why `text` cannot be sent as a hint (one line, for the terminal); undefined when it can. */
+export function hintProblem(text: string | undefined): string | undefined {
+  if (!text?.trim()) return "hint needs the text: ralph-loop hint [LOOP] TEXT (a TEXT that starts with - goes after --)"
+  const count = (n: number) => n.toLocaleString("en-US")
+  if (text.length > MAX_HINT_CHARS) return `the hint is ${count(text.length)} characters long; a hint can be at most ${count(MAX_HINT_CHARS)}`
+  return undefined
+}
+
 export async function control(args: CliArgs, verb: ControlVerb, out: (line: string) => void, fail: (line: string) => void): Promise<number> {
   const text = verb === "hint" ? args.operands.at(-1) : undefined
-  if (verb === "hint" && !text?.trim()) {
-    fail("ralph-loop: hint needs the text: ralph-loop hint [LOOP] TEXT")
+  const problem = verb === "hint" ? hintProblem(text) : undefined
+  if (problem) {
+    fail(`ralph-loop: ${problem}`)
     return 2
   }
   if (args.to !== undefined && verb !== "rollback") {

@@ -53,7 +53,8 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
   ralph-loop pause     [LOOP] [--project DIR]      pause the loop: nothing more is sent until resume
   ralph-loop resume    [LOOP] [--project DIR]      a paused or waiting loop goes on now
   ralph-loop cancel    [LOOP] [--project DIR]      end the loop
-  ralph-loop hint      [LOOP] TEXT [--project DIR] the loop's next prompt carries TEXT (once)
+  ralph-loop hint      [LOOP] TEXT [--project DIR] the loop's next prompt carries TEXT (once; at most 4,000
+                                                   characters); a TEXT that starts with - goes after --
   ralph-loop rollback  [LOOP] [--to N | --to start] [--project DIR]
                                                    the work tree back to checkpoint N (default: the one
                                                    before the last); refused while a turn runs

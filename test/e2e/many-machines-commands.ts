@@ -14,6 +14,11 @@ export const planCommands = {
 
 /**
  * `git` arguments: a story job's push of the branch its run made. `--force`: a branch left from an
- * earlier round (one that conflicted) is replaced by the newer run's.
+ * earlier round (one that conflicted) is replaced by the newer run's. No hook and no credential
+ * helper of the checkout the agent worked in runs with the token; the docs' workflow gives the
+ * remote as a URL with the token in place of `origin` (its checkout keeps no credentials).
  */
-export const STORY_BRANCH_PUSH = ["push", "--force", "origin", "refs/heads/ralph/story-*:refs/heads/ralph/story-*"]
+export const STORY_BRANCH_PUSH = [
+  ...["-c", "credential.helper=", "-c", "core.hooksPath=/dev/null"],
+  ...["push", "--force", "origin", "refs/heads/ralph/story-*:refs/heads/ralph/story-*"],
+]

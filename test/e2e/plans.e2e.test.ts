@@ -337,3 +337,44 @@ describe("/ralph-plan", () => {
     expect(project.events.toasts().some((t) => t.title?.startsWith("Ralph · plan ready"))).toBe(false)
   })
 })
+
+describe("the progress entry's files, the plugin's own writes aside", () => {
+  it("a plan outside .opencode/: its write-back is not the loop's work; the model's own change to the plan is", async () => {
+    const file = "prd.json"
+    const project = await harness().project("plan-own-writes", {
+      pluginOptions: { strategy: "continue" },
+      script: {
+        main: worker((id) => {
+          if (id !== "US-2") return undefined
+          // The model rewords a story in the plan (on top of the plugin's write-back of US-1).
+          const plan = readText(project, file).replace('"the checkout"', '"the checkout, with cards"')
+          return { toolCalls: [{ name: "write", args: { filePath: "US-2.txt", content: "US-2 done\n" } }, { name: "write", args: { filePath: file, content: plan } }] }
+        }),
+      },
+    })
+    writePlan(
+      project,
+      {
+        userStories: [
+          { id: "US-1", title: "the cart", acceptanceCriteria: ["US-1.txt exists"], priority: 1, passes: false, checks: [fileCheck("US-1")] },
+          { id: "US-2", title: "the checkout", acceptanceCriteria: ["US-2.txt exists"], priority: 2, passes: false, checks: [fileCheck("US-2")] },
+        ],
+      },
+      file,
+    )
+    const session = await project.newSession()
+    await project.command(session, "ralph", `--prd ${file}`)
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
+    expect(prompted(project).map(storyOf)).toEqual(["US-1", "US-2"])
+    const plan = readPlan(project, file)
+    expect(plan.userStories.map((s: { passes: boolean; title: string }) => [s.title, s.passes])).toEqual([["the cart", true], ["the checkout, with cards", true]])
+
+    const filesLine = (entry: string | undefined) => /^- Files changed since the loop began: (.*)$/m.exec(entry ?? "")?.[1]
+    const entries = progressEntries(project)
+    expect(entries).toHaveLength(2)
+    // Iteration 1: the plugin marked US-1 done in prd.json; the loop's work is US-1.txt alone.
+    expect(filesLine(entries[0])).toBe("US-1.txt")
+    // Iteration 2: the model changed the plan's content besides the plugin's record: it is listed.
+    expect(filesLine(entries[1])).toBe("US-1.txt, US-2.txt, prd.json")
+  })
+})

@@ -1,12 +1,13 @@
 // The real OpenCode TUI under tmux, isolated as the server harness is (HOME, XDG_*, TMPDIR under a
 // temp root; config dirs pre-seeded), talking to the scripted mock model. tmux runs on a socket of
-// its own (-L, in a TMUX_TMPDIR under the root) with a fixed window size; screens are read with
-// `tmux capture-pane -p`. Every wait is on screen text, a file or the model's request log. stop()
-// kills that tmux server, waits for OpenCode to exit (by PID) and removes the root.
+// its own (-S, in a short folder of its own: see socketFolder) with a fixed window size; screens are
+// read with `tmux capture-pane -p`. Every wait is on screen text, a file or the model's request log.
+// stop() kills that tmux server, waits for OpenCode to exit (by PID) and removes the root and the
+// socket's folder.
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import type { Loop } from "../../src/loop/loop.js"
 import { packageDir, writeProject, type ProjectOptions } from "./harness.js"
 import { savedLoops } from "./loop-files.js"
@@ -49,11 +50,28 @@ export interface Tui {
   stop(): Promise<void>
 }
 
-// tmux servers still up when this process exits (a crashed run) are killed, by their socket.
+// tmux servers still up when this process exits (a crashed run) are killed, by their socket, and
+// the socket's folder removed.
 const live = new Map<string, NodeJS.ProcessEnv>()
 process.once("exit", () => {
-  for (const [socket, env] of live) spawnSync("tmux", ["-L", socket, "kill-server"], { env, stdio: "ignore" })
+  for (const [socket, env] of live) {
+    spawnSync("tmux", ["-S", socket, "kill-server"], { env, stdio: "ignore" })
+    rmSync(dirname(socket), { recursive: true, force: true })
+  }
 })
+
+/** The longest temp folder the socket's folder is made in; a longer one (TMPDIR) gives way to /tmp. */
+const MAX_SOCKET_BASE = 80
+
+/**
+ * A folder of its own for the tmux socket, short whatever TMPDIR is: a unix socket's path is cut at
+ * 103 bytes on macOS, 107 on Linux, and tmux nested under the test's temp root (TMUX_TMPDIR/tmux-UID/
+ * name) passed that with a temp folder a little longer than /tmp ("File name too long").
+ */
+function socketFolder(): string {
+  const base = tmpdir().length <= MAX_SOCKET_BASE ? tmpdir() : "/tmp"
+  return mkdtempSync(join(base, "rt-"))
+}
 
 const SESSION = "ralph"
 const matches = (screen: string, pattern: RegExp | string) => (typeof pattern === "string" ? screen.includes(pattern) : pattern.test(screen))
@@ -68,16 +86,23 @@ const alive = (pid: number) => {
 
 export async function startTui(name: string, options: TuiOptions = {}): Promise<Tui> {
   const root = mkdtempSync(join(tmpdir(), "ralph-tui-"))
-  const socket = `ralph-tui-${process.pid}-${name}`.replace(/[^\w-]/g, "_")
+  let socket: string
+  try {
+    socket = join(socketFolder(), "s")
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true })
+    throw error
+  }
   let mock: MockModel | undefined
   let env: NodeJS.ProcessEnv = {}
   let pid = -1
-  const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { env, encoding: "utf8" })
+  const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { env, encoding: "utf8" })
   const cleanup = async () => {
     if (live.has(socket)) {
-      spawnSync("tmux", ["-L", socket, "kill-server"], { env, stdio: "ignore" })
+      spawnSync("tmux", ["-S", socket, "kill-server"], { env, stdio: "ignore" })
       live.delete(socket)
     }
+    rmSync(dirname(socket), { recursive: true, force: true })
     if (pid > 0) {
       await waitUntil(() => !alive(pid), `opencode (pid ${pid}) to exit after tmux was killed`, 15_000).catch(() => {
         if (alive(pid)) process.kill(pid, "SIGKILL")
@@ -87,9 +112,7 @@ export async function startTui(name: string, options: TuiOptions = {}): Promise<
     if (!process.env.RALPH_TEST_KEEP) rmSync(root, { recursive: true, force: true })
   }
   try {
-    const tmuxDir = join(root, "tmux")
-    mkdirSync(tmuxDir, { mode: 0o700 })
-    env = isolatedEnv(root, { TERM: "tmux-256color", COLORTERM: "truecolor", TMUX_TMPDIR: tmuxDir, ...options.env })
+    env = isolatedEnv(root, { TERM: "tmux-256color", COLORTERM: "truecolor", ...options.env })
     mock = await MockModel.start()
     const dir = join(root, "projects", name)
     mkdirSync(dir, { recursive: true })

@@ -1,10 +1,11 @@
 // `ralph-loop pause | resume | cancel | hint | rollback`: how the command line is read, and where a
 // request goes — the loop named (or the one live loop) found in the project's files, a worktree
 // loop's request in its worktree.
-import { mkdirSync } from "node:fs"
+import { mkdirSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { parseArgs } from "../../src/cli/args.js"
+import { control, MAX_HINT_CHARS } from "../../src/cli/control.js"
 import { controlTarget } from "../../src/control/target.js"
 import type { Loop } from "../../src/loop/loop.js"
 import { LoopStore } from "../../src/store/loop-store.js"
@@ -28,6 +29,17 @@ describe("the control verbs' command line", () => {
     expect(parseArgs(["rollback", "--to=start"], "/p")).toMatchObject({ command: "rollback", loop: undefined, to: "start" })
     expect(parseArgs(["hint", "use the fast path"], "/p")).toMatchObject({ command: "hint", loop: undefined, operands: ["use the fast path"] })
     expect(parseArgs(["hint", "ses_ab", "use the fast path"], "/p")).toMatchObject({ command: "hint", loop: "ses_ab", operands: ["ses_ab", "use the fast path"] })
+  })
+
+  it("takes what follows -- as it is: a hint that starts with --, with or without the loop", () => {
+    expect(parseArgs(["hint", "--", "--verbose is broken"], "/p")).toMatchObject({ command: "hint", loop: undefined, operands: ["--verbose is broken"] })
+    expect(parseArgs(["hint", "ses_ab", "--", "--foo"], "/p")).toMatchObject({ command: "hint", loop: "ses_ab", operands: ["ses_ab", "--foo"] })
+    expect(parseArgs(["hint", "--project", "x", "--", "-v"], "/p")).toMatchObject({ command: "hint", project: "/p/x", operands: ["-v"] })
+    // Only the first -- ends the options; a later one is the text.
+    expect(parseArgs(["hint", "--", "--"], "/p")).toMatchObject({ command: "hint", operands: ["--"] })
+    // Without --, an option-like word is still an unknown option, and options after -- are words.
+    expect(parseArgs(["hint", "--foo"], "/p")).toEqual({ error: "unknown option --foo" })
+    expect(parseArgs(["hint", "--", "ses_a", "text", "--json"], "/p")).toEqual({ error: "unexpected argument --json" })
   })
 
   it("refuses what it cannot mean", () => {
@@ -55,5 +67,31 @@ describe("where a control request goes", () => {
     await save(worktree, loop({ id: "ses_wt", sessionID: "ses_wt", phase: "waiting" }))
     expect(await controlTarget(project, "ses_wt", "resume")).toEqual({ ok: true, target: { directory: worktree, loop: "ses_wt", worktree: "fix-wt" } })
     expect(await controlTarget(project, undefined, "pause")).toMatchObject({ ok: false, reason: expect.stringMatching(/^2 Ralph loops are live in this project; name one: (ses_main, ses_wt|ses_wt, ses_main)\.$/) })
+  })
+})
+
+describe("a hint's text, checked before it is sent", () => {
+  async function hint(project: string, text: string): Promise<{ code: number; out: string[]; fail: string[] }> {
+    const args = parseArgs(["hint", "--", text], project)
+    if ("error" in args) throw new Error(args.error)
+    const out: string[] = []
+    const fail: string[] = []
+    const code = await control(args, "hint", (line) => out.push(line), (line) => fail.push(line))
+    return { code, out, fail }
+  }
+
+  it("one over the limit: one line naming the limit and the length, exit 2, nothing written", async () => {
+    const project = tempDir("ralph-control-hint-")
+    const result = await hint(project, "x".repeat(MAX_HINT_CHARS + 1))
+    expect(result).toEqual({ code: 2, out: [], fail: ["ralph-loop: the hint is 4,001 characters long; a hint can be at most 4,000"] })
+    expect(MAX_HINT_CHARS).toBe(4_000)
+    expect(readdirSync(project)).toEqual([])
+  })
+
+  it("at the limit, or starting with --, it goes on to find the loop (none here: refused, exit 1)", async () => {
+    const project = tempDir("ralph-control-hint-")
+    for (const text of ["x".repeat(MAX_HINT_CHARS), "--verbose is broken"])
+      expect(await hint(project, text)).toEqual({ code: 1, out: [], fail: ["ralph-loop hint: There is no live Ralph loop in this project."] })
+    expect(await hint(project, "  ")).toMatchObject({ code: 2, fail: [expect.stringMatching(/^ralph-loop: hint needs the text/)] })
   })
 })
