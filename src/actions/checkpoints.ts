@@ -43,7 +43,7 @@ export async function copyIndexFile(from: string, to: string): Promise<boolean> 
 }
 
 /** Runs `work` with a temporary index, started from the user's (so unchanged files are not hashed again). */
-async function withTemporaryIndex<T>(directory: string, work: (env: Record<string, string>) => Promise<T>): Promise<T | undefined> {
+export async function withTemporaryIndex<T>(directory: string, work: (env: Record<string, string>) => Promise<T>): Promise<T | undefined> {
   const dir = await gitDir(directory)
   if (!dir) return undefined
   const index = join(dir, `ralph-index-${process.pid}-${randomBytes(4).toString("hex")}`)
@@ -135,8 +135,9 @@ export async function restoreCheckpoint(directory: string, present: string, targ
   const prefix = (await git(directory, ["rev-parse", "--show-prefix"])).trim()
   await withTemporaryIndex(directory, async (env) => {
     await git(top, ["read-tree", target], env)
-    const write = changes.filter((c) => c.status !== "D").map((c) => c.path)
-    for (let i = 0; i < write.length; i += 500) await git(top, ["checkout-index", "-f", "--", ...write.slice(i, i + 500)], env)
+    // The paths on git's stdin, never as arguments (however many, and however long).
+    const write = changes.filter((c) => c.status !== "D").map((c) => `${c.path}\0`)
+    if (write.length > 0) await gitText(top, ["checkout-index", "-f", "-z", "--stdin"], { env, input: write.join("") })
   })
   for (const change of changes.filter((c) => c.status === "D")) await unlink(join(top, change.path)).catch(() => undefined)
   // git answers from the repository root; the user reads paths from the project.

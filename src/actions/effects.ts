@@ -72,8 +72,8 @@ interface Effects {
   /** --story: the loop's changed files (the plan file aside) committed on the new branch `branch` from HEAD, nothing of the user's touched. */
   "story-branch": { ask: { loop: Loop; branch: string; message: string }; result: StoryCommit }
   "run-checks": { ask: { loop: Loop }; result: CheckResult[] }
-  /** The diff of what the loop changed since it began (for its reviewer; "" when none or not git). */
-  "loop-diff": { ask: { loop: Loop }; result: string }
+  /** The diff of what the loop changed since it began (for its reviewer; "" when none or not git; `unknown`: git failed). */
+  "loop-diff": { ask: { loop: Loop }; result: string | { unknown: string } }
   /** OpenCode's default and small model ("provider/model"), as configured. */
   "default-models": { ask: object; result: { model?: string | undefined; small?: string | undefined } }
   /** A prompt to a review session, answered in full: the reply's text. */

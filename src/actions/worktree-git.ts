@@ -8,7 +8,7 @@ import { branchOf, worktreePath, WORKTREES_DIR } from "../worktree/names.js"
 import type { MergeFacts, MergeStrategy } from "../worktree/merge-plan.js"
 import type { WorktreeState } from "../worktree/worktree-state.js"
 import { restoreCheckpoint, workTreeSnapshot } from "./checkpoints.js"
-import { git as runGit, gitAsks, gitText, literal, notARepository } from "../git/run.js"
+import { git as runGit, gitAsks, gitText, notARepository } from "../git/run.js"
 import { inFileQueue } from "../store/file-queue.js"
 
 /** The work tree without the loop's own files. */
@@ -126,14 +126,17 @@ async function uncommittedInTheWay(main: string, branch: string): Promise<string
   if (!merged.ok) throw new Error(`git merge-tree: ${merged.reason}`)
   if (merged.code === 1) return "it would conflict"
   const tree = merged.stdout.split("\n")[0] as string
-  const names = async (args: string[]) => (await git(main, [...args, "--name-only", "--no-renames", "-z"])).split("\0").filter(Boolean)
-  const written = await names(["diff", "HEAD", tree])
+  // The files the merge writes, each with its status: "A" is one HEAD lacks (the index is HEAD's, so
+  // git tracks every other). No list of files goes back to git: tens of thousands would pass the
+  // system's limit on a command line (E2BIG).
+  const fields = (await git(main, ["diff", "--name-status", "--no-renames", "-z", "HEAD", tree])).split("\0")
+  const written: Array<{ path: string; added: boolean }> = []
+  for (let i = 0; i + 1 < fields.length; i += 2) written.push({ path: fields[i + 1] as string, added: fields[i] === "A" })
   if (written.length === 0) return undefined
   // Changed in the work tree (the index is HEAD's), or untracked where the merge puts a file.
-  const changed = new Set(await names(["diff"]))
-  const tracked = new Set((await git(main, ["ls-files", "-z", "--", ...literal(written)])).split("\0"))
+  const changed = new Set((await git(main, ["diff", "--name-only", "--no-renames", "-z"])).split("\0"))
   const found: string[] = []
-  for (const path of written) if (changed.has(path) || (!tracked.has(path) && (await lstat(join(main, path)).then(() => true, () => false)))) found.push(path)
+  for (const { path, added } of written) if (changed.has(path) || (added && (await lstat(join(main, path)).then(() => true, () => false)))) found.push(path)
   if (found.length === 0) return undefined
   return `your uncommitted ${found.slice(0, 10).join(", ")}${found.length > 10 ? ", …" : ""} ${found.length === 1 ? "is" : "are"} in its way`
 }
