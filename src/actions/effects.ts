@@ -61,9 +61,9 @@ interface Effects {
   "work-tree": { ask: { loop: Loop }; result: StartCapture }
   /** The work tree as iteration `iteration` left it (0: before the loop), on `refs/ralph/<loop>/<n>`; never throws. */
   checkpoint: { ask: { loop: Loop; iteration: number }; result: { made: Checkpoint } | { notGit: true } | { problem: string } }
-  /** The loop's checkpoints, oldest first (none: not a git repository, or none made yet). */
+  /** The loop's checkpoints, oldest first (none: not a git repository, or none made yet); git failing throws a CheckpointListError. */
   checkpoints: { ask: { loop: Loop }; result: Checkpoint[] }
-  /** A rollback's first write: the work tree now, saved as the loop's next checkpoint (undefined: not a git repository). */
+  /** A rollback's first write: the work tree now, saved as the loop's next checkpoint (undefined: not a git repository); a listing git fails throws a CheckpointListError. */
   "checkpoint-save": { ask: { loop: Loop }; result: Checkpoint | undefined }
   /** A rollback: checkpoint `target`'s files written into the work tree, which is `present` now; what changed. */
   "checkpoint-restore": { ask: { loop: Loop; present: Checkpoint; target: Checkpoint }; result: TreeChange[] }
