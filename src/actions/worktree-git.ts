@@ -1,7 +1,7 @@
 // The git side of worktree loops: make a worktree on `ralph/<NAME>` from the user's HEAD (their
 // uncommitted changes carried over only when asked), commit the loop's work there, merge it back by
 // the merge plan, and remove a worktree whose branch is merged. Every command names what failed.
-import { lstat, mkdir } from "node:fs/promises"
+import { lstat, mkdir, realpath } from "node:fs/promises"
 import { dirname, join, resolve } from "node:path"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { branchOf, worktreePath, WORKTREES_DIR } from "../worktree/names.js"
@@ -57,7 +57,7 @@ export async function createWorktree(
 ): Promise<{ path: string; base: WorktreeState["base"] }> {
   const top = await git(directory, ["rev-parse", "--show-toplevel"]).then((out) => out.trim(), () => undefined)
   if (!top) throw new WorktreeError("the project is not a git repository")
-  if (resolve(top) !== resolve(directory)) throw new WorktreeError(`worktree loops run from the repository's top folder (${top})`)
+  if ((await realFolder(top)) !== (await realFolder(directory))) throw new WorktreeError(`worktree loops run from the repository's top folder (${top})`)
   const commit = await git(directory, ["rev-parse", "--verify", "-q", "HEAD"]).then((out) => out.trim(), () => undefined)
   if (!commit) throw new WorktreeError("the repository has no commit yet to branch from")
   const branch = branchOf(name)
@@ -179,10 +179,21 @@ export async function unmergedCommits(main: string, branch: string): Promise<num
   return count
 }
 
-/** Uncommitted changes in the worktree (the loop's own files aside); a git failure throws (never "clean"). */
-export async function worktreeDirty(worktree: string): Promise<boolean> {
-  return (await git(worktree, ["status", "--porcelain", "-z", ...WORK])) !== ""
+/**
+ * What the worktree holds beyond its commit (the loop's own files aside): changed, untracked and
+ * ignored files — a loop's `.env` or build output goes with the folder too. As git names them (a
+ * folder of untracked or ignored files as the folder); a git failure throws (never "clean").
+ */
+export async function worktreeUncommitted(worktree: string): Promise<string[]> {
+  const out = await git(worktree, ["status", "--porcelain", "-z", "--ignored", "--no-renames", ...WORK])
+  return out.split("\0").filter(Boolean).map((entry) => entry.slice(3))
 }
+
+/** Whether the worktree holds anything beyond its commit (worktreeUncommitted); a git failure throws. */
+export const worktreeDirty = async (worktree: string): Promise<boolean> => (await worktreeUncommitted(worktree)).length > 0
+
+/** A folder's real path (symlinks resolved, as git gives paths); the path itself when it cannot be resolved. */
+const realFolder = (path: string): Promise<string> => realpath(path).catch(() => resolve(path))
 
 /** The worktrees of the repository under `.opencode/ralph-loop/worktrees/`, by name. */
 export async function listWorktreeFolders(main: string): Promise<Array<{ name: string; path: string; branch?: string }>> {
@@ -190,7 +201,8 @@ export async function listWorktreeFolders(main: string): Promise<Array<{ name: s
   if (notARepository(listed)) return []
   if (!listed.ok) throw new Error(`git worktree list: ${listed.reason}`)
   const out = listed.stdout
-  const root = resolve(main, WORKTREES_DIR)
+  // git names each worktree by its real path: a project reached through a symlink is compared as its real self.
+  const root = resolve(await realFolder(main), WORKTREES_DIR)
   const found: Array<{ name: string; path: string; branch?: string }> = []
   for (const block of out.split("\n\n")) {
     const path = /^worktree (.*)$/m.exec(block)?.[1]
