@@ -10,6 +10,7 @@ import type { WorktreeState } from "../worktree/worktree-state.js"
 import { restoreCheckpoint, workTreeSnapshot } from "./checkpoints.js"
 import { git as runGit, gitAsks, gitText, notARepository } from "../git/run.js"
 import { inFileQueue } from "../store/file-queue.js"
+import { requireMergeTree } from "../git/version.js"
 
 /** The work tree without the loop's own files. */
 const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
@@ -95,6 +96,7 @@ export async function mergeFacts(state: WorktreeState, strategy: MergeStrategy):
 
 /** The files a merge of `branch` into HEAD would leave in conflict, found without touching the work tree. */
 export async function conflictsOf(main: string, branch: string): Promise<string[]> {
+  await requireMergeTree(main)
   const result = await runGit(main, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "HEAD", branch], { answers: [1] })
   if (!result.ok) throw new Error(`git merge-tree: ${result.reason}`)
   if (result.code === 0) return []
@@ -122,6 +124,7 @@ export async function mergeBranch(main: string, branch: string, message: string)
  */
 async function uncommittedInTheWay(main: string, branch: string): Promise<string | undefined> {
   if (!(await succeeds(main, ["diff", "--cached", "--quiet"]))) return "your index holds staged changes"
+  await requireMergeTree(main)
   const merged = await runGit(main, ["merge-tree", "--write-tree", "--no-messages", "HEAD", branch], { answers: [1] })
   if (!merged.ok) throw new Error(`git merge-tree: ${merged.reason}`)
   if (merged.code === 1) return "it would conflict"
