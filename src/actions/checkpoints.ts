@@ -5,7 +5,17 @@
 import { randomBytes } from "node:crypto"
 import { copyFile, lstat, rm, stat, unlink, utimes } from "node:fs/promises"
 import { isAbsolute, join } from "node:path"
-import { checkpointNumber, CheckpointListError, checkpointRef, checkpointSubject, CHECKPOINT_PREFIX, iterationOf, nextCheckpointNumber, type Checkpoint, type TreeChange } from "../loop/checkpoints.js"
+import {
+  checkpointNumber,
+  CheckpointListError,
+  checkpointRef,
+  checkpointSubject,
+  CHECKPOINT_PREFIX,
+  iterationOf,
+  nextCheckpointNumber,
+  type Checkpoint,
+  type TreeChange,
+} from "../loop/checkpoints.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { git as runGit, gitText, notARepository } from "../git/run.js"
 
@@ -90,7 +100,7 @@ async function saveWorkTree(directory: string, loopID: string, iteration: number
   })
 }
 
-/** The checkpoint refs under `prefix` in `format`; none outside a git repository, a `CheckpointListError` when git fails. */
+/** The checkpoint refs under `prefix` in `format`: none outside a repository; a CheckpointListError when git fails. */
 async function checkpointRefs(directory: string, format: string, prefix: string): Promise<string> {
   const result = await runGit(directory, ["for-each-ref", `--format=${format}`, prefix])
   if (result.ok) return result.stdout
@@ -104,9 +114,10 @@ export async function loopsWithCheckpoints(directory: string): Promise<string[]>
   return [...new Set(out.split("\n").filter(Boolean).map((ref) => ref.slice(CHECKPOINT_PREFIX.length, ref.lastIndexOf("/"))))]
 }
 
-/** The loop's checkpoints, oldest first (none outside a git repository); a `CheckpointListError` when git fails. */
+/** The loop's checkpoints, oldest first (none outside a git repository); a CheckpointListError when git fails. */
 export async function listCheckpoints(directory: string, loopID: string): Promise<Checkpoint[]> {
-  const out = await checkpointRefs(directory, "%(refname) %(objectname) %(committerdate:unix) %(subject)", `${CHECKPOINT_PREFIX}${loopID}/`)
+  const format = "%(refname) %(objectname) %(committerdate:unix) %(subject)"
+  const out = await checkpointRefs(directory, format, `${CHECKPOINT_PREFIX}${loopID}/`)
   return out
     .split("\n")
     .filter(Boolean)

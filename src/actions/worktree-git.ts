@@ -58,7 +58,9 @@ export async function createWorktree(
 ): Promise<{ path: string; base: WorktreeState["base"] }> {
   const top = await git(directory, ["rev-parse", "--show-toplevel"]).then((out) => out.trim(), () => undefined)
   if (!top) throw new WorktreeError("the project is not a git repository")
-  if ((await realFolder(top)) !== (await realFolder(directory))) throw new WorktreeError(`worktree loops run from the repository's top folder (${top})`)
+  if ((await realFolder(top)) !== (await realFolder(directory))) {
+    throw new WorktreeError(`worktree loops run from the repository's top folder (${top})`)
+  }
   const commit = await git(directory, ["rev-parse", "--verify", "-q", "HEAD"]).then((out) => out.trim(), () => undefined)
   if (!commit) throw new WorktreeError("the repository has no commit yet to branch from")
   const branch = branchOf(name)
@@ -134,12 +136,15 @@ async function uncommittedInTheWay(main: string, branch: string): Promise<string
   // system's limit on a command line (E2BIG).
   const fields = (await git(main, ["diff", "--name-status", "--no-renames", "-z", "HEAD", tree])).split("\0")
   const written: Array<{ path: string; added: boolean }> = []
-  for (let i = 0; i + 1 < fields.length; i += 2) written.push({ path: fields[i + 1] as string, added: fields[i] === "A" })
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    written.push({ path: fields[i + 1] as string, added: fields[i] === "A" })
+  }
   if (written.length === 0) return undefined
   // Changed in the work tree (the index is HEAD's), or untracked where the merge puts a file.
   const changed = new Set((await git(main, ["diff", "--name-only", "--no-renames", "-z"])).split("\0"))
   const found: string[] = []
-  for (const { path, added } of written) if (changed.has(path) || (added && (await lstat(join(main, path)).then(() => true, () => false)))) found.push(path)
+  const there = (path: string) => lstat(join(main, path)).then(() => true, () => false)
+  for (const { path, added } of written) if (changed.has(path) || (added && (await there(path)))) found.push(path)
   if (found.length === 0) return undefined
   return `your uncommitted ${found.slice(0, 10).join(", ")}${found.length > 10 ? ", …" : ""} ${found.length === 1 ? "is" : "are"} in its way`
 }
@@ -193,7 +198,8 @@ export async function worktreeUncommitted(worktree: string): Promise<string[]> {
 }
 
 /** Whether the worktree holds anything beyond its commit (worktreeUncommitted); a git failure throws. */
-export const worktreeDirty = async (worktree: string): Promise<boolean> => (await worktreeUncommitted(worktree)).length > 0
+export const worktreeDirty = async (worktree: string): Promise<boolean> =>
+  (await worktreeUncommitted(worktree)).length > 0
 
 /** A folder's real path (symlinks resolved, as git gives paths); the path itself when it cannot be resolved. */
 const realFolder = (path: string): Promise<string> => realpath(path).catch(() => resolve(path))

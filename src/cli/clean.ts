@@ -55,7 +55,7 @@ export async function clean(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: s
     return result.status === "removed" || result.status === "gone"
   }
 
-  /** Removes a loop's checkpoint refs; false (and a note) when git could not list them: its files stay for the next clean. */
+  /** Removes a loop's checkpoint refs; false (and a note) when git could not list them: its files stay. */
   const refsRemoved = async (loopID: string): Promise<boolean> => {
     try {
       await removeCheckpoints(args.project, loopID)
@@ -63,7 +63,8 @@ export async function clean(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: s
     } catch (error) {
       failed = true
       const why = error instanceof Error ? error.message : String(error)
-      notes.push(`ralph-loop clean: could not remove the checkpoints of loop ${loopID}, so its files stay for the next clean: ${why}`)
+      const kept = `could not remove the checkpoints of loop ${loopID}, so its files stay for the next clean`
+      notes.push(`ralph-loop clean: ${kept}: ${why}`)
       return false
     }
   }

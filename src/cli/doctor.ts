@@ -11,7 +11,7 @@ import { findOpencode, opencodeVersion } from "./opencode.js"
 import { packageInfo } from "./package-info.js"
 import { listingsIn, readConfig, type Listing, type Reach } from "./plugin-listings.js"
 import { satisfies } from "./version-range.js"
-import { gitVersion, mergeTreeProblem } from "../git/version.js"
+import { gitVersion, tooOldToMerge } from "../git/version.js"
 
 type Status = "ok" | "warn" | "FAIL"
 
@@ -48,8 +48,9 @@ export async function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: 
   const git = await gitVersion(args.project)
   if ("problem" in git) say("warn", `git: ${git.problem} (checkpoints, rollbacks, worktree loops and merges need git)`)
   else {
-    const tooOld = mergeTreeProblem(git.version)
-    if (tooOld) say("warn", `${tooOld}; the worktree strategy "merge" and \`ralph-loop plan merge\` fail; the rest works`)
+    const tooOld = tooOldToMerge(git.version)
+    const fails = 'the worktree strategy "merge" and `ralph-loop plan merge` fail; the rest works'
+    if (tooOld) say("warn", `${tooOld}; ${fails}`)
     else say("ok", `git ${git.version.text} (merging a loop's branch needs 2.38 or later)`)
   }
 

@@ -6,7 +6,13 @@
 // stories that became ready are printed. Refused on a work tree with tracked changes.
 // Exit 0: every branch merged (or none to merge); 1: a branch conflicted or was refused, or the
 // plan or the tree could not be used. (2, usage, is main's.)
-import { currentBranchName, mergeStoryBranch, mergeToolProblem, mergeTreeProblem, storyBranchRefs } from "../actions/plan-merge-git.js"
+import {
+  currentBranchName,
+  mergeStoryBranch,
+  mergeToolProblem,
+  mergeTreeProblem,
+  storyBranchRefs,
+} from "../actions/plan-merge-git.js"
 import { looksLikePlanPath } from "../commands/ralph-args.js"
 import { becameReady, mergeSteps } from "../plan/plan-merge.js"
 import type { PlanState } from "../plan/plan.js"

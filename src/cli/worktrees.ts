@@ -68,7 +68,8 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
       continue
     }
     if ((ahead > 0 || uncommitted.length > 0) && !args.force) {
-      const files = `files not in its commit (ignored ones included): ${uncommitted.slice(0, 5).join(", ")}${uncommitted.length > 5 ? ", …" : ""}`
+      const named = `${uncommitted.slice(0, 5).join(", ")}${uncommitted.length > 5 ? ", …" : ""}`
+      const files = `files not in its commit (ignored ones included): ${named}`
       out(`ralph-loop clean: kept the worktree ${entry.name}: ${ahead > 0 ? `${ahead} commit${ahead === 1 ? "" : "s"} on ${branch} not in your branch` : files} (--force removes it anyway)`)
       continue
     }

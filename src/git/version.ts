@@ -6,6 +6,7 @@ import { git } from "./run.js"
 /** The first git with `merge-tree --write-tree`. */
 export const MERGE_TREE_GIT = { major: 2, minor: 38 } as const
 const NEEDED = `${MERGE_TREE_GIT.major}.${MERGE_TREE_GIT.minor}`
+const MERGE_TREE = "`git merge-tree --write-tree`"
 
 export interface GitVersion {
   major: number
@@ -25,21 +26,22 @@ export function parseGitVersion(output: string): GitVersion | undefined {
 }
 
 /** Whether that git has `merge-tree --write-tree`. Pure. */
-export const hasMergeTree = (version: GitVersion): boolean =>
-  version.major > MERGE_TREE_GIT.major || (version.major === MERGE_TREE_GIT.major && version.minor >= MERGE_TREE_GIT.minor)
+export const hasMergeTree = ({ major, minor }: GitVersion): boolean =>
+  major > MERGE_TREE_GIT.major || (major === MERGE_TREE_GIT.major && minor >= MERGE_TREE_GIT.minor)
 
 /** Why that git cannot merge a loop's branch, or undefined when it can. Pure. */
-export const mergeTreeProblem = (version: GitVersion): string | undefined =>
+export const tooOldToMerge = (version: GitVersion): string | undefined =>
   hasMergeTree(version)
     ? undefined
-    : `git ${version.text} is too old to merge a loop's branch: \`git merge-tree --write-tree\` needs git ${NEEDED} or later (update git)`
+    : `git ${version.text} is too old to merge a loop's branch: ${MERGE_TREE} needs git ${NEEDED} or later (update git)`
 
 /** The git on PATH's version, or why there is none to tell. */
 export async function gitVersion(directory: string): Promise<{ version: GitVersion } | { problem: string }> {
   const result = await git(directory, ["--version"])
   if (!result.ok) return { problem: result.reason }
   const version = parseGitVersion(result.stdout)
-  return version ? { version } : { problem: `\`git --version\` answered ${JSON.stringify(result.stdout.trim().slice(0, 80))}` }
+  if (version) return { version }
+  return { problem: `\`git --version\` answered ${JSON.stringify(result.stdout.trim().slice(0, 80))}` }
 }
 
 /** git is too old for `merge-tree --write-tree` (or could not say its version). */
@@ -48,7 +50,10 @@ export class GitVersionError extends Error {}
 /** Before the first `merge-tree --write-tree`: a GitVersionError naming the version found and the one needed. */
 export async function requireMergeTree(directory: string): Promise<void> {
   const found = await gitVersion(directory)
-  if ("problem" in found) throw new GitVersionError(`git's version could not be told (${found.problem}); merging a loop's branch needs git ${NEEDED} or later`)
-  const problem = mergeTreeProblem(found.version)
+  if ("problem" in found) {
+    const needs = `merging a loop's branch needs git ${NEEDED} or later`
+    throw new GitVersionError(`git's version could not be told (${found.problem}); ${needs}`)
+  }
+  const problem = tooOldToMerge(found.version)
   if (problem) throw new GitVersionError(problem)
 }

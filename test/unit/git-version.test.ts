@@ -9,7 +9,7 @@ import { conflictsOf } from "../../src/actions/worktree-git.js"
 import { parseArgs } from "../../src/cli/args.js"
 import { doctor } from "../../src/cli/doctor.js"
 import { planMerge } from "../../src/cli/plan-merge.js"
-import { GitVersionError, hasMergeTree, mergeTreeProblem, parseGitVersion } from "../../src/git/version.js"
+import { GitVersionError, hasMergeTree, tooOldToMerge, parseGitVersion } from "../../src/git/version.js"
 import { fakeGit } from "./fake-git.js"
 import { tempDirs } from "../temp-dirs.js"
 
@@ -31,8 +31,8 @@ describe("git's version", () => {
     const v = (text: string) => parseGitVersion(`git version ${text}`) ?? expect.fail(text)
     expect(["2.38.0", "2.39.5", "2.43.0", "3.0.0"].map((t) => hasMergeTree(v(t)))).toEqual([true, true, true, true])
     expect(["2.34.1", "2.37.9", "1.99.0"].map((t) => hasMergeTree(v(t)))).toEqual([false, false, false])
-    expect(mergeTreeProblem(v("2.38.0"))).toBeUndefined()
-    expect(mergeTreeProblem(v("2.34.1"))).toBe("git 2.34.1 is too old to merge a loop's branch: `git merge-tree --write-tree` needs git 2.38 or later (update git)")
+    expect(tooOldToMerge(v("2.38.0"))).toBeUndefined()
+    expect(tooOldToMerge(v("2.34.1"))).toBe("git 2.34.1 is too old to merge a loop's branch: `git merge-tree --write-tree` needs git 2.38 or later (update git)")
   })
 })
 

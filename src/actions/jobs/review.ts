@@ -26,7 +26,9 @@ const modelRef = (spec: string | undefined): { providerID: string; modelID: stri
 
 export function* review(ctx: JobContext, loop: Loop, options: ReviewOptions, facts: { turn: Turn; snapshot: DiagnosticSnapshot | undefined }): Job<Review> {
   const [diff, models] = yield* all({ kind: "loop-diff", loop }, { kind: "default-models" })
-  if (typeof diff !== "string") yield* log("warn", `review: the loop's diff could not be read: ${diff.unknown}`, { loop: loop.id })
+  if (typeof diff !== "string") {
+    yield* log("warn", `review: the loop's diff could not be read: ${diff.unknown}`, { loop: loop.id })
+  }
   const model = modelRef(options.model) ?? modelRef(models.small) ?? facts.turn.model
   const text = reviewPrompt({ task: loop.task, story: loop.plan ? currentStory(loop.plan) : undefined, diff, maxDiffChars: options.maxDiffChars, snapshot: facts.snapshot, claim: facts.turn })
   yield* notify({ variant: "info", title: "Ralph · review", message: "The checks pass; a reviewer is looking at the change…" })

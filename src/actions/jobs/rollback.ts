@@ -52,7 +52,9 @@ function* restore(ctx: JobContext, loop: Loop, args: string): Job<RollbackResult
   try {
     saved = yield* io({ kind: "checkpoint-save", loop })
   } catch (error) {
-    if (error instanceof CheckpointListError) return refused(`${unlisted(error)} The loop is paused; /ralph-resume goes on.`)
+    if (error instanceof CheckpointListError) {
+      return refused(`${unlisted(error)} The loop is paused; /ralph-resume goes on.`)
+    }
     throw error
   }
   if (!saved) return refused("The project is not a git repository: there are no checkpoints.")
@@ -64,8 +66,9 @@ function* restore(ctx: JobContext, loop: Loop, args: string): Job<RollbackResult
   return { done: true, title: `Ralph · rolled back to checkpoint ${number}`, message: rollbackSummary(number, saved.number, changes), variant: "warning" }
 }
 
-/** Which checkpoints there are is unknown: no number is given to a save (it could be 0, the start's), no file is written. */
-const unlisted = (error: CheckpointListError): string => `No rollback: ${error.message}. Nothing was saved or restored; try again once git answers.`
+/** Which checkpoints there are is unknown: no number is given to a save (0 would be the start's), no file written. */
+const unlisted = (error: CheckpointListError): string =>
+  `No rollback: ${error.message}. Nothing was saved or restored; try again once git answers.`
 
 /** The session is idle (false also when OpenCode could not say). */
 function* idle(sessionID: string): Job<boolean> {
