@@ -5,7 +5,17 @@
 import { randomBytes } from "node:crypto"
 import { copyFile, lstat, rm, stat, unlink, utimes } from "node:fs/promises"
 import { isAbsolute, join } from "node:path"
-import { checkpointNumber, checkpointRef, checkpointSubject, CHECKPOINT_PREFIX, iterationOf, nextCheckpointNumber, type Checkpoint, type TreeChange } from "../loop/checkpoints.js"
+import {
+  checkpointNumber,
+  CheckpointListError,
+  checkpointRef,
+  checkpointSubject,
+  CHECKPOINT_PREFIX,
+  iterationOf,
+  nextCheckpointNumber,
+  type Checkpoint,
+  type TreeChange,
+} from "../loop/checkpoints.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { git as runGit, gitText, notARepository } from "../git/run.js"
 
@@ -43,7 +53,7 @@ export async function copyIndexFile(from: string, to: string): Promise<boolean> 
 }
 
 /** Runs `work` with a temporary index, started from the user's (so unchanged files are not hashed again). */
-async function withTemporaryIndex<T>(directory: string, work: (env: Record<string, string>) => Promise<T>): Promise<T | undefined> {
+export async function withTemporaryIndex<T>(directory: string, work: (env: Record<string, string>) => Promise<T>): Promise<T | undefined> {
   const dir = await gitDir(directory)
   if (!dir) return undefined
   const index = join(dir, `ralph-index-${process.pid}-${randomBytes(4).toString("hex")}`)
@@ -90,15 +100,24 @@ async function saveWorkTree(directory: string, loopID: string, iteration: number
   })
 }
 
+/** The checkpoint refs under `prefix` in `format`: none outside a repository; a CheckpointListError when git fails. */
+async function checkpointRefs(directory: string, format: string, prefix: string): Promise<string> {
+  const result = await runGit(directory, ["for-each-ref", `--format=${format}`, prefix])
+  if (result.ok) return result.stdout
+  if (notARepository(result)) return ""
+  throw new CheckpointListError(`git for-each-ref: ${result.reason}`)
+}
+
 /** The ids of the loops that have checkpoints in this repository. */
 export async function loopsWithCheckpoints(directory: string): Promise<string[]> {
-  const out = await git(directory, ["for-each-ref", "--format=%(refname)", CHECKPOINT_PREFIX]).catch(() => "")
+  const out = await checkpointRefs(directory, "%(refname)", CHECKPOINT_PREFIX)
   return [...new Set(out.split("\n").filter(Boolean).map((ref) => ref.slice(CHECKPOINT_PREFIX.length, ref.lastIndexOf("/"))))]
 }
 
-/** The loop's checkpoints, oldest first. */
+/** The loop's checkpoints, oldest first (none outside a git repository); a CheckpointListError when git fails. */
 export async function listCheckpoints(directory: string, loopID: string): Promise<Checkpoint[]> {
-  const out = await git(directory, ["for-each-ref", "--format=%(refname) %(objectname) %(committerdate:unix) %(subject)", `${CHECKPOINT_PREFIX}${loopID}/`]).catch(() => "")
+  const format = "%(refname) %(objectname) %(committerdate:unix) %(subject)"
+  const out = await checkpointRefs(directory, format, `${CHECKPOINT_PREFIX}${loopID}/`)
   return out
     .split("\n")
     .filter(Boolean)
@@ -135,8 +154,9 @@ export async function restoreCheckpoint(directory: string, present: string, targ
   const prefix = (await git(directory, ["rev-parse", "--show-prefix"])).trim()
   await withTemporaryIndex(directory, async (env) => {
     await git(top, ["read-tree", target], env)
-    const write = changes.filter((c) => c.status !== "D").map((c) => c.path)
-    for (let i = 0; i < write.length; i += 500) await git(top, ["checkout-index", "-f", "--", ...write.slice(i, i + 500)], env)
+    // The paths on git's stdin, never as arguments (however many, and however long).
+    const write = changes.filter((c) => c.status !== "D").map((c) => `${c.path}\0`)
+    if (write.length > 0) await gitText(top, ["checkout-index", "-f", "-z", "--stdin"], { env, input: write.join("") })
   })
   for (const change of changes.filter((c) => c.status === "D")) await unlink(join(top, change.path)).catch(() => undefined)
   // git answers from the repository root; the user reads paths from the project.

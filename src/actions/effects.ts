@@ -61,9 +61,15 @@ interface Effects {
   "work-tree": { ask: { loop: Loop }; result: StartCapture }
   /** The work tree as iteration `iteration` left it (0: before the loop), on `refs/ralph/<loop>/<n>`; never throws. */
   checkpoint: { ask: { loop: Loop; iteration: number }; result: { made: Checkpoint } | { notGit: true } | { problem: string } }
-  /** The loop's checkpoints, oldest first (none: not a git repository, or none made yet). */
+  /**
+   * The loop's checkpoints, oldest first (none: not a git repository, or none made yet); a listing
+   * git fails throws a CheckpointListError.
+   */
   checkpoints: { ask: { loop: Loop }; result: Checkpoint[] }
-  /** A rollback's first write: the work tree now, saved as the loop's next checkpoint (undefined: not a git repository). */
+  /**
+   * A rollback's first write: the work tree now, saved as the loop's next checkpoint (undefined: not
+   * a git repository); a listing git fails throws a CheckpointListError.
+   */
   "checkpoint-save": { ask: { loop: Loop }; result: Checkpoint | undefined }
   /** A rollback: checkpoint `target`'s files written into the work tree, which is `present` now; what changed. */
   "checkpoint-restore": { ask: { loop: Loop; present: Checkpoint; target: Checkpoint }; result: TreeChange[] }
@@ -72,8 +78,8 @@ interface Effects {
   /** --story: the loop's changed files (the plan file aside) committed on the new branch `branch` from HEAD, nothing of the user's touched. */
   "story-branch": { ask: { loop: Loop; branch: string; message: string }; result: StoryCommit }
   "run-checks": { ask: { loop: Loop }; result: CheckResult[] }
-  /** The diff of what the loop changed since it began (for its reviewer; "" when none or not git). */
-  "loop-diff": { ask: { loop: Loop }; result: string }
+  /** The diff of what the loop changed since it began, for its reviewer ("": none, or not git; `unknown`: git failed). */
+  "loop-diff": { ask: { loop: Loop }; result: string | { unknown: string } }
   /** OpenCode's default and small model ("provider/model"), as configured. */
   "default-models": { ask: object; result: { model?: string | undefined; small?: string | undefined } }
   /** A prompt to a review session, answered in full: the reply's text. */

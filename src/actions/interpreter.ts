@@ -210,7 +210,10 @@ export class Interpreter {
       case "story-branch":
         return commitStoryBranch(directory, effect.loop, ownFolders(effect.loop), effect.loop.plan?.file ?? "", effect.branch, effect.message)
       case "loop-diff":
-        return diffSinceStart(directory, loopStart(effect.loop), ownFolders(effect.loop)).catch(() => "")
+        // A failure is said to the reviewer, never read as "no change".
+        return diffSinceStart(directory, loopStart(effect.loop), ownFolders(effect.loop)).catch((error: unknown) => ({
+          unknown: error instanceof Error ? error.message : String(error),
+        }))
       case "default-models":
         return api.defaultModels()
       case "review-ask":

@@ -4,6 +4,7 @@
 // conflict found beforehand without touching the work tree (conflictsOf), and a merge that fails
 // all the same aborted, so the user's tree is as it was.
 import { git, gitAsks, gitText } from "../git/run.js"
+import { GitVersionError, requireMergeTree } from "../git/version.js"
 import { localName, type StoryBranchRef } from "../plan/plan-merge.js"
 import { STORY_BRANCH_PREFIX } from "../plan/story-branch.js"
 import { conflictsOf, mergeBranch } from "./worktree-git.js"
@@ -17,6 +18,17 @@ export async function mergeTreeProblem(directory: string): Promise<string | unde
   const changed = (await gitText(directory, ["status", "--porcelain", "--untracked-files=no", "-z", "--no-renames"])).split("\0").filter(Boolean).map((line) => line.slice(3))
   if (changed.length > 0) return `the work tree has uncommitted changes to tracked files (${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""}): commit them or put them aside first`
   return undefined
+}
+
+/** Why this git cannot merge a story branch (too old for `merge-tree --write-tree`), or undefined when it can. */
+export async function mergeToolProblem(directory: string): Promise<string | undefined> {
+  try {
+    await requireMergeTree(directory)
+    return undefined
+  } catch (error) {
+    if (error instanceof GitVersionError) return error.message
+    throw error
+  }
 }
 
 /** The current branch's name. */

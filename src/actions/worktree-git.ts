@@ -1,15 +1,16 @@
 // The git side of worktree loops: make a worktree on `ralph/<NAME>` from the user's HEAD (their
 // uncommitted changes carried over only when asked), commit the loop's work there, merge it back by
 // the merge plan, and remove a worktree whose branch is merged. Every command names what failed.
-import { lstat, mkdir } from "node:fs/promises"
+import { lstat, mkdir, realpath } from "node:fs/promises"
 import { dirname, join, resolve } from "node:path"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { branchOf, worktreePath, WORKTREES_DIR } from "../worktree/names.js"
 import type { MergeFacts, MergeStrategy } from "../worktree/merge-plan.js"
 import type { WorktreeState } from "../worktree/worktree-state.js"
 import { restoreCheckpoint, workTreeSnapshot } from "./checkpoints.js"
-import { git as runGit, gitAsks, gitText, literal, notARepository } from "../git/run.js"
+import { git as runGit, gitAsks, gitText, notARepository } from "../git/run.js"
 import { inFileQueue } from "../store/file-queue.js"
+import { requireMergeTree } from "../git/version.js"
 
 /** The work tree without the loop's own files. */
 const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
@@ -57,7 +58,9 @@ export async function createWorktree(
 ): Promise<{ path: string; base: WorktreeState["base"] }> {
   const top = await git(directory, ["rev-parse", "--show-toplevel"]).then((out) => out.trim(), () => undefined)
   if (!top) throw new WorktreeError("the project is not a git repository")
-  if (resolve(top) !== resolve(directory)) throw new WorktreeError(`worktree loops run from the repository's top folder (${top})`)
+  if ((await realFolder(top)) !== (await realFolder(directory))) {
+    throw new WorktreeError(`worktree loops run from the repository's top folder (${top})`)
+  }
   const commit = await git(directory, ["rev-parse", "--verify", "-q", "HEAD"]).then((out) => out.trim(), () => undefined)
   if (!commit) throw new WorktreeError("the repository has no commit yet to branch from")
   const branch = branchOf(name)
@@ -95,6 +98,7 @@ export async function mergeFacts(state: WorktreeState, strategy: MergeStrategy):
 
 /** The files a merge of `branch` into HEAD would leave in conflict, found without touching the work tree. */
 export async function conflictsOf(main: string, branch: string): Promise<string[]> {
+  await requireMergeTree(main)
   const result = await runGit(main, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "HEAD", branch], { answers: [1] })
   if (!result.ok) throw new Error(`git merge-tree: ${result.reason}`)
   if (result.code === 0) return []
@@ -122,18 +126,25 @@ export async function mergeBranch(main: string, branch: string, message: string)
  */
 async function uncommittedInTheWay(main: string, branch: string): Promise<string | undefined> {
   if (!(await succeeds(main, ["diff", "--cached", "--quiet"]))) return "your index holds staged changes"
+  await requireMergeTree(main)
   const merged = await runGit(main, ["merge-tree", "--write-tree", "--no-messages", "HEAD", branch], { answers: [1] })
   if (!merged.ok) throw new Error(`git merge-tree: ${merged.reason}`)
   if (merged.code === 1) return "it would conflict"
   const tree = merged.stdout.split("\n")[0] as string
-  const names = async (args: string[]) => (await git(main, [...args, "--name-only", "--no-renames", "-z"])).split("\0").filter(Boolean)
-  const written = await names(["diff", "HEAD", tree])
+  // The files the merge writes, each with its status: "A" is one HEAD lacks (the index is HEAD's, so
+  // git tracks every other). No list of files goes back to git: tens of thousands would pass the
+  // system's limit on a command line (E2BIG).
+  const fields = (await git(main, ["diff", "--name-status", "--no-renames", "-z", "HEAD", tree])).split("\0")
+  const written: Array<{ path: string; added: boolean }> = []
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    written.push({ path: fields[i + 1] as string, added: fields[i] === "A" })
+  }
   if (written.length === 0) return undefined
   // Changed in the work tree (the index is HEAD's), or untracked where the merge puts a file.
-  const changed = new Set(await names(["diff"]))
-  const tracked = new Set((await git(main, ["ls-files", "-z", "--", ...literal(written)])).split("\0"))
+  const changed = new Set((await git(main, ["diff", "--name-only", "--no-renames", "-z"])).split("\0"))
   const found: string[] = []
-  for (const path of written) if (changed.has(path) || (!tracked.has(path) && (await lstat(join(main, path)).then(() => true, () => false)))) found.push(path)
+  const there = (path: string) => lstat(join(main, path)).then(() => true, () => false)
+  for (const { path, added } of written) if (changed.has(path) || (added && (await there(path)))) found.push(path)
   if (found.length === 0) return undefined
   return `your uncommitted ${found.slice(0, 10).join(", ")}${found.length > 10 ? ", …" : ""} ${found.length === 1 ? "is" : "are"} in its way`
 }
@@ -176,10 +187,22 @@ export async function unmergedCommits(main: string, branch: string): Promise<num
   return count
 }
 
-/** Uncommitted changes in the worktree (the loop's own files aside); a git failure throws (never "clean"). */
-export async function worktreeDirty(worktree: string): Promise<boolean> {
-  return (await git(worktree, ["status", "--porcelain", "-z", ...WORK])) !== ""
+/**
+ * What the worktree holds beyond its commit (the loop's own files aside): changed, untracked and
+ * ignored files — a loop's `.env` or build output goes with the folder too. As git names them (a
+ * folder of untracked or ignored files as the folder); a git failure throws (never "clean").
+ */
+export async function worktreeUncommitted(worktree: string): Promise<string[]> {
+  const out = await git(worktree, ["status", "--porcelain", "-z", "--ignored", "--no-renames", ...WORK])
+  return out.split("\0").filter(Boolean).map((entry) => entry.slice(3))
 }
+
+/** Whether the worktree holds anything beyond its commit (worktreeUncommitted); a git failure throws. */
+export const worktreeDirty = async (worktree: string): Promise<boolean> =>
+  (await worktreeUncommitted(worktree)).length > 0
+
+/** A folder's real path (symlinks resolved, as git gives paths); the path itself when it cannot be resolved. */
+const realFolder = (path: string): Promise<string> => realpath(path).catch(() => resolve(path))
 
 /** The worktrees of the repository under `.opencode/ralph-loop/worktrees/`, by name. */
 export async function listWorktreeFolders(main: string): Promise<Array<{ name: string; path: string; branch?: string }>> {
@@ -187,7 +210,8 @@ export async function listWorktreeFolders(main: string): Promise<Array<{ name: s
   if (notARepository(listed)) return []
   if (!listed.ok) throw new Error(`git worktree list: ${listed.reason}`)
   const out = listed.stdout
-  const root = resolve(main, WORKTREES_DIR)
+  // git names each worktree by its real path: a project reached through a symlink is compared as its real self.
+  const root = resolve(await realFolder(main), WORKTREES_DIR)
   const found: Array<{ name: string; path: string; branch?: string }> = []
   for (const block of out.split("\n\n")) {
     const path = /^worktree (.*)$/m.exec(block)?.[1]

@@ -55,6 +55,20 @@ export async function clean(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: s
     return result.status === "removed" || result.status === "gone"
   }
 
+  /** Removes a loop's checkpoint refs; false (and a note) when git could not list them: its files stay. */
+  const refsRemoved = async (loopID: string): Promise<boolean> => {
+    try {
+      await removeCheckpoints(args.project, loopID)
+      return true
+    } catch (error) {
+      failed = true
+      const why = error instanceof Error ? error.message : String(error)
+      const kept = `could not remove the checkpoints of loop ${loopID}, so its files stay for the next clean`
+      notes.push(`ralph-loop clean: ${kept}: ${why}`)
+      return false
+    }
+  }
+
   const loopsDir = join(args.project, STATE_DIR, "loops")
   let loops = 0
   if (!provedOwn(roots, loopsDir, true)) {
@@ -72,12 +86,12 @@ export async function clean(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: s
         notes.push(`ralph-loop clean: kept the state file of loop ${s.loop.id}, so that the next clean tries again`)
         continue
       }
-      await removeCheckpoints(args.project, s.loop.id)
+      if (!(await refsRemoved(s.loop.id))) continue
       if (remove(s.file, "the state file")) loops += 1
     }
     for (const entry of aside) if (entry.writtenAt < cutoff) remove(entry.file, "the damaged state file")
   }
-  const archives = await cleanArchives(args.project, roots, cutoff, remove, notes)
+  const archives = await cleanArchives(args.project, roots, cutoff, remove, refsRemoved, notes)
 
   out(`ralph-loop clean: removed the files of ${plural(loops, "loop")} that ended more than ${plural(days, "day")} ago${archives ? ` and of ${plural(archives, "worktree loop")} kept in ${MERGED_DIR}/` : ""} (${formatBytes(freed)})`)
   for (const note of notes) out(note)
@@ -91,7 +105,14 @@ export async function clean(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: s
  * in them ended before `cutoff` (an archive without a readable loop: its worktree.json's time).
  * Returns how many archives went.
  */
-async function cleanArchives(project: string, roots: string[], cutoff: number, remove: (path: string, what: string) => boolean, notes: string[]): Promise<number> {
+async function cleanArchives(
+  project: string,
+  roots: string[],
+  cutoff: number,
+  remove: (path: string, what: string) => boolean,
+  refsRemoved: (loopID: string) => Promise<boolean>,
+  notes: string[],
+): Promise<number> {
   const merged = join(project, MERGED_DIR)
   if (!provedOwn(roots, merged, true)) return 0
   const names = await readdir(merged, { withFileTypes: true }).then(
@@ -111,8 +132,9 @@ async function cleanArchives(project: string, roots: string[], cutoff: number, r
       continue
     }
     if (!(endedAt < cutoff)) continue
-    for (const { loop } of loops) await removeCheckpoints(project, loop.id)
-    if (remove(archive, "the worktree loop's files")) removed += 1
+    let refsGone = true
+    for (const { loop } of loops) refsGone = (await refsRemoved(loop.id)) && refsGone
+    if (refsGone && remove(archive, "the worktree loop's files")) removed += 1
   }
   return removed
 }

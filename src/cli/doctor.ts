@@ -11,6 +11,7 @@ import { findOpencode, opencodeVersion } from "./opencode.js"
 import { packageInfo } from "./package-info.js"
 import { listingsIn, loadKey, readConfig, type Listing, type Reach } from "./plugin-listings.js"
 import { satisfies } from "./version-range.js"
+import { gitVersion, tooOldToMerge } from "../git/version.js"
 
 type Status = "ok" | "warn" | "FAIL"
 
@@ -27,7 +28,7 @@ function describeReach(reach: Reach): { status: Status; text: string } {
   }
 }
 
-export function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string) => void): number {
+export async function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
   const pkg = packageInfo()
   let failed = false
   const say = (status: Status, text: string) => {
@@ -42,6 +43,16 @@ export function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string
   else if (!version) say("FAIL", `OpenCode at ${bin}: \`opencode --version\` did not answer with a version`)
   else if (satisfies(version, pkg.opencodeRange) !== true) say("FAIL", `OpenCode ${version} at ${bin}: ralph-loop needs ${pkg.opencodeRange} (OpenCode skips the plugin)`)
   else say("ok", `OpenCode ${version} at ${bin} (needs ${pkg.opencodeRange})`)
+
+  // git: checkpoints, worktree loops and plan merge need it; merging a branch needs git ≥ 2.38.
+  const git = await gitVersion(args.project)
+  if ("problem" in git) say("warn", `git: ${git.problem} (checkpoints, rollbacks, worktree loops and merges need git)`)
+  else {
+    const tooOld = tooOldToMerge(git.version)
+    const fails = 'the worktree strategy "merge" and `ralph-loop plan merge` fail; the rest works'
+    if (tooOld) say("warn", `${tooOld}; ${fails}`)
+    else say("ok", `git ${git.version.text} (merging a loop's branch needs 2.38 or later)`)
+  }
 
   if (!existsSync(join(pkg.dir, "dist", "index.js"))) say("FAIL", `this package is not built (${join(pkg.dir, "dist", "index.js")} is missing): run npm ci in ${pkg.dir}`)
 

@@ -6,7 +6,13 @@
 // stories that became ready are printed. Refused on a work tree with tracked changes.
 // Exit 0: every branch merged (or none to merge); 1: a branch conflicted or was refused, or the
 // plan or the tree could not be used. (2, usage, is main's.)
-import { currentBranchName, mergeStoryBranch, mergeTreeProblem, storyBranchRefs } from "../actions/plan-merge-git.js"
+import {
+  currentBranchName,
+  mergeStoryBranch,
+  mergeToolProblem,
+  mergeTreeProblem,
+  storyBranchRefs,
+} from "../actions/plan-merge-git.js"
 import { looksLikePlanPath } from "../commands/ralph-args.js"
 import { becameReady, mergeSteps } from "../plan/plan-merge.js"
 import type { PlanState } from "../plan/plan.js"
@@ -37,7 +43,14 @@ export async function planMerge(args: CliArgs, operands: readonly string[], env:
   for (const name of missing) say(`${name}: no such branch`)
   const target = await currentBranchName(args.project)
   const done = new Set(before)
-  for (const step of mergeSteps(stories, before, refs)) {
+  const steps = mergeSteps(stories, before, refs)
+  // Asked before the first merge: a git too old for it would otherwise stop the run halfway.
+  const oldGit = steps.some((step) => step.kind === "merge") ? await mergeToolProblem(args.project) : undefined
+  if (oldGit) {
+    say(`nothing merged: ${oldGit}`)
+    return 1
+  }
+  for (const step of steps) {
     if (step.kind === "refuse") {
       failed += 1
       say(`${step.branch}: not merged: ${step.reason}`)

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs"
 import { lstat } from "node:fs/promises"
 import { join, relative } from "node:path"
 import { archiveWorktreeFiles, MERGED_DIR } from "../actions/worktree-archive.js"
-import { listWorktreeFolders, removeWorktree, unmergedCommits, worktreeDirty } from "../actions/worktree-git.js"
+import { listWorktreeFolders, removeWorktree, unmergedCommits, worktreeUncommitted } from "../actions/worktree-git.js"
 import { readParallelRun } from "../store/parallel-file.js"
 import { worktreeFile } from "../store/worktree-file.js"
 import { readWorktrees, type WorktreeEntry } from "../store/worktree-loops.js"
@@ -57,17 +57,20 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
     }
     const branch = entry.state?.branch ?? `ralph/${entry.name}`
     let ahead: number
-    let dirty: boolean
+    let uncommitted: string[]
     try {
       ahead = await unmergedCommits(args.project, branch)
-      dirty = existsSync(entry.path) && (await worktreeDirty(entry.path))
+      // Ignored files too: what git ignores (an .env, build output) is lost with the folder all the same.
+      uncommitted = existsSync(entry.path) ? await worktreeUncommitted(entry.path) : []
     } catch (error) {
       // git could not say whether it holds work: it is kept, whatever --force says.
       out(`ralph-loop clean: kept the worktree ${entry.name}: git could not tell whether it holds work (${message(error)})`)
       continue
     }
-    if ((ahead > 0 || dirty) && !args.force) {
-      out(`ralph-loop clean: kept the worktree ${entry.name}: ${ahead > 0 ? `${ahead} commit${ahead === 1 ? "" : "s"} on ${branch} not in your branch` : "uncommitted changes in it"} (--force removes it anyway)`)
+    if ((ahead > 0 || uncommitted.length > 0) && !args.force) {
+      const named = `${uncommitted.slice(0, 5).join(", ")}${uncommitted.length > 5 ? ", …" : ""}`
+      const files = `files not in its commit (ignored ones included): ${named}`
+      out(`ralph-loop clean: kept the worktree ${entry.name}: ${ahead > 0 ? `${ahead} commit${ahead === 1 ? "" : "s"} on ${branch} not in your branch` : files} (--force removes it anyway)`)
       continue
     }
     let archive: string

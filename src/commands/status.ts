@@ -62,7 +62,11 @@ export async function endedLoop(ctx: RalphContext, sessionID: string): Promise<L
 }
 
 async function withCheckpoints(ctx: RalphContext, loop: Loop, text: string): Promise<string> {
-  const line = checkpointsLine(loop.id, await listCheckpoints(ctx.directory, loop.id))
+  // A listing git fails is said, never shown as no checkpoints.
+  const line = await listCheckpoints(ctx.directory, loop.id).then(
+    (checkpoints) => checkpointsLine(loop.id, checkpoints),
+    (error: unknown) => `Checkpoints: ${error instanceof Error ? error.message : String(error)}`,
+  )
   return line ? `${text}\n${line}` : text
 }
 

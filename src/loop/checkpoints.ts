@@ -23,6 +23,16 @@ export interface TreeChange {
   path: string
 }
 
+/**
+ * git could not list the loop's checkpoints. Never read as "none": a save before a rollback would
+ * then be numbered 0 and write over the start checkpoint.
+ */
+export class CheckpointListError extends Error {
+  constructor(reason: string) {
+    super(`the checkpoints could not be listed (${reason})`)
+  }
+}
+
 export type RollbackTarget = { ok: true; checkpoint: Checkpoint } | { ok: false; message: string }
 
 /**

@@ -7,7 +7,8 @@ import type { Story } from "../plan/plan.js"
 export interface ReviewMaterial {
   task: string
   story?: Story | undefined
-  diff: string
+  /** `unknown`: git could not read it (why), which the reviewer is told. */
+  diff: string | { unknown: string }
   maxDiffChars: number
   snapshot?: DiagnosticSnapshot | undefined
   /** The model's completion claim: its ralph_done call, else its last text. */
@@ -42,6 +43,11 @@ export const VERDICT_FORMAT = [
   "- `<verdict>reject</verdict>` followed by the reasons as a list (`- reason`), each saying what is wrong and what would fix it.",
 ].join("\n")
 
+const diffText = (diff: ReviewMaterial["diff"], max: number): string =>
+  typeof diff === "string"
+    ? capDiff(diff, max) || "(no change to tracked files)"
+    : `(the diff could not be read: ${diff.unknown}. Look at the changed files yourself: git status, git diff.)`
+
 export function reviewPrompt(material: ReviewMaterial): string {
   const { story } = material
   return [
@@ -59,7 +65,7 @@ export function reviewPrompt(material: ReviewMaterial): string {
     "",
     "## The change (diff since the loop began)",
     "```diff",
-    capDiff(material.diff, material.maxDiffChars) || "(no change to tracked files)",
+    diffText(material.diff, material.maxDiffChars),
     "```",
     "",
     VERDICT_FORMAT,

@@ -42,6 +42,12 @@ describe("the review prompt", () => {
     expect(text).toContain("<verdict>reject</verdict>")
   })
 
+  it("says so when git could not read the diff, never that nothing changed", () => {
+    const text = reviewPrompt({ task: "fix add()", diff: { unknown: "git diff: it did not finish in time" }, maxDiffChars: 1_000, snapshot: undefined, claim })
+    expect(text).toContain("(the diff could not be read: git diff: it did not finish in time. Look at the changed files yourself: git status, git diff.)")
+    expect(text).not.toContain("no change to tracked files")
+  })
+
   it("cuts the diff at a line end and says so", () => {
     const diff = Array.from({ length: 100 }, (_, i) => `+line ${i}`).join("\n")
     const cut = capDiff(diff, 200)

@@ -14,7 +14,7 @@ import { runControl } from "../../src/commands/control.js"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
 import type { RalphContext } from "../../src/context.js"
 import { ContinuationWatch } from "../../src/continuations/watch.js"
-import type { Checkpoint } from "../../src/loop/checkpoints.js"
+import { CheckpointListError, type Checkpoint } from "../../src/loop/checkpoints.js"
 import type { Loop, LoopSettings } from "../../src/loop/loop.js"
 import { LoopManager } from "../../src/loop/manager.js"
 import { rollbackRefusal, TURN_UNDER_WAY } from "../../src/loop/rollback.js"
@@ -197,6 +197,33 @@ describe("/ralph-rollback and the loop's timer", () => {
     expect(git.saveBeforeRollback).not.toHaveBeenCalled()
     expect(git.restoreCheckpoint).not.toHaveBeenCalled()
     expect(loop.phase).toBe("running")
+  })
+})
+
+describe("/ralph-rollback when git cannot list the checkpoints", () => {
+  it("is refused, saying so: nothing is saved (as checkpoint 0) or restored, the loop not paused", async () => {
+    const { rollback, waitingLoop } = instance()
+    const loop = await waitingLoop("ses_a")
+    vi.mocked(git.listCheckpoints).mockRejectedValue(new CheckpointListError("git for-each-ref: fatal: cannot read the refs"))
+
+    const said = await rollback("ses_a", "0")
+
+    expect(said).toContain("No rollback: the checkpoints could not be listed (git for-each-ref: fatal: cannot read the refs). Nothing was saved or restored")
+    expect(git.saveBeforeRollback).not.toHaveBeenCalled()
+    expect(git.restoreCheckpoint).not.toHaveBeenCalled()
+    expect(loop.phase).toBe("waiting")
+  })
+
+  it("is refused when the listing fails at the save (after the pause): nothing restored, the loop left paused, as it says", async () => {
+    const { rollback, waitingLoop } = instance()
+    const loop = await waitingLoop("ses_a")
+    vi.mocked(git.saveBeforeRollback).mockRejectedValue(new CheckpointListError("git for-each-ref: fatal: cannot read the refs"))
+
+    const said = await rollback("ses_a", "0")
+
+    expect(said).toContain("No rollback: the checkpoints could not be listed (git for-each-ref: fatal: cannot read the refs). Nothing was saved or restored; try again once git answers. The loop is paused; /ralph-resume goes on.")
+    expect(git.restoreCheckpoint).not.toHaveBeenCalled()
+    expect(loop.phase).toBe("paused")
   })
 })
 

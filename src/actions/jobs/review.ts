@@ -26,6 +26,9 @@ const modelRef = (spec: string | undefined): { providerID: string; modelID: stri
 
 export function* review(ctx: JobContext, loop: Loop, options: ReviewOptions, facts: { turn: Turn; snapshot: DiagnosticSnapshot | undefined }): Job<Review> {
   const [diff, models] = yield* all({ kind: "loop-diff", loop }, { kind: "default-models" })
+  if (typeof diff !== "string") {
+    yield* log("warn", `review: the loop's diff could not be read: ${diff.unknown}`, { loop: loop.id })
+  }
   const model = modelRef(options.model) ?? modelRef(models.small) ?? facts.turn.model
   const text = reviewPrompt({ task: loop.task, story: loop.plan ? currentStory(loop.plan) : undefined, diff, maxDiffChars: options.maxDiffChars, snapshot: facts.snapshot, claim: facts.turn })
   yield* notify({ variant: "info", title: "Ralph · review", message: "The checks pass; a reviewer is looking at the change…" })
@@ -42,7 +45,7 @@ export function* review(ctx: JobContext, loop: Loop, options: ReviewOptions, fac
       yield* log("warn", `the review failed: ${String(error)}`, { loop: loop.id })
     }
     const usage = sessionUsage(yield* io({ kind: "messages", sessionID: session.id }))
-    yield* log("info", `review: ${verdict.kind}`, { loop: loop.id, iteration: loop.iteration, session: session.id, model, diffChars: diff.length, ...(verdict.kind === "reject" ? { reasons: verdict.reasons } : {}) })
+    yield* log("info", `review: ${verdict.kind}`, { loop: loop.id, iteration: loop.iteration, session: session.id, model, diffChars: typeof diff === "string" ? diff.length : undefined, ...(verdict.kind === "reject" ? { reasons: verdict.reasons } : {}) })
     if (verdict.kind === "malformed") yield* notify({ variant: "warning", title: "Ralph · review gave no verdict", message: "The reviewer answered twice without a verdict; the claim counts as approved (the checks passed)." })
     return { verdict, usage }
   } finally {

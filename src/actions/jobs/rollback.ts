@@ -4,7 +4,7 @@
 // checkpoint (so the rollback can be undone) and the checkpoint's files are written. Never under a
 // turn of this loop or of another live loop of the project (src/loop/rollback.ts), asked again after
 // every step that takes time: a wake may prompt, the user may resume or start a loop meanwhile.
-import { rollbackSummary, rollbackTarget } from "../../loop/checkpoints.js"
+import { CheckpointListError, rollbackSummary, rollbackTarget } from "../../loop/checkpoints.js"
 import type { Loop } from "../../loop/loop.js"
 import { rollbackRefusal, TURN_UNDER_WAY } from "../../loop/rollback.js"
 import { io, log, type Job } from "../effects.js"
@@ -35,14 +35,28 @@ function* restore(ctx: JobContext, loop: Loop, args: string): Job<RollbackResult
   const before = refusal()
   if (before) return refused(before)
   if (!(yield* idle(loop.sessionID))) return refused(TURN_UNDER_WAY)
-  const checkpoints = yield* io({ kind: "checkpoints", loop })
+  let checkpoints
+  try {
+    checkpoints = yield* io({ kind: "checkpoints", loop })
+  } catch (error) {
+    if (error instanceof CheckpointListError) return refused(unlisted(error))
+    throw error
+  }
   const meanwhile = refusal()
   if (meanwhile) return refused(meanwhile)
   const target = rollbackTarget(checkpoints, args)
   if (!target.ok) return refused(target.message)
   const { number } = target.checkpoint
   ctx.manager.pause(loop, `rolling back to checkpoint ${number}`, "rollback")
-  const saved = yield* io({ kind: "checkpoint-save", loop })
+  let saved
+  try {
+    saved = yield* io({ kind: "checkpoint-save", loop })
+  } catch (error) {
+    if (error instanceof CheckpointListError) {
+      return refused(`${unlisted(error)} The loop is paused; /ralph-resume goes on.`)
+    }
+    throw error
+  }
   if (!saved) return refused("The project is not a git repository: there are no checkpoints.")
   const late = refusal()
   if (late) return refused(`${late}\nNothing was restored; the work tree as it is now was saved as checkpoint ${saved.number}.`)
@@ -51,6 +65,10 @@ function* restore(ctx: JobContext, loop: Loop, args: string): Job<RollbackResult
   yield* log("info", "rolled back", { loop: loop.id, to: target.checkpoint.ref, saved: saved.ref, files: changes.length })
   return { done: true, title: `Ralph · rolled back to checkpoint ${number}`, message: rollbackSummary(number, saved.number, changes), variant: "warning" }
 }
+
+/** Which checkpoints there are is unknown: no number is given to a save (0 would be the start's), no file written. */
+const unlisted = (error: CheckpointListError): string =>
+  `No rollback: ${error.message}. Nothing was saved or restored; try again once git answers.`
 
 /** The session is idle (false also when OpenCode could not say). */
 function* idle(sessionID: string): Job<boolean> {
