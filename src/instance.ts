@@ -128,7 +128,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   beat.start()
   // Requests of the TUI, the `ralph-loop` command or a runner, once the loops are taken back (src/control/):
   // this instance's loops' and, if it holds the lease, the project's.
-  const holds = () => beat.ready.then(() => beat.holds())
+  const holds = () => beat.holdsNow()
   const control = new ControlChannel(input.directory, controlAct(ctx), (level, message, extra) => api.log(level, message, extra), Date.now, undefined, {
     route: controlRoute(ctx, holds),
     taker: launcher.boot,

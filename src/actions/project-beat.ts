@@ -18,6 +18,8 @@ export class ProjectBeat {
   private timer: ReturnType<typeof setInterval> | undefined
   private beating: Promise<void> | undefined
   private failing = false
+  /** The last beat found no state folder: a client's request may have just made it. */
+  private noFolder = false
   private disposed = false
   private resolveReady: () => void = () => undefined
   /** Resolves after the first beat: until then nobody here knows whether this instance holds the lease. */
@@ -43,6 +45,16 @@ export class ProjectBeat {
     return !this.disposed && this.lease.holds()
   }
 
+  /**
+   * Whether this instance holds the lease, for a request that waits on the answer: after the first
+   * beat, and — when that found no state folder (the request's client made it since) — after one now.
+   */
+  async holdsNow(): Promise<boolean> {
+    await this.ready
+    if (this.noFolder) await this.beat()
+    return this.holds()
+  }
+
   /** One beat now (overlapping calls share it). */
   beat(): Promise<void> {
     this.beating ??= this.beatOnce().finally(() => (this.beating = undefined))
@@ -63,6 +75,7 @@ export class ProjectBeat {
     try {
       const had = this.lease.holds()
       const view = await this.lease.tick()
+      this.noFolder = view.kind === "no-folder"
       if (this.disposed) return
       if (view.kind !== "no-folder") await writePresence(this.directory, { ...this.me, heartbeat: this.now(), what: "OpenCode" })
       if (view.kind === "mine" && !had) {
