@@ -64,18 +64,20 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   if (shared.problem) api.log("warn", shared.problem)
   const launcher = { pid: process.pid, boot: randomUUID() }
   // The instance's heartbeat and the project's lease: the project-wide work runs where the lease is.
-  const beat = new ProjectBeat(input.directory, { ...launcher, host: HOST }, {
-    gained: () => {
-      if (worktree) return
-      worktrees.start()
-      void parallel.reconcile()
-    },
-    // A worktree loop another process launched is settled here.
-    holding: () => !worktree && worktrees.start(),
-    log: (level, message, extra) => api.log(level, message, extra),
-  })
+  // A worktree's instance has none (no project-wide work there; its folder is removed while it runs).
+  const beat = worktree
+    ? undefined
+    : new ProjectBeat(input.directory, { ...launcher, host: HOST }, {
+        gained: () => {
+          worktrees.start()
+          void parallel.reconcile()
+        },
+        // A worktree loop another process launched is settled here.
+        holding: () => worktrees.start(),
+        log: (level, message, extra) => api.log(level, message, extra),
+      })
   const parallel = new ParallelPlan(() => ctx)
-  const worktrees = new WorktreeWatch(() => ctx, undefined, () => beat.holds())
+  const worktrees = new WorktreeWatch(() => ctx, undefined, () => beat?.holds() ?? true)
   const store = new LoopStore(input.directory, faults, JOURNAL_LIMITS, launcher.boot)
   const manager = new LoopManager((loop, event) => {
     store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
@@ -125,14 +127,14 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   runner.recoverAll(manager.adoptAll(found.loops, settings.current.resumeOnStart === "ask"), found)
   // Worktree loops started from here: woken after a restart of OpenCode, merged back when they end —
   // by the lease holder (ProjectBeat's `gained`).
-  beat.start()
+  beat?.start()
   // Requests of the TUI, the `ralph-loop` command or a runner, once the loops are taken back (src/control/):
   // this instance's loops' and, if it holds the lease, the project's.
-  const holds = () => beat.holdsNow()
+  const holds = async () => (beat ? beat.holdsNow() : true)
   const control = new ControlChannel(input.directory, controlAct(ctx), (level, message, extra) => api.log(level, message, extra), Date.now, undefined, {
     route: controlRoute(ctx, holds),
     taker: launcher.boot,
-    orphans: async () => ((await holds()) ? stoppedTakers(input.directory, Date.now()) : undefined),
+    ...(beat ? { orphans: async () => ((await beat.holdsNow()) ? stoppedTakers(input.directory, Date.now()) : undefined) } : {}),
   })
   control.start()
   api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: redacted(settings.current) })
@@ -153,7 +155,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
       worktrees.dispose()
       ctx.runner.dispose()
       await store.flush()
-      await beat.dispose()
+      await beat?.dispose()
     },
   }
   // The event hook guards itself: a wrapper would cost two promises per event.

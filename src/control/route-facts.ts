@@ -33,9 +33,9 @@ export async function readOthersLoops(directory: string, myBoot: string | undefi
       const alive = aliveHere(beat, now)
       return [{ id, sessionID, lineage, owner: { alive, described: describeHeartbeat(beat, now, alive) } }]
     }
-    // An owner without a heartbeat: a version before heartbeats (its pid is all there is), or one
-    // that removed its heartbeat as it stopped.
-    const alive = owner.boot === undefined && owner.host === HOST && pidAlive(owner.pid)
+    // An owner without a heartbeat file (a version before them, a worktree's instance, one that
+    // removed its file as it was disposed): its pid is all there is to ask.
+    const alive = owner.host === HOST && pidAlive(owner.pid)
     return [{ id, sessionID, lineage, owner: { alive, described: `OpenCode (pid ${owner.pid}, ${alive ? "running" : "not running"})` } }]
   })
 }
