@@ -1,13 +1,20 @@
 // Which process takes a control request (src/control/route.ts), and the control channel with two
 // processes on one folder and with a rollback under way: the owner takes its loop's requests, the
-// lease holder the project's, the other leaves the file alone; a status never waits behind a rollback.
+// lease holder the project's, the other leaves the file alone; a status never waits behind a rollback;
+// a request no process took is answered with who should have taken it.
 import { readdirSync } from "node:fs"
 import { afterEach, describe, expect, it } from "vitest"
 import { ControlChannel, type ControlAct, type ControlRoute } from "../../src/control/channel.js"
 import { controlFolder, sendControl } from "../../src/control/client.js"
 import type { ControlRequest } from "../../src/control/request.js"
 import { routeRequest, type OthersLoop, type RouteFacts } from "../../src/control/route.js"
+import { HOST } from "../../src/store/heartbeat-files.js"
+import { JOURNAL_LIMITS } from "../../src/store/journal.js"
+import { LoopStore } from "../../src/store/loop-store.js"
+import { writePresence } from "../../src/store/presence-files.js"
+import { ProjectLease } from "../../src/store/project-lease.js"
 import { tempDirs } from "../temp-dirs.js"
+import { loop } from "./fixtures.js"
 
 const tempDir = tempDirs()
 const channels: ControlChannel[] = []
@@ -105,5 +112,25 @@ describe("the control channel with two processes, and side by side", () => {
     expect((await rollback).status).toBe("done")
     expect((await pause).status).toBe("done")
     expect(order).toEqual(["status", "rollback", "pause"])
+  })
+})
+
+describe("a request no process took", () => {
+  it("the client's answer names the loop's owner and whether it runs (its heartbeat, its pid); else the lease holder", async () => {
+    const dir = tempDir("ralph-route-")
+    const now = Date.now()
+    const store = new LoopStore(dir, undefined, JOURNAL_LIMITS, "boot-live")
+    await store.save(loop({ id: "ses_live1", sessionID: "ses_live1" }), "test", now)
+    await store.flush()
+    await writePresence(dir, { pid: process.pid, host: HOST, boot: "boot-live", heartbeat: now, what: "OpenCode" })
+    const live = await sendControl(dir, { verb: "pause", loop: "ses_live1" }, { timeoutMs: 300 })
+    expect(live.status).toBe("no-answer")
+    expect(live.message).toContain(`The loop ses_live1 is run by OpenCode (pid ${process.pid} on ${HOST}, running; last heartbeat `)
+    // Its heartbeat stopped long ago: said as not running.
+    await writePresence(dir, { pid: process.pid, host: HOST, boot: "boot-live", heartbeat: now - 60_000, what: "OpenCode" })
+    expect((await sendControl(dir, { verb: "pause", loop: "ses_live1" }, { timeoutMs: 300 })).message).toContain(`(pid ${process.pid} on ${HOST}, not running; last heartbeat `)
+    // No loop named: who holds the project's lease.
+    await new ProjectLease(dir, { pid: process.pid, host: HOST, boot: "boot-lease", what: "OpenCode" }).tick()
+    expect((await sendControl(dir, { verb: "status" }, { timeoutMs: 300 })).message).toContain(`The project's lease is held by OpenCode (pid ${process.pid} on ${HOST}, running;`)
   })
 })
