@@ -77,13 +77,18 @@ export class ProjectBeat {
       const view = await this.lease.tick()
       this.noFolder = view.kind === "no-folder"
       if (this.disposed) return
-      if (view.kind !== "no-folder") await writePresence(this.directory, { ...this.me, heartbeat: this.now(), what: "OpenCode" })
+      if (view.kind !== "no-folder")
+        await writePresence(this.directory, { ...this.me, heartbeat: this.now(), what: "OpenCode" })
       if (view.kind === "mine" && !had) {
-        this.hooks.log("info", "this OpenCode holds the project's lease (worktree watch, merges, parallel catch-up)", { directory: this.directory })
+        const what = "this OpenCode holds the project's lease (worktree watch, merges, parallel catch-up)"
+        this.hooks.log("info", what, { directory: this.directory })
         this.hooks.gained()
         await forgetOldPresence(this.directory, this.now())
       } else if (view.kind === "mine") this.hooks.holding()
-      if (had && view.kind !== "mine") this.hooks.log("info", "the project's lease is held by another process now", { holder: view.kind === "held" ? view.holder : undefined })
+      if (had && view.kind !== "mine") {
+        const holder = view.kind === "held" ? view.holder : undefined
+        this.hooks.log("info", "the project's lease is held by another process now", { holder })
+      }
       this.failing = false
     } catch (error) {
       if (!this.failing) this.hooks.log("warn", `the project's lease could not be looked at: ${String(error)}`)

@@ -11,18 +11,29 @@ import { LEASE_DIR, ProjectLease } from "../store/project-lease.js"
 /** Exit status when another process holds the lease. */
 export const LEASE_HELD_EXIT = 1
 
-export async function withCleanLease(project: string, out: (line: string) => void, work: () => Promise<number>): Promise<number> {
-  const lease = new ProjectLease(project, { pid: process.pid, host: HOST, boot: randomUUID(), what: "ralph-loop clean" })
+export async function withCleanLease(
+  project: string,
+  out: (line: string) => void,
+  work: () => Promise<number>,
+): Promise<number> {
+  const me = { pid: process.pid, host: HOST, boot: randomUUID(), what: "ralph-loop clean" }
+  const lease = new ProjectLease(project, me)
   let view
   try {
     view = await lease.tick()
   } catch (error) {
-    out(`ralph-loop clean: the project's lease (${LEASE_DIR}/) could not be taken: ${error instanceof Error ? error.message : String(error)}; nothing was removed`)
+    const why = error instanceof Error ? error.message : String(error)
+    out(`ralph-loop clean: the project's lease (${LEASE_DIR}/) could not be taken: ${why}; nothing was removed`)
     return 1
   }
   if (view.kind === "held") {
-    const who = view.holder ? describeHeartbeat(view.holder, Date.now(), true) : "a process whose lease file cannot be read"
-    out(`ralph-loop clean: nothing removed: the project's lease is held by ${who}. It may be merging or watching worktree loops; close OpenCode on this project (or wait for \`ralph-loop run\` to end) and run clean again.`)
+    const unreadable = "a process (its lease file is unreadable)"
+    const who = view.holder ? describeHeartbeat(view.holder, Date.now(), true) : unreadable
+    out(
+      `ralph-loop clean: nothing removed: the project's lease is held by ${who}. ` +
+        "It may be merging or watching worktree loops; close OpenCode on this project " +
+        "(or wait for `ralph-loop run` to end) and run clean again.",
+    )
     return LEASE_HELD_EXIT
   }
   let beating: Promise<unknown> = Promise.resolve()

@@ -15,7 +15,8 @@ export async function nobodyTookIt(directory: string, loop: string | undefined, 
     }
     const nobody = { pid: -1, host: "", boot: "" }
     const lease = decideLease(await readLease(directory), nobody, now, (r) => aliveHere(r, now), STALE_MS)
-    if (lease.kind === "held" && lease.holder) return `The project's lease is held by ${describeHeartbeat(lease.holder, now, true)}.`
+    if (lease.kind === "held" && lease.holder)
+      return `The project's lease is held by ${describeHeartbeat(lease.holder, now, true)}.`
     return "No running OpenCode holds the project's lease."
   } catch {
     return ""

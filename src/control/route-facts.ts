@@ -18,10 +18,16 @@ const ownedLoopSchema = z.object({
 })
 
 /** The live loops of `directory`'s state folder, with their owners, except those of `myBoot`. */
-export async function readOthersLoops(directory: string, myBoot: string | undefined, now: number): Promise<OthersLoop[]> {
+export async function readOthersLoops(
+  directory: string,
+  myBoot: string | undefined,
+  now: number,
+): Promise<OthersLoop[]> {
   const { state } = await listLoopsFolder(join(directory, STATE_DIR, "loops"))
   const presence = await readPresence(directory)
-  const read = await Promise.all(state.map((entry) => readRegularFile(entry.file).then((r) => (r.ok ? parseOwned(r.text) : undefined))))
+  const read = await Promise.all(
+    state.map((entry) => readRegularFile(entry.file).then((r) => (r.ok ? parseOwned(r.text) : undefined))),
+  )
   return read.flatMap((data): OthersLoop[] => {
     if (!data || data.loop.phase === "stopped") return []
     const { owner, loop } = data
@@ -36,7 +42,8 @@ export async function readOthersLoops(directory: string, myBoot: string | undefi
     // An owner without a heartbeat file (a version before them, a worktree's instance, one that
     // removed its file as it was disposed): its pid is all there is to ask.
     const alive = owner.host === HOST && pidAlive(owner.pid)
-    return [{ id, sessionID, lineage, owner: { alive, described: `OpenCode (pid ${owner.pid}, ${alive ? "running" : "not running"})` } }]
+    const described = `OpenCode (pid ${owner.pid}, ${alive ? "running" : "not running"})`
+    return [{ id, sessionID, lineage, owner: { alive, described } }]
   })
 }
 

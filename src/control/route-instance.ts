@@ -10,9 +10,11 @@ export const controlRoute =
   (ctx: RalphContext, leaseHolder: () => Promise<boolean>): ControlRoute =>
   async (request) => {
     const mine = ctx.manager.all().filter((loop) => loop.phase !== "stopped")
-    const named = request !== undefined && (request.loop !== undefined || (request.verb === "status" && request.session !== undefined))
+    const inSession = request?.verb === "status" && request.session !== undefined
+    const named = request !== undefined && (request.loop !== undefined || inSession)
     const own = named ? routeRequest(request, { mine, others: [], leaseHolder: false }) : undefined
     if (own?.take) return own
     const holder = await leaseHolder()
-    return routeRequest(request, { mine, others: await readOthersLoops(ctx.directory, ctx.launcher.boot, ctx.now()), leaseHolder: holder })
+    const others = await readOthersLoops(ctx.directory, ctx.launcher.boot, ctx.now())
+    return routeRequest(request, { mine, others, leaseHolder: holder })
   }

@@ -47,11 +47,14 @@ export interface Refusal {
   message: string
 }
 
-const inSession = (session: string) => (loop: RoutedLoop) => loop.sessionID === session || loop.lineage.includes(session)
+const inSession = (session: string) => (loop: RoutedLoop) =>
+  loop.sessionID === session || loop.lineage.includes(session)
 
 export function routeRequest(request: ControlRequest | undefined, facts: RouteFacts): Route {
   const forProject = (queue: string | undefined, refusal?: Refusal): Route =>
-    facts.leaseHolder ? { take: true, queue, ...(refusal === undefined ? {} : { refusal }) } : { take: false, why: "for the project's lease holder" }
+    facts.leaseHolder
+      ? { take: true, queue, ...(refusal === undefined ? {} : { refusal }) }
+      : { take: false, why: "for the project's lease holder" }
   if (!request) return forProject(undefined)
   const { verb } = request
   if (verb === "remember" || verb === "forget") return forProject("memory")
@@ -73,7 +76,9 @@ export function routeRequest(request: ControlRequest | undefined, facts: RouteFa
     const { owner } = any.loop as OthersLoop
     if (owner?.alive) return { take: false, why: `loop ${any.loop.id} is run by ${owner.described}` }
     if (owner) {
-      const message = `The Ralph loop ${any.loop.id} is run by ${owner.described}, so nothing can act on it now. OpenCode takes it back when it starts again in this project (or \`ralph-loop run --resume\`).`
+      const message =
+        `The Ralph loop ${any.loop.id} is run by ${owner.described}, so nothing can act on it now. ` +
+        "OpenCode takes it back when it starts again in this project (or `ralph-loop run --resume`)."
       return forProject(undefined, { title: "Ralph · the loop's OpenCode is not running", message })
     }
     return forProject(`loop ${any.loop.id}`)

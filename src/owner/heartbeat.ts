@@ -34,7 +34,11 @@ export type Identity = Pick<Heartbeat, "pid" | "host" | "boot">
  * Whether the process behind `record` runs: not released, a heartbeat within STALE_MS, and — on
  * this machine, where it can be asked — its pid alive (a process that died loses it at once).
  */
-export function heartbeatAlive(record: Heartbeat, now: number, here: { host: string; pidAlive: (pid: number) => boolean }): boolean {
+export function heartbeatAlive(
+  record: Heartbeat,
+  now: number,
+  here: { host: string; pidAlive: (pid: number) => boolean },
+): boolean {
   if (record.released) return false
   if (now - record.heartbeat > STALE_MS) return false
   return record.host !== here.host || here.pidAlive(record.pid)

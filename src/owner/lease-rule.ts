@@ -23,8 +23,14 @@ export type LeaseDecision =
   /** Another live process holds it (undefined: a damaged file not yet stale). */
   | { kind: "held"; holder: Heartbeat | undefined }
 
-export function decideLease(entries: readonly LeaseEntry[], me: Identity, now: number, alive: (record: Heartbeat) => boolean, staleMs: number): LeaseDecision {
-  const top = entries.reduce<LeaseEntry | undefined>((best, e) => (best === undefined || e.seq > best.seq ? e : best), undefined)
+export function decideLease(
+  entries: readonly LeaseEntry[],
+  me: Identity,
+  now: number,
+  alive: (record: Heartbeat) => boolean,
+  staleMs: number,
+): LeaseDecision {
+  const top = entries.reduce<LeaseEntry | undefined>((best, e) => (!best || e.seq > best.seq ? e : best), undefined)
   if (!top) return { kind: "take", seq: 1 }
   const { record } = top
   if (record && record.boot === me.boot && record.pid === me.pid && !record.released)

@@ -23,7 +23,8 @@ export function pidAlive(pid: number): boolean {
 }
 
 /** The rule of src/owner/heartbeat.ts, asked on this machine. */
-export const aliveHere = (record: Heartbeat, now: number): boolean => heartbeatAlive(record, now, { host: HOST, pidAlive })
+export const aliveHere = (record: Heartbeat, now: number): boolean =>
+  heartbeatAlive(record, now, { host: HOST, pidAlive })
 
 export interface HeartbeatFile {
   name: string
@@ -34,7 +35,8 @@ export interface HeartbeatFile {
 
 /** The `*.json` regular files in `folder` as heartbeats (none when the folder is missing). */
 export async function readHeartbeats(folder: string): Promise<HeartbeatFile[]> {
-  const names = (await readdir(folder).catch(() => [] as string[])).filter((name) => name.endsWith(".json") && !name.startsWith("."))
+  const all = await readdir(folder).catch(() => [] as string[])
+  const names = all.filter((name) => name.endsWith(".json") && !name.startsWith("."))
   const files = await Promise.all(
     names.map(async (name): Promise<HeartbeatFile | undefined> => {
       const file = join(folder, name)

@@ -30,11 +30,14 @@ export async function removePresence(directory: string, boot: string): Promise<v
 /** The instances' heartbeats in `directory`, by boot id. */
 export async function readPresence(directory: string): Promise<Map<string, Heartbeat>> {
   const files = await readHeartbeats(join(directory, PROCESSES_DIR))
-  return new Map(files.flatMap((f) => (f.record && f.name === fileName(f.record.boot) ? [[f.record.boot, f.record] as const] : [])))
+  const named = files.flatMap((f) => (f.record && f.name === fileName(f.record.boot) ? [f.record] : []))
+  return new Map(named.map((record) => [record.boot, record]))
 }
 
 /** Presence files of instances that stopped long ago (a crash leaves them). */
 export async function forgetOldPresence(directory: string, now: number): Promise<void> {
   const files = await readHeartbeats(join(directory, PROCESSES_DIR))
-  for (const f of files) if (now - (f.record?.heartbeat ?? f.writtenAt) > FORGET_PRESENCE_MS) await rm(join(directory, PROCESSES_DIR, f.name), { force: true }).catch(() => undefined)
+  for (const f of files)
+    if (now - (f.record?.heartbeat ?? f.writtenAt) > FORGET_PRESENCE_MS)
+      await rm(join(directory, PROCESSES_DIR, f.name), { force: true }).catch(() => undefined)
 }

@@ -8,7 +8,8 @@ import { join } from "node:path"
 import { STALE_MS, type Heartbeat, type Identity } from "../owner/heartbeat.js"
 import { decideLease, type LeaseEntry } from "../owner/lease-rule.js"
 import { STATE_DIR } from "../project/own-files.js"
-import { aliveHere, createHeartbeat, ensureFolder, readHeartbeats, removeLeftoverTemps, writeHeartbeat } from "./heartbeat-files.js"
+import { aliveHere, createHeartbeat, ensureFolder, readHeartbeats } from "./heartbeat-files.js"
+import { removeLeftoverTemps, writeHeartbeat } from "./heartbeat-files.js"
 import { ignoreOwnFolder } from "./loop-store.js"
 
 export const LEASE_DIR = `${STATE_DIR}/lease`
@@ -22,7 +23,8 @@ export type LeaseView =
 
 const seqOf = (name: string): number | undefined => {
   const digits = name.slice(0, -".json".length)
-  return digits.length > 0 && digits.length <= 12 && [...digits].every((c) => c >= "0" && c <= "9") ? Number(digits) : undefined
+  const number = digits.length > 0 && digits.length <= 12 && [...digits].every((c) => c >= "0" && c <= "9")
+  return number ? Number(digits) : undefined
 }
 
 export async function readLease(directory: string): Promise<LeaseEntry[]> {
@@ -83,7 +85,8 @@ export class ProjectLease {
     const seq = this.held
     this.held = undefined
     if (seq === undefined) return
-    await writeHeartbeat(join(this.directory, LEASE_DIR), `${seq}.json`, { ...this.record(this.now()), released: true }).catch(() => undefined)
+    const released = { ...this.record(this.now()), released: true }
+    await writeHeartbeat(join(this.directory, LEASE_DIR), `${seq}.json`, released).catch(() => undefined)
   }
 
   private record(now: number): Heartbeat {
