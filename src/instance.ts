@@ -42,7 +42,7 @@ import { ParallelPlan } from "./actions/parallel-plan.js"
 import { readWorktreeState } from "./store/worktree-file.js"
 import { sharedFilesFolder } from "./store/shared-files.js"
 import { redacted } from "./notify/redact.js"
-import { ControlChannel } from "./control/channel.js"
+import { ControlChannel, type ControlLog } from "./control/channel.js"
 import { controlAct } from "./control/serve.js"
 import { controlRoute } from "./control/route-instance.js"
 import { stoppedTakers } from "./control/route-facts.js"
@@ -131,10 +131,12 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   // Requests of the TUI, the `ralph-loop` command or a runner, once the loops are taken back (src/control/):
   // this instance's loops' and, if it holds the lease, the project's.
   const holds = async () => (beat ? beat.holdsNow() : true)
-  const control = new ControlChannel(input.directory, controlAct(ctx), (level, message, extra) => api.log(level, message, extra), Date.now, undefined, {
+  const orphans = async () => ((await beat?.holdsNow()) ? stoppedTakers(input.directory, Date.now()) : undefined)
+  const log: ControlLog = (level, message, extra) => api.log(level, message, extra)
+  const control = new ControlChannel(input.directory, controlAct(ctx), log, Date.now, undefined, {
     route: controlRoute(ctx, holds),
     taker: launcher.boot,
-    ...(beat ? { orphans: async () => ((await beat.holdsNow()) ? stoppedTakers(input.directory, Date.now()) : undefined) } : {}),
+    ...(beat ? { orphans } : {}),
   })
   control.start()
   api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: redacted(settings.current) })

@@ -202,7 +202,8 @@ export class ControlChannel {
       return of && !this.inflight.has(of.id) ? [{ name, ...of }] : []
     })
     if (!this.options.orphans && !first) return
-    const orphan = this.options.orphans ? (taken.length > 0 || first ? await this.options.orphans() : undefined) : () => true
+    const { orphans } = this.options
+    const orphan = orphans ? (taken.length > 0 || first ? await orphans() : undefined) : () => true
     if (!orphan) return
     for (const { name, id, taker } of taken) {
       if (!orphan(taker)) continue
@@ -229,7 +230,9 @@ export class ControlChannel {
       return false
     }
     const read = await this.readRequest(id, waiting, stat.size)
-    const route = await this.route(read.ok ? read.request : undefined).catch((error: unknown): Route => ({ take: false, why: `its route could not be told: ${String(error)}` }))
+    const route = await this.route(read.ok ? read.request : undefined).catch(
+      (error: unknown): Route => ({ take: false, why: `its route could not be told: ${String(error)}` }),
+    )
     if (!route.take) {
       if (!this.left.has(id)) this.log("info", "control request left to another process", { id, why: route.why })
       this.left.add(id)
@@ -240,7 +243,12 @@ export class ControlChannel {
     // Withdrawn by its client meanwhile, or taken by another instance: not ours.
     if (!(await rename(waiting, taken).then(() => true, () => false))) return false
     const work = this.queued(route.queue, async () => {
-      const result = route.refusal ? { ok: false, ...route.refusal } : read.ok ? await this.actOn(read.request) : { ok: false, title: "Ralph · request refused", message: read.reason }
+      const refused = (message: string) => ({ ok: false, title: "Ralph · request refused", message })
+      const result = route.refusal
+        ? { ok: false, ...route.refusal }
+        : read.ok
+          ? await this.actOn(read.request)
+          : refused(read.reason)
       await this.answer(id, result)
       await rm(taken, { force: true }).catch(() => undefined)
     })
@@ -258,7 +266,11 @@ export class ControlChannel {
     return next
   }
 
-  private async readRequest(id: string, file: string, size: number): Promise<{ ok: true; request: ControlRequest } | { ok: false; reason: string }> {
+  private async readRequest(
+    id: string,
+    file: string,
+    size: number,
+  ): Promise<{ ok: true; request: ControlRequest } | { ok: false; reason: string }> {
     if (size > MAX_REQUEST_BYTES) return { ok: false, reason: `the request is larger than ${MAX_REQUEST_BYTES} bytes` }
     const read = await readRegularFile(file)
     if (!read.ok) return { ok: false, reason: `the request ${read.message}` }

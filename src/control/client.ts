@@ -75,7 +75,10 @@ export async function sendControl(directory: string, ask: ControlAsk, options: C
   )
   if (withdrawn) {
     const who = await nobodyTookIt(directory, ask.loop)
-    return { id, status: "no-answer", title: "Ralph · no answer", message: `No answer: is OpenCode running with the ralph-loop plugin in ${directory}?${who ? ` ${who}` : ""} The request was withdrawn; nothing was done.` }
+    const message =
+      `No answer: is OpenCode running with the ralph-loop plugin in ${directory}?` +
+      `${who ? ` ${who}` : ""} The request was withdrawn; nothing was done.`
+    return { id, status: "no-answer", title: "Ralph · no answer", message }
   }
   if (await answered(folder, resultFile, options.takenTimeoutMs ?? 120_000, options.signal)) return takeResult(id, resultFile)
   return { id, status: "no-answer", title: "Ralph · no answer", message: `The plugin took the request but has not answered yet; it may still act on it. See ralph-loop status.` }

@@ -53,7 +53,8 @@ export function newRequestId(now: number, random: string): string {
 
 /** The three names of a request's life: waiting, taken by the plugin (the instance's boot id in it), answered. */
 export const requestName = (id: string): string => `${id}.request.json`
-export const takenName = (id: string, taker?: string): string => (taker === undefined ? `${id}.taken.json` : `${id}.${taker}.taken.json`)
+export const takenName = (id: string, taker?: string): string =>
+  taker === undefined ? `${id}.taken.json` : `${id}.${taker}.taken.json`
 export const resultName = (id: string): string => `${id}.result.json`
 
 /** The id of a request file's name (`<id>.request.json`), else undefined. */
@@ -62,7 +63,7 @@ export function requestIdOf(name: string): string | undefined {
   return id !== undefined && ID.test(id) ? id : undefined
 }
 
-/** The id and taker of a taken request's name (`<id>.<taker>.taken.json`, or `<id>.taken.json` of older versions), else undefined. */
+/** The id and taker of a taken request's name (`<id>.<taker>.taken.json`; older versions': `<id>.taken.json`). */
 export function takenIdOf(name: string): { id: string; taker: string | undefined } | undefined {
   if (!name.endsWith(".taken.json")) return undefined
   const rest = name.slice(0, -".taken.json".length)

@@ -71,7 +71,8 @@ function persistable(loop: Loop): LoopState {
 
 /** The state file's text for `loop`. */
 export function stateText(loop: Loop, now: number, owner: LoopOwner = OWNER): string {
-  const persisted: PersistedLoop = { schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), owner, loop: persistable(loop) }
+  const savedAt = new Date(now).toISOString()
+  const persisted: PersistedLoop = { schemaVersion: SCHEMA_VERSION, savedAt, owner, loop: persistable(loop) }
   return `${JSON.stringify(persisted, null, 2)}\n`
 }
 
