@@ -40,8 +40,13 @@ import { ParallelPlan } from "./actions/parallel-plan.js"
 import { readWorktreeState } from "./store/worktree-file.js"
 import { sharedFilesFolder } from "./store/shared-files.js"
 import { redacted } from "./notify/redact.js"
-import { ControlChannel } from "./control/channel.js"
+import { ControlChannel, type ControlLog } from "./control/channel.js"
 import { controlAct } from "./control/serve.js"
+import { controlRoute } from "./control/route-instance.js"
+import { stoppedTakers } from "./control/route-facts.js"
+import { ProjectBeat } from "./actions/project-beat.js"
+import { HOST } from "./store/heartbeat-files.js"
+import { JOURNAL_LIMITS } from "./store/journal.js"
 
 /**
  * The loops that were active are taken back from disk before the hooks act on anything (a command
@@ -55,9 +60,23 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   // A worktree's loops share the project's memory and progress log.
   const shared = await sharedFilesFolder(input.directory, worktree)
   if (shared.problem) api.log("warn", shared.problem)
+  const launcher = { pid: process.pid, boot: randomUUID() }
+  // The instance's heartbeat and the project's lease: the project-wide work runs where the lease is.
+  // A worktree's instance has none (no project-wide work there; its folder is removed while it runs).
+  const beat = worktree
+    ? undefined
+    : new ProjectBeat(input.directory, { ...launcher, host: HOST }, {
+        gained: () => {
+          worktrees.start()
+          void parallel.reconcile()
+        },
+        // A worktree loop another process launched is settled here.
+        holding: () => worktrees.start(),
+        log: (level, message, extra) => api.log(level, message, extra),
+      })
   const parallel = new ParallelPlan(() => ctx)
-  const worktrees = new WorktreeWatch(() => ctx)
-  const store = new LoopStore(input.directory, faults)
+  const worktrees = new WorktreeWatch(() => ctx, undefined, () => beat?.holds() ?? true)
+  const store = new LoopStore(input.directory, faults, JOURNAL_LIMITS, launcher.boot)
   const manager = new LoopManager((loop, event) => {
     store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
     if (event.startsWith("stopped:")) void report(input.directory, loop, api, store.settled(loop.id))
@@ -92,7 +111,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
         .then(() => readDecidedLines(store.dir))
         .then((entries) => historyOf(histories(entries), loop), () => []),
     worktrees,
-    launcher: { pid: process.pid, boot: randomUUID() },
+    launcher,
     worktree,
     parallel,
     now: Date.now,
@@ -104,13 +123,19 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   // OpenCode disposed the instance while this loaded: nothing starts (the next instance recovers).
   if (disposed?.aborted) return {}
   runner.recoverAll(manager.adoptAll(found.loops, settings.current.resumeOnStart === "ask"), found)
-  // Worktree loops started from here: woken after a restart of OpenCode, merged back when they end.
-  if (!worktree) {
-    worktrees.start()
-    void parallel.reconcile()
-  }
-  // Requests of the TUI, the `ralph-loop` command or a runner, once the loops are taken back (src/control/).
-  const control = new ControlChannel(input.directory, controlAct(ctx), (level, message, extra) => api.log(level, message, extra))
+  // Worktree loops started from here: woken after a restart of OpenCode, merged back when they end —
+  // by the lease holder (ProjectBeat's `gained`).
+  beat?.start()
+  // Requests of the TUI, the `ralph-loop` command or a runner, once the loops are taken back (src/control/):
+  // this instance's loops' and, if it holds the lease, the project's.
+  const holds = async () => (beat ? beat.holdsNow() : true)
+  const orphans = async () => ((await beat?.holdsNow()) ? stoppedTakers(input.directory, Date.now()) : undefined)
+  const log: ControlLog = (level, message, extra) => api.log(level, message, extra)
+  const control = new ControlChannel(input.directory, controlAct(ctx), log, Date.now, undefined, {
+    route: controlRoute(ctx, holds),
+    taker: launcher.boot,
+    ...(beat ? { orphans } : {}),
+  })
   control.start()
   api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: redacted(settings.current) })
 
@@ -130,6 +155,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
       worktrees.dispose()
       ctx.runner.dispose()
       await store.flush()
+      await beat?.dispose()
     },
   }
   // The event hook guards itself: a wrapper would cost two promises per event.

@@ -4,6 +4,8 @@
 // (src/worktree/lifecycle.ts): a live one's instance is woken (after a restart of OpenCode nothing
 // else would), and an ended one's branch is settled by a job (jobs/settle-worktree.ts: commit,
 // merge by mergeStrategy, archive under `.opencode/ralph-loop/merged/<NAME>/`, remove), one at a time.
+// With several OpenCode processes on the project, only the holder of the project's lease watches
+// (`holds`, src/actions/project-beat.ts): two would both merge the same branch.
 import type { RalphContext } from "../context.js"
 import { endFilesWritten } from "../report/write.js"
 import { readWorktrees, type WorktreeEntry } from "../store/worktree-loops.js"
@@ -38,6 +40,8 @@ export class WorktreeWatch {
   constructor(
     private readonly ctx: () => RalphContext,
     private readonly ticker: Ticker = EVERY,
+    /** Whether this process holds the project's lease (alone on a project: always). */
+    private readonly holds: () => boolean = () => true,
   ) {}
 
   /** Watches while any worktree needs it (called at start-up and whenever a worktree loop starts). */
@@ -60,6 +64,12 @@ export class WorktreeWatch {
 
   private async look(): Promise<void> {
     const ctx = this.ctx()
+    // Not the lease holder (any more): the holder watches; this one starts again if it takes the lease.
+    if (!this.holds()) {
+      this.stopTicking?.()
+      this.stopTicking = undefined
+      return
+    }
     try {
       const entries = await readWorktrees(ctx.directory, ctx.launcher)
       const pending = entries.filter((e) => isLive(e) || awaitsSettling(e) || startWasCut(e))

@@ -3,6 +3,7 @@
 import { parseArgs, projectFolderProblem, type CliArgs } from "./args.js"
 import { checkpoints } from "./checkpoints.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
+import { withCleanLease } from "./clean-lease.js"
 import { CLI_CONTROL_VERBS, control, NO_ANSWER_EXIT } from "./control.js"
 import type { ControlVerb } from "../control/request.js"
 import { doctor } from "./doctor.js"
@@ -93,11 +94,13 @@ async function main(): Promise<number> {
       return uninstall(args, process.env, out)
     case "doctor":
       return doctor(args, process.env, out)
-    case "clean": {
-      const code = await clean(args, process.env, out)
-      const worktreesCode = await cleanWorktrees(args, out)
-      return code || worktreesCode
-    }
+    case "clean":
+      // Only with the project's lease: never beside an OpenCode that merges or watches worktree loops.
+      return withCleanLease(args.project, out, async () => {
+        const code = await clean(args, process.env, out)
+        const worktreesCode = await cleanWorktrees(args, out)
+        return code || worktreesCode
+      })
     case "worktrees":
       return worktrees(args, out)
     case "checkpoints":

@@ -1,9 +1,13 @@
 // The control channel's server side, in the plugin: it watches the control folder (client.ts writes
-// the requests) and acts on each request once, one at a time, in the order of their names. A
-// request is first renamed `<id>.taken.json` — from then on its client cannot withdraw it — then
-// acted on; its result is written before the taken file is removed, so a restart never acts twice:
-// a taken file found at start without a result is answered "interrupted", not acted on again. A
-// request written while OpenCode was not running is acted on at the next start.
+// the requests) and acts on the requests that are this instance's. With several OpenCode processes
+// on one project, each reads a request and asks the route rule (route.ts) whether it is its own: the
+// loop's owner takes a loop's request, the lease holder the project's; the others leave the file
+// alone. A request is first renamed `<id>.<taker>.taken.json` — from then on its client cannot
+// withdraw it — then acted on; its result is written before the taken file is removed, so a restart
+// never acts twice: a taken file whose taker no longer runs, without a result, is answered
+// "interrupted" (by the lease holder), not acted on again. A request written while OpenCode was not
+// running is acted on at the next start. Requests are answered side by side: a status at once, the
+// acts on one loop one at a time, in the order of their names (route.ts says what waits for what).
 // Everything runs off the event path (fs.watch callbacks only schedule a scan) and nothing throws out.
 // In OpenCode's Bun (1.3.14) fs.watch on Linux may hold an event back until the next one comes, so a
 // request could wait for hours: the folder is also looked at every RESCAN_MS (one readdir).
@@ -14,8 +18,25 @@ import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import { publish } from "./publish.js"
 import { readRegularFile } from "../store/regular-file.js"
 import { CONTROL_DIR, MAX_REQUEST_BYTES, parseRequest, requestName, resultName, takenIdOf, takenName, waitingRequests, type ControlRequest, type ControlResult } from "./request.js"
+import type { Route } from "./route.js"
 
 export type ControlAct = (request: ControlRequest) => Promise<Omit<ControlResult, "id">>
+/** Whether this instance takes the request (undefined: it could not be read — the project's to refuse). */
+export type ControlRoute = (request: ControlRequest | undefined) => Promise<Route>
+
+export interface ChannelOptions {
+  route?: ControlRoute
+  /** This instance's boot id, in the names of the requests it takes. */
+  taker?: string
+  /**
+   * Which taken files, left by takers that no longer run, this instance answers "interrupted"
+   * (undefined: none now). Without it: every one found at the first scan (one process alone).
+   */
+  orphans?: () => Promise<((taker: string | undefined) => boolean) | undefined>
+}
+
+/** Alone on a project: every request is this instance's, one at a time. */
+const TAKE_ALL: ControlRoute = async () => ({ take: true, queue: "all" })
 export type ControlLog = (level: "info" | "warn", message: string, extra?: Record<string, unknown>) => void
 
 /** How often the folder is looked at besides fs.watch's events. */
@@ -42,6 +63,14 @@ export class ControlChannel {
   private disposed = false
   /** Names that are not regular files: said once, then left alone. */
   private readonly ignored = new Set<string>()
+  /** Requests left to another process: said once. */
+  private readonly left = new Set<string>()
+  /** Requests taken and not answered yet, by id. */
+  private readonly inflight = new Map<string, Promise<void>>()
+  /** The last act waiting in each queue (route.ts). */
+  private readonly queues = new Map<string, Promise<void>>()
+  private readonly route: ControlRoute
+  private readonly taker: string | undefined
 
   constructor(
     private readonly directory: string,
@@ -49,8 +78,11 @@ export class ControlChannel {
     private readonly log: ControlLog,
     private readonly now: () => number = Date.now,
     private readonly watchFolder: WatchFolder = (folder, listener) => watch(folder, listener),
+    private readonly options: ChannelOptions = {},
   ) {
     this.folder = join(directory, CONTROL_DIR)
+    this.route = options.route ?? TAKE_ALL
+    this.taker = options.taker
   }
 
   /** Watches the folder (or, until it exists, the nearest folder on the way to it) and scans it once. */
@@ -67,9 +99,9 @@ export class ControlChannel {
     this.watcher = undefined
   }
 
-  /** Resolves once the requests seen so far are acted on (tests). */
+  /** Resolves once the requests seen so far are acted on (tests, dispose). */
   async settled(): Promise<void> {
-    while (this.scanning) await this.scanning
+    while (this.scanning || this.inflight.size > 0) await Promise.all([this.scanning, ...this.inflight.values()])
   }
 
   private arm(): void {
@@ -151,10 +183,7 @@ export class ControlChannel {
       return undefined
     })
     if (!names) return
-    if (!this.started) {
-      this.started = true
-      await this.afterRestart(names)
-    }
+    await this.leftovers(names)
     let took = false
     for (const id of waitingRequests(names)) {
       if (this.disposed) return
@@ -165,24 +194,34 @@ export class ControlChannel {
   }
 
   /** What a run before this one left: requests taken but not answered, results no client took. */
-  private async afterRestart(names: readonly string[]): Promise<void> {
-    for (const name of names) {
-      const id = takenIdOf(name)
-      if (id !== undefined) {
-        if (!names.includes(resultName(id)))
-          await this.answer(id, { ok: false, title: "Ralph · request interrupted", message: "OpenCode stopped while acting on this request; whether it was done is not known. See ralph-loop status." })
-        await rm(join(this.folder, name), { force: true }).catch(() => undefined)
-      } else if (name.endsWith(".result.json")) {
-        const stat = await lstat(join(this.folder, name)).catch(() => undefined)
-        if (stat && this.now() - stat.mtimeMs > STALE_RESULT_MS) await rm(join(this.folder, name), { force: true }).catch(() => undefined)
-      }
+  private async leftovers(names: readonly string[]): Promise<void> {
+    const first = !this.started
+    this.started = true
+    const taken = names.flatMap((name) => {
+      const of = takenIdOf(name)
+      return of && !this.inflight.has(of.id) ? [{ name, ...of }] : []
+    })
+    if (!this.options.orphans && !first) return
+    const { orphans } = this.options
+    const orphan = orphans ? (taken.length > 0 || first ? await orphans() : undefined) : () => true
+    if (!orphan) return
+    for (const { name, id, taker } of taken) {
+      if (!orphan(taker)) continue
+      if (!names.includes(resultName(id)))
+        await this.answer(id, { ok: false, title: "Ralph · request interrupted", message: "OpenCode stopped while acting on this request; whether it was done is not known. See ralph-loop status." })
+      await rm(join(this.folder, name), { force: true }).catch(() => undefined)
+    }
+    if (!first) return
+    for (const name of names.filter((n) => n.endsWith(".result.json"))) {
+      const stat = await lstat(join(this.folder, name)).catch(() => undefined)
+      if (stat && this.now() - stat.mtimeMs > STALE_RESULT_MS) await rm(join(this.folder, name), { force: true }).catch(() => undefined)
     }
   }
 
-  /** Acts on the request `id` if it is one to take (false: gone, or not a regular file). */
+  /** Takes the request `id` if it is this instance's (false: gone, not a regular file, or another's). */
   private async take(id: string): Promise<boolean> {
+    if (this.inflight.has(id)) return false
     const waiting = join(this.folder, requestName(id))
-    const taken = join(this.folder, takenName(id))
     const stat = await lstat(waiting).catch(() => undefined)
     if (!stat) return false
     if (!stat.isFile()) {
@@ -190,25 +229,58 @@ export class ControlChannel {
       this.ignored.add(id)
       return false
     }
+    const read = await this.readRequest(id, waiting, stat.size)
+    const route = await this.route(read.ok ? read.request : undefined).catch(
+      (error: unknown): Route => ({ take: false, why: `its route could not be told: ${String(error)}` }),
+    )
+    if (!route.take) {
+      if (!this.left.has(id)) this.log("info", "control request left to another process", { id, why: route.why })
+      this.left.add(id)
+      return false
+    }
+    this.left.delete(id)
+    const taken = join(this.folder, takenName(id, this.taker))
     // Withdrawn by its client meanwhile, or taken by another instance: not ours.
     if (!(await rename(waiting, taken).then(() => true, () => false))) return false
-    await this.answer(id, await this.resultOf(id, taken))
-    await rm(taken, { force: true }).catch(() => undefined)
+    const work = this.queued(route.queue, async () => {
+      const refused = (message: string) => ({ ok: false, title: "Ralph · request refused", message })
+      const result = route.refusal
+        ? { ok: false, ...route.refusal }
+        : read.ok
+          ? await this.actOn(read.request)
+          : refused(read.reason)
+      await this.answer(id, result)
+      await rm(taken, { force: true }).catch(() => undefined)
+    })
+    this.inflight.set(id, work)
+    void work.finally(() => this.inflight.delete(id))
     return true
   }
 
-  private async resultOf(id: string, file: string): Promise<Omit<ControlResult, "id">> {
-    const refused = (message: string) => ({ ok: false, title: "Ralph · request refused", message })
-    const stat = await lstat(file).catch(() => undefined)
-    if (!stat?.isFile()) return refused("the request is not a regular file")
-    if (stat.size > MAX_REQUEST_BYTES) return refused(`the request is larger than ${MAX_REQUEST_BYTES} bytes`)
+  /** `work` once the last one of `queue` is done (no queue: now). `work` never rejects. */
+  private queued(queue: string | undefined, work: () => Promise<void>): Promise<void> {
+    if (queue === undefined) return work()
+    const next = (this.queues.get(queue) ?? Promise.resolve()).then(work)
+    this.queues.set(queue, next)
+    void next.then(() => this.queues.get(queue) === next && this.queues.delete(queue))
+    return next
+  }
+
+  private async readRequest(
+    id: string,
+    file: string,
+    size: number,
+  ): Promise<{ ok: true; request: ControlRequest } | { ok: false; reason: string }> {
+    if (size > MAX_REQUEST_BYTES) return { ok: false, reason: `the request is larger than ${MAX_REQUEST_BYTES} bytes` }
     const read = await readRegularFile(file)
-    if (!read.ok) return refused(`the request ${read.message}`)
-    const parsed = parseRequest(id, read.text)
-    if (!parsed.ok) return refused(parsed.reason)
-    this.log("info", "control request", { id, verb: parsed.request.verb, loop: parsed.request.loop, from: parsed.request.from })
+    if (!read.ok) return { ok: false, reason: `the request ${read.message}` }
+    return parseRequest(id, read.text)
+  }
+
+  private async actOn(request: ControlRequest): Promise<Omit<ControlResult, "id">> {
+    this.log("info", "control request", { id: request.id, verb: request.verb, loop: request.loop, from: request.from })
     try {
-      return await this.act(parsed.request)
+      return await this.act(request)
     } catch (error) {
       return { ok: false, title: "Ralph · request failed", message: `The request could not be done: ${String(error)}` }
     }

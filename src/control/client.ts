@@ -26,6 +26,7 @@ import { randomBytes } from "node:crypto"
 import { watch, type FSWatcher } from "node:fs"
 import { rm, unlink } from "node:fs/promises"
 import { join } from "node:path"
+import { nobodyTookIt } from "./owner-note.js"
 import { publish } from "./publish.js"
 import { readRegularFile } from "../store/regular-file.js"
 import { CONTROL_DIR, controlRequestSchema, controlResultSchema, newRequestId, requestName, resultName, type ControlRequest } from "./request.js"
@@ -72,8 +73,13 @@ export async function sendControl(directory: string, ask: ControlAsk, options: C
     () => true,
     () => false,
   )
-  if (withdrawn)
-    return { id, status: "no-answer", title: "Ralph · no answer", message: `No answer: is OpenCode running with the ralph-loop plugin in ${directory}? The request was withdrawn; nothing was done.` }
+  if (withdrawn) {
+    const who = await nobodyTookIt(directory, ask.loop)
+    const message =
+      `No answer: is OpenCode running with the ralph-loop plugin in ${directory}?` +
+      `${who ? ` ${who}` : ""} The request was withdrawn; nothing was done.`
+    return { id, status: "no-answer", title: "Ralph · no answer", message }
+  }
   if (await answered(folder, resultFile, options.takenTimeoutMs ?? 120_000, options.signal)) return takeResult(id, resultFile)
   return { id, status: "no-answer", title: "Ralph · no answer", message: `The plugin took the request but has not answered yet; it may still act on it. See ralph-loop status.` }
 }

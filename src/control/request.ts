@@ -53,9 +53,10 @@ export function newRequestId(now: number, random: string): string {
   return `${String(Math.max(0, Math.floor(now))).padStart(13, "0").slice(-13)}-${random}`
 }
 
-/** The three names of a request's life: waiting, taken by the plugin, answered. */
+/** The three names of a request's life: waiting, taken by the plugin (the instance's boot id in it), answered. */
 export const requestName = (id: string): string => `${id}.request.json`
-export const takenName = (id: string): string => `${id}.taken.json`
+export const takenName = (id: string, taker?: string): string =>
+  taker === undefined ? `${id}.taken.json` : `${id}.${taker}.taken.json`
 export const resultName = (id: string): string => `${id}.result.json`
 
 /** The id of a request file's name (`<id>.request.json`), else undefined. */
@@ -64,10 +65,14 @@ export function requestIdOf(name: string): string | undefined {
   return id !== undefined && ID.test(id) ? id : undefined
 }
 
-/** The id of a taken request's name (`<id>.taken.json`), else undefined. */
-export function takenIdOf(name: string): string | undefined {
-  const id = name.endsWith(".taken.json") ? name.slice(0, -".taken.json".length) : undefined
-  return id !== undefined && ID.test(id) ? id : undefined
+/** The id and taker of a taken request's name (`<id>.<taker>.taken.json`; older versions': `<id>.taken.json`). */
+export function takenIdOf(name: string): { id: string; taker: string | undefined } | undefined {
+  if (!name.endsWith(".taken.json")) return undefined
+  const rest = name.slice(0, -".taken.json".length)
+  const dot = rest.indexOf(".")
+  const id = dot < 0 ? rest : rest.slice(0, dot)
+  const taker = dot < 0 ? undefined : rest.slice(dot + 1)
+  return ID.test(id) && taker !== "" ? { id, taker } : undefined
 }
 
 /** The requests waiting in a folder listing, in the order they are acted on (their names'). */

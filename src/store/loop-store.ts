@@ -37,9 +37,16 @@ export interface LoadResult {
 }
 
 /** Which process writes a loop's file: a second OpenCode on the same project must not take it over. */
-const OWNER = { pid: process.pid, host: hostname() }
+export interface LoopOwner {
+  pid: number
+  host: string
+  /** The instance's boot id (absent in files of older versions). */
+  boot?: string | undefined
+}
 
-function ownedByAnotherLiveProcess(owner: { pid: number; host: string } | undefined): boolean {
+const OWNER: LoopOwner = { pid: process.pid, host: hostname() }
+
+function ownedByAnotherLiveProcess(owner: LoopOwner | undefined): boolean {
   if (!owner || owner.host !== OWNER.host || owner.pid === OWNER.pid) return false
   try {
     process.kill(owner.pid, 0)
@@ -63,13 +70,14 @@ function persistable(loop: Loop): LoopState {
 }
 
 /** The state file's text for `loop`. */
-export function stateText(loop: Loop, now: number): string {
-  const persisted: PersistedLoop = { schemaVersion: SCHEMA_VERSION, savedAt: new Date(now).toISOString(), owner: OWNER, loop: persistable(loop) }
+export function stateText(loop: Loop, now: number, owner: LoopOwner = OWNER): string {
+  const savedAt = new Date(now).toISOString()
+  const persisted: PersistedLoop = { schemaVersion: SCHEMA_VERSION, savedAt, owner, loop: persistable(loop) }
   return `${JSON.stringify(persisted, null, 2)}\n`
 }
 
 /** A state file's text back to its loop (throws on invalid JSON or a file that fails the schema). */
-export function parseStateText(text: string): { loop: Loop; owner?: { pid: number; host: string } | undefined } {
+export function parseStateText(text: string): { loop: Loop; owner?: LoopOwner | undefined } {
   const data = parseStateFile(text, persistedLoopSchema)
   return { loop: loopFromState(data.loop), owner: data.owner }
 }
@@ -97,6 +105,8 @@ export class LoopStore {
     directory: string,
     private readonly faults?: Faults,
     journalLimits: JournalLimits = JOURNAL_LIMITS,
+    /** The instance's boot id, written as the loops' owner (src/control/route.ts sends it their requests). */
+    private readonly boot?: string,
   ) {
     this.directory = directory
     this.dir = join(directory, STATE_DIR)
@@ -127,7 +137,7 @@ export class LoopStore {
     const next = previous.then(async () => {
       // From here on a change starts the next batch; this one writes the loop as it is now.
       this.batches.delete(loop.id)
-      const text = stateText(batch.loop, batch.now)
+      const text = stateText(batch.loop, batch.now, this.boot === undefined ? OWNER : { ...OWNER, boot: this.boot })
       await this.ensureDir()
       // The file and the journal do not depend on each other: written side by side (a prompt waits for both).
       await Promise.all([

@@ -91,7 +91,8 @@ describe("checkpoints and /ralph-rollback", () => {
     expect(listed).toMatch(/^ {4}1 {2}\S+ {2}iteration 1 +1 file changed · checks not run$/m)
     expect(listed).toMatch(/^ {4}2 {2}\S+ {2}iteration 2 +2 files changed/m)
     expect(listed).toMatch(/^ {4}4 {2}\S+ {2}saved before a rollback/m)
-    cli("clean", "--days", "0")
+    // clean takes the project's lease, which the OpenCode running here holds: it runs while OpenCode is stopped.
+    await harness().restartServer("SIGTERM", () => cli("clean", "--days", "0"))
     expect(git(project, "for-each-ref", "refs/ralph/")).toBe("")
   })
 

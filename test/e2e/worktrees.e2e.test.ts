@@ -127,10 +127,18 @@ describe("worktree loops", () => {
     expect(cli("worktrees")).toMatch(/- gamma-wt · ralph\/gamma-wt · completed after 1 iteration · conflict \(alpha.txt\)/)
     // ralph-loop status lists its loop beside the project's own (read from the worktree's files).
     expect(cli("status")).toMatch(/^■ ses_\S+ · worktree gamma-wt · ended completed · iteration 1\/\d+ · .* · task-gamma: write alpha.txt$/m)
-    expect(cli("clean")).toContain("kept the worktree gamma-wt: its loop ended less than 30 days ago")
-    expect(cli("clean", "--days", "0")).toContain("kept the worktree gamma-wt: 1 commit on ralph/gamma-wt not in your branch (--force removes it anyway)")
-    expect(existsSync(worktreeDir(project, "gamma-wt"))).toBe(true)
-    expect(cli("clean", "--days", "0", "--force")).toContain("removed the worktree gamma-wt and its branch ralph/gamma-wt; its loop's files are kept in .opencode/ralph-loop/merged/gamma-wt/")
+    // clean takes the project's lease, which the OpenCode running here holds: it runs while OpenCode is stopped.
+    const cleaned: string[] = []
+    let keptBeforeForce = false
+    await harness().restartServer("SIGTERM", () => {
+      cleaned.push(cli("clean"), cli("clean", "--days", "0"))
+      keptBeforeForce = existsSync(worktreeDir(project, "gamma-wt"))
+      cleaned.push(cli("clean", "--days", "0", "--force"))
+    })
+    expect(cleaned[0]).toContain("kept the worktree gamma-wt: its loop ended less than 30 days ago")
+    expect(cleaned[1]).toContain("kept the worktree gamma-wt: 1 commit on ralph/gamma-wt not in your branch (--force removes it anyway)")
+    expect(keptBeforeForce).toBe(true)
+    expect(cleaned[2]).toContain("removed the worktree gamma-wt and its branch ralph/gamma-wt; its loop's files are kept in .opencode/ralph-loop/merged/gamma-wt/")
     expect(existsSync(join(project.dir, ".opencode/ralph-loop/merged/gamma-wt/.opencode/ralph-loop/worktree.json"))).toBe(true)
     expect(existsSync(worktreeDir(project, "gamma-wt"))).toBe(false)
     expect(git(project, "branch", "--list", "ralph/gamma-wt")).toBe("")
@@ -387,7 +395,10 @@ describe("worktree loops", () => {
       }
     }
     expect(cli("worktrees")).toMatch(/- off-wt · ralph\/off-wt · starting · failed/)
-    expect(cli("clean", "--days", "0")).toContain("removed the worktree off-wt and its branch ralph/off-wt")
+    // clean takes the project's lease, which the OpenCode running here holds: it runs while OpenCode is stopped.
+    let cleaned = ""
+    await harness().restartServer("SIGTERM", () => (cleaned = cli("clean", "--days", "0")))
+    expect(cleaned).toContain("removed the worktree off-wt and its branch ralph/off-wt")
     expect(existsSync(worktreeDir(project, "off-wt"))).toBe(false)
   })
 })

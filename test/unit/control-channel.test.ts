@@ -195,7 +195,7 @@ describe("the control channel", () => {
   it("with no plugin to answer, the client withdraws its request and says so", async () => {
     const dir = tempDir("ralph-control-")
     const outcome = await sendControl(dir, { verb: "pause" }, { timeoutMs: 300 })
-    expect(outcome).toMatchObject({ status: "no-answer", message: `No answer: is OpenCode running with the ralph-loop plugin in ${dir}? The request was withdrawn; nothing was done.` })
+    expect(outcome).toMatchObject({ status: "no-answer", message: `No answer: is OpenCode running with the ralph-loop plugin in ${dir}? No running OpenCode holds the project's lease. The request was withdrawn; nothing was done.` })
     expect(readdirSync(controlFolder(dir)).filter((name) => name !== ".tmp")).toEqual([])
     // A plugin that starts later finds nothing to do.
     const { c, acted } = channel(dir)

@@ -35,7 +35,9 @@ describe("a control request", () => {
     const names = [`${later}.request.json`, `${earlier}.request.json`, `${ID}.taken.json`, `${ID}.result.json`, `.${later}.request.json.12.abcdef01.tmp`, "notes.request.json", "x.json"]
     expect(waitingRequests(names)).toEqual([earlier, later])
     expect(requestIdOf(`${ID}.taken.json`)).toBeUndefined()
-    expect(takenIdOf(`${ID}.taken.json`)).toBe(ID)
+    expect(takenIdOf(`${ID}.taken.json`)).toEqual({ id: ID, taker: undefined })
+    expect(takenIdOf(`${ID}.0b5e-77.taken.json`)).toEqual({ id: ID, taker: "0b5e-77" })
+    expect(takenIdOf(`${ID}..taken.json`)).toBeUndefined()
     expect(takenIdOf("../x.taken.json")).toBeUndefined()
   })
 })

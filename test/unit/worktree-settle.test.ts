@@ -104,3 +104,20 @@ describe("settling a worktree loop", () => {
     expect(readWorktreeState(join(merged, "fix"))?.merge).toEqual(second.outcome)
   })
 })
+
+describe("the watch with several OpenCode processes on the project", () => {
+  it("only the holder of the project's lease settles a worktree loop: another process's watch starts no job, and starts one once it holds the lease", async () => {
+    const dir = repo()
+    const path = await completedWorktree(dir, "fix", "ses_one", "one.txt")
+    const started: string[] = []
+    const ctx = { directory: dir, api: { log: () => undefined }, runner: { worktreeJob: (label: string) => started.push(label) }, now: () => Date.now() + 60_000 } as unknown as RalphContext
+    let holds = false
+    const watch = new WorktreeWatch(() => ctx, () => () => undefined, () => holds)
+    await watch.tick()
+    expect(started).toEqual([])
+    expect(existsSync(path)).toBe(true)
+    holds = true
+    await watch.tick()
+    expect(started).toEqual(["settling of the worktree fix"])
+  })
+})

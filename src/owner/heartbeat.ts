@@ -1,0 +1,52 @@
+// A process's heartbeat: who it is (pid, host, a boot id of its own) and when it last said it is
+// there. Written by each OpenCode instance in the project's state folder (processes/<boot>.json, for
+// the loops it owns) and by the lease holder (lease/<n>.json). Pure: the schema and the one rule
+// that says whether the process behind a record still runs.
+import { z } from "zod"
+
+/** How often a live process writes its heartbeat. */
+export const HEARTBEAT_MS = 2_000
+
+/**
+ * A heartbeat older than this is a process that stopped (or hangs): its lease may be taken and its
+ * loops' requests are no longer left for it. Seven beats missed: a busy machine does not lose it.
+ */
+export const STALE_MS = 15_000
+
+export const heartbeatSchema = z.object({
+  pid: z.number().int(),
+  host: z.string(),
+  /** One id per OpenCode instance (a restart, or a second instance in the same process, is another). */
+  boot: z.string().min(1).max(100),
+  /** When it was last written (ms since the epoch). */
+  heartbeat: z.number(),
+  /** Who it is, for the messages that name it ("OpenCode", "ralph-loop clean"). */
+  what: z.string().max(80).optional(),
+  /** Given up on purpose (an instance disposed, a clean done): the next process takes over at once. */
+  released: z.boolean().optional(),
+})
+export type Heartbeat = z.infer<typeof heartbeatSchema>
+
+/** Who a process is, without its beat. */
+export type Identity = Pick<Heartbeat, "pid" | "host" | "boot">
+
+/**
+ * Whether the process behind `record` runs: not released, a heartbeat within STALE_MS, and — on
+ * this machine, where it can be asked — its pid alive (a process that died loses it at once).
+ */
+export function heartbeatAlive(
+  record: Heartbeat,
+  now: number,
+  here: { host: string; pidAlive: (pid: number) => boolean },
+): boolean {
+  if (record.released) return false
+  if (now - record.heartbeat > STALE_MS) return false
+  return record.host !== here.host || here.pidAlive(record.pid)
+}
+
+/** "OpenCode (pid 123, last heartbeat 2 s ago)", for messages that name a process. */
+export function describeHeartbeat(record: Heartbeat, now: number, alive: boolean): string {
+  const ago = Math.max(0, Math.round((now - record.heartbeat) / 1000))
+  const where = `pid ${record.pid}${record.host ? ` on ${record.host}` : ""}`
+  return `${record.what ?? "a process"} (${where}, ${alive ? "running" : "not running"}; last heartbeat ${ago} s ago)`
+}
