@@ -15,7 +15,7 @@ const PKG = packageInfo()
 const list = (...specs: string[]) => JSON.stringify({ plugin: specs })
 
 /** doctor's output for a project (its own git root) with `files`; `~/` files go to the global folder. */
-function doctorOf(files: Record<string, string>): string {
+async function doctorOf(files: Record<string, string>): Promise<string> {
   const root = tempDir("ralph-doctor-listings-")
   const project = join(root, "project")
   mkdirSync(join(project, ".git"), { recursive: true })
@@ -27,26 +27,26 @@ function doctorOf(files: Record<string, string>): string {
     writeFileSync(file, text.replaceAll("<root>", root))
   }
   const lines: string[] = []
-  doctor(parseArgs(["doctor", "--project", project], project) as CliArgs, env, (l) => lines.push(l))
+  await doctor(parseArgs(["doctor", "--project", project], project) as CliArgs, env, (l) => lines.push(l))
   return lines.join("\n")
 }
 
 describe("doctor on a double listing", () => {
-  it("a path and the file: spec (what install used to add): two copies load, the first runs, the other stays out", () => {
-    const out = doctorOf({ "opencode.json": list(PKG.dir), ".opencode/opencode.json": list(PKG.spec) })
+  it("a path and the file: spec (what install used to add): two copies load, the first runs, the other stays out", async () => {
+    const out = await doctorOf({ "opencode.json": list(PKG.dir), ".opencode/opencode.json": list(PKG.spec) })
     expect(out).toContain("warn  the server half is listed 2 times and OpenCode loads 2 copies: the first loaded runs, the others stay out")
     expect(out).not.toContain("later config wins")
   })
 
-  it("a global file: spec and the package's path through a symlink in the project: two copies", () => {
-    const out = doctorOf({ "~/opencode.json": list(PKG.spec), "opencode.json": list("<root>/link") })
+  it("a global file: spec and the package's path through a symlink in the project: two copies", async () => {
+    const out = await doctorOf({ "~/opencode.json": list(PKG.spec), "opencode.json": list("<root>/link") })
     expect(out).toContain("the server half is listed 2 times and OpenCode loads 2 copies")
   })
 
-  it("two file: specs (one package name to OpenCode), or one path twice: loaded once", () => {
-    const specs = doctorOf({ "~/opencode.json": list(PKG.spec), "opencode.json": list(`ralph-loop@file:<root>/link`) })
+  it("two file: specs (one package name to OpenCode), or one path twice: loaded once", async () => {
+    const specs = await doctorOf({ "~/opencode.json": list(PKG.spec), "opencode.json": list(`ralph-loop@file:<root>/link`) })
     expect(specs).toContain("warn  the server half is listed 2 times as one plugin: OpenCode loads it once (the later entry)")
-    const paths = doctorOf({ "opencode.json": list(PKG.dir), ".opencode/opencode.json": list(PKG.dir) })
+    const paths = await doctorOf({ "opencode.json": list(PKG.dir), ".opencode/opencode.json": list(PKG.dir) })
     expect(paths).toContain("the server half is listed 2 times as one plugin")
   })
 
