@@ -152,7 +152,9 @@ async function uncommittedInTheWay(main: string, branch: string): Promise<string
 /** Removes the worktree folder and its branch, once merged (`git branch -d` refuses an unmerged one). */
 export async function removeWorktree(main: string, name: string, force = false): Promise<void> {
   await worktreeListChange(main, () => git(main, ["worktree", "remove", "--force", worktreePath(main, name)]))
-  await git(main, ["branch", force ? "-D" : "-d", branchOf(name)])
+  // In the queue too: `git branch -d` reads every worktree's admin folder (is the branch checked out
+  // there?) and fails "Invalid path '.git/worktrees/<other>'" when another removal takes one meanwhile.
+  await worktreeListChange(main, () => git(main, ["branch", force ? "-D" : "-d", branchOf(name)]))
 }
 
 /**
@@ -173,7 +175,7 @@ export async function reclaimWorktree(main: string, name: string, base: string |
     const files = await git(listed.path, ["status", "--porcelain", "-z", "--ignored", "--untracked-files=all", ...WORK])
     if (files !== "") return { ok: false, why: "it holds files that are not in its commit" }
     await worktreeListChange(main, () => git(main, ["worktree", "remove", "--force", listed.path]))
-    await git(main, ["branch", "-D", branch])
+    await worktreeListChange(main, () => git(main, ["branch", "-D", branch]))
     return { ok: true }
   } catch (error) {
     return { ok: false, why: `git could not tell whether it holds work (${error instanceof Error ? error.message : String(error)})` }
