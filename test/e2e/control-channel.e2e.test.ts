@@ -2,34 +2,21 @@
 // processes of their own beside it, act on a loop through the plugin's control folder — no chat
 // message, so the model is sent nothing for them. A request written while OpenCode is down is acted
 // on once it starts again; one it had taken when it stopped is not acted on again.
-import { execFile } from "node:child_process"
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
 import { RESUMED } from "../../src/actions/jobs/go-on.js"
 import { CONTROL_DIR } from "../../src/control/request.js"
 import { TURN_UNDER_WAY } from "../../src/loop/rollback.js"
-import { packageDir } from "../harness/harness.js"
 import { gate, type MockRequest } from "../harness/mock-model.js"
-import { sharedHarness, waitForLoopEnd, waitForStreamedText } from "./helpers.js"
+import { ralphCli, sharedHarness, waitForLoopEnd, waitForStreamedText } from "./helpers.js"
 
 const harness = sharedHarness()
-const CLI = join(packageDir(), "dist", "cli", "main.js")
-const run = promisify(execFile)
 
 const isControl = (r: MockRequest) => r.lastUser.startsWith("[ralph-loop control]")
 
-/** `ralph-loop <args> --project DIR` in a process of its own: its exit status and output. */
-async function cli(project: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args, "--project", project], { encoding: "utf8" })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string }
-    return { code: e.code ?? -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" }
-  }
-}
+/** `ralph-loop --project DIR <args>`: its exit status and output. */
+const cli = (project: string, ...args: string[]) => ralphCli(project, args)
 
 describe("ralph-loop pause, resume, cancel and rollback through the control channel", () => {
   it("pause stops a loop mid-turn and costs the model nothing; resume makes it go on and complete", async () => {

@@ -1,31 +1,17 @@
 // `ralph-loop hint` in the real OpenCode, run as a process of its own: a hint that starts with `--`
 // is given after `--` and reaches the loop's next prompt whole; one over the limit is refused by the
 // command with one line (the limit and its length), before anything is sent.
-import { execFile } from "node:child_process"
-import { join } from "node:path"
-import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
-import { packageDir } from "../harness/harness.js"
 import { gate, type MockRequest } from "../harness/mock-model.js"
-import { sharedHarness, waitForLoopEnd, waitForStreamedText } from "./helpers.js"
+import { ralphCli, sharedHarness, waitForLoopEnd, waitForStreamedText } from "./helpers.js"
 
 const harness = sharedHarness()
-const CLI = join(packageDir(), "dist", "cli", "main.js")
-const run = promisify(execFile)
 
 const isControl = (r: MockRequest) => r.lastUser.startsWith("[ralph-loop control]")
 const HINT = "--verbose is broken: read HINT-TOKEN first"
 
-/** `ralph-loop <args>` with `--project DIR` first (options go before `--`): its exit status and output. */
-async function cli(project: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, "--project", project, ...args], { encoding: "utf8" })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string }
-    return { code: e.code ?? -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" }
-  }
-}
+/** `ralph-loop --project DIR <args>`: its exit status and output. */
+const cli = (project: string, ...args: string[]) => ralphCli(project, args)
 
 describe("ralph-loop hint", () => {
   it("a hint after -- that starts with -- reaches the next prompt whole; one over 4,000 characters is refused in one line", async () => {

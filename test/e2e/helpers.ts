@@ -1,9 +1,11 @@
 // Shared waits and lookups for e2e tests.
+import { execFile } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { promisify } from "node:util"
 import { beforeAll, afterAll } from "vitest"
 import type { Loop, StopReason, Wait } from "../../src/loop/loop.js"
-import { startHarness, type Harness, type Project } from "../harness/harness.js"
+import { packageDir, startHarness, type Harness, type Project } from "../harness/harness.js"
 import { describeLoops } from "../harness/loop-files.js"
 import { waitUntil } from "../harness/wait.js"
 
@@ -115,5 +117,22 @@ export function sharedHarness(options?: Parameters<typeof startHarness>[0]): () 
   return () => {
     if (!harness) throw new Error("the harness has not started (use it inside a test)")
     return harness
+  }
+}
+
+const execCli = promisify(execFile)
+
+/**
+ * `ralph-loop --project DIR <args>` in a process of its own: its exit status and output. The project
+ * goes first, so arguments after a `--` stay operands.
+ */
+export async function ralphCli(project: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  const cli = join(packageDir(), "dist", "cli", "main.js")
+  try {
+    const { stdout, stderr } = await execCli(process.execPath, [cli, "--project", project, ...args], { encoding: "utf8", ...(env ? { env } : {}) })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string }
+    return { code: e.code ?? -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" }
   }
 }

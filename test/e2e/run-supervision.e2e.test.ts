@@ -13,21 +13,15 @@ import { savedLoops } from "../harness/loop-files.js"
 import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { startOpencodeServer } from "../harness/opencode-server.js"
 import { waitUntil } from "../harness/wait.js"
-import { CLI, groupAlive, holdingIterationTwo, processGroup, runSetup, serverPid, startRun } from "./run-helpers.js"
+import { ralphCli } from "./helpers.js"
+import { groupAlive, holdingIterationTwo, processGroup, runSetup, serverPid, startRun } from "./run-helpers.js"
 
 const setup = runSetup()
+
 const execCli = promisify(execFile)
 
-/** `ralph-loop <args> --project DIR` in a process of its own: its exit status and output. */
-async function cli(project: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await execCli(process.execPath, [CLI, ...args, "--project", project], { encoding: "utf8", env: setup().env })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string }
-    return { code: e.code ?? -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" }
-  }
-}
+/** `ralph-loop --project DIR <args>`: its exit status and output. */
+const cli = (project: string, ...args: string[]) => ralphCli(project, args, setup().env)
 
 /** Waits until no process of the group is left (a killed process is reaped a moment later). */
 const groupGone = (pgid: number, what: string) => waitUntil(() => !groupAlive(pgid), what, 15_000)
