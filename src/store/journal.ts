@@ -55,6 +55,9 @@ function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["rec
   }
 }
 
+/** The lines whose detail says what happened: a pause's reason, a rollback's checkpoint. */
+const DETAILED = new Set(["paused", "rolled-back"])
+
 function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
   return {
     at: new Date(now).toISOString(),
@@ -64,6 +67,10 @@ function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
       id: loop.id, task: loop.task, settings: withoutWebhook(loop.settings), startedAt: loop.startedAt, sessionID: loop.sessionID,
       lineage: loop.lineage.slice(-JOURNAL_LINEAGE), iteration: loop.iteration, retries: loop.retries, phase: loop.phase,
       ...(loop.stopReason ? { stopReason: loop.stopReason } : {}),
+      // Why and how it paused, as it was at this line: a follower that reads the line late (the state
+      // file has moved on: rolled back, resumed) still knows what this pause was.
+      ...(loop.phase === "paused" && loop.pauseCause ? { pauseCause: loop.pauseCause } : {}),
+      ...(loop.detail && DETAILED.has(event) ? { detail: loop.detail } : {}),
     },
     ...(event === "decided" ? { record: iterationRecord(loop, now) } : {}),
     ...(loop.plan && (event === "started" || event === "decided") ? { plan: loop.plan } : {}),

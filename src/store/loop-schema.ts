@@ -63,6 +63,7 @@ const journalLoop = storedLoopSchema.pick({
   phase: true,
   stopReason: true,
   pauseCause: true,
+  detail: true,
 })
 
 /** A plan loop's start and decisions carry its plan, so a loop rebuilt from the journal keeps its place in the plan. */

@@ -2,11 +2,12 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { freshMemory, resumedMemory, translate, type FollowMemory } from "../../src/cli/run/journal-events.js"
-import type { Loop } from "../../src/loop/loop.js"
+import { newLoop, type Loop } from "../../src/loop/loop.js"
 import { runLine } from "../../src/cli/run/lines.js"
 import { runEventSchema, type RunEventBody } from "../../src/cli/run/events.js"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
-import type { JournalEntry } from "../../src/store/loop-schema.js"
+import { journalLine } from "../../src/store/journal.js"
+import { journalEntrySchema, type JournalEntry } from "../../src/store/loop-schema.js"
 
 const { activation: _activation, ...settings } = DEFAULT_SETTINGS
 const T = Date.parse("2026-11-25T10:00:00Z")
@@ -102,6 +103,27 @@ describe("the run's events from a loop's journal", () => {
     expect(translate(paused("person"), undefined, freshMemory(), true, false).end).toBeUndefined()
     // Without the cause on the line (a state file read beside it says it), the state's.
     expect(translate(paused(), { phase: "paused", pauseCause: "rollback" }, freshMemory(), false).end).toBeUndefined()
+  })
+
+  it("a pause read late, when the state has moved on (rolled back, then resumed), is the pause its line wrote", () => {
+    // A rollback's pause, as the plugin writes it: its line carries its cause and detail.
+    const rolling = newLoop("ses_a", "a task", settings, T)
+    rolling.phase = "paused"
+    rolling.pauseCause = "rollback"
+    rolling.detail = "rolling back to checkpoint 0"
+    const written = journalEntrySchema.parse(JSON.parse(journalLine(rolling, "paused", T)))
+    expect(written.loop).toMatchObject({ pauseCause: "rollback", detail: "rolling back to checkpoint 0" })
+    // Read once the loop was rolled back and resumed: the state now says nothing of that pause.
+    const late = translate(written, { phase: "running" }, freshMemory(), false, true)
+    expect(late.events).toEqual([{ type: "paused", detail: "rolling back to checkpoint 0" }])
+    expect(late.end).toBeUndefined()
+    rolling.detail = "rolled back to checkpoint 0"
+    const rolled = journalEntrySchema.parse(JSON.parse(journalLine(rolling, "rolled-back", T + 1)))
+    expect(translate(rolled, { phase: "running" }, freshMemory(), false, true).events).toEqual([{ type: "rollback", detail: "rolled back to checkpoint 0" }])
+    // Other lines carry neither: a running loop's line has no pause, a decision no detail.
+    rolling.phase = "running"
+    expect(journalEntrySchema.parse(JSON.parse(journalLine(rolling, "decided", T + 2))).loop).not.toHaveProperty("pauseCause")
+    expect(journalEntrySchema.parse(JSON.parse(journalLine(rolling, "decided", T + 2))).loop).not.toHaveProperty("detail")
   })
 
   it("a resumed run starts from the loop as saved: a story done, the breaker open and what it used before are not reported again", () => {

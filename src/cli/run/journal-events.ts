@@ -122,10 +122,11 @@ export function translate(entry: JournalEntry, state: StateNow | undefined, memo
       break
     }
     case "rolled-back":
-      events.push({ type: "rollback", detail: state?.detail ?? null })
+      events.push({ type: "rollback", detail: loop.detail ?? state?.detail ?? null })
       break
     case "paused": {
-      events.push({ type: "paused", detail: state?.phase === "paused" ? (state.detail ?? null) : null })
+      // The line's own detail (an older plugin's line has none: the state's, if still paused).
+      events.push({ type: "paused", detail: loop.detail ?? (state?.phase === "paused" ? (state.detail ?? null) : null) })
       const meaning = pauseMeaning(loop.pauseCause ?? state?.pauseCause, afterRequest)
       if (meaning === "end") return { events, memory: next, end: { kind: "paused" } }
       if (meaning === "resume") return { events, memory: next, resume: true }
