@@ -9,7 +9,8 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { sendControl } from "../../src/control/client.js"
 import { STATE_DIR } from "../../src/project/own-files.js"
-import { LEASE_DIR } from "../../src/store/project-lease.js"
+import { STALE_MS } from "../../src/owner/heartbeat.js"
+import { LEASE_DIR, readLease } from "../../src/store/project-lease.js"
 import { gate } from "../harness/mock-model.js"
 import { opencodeBinary } from "../harness/opencode-server.js"
 import { startTui, type Tui } from "../harness/tui.js"
@@ -84,7 +85,13 @@ describe("one owner per loop across OpenCode processes", () => {
       expect(refused.out).toMatch(/^ralph-loop clean: nothing removed: the project's lease is held by OpenCode \(pid \d+ on \S+, running; last heartbeat \d+ s ago\)\./m)
 
       process.kill(tui.pid, "SIGKILL")
-      await waitUntil(() => !alive(tui.pid), "the TUI's OpenCode to die", 30_000)
+      // What the lease rule reads as a holder that stopped: its pid gone, or — a killed process still
+      // listed a while on a loaded machine (a CI run waited 30 s for its pid to go) — no heartbeat
+      // for STALE_MS.
+      const stopped = async () =>
+        !alive(tui.pid) ||
+        (await readLease(tui.dir)).every((e) => e.record?.pid !== tui.pid || Date.now() - e.record.heartbeat > STALE_MS)
+      await waitUntil(stopped, "the TUI's OpenCode to die (its pid gone, or its heartbeat stale)", 60_000)
       const done = cli(tui, "clean", "--days", "0")
       expect(done.status, done.out).toBe(0)
       expect(done.out).toContain("ralph-loop clean: removed the files of 0 loops")
