@@ -9,8 +9,8 @@ import { enabledBySettings } from "./config/enabled.js"
 import { globalConfigDir } from "./config/files.js"
 import { configHook } from "./hooks/config.js"
 import { toolDefinitions } from "./hooks/tools.js"
-import { claimInstance, deferredText } from "./instance-claim.js"
-import { OBSERVED_EVENTS } from "./opencode/events.js"
+import { claimInstance, deferredText } from "./host/instance-claim.js"
+import { OBSERVED_EVENTS } from "./host/events.js"
 
 const SKIPPED = Promise.resolve()
 

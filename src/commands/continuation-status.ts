@@ -2,9 +2,9 @@
 // why, and stopping them. Appended by control.ts to its no-loop answers.
 import { featureOn } from "../config/features.js"
 import type { Settings } from "../config/schema.js"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import type { Watched } from "../continuations/watch.js"
-import { clock } from "../actions/notices.js"
+import { clock } from "../loop/notices.js"
 
 const DISABLED = "off — listed in disabledFeatures"
 

@@ -1,7 +1,7 @@
 // /ralph-status in a session without a loop: the plan at prdPath (what /ralph-plan wrote), if there is one.
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import { planFileLines } from "../plan/status.js"
-import { readPlanFileSync } from "../store/plan-file.js"
+import { readPlanFileSync } from "../plan/plan-file.js"
 
 /** The plan file's lines for the status, or [] when there is no plan file to show. */
 export function planAtRest(ctx: RalphContext): string[] {

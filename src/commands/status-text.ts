@@ -1,5 +1,5 @@
 // What /ralph-status and /ralph-help show. Pure text from the loops' state.
-import { clock } from "../actions/notices.js"
+import { clock } from "../loop/notices.js"
 import { cooldownEndsAt } from "../loop/breaker.js"
 import { current } from "../loop/call-window.js"
 import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
@@ -16,7 +16,7 @@ import type { Struggle } from "../status/struggle.js"
 import { RALPH_FLAGS } from "./ralph-args.js"
 import { planStatusLines } from "../plan/status.js"
 import { reviewOptions } from "../review/settings.js"
-import { NO_REVIEWS } from "../review/state.js"
+import { NO_REVIEWS } from "../loop/review-state.js"
 
 const short = (id: string) => id.slice(0, 16)
 

@@ -2,17 +2,17 @@
 // so this also works after OpenCode restarted) — and the project's loops, one line each.
 import { existsSync } from "node:fs"
 import { relative } from "node:path"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import type { Loop } from "../loop/loop.js"
-import { reportFile } from "../store/report.js"
-import { listCheckpoints } from "../actions/checkpoints.js"
-import { checkpointsLine } from "../loop/checkpoints.js"
+import { reportFile } from "../status/report-file.js"
+import { listCheckpoints } from "../checkpoints/checkpoint-git.js"
+import { checkpointsLine } from "../checkpoints/checkpoints.js"
 import { continuationStatus } from "./continuation-status.js"
 import { planAtRest } from "./plan-status.js"
 import { endedText, loopLines, statusText } from "./status-text.js"
 import { struggle } from "../status/struggle.js"
-import { readWorktrees } from "../store/worktree-loops.js"
-import { parallelLines, worktreeLines } from "../worktree/status-lines.js"
+import { readWorktrees } from "../worktrees/worktree-loops.js"
+import { parallelLines, worktreeLines } from "../worktrees/status-lines.js"
 
 /** State files read to find this session's ended loop (the newest ones), and loops listed. */
 const FILES_READ = 30

@@ -5,8 +5,8 @@
 import { readFile, rename } from "node:fs/promises"
 import { join } from "node:path"
 import { MEMORY_FILE } from "../project/own-files.js"
-import { writeFileAtomic } from "../store/atomic.js"
-import { inFileQueue } from "../store/file-queue.js"
+import { writeFileAtomic } from "../files/atomic.js"
+import { inFileQueue } from "../files/file-queue.js"
 import { BrokenMemoryError, emptyMemory, parseMemory, serializeMemory, type MemoryFile } from "./memory-file.js"
 
 export { MEMORY_FILE }

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest"
 import { STALE_MS, type Heartbeat } from "../../src/owner/heartbeat.js"
 import { decideLease, type LeaseEntry } from "../../src/owner/lease-rule.js"
 import { STATE_DIR } from "../../src/project/own-files.js"
-import { LEASE_DIR, ProjectLease } from "../../src/store/project-lease.js"
+import { LEASE_DIR, ProjectLease } from "../../src/owner/project-lease.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()

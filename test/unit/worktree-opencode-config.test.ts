@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { parse } from "jsonc-parser"
 import { describe, expect, it } from "vitest"
-import { prepareWorktreeConfig } from "../../src/actions/worktree-config.js"
-import { withWorktreeOverrides } from "../../src/worktree/opencode-overrides.js"
+import { prepareWorktreeConfig } from "../../src/worktrees/worktree-config.js"
+import { withWorktreeOverrides } from "../../src/worktrees/opencode-overrides.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()
