@@ -5,7 +5,7 @@
 import type { RalphContext } from "../engine/context.js"
 import type { Loop, PauseCause } from "../loop/loop.js"
 import { resumeByHand } from "../loop/resume.js"
-import { rollback } from "../checkpoints/rollback-act.js"
+import { rollback } from "./rollback.js"
 
 export interface ActResult {
   done: boolean

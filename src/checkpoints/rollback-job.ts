@@ -8,7 +8,7 @@ import { CheckpointListError, rollbackSummary, rollbackTarget } from "./checkpoi
 import type { Loop } from "../loop/loop.js"
 import { rollbackRefusal, TURN_UNDER_WAY } from "./rollback-rule.js"
 import { io, log, type Job } from "../engine/effects.js"
-import type { JobContext } from "../engine/jobs/context.js"
+import type { LoopJobContext } from "../loop/job-context.js"
 
 export interface RollbackResult {
   /** The work tree was written back (false: refused or failed, `message` says why). */
@@ -21,7 +21,7 @@ export interface RollbackResult {
 const refused = (message: string): RollbackResult => ({ done: false, title: "Ralph · no rollback", message, variant: "warning" })
 
 /** What the user is told; git's failures are said, not thrown (the loop stays paused then). */
-export function* rollback(ctx: JobContext, loop: Loop, args: string): Job<RollbackResult> {
+export function* rollback(ctx: LoopJobContext, loop: Loop, args: string): Job<RollbackResult> {
   try {
     return yield* restore(ctx, loop, args)
   } catch (error) {
@@ -30,7 +30,7 @@ export function* rollback(ctx: JobContext, loop: Loop, args: string): Job<Rollba
   }
 }
 
-function* restore(ctx: JobContext, loop: Loop, args: string): Job<RollbackResult> {
+function* restore(ctx: LoopJobContext, loop: Loop, args: string): Job<RollbackResult> {
   const refusal = () => rollbackRefusal(loop, ctx.manager.all())
   const before = refusal()
   if (before) return refused(before)

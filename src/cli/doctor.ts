@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { formatProblem, globalConfigDir, loadSettings } from "../config/load.js"
-import { STATE_DIR } from "../store/loop-store.js"
+import { STATE_DIR } from "../project/own-files.js"
 import type { CliArgs } from "./args.js"
 import { globalConfigFiles, projectConfigFiles } from "../listings/config-files.js"
 import { diskUsage, formatBytes } from "./disk-usage.js"

@@ -1,6 +1,7 @@
 // `/ralph <task> [flags]`: flags as `--flag value` or `--flag=value`, values quoted or not, anywhere
 // in the line; `--` ends the flags. The task is the rest of the line exactly as typed — flags never
 // leak into it. Any unknown flag or bad value is an error naming it, and nothing starts.
+import type { WorktreeRequest } from "../worktrees/worktree-start.js"
 import type { z } from "zod"
 import { settingSchemas, type CheckConfig, type CheckKind, type Settings } from "../config/schema.js"
 import { closest } from "../config/suggest.js"
@@ -54,10 +55,6 @@ export type RalphArgs =
   | { ok: true; task: string; overrides: Partial<Settings>; prd?: string | true; worktree?: WorktreeRequest; parallel?: number; story?: string }
   | { ok: false; error: string }
 
-export interface WorktreeRequest {
-  name?: string
-  withChanges: boolean
-}
 
 /** After --prd, a word is the plan's path (not the task) when it ends in .json/.jsonc or starts with ./, ../ or /. */
 export const looksLikePlanPath = (word: string): boolean => /\.jsonc?$/i.test(word) || /^\.{0,2}\//.test(word)

@@ -5,25 +5,12 @@
 // a job (src/actions/jobs/launch-worktree.ts), one at a time with a parallel run's steps.
 import { relative } from "node:path"
 import type { Part } from "@opencode-ai/sdk"
-import type { Settings } from "../config/schema.js"
 import type { RalphContext } from "../engine/context.js"
 import { locked } from "../effects/job-lock.js"
 import { launchWorktree } from "../worktrees/launch-job.js"
 import type { WorktreeState } from "../worktrees/worktree-state.js"
-import type { WorktreeRequest } from "./ralph-args.js"
+import type { WorktreeStart, WorktreeStarted } from "../worktrees/worktree-start.js"
 import { replaceText } from "./text.js"
-
-export interface WorktreeStart {
-  task: string
-  overrides: Partial<Settings>
-  request: WorktreeRequest
-  /** A story of a parallel plan run, and the run's id. */
-  story?: string
-  run?: string
-}
-
-/** `full`: refused only because maxParallelLoops worktree loops run already (a later try may start). */
-export type WorktreeStarted = { ok: true; state: WorktreeState; path: string; sessionID: string } | { ok: false; error: string; full?: true }
 
 /** Makes the worktree and starts its loop there; the command's own turn is told what happened. */
 export async function startInWorktree(ctx: RalphContext, sessionID: string, start: WorktreeStart, parts: Part[]): Promise<void> {

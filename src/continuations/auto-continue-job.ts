@@ -9,11 +9,11 @@ import { snapshotOf } from "../checks/diagnostics.js"
 import type { Turn } from "../loop/turn.js"
 import { io, log, notify, type Job } from "../engine/effects.js"
 import type { Still } from "./continue-session-job.js"
-import type { JobContext } from "../engine/jobs/context.js"
+import type { ContinuationJobContext } from "./job-context.js"
 
 const FAST_KINDS = new Set(["typecheck", "lint"])
 
-export function* autoContinue(ctx: JobContext, sessionID: string, turn: Turn, still: Still): Job<boolean> {
+export function* autoContinue(ctx: ContinuationJobContext, sessionID: string, turn: Turn, still: Still): Job<boolean> {
   const watch = ctx.continuations
   const settings = ctx.settings()
   const watched = watch.get(sessionID)

@@ -9,7 +9,7 @@ import { isControlMessage, readTurn, type MessageWithParts } from "../loop/read-
 import { io, log, type Job } from "../engine/effects.js"
 import { autoContinue } from "./auto-continue-job.js"
 import type { Moment } from "./watch.js"
-import type { JobContext } from "../engine/jobs/context.js"
+import type { ContinuationJobContext } from "./job-context.js"
 import { todoContinuation } from "./todo-continuation-job.js"
 
 /** Still ours to continue: nothing happened since the turn ended, and no loop lives in the session. */
@@ -21,7 +21,7 @@ export type Still = () => boolean
  * this happens at every such turn end, and a job waiting out the settle cost many times more).
  * Undefined when neither continuation is on.
  */
-export function afterIdle(ctx: JobContext, sessionID: string): { settleMs: number; job: () => Job } | undefined {
+export function afterIdle(ctx: ContinuationJobContext, sessionID: string): { settleMs: number; job: () => Job } | undefined {
   const moment = ctx.continuations.moment(sessionID)
   const settings = ctx.settings()
   const todoOn = featureOn(settings, "todo-continuation")
@@ -30,7 +30,7 @@ export function afterIdle(ctx: JobContext, sessionID: string): { settleMs: numbe
   return { settleMs: settings.settleMs, job: () => settled(ctx, sessionID, moment, todoOn, autoOn) }
 }
 
-function* settled(ctx: JobContext, sessionID: string, moment: Moment, todoOn: boolean, autoOn: boolean): Job {
+function* settled(ctx: ContinuationJobContext, sessionID: string, moment: Moment, todoOn: boolean, autoOn: boolean): Job {
   const watch = ctx.continuations
   const still: Still = () => watch.unchanged(sessionID, moment) && !hasLoop(ctx, sessionID)
   const skip = (why: string) => log("debug", `${sessionID} not continued: ${why}`)
@@ -52,12 +52,12 @@ function* settled(ctx: JobContext, sessionID: string, moment: Moment, todoOn: bo
 }
 
 /** A loop lives in the session, lived there, or is about to move there: the loop owns its turns. */
-function hasLoop(ctx: JobContext, sessionID: string): boolean {
+function hasLoop(ctx: ContinuationJobContext, sessionID: string): boolean {
   return ctx.manager.owns(sessionID)
 }
 
 /** Not a subagent's session (asked once per session, unless session.created said). */
-function* isTopLevel(ctx: JobContext, sessionID: string): Job<boolean> {
+function* isTopLevel(ctx: ContinuationJobContext, sessionID: string): Job<boolean> {
   const known = ctx.continuations.get(sessionID)?.parentID
   if (known !== undefined) return known === null
   const session = yield* io({ kind: "session", sessionID })

@@ -6,9 +6,9 @@ import { countdownNotice, todoLimitNotice, todoPrompt } from "./texts.js"
 import type { Turn } from "../loop/turn.js"
 import { io, log, notify, type Job } from "../engine/effects.js"
 import type { Still } from "./continue-session-job.js"
-import type { JobContext } from "../engine/jobs/context.js"
+import type { ContinuationJobContext } from "./job-context.js"
 
-export function* todoContinuation(ctx: JobContext, sessionID: string, turn: Turn, still: Still): Job {
+export function* todoContinuation(ctx: ContinuationJobContext, sessionID: string, turn: Turn, still: Still): Job {
   const watch = ctx.continuations
   const { todoContinuationMax: max, todoContinuationDelaySeconds: delay } = ctx.settings()
   const todos = yield* io({ kind: "todos", sessionID })

@@ -26,7 +26,7 @@ import type { MergeFacts } from "../worktrees/merge-plan.js"
 import type { Launcher, WorktreeState } from "../worktrees/worktree-state.js"
 import type { ParallelRun } from "../worktrees/parallel.js"
 import type { PlanState } from "../plan/plan.js"
-import type { WorktreeStarted } from "../commands/start-worktree.js"
+import type { WorktreeStarted } from "../worktrees/worktree-start.js"
 import type { JobLock } from "../effects/job-lock.js"
 
 export interface RememberItem {

@@ -3,7 +3,7 @@ import type { Hooks } from "@opencode-ai/plugin"
 import { featureOn } from "../config/features.js"
 import type { RalphContext } from "../engine/context.js"
 import { refusal } from "../loop/protected-paths.js"
-import { STATE_DIR } from "../store/loop-store.js"
+import { STATE_DIR } from "../project/own-files.js"
 
 type ToolBeforeHook = NonNullable<Hooks["tool.execute.before"]>
 

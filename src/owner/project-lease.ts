@@ -10,7 +10,7 @@ import { decideLease, type LeaseEntry } from "./lease-rule.js"
 import { STATE_DIR } from "../project/own-files.js"
 import { aliveHere, createHeartbeat, ensureFolder, readHeartbeats } from "./heartbeat-files.js"
 import { removeLeftoverTemps, writeHeartbeat } from "./heartbeat-files.js"
-import { ignoreOwnFolder } from "../store/loop-store.js"
+import { ignoreOwnFolder } from "../files/ignore-own-folder.js"
 
 export const LEASE_DIR = `${STATE_DIR}/lease`
 

@@ -11,7 +11,7 @@ import { reviewPrompt, reviewTitle, VERDICT_AGAIN } from "./prompt.js"
 import { REVIEW_AGENT, type ReviewOptions } from "./settings.js"
 import { parseVerdict, type Verdict } from "./verdict.js"
 import { all, io, log, notify, type Job } from "../engine/effects.js"
-import type { JobContext } from "../engine/jobs/context.js"
+import type { LoopJobContext } from "../loop/job-context.js"
 
 export interface Review {
   verdict: Verdict
@@ -24,7 +24,7 @@ const modelRef = (spec: string | undefined): { providerID: string; modelID: stri
   return spec && slash > 0 ? { providerID: spec.slice(0, slash), modelID: spec.slice(slash + 1) } : undefined
 }
 
-export function* review(ctx: JobContext, loop: Loop, options: ReviewOptions, facts: { turn: Turn; snapshot: DiagnosticSnapshot | undefined }): Job<Review> {
+export function* review(ctx: LoopJobContext, loop: Loop, options: ReviewOptions, facts: { turn: Turn; snapshot: DiagnosticSnapshot | undefined }): Job<Review> {
   const [diff, models] = yield* all({ kind: "loop-diff", loop }, { kind: "default-models" })
   if (typeof diff !== "string") {
     yield* log("warn", `review: the loop's diff could not be read: ${diff.unknown}`, { loop: loop.id })
@@ -54,7 +54,7 @@ export function* review(ctx: JobContext, loop: Loop, options: ReviewOptions, fac
 }
 
 /** The loop's review session is deleted (unless kept), then forgotten: also after a restart of OpenCode cut a review off. */
-export function* closeReview(ctx: JobContext, loop: Loop, keep: boolean): Job {
+export function* closeReview(ctx: LoopJobContext, loop: Loop, keep: boolean): Job {
   const sessionID = loop.review?.session
   if (sessionID === undefined) return
   if (!keep)

@@ -18,6 +18,7 @@ import { Journal, JOURNAL_LIMITS, journalLine, type JournalLimits } from "./jour
 import { persistedLoopSchema, SCHEMA_VERSION, type PersistedLoop } from "./loop-schema.js"
 import { readRegularFile } from "../files/regular-file.js"
 import { parseStateFile, readNewestLoops, type SavedLoop } from "./saved-loops.js"
+import { ignoreOwnFolder } from "../files/ignore-own-folder.js"
 
 export { STATE_DIR }
 export { JOURNAL_LIMITS, type JournalLimits }
@@ -261,14 +262,6 @@ export class LoopStore {
     await mkdir(join(this.dir, "loops"), { recursive: true })
     await ignoreOwnFolder(this.directory)
   }
-}
-
-/** Git ignores the loop's own files (worktrees included): `git clean -fd` leaves them, and they are not "progress". */
-export async function ignoreOwnFolder(directory: string): Promise<void> {
-  const file = join(directory, STATE_DIR, ".gitignore")
-  if (existsSync(file)) return
-  await mkdir(join(directory, STATE_DIR), { recursive: true }).catch(() => undefined)
-  await writeFileAtomic(file, "*\n", directory).catch(() => undefined)
 }
 
 function describe(error: unknown): string {

@@ -8,7 +8,7 @@ import { renderEntry, type ProgressEntry } from "./progress-entry.js"
 import { appendEntry, renderRotated } from "./progress-log.js"
 import { writeFileAtomic } from "../files/atomic.js"
 import { inFileQueue } from "../files/file-queue.js"
-import { STATE_DIR } from "./loop-store.js"
+import { STATE_DIR } from "../project/own-files.js"
 
 export const PROGRESS_FILE = `${STATE_DIR}/progress.md`
 

@@ -3,14 +3,14 @@
 // command's first turn and records a loop that did not start there as failed. The caller holds the
 // launch lock (ParallelPlan.lock), so no two launches count the same free place.
 import { relative } from "node:path"
-import type { RalphContext } from "../engine/context.js"
-import type { WorktreeStart, WorktreeStarted } from "../commands/start-worktree.js"
+import type { WorktreeContext } from "./worktree-context.js"
+import type { WorktreeStart, WorktreeStarted } from "../worktrees/worktree-start.js"
 import { isLive, leftByFailedStart, stageOf } from "./lifecycle.js"
 import { nameFromTask } from "./names.js"
 import type { WorktreeState } from "./worktree-state.js"
 import { io, log, type Job } from "../engine/effects.js"
 
-export function* launchWorktree(ctx: RalphContext, fromSession: string, start: WorktreeStart): Job<WorktreeStarted> {
+export function* launchWorktree(ctx: WorktreeContext, fromSession: string, start: WorktreeStart): Job<WorktreeStarted> {
   const settings = { ...ctx.settings.current, ...start.overrides }
   const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
   const live = worktrees.filter(isLive).length
@@ -55,7 +55,7 @@ export function* launchWorktree(ctx: RalphContext, fromSession: string, start: W
  * recorded as failed, so it no longer holds a place under maxParallelLoops and `clean` takes it,
  * and a parallel run counts its story as failed and goes on.
  */
-export function* confirmStarted(ctx: RalphContext, path: string, state: WorktreeState, sessionID: string, task: string): Job {
+export function* confirmStarted(ctx: WorktreeContext, path: string, state: WorktreeState, sessionID: string, task: string): Job {
   const { failure } = yield* io({ kind: "worktree-command", path, sessionID, task })
   const entry = (yield* io({ kind: "worktrees", launcher: ctx.launcher })).find((w) => w.name === state.name)
   if (!entry || stageOf(entry) !== "starting") return
@@ -69,13 +69,13 @@ export function* confirmStarted(ctx: RalphContext, path: string, state: Worktree
  * A start OpenCode's stop cut off (its launcher is gone, no loop was saved there): nothing will
  * start that loop now, so it failed to start — recorded as such, as any other start that failed.
  */
-export function* startCut(ctx: RalphContext, path: string, state: WorktreeState): Job {
+export function* startCut(ctx: WorktreeContext, path: string, state: WorktreeState): Job {
   const entry = (yield* io({ kind: "worktrees", launcher: ctx.launcher })).find((w) => w.name === state.name)
   if (!entry || stageOf(entry) !== "unstarted") return
   yield* notStarted(ctx, path, state, "its start was cut off: OpenCode stopped before the loop started in the worktree")
 }
 
-function* notStarted(ctx: RalphContext, path: string, state: WorktreeState, detail: string): Job {
+function* notStarted(ctx: WorktreeContext, path: string, state: WorktreeState, detail: string): Job {
   yield* recordNotStarted(path, state, detail)
   yield { kind: "toast", notice: { variant: "error", title: `Ralph · worktree ${state.name}`, message: detail, duration: 15_000 } }
   if (state.story) ctx.parallel.notStarted(state, detail)

@@ -3,8 +3,7 @@
 // makes a merge commit unless it would conflict; `none` leaves the branch. Anything else keeps the
 // branch and says how to merge it by hand.
 
-export const MERGE_STRATEGIES = ["ff-or-branch", "merge", "none"] as const
-export type MergeStrategy = (typeof MERGE_STRATEGIES)[number]
+import type { MergeStrategy } from "../config/merge-strategy.js"
 
 export interface MergeFacts {
   strategy: MergeStrategy

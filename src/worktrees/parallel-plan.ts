@@ -5,7 +5,7 @@
 // job of the runner (src/actions/jobs/parallel-run.ts), one at a time under `lock`.
 import { join } from "node:path"
 import type { Settings } from "../config/schema.js"
-import type { RalphContext } from "../engine/context.js"
+import type { WorktreeContext } from "./worktree-context.js"
 import type { ParallelRun } from "./parallel.js"
 import type { PlanState } from "../plan/plan.js"
 import { readParallelRun, RUN_FILE, type SettledWorktree } from "./parallel-file.js"
@@ -21,7 +21,7 @@ export class ParallelPlan {
    */
   readonly lock = new JobLock("worktree launches and the parallel run")
 
-  constructor(private readonly ctx: () => RalphContext) {}
+  constructor(private readonly ctx: () => WorktreeContext) {}
 
   get file(): string {
     return join(this.ctx().directory, RUN_FILE)

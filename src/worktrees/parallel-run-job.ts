@@ -6,7 +6,7 @@
 // worktree is made, so a restart between the two finds either its worktree or its absence.
 import { randomUUID } from "node:crypto"
 import type { Settings } from "../config/schema.js"
-import type { RalphContext } from "../engine/context.js"
+import type { WorktreeContext } from "./worktree-context.js"
 import { madeByRun, runOver, storiesToStart, storyTask, storyWorktreeName, type ParallelRun } from "./parallel.js"
 import type { PlanState, StoryDone } from "../plan/plan.js"
 import type { SettledWorktree } from "./parallel-file.js"
@@ -25,7 +25,7 @@ export function storyEnd({ loop, outcome }: Pick<SettledWorktree, "loop" | "outc
 }
 
 /** Starts a run: the stories started, or why none could. */
-export function* startRun(ctx: RalphContext, plan: PlanState, parallel: number, fromSession: string, overrides: Partial<Settings>): Job<RunStart> {
+export function* startRun(ctx: WorktreeContext, plan: PlanState, parallel: number, fromSession: string, overrides: Partial<Settings>): Job<RunStart> {
   const under = yield* io({ kind: "parallel-run" })
   if (under) return { ok: false, error: `a parallel run of ${under.plan.file} is under way (${under.running.map((r) => r.story).join(", ") || "settling"}); /ralph-status shows it` }
   const run: ParallelRun = { id: randomUUID(), plan, parallel, fromSession, startedAt: ctx.now(), running: [], failed: [], ...(Object.keys(overrides).length ? { overrides } : {}) }
@@ -41,7 +41,7 @@ export function* startRun(ctx: RalphContext, plan: PlanState, parallel: number, 
  * this run, is done or failed; and since any worktree loop that ends frees a place under
  * maxParallelLoops, waiting stories start.
  */
-export function* storyEnded(ctx: RalphContext, state: WorktreeState, end: StoryEnd): Job {
+export function* storyEnded(ctx: WorktreeContext, state: WorktreeState, end: StoryEnd): Job {
   const run = yield* io({ kind: "parallel-run" })
   if (!run) return
   yield* endStory(run, state, end)
@@ -53,7 +53,7 @@ export function* storyEnded(ctx: RalphContext, state: WorktreeState, end: StoryE
  * (the stop came between the two) is taken as settled now — only from this run's own record — and
  * a story recorded as starting whose worktree was never made starts again.
  */
-export function* reconcileRun(ctx: RalphContext): Job {
+export function* reconcileRun(ctx: WorktreeContext): Job {
   const run = yield* io({ kind: "parallel-run" })
   if (!run) return
   let changed = false
@@ -88,7 +88,7 @@ function* endStory(run: ParallelRun, state: WorktreeState, end: StoryEnd): Job {
  * Starts the stories that can start. One refused because maxParallelLoops worktree loops run
  * (others than this run's) stays pending, and so do the rest: `full` says why.
  */
-function* startReady(ctx: RalphContext, run: ParallelRun): Job<{ started: string[]; full?: string }> {
+function* startReady(ctx: WorktreeContext, run: ParallelRun): Job<{ started: string[]; full?: string }> {
   const overrides = (run.overrides ?? {}) as Partial<Settings>
   const settings = { ...ctx.settings.current, ...overrides }
   const started: string[] = []

@@ -2,8 +2,8 @@
 // needs, its worktree.json, and a session there. A failure once the worktree exists is recorded in
 // it (merge "failed"), so it never counts as a live loop (src/worktree/lifecycle.ts).
 import type { OpencodeApi } from "../opencode/api.js"
-import type { WorktreeStarted } from "../commands/start-worktree.js"
-import { ignoreOwnFolder } from "../store/loop-store.js"
+import type { WorktreeStarted } from "../worktrees/worktree-start.js"
+import { ignoreOwnFolder } from "../files/ignore-own-folder.js"
 import { writeWorktreeState } from "./worktree-file.js"
 import type { WorktreeState } from "./worktree-state.js"
 import { prepareWorktreeConfig } from "./worktree-config.js"

@@ -3,7 +3,7 @@
 // OpenCode instance (where the loop runs) reads it when the loop starts, and keeps it in the loop's
 // state with the outcome of the merge back.
 import { z } from "zod"
-import { MERGE_STRATEGIES } from "./merge-plan.js"
+import { MERGE_STRATEGIES } from "../config/merge-strategy.js"
 
 export const WORKTREE_FILE = "worktree.json"
 

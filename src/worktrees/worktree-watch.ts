@@ -6,8 +6,8 @@
 // merge by mergeStrategy, archive under `.opencode/ralph-loop/merged/<NAME>/`, remove), one at a time.
 // With several OpenCode processes on the project, only the holder of the project's lease watches
 // (`holds`, src/actions/project-beat.ts): two would both merge the same branch.
-import type { RalphContext } from "../engine/context.js"
-import { endFilesWritten } from "../status/report-write.js"
+import type { WorktreeContext } from "./worktree-context.js"
+import { endFilesWritten } from "../store/report.js"
 import { readWorktrees, type WorktreeEntry } from "./worktree-loops.js"
 import { awaitsEndFiles, awaitsSettling, isLive, startWasCut } from "./lifecycle.js"
 import { JobLock, locked } from "../effects/job-lock.js"
@@ -38,7 +38,7 @@ export class WorktreeWatch {
   private disposed = false
 
   constructor(
-    private readonly ctx: () => RalphContext,
+    private readonly ctx: () => WorktreeContext,
     private readonly ticker: Ticker = EVERY,
     /** Whether this process holds the project's lease (alone on a project: always). */
     private readonly holds: () => boolean = () => true,

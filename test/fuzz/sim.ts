@@ -91,7 +91,7 @@ import { readParallelRun, storyWorktree, writeParallelRun } from "../../src/work
 import { writePlanBack } from "../../src/plan/plan-file.js"
 import { readWorktrees } from "../../src/worktrees/worktree-loops.js"
 import { writeWorktreeState } from "../../src/worktrees/worktree-file.js"
-import { htmlReportFile } from "../../src/status/report-write.js"
+import { htmlReportFile } from "../../src/store/report.js"
 import { STATE_DIR } from "../../src/project/own-files.js"
 import { worktreePath } from "../../src/worktrees/names.js"
 import type { MergeOutcome, WorktreeState } from "../../src/worktrees/worktree-state.js"

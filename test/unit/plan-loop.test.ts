@@ -10,7 +10,7 @@ import type { Turn } from "../../src/loop/turn.js"
 import type { PlanState, Story } from "../../src/plan/plan.js"
 import { PlanRequests } from "../../src/plan/requests.js"
 import { parseStateText, stateText } from "../../src/store/loop-store.js"
-import { renderReport } from "../../src/status/report-file.js"
+import { renderReport } from "../../src/store/report.js"
 import { loop } from "./fixtures.js"
 
 const story = (id: string, extra: Partial<Story> = {}): Story => ({ id, title: `title of ${id}`, acceptanceCriteria: [`${id} works`], dependsOn: [], checks: [], ...extra })

@@ -1,11 +1,12 @@
 // Consolidation: when a loop ends, for any reason, <summaryPath>/<loopID>/ralph_report.md says what
 // happened — iterations, how it ended, checks over time, files it changed (not the user's own
 // changes from before it began), tokens and cost.
-import { join } from "node:path"
+import { existsSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { issueCount } from "../checks/diagnostics.js"
 import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
 import { writeFileAtomic } from "../files/atomic.js"
-import { sessionDir } from "../store/session-files.js"
+import { sessionDir } from "./session-files.js"
 import { planReportLines } from "../plan/status.js"
 import { checkpointsLine, type Checkpoint } from "../checkpoints/checkpoints.js"
 
@@ -62,4 +63,22 @@ export async function writeReport(directory: string, loop: Loop, files: Array<{ 
   const file = reportFile(directory, loop)
   await writeFileAtomic(file, renderReport(loop, files, now, checkpoints), directory)
   return file
+}
+
+type ReportOf = Parameters<typeof reportFile>[1]
+
+export const htmlReportFile = (directory: string, saved: { loop: ReportOf; savedAt?: number }): string =>
+  join(dirname(reportFile(directory, saved.loop)), "ralph_report.html")
+
+/**
+ * Whether a stopped loop's instance has written its end files: its old sessions archived, and its
+ * HTML report (written last) there. A loop whose id or summaryPath makes no path has none to wait for.
+ */
+export function endFilesWritten(directory: string, saved: { loop: ReportOf & { retiring: readonly string[] }; savedAt?: number }): boolean {
+  if (saved.loop.retiring.length > 0) return false
+  try {
+    return existsSync(htmlReportFile(directory, saved))
+  } catch {
+    return true
+  }
 }

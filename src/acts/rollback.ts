@@ -2,7 +2,7 @@
 // ended. The rollback is a job of the runner (src/actions/jobs/rollback.ts): the loop is paused (its
 // wake-up timer ended) before any file is written, and it is refused under a turn of the loop or of
 // another live loop of the project.
-import type { RollbackResult } from "./rollback-job.js"
+import type { RollbackResult } from "../checkpoints/rollback-job.js"
 import type { RalphContext } from "../engine/context.js"
 import type { Loop } from "../loop/loop.js"
 
