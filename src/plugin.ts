@@ -1,5 +1,5 @@
 // server(): called once per OpenCode instance (project directory) for each listing of the package
-// OpenCode loads as a module of its own; only the first copy acts (src/instance-claim.ts).
+// OpenCode loads as a module of its own; only the first copy acts (src/host/instance-claim.ts).
 // It returns at once: the loop's machinery (zod, jsonc-parser and the rest, ~150 ms to load the first
 // time) is imported when a hook first has work, or a second after start — not while OpenCode boots,
 // and never once the instance is disposed. Registering the commands and skipping the stream of

@@ -1,5 +1,5 @@
 // /ralph-rollback [N | --to-start]: the work tree back to a checkpoint of the session's loop, live or
-// ended. The rollback is a job of the runner (src/actions/jobs/rollback.ts): the loop is paused (its
+// ended. The rollback is a job of the runner (src/checkpoints/rollback-job.ts): the loop is paused (its
 // wake-up timer ended) before any file is written, and it is refused under a turn of the loop or of
 // another live loop of the project.
 import type { RollbackResult } from "../checkpoints/rollback-job.js"

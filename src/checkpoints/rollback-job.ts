@@ -2,7 +2,7 @@
 // paused before any file is written — its wake-up timer ends with the pause (LoopRunner.loopChanged),
 // and a wake or resume job under way finds it paused — then the present state is saved as one more
 // checkpoint (so the rollback can be undone) and the checkpoint's files are written. Never under a
-// turn of this loop or of another live loop of the project (src/loop/rollback.ts), asked again after
+// turn of this loop or of another live loop of the project (src/checkpoints/rollback-rule.ts), asked again after
 // every step that takes time: a wake may prompt, the user may resume or start a loop meanwhile.
 import { CheckpointListError, rollbackSummary, rollbackTarget } from "./checkpoints.js"
 import type { Loop } from "../loop/loop.js"

@@ -1,5 +1,5 @@
 // /ralph-plan <task>: the model, in this session, is asked to write the plan for the task to the
-// setting prdPath; its turn's end is checked (src/actions/jobs/plan-turn.ts). No loop starts.
+// setting prdPath; its turn's end is checked (src/plan/plan-turn.ts). No loop starts.
 import type { Part } from "@opencode-ai/sdk"
 import type { RalphContext } from "../engine/context.js"
 import { planningPrompt } from "../plan/prompts.js"

@@ -170,7 +170,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value)
 }
 
-/** A bad value as a message shows it: short, and without the webhook or any URL's userinfo, path and query (src/notify/redact.ts). */
+/** A bad value as a message shows it: short, and without the webhook or any URL's userinfo, path and query (src/files/redact.ts). */
 function describe(value: unknown): string {
   let text: string
   try {

@@ -119,7 +119,7 @@ interface Effects {
   "auto-checks": { ask: { sessionID: string; checks: readonly CheckConfig[] }; result: CheckResult[] }
   /** A desktop notification and the webhook's POST (notify.*); what failed comes back, for the log. */
   "send-notification": { ask: { notification: Notification }; result: { problems: string[] } }
-  // Worktree loops and parallel plan runs (the main instance's side: src/worktree/AGENTS.md).
+  // Worktree loops and parallel plan runs (the main instance's side: src/worktrees/AGENTS.md).
   /** Waits until the lock is this job's (it lets go when the job ends: `locked`). */
   lock: { ask: { lock: JobLock }; result: void }
   /** The project's worktree loops, from their files, as the `launcher` asking sees them (its own launches are not cut). */

@@ -42,7 +42,7 @@ export interface InterpreterOptions {
   api: OpencodeApi
   store: LoopStore
   memory: ProjectMemory
-  /** Where the progress log is (a worktree's project: src/store/shared-files.ts); `directory` if not given. */
+  /** Where the progress log is (a worktree's project: src/worktrees/shared-files.ts); `directory` if not given. */
   sharedDirectory?: string
   now?: () => number
   /** Fault injection (e2e tests only): where to kill OpenCode. */

@@ -147,7 +147,7 @@ export function listingsOf(configs: ConfigFile[], thisDir: string): Listing[] {
 /**
  * The key OpenCode 1.18 merges plugin entries by: an npm-style spec's package name, a path's file://
  * URL (resolved against the config's folder, links not followed). Entries of one key load once (the
- * later wins); each other key loads a copy of its own (see src/instance-claim.ts).
+ * later wins); each other key loads a copy of its own (see src/host/instance-claim.ts).
  */
 export function loadKey(spec: string, configDir: string): string {
   const name = npmName(spec)

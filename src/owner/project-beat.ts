@@ -1,5 +1,5 @@
 // An instance's heartbeat in its project, every HEARTBEAT_MS: its presence file (for the loops it
-// owns: src/store/presence-files.ts) and a look at the project's lease (src/store/project-lease.ts).
+// owns: src/owner/presence-files.ts) and a look at the project's lease (src/owner/project-lease.ts).
 // `gained` runs when this instance takes the lease (the project-wide work starts here: the worktree
 // watch, the parallel run's catch-up), `holding` at each beat while it holds it. Off the event path;
 // nothing throws out.

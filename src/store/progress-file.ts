@@ -1,6 +1,6 @@
 // The progress log on disk: `.opencode/ralph-loop/progress.md`, appended to one entry at a time
 // (appends of the loops of one project never overlap, also from the instances of its worktrees:
-// src/store/shared-files.ts), written atomically; the oldest entries move
+// src/worktrees/shared-files.ts), written atomically; the oldest entries move
 // to `progress-<date>.md` when it grows beyond PROGRESS_MAX_CHARS.
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"

@@ -50,7 +50,7 @@ export const tui: TuiPlugin = async (api) => {
   const alert = (title: string, message: string) =>
     api.ui.dialog.replace(() => createComponent(api.ui.DialogAlert, { title, message, onConfirm: () => api.ui.dialog.clear() }))
 
-  // The server leaves commands of these names to this half in the TUI process (src/config/tui-half.ts).
+  // The server leaves commands of these names to this half in the TUI process (src/listings/tui-half.ts).
   const command = (slashName: TuiCommandName, title: string, run: () => void | Promise<void>) => ({
     namespace: "palette",
     name: `ralph-loop.${slashName}`,

@@ -2,7 +2,7 @@
 // a worktree loop, and as each one's branch is settled (WorktreeWatch) it marks the story done in
 // the plan file — the one record, one writer — and starts what became ready. The run's state is
 // `.opencode/ralph-loop/parallel.json`, so a restart of OpenCode goes on from it. Each step is a
-// job of the runner (src/actions/jobs/parallel-run.ts), one at a time under `lock`.
+// job of the runner (src/worktrees/parallel-run-job.ts), one at a time under `lock`.
 import { join } from "node:path"
 import type { Settings } from "../config/schema.js"
 import type { WorktreeContext } from "./worktree-context.js"

@@ -4,7 +4,7 @@
 // the worktree's `.opencode/` (which no loop commit takes). And OpenCode installs its plugin
 // package into every config folder at an instance's start (seconds, or a failure offline): the
 // worktree's `.opencode/` gets the project's installed one instead. The config the plugin writes
-// there turns off what a worktree loop's instance need not pay for (src/worktree/opencode-overrides.ts);
+// there turns off what a worktree loop's instance need not pay for (src/worktrees/opencode-overrides.ts);
 // a worktree with a committed `.opencode/` config of its own is left as it is.
 import { existsSync } from "node:fs"
 import { copyFile, mkdir, readFile, symlink, writeFile } from "node:fs/promises"

@@ -20,7 +20,7 @@ const git = (directory: string, args: readonly string[], env: Record<string, str
 
 /**
  * A change of the repository's list of worktrees, one at a time in this process (every instance of
- * the project shares it, src/store/file-queue.ts): `git worktree add` reads every other worktree's
+ * the project shares it, src/files/file-queue.ts): `git worktree add` reads every other worktree's
  * admin files under .git/worktrees/, and one being written at that moment (its `commondir` still
  * empty) makes it fail — "fatal: failed to read .git/worktrees/<other>/commondir: Success" — which
  * a parallel run's worktrees made side by side met.

@@ -1,6 +1,6 @@
 // The effect `worktree-launch`: the worktree on its branch, the config the worktree's instance
 // needs, its worktree.json, and a session there. A failure once the worktree exists is recorded in
-// it (merge "failed"), so it never counts as a live loop (src/worktree/lifecycle.ts).
+// it (merge "failed"), so it never counts as a live loop (src/worktrees/lifecycle.ts).
 import type { OpencodeApi } from "../opencode/api.js"
 import type { WorktreeStarted } from "../worktrees/worktree-start.js"
 import { ignoreOwnFolder } from "../files/ignore-own-folder.js"

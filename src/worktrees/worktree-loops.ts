@@ -16,7 +16,7 @@ export interface WorktreeEntry {
   state: WorktreeState | undefined
   /** The newest loop the worktree's instance saved (none yet: the loop is starting). */
   saved: SavedLoop | undefined
-  /** The instance that launched it is gone (src/worktree/lifecycle.ts). */
+  /** The instance that launched it is gone (src/worktrees/lifecycle.ts). */
   launchCut?: boolean
 }
 

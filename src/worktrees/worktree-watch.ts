@@ -1,11 +1,11 @@
 // The main instance's view of its worktree loops: each runs in its worktree's own OpenCode
 // instance and says how it is doing only through its files, which this watch reads once a second
 // while any worktree is there. Where each one is comes from the one lifecycle
-// (src/worktree/lifecycle.ts): a live one's instance is woken (after a restart of OpenCode nothing
+// (src/worktrees/lifecycle.ts): a live one's instance is woken (after a restart of OpenCode nothing
 // else would), and an ended one's branch is settled by a job (jobs/settle-worktree.ts: commit,
 // merge by mergeStrategy, archive under `.opencode/ralph-loop/merged/<NAME>/`, remove), one at a time.
 // With several OpenCode processes on the project, only the holder of the project's lease watches
-// (`holds`, src/actions/project-beat.ts): two would both merge the same branch.
+// (`holds`, src/owner/project-beat.ts): two would both merge the same branch.
 import type { WorktreeContext } from "./worktree-context.js"
 import { endFilesWritten } from "../store/report.js"
 import { readWorktrees, type WorktreeEntry } from "./worktree-loops.js"

@@ -1571,7 +1571,7 @@ export class World {
 
   /** After every action and runner step. */
   private checkState(): void {
-    // A start cut off by a restart (no loop saved, its launcher gone) runs nothing: not live, as in src/worktree/lifecycle.ts.
+    // A start cut off by a restart (no loop saved, its launcher gone) runs nothing: not live, as in src/worktrees/lifecycle.ts.
     const live = this.worktreeLoops.filter((w) => !w.removed && !w.outcome && w.loop?.phase !== "stopped" && (w.loop !== undefined || w.launchedIn === this.restarts))
     if (live.length > this.settings.maxParallelLoops) this.violate(27, `${live.length} worktree loops are live (${live.map((w) => w.name).join(", ")}), maxParallelLoops is ${this.settings.maxParallelLoops}`)
     for (const t of this.loops) this.checkLoop(t)

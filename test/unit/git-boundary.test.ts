@@ -11,8 +11,8 @@ const src = join(packageDir(), "src")
 /** The files allowed to start processes, and what each starts. */
 const STARTS_PROCESSES: Record<string, string> = {
   "git/run.ts": "git, for everything the plugin and the CLI do with a repository",
-  "actions/checks.ts": "the user's check commands (sh -c)",
-  "actions/notifier.ts": "the desktop notifier on PATH",
+  "checks/run-checks.ts": "the user's check commands (sh -c)",
+  "notify/notifier.ts": "the desktop notifier on PATH",
   "cli/opencode.ts": "the opencode binary (doctor, install)",
   "cli/run/host.ts": "opencode serve, for ralph-loop run",
 }

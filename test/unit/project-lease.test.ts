@@ -1,4 +1,4 @@
-// The project's lease: the pure rule (src/owner/lease-rule.ts) and the files (src/store/project-lease.ts).
+// The project's lease: the pure rule (src/owner/lease-rule.ts) and the files (src/owner/project-lease.ts).
 // One holder at a time, also when two processes look at once; a holder that stops beating or whose
 // process is gone is taken over; a released lease is taken at the next look.
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs"

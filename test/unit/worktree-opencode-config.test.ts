@@ -1,5 +1,5 @@
 // The OpenCode config a worktree loop's instance gets: the project's, with OpenCode's snapshots off
-// (src/worktree/opencode-overrides.ts) — written only into a file of the plugin's own.
+// (src/worktrees/opencode-overrides.ts) — written only into a file of the plugin's own.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { parse } from "jsonc-parser"
