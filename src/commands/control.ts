@@ -5,9 +5,9 @@ import type { RalphContext } from "../engine/context.js"
 import type { Loop } from "../loop/loop.js"
 import { cancelLoop, hintLoop, pauseLoop, resumeLoop, rollbackLoop } from "../acts/acts.js"
 import { CONTROL_MARKER, type ControlCommand } from "../host/commands.js"
-import { cancelContinuations } from "./continuation-status.js"
-import { endedLoop, NO_LOOP, statusAnswer } from "./status.js"
-import { helpText } from "./status-text.js"
+import { cancelContinuations } from "../acts/continuation-status.js"
+import { endedLoop, NO_LOOP, statusAnswer } from "../acts/status.js"
+import { helpText } from "./help-text.js"
 import { replaceText } from "./text.js"
 
 export async function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): Promise<void> {

@@ -2,8 +2,8 @@
 // (which-loop.ts), then the same act as the chat command (acts.ts, memory-commands.ts; `status` reads
 // only: /ralph-status's text, status.ts). From the control channel no chat turn will end, so a
 // resume goes on at once.
-import { forgetEntry, rememberEntry } from "../commands/memory-commands.js"
-import { statusAnswer } from "../commands/status.js"
+import { forgetEntry, rememberEntry } from "../acts/memory.js"
+import { statusAnswer } from "../acts/status.js"
 import type { RalphContext } from "../engine/context.js"
 import type { Loop } from "../loop/loop.js"
 import { cancelLoop, hintLoop, pauseLoop, resumeLoop, rollbackLoop, type ActResult } from "../acts/acts.js"

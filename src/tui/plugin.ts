@@ -2,7 +2,7 @@
 // panel and the full-screen view, all from the loops' files as the status document reads them.
 import type { TuiPlugin, TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { createComponent, createMemo, createSignal } from "solid-js"
-import { helpText } from "../commands/status-text.js"
+import { helpText } from "../commands/help-text.js"
 import { claimInstance, deferredText } from "../host/instance-claim.js"
 import { statusDocument } from "../status/document.js"
 import { readProjectLoops, type ProjectLoops } from "../status/read-project.js"

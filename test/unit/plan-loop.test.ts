@@ -2,7 +2,7 @@
 // report, and its place in the state file.
 import { describe, expect, it } from "vitest"
 import { iterationTitle } from "../../src/loop/notices.js"
-import { statusText } from "../../src/commands/status-text.js"
+import { statusText } from "../../src/acts/status-text.js"
 import { decide, type Facts } from "../../src/loop/decide.js"
 import { snapshotOf, type CheckResult } from "../../src/checks/diagnostics.js"
 import { continuePrompt, freshSessionPrompt, loopRules, planFirstPrompt, resumePrompt, systemNote } from "../../src/loop/prompts.js"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { endedText, loopLines, statusText } from "../../src/commands/status-text.js"
+import { endedText, loopLines, statusText } from "../../src/acts/status-text.js"
 import { snapshotOf } from "../../src/checks/diagnostics.js"
 import { loop } from "./fixtures.js"
 
