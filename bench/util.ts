@@ -63,7 +63,7 @@ export async function loadDist<T>(path: string): Promise<T> {
  * neither counts it nor races with it.
  */
 export async function settleStartup(): Promise<void> {
-  const recover = await loadDist<{ RECOVERY_GRACE_MS?: number }>("actions/jobs/recover.js").catch(() => ({ RECOVERY_GRACE_MS: 0 }))
+  const recover = await loadDist<{ RECOVERY_GRACE_MS?: number }>("engine/jobs/recover.js").catch(() => ({ RECOVERY_GRACE_MS: 0 }))
   await sleep((recover.RECOVERY_GRACE_MS ?? 0) + 250)
   await settleIO()
 }
