@@ -55,7 +55,7 @@ export function hintLoop(ctx: RalphContext, loop: Loop, text: string): ActResult
   return { done: true, title: "Ralph · hint queued", message: `The next prompt of the loop will carry your hint (once): ${text}` }
 }
 
-/** The work tree back to a checkpoint of `loop` (live or ended); refused under a turn (jobs/rollback.ts). Git's failures are said, not thrown. */
+/** The work tree back to a checkpoint of `loop` (live or ended); refused under a turn (src/checkpoints/rollback-job.ts). Git's failures are said, not thrown. */
 export async function rollbackLoop(ctx: RalphContext, loop: Loop, args: string): Promise<ActResult> {
   return rollback(ctx, loop, args).catch((error: unknown) => ({ done: false, title: "Ralph · rollback failed", message: `The rollback did not finish: ${String(error)}`, variant: "error" as const }))
 }

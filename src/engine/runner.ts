@@ -1,4 +1,4 @@
-// LoopRunner: where the hooks hand work to the loop's jobs (src/actions/jobs/). Each entry point
+// LoopRunner: where the hooks hand work to the loop's jobs (src/engine/jobs/). Each entry point
 // starts a job on the host — the Interpreter in production, the simulated OpenCode in the fuzzer —
 // so both run the very same steps.
 import type { ResumeHow } from "../loop/go-on.js"
@@ -157,7 +157,7 @@ export class LoopRunner {
 
   /**
    * A job of the worktree loops or of a parallel run (settle, launch, a run's step:
-   * jobs/settle-worktree.ts, launch-worktree.ts, parallel-run.ts), in the background.
+   * src/worktrees/settle-job.ts, launch-worktree.ts, parallel-run.ts), in the background.
    */
   worktreeJob(label: string, job: Job): void {
     this.host.start(label, job)

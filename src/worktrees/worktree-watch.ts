@@ -2,7 +2,7 @@
 // instance and says how it is doing only through its files, which this watch reads once a second
 // while any worktree is there. Where each one is comes from the one lifecycle
 // (src/worktrees/lifecycle.ts): a live one's instance is woken (after a restart of OpenCode nothing
-// else would), and an ended one's branch is settled by a job (jobs/settle-worktree.ts: commit,
+// else would), and an ended one's branch is settled by a job (src/worktrees/settle-job.ts: commit,
 // merge by mergeStrategy, archive under `.opencode/ralph-loop/merged/<NAME>/`, remove), one at a time.
 // With several OpenCode processes on the project, only the holder of the project's lease watches
 // (`holds`, src/owner/project-beat.ts): two would both merge the same branch.
