@@ -7,9 +7,9 @@ import { io, log, notify, type Job } from "../effects.js"
 import type { JobContext } from "./context.js"
 
 /** Asks in all: /ralph-plan's own and one more with the problems. */
-export const PLAN_ASKS = 2
+const PLAN_ASKS = 2
 
-export const planReadyTitle = (stories: number) => `Ralph · plan ready — ${stories} ${stories === 1 ? "story" : "stories"}`
+const planReadyTitle = (stories: number) => `Ralph · plan ready — ${stories} ${stories === 1 ? "story" : "stories"}`
 
 export function* planTurnEnded(ctx: JobContext, request: PlanRequest): Job {
   const { sessionID } = request
