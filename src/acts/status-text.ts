@@ -13,6 +13,7 @@ import { SETTINGS_FILES } from "../config/load.js"
 import { MEMORY_FILE, OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import type { SavedLoop } from "../store/saved-loops.js"
 import type { Struggle } from "../status/struggle.js"
+import { RALPH_FLAGS } from "../commands/ralph-args.js"
 import { planStatusLines } from "../plan/status.js"
 import { reviewOptions } from "../review/settings.js"
 import { NO_REVIEWS } from "../loop/review-state.js"
@@ -46,7 +47,7 @@ export function statusText(loop: Loop, now: number, struggle?: Struggle): string
 }
 
 /** `restarts 2 of 5`, in a plan loop `restarts of story US-3: 1 of 5`. */
-export function restartsText(loop: Pick<Loop, "retries" | "plan" | "settings">): string {
+function restartsText(loop: Pick<Loop, "retries" | "plan" | "settings">): string {
   const used = Math.max(0, taskRetries(loop))
   const story = loop.plan ? currentStory(loop.plan) : undefined
   return `restarts${story ? ` of story ${story.id}:` : ""} ${used} of ${loop.settings.maxRetries}`
@@ -78,7 +79,7 @@ export function endedText({ loop, savedAt }: SavedLoop, report: string | undefin
     .join("\n")
 }
 
-export const struggleLine = (s: Struggle): string => `Struggle: ${s.signal} — ${s.reason}`
+const struggleLine = (s: Struggle): string => `Struggle: ${s.signal} — ${s.reason}`
 
 /** One line per loop of the project, at most `max`: the live ones first, then the others on disk, newest first. */
 export function loopLines(live: readonly Loop[], saved: readonly SavedLoop[], max: number, now: number): string[] {

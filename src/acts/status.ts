@@ -35,7 +35,7 @@ export async function statusAnswer(ctx: RalphContext, sessionID: string | undefi
 }
 
 /** The status text for `sessionID`, with the project's worktree loops; undefined when the project has no loop at all. */
-export async function statusMessage(ctx: RalphContext, sessionID: string): Promise<string | undefined> {
+async function statusMessage(ctx: RalphContext, sessionID: string): Promise<string | undefined> {
   const own = await sessionStatus(ctx, sessionID)
   const worktrees = ctx.worktree ? [] : [...worktreeLines((await readWorktrees(ctx.directory, ctx.launcher)).map((w) => ({ name: w.name, state: w.state, loop: w.saved?.loop }))), ...parallelLines(ctx.parallel.current())]
   if (worktrees.length === 0) return own

@@ -6,11 +6,10 @@ import { findingsOf, mentionedFiles } from "./findings.js"
 
 const count = z.int().min(0)
 
-export const fileDetailSchema = z.object({ path: z.string(), errors: count, warnings: count })
-export type FileDetail = z.infer<typeof fileDetailSchema>
+const fileDetailSchema = z.object({ path: z.string(), errors: count, warnings: count })
+type FileDetail = z.infer<typeof fileDetailSchema>
 
-export const checkStatusSchema = z.enum(["passed", "failed", "timeout", "missing", "error"])
-export type CheckStatus = z.infer<typeof checkStatusSchema>
+const checkStatusSchema = z.enum(["passed", "failed", "timeout", "missing", "error"])
 
 export const checkResultSchema = z.object({
   name: z.string(),

@@ -5,7 +5,7 @@
 // that remember them. Paths come back relative to the project. Pure.
 import { isAbsolute, relative } from "node:path"
 
-export type Severity = "error" | "warning" | "info"
+type Severity = "error" | "warning" | "info"
 
 export interface Finding {
   path: string
@@ -24,7 +24,7 @@ const STYLISH_ROW = /^\s+\d+:\d+\s+(error|warning)\s/
 const STYLISH_FILE = /^(?:[A-Za-z]:)?[^\s:\\/]*[\\/][^\s]*\.\w+$/
 
 /** Ruff's severity of a rule code (seed 004): E and F are errors, W warnings, everything else info. */
-export const ruffSeverity = (code: string): Severity => (/^[EF]\d/.test(code) ? "error" : code.startsWith("W") ? "warning" : "info")
+const ruffSeverity = (code: string): Severity => (/^[EF]\d/.test(code) ? "error" : code.startsWith("W") ? "warning" : "info")
 
 /** Every finding the output names a file for, in order; `directory` makes absolute paths relative. */
 export function findingsOf(output: string, directory?: string): Finding[] {

@@ -9,7 +9,7 @@ import { HOST } from "../owner/heartbeat-files.js"
 import { LEASE_DIR, ProjectLease } from "../owner/project-lease.js"
 
 /** Exit status when another process holds the lease. */
-export const LEASE_HELD_EXIT = 1
+const LEASE_HELD_EXIT = 1
 
 export async function withCleanLease(
   project: string,

@@ -15,7 +15,7 @@ export const NO_ANSWER_EXIT = 3
 export const MAX_HINT_CHARS = controlRequestSchema.shape.text.unwrap().maxLength ?? 4_000
 
 /** Why `text` cannot be sent as a hint (one line, for the terminal); undefined when it can. */
-export function hintProblem(text: string | undefined): string | undefined {
+function hintProblem(text: string | undefined): string | undefined {
   if (!text?.trim()) return "hint needs the text: ralph-loop hint [LOOP] TEXT (a TEXT that starts with - goes after --)"
   const count = (n: number) => n.toLocaleString("en-US")
   if (text.length > MAX_HINT_CHARS) return `the hint is ${count(text.length)} characters long; a hint can be at most ${count(MAX_HINT_CHARS)}`

@@ -14,12 +14,12 @@ import { satisfies } from "./version-range.js"
 
 const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)
 
-export function settingsDir(args: CliArgs, env: NodeJS.ProcessEnv): string {
+function settingsDir(args: CliArgs, env: NodeJS.ProcessEnv): string {
   return args.global ? globalConfigDir(env) : join(args.project, ".opencode")
 }
 
 /** Writes ralph-loop.jsonc with its $schema into `dir` unless a settings file is there; the file written, if any. */
-export function writeSettingsFile(dir: string, schemaFile: string): string | undefined {
+function writeSettingsFile(dir: string, schemaFile: string): string | undefined {
   if (["ralph-loop.jsonc", "ralph-loop.json"].some((name) => existsSync(join(dir, name)))) return undefined
   mkdirSync(dir, { recursive: true })
   const file = join(dir, "ralph-loop.jsonc")

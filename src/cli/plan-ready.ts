@@ -8,7 +8,7 @@ import { planPath } from "./plan-check.js"
 import { readPlanFile } from "../plan/plan-file.js"
 
 /** What `plan ready --json` prints: the ids ready (the matrix), those done, how many are not done. */
-export interface ReadyDocument {
+interface ReadyDocument {
   stories: string[]
   done: string[]
   left: number

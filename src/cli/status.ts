@@ -14,8 +14,9 @@ import { terminalText } from "./terminal-text.js"
 const CLEAR_SCREEN = "\x1b[2J\x1b[H"
 
 /** --watch redraws at most this often, however many files change. */
-export const REDRAW_MS = 1000
+const REDRAW_MS = 1000
 
+/** @public bench/status.ts loads it from dist/ (knip cannot see that import). */
 export async function projectStatus(project: string, loop: string | undefined, now: number): Promise<StatusDocument> {
   const { loops, history } = await readProjectLoops(project)
   return statusDocument(project, loops, history, loop, now)

@@ -4,7 +4,7 @@
 // the user's branch lacks, unless --force; never one git cannot tell about).
 import { existsSync } from "node:fs"
 import { lstat } from "node:fs/promises"
-import { join, relative } from "node:path"
+import { relative } from "node:path"
 import { archiveWorktreeFiles, MERGED_DIR } from "../worktrees/worktree-archive.js"
 import { listWorktreeFolders, removeWorktree, unmergedCommits, worktreeUncommitted } from "../worktrees/worktree-git.js"
 import { readParallelRun } from "../worktrees/parallel-file.js"

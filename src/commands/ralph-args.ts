@@ -72,7 +72,7 @@ interface Token {
  * opens only at the start of a word or after `=`, so an apostrophe ("the user's login") is a letter.
  * A bare `--` ends the flags and so the splitting: what follows is the task, verbatim (`-- Support '90s themes`).
  */
-export function tokenize(line: string): Token[] | string {
+function tokenize(line: string): Token[] | string {
   const tokens: Token[] = []
   let i = 0
   while (i < line.length) {

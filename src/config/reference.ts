@@ -18,7 +18,7 @@ type JsonSchema = {
 }
 
 /** The kind of a value, in words: `whole number 0–1000`, `"recreate" | "fresh"`, `list of strings`. */
-export function kindOf(schema: JsonSchema): string {
+function kindOf(schema: JsonSchema): string {
   const alternatives = schema.anyOf ?? schema.oneOf
   if (alternatives) return alternatives.map(kindOf).join(" or ")
   if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(" \\| ")

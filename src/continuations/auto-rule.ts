@@ -25,7 +25,7 @@ export function stagnantRuns(errors: readonly number[]): number {
   return runs
 }
 
-export const STAGNANT_RUNS = 2
+const STAGNANT_RUNS = 2
 
 export function nextAutoStep(run: AutoRun, errors: number, max: number): { step: AutoStep; next: AutoRun } {
   const history = [...run.errors, errors]

@@ -5,8 +5,8 @@ import type { Notice } from "../loop/notices.js"
 import { failureReport } from "../loop/criteria.js"
 import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
 
-export const TODO_MARKER = "[Ralph · todo continuation"
-export const AUTO_MARKER = "Ralph Loop: AUTO-CONTINUE"
+const TODO_MARKER = "[Ralph · todo continuation"
+const AUTO_MARKER = "Ralph Loop: AUTO-CONTINUE"
 
 /** A message the continuations sent (not one the user typed). */
 export const isContinuationText = (text: string): boolean => text.startsWith(TODO_MARKER) || text.startsWith(AUTO_MARKER)
@@ -44,7 +44,7 @@ export function todoPrompt(open: readonly Todo[], n: number, max: number): strin
 }
 
 /** Seed 004's feedback line, with what to do next. */
-export function autoFeedbackLine(errors: number, next: string): string {
+function autoFeedbackLine(errors: number, next: string): string {
   return `${AUTO_MARKER} | ${errors} error(s) remaining | Next: ${next}`
 }
 

@@ -40,7 +40,7 @@ const TAKE_ALL: ControlRoute = async () => ({ take: true, queue: "all" })
 export type ControlLog = (level: "info" | "warn", message: string, extra?: Record<string, unknown>) => void
 
 /** How often the folder is looked at besides fs.watch's events. */
-export const RESCAN_MS = 1_000
+const RESCAN_MS = 1_000
 
 /** A result no client took this long after it was written is removed at the next start. */
 const STALE_RESULT_MS = 10 * 60_000

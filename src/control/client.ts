@@ -31,8 +31,6 @@ import { publish } from "./publish.js"
 import { readRegularFile } from "../files/regular-file.js"
 import { CONTROL_DIR, controlRequestSchema, controlResultSchema, newRequestId, requestName, resultName, type ControlRequest } from "./request.js"
 
-export { CONTROL_VERBS, type ControlVerb, type ControlRequest, type ControlResult } from "./request.js"
-
 /** A request as the caller gives it: the id is the client's. */
 export type ControlAsk = Omit<ControlRequest, "id">
 

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { assertInside } from "../files/atomic.js"
 
 /** Where files are written before they are renamed into the control folder (never watched). */
-export const TEMP_SUBFOLDER = ".tmp"
+const TEMP_SUBFOLDER = ".tmp"
 
 /** Writes `folder/name` at once (readers never see half of it); `root`: it must stay inside (no link out). */
 export async function publish(root: string, folder: string, name: string, content: string): Promise<void> {

@@ -8,7 +8,7 @@ import { STATE_DIR } from "../project/own-files.js"
 export const CONTROL_DIR = `${STATE_DIR}/control`
 
 /** `status` only reads: the answer's message is what /ralph-status says in `session` (the TUI's dialog). */
-export const CONTROL_VERBS = ["pause", "resume", "cancel", "rollback", "hint", "remember", "forget", "status"] as const
+const CONTROL_VERBS = ["pause", "resume", "cancel", "rollback", "hint", "remember", "forget", "status"] as const
 export type ControlVerb = (typeof CONTROL_VERBS)[number]
 
 /** A request file larger than this is refused unread. */

@@ -13,7 +13,7 @@
 import type { ControlRequest } from "./request.js"
 import { whichLoop } from "./which-loop.js"
 
-export interface RoutedLoop {
+interface RoutedLoop {
   id: string
   sessionID: string
   lineage: readonly string[]
@@ -42,7 +42,7 @@ export type Route =
    */
   | { take: true; queue: string | undefined; refusal?: Refusal }
 
-export interface Refusal {
+interface Refusal {
   title: string
   message: string
 }

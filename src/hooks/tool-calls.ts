@@ -14,7 +14,7 @@ const doneArgs = z.object({
   evidence: z.union([z.array(z.string()), z.string().transform((s) => [s])]).default([]),
 })
 
-export const NO_LOOP = "There is no Ralph loop in this session: ralph_done and ralph_status only work in a session where /ralph runs a loop."
+const NO_LOOP = "There is no Ralph loop in this session: ralph_done and ralph_status only work in a session where /ralph runs a loop."
 
 export const toolCall =
   (ctx: RalphContext) =>

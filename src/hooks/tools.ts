@@ -6,10 +6,10 @@
 // would cost the boot ~60 ms. The calls validate what they get with zod.
 import type { ToolContext, ToolDefinition, ToolResult } from "@opencode-ai/plugin"
 
-export const TOOL_NAMES = ["ralph_done", "ralph_status"] as const
+const TOOL_NAMES = ["ralph_done", "ralph_status"] as const
 export type ToolName = (typeof TOOL_NAMES)[number]
 
-export const TOOL_SPECS: Record<ToolName, { description: string; args: Record<string, object> }> = {
+const TOOL_SPECS: Record<ToolName, { description: string; args: Record<string, object> }> = {
   ralph_done: {
     description:
       "Declare the Ralph loop's task (in a plan loop: the current story) done. Call it only when everything asked for works. " +

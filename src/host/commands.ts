@@ -11,12 +11,12 @@ export const RALPH_PLAN = "ralph-plan"
 /** Text that starts every control command's message: its model turn is never a loop turn. */
 export const CONTROL_MARKER = "[ralph-loop control]"
 
-export const CONTROL_COMMANDS = ["cancel-ralph", "ralph-status", "ralph-help", "ralph-pause", "ralph-resume", "ralph-hint", "ralph-rollback"] as const
+const CONTROL_COMMANDS = ["cancel-ralph", "ralph-status", "ralph-help", "ralph-pause", "ralph-resume", "ralph-hint", "ralph-rollback"] as const
 export type ControlCommand = (typeof CONTROL_COMMANDS)[number]
 
 export const isControlCommand = (name: string): name is ControlCommand => (CONTROL_COMMANDS as readonly string[]).includes(name)
 
-export const MEMORY_COMMANDS = ["ralph-remember", "ralph-memory"] as const
+const MEMORY_COMMANDS = ["ralph-remember", "ralph-memory"] as const
 export type MemoryCommand = (typeof MEMORY_COMMANDS)[number]
 
 export const isMemoryCommand = (name: string): name is MemoryCommand => (MEMORY_COMMANDS as readonly string[]).includes(name)

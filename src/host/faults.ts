@@ -38,7 +38,7 @@ const planSchema = z.object({
 })
 
 /** Written just before the kill; its presence means the crash already happened. */
-export const CRASH_MARKER = "ralph-loop-crashed"
+const CRASH_MARKER = "ralph-loop-crashed"
 
 export class Faults {
   private readonly reached = new Map<string, number>()

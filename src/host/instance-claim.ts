@@ -11,7 +11,7 @@ const REGISTRY = Symbol.for("ralph-loop.instance-claims")
 export type ClaimHalf = "server" | "tui"
 
 /** What this copy was loaded from: the claim's owner is named in the other copies' log line. */
-export const THIS_COPY: string = import.meta.url
+const THIS_COPY: string = import.meta.url
 
 export type Claim =
   /** This copy acts for the instance; `release` gives it up (on dispose), so a re-created instance can claim it. */

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { globalConfigDir } from "../config/load.js"
 
-export type Scope = "global" | "project"
+type Scope = "global" | "project"
 /** Which half of the package a config file loads: the server plugin (opencode.json) or the TUI plugin (tui.json). */
 export type Half = "server" | "tui"
 
@@ -32,7 +32,7 @@ export function globalConfigFiles(env: NodeJS.ProcessEnv = process.env, half: Ha
 }
 
 /** The project folder and the folders above it up to the git root (only the project folder outside git). */
-export function projectFolders(project: string): string[] {
+function projectFolders(project: string): string[] {
   const folders: string[] = []
   for (let dir = project; ; dir = dirname(dir)) {
     folders.push(dir)

@@ -91,7 +91,7 @@ export function reachOf(spec: string, configDir: string, thisDir: string): Reach
 }
 
 /** A `plugin` entry whose spec could not be followed (`file://host/x`): it may or may not be ralph-loop. */
-export interface UnclearEntry extends ConfigFile {
+interface UnclearEntry extends ConfigFile {
   spec: string
   problem: string
 }

@@ -88,7 +88,7 @@ export function failureReport(snapshot: DiagnosticSnapshot, perCheck = 1_500): s
 }
 
 /** A failing check as a key: its name and what failed in it (failures/index.ts) — never a timing, a banner or a line number. */
-export const failureKey = (check: CheckResult): string => `${check.name}: ${checkFailures(check).join("; ")}`
+const failureKey = (check: CheckResult): string => `${check.name}: ${checkFailures(check).join("; ")}`
 
 const MAX_FINGERPRINT = 600
 

@@ -3,7 +3,7 @@
 // A status claim never overrides an explicit EXIT_SIGNAL: false.
 import type { RalphStatus } from "./status-block.js"
 
-export type ExitGate = "promise" | "dual" | "either"
+type ExitGate = "promise" | "dual" | "either"
 
 export interface GateInput {
   gate: ExitGate

@@ -50,7 +50,7 @@ export const latestCheckRun = (loop: { snapshots: readonly DiagnosticSnapshot[];
 /** "iteration 3", or for a criteria loop's first run "before the first prompt". */
 export const ranAt = (iteration: number): string => (iteration === 0 ? "before the first prompt" : `iteration ${iteration}`)
 
-export function digest(facts: HandoffFacts, summary: string): string {
+function digest(facts: HandoffFacts, summary: string): string {
   return [
     "## Facts from ralph-loop (checked by the plugin, not by the model)",
     `- Goal: ${clip(facts.goal.split("\n")[0] ?? "", ITEM_LIMIT)}`,

@@ -48,7 +48,7 @@ const named = (key: keyof Limits, value: number, level: Level): string =>
   level === 2 ? `${FLAG[key]} ${value}` : `${key} ${value} (${level === 1 ? "settings" : "default"})`
 
 /** The limit rule (see the top of this file): the two limits a loop runs with, and what the user is told. */
-export function consistentLimits(settings: Limits, explicit: ReadonlySet<SettingKey>, given: ReadonlySet<SettingKey>, plan: boolean): { settings: Limits; notices: string[] } {
+function consistentLimits(settings: Limits, explicit: ReadonlySet<SettingKey>, given: ReadonlySet<SettingKey>, plan: boolean): { settings: Limits; notices: string[] } {
   const level = (key: keyof Limits): Level => (given.has(key) ? 2 : explicit.has(key) ? 1 : 0)
   const { maxIterations: iterations, maxRetries: retries } = settings
   const [li, lr] = [level("maxIterations"), level("maxRetries")]

@@ -38,10 +38,10 @@ export type LoopSettings = z.infer<typeof loopSettingsSchema>
  * runner's interrupt (SIGINT, SIGTERM, SIGHUP), a rollback, the recovery at OpenCode's start
  * (resumeOnStart "ask"), or the loop itself, waiting for a person (the model is blocked, a failure).
  */
-export const pauseCauseSchema = z.enum(["person", "interrupt", "rollback", "recovery", "loop"])
+const pauseCauseSchema = z.enum(["person", "interrupt", "rollback", "recovery", "loop"])
 export type PauseCause = z.infer<typeof pauseCauseSchema>
 
-export const loopPhaseSchema = z.enum(["running", "deciding", "restarting", "waiting", "paused", "stopped"])
+const loopPhaseSchema = z.enum(["running", "deciding", "restarting", "waiting", "paused", "stopped"])
 export type LoopPhase = z.infer<typeof loopPhaseSchema>
 
 export const stopReasonSchema = z.enum([
@@ -60,10 +60,10 @@ export const stopReasonSchema = z.enum([
 ])
 export type StopReason = z.infer<typeof stopReasonSchema>
 
-export const usageSchema = z.object({ tokens: z.number().min(0), cost: z.number().min(0) })
+const usageSchema = z.object({ tokens: z.number().min(0), cost: z.number().min(0) })
 export type Usage = z.infer<typeof usageSchema>
 
-export const waitSchema = z.object({
+const waitSchema = z.object({
   /** usage-limit: the provider's limit, until the reset it names (or a back-off); no retry, no breaker. */
   reason: z.enum(["backoff", "breaker", "call-limit", "usage-limit"]),
   until: z.number(),
@@ -75,7 +75,7 @@ export const waitSchema = z.object({
 export type Wait = z.infer<typeof waitSchema>
 
 /** A restart decided and not finished yet: after a crash it goes on from where it stopped. */
-export const pendingRestartSchema = z.object({
+const pendingRestartSchema = z.object({
   /** A new session whatever the strategy (context overflow). */
   fresh: z.boolean(),
   note: z.string().optional(),

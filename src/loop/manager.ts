@@ -12,8 +12,6 @@ import type { PlanState } from "../plan/plan.js"
 import type { Turn } from "./turn.js"
 import { emptyTurnEvents } from "./turn-events.js"
 
-export type { LoopListener } from "./registry.js"
-
 export class LoopManager extends LoopFacts {
   /** Starts a loop in `sessionID` (with `plan`: a plan loop); a live loop already there is replaced (and returned). */
   start(sessionID: string, task: string, settings: LoopSettings, now: number, plan?: PlanState): { loop: Loop; replaced?: Loop } {

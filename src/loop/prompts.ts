@@ -11,10 +11,10 @@ export function promiseTag(word: string): string {
 }
 
 /** How the model hands on what it learned: the progress log keeps these lines for later sessions. */
-export const LEARNING_RULE = "Anything a later session should know about this codebase (a convention, a gotcha, where something lives), write as a line <learning>…</learning>; the progress log keeps it."
+const LEARNING_RULE = "Anything a later session should know about this codebase (a convention, a gotcha, where something lives), write as a line <learning>…</learning>; the progress log keeps it."
 
 /** The other way to claim: the tool answers in the same turn whether the claim holds. */
-export const DONE_TOOL_RULE = "Instead of the promise you may call the ralph_done tool (summary, evidence): it runs the checks at once and answers whether the claim is accepted; ralph_status shows the loop's state."
+const DONE_TOOL_RULE = "Instead of the promise you may call the ralph_done tool (summary, evidence): it runs the checks at once and answers whether the claim is accepted; ralph_status shows the loop's state."
 
 /**
  * Appended to the first user message of a loop (seed 000, step 0), and closing every restart

@@ -12,7 +12,7 @@ import type { Loop, Wait } from "./loop.js"
 export const keepsTimer = (loop: Loop): boolean => loop.phase === "waiting"
 
 /** How long to wait before looking again when a turn is under way at wake-up (a control command's, say). */
-export const LOOK_AGAIN_MS = 2_000
+const LOOK_AGAIN_MS = 2_000
 
 export type Wake =
   /** The loop is no longer waiting (resumed, cancelled or paused meanwhile). */

@@ -26,7 +26,7 @@ export interface MemoryFile {
   blocks: Block[]
 }
 
-export const HEADINGS: Record<MemorySection | "manual", string> = { priority: "## Priority", working: "## Working memory", staging: "## Staging", manual: "## Manual" }
+const HEADINGS: Record<MemorySection | "manual", string> = { priority: "## Priority", working: "## Working memory", staging: "## Staging", manual: "## Manual" }
 const INTRO = [
   "# Ralph memory",
   "",
@@ -135,7 +135,7 @@ export const isoDate = (now: number): string => new Date(now).toISOString().slic
 const normal = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim()
 
 /** One line of text for an entry: newlines folded, bounded. */
-export const entryText = (text: string): string => text.replace(/\s+/g, " ").trim().slice(0, 500)
+const entryText = (text: string): string => text.replace(/\s+/g, " ").trim().slice(0, 500)
 
 /**
  * Remembers `text` in `section`: the same text again (in either section) is one entry with a
@@ -174,7 +174,7 @@ export function supersedes(newer: { text: string; source: string }, older: Memor
 }
 
 /** Working memory beyond `maxEntries` loses its oldest dated entries (hand-written lines stay). */
-export function prune(memory: MemoryFile, maxEntries: number): MemoryFile {
+function prune(memory: MemoryFile, maxEntries: number): MemoryFile {
   const working = entries(memory, "working")
   const dated = working.filter((e) => e.raw === undefined)
   if (dated.length <= maxEntries) return memory

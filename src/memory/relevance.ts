@@ -19,14 +19,14 @@ const STOP = new Set(
   "the and for with that this from into are was were not but all any can has have its when then than use used using will would should must make add fix check checks failed failing fixed iteration changing error errors src lib test tests index main file files".split(" "),
 )
 
-export function terms(text: string): Set<string> {
+function terms(text: string): Set<string> {
   const found = new Set<string>()
   for (const word of text.toLowerCase().match(/[a-z0-9_]+/g) ?? []) if (word.length >= 3 && !STOP.has(word)) found.add(word)
   return found
 }
 
 /** How much `entry` concerns a loop: shared terms, plus 5 per file of the loop the entry names. */
-export function relevance(entry: MemoryEntry, query: Set<string>, files: readonly string[]): number {
+function relevance(entry: MemoryEntry, query: Set<string>, files: readonly string[]): number {
   let score = 0
   for (const term of terms(entry.text)) if (query.has(term)) score += 1
   for (const file of files) if (entry.text.includes(file)) score += 5

@@ -7,7 +7,7 @@ import { shorten } from "../loop/prompts.js"
 import { totalUsage, type Loop } from "../loop/loop.js"
 
 /** A wait shorter than this is over before anyone could act on a notification. */
-export const NOTIFY_WAIT_MS = 60_000
+const NOTIFY_WAIT_MS = 60_000
 
 /** The webhook's JSON body. */
 export interface NotificationPayload {

@@ -13,7 +13,7 @@ export interface WebhookPolicy {
   retryDelayMs: number
 }
 
-export const WEBHOOK_POLICY: WebhookPolicy = { timeoutMs: 5_000, retries: 3, retryDelayMs: 500 }
+const WEBHOOK_POLICY: WebhookPolicy = { timeoutMs: 5_000, retries: 3, retryDelayMs: 500 }
 const DESKTOP_TIMEOUT_MS = 10_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -7,15 +7,15 @@ import type { Heartbeat } from "./heartbeat.js"
 import { STATE_DIR } from "../project/own-files.js"
 import { readHeartbeats, writeHeartbeat } from "./heartbeat-files.js"
 
-export const PROCESSES_DIR = `${STATE_DIR}/processes`
+const PROCESSES_DIR = `${STATE_DIR}/processes`
 
 /** A presence file no one wrote for this long is removed by the lease holder. */
-export const FORGET_PRESENCE_MS = 24 * 60 * 60_000
+const FORGET_PRESENCE_MS = 24 * 60 * 60_000
 
 const fileName = (boot: string): string => `${boot}.json`
 
 /** Only a boot id made of letters, digits and dashes names a file. */
-export const bootNamesFile = (boot: string): boolean => /^[A-Za-z0-9-]{1,100}$/.test(boot)
+const bootNamesFile = (boot: string): boolean => /^[A-Za-z0-9-]{1,100}$/.test(boot)
 
 export async function writePresence(directory: string, record: Heartbeat): Promise<void> {
   if (!bootNamesFile(record.boot)) return

@@ -4,15 +4,15 @@
 // item without one gets the field its siblings have (`passes` where none has any). Pure.
 import type { Item } from "./story-fields.js"
 
-export const FLAG_FIELDS = ["passes", "passed", "tested", "complete", "completed", "done"] as const
-export const STATUS_FIELDS = ["status", "state"] as const
+const FLAG_FIELDS = ["passes", "passed", "tested", "complete", "completed", "done"] as const
+const STATUS_FIELDS = ["status", "state"] as const
 
 const DONE_STATUSES = new Set(["completed", "complete", "done", "passed", "passing", "finished", "closed", "resolved", "verified", "shipped"])
 /** Not-done values that say where the work is rather than that it waits: never written back as "not done". */
 const UNDER_WAY = new Set(["in_progress", "inprogress", "started", "wip", "doing", "active", "review", "in_review", "blocked", "failed", "failing"])
 
 const normal = (status: string) => status.trim().toLowerCase().replace(/[\s-]+/g, "_")
-export const isDoneStatus = (status: string) => DONE_STATUSES.has(normal(status))
+const isDoneStatus = (status: string) => DONE_STATUSES.has(normal(status))
 
 export type DoneField = { key: string; kind: "flag" } | { key: string; kind: "status" }
 

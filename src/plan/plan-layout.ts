@@ -5,7 +5,7 @@
 import type { JSONPath } from "jsonc-parser"
 import { own, type Item } from "./story-fields.js"
 
-export const LIST_KEYS = ["userStories", "user_stories", "stories", "tasks", "features", "items"] as const
+const LIST_KEYS = ["userStories", "user_stories", "stories", "tasks", "features", "items"] as const
 const PHASES = "phases"
 const PROJECT_KEYS = ["project", "projectName", "project_name", "name", "task", "title"] as const
 

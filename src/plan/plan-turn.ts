@@ -6,11 +6,12 @@ import type { PlanRequest } from "./requests.js"
 import { io, log, notify, type Job } from "../engine/effects.js"
 import type { Settings } from "../config/schema.js"
 import type { PlanRequests } from "./requests.js"
+import type { JobContext } from "../engine/jobs/context.js"
 
 /** Asks in all: /ralph-plan's own and one more with the problems. */
-export const PLAN_ASKS = 2
+const PLAN_ASKS = 2
 
-export const planReadyTitle = (stories: number) => `Ralph · plan ready — ${stories} ${stories === 1 ? "story" : "stories"}`
+const planReadyTitle = (stories: number) => `Ralph · plan ready — ${stories} ${stories === 1 ? "story" : "stories"}`
 
 export function* planTurnEnded(ctx: { readonly plans: PlanRequests; settings(): Settings }, request: PlanRequest): Job {
   const { sessionID } = request

@@ -6,9 +6,9 @@ import { z } from "zod"
 import { checkSchema, type CheckConfig } from "../config/schema.js"
 
 /** Where the file keeps its stories, as the reader found it (`userStories`, `stories`, `tasks`, `prd.tasks`, `[]`, …). */
-export const planShapeSchema = z.string().min(1)
+const planShapeSchema = z.string().min(1)
 
-export const storySchema = z.object({
+const storySchema = z.object({
   id: z.string().min(1),
   title: z.string(),
   description: z.string().optional(),
@@ -20,7 +20,7 @@ export const storySchema = z.object({
 })
 export type Story = z.infer<typeof storySchema>
 
-export const storyDoneSchema = z.object({
+const storyDoneSchema = z.object({
   id: z.string(),
   /** The iteration in which the plugin marked it done; 0: it was done before the loop began. */
   iteration: z.int().min(0),
@@ -47,7 +47,7 @@ export const planStateSchema = z.object({
 })
 export type PlanState = z.infer<typeof planStateSchema>
 
-export const isDone = (plan: PlanState, id: string): boolean => plan.done.some((d) => d.id === id)
+const isDone = (plan: PlanState, id: string): boolean => plan.done.some((d) => d.id === id)
 
 /** The story to work on next, or undefined when every story is done. */
 export function nextStory(stories: readonly Story[], done: ReadonlySet<string>): Story | undefined {

@@ -41,7 +41,7 @@ function storyState(plan: PlanState, story: Story, current: Story | undefined): 
 }
 
 /** Every story with its state, for the prompt. */
-export function planProgress(plan: PlanState): string[] {
+function planProgress(plan: PlanState): string[] {
   const current = currentStory(plan)
   const lines = plan.stories.map((s) => storyState(plan, s, current))
   return [

@@ -21,7 +21,7 @@ export type Read<T> = { value: T } | { problem: string }
 export const own = (item: Item, key: string): unknown => (Object.hasOwn(item, key) ? item[key] : undefined)
 
 /** The first of `names` the item has (null counts as absent), with its name as written. */
-export function pick(item: Item, names: readonly string[]): { key: string; value: unknown } | undefined {
+function pick(item: Item, names: readonly string[]): { key: string; value: unknown } | undefined {
   const key = names.find((name) => own(item, name) !== undefined && own(item, name) !== null)
   return key === undefined ? undefined : { key, value: item[key] }
 }
@@ -30,7 +30,7 @@ const ok = <T>(value: T): Read<T> => ({ value })
 const wrong = (key: string, what: string): Read<never> => ({ problem: `has "${key}" that is not ${what}` })
 
 /** An id as text: a string, or a number (`1.1.0`, `US-001`, `7`). */
-export function idText(value: unknown): string | undefined {
+function idText(value: unknown): string | undefined {
   if (typeof value === "number" && Number.isFinite(value)) return String(value)
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined
 }

@@ -37,7 +37,7 @@ const claimText = (turn: Turn): string[] =>
 const checksText = (snapshot: DiagnosticSnapshot | undefined): string[] =>
   snapshot ? snapshot.checks.map((c) => `- ${c.name} (${c.kind}): ${c.status} — \`${c.command}\``) : ["(no checks are configured)"]
 
-export const VERDICT_FORMAT = [
+const VERDICT_FORMAT = [
   "Answer with exactly one verdict:",
   "- `<verdict>approve</verdict>` when the change does what the task asks;",
   "- `<verdict>reject</verdict>` followed by the reasons as a list (`- reason`), each saying what is wrong and what would fix it.",

@@ -10,18 +10,18 @@ import type { StatusLoop, StatusSaved } from "./status-loop.js"
 import { struggle } from "./struggle.js"
 
 /** Bumped when a field changes meaning or goes away; new fields may be added without it. */
-export const STATUS_VERSION = 1
+const STATUS_VERSION = 1
 
 const count = z.int().min(0)
 const isoTime = z.string().describe("ISO 8601 time (UTC)")
 const checkCounts = z.object({ errors: count, warnings: count, securityIssues: count, testsFailed: count, testsRun: count })
 
-export const struggleSchema = z.object({
+const struggleSchema = z.object({
   signal: z.enum(["ok", "slowing", "stuck"]).describe("ok, slowing or stuck, from the iteration history"),
   reason: z.string(),
 })
 
-export const iterationSchema = z.object({
+const iterationSchema = z.object({
   iteration: z.int().min(1),
   decidedAt: isoTime,
   decision: z.string().nullable().describe("what the plugin decided when the turn ended (restart, complete, stop, wait, pause, …)"),
@@ -35,7 +35,7 @@ export const iterationSchema = z.object({
   storiesDone: count.nullable().describe("stories done after this iteration (plan loops)"),
 })
 
-export const loopSummarySchema = z.object({
+const loopSummarySchema = z.object({
   id: z.string(),
   task: z.string().describe("the task's first line"),
   worktree: z.string().nullable().describe("a worktree loop (/ralph --worktree, --prd --parallel): its worktree's name (.opencode/ralph-loop/worktrees/NAME); null for the project's own"),
@@ -85,7 +85,7 @@ export type IterationJSON = z.infer<typeof iterationSchema>
 
 const iso = (at: number) => new Date(at).toISOString()
 
-export function loopSummary({ loop, savedAt, worktree }: StatusSaved, rows: readonly IterationRow[]): LoopSummary {
+function loopSummary({ loop, savedAt, worktree }: StatusSaved, rows: readonly IterationRow[]): LoopSummary {
   const usage = totalUsage(loop)
   const last = loop.snapshots.at(-1)
   const story = loop.plan ? currentStory(loop.plan) : undefined
@@ -117,7 +117,7 @@ export function loopSummary({ loop, savedAt, worktree }: StatusSaved, rows: read
   }
 }
 
-export const iterationJSON = (row: IterationRow): IterationJSON => ({
+const iterationJSON = (row: IterationRow): IterationJSON => ({
   iteration: row.iteration,
   decidedAt: iso(row.at),
   decision: row.decision ?? null,

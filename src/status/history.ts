@@ -31,7 +31,7 @@ export type Histories = ReadonlyMap<string, IterationRow[]>
  * A loop's key in the histories: its id and when it started — a new /ralph in a session whose
  * earlier loop ended gets the same id, and its history must not continue the earlier one's.
  */
-export const historyKey = (loop: { id: string; startedAt: number }): string => `${loop.id}@${loop.startedAt}`
+const historyKey = (loop: { id: string; startedAt: number }): string => `${loop.id}@${loop.startedAt}`
 
 /** The decided turns of `loop`, oldest first. */
 export const historyOf = (histories: Histories, loop: { id: string; startedAt: number }): IterationRow[] => histories.get(historyKey(loop)) ?? []

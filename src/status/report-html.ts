@@ -8,7 +8,7 @@ import { escapeXml as esc, lineChart, type Chart } from "./report-svg.js"
 type Selected = NonNullable<StatusDocument["selected"]>
 
 /** One value per iteration: a turn decided twice (a back-off resumed it) adds its tokens, cost and time; checks and stories are the last seen. */
-export function perIteration(rows: readonly IterationJSON[]): IterationJSON[] {
+function perIteration(rows: readonly IterationJSON[]): IterationJSON[] {
   const by = new Map<number, IterationJSON>()
   for (const row of rows) {
     const seen = by.get(row.iteration)
@@ -23,7 +23,7 @@ export function perIteration(rows: readonly IterationJSON[]): IterationJSON[] {
 }
 
 /** The charts of a loop; the stories chart only for a plan loop. */
-export function reportCharts(loop: Selected): Chart[] {
+function reportCharts(loop: Selected): Chart[] {
   const rows = perIteration(loop.history)
   const point = (y: (r: IterationJSON) => number | null) => rows.flatMap((r) => (y(r) === null ? [] : [{ x: r.iteration, y: y(r) as number }]))
   const charts: Chart[] = [

@@ -2,7 +2,7 @@
 // point is a <circle> with its iteration (data-iteration) and value (data-value) and a <title> tooltip.
 // Pure.
 
-export interface Series {
+interface Series {
   name: string
   color: string
   points: ReadonlyArray<{ x: number; y: number }>

@@ -8,7 +8,7 @@ import type { IterationRow } from "./history.js"
 
 export type Struggle = { signal: "ok" | "slowing" | "stuck"; reason: string }
 
-export const STUCK_AFTER = 3
+const STUCK_AFTER = 3
 const SLOWING_AFTER = 2
 /** Tokens per iteration "rise" when each of the last three is above the one before and the last is this many times the first. */
 const TOKEN_RISE = 1.5

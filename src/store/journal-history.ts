@@ -12,7 +12,7 @@ import { readRegularFile } from "../files/regular-file.js"
 const entry = journalEntrySchema.shape
 
 /** What the history reads of a journal line for a decided turn. */
-export const decidedLineSchema = z.object({
+const decidedLineSchema = z.object({
   at: entry.at,
   event: z.literal("decided"),
   loop: z.object({ id: z.string(), startedAt: z.number(), iteration: z.int().min(1) }),

@@ -2,18 +2,18 @@
 // (loops/<loopID>.json, schema-versioned, validated, written atomically) and an append-only
 // journal of every change (journal.ts). A damaged file is moved aside with a timestamp and the loop
 // is rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
-import { appendFile, copyFile, lstat, mkdir, readdir, rename, rm, truncate } from "node:fs/promises"
-import { appendFileSync, existsSync } from "node:fs"
+import { mkdir, readdir, rename, rm } from "node:fs/promises"
+import { existsSync } from "node:fs"
 import { hostname } from "node:os"
 import { join } from "node:path"
 import { z } from "zod"
 import { FALLBACK_REPLY_CHARS } from "../loop/handoff.js"
-import { loopFromState, newLoop, stateOf, totalUsage, type Loop, type LoopState } from "../loop/loop.js"
+import { loopFromState, newLoop, stateOf, type Loop, type LoopState } from "../loop/loop.js"
 import { withoutWebhook } from "../files/redact.js"
 import type { Faults } from "../host/faults.js"
 import { fileSafeID } from "../host/session-id.js"
 import { STATE_DIR } from "../project/own-files.js"
-import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } from "../files/atomic.js"
+import { assertInside, isLeftoverTemp, writeFileAtomic } from "../files/atomic.js"
 import { Journal, JOURNAL_LIMITS, journalLine, type JournalLimits } from "./journal.js"
 import { persistedLoopSchema, SCHEMA_VERSION, type PersistedLoop } from "./loop-schema.js"
 import { readRegularFile } from "../files/regular-file.js"
@@ -21,6 +21,7 @@ import { parseStateFile, readNewestLoops, type SavedLoop } from "./saved-loops.j
 import { ignoreOwnFolder } from "../files/ignore-own-folder.js"
 
 export { STATE_DIR }
+/** @public bench/journal.ts loads JOURNAL_LIMITS from dist/ (knip cannot see that import). */
 export { JOURNAL_LIMITS, type JournalLimits }
 
 export interface StoreProblem {

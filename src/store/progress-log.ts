@@ -4,15 +4,15 @@
 // PROGRESS_MAX_CHARS the oldest entries are rotated out. Pure: text in, text out.
 
 /** Beyond this size the oldest entries move to `progress-<date>.md`… */
-export const PROGRESS_MAX_CHARS = 100_000
+const PROGRESS_MAX_CHARS = 100_000
 /** …until the file is at most this big again. */
-export const PROGRESS_KEEP_CHARS = 50_000
+const PROGRESS_KEEP_CHARS = 50_000
 /** Patterns kept (the oldest go first). */
 export const MAX_PATTERNS = 40
 /** What of the log goes into a prompt: the patterns and the newest entries, at most this much… */
 export const PROGRESS_EXCERPT_CHARS = 1_500
 /** …and at most this many entries. */
-export const EXCERPT_ENTRIES = 3
+const EXCERPT_ENTRIES = 3
 
 const TITLE = "# Ralph progress log"
 const PATTERNS = "## Codebase Patterns"

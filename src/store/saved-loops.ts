@@ -50,7 +50,7 @@ export interface LoopsFolderEntry {
 
 const isStateName = (name: string): boolean => name.endsWith(".json")
 /** What LoopStore.moveAside names a damaged state file. */
-export const isAsideName = (name: string): boolean => name.includes(".json.corrupt-")
+const isAsideName = (name: string): boolean => name.includes(".json.corrupt-")
 
 /**
  * The state files in `loopsDir` (regular `*.json` files; a link, FIFO or folder of that name is not

@@ -29,7 +29,7 @@ export interface SummaryRecord {
   at: Date
 }
 
-export function renderSummary(record: SummaryRecord): string {
+function renderSummary(record: SummaryRecord): string {
   const { loop } = record
   return [
     "# Ralph summary",

@@ -14,14 +14,14 @@ import { fromFilesText, sessionLoop, statusDialogText, TUI_HELP } from "./texts.
 import { registerLoopsView } from "./view.js"
 
 /** The session the TUI shows, if any. */
-export function currentSession(api: TuiPluginApi): string | undefined {
+function currentSession(api: TuiPluginApi): string | undefined {
   const route = api.route.current
   const id = route.name === "session" && route.params ? route.params.sessionID : undefined
   return typeof id === "string" ? id : undefined
 }
 
 /** The status document for `sessionID`: its loop selected when it has one, else the newest. */
-export function sessionView(directory: string, loops: ProjectLoops, sessionID: string | undefined, now = Date.now()): SessionView {
+function sessionView(directory: string, loops: ProjectLoops, sessionID: string | undefined, now = Date.now()): SessionView {
   const own = sessionLoop(loops.loops, sessionID)
   return { doc: statusDocument(directory, loops.loops, loops.history, own?.loop.id, now), own: own !== undefined }
 }

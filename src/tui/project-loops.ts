@@ -9,7 +9,7 @@ import { readProjectLoops, type ProjectLoops } from "../status/read-project.js"
 import { isLeftoverTemp } from "../files/atomic.js"
 
 /** At most one read of the files per this many milliseconds. */
-export const MIN_REFRESH_MS = 1_000
+const MIN_REFRESH_MS = 1_000
 /**
  * A read that found a state file being written (its temp file) reads again — at most this many
  * times in a row: OpenCode's Bun reports a burst of changes once, at its first, so the rename that

@@ -126,7 +126,7 @@ export const TUI_HELP = [
 export const VIEW_KEYS = "↑/↓ select · p pause · r resume · c cancel · b roll back · esc back"
 
 /** One line of the view's loop list. */
-export const viewLoopLine = (l: LoopSummary, now: number): string =>
+const viewLoopLine = (l: LoopSummary, now: number): string =>
   `${l.worktree ? `[${l.worktree}] ` : ""}${l.id.slice(0, 24)} · ${stateText(l, now)} · ${l.iteration}/${l.maxIterations} · ${seconds(l.iterationMs)}/it · ${short(l.task, 40)}`
 
 /** A checkpoint in the rollback picker: its number and what it holds; when, files changed since the one before, the checks then. */

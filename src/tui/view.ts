@@ -11,7 +11,7 @@ import type { TuiActions } from "./actions.js"
 import { noteRedraw } from "./redraw-log.js"
 import { moveSelection, VIEW_KEYS, viewDetailLines, viewListLines } from "./texts.js"
 
-export const VIEW_ROUTE = "ralph-loops"
+const VIEW_ROUTE = "ralph-loops"
 
 /** Lines the view keeps for everything but the iteration table (title, keys, list, summary, chart). */
 const FIXED_LINES = 24

@@ -55,7 +55,7 @@ export function* launchWorktree(ctx: WorktreeContext, fromSession: string, start
  * recorded as failed, so it no longer holds a place under maxParallelLoops and `clean` takes it,
  * and a parallel run counts its story as failed and goes on.
  */
-export function* confirmStarted(ctx: WorktreeContext, path: string, state: WorktreeState, sessionID: string, task: string): Job {
+function* confirmStarted(ctx: WorktreeContext, path: string, state: WorktreeState, sessionID: string, task: string): Job {
   const { failure } = yield* io({ kind: "worktree-command", path, sessionID, task })
   const entry = (yield* io({ kind: "worktrees", launcher: ctx.launcher })).find((w) => w.name === state.name)
   if (!entry || stageOf(entry) !== "starting") return

@@ -26,7 +26,7 @@ const REFUSED_CHARACTERS = new Set([" ", "~", "^", ":", "?", "*", "[", "\\"])
  * What git's `check-ref-format` (its rules 1–10) refuses in the full ref name `ref`
  * (`refs/heads/ralph/x`), or undefined when it takes it. Pure, linear in the name.
  */
-export function refNameProblem(ref: string): string | undefined {
+function refNameProblem(ref: string): string | undefined {
   if (ref === "@") return "is the single character @"
   if (!ref.includes("/")) return "has no slash"
   if (ref.startsWith("/") || ref.endsWith("/") || ref.includes("//")) return "begins or ends with a slash, or has two in a row"

@@ -8,7 +8,7 @@
 import { applyEdits, parseTree, type ParseError } from "jsonc-parser"
 import { propertyEdits } from "../files/json-edit.js"
 
-export const WORKTREE_OPENCODE_OVERRIDES = { snapshot: false } as const
+const WORKTREE_OPENCODE_OVERRIDES = { snapshot: false } as const
 
 /** The config file the plugin writes into a worktree's `.opencode/` when it copies none there. */
 export const OVERRIDES_FILE = "opencode.jsonc"

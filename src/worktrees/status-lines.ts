@@ -21,7 +21,7 @@ function loopPart(loop: Loop | undefined): string {
   return `${loop.phase} · iteration ${loop.iteration} of ${maxIterations(loop)}`
 }
 
-export function worktreeLine({ name, state, loop }: WorktreeView): string {
+function worktreeLine({ name, state, loop }: WorktreeView): string {
   const merge = state?.merge ? ` · ${state.merge.result}${state.merge.files?.length ? ` (${state.merge.files.join(", ")})` : ""}` : ""
   const story = state?.story ? ` · story ${state.story}` : ""
   return `- ${name} · ${state?.branch ?? "no worktree.json"} · ${loopPart(loop)}${merge}${story}${loop ? ` · ${shorten(loop.task, 40)}` : ""}`

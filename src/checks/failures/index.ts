@@ -37,7 +37,7 @@ const PARSERS: readonly Parser[] = [
 ]
 
 /** At most this many identities per check: a huge output must not make a huge loop state. */
-export const MAX_FAILURES = 50
+const MAX_FAILURES = 50
 
 const REST = "… and "
 

@@ -48,7 +48,7 @@ export function withoutPosition(location: string): string {
 }
 
 /** A message without its numbers (`Expected 2 arguments, but got 3.` → `Expected # arguments, but got #`) and without a final period. */
-export function foldMessage(message: string): string {
+function foldMessage(message: string): string {
   return message
     .replace(/(?<![\w.])\d+(?:\.\d+)?(?!\w)/g, "#")
     .replace(/\s+/g, " ")

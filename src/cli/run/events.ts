@@ -69,7 +69,6 @@ export const runEventSchema = z.discriminatedUnion("type", [
   }),
 ])
 export type RunEvent = z.infer<typeof runEventSchema>
-export type RunEventType = RunEvent["type"]
 
 /** An event without its time and loop (the runner adds those). */
 export type RunEventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "at" | "loop"> : never) : never

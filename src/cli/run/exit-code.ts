@@ -49,7 +49,7 @@ const BY_REASON: Record<StopReason, ExitClass> = {
   replaced: "interrupted",
 }
 
-export function exitClass(ending: Ending): ExitClass {
+function exitClass(ending: Ending): ExitClass {
   switch (ending.kind) {
     case "stopped":
       return BY_REASON[ending.reason]

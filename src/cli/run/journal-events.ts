@@ -55,7 +55,7 @@ export interface Translated {
  * lifted by the runner; any other pause — a person's, the loop's own, the runner's interrupt — ends
  * the run (an older plugin's line, without a cause, too).
  */
-export function pauseMeaning(cause: PauseCause | undefined, afterRequest: boolean): "shown" | "part-of-run" | "resume" | "end" {
+function pauseMeaning(cause: PauseCause | undefined, afterRequest: boolean): "shown" | "part-of-run" | "resume" | "end" {
   if (!afterRequest) return "shown"
   if (cause === "rollback") return "part-of-run"
   if (cause === "recovery") return "resume"

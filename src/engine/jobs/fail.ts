@@ -10,12 +10,3 @@ export function* fail(ctx: JobContext, loop: Loop, what: string, error: unknown)
   ctx.manager.pause(loop, `${what} (${error instanceof Error ? error.message : String(error)})`, "loop")
   yield* notify(notice.failed(what, error))
 }
-
-/** Runs `job`; a failure inside it pauses the loop instead of escaping. */
-export function* orFail(ctx: JobContext, loop: Loop, what: string, job: Job): Job {
-  try {
-    yield* job
-  } catch (error) {
-    yield* fail(ctx, loop, what, error)
-  }
-}

@@ -23,7 +23,10 @@ import { turnEnded } from "./turn-ended.js"
 import { closeReview } from "../../review/review-job.js"
 import { reviewOptions } from "../../review/settings.js"
 
-/** Gives a TUI that starts with OpenCode a moment to connect before the first toast. */
+/**
+ * Gives a TUI that starts with OpenCode a moment to connect before the first toast.
+ * @public bench/util.ts reads it from dist/ (knip cannot see that import).
+ */
 export const RECOVERY_GRACE_MS = 1_000
 
 /** Where a loop was when it was taken back: anything that happened to it since is newer than what recovery reads. */

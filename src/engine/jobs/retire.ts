@@ -5,7 +5,7 @@ import { io, log, reached, type Job } from "../effects.js"
 import type { JobContext } from "./context.js"
 
 /** How long an old session may take to go idle before it is kept instead. */
-export const IDLE_WAIT_MS = 10_000
+const IDLE_WAIT_MS = 10_000
 const IDLE_POLL_MS = 200
 
 export function* retire(ctx: JobContext, loop: Loop, sessionID: string): Job {
