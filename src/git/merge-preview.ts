@@ -4,6 +4,9 @@
 import { git, GitError } from "./run.js"
 import { requireMergeTree } from "./version.js"
 
+/** A tree's id (SHA-1 or SHA-256). */
+const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/
+
 export type MergePreview = { clean: true; tree: string } | { clean: false; conflicts: string[] }
 
 /**
@@ -18,6 +21,12 @@ export async function previewMerge(repo: string, branch: string, into = "HEAD"):
   if (!result.ok) throw new GitError(args, result)
   // -z: the tree's id, then each conflicted file, NUL-terminated.
   const [tree = "", ...files] = result.stdout.split("\0")
+  // git answers exit 1 also when it cannot merge at all (a branch that is not there), with no tree:
+  // that is a failure, never "clean" nor "no conflicts".
+  if (!OBJECT_ID.test(tree.trim())) {
+    const reason = result.stderr.trim().split("\n").slice(-3).join(" ") || "it gave no merged tree"
+    throw new GitError(args, { ...result, ok: false, reason })
+  }
   if (result.code === 0) return { clean: true, tree: tree.trim() }
   return { clean: false, conflicts: [...new Set(files.filter(Boolean))] }
 }
