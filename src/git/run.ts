@@ -43,19 +43,24 @@ export function git(directory: string, args: readonly string[], options: GitOpti
     try {
       child = spawnGit(directory, args, options, resolve)
     } catch (error) {
-      // Node throws, rather than calls back, when git cannot be started at all (E2BIG: a command line past the system's limit).
+      // Node throws, rather than calls back, when git cannot be started at all (E2BIG: a command line
+      // past the system's limit).
       const code = (error as NodeJS.ErrnoException).code
-      return resolve({ ok: false, code: undefined, stdout: "", stderr: "", reason: code === "E2BIG" ? "its command line is longer than the system allows" : String(error) })
+      const reason = code === "E2BIG" ? "its command line is longer than the system allows" : String(error)
+      return resolve({ ok: false, code: undefined, stdout: "", stderr: "", reason })
     }
     if (options.input !== undefined) {
-      // git may exit before it reads all of it (EPIPE): its exit code says what happened, the pipe's error nothing more.
+      // git may exit before it reads all of it (EPIPE): its exit code says what happened, the pipe's
+      // error nothing more.
       child.stdin?.on("error", () => undefined)
       child.stdin?.end(options.input)
     }
   }))
 }
 
-function spawnGit(directory: string, args: readonly string[], options: GitOptions, resolve: (result: GitResult) => void) {
+type Resolve = (result: GitResult) => void
+
+function spawnGit(directory: string, args: readonly string[], options: GitOptions, resolve: Resolve) {
   return execFile(
     "git",
     ["-c", "core.quotepath=off", ...args],

@@ -21,7 +21,8 @@ const tmp = tempDirs()
 const withGit = fakeGit()
 /** git as the test's user, whatever the repository's config (the plugin's commits are what is tested). */
 const git = (dir: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], { cwd: dir, encoding: "utf8" }).trim()
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], { cwd: dir, encoding: "utf8" })
+    .trim()
 
 // No global or system git config: whether git has an identity is the repository's config alone.
 const saved = { global: process.env.GIT_CONFIG_GLOBAL, nosystem: process.env.GIT_CONFIG_NOSYSTEM }
@@ -113,7 +114,8 @@ describe("one identity for the plugin's commits", () => {
 
   it("a git that fails to say is a GitError, not 'no identity'", async () => {
     const dir = repo("user@example.invalid")
-    withGit(tmp("fake-git-"), `*" config user.email "*) echo "fatal: bad config line 1 in file .git/config" >&2; exit 128;;`)
+    const fault = `echo "fatal: bad config line 1 in file .git/config" >&2; exit 128;;`
+    withGit(tmp("fake-git-"), `*" config user.email "*) ${fault}`)
     await expect(commitIdentity(dir)).rejects.toThrow(GitError)
   })
 })
