@@ -62,10 +62,12 @@ export async function saveBeforeRollback(directory: string, loopID: string): Pro
 
 async function saveWorkTree(directory: string, loopID: string, iteration: number | undefined, number: number): Promise<Checkpoint | undefined> {
   return inRepository(directory, async (env) => {
-    const tree = await workTreeTree(directory, env)
-    const head = await headCommit(directory)
+    const [tree, head, identity] = await Promise.all([
+      workTreeTree(directory, env),
+      headCommit(directory),
+      commitIdentity(directory),
+    ])
     const subject = checkpointSubject(loopID, iteration)
-    const identity = await commitIdentity(directory)
     const args = ["commit-tree", tree, ...(head ? ["-p", head] : []), "-m", subject]
     const commit = (await gitText(directory, args, { env: { ...env, ...identity } })).trim()
     const ref = checkpointRef(loopID, number)
