@@ -109,5 +109,6 @@ async function takeCommitted(directory: string, env: TempIndexEnv, files: readon
   }
   await gitText(directory, ["update-index", "-z", "--index-info"], { input: pathList(lines) })
   // What is left the story removed (`--stdin` reads paths from `directory`, as they are here).
-  if (wanted.size > 0) await gitText(directory, ["update-index", "--force-remove", "-z", "--stdin"], { input: pathList(wanted) })
+  if (wanted.size === 0) return
+  await gitText(directory, ["update-index", "--force-remove", "-z", "--stdin"], { input: pathList(wanted) })
 }

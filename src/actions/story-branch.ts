@@ -36,7 +36,8 @@ export async function commitStoryBranch(directory: string, loop: LoopWork, ignor
   const problem = await storyBranchProblem(directory, branch)
   if (problem) return { skipped: problem }
   const head = await headCommit(directory)
-  if (!head) return { skipped: `--story commits the story's work on ${branch} from HEAD, and the repository has no commit yet` }
+  const from = `--story commits the story's work on ${branch} from HEAD`
+  if (!head) return { skipped: `${from}, and the repository has no commit yet` }
   const identity = await commitIdentity(directory)
   return withTempIndex(directory, async (env) => {
     await gitText(directory, ["read-tree", head], { env })
@@ -44,7 +45,8 @@ export async function commitStoryBranch(directory: string, loop: LoopWork, ignor
     const input = pathList(paths)
     if (paths.length > 0) await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], { env, input })
     const tree = (await gitText(directory, ["write-tree"], { env })).trim()
-    const commit = (await gitText(directory, ["commit-tree", tree, "-p", head, "-m", message], { env: identity })).trim()
+    const commit = (await gitText(directory, ["commit-tree", tree, "-p", head, "-m", message], { env: identity }))
+      .trim()
     // The empty old value: the branch must not exist (a run beside this one made it meanwhile).
     await gitText(directory, ["update-ref", "-m", `ralph-loop: ${message}`, `refs/heads/${branch}`, commit, ""])
     return { committed: `${branch} ${commit.slice(0, 7)}`, files: paths.length }

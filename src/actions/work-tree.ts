@@ -128,7 +128,8 @@ async function changedSinceHashes(directory: string, startFiles: FileHashes | un
 export async function sampleWorkTree(directory: string, prefix: string, ignore: readonly string[], targets: readonly string[] = []): Promise<string | undefined> {
   // Targets (`@path` in the task) narrow the sample to them: filtered here (inTargets), never a list of
   // pathspecs on git's command line.
-  const status = await sampleGit(directory, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--", "."])
+  const args = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--", "."]
+  const status = await sampleGit(directory, args)
   if (status === undefined) return undefined
   const hash = createHash("sha1")
   const files: Array<{ code: string; path: string }> = []

@@ -98,7 +98,8 @@ export async function fastForward(main: string, branch: string): Promise<void> {
 export async function mergeBranch(main: string, branch: string, message: string): Promise<void> {
   const inTheWay = await uncommittedInTheWay(main, branch)
   if (inTheWay) throw new WorktreeError(inTheWay)
-  await gitText(main, ["merge", "-q", "--no-ff", "--no-edit", "-m", message, branch], { env: await commitIdentity(main) })
+  const env = await commitIdentity(main)
+  await gitText(main, ["merge", "-q", "--no-ff", "--no-edit", "-m", message, branch], { env })
 }
 
 /**
