@@ -3,9 +3,13 @@
 // uncommitted work from before it), with the repository's hooks (never --no-verify), and never on
 // a detached HEAD or while the index holds a conflict. The commit is made from an index of its own,
 // so one that fails (a hook says no, no identity) leaves the user's index exactly as it was.
-import { lstat, rm } from "node:fs/promises"
-import { isAbsolute, join } from "node:path"
-import { git, gitText } from "../git/run.js"
+import { lstat } from "node:fs/promises"
+import { join } from "node:path"
+import { currentBranch, headCommit } from "../git/head.js"
+import { commitIdentity } from "../git/identity.js"
+import { pathList } from "../git/path-list.js"
+import { gitText, isNotARepository } from "../git/run.js"
+import { withTempIndex, type TempIndexEnv } from "../git/temp-index.js"
 import { loopStart, startUnknown, type FileHashes } from "../loop/changed-files.js"
 import { filesChangedSinceStart } from "./work-tree.js"
 
@@ -53,9 +57,6 @@ async function writtenSince(directory: string, paths: readonly string[], since: 
   return written
 }
 
-/** NUL-terminated lines, as git reads them on its stdin (`-z`). */
-const nulTerminated = (lines: readonly string[]): string => lines.map((line) => `${line}\0`).join("")
-
 /**
  * Commits `paths` (relative to `directory`) as a story. The commit is made from an index of its own
  * — HEAD and the story's files, nothing of the user's index — so a commit that fails (a hook says no,
@@ -66,35 +67,36 @@ const nulTerminated = (lines: readonly string[]): string => lines.map((line) => 
  * times the files' — neither holds for `update-index --stdin`.
  */
 export async function commitStory(directory: string, paths: readonly string[], message: string): Promise<StoryCommit> {
-  const branch = await git(directory, ["symbolic-ref", "-q", "--short", "HEAD"])
-  if (!branch.ok || !branch.stdout.trim()) return { skipped: "HEAD is detached (or this is not a git repository)" }
+  const branch = await currentBranch(directory).catch((error: unknown) => {
+    if (isNotARepository(error)) return undefined
+    throw error
+  })
+  if (!branch) return { skipped: "HEAD is detached (or this is not a git repository)" }
   if ((await gitText(directory, ["ls-files", "-u"])).trim()) return { skipped: "the index holds a conflict (unmerged files)" }
   if (paths.length === 0) return { skipped: "the story changed no files" }
-  const storyIndex = `${await indexFile(directory)}.ralph-story-${process.pid}`
-  const env = { GIT_INDEX_FILE: storyIndex }
-  try {
-    const born = (await git(directory, ["rev-parse", "--verify", "-q", "HEAD"])).ok
+  const born = (await headCommit(directory)) !== undefined
+  const identity = await commitIdentity(directory)
+  return withTempIndex(directory, async (env) => {
     await gitText(directory, born ? ["read-tree", "HEAD"] : ["read-tree", "--empty"], { env })
     // A path neither in HEAD nor on disk (made and removed again, or removed with `git rm`) has nothing to stage.
     const inHead = new Set((await gitText(directory, ["ls-files", "-z"], { env })).split("\0"))
     const present: string[] = []
     for (const path of paths) if (inHead.has(path) || (await lstat(join(directory, path)).then(() => true, () => false))) present.push(path)
-    await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], { env, input: nulTerminated(present) })
+    await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], { env, input: pathList(present) })
     const changed = (await gitText(directory, ["diff", "--cached", "--name-only", "--no-renames", "-z", "--relative"], { env })).split("\0").filter(Boolean)
     if (changed.length === 0) return { skipped: "the story changed no files" }
-    await gitText(directory, ["commit", "-q", "-m", message], { env })
+    await gitText(directory, ["commit", "-q", "-m", message], { env: { ...env, ...identity } })
     await takeCommitted(directory, env, changed)
-    return { committed: `${branch.stdout.trim()} ${(await gitText(directory, ["rev-parse", "--short", "HEAD"])).trim()}`, files: changed.length }
-  } finally {
-    await rm(storyIndex, { force: true })
-  }
+    const commit = (await gitText(directory, ["rev-parse", "--short", "HEAD"])).trim()
+    return { committed: `${branch} ${commit}`, files: changed.length }
+  })
 }
 
 /**
  * The user's index takes the committed `files` (relative to `directory`) as the story's index holds
  * them, a file the story removed leaves it; its other entries stay as they were.
  */
-async function takeCommitted(directory: string, env: Record<string, string>, files: readonly string[]): Promise<void> {
+async function takeCommitted(directory: string, env: TempIndexEnv, files: readonly string[]): Promise<void> {
   const prefix = (await gitText(directory, ["rev-parse", "--show-prefix"])).trim()
   const wanted = new Set(files)
   const lines: string[] = []
@@ -105,13 +107,8 @@ async function takeCommitted(directory: string, env: Record<string, string>, fil
     if (tab < 0 || !wanted.delete(path)) continue
     lines.push(`${entry.slice(0, tab)}\t${prefix}${path}`)
   }
-  await gitText(directory, ["update-index", "-z", "--index-info"], { input: nulTerminated(lines) })
+  await gitText(directory, ["update-index", "-z", "--index-info"], { input: pathList(lines) })
   // What is left the story removed (`--stdin` reads paths from `directory`, as they are here).
-  if (wanted.size > 0) await gitText(directory, ["update-index", "--force-remove", "-z", "--stdin"], { input: nulTerminated([...wanted]) })
-}
-
-/** The index file git uses for this work tree (a linked worktree has its own). */
-async function indexFile(directory: string): Promise<string> {
-  const path = (await gitText(directory, ["rev-parse", "--git-path", "index"])).trim()
-  return isAbsolute(path) ? path : join(directory, path)
+  if (wanted.size === 0) return
+  await gitText(directory, ["update-index", "--force-remove", "-z", "--stdin"], { input: pathList(wanted) })
 }

@@ -33,6 +33,7 @@ export async function loopChangedFiles(directory: string, loop: LoopRecord): Pro
 async function onlyWrittenBack(directory: string, startTree: string, plan: PlanState): Promise<boolean> {
   // `<tree>:./path`: the path from the project, wherever it is in the repository.
   const start = await git(directory, ["cat-file", "blob", `${startTree}:./${plan.file.split(sep).join("/")}`])
+  // Documented choice (the header): when git cannot show the start's plan file, the file is listed.
   if (!start.ok) return false
   const now = await readRegularFile(join(directory, plan.file), { follow: true })
   if (!now.ok) return false

@@ -3,8 +3,9 @@
 // against the HEAD it began at, new files included. Kept small and apart, so it can later diff
 // against the loop's start checkpoint instead. The files go to git on its stdin, never as
 // arguments: a loop that changed 12,000 files would pass the system's limit on a command line.
-import { gitText } from "../git/run.js"
-import { withTemporaryIndex } from "../checkpoints/checkpoint-git.js"
+import { pathList } from "../git/path-list.js"
+import { gitText, isNotARepository } from "../git/run.js"
+import { withTempIndex } from "../git/temp-index.js"
 import { filesChangedSinceStart } from "./work-tree.js"
 import type { FileHashes } from "../loop/changed-files.js"
 
@@ -17,12 +18,15 @@ export async function diffSinceStart(directory: string, start: { head?: string |
   if (files.length === 0) return ""
   // A temporary index holds the start's HEAD with the changed files as the work tree has them (or
   // removed): its diff against that HEAD is the loop's change, in one call, however many files.
-  const diff = await withTemporaryIndex(directory, async (env) => {
-    await gitText(directory, start.head ? ["read-tree", start.head] : ["read-tree", "--empty"], { env })
-    const input = files.map((f) => `${f.path}\0`).join("")
-    await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], { env, input })
-    return gitText(directory, ["diff", "--cached", "--no-color", "--no-ext-diff", start.head ?? EMPTY_TREE], { env })
-  })
-  if (diff === undefined) throw new Error("the project is no longer in a git repository")
-  return diff
+  try {
+    return await withTempIndex(directory, async (env) => {
+      await gitText(directory, start.head ? ["read-tree", start.head] : ["read-tree", "--empty"], { env })
+      const input = pathList(files.map((f) => f.path))
+      await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], { env, input })
+      return gitText(directory, ["diff", "--cached", "--no-color", "--no-ext-diff", start.head ?? EMPTY_TREE], { env })
+    })
+  } catch (error) {
+    if (isNotARepository(error)) throw new Error("the project is no longer in a git repository")
+    throw error
+  }
 }

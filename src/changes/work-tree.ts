@@ -8,7 +8,9 @@ import { createReadStream } from "node:fs"
 import { stat } from "node:fs/promises"
 import { join } from "node:path"
 import { changedSinceStart, DELETED, type FileHashes, type StartTree } from "../loop/changed-files.js"
+import { headCommit } from "../git/head.js"
 import { git, gitText } from "../git/run.js"
+import { inTargets } from "../loop/targets.js"
 import { workTreeSnapshot } from "../checkpoints/checkpoint-git.js"
 
 /** The progress sample hashes the size and time of this many changed files at most (it runs on every turn's end). */
@@ -45,13 +47,6 @@ export async function changedFiles(directory: string, ignore: readonly string[])
     .filter(({ path }) => path.startsWith(base))
     .map(({ code, path }) => ({ code, path: path.slice(base.length) }))
     .filter(({ path }) => !ignore.some((p) => path.startsWith(p)))
-}
-
-/** HEAD's commit; undefined in a repository without one. */
-export async function headCommit(directory: string): Promise<string | undefined> {
-  const result = await git(directory, ["rev-parse", "--verify", "-q", "HEAD"], { answers: [1] })
-  if (!result.ok) throw new Error(`git rev-parse HEAD: ${result.reason}`)
-  return result.stdout.trim() || undefined
 }
 
 /** A file's content hash; DELETED when it is not there. */
@@ -131,8 +126,10 @@ async function changedSinceHashes(directory: string, startFiles: FileHashes | un
  * asked once per instance.
  */
 export async function sampleWorkTree(directory: string, prefix: string, ignore: readonly string[], targets: readonly string[] = []): Promise<string | undefined> {
-  // Targets (`@path` in the task) narrow the sample to them; git takes them as pathspecs.
-  const status = await sampleGit(directory, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--", ...(targets.length ? targets : ["."])])
+  // Targets (`@path` in the task) narrow the sample to them: filtered here (inTargets), never a list of
+  // pathspecs on git's command line.
+  const args = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--", "."]
+  const status = await sampleGit(directory, args)
   if (status === undefined) return undefined
   const hash = createHash("sha1")
   const files: Array<{ code: string; path: string }> = []
@@ -151,7 +148,7 @@ export async function sampleWorkTree(directory: string, prefix: string, ignore: 
   const mine = files
     .filter(({ path }) => path.startsWith(prefix))
     .map(({ code, path }) => ({ code, path: path.slice(prefix.length) }))
-    .filter(({ path }) => !ignore.some((p) => path.startsWith(p)))
+    .filter(({ path }) => !ignore.some((p) => path.startsWith(p)) && inTargets(path, targets))
     .slice(0, MAX_SAMPLED_FILES)
   for (const { code, path } of mine) {
     const info = await stat(join(directory, path)).catch(() => undefined)

@@ -2,9 +2,8 @@
 // plumbing and a temporary index: the user's branch, HEAD, index, stash and untracked files are
 // never touched. Untracked files git does not ignore are included; the loop's own `.opencode/` is
 // not. A rollback writes the files of a checkpoint back into the work tree, and nothing else.
-import { randomBytes } from "node:crypto"
-import { copyFile, lstat, rm, stat, unlink, utimes } from "node:fs/promises"
-import { isAbsolute, join } from "node:path"
+import { lstat, unlink } from "node:fs/promises"
+import { join } from "node:path"
 import {
   checkpointNumber,
   CheckpointListError,
@@ -17,62 +16,34 @@ import {
   type TreeChange,
 } from "./checkpoints.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
-import { git as runGit, gitText, notARepository } from "../git/run.js"
+import { headCommit } from "../git/head.js"
+import { commitIdentity } from "../git/identity.js"
+import { pathList } from "../git/path-list.js"
+import { git, gitText, isNotARepository, notARepository } from "../git/run.js"
+import { withTempIndex, type TempIndexEnv } from "../git/temp-index.js"
 
 /** The work tree, without the loop's own files. */
 const PATHS = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
-/** Private commits need an author whatever the user's git config says. */
-const IDENTITY = { GIT_AUTHOR_NAME: "ralph-loop", GIT_AUTHOR_EMAIL: "ralph-loop@localhost", GIT_COMMITTER_NAME: "ralph-loop", GIT_COMMITTER_EMAIL: "ralph-loop@localhost" }
 
-const git = (directory: string, args: string[], env: Record<string, string> = {}): Promise<string> => gitText(directory, args, { env })
-
-/** The repository's git folder, or undefined when the project is not in a git work tree. */
-async function gitDir(directory: string): Promise<string | undefined> {
-  const result = await runGit(directory, ["rev-parse", "--git-dir"])
-  if (notARepository(result)) return undefined
-  if (!result.ok) throw new Error(`git rev-parse: ${result.reason}`)
-  const dir = result.stdout.trim()
-  return isAbsolute(dir) ? dir : join(directory, dir)
-}
-
-/**
- * Copies git's index file with its time (to the second below, never later). git trusts an entry's
- * size and time only when the file is older than the index file; a copy with a fresh time would
- * pass a file rewritten, at the same size, in the second the index was last written — its old
- * content would be taken for the new. False when there is no index to copy.
- */
-export async function copyIndexFile(from: string, to: string): Promise<boolean> {
+/** `work` with a temporary index started from the user's; undefined when the project is not in a git repository. */
+async function inRepository<T>(directory: string, work: (env: TempIndexEnv) => Promise<T>): Promise<T | undefined> {
   try {
-    const { atime, mtimeMs } = await stat(from)
-    await copyFile(from, to)
-    await utimes(to, atime, Math.floor(mtimeMs / 1000))
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** Runs `work` with a temporary index, started from the user's (so unchanged files are not hashed again). */
-export async function withTemporaryIndex<T>(directory: string, work: (env: Record<string, string>) => Promise<T>): Promise<T | undefined> {
-  const dir = await gitDir(directory)
-  if (!dir) return undefined
-  const index = join(dir, `ralph-index-${process.pid}-${randomBytes(4).toString("hex")}`)
-  try {
-    await copyIndexFile(join(dir, "index"), index)
-    return await work({ GIT_INDEX_FILE: index })
-  } finally {
-    await rm(index, { force: true })
+    return await withTempIndex(directory, work, { from: "user" })
+  } catch (error) {
+    if (isNotARepository(error)) return undefined
+    throw error
   }
 }
 
 /** The work tree as a tree object (the temporary index is the work tree, `.opencode/` aside). */
-async function workTreeTree(directory: string, env: Record<string, string>): Promise<string> {
-  await git(directory, ["add", "-A", ...PATHS], env)
-  return (await git(directory, ["write-tree"], env)).trim()
+async function workTreeTree(directory: string, env: TempIndexEnv): Promise<string> {
+  await gitText(directory, ["add", "-A", ...PATHS], { env })
+  return (await gitText(directory, ["write-tree"], { env })).trim()
 }
 
 /** The work tree as a tree object, made without touching the user's index (undefined: not a git work tree). */
-export const workTreeSnapshot = (directory: string): Promise<string | undefined> => withTemporaryIndex(directory, (env) => workTreeTree(directory, env))
+export const workTreeSnapshot = (directory: string): Promise<string | undefined> =>
+  inRepository(directory, (env) => workTreeTree(directory, env))
 
 /**
  * Records the work tree as the checkpoint iteration `iteration` of `loopID` leaves (0: before the
@@ -90,19 +61,24 @@ export async function saveBeforeRollback(directory: string, loopID: string): Pro
 }
 
 async function saveWorkTree(directory: string, loopID: string, iteration: number | undefined, number: number): Promise<Checkpoint | undefined> {
-  return withTemporaryIndex(directory, async (env) => {
-    const tree = await workTreeTree(directory, env)
-    const head = await git(directory, ["rev-parse", "--verify", "-q", "HEAD"]).then((out) => out.trim(), () => "")
-    const commit = (await git(directory, ["commit-tree", tree, ...(head ? ["-p", head] : []), "-m", checkpointSubject(loopID, iteration)], { ...env, ...IDENTITY })).trim()
+  return inRepository(directory, async (env) => {
+    const [tree, head, identity] = await Promise.all([
+      workTreeTree(directory, env),
+      headCommit(directory),
+      commitIdentity(directory),
+    ])
+    const subject = checkpointSubject(loopID, iteration)
+    const args = ["commit-tree", tree, ...(head ? ["-p", head] : []), "-m", subject]
+    const commit = (await gitText(directory, args, { env: { ...env, ...identity } })).trim()
     const ref = checkpointRef(loopID, number)
-    await git(directory, ["update-ref", ref, commit])
+    await gitText(directory, ["update-ref", ref, commit])
     return { ref, number, iteration, commit, at: Date.now() }
   })
 }
 
 /** The checkpoint refs under `prefix` in `format`: none outside a repository; a CheckpointListError when git fails. */
 async function checkpointRefs(directory: string, format: string, prefix: string): Promise<string> {
-  const result = await runGit(directory, ["for-each-ref", `--format=${format}`, prefix])
+  const result = await git(directory, ["for-each-ref", `--format=${format}`, prefix])
   if (result.ok) return result.stdout
   if (notARepository(result)) return ""
   throw new CheckpointListError(`git for-each-ref: ${result.reason}`)
@@ -131,14 +107,15 @@ export async function listCheckpoints(directory: string, loopID: string): Promis
 
 /** What differs between two checkpoints (or a checkpoint and the work tree's tree), inside the project. */
 async function changesBetween(directory: string, from: string, to: string): Promise<TreeChange[]> {
-  const out = await git(directory, ["diff", "--name-status", "--no-renames", "-z", from, to, ...PATHS])
+  const out = await gitText(directory, ["diff", "--name-status", "--no-renames", "-z", from, to, ...PATHS])
   const fields = out.split("\0").filter(Boolean)
   const changes: TreeChange[] = []
   for (let i = 0; i + 1 < fields.length; i += 2) changes.push({ status: fields[i] as TreeChange["status"], path: fields[i + 1] as string })
   return changes
 }
 
-/** Files changed from one commit to the next (for the listing). */
+/** Files changed from one commit to the next (for the listing): none when git cannot say — a listing
+ * of checkpoints shows what it can (documented choice; a rollback uses changesBetween, which throws). */
 export const changedBetween = (directory: string, from: string, to: string) => changesBetween(directory, from, to).catch(() => [])
 
 /**
@@ -148,15 +125,14 @@ export const changedBetween = (directory: string, from: string, to: string) => c
  * answers; the checkout runs from the repository root so that they resolve.
  */
 export async function restoreCheckpoint(directory: string, present: string, target: string): Promise<TreeChange[]> {
-  const top = (await git(directory, ["rev-parse", "--show-toplevel"])).trim()
+  const top = (await gitText(directory, ["rev-parse", "--show-toplevel"])).trim()
   const changes: TreeChange[] = []
   for (const change of await changesBetween(directory, present, target)) if (change.status !== "A" || !(await isFileThere(join(top, change.path)))) changes.push(change)
-  const prefix = (await git(directory, ["rev-parse", "--show-prefix"])).trim()
-  await withTemporaryIndex(directory, async (env) => {
-    await git(top, ["read-tree", target], env)
-    // The paths on git's stdin, never as arguments (however many, and however long).
-    const write = changes.filter((c) => c.status !== "D").map((c) => `${c.path}\0`)
-    if (write.length > 0) await gitText(top, ["checkout-index", "-f", "-z", "--stdin"], { env, input: write.join("") })
+  const prefix = (await gitText(directory, ["rev-parse", "--show-prefix"])).trim()
+  await withTempIndex(directory, async (env) => {
+    await gitText(top, ["read-tree", target], { env })
+    const write = changes.filter((c) => c.status !== "D").map((c) => c.path)
+    if (write.length > 0) await gitText(top, ["checkout-index", "-f", "-z", "--stdin"], { env, input: pathList(write) })
   })
   for (const change of changes.filter((c) => c.status === "D")) await unlink(join(top, change.path)).catch(() => undefined)
   // git answers from the repository root; the user reads paths from the project.
@@ -168,6 +144,7 @@ const isFileThere = (path: string): Promise<boolean> => lstat(path).then((info) 
 /** Removes every checkpoint of a loop. */
 export async function removeCheckpoints(directory: string, loopID: string): Promise<number> {
   const refs = await listCheckpoints(directory, loopID)
-  for (const { ref } of refs) await git(directory, ["update-ref", "-d", ref]).catch(() => undefined)
+  // A ref git cannot delete stays (documented choice: the rest go, and the count says how many there were).
+  for (const { ref } of refs) await git(directory, ["update-ref", "-d", ref])
   return refs.length
 }

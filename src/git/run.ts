@@ -1,8 +1,8 @@
 // The one way the plugin and the CLI run git. Every call answers with a typed result — it never
 // rejects — so a failure cannot be mistaken for "no files" or "clean": callers that need the output
 // use `gitText`, which throws a `GitError` naming the command and git's own words. One timeout
-// policy and one bound on the output; paths are never quoted (`core.quotepath=off`), and file names
-// go to git through `literal`, so a file named `*.txt` or `:(exclude)x` is that file and nothing else.
+// policy and one bound on the output; paths are never quoted (`core.quotepath=off`). Lists of paths go
+// on stdin (path-list.ts), never as arguments.
 import { execFile, type ExecFileException } from "node:child_process"
 
 /** How long a git call may take: `sample` is the progress sample on the turn's end, `work` the rest. */
@@ -43,19 +43,24 @@ export function git(directory: string, args: readonly string[], options: GitOpti
     try {
       child = spawnGit(directory, args, options, resolve)
     } catch (error) {
-      // Node throws, rather than calls back, when git cannot be started at all (E2BIG: a command line past the system's limit).
+      // Node throws, rather than calls back, when git cannot be started at all (E2BIG: a command line
+      // past the system's limit).
       const code = (error as NodeJS.ErrnoException).code
-      return resolve({ ok: false, code: undefined, stdout: "", stderr: "", reason: code === "E2BIG" ? "its command line is longer than the system allows" : String(error) })
+      const reason = code === "E2BIG" ? "its command line is longer than the system allows" : String(error)
+      return resolve({ ok: false, code: undefined, stdout: "", stderr: "", reason })
     }
     if (options.input !== undefined) {
-      // git may exit before it reads all of it (EPIPE): its exit code says what happened, the pipe's error nothing more.
+      // git may exit before it reads all of it (EPIPE): its exit code says what happened, the pipe's
+      // error nothing more.
       child.stdin?.on("error", () => undefined)
       child.stdin?.end(options.input)
     }
   }))
 }
 
-function spawnGit(directory: string, args: readonly string[], options: GitOptions, resolve: (result: GitResult) => void) {
+type Resolve = (result: GitResult) => void
+
+function spawnGit(directory: string, args: readonly string[], options: GitOptions, resolve: Resolve) {
   return execFile(
     "git",
     ["-c", "core.quotepath=off", ...args],
@@ -78,8 +83,8 @@ function spawnGit(directory: string, args: readonly string[], options: GitOption
 /** Whether a failed call failed because the folder is not in a git repository at all. */
 export const notARepository = (result: GitResult): boolean => !result.ok && /not a git repository/i.test(result.stderr)
 
-/** File names as pathspecs that match exactly those files (no glob, no magic). */
-export const literal = (paths: readonly string[]): string[] => paths.map((path) => `:(literal)${path}`)
+/** Whether `error` is a GitError for a folder outside any git repository (an answer, not a fault, to some callers). */
+export const isNotARepository = (error: unknown): boolean => error instanceof GitError && notARepository(error.result)
 
 /** git's output; a `GitError` when the call failed. */
 export async function gitText(directory: string, args: readonly string[], options: GitOptions = {}): Promise<string> {

@@ -1,18 +1,19 @@
 // The git side of `ralph-loop plan merge`: the story branches there are (local `ralph/story-*`, and
 // a remote's `<remote>/ralph/story-*` that has no local branch of the same name), whether the work
 // tree may take merges, and one merge — a merge commit as a parallel run makes (mergeBranch), a
-// conflict found beforehand without touching the work tree (conflictsOf), and a merge that fails
+// conflict found beforehand without touching the work tree (previewMerge), and a merge that fails
 // all the same aborted, so the user's tree is as it was.
-import { git, gitAsks, gitText } from "../git/run.js"
+import { previewMerge } from "../git/merge-preview.js"
+import { git, GitError, gitAsks, gitText, notARepository } from "../git/run.js"
 import { GitVersionError, requireMergeTree } from "../git/version.js"
 import { localName, type StoryBranchRef } from "./plan-merge.js"
 import { STORY_BRANCH_PREFIX } from "./story-branch.js"
-import { conflictsOf, mergeBranch } from "./worktree-git.js"
+import { mergeBranch } from "./worktree-git.js"
 
 /** Why merges cannot be made here (undefined: they can): no repository, no branch, a merge under way, or tracked changes. */
 export async function mergeTreeProblem(directory: string): Promise<string | undefined> {
   const head = await git(directory, ["symbolic-ref", "-q", "--short", "HEAD"], { answers: [1] })
-  if (!head.ok) return /not a git repository/i.test(head.stderr) ? "the project is not in a git repository" : `git symbolic-ref: ${head.reason}`
+  if (!head.ok) return notARepository(head) ? "the project is not in a git repository" : `git symbolic-ref: ${head.reason}`
   if (!head.stdout.trim()) return "HEAD is detached: check out the branch the stories are merged into"
   if (await gitAsks(directory, ["rev-parse", "-q", "--verify", "MERGE_HEAD"])) return "a merge is under way: finish it (git commit) or abort it (git merge --abort) first"
   const changed = (await gitText(directory, ["status", "--porcelain", "--untracked-files=no", "-z", "--no-renames"])).split("\0").filter(Boolean).map((line) => line.slice(3))
@@ -41,8 +42,9 @@ export async function storyBranchRefs(directory: string, named: readonly string[
   if (named.length > 0) {
     for (const name of named) {
       // --end-of-options: a name that begins with a dash is a name.
-      const found = await git(directory, ["rev-parse", "-q", "--verify", "--end-of-options", `${name}^{commit}`], { answers: [1] })
-      if (!found.ok) throw new Error(`git rev-parse: ${found.reason}`)
+      const args = ["rev-parse", "-q", "--verify", "--end-of-options", `${name}^{commit}`]
+      const found = await git(directory, args, { answers: [1] })
+      if (!found.ok) throw new GitError(args, found)
       if (!found.stdout.trim()) missing.push(name)
       else refs.push({ name, merged: await merged(directory, name), named: true })
     }
@@ -64,8 +66,8 @@ export type BranchMerge = { merged: true } | { conflict: string[] } | { failed: 
 
 /** Merges `branch` into the current branch with a merge commit; a conflict is found first and nothing is merged then. */
 export async function mergeStoryBranch(directory: string, branch: string, message: string): Promise<BranchMerge> {
-  const conflicts = await conflictsOf(directory, branch)
-  if (conflicts.length > 0) return { conflict: conflicts }
+  const preview = await previewMerge(directory, branch)
+  if (!preview.clean) return { conflict: preview.conflicts }
   try {
     await mergeBranch(directory, branch, message)
     return { merged: true }

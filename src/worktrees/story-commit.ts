@@ -9,18 +9,25 @@
 import { randomBytes } from "node:crypto"
 import { rm } from "node:fs/promises"
 import { isAbsolute, join } from "node:path"
-import { git, gitText } from "../git/run.js"
+import { headCommit } from "../git/head.js"
+import { commitIdentity } from "../git/identity.js"
+import { pathList } from "../git/path-list.js"
+import { git, GitError, gitText, notARepository } from "../git/run.js"
+import { withTempIndex } from "../git/temp-index.js"
 import { loopWorkPaths, type StoryCommit } from "../changes/auto-commit.js"
-import { identity } from "./worktree-git.js"
 
 type LoopWork = Parameters<typeof loopWorkPaths>[1]
 
 /** Why a story's branch cannot be made in `directory` (undefined: it can): no commit to start from, or the branch exists. */
 export async function storyBranchProblem(directory: string, branch: string): Promise<string | undefined> {
-  const head = await git(directory, ["rev-parse", "--verify", "-q", "HEAD^{commit}"], { answers: [1] })
-  if (!head.ok || !head.stdout.trim()) return `--story commits the story's work on ${branch} from HEAD, and ${head.ok ? "the repository has no commit yet" : "the project is not in a git repository"}`
+  const from = `--story commits the story's work on ${branch} from HEAD, and`
+  const args = ["rev-parse", "--verify", "-q", "HEAD^{commit}"]
+  const head = await git(directory, args, { answers: [1] })
+  if (notARepository(head)) return `${from} the project is not in a git repository`
+  if (!head.ok) throw new GitError(args, head)
+  if (!head.stdout.trim()) return `${from} the repository has no commit yet`
   const taken = await git(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`], { answers: [1] })
-  if (!taken.ok) throw new Error(`git rev-parse: ${taken.reason}`)
+  if (!taken.ok) throw new GitError(["rev-parse"], taken)
   return taken.stdout.trim() ? `the branch ${branch} exists already (a run of this story before?): delete it (git branch -D ${branch}) or merge it (ralph-loop plan merge)` : undefined
 }
 
@@ -31,20 +38,20 @@ export async function commitStoryBranch(directory: string, loop: LoopWork, ignor
   const paths = work.paths.filter((path) => path !== planFile)
   const problem = await storyBranchProblem(directory, branch)
   if (problem) return { skipped: problem }
-  const head = (await gitText(directory, ["rev-parse", "--verify", "HEAD^{commit}"])).trim()
-  const gitDir = (await gitText(directory, ["rev-parse", "--git-dir"])).trim()
-  const index = join(isAbsolute(gitDir) ? gitDir : join(directory, gitDir), `ralph-story-index-${process.pid}-${randomBytes(4).toString("hex")}`)
-  try {
-    const env = { GIT_INDEX_FILE: index }
+  const head = await headCommit(directory)
+  const from = `--story commits the story's work on ${branch} from HEAD`
+  if (!head) return { skipped: `${from}, and the repository has no commit yet` }
+  const identity = await commitIdentity(directory)
+  return withTempIndex(directory, async (env) => {
     await gitText(directory, ["read-tree", head], { env })
     // Plain paths (update-index takes no pathspec magic): each as the work tree has it, or removed.
-    if (paths.length > 0) await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], { env, input: paths.map((p) => `${p}\0`).join("") })
+    const input = pathList(paths)
+    if (paths.length > 0) await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], { env, input })
     const tree = (await gitText(directory, ["write-tree"], { env })).trim()
-    const commit = (await gitText(directory, ["commit-tree", tree, "-p", head, "-m", message], { env: await identity(directory) })).trim()
+    const commit = (await gitText(directory, ["commit-tree", tree, "-p", head, "-m", message], { env: identity }))
+      .trim()
     // The empty old value: the branch must not exist (a run beside this one made it meanwhile).
     await gitText(directory, ["update-ref", "-m", `ralph-loop: ${message}`, `refs/heads/${branch}`, commit, ""])
     return { committed: `${branch} ${commit.slice(0, 7)}`, files: paths.length }
-  } finally {
-    await rm(index, { force: true })
-  }
+  })
 }

@@ -5,10 +5,10 @@ import { execFileSync } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { conflictsOf } from "../../src/worktrees/worktree-git.js"
 import { parseArgs } from "../../src/cli/args.js"
 import { doctor } from "../../src/cli/doctor.js"
 import { planMerge } from "../../src/cli/plan-merge.js"
+import { previewMerge } from "../../src/git/merge-preview.js"
 import { GitVersionError, hasMergeTree, tooOldToMerge, parseGitVersion } from "../../src/git/version.js"
 import { fakeGit } from "./fake-git.js"
 import { tempDirs } from "../temp-dirs.js"
@@ -56,7 +56,7 @@ describe("a git older than 2.38 on PATH", () => {
   it("the first merge-tree is refused with a GitVersionError naming the version found and the one needed", async () => {
     const dir = repoWithStory()
     withGit(tmp("fake-git-"), GIT_2_34)
-    const refused = conflictsOf(dir, "ralph/story-s1")
+    const refused = previewMerge(dir, "ralph/story-s1")
     await expect(refused).rejects.toThrow(GitVersionError)
     await expect(refused).rejects.toThrow("git 2.34.1 is too old to merge a loop's branch: `git merge-tree --write-tree` needs git 2.38 or later")
   })
