@@ -6,7 +6,6 @@ import type { PlanRequest } from "./requests.js"
 import { io, log, notify, type Job } from "../engine/effects.js"
 import type { Settings } from "../config/schema.js"
 import type { PlanRequests } from "./requests.js"
-import type { JobContext } from "../engine/jobs/context.js"
 
 /** Asks in all: /ralph-plan's own and one more with the problems. */
 const PLAN_ASKS = 2
