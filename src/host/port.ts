@@ -114,12 +114,19 @@ export interface HostHooks {
   event(event: HostEvent): void
   /** The user sent a message (before the host stores it): text parts may be added to it. */
   userMessage(input: { sessionID: string; text: string }): Promise<void>
-  /** A slash command of the plugin's (/ralph, /cancel-ralph, …) was run in a session. */
+  /**
+   * A slash command of the plugin's (/ralph, /cancel-ralph, …) was run in a session. The commands, and
+   * the reviewer's agent, are declared to the host when it loads (src/hooks/config.ts).
+   */
   command(input: { sessionID: string; command: string; arguments: string }): Promise<void>
   /** The model called one of the plugin's tools (ralph_done, ralph_status); resolves with its answer. */
   tool(input: { sessionID: string; name: string; args: unknown }): Promise<string>
   /** The model is about to call a tool: the loop may refuse it (a guard). */
   toolGuard(input: { sessionID: string; tool: string; args: unknown }): Promise<void>
+  /** A request to the model is about to go out: the loop may trim its messages and tools (a control command's turn). */
+  requestMessages(input: { sessionID: string; messages: MessageWithParts[] }): Promise<void>
+  /** The model parameters of a request: the loop may cap its output (a control command's turn). */
+  requestParams(input: { sessionID: string }): Promise<{ maxOutputTokens?: number | undefined }>
   /** The system text of a session's next request: the loop may add to it. */
   systemText(input: { sessionID?: string | undefined }): Promise<string[]>
   /** A text part the model completed (its `<remember>` tags). */
