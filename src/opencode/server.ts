@@ -32,7 +32,8 @@ export class OpencodeServer implements HostServer {
   }
 
   async replyPermission(requestID: string, reply: PermissionReply, message?: string): Promise<unknown> {
-    const { error } = await this.client.permission.reply({ requestID, reply, ...(message !== undefined ? { message } : {}) })
+    const answer = { requestID, reply, ...(message !== undefined ? { message } : {}) }
+    const { error } = await this.client.permission.reply(answer)
     return error
   }
 

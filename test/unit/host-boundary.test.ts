@@ -26,10 +26,11 @@ function sources(dir: string): string[] {
   })
 }
 
-const isOpencode = (node: ts.Node | undefined): boolean => node !== undefined && ts.isStringLiteralLike(node) && OPENCODE_PACKAGE.test(node.text)
+const isOpencode = (node: ts.Node | undefined): boolean =>
+  node !== undefined && ts.isStringLiteralLike(node) && OPENCODE_PACKAGE.test(node.text)
 
-/** An import or re-export that brings in at least one value (not only types). */
-function bringsValue(clause: ts.ImportClause | undefined): boolean {
+/** An import that brings in at least one value (not only types). */
+function importsValue(clause: ts.ImportClause | undefined): boolean {
   if (!clause) return true // `import "@opencode-ai/sdk"`: runs the module
   if (clause.isTypeOnly) return false
   if (clause.name) return true
@@ -39,26 +40,44 @@ function bringsValue(clause: ts.ImportClause | undefined): boolean {
   return bindings.elements.some((element) => !element.isTypeOnly)
 }
 
+/** A re-export that passes on at least one value. */
+function exportsValue(node: ts.ExportDeclaration): boolean {
+  if (node.isTypeOnly) return false
+  const clause = node.exportClause
+  return !clause || !ts.isNamedExports(clause) || clause.elements.some((e) => !e.isTypeOnly)
+}
+
+/** How `node` uses OpenCode's packages as a value, or an SDK client; undefined when it does not. */
+function use(node: ts.Node): string | undefined {
+  if (ts.isImportDeclaration(node) && isOpencode(node.moduleSpecifier) && importsValue(node.importClause)) {
+    return "imports a value"
+  }
+  if (ts.isExportDeclaration(node) && isOpencode(node.moduleSpecifier) && exportsValue(node)) {
+    return "re-exports a value"
+  }
+  if (ts.isImportEqualsDeclaration(node) && !node.isTypeOnly && ts.isExternalModuleReference(node.moduleReference)) {
+    return isOpencode(node.moduleReference.expression) ? "requires it" : undefined
+  }
+  if (ts.isCallExpression(node) && isOpencode(node.arguments[0])) {
+    if (node.expression.kind === ts.SyntaxKind.ImportKeyword) return "imports it dynamically"
+    if (ts.isIdentifier(node.expression) && node.expression.text === "require") return "requires it"
+  }
+  // `x.client.y`: a call on an SDK client (OpenCode hands the plugin one as `input.client`).
+  const callee = ts.isPropertyAccessExpression(node) ? node.expression : undefined
+  if (callee && ts.isPropertyAccessExpression(callee) && callee.name.text === "client") {
+    return `calls .client.${(node as ts.PropertyAccessExpression).name.text}`
+  }
+  return undefined
+}
+
 /** What in `text` uses OpenCode's packages as values, or an SDK client: one line per use. */
 function hostUses(name: string, text: string): string[] {
-  const file = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, false, name.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+  const kind = name.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS
+  const file = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, false, kind)
   const uses: string[] = []
-  const at = (node: ts.Node) => file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1
   const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && isOpencode(node.moduleSpecifier) && bringsValue(node.importClause)) uses.push(`${at(node)}: imports a value`)
-    if (ts.isExportDeclaration(node) && isOpencode(node.moduleSpecifier) && !node.isTypeOnly) {
-      const clause = node.exportClause
-      if (!clause || !ts.isNamedExports(clause) || clause.elements.some((e) => !e.isTypeOnly)) uses.push(`${at(node)}: re-exports a value`)
-    }
-    if (ts.isImportEqualsDeclaration(node) && !node.isTypeOnly && ts.isExternalModuleReference(node.moduleReference) && isOpencode(node.moduleReference.expression))
-      uses.push(`${at(node)}: requires it`)
-    if (ts.isCallExpression(node) && isOpencode(node.arguments[0])) {
-      if (node.expression.kind === ts.SyntaxKind.ImportKeyword) uses.push(`${at(node)}: imports it dynamically`)
-      else if (ts.isIdentifier(node.expression) && node.expression.text === "require") uses.push(`${at(node)}: requires it`)
-    }
-    // `x.client.y`: a call on an SDK client (OpenCode hands the plugin one as `input.client`).
-    if (ts.isPropertyAccessExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "client")
-      uses.push(`${at(node)}: calls .client.${node.name.text}`)
+    const found = use(node)
+    if (found) uses.push(`${file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1}: ${found}`)
     ts.forEachChild(node, visit)
   }
   visit(file)
@@ -66,8 +85,12 @@ function hostUses(name: string, text: string): string[] {
 }
 
 describe("the host port is the only way to OpenCode", () => {
-  const files = sources(src).map((path) => ({ name: relative(src, path).split(sep).join("/"), text: readFileSync(path, "utf8") }))
-  const outside = files.filter((f) => !ADAPTERS.some((a) => (a.endsWith("/") ? f.name.startsWith(a) : f.name === a)))
+  const files = sources(src).map((path) => ({
+    name: relative(src, path).split(sep).join("/"),
+    text: readFileSync(path, "utf8"),
+  }))
+  const isAdapter = (name: string) => ADAPTERS.some((a) => (a.endsWith("/") ? name.startsWith(a) : name === a))
+  const outside = files.filter((f) => !isAdapter(f.name))
 
   it("outside the adapters, no file uses OpenCode's packages as values or calls an SDK client", () => {
     const using: Record<string, string[]> = {}
