@@ -86,7 +86,6 @@ export class OpencodeHost implements Host {
     )
   }
 
-
   todos(sessionID: string): Promise<Todo[]> {
     return this.call("session.todo", () => this.client.session.todo({ path: { id: sessionID } }))
   }
