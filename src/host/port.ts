@@ -32,7 +32,7 @@ export type LogLevel = "debug" | "info" | "warn" | "error"
  */
 export interface Host {
   // A turn and what was in it (that a turn ended comes as a HostEvent).
-  /** The session's messages, oldest first: the turn that ended is read from them (src/opencode/read-turn.ts). */
+  /** The session's messages, oldest first: the turn that ended is read from them (src/loop/read-turn.ts). */
   readMessages(sessionID: string): Promise<MessageWithParts[]>
   /** The session's todo list. */
   todos(sessionID: string): Promise<Todo[]>
@@ -75,7 +75,7 @@ export interface Host {
   log(level: LogLevel, message: string, extra?: Record<string, unknown>): void
 }
 
-/** An error the host reports (on a reply, in an event, as a call's answer): src/opencode/error.ts reads it. */
+/** An error the host reports (on a reply, in an event, as a call's answer): src/host/error.ts reads it. */
 export interface HostError {
   name: string
   message: string

@@ -5,8 +5,8 @@ import type { PluginInput } from "@opencode-ai/plugin"
 import type { Session, Todo, TuiPublishData } from "@opencode-ai/sdk"
 import type { EventTuiSessionSelect } from "@opencode-ai/sdk/v2"
 import type { Host, LogLevel, MessageWithParts, ModelRef, PromptInput, ToastVariant } from "../host/port.js"
-import { isReportedError, parseError } from "./error.js"
-import type { Faults } from "./faults.js"
+import { isReportedError, parseError } from "../host/error.js"
+import type { Faults } from "../host/faults.js"
 
 type Client = PluginInput["client"]
 
