@@ -26,7 +26,8 @@ import { toolDefinitions } from "./hooks/tools.js"
 import { LoopManager } from "./loop/manager.js"
 import { MemoryStore } from "./memory/memory-store.js"
 import { PlanRequests } from "./plan/requests.js"
-import { OpencodeApi } from "./opencode/api.js"
+import { OpencodeHost } from "./opencode/api.js"
+import type { Host } from "./host/port.js"
 import { Faults } from "./host/faults.js"
 import { LoopStore } from "./store/loop-store.js"
 import { writeReport } from "./store/report.js"
@@ -56,7 +57,7 @@ import { JOURNAL_LIMITS } from "./store/journal.js"
 export async function createInstance(input: PluginInput, options: PluginOptions | undefined, disposed?: AbortSignal): Promise<Hooks> {
   const faults = Faults.load(input.directory)
   const worktree = readWorktreeState(input.directory)
-  const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", faults, worktree?.mainDirectory)
+  const api = new OpencodeHost(input.client, process.env.RALPH_LOOP_DEBUG === "1", faults, worktree?.mainDirectory)
   // A worktree's loops share the project's memory and progress log.
   const shared = await sharedFilesFolder(input.directory, worktree)
   if (shared.problem) api.log("warn", shared.problem)
@@ -166,7 +167,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
  * Every hook catches and logs its own errors: a throw would abort the user's operation. The one
  * deliberate throw is a refused tool call, which OpenCode reports to the model.
  */
-function guard(hooks: Hooks, api: OpencodeApi): Hooks {
+function guard(hooks: Hooks, api: Host): Hooks {
   const guarded: Record<string, unknown> = {}
   for (const [name, hook] of Object.entries(hooks)) {
     guarded[name] =
@@ -188,7 +189,7 @@ function guard(hooks: Hooks, api: OpencodeApi): Hooks {
  * ralph_report.md and ralph_report.html for a loop that just ended (never throws). The HTML one
  * reads the loop's history from the journal, once its last lines are there (`saved`).
  */
-async function report(directory: string, loop: Loop, api: OpencodeApi, saved: Promise<void>): Promise<void> {
+async function report(directory: string, loop: Loop, api: Host, saved: Promise<void>): Promise<void> {
   try {
     // Not a git repository (or git failed): the report lists no files rather than not being written.
     const files = await loopChangedFiles(directory, loop).catch(() => [])

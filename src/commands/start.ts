@@ -24,7 +24,7 @@ export async function startFromCommand(ctx: RalphContext, sessionID: string, arg
     replaceText(parts, "The user typed /ralph without a task, so no Ralph loop was started. Tell them in one sentence that the usage is `/ralph <task> [flags]` and do nothing else.")
     return
   }
-  const session = await ctx.api.session(sessionID).catch(() => undefined)
+  const session = await ctx.api.sessionInfo(sessionID).catch(() => undefined)
   if (session?.parentID) {
     ctx.api.toast("warning", "Ralph · not started", "Loops run only in top-level sessions, not in subagent sessions.")
     return

@@ -1,6 +1,6 @@
 // The settings in force for one plugin instance, re-read when a loop starts so edits to the file
 // apply without restarting OpenCode. Each config problem is logged and toasted once.
-import type { OpencodeApi } from "../opencode/api.js"
+import type { Host } from "../host/port.js"
 import { formatProblem, loadSettings, type SettingsSources } from "./load.js"
 import type { SettingKey, Settings } from "./schema.js"
 
@@ -13,7 +13,7 @@ export class LiveSettings {
 
   constructor(
     private readonly sources: SettingsSources,
-    private readonly api: OpencodeApi,
+    private readonly api: Host,
   ) {
     this.settings = this.load(false)
   }

@@ -6,7 +6,7 @@ import type { LiveSettings } from "../config/live-settings.js"
 import type { ContinuationWatch } from "../continuations/watch.js"
 import type { LoopManager } from "../loop/manager.js"
 import type { ProjectMemory } from "../memory/memory-store.js"
-import type { OpencodeApi } from "../opencode/api.js"
+import type { Host } from "../host/port.js"
 import type { PlanRequests } from "../plan/requests.js"
 import type { SavedLoop } from "../store/saved-loops.js"
 import type { IterationRow } from "../status/history.js"
@@ -16,7 +16,7 @@ import type { Launcher, WorktreeState } from "../worktrees/worktree-state.js"
 
 export interface RalphContext {
   readonly directory: string
-  readonly api: OpencodeApi
+  readonly api: Host
   readonly manager: LoopManager
   /** /ralph-plan requests waiting for their turn to end. */
   readonly plans: PlanRequests

@@ -9,7 +9,7 @@ import { loopChangedFiles } from "../changes/loop-changes.js"
 import { repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "../changes/work-tree.js"
 import { ownFolders, type Loop } from "../loop/loop.js"
 import { loopStart } from "../loop/changed-files.js"
-import type { OpencodeApi } from "../opencode/api.js"
+import type { Host } from "../host/port.js"
 import type { Faults } from "../host/faults.js"
 import type { LoopStore } from "../store/loop-store.js"
 import { readPlanFile, writePlanBack } from "../plan/plan-file.js"
@@ -39,7 +39,7 @@ import type { CheckResult } from "../checks/diagnostics.js"
 
 export interface InterpreterOptions {
   directory: string
-  api: OpencodeApi
+  api: Host
   store: LoopStore
   memory: ProjectMemory
   /** Where the progress log is (a worktree's project: src/worktrees/shared-files.ts); `directory` if not given. */
@@ -163,9 +163,9 @@ export class Interpreter {
       case "sleep":
         return sleep(effect.ms)
       case "messages":
-        return api.messages(effect.sessionID)
+        return api.readMessages(effect.sessionID)
       case "sessions":
-        return api.sessions()
+        return api.listSessions()
       case "session-exists":
         return api.sessionExists(effect.sessionID)
       case "todos":
@@ -173,14 +173,14 @@ export class Interpreter {
       case "is-idle":
         return api.isIdle(effect.sessionID)
       case "summarize":
-        return api.summarize(effect.sessionID, effect.model)
+        return api.compact(effect.sessionID, effect.model)
       case "create-session":
         return api.createSession(effect.title)
       case "select-session":
         return api.selectSession(effect.sessionID)
       case "prompt":
         if (this.disposed) throw new Error("the plugin instance was disposed")
-        return api.promptAsync(effect.sessionID, effect.input)
+        return api.send(effect.sessionID, effect.input)
       case "delete-session":
         return api.deleteSession(effect.sessionID)
       case "set-title":
@@ -224,10 +224,10 @@ export class Interpreter {
       case "auto-checks":
         return this.runChecks(effect.checks)
       case "session":
-        return api.session(effect.sessionID)
+        return api.sessionInfo(effect.sessionID)
       case "continue":
         if (this.disposed) throw new Error("the plugin instance was disposed")
-        return api.promptAsync(effect.sessionID, effect.input)
+        return api.send(effect.sessionID, effect.input)
       case "fingerprint":
         return this.workTree()
       case "detect-checks":
@@ -252,7 +252,7 @@ export class Interpreter {
         return this.progress.read()
       case "ask":
         if (this.disposed) throw new Error("the plugin instance was disposed")
-        return api.promptAsync(effect.sessionID, { text: effect.text })
+        return api.send(effect.sessionID, { text: effect.text })
       case "memory":
         return memory.read().catch((error: unknown) => {
           api.log("warn", `could not read the project memory: ${String(error)}`)
@@ -277,7 +277,7 @@ export class Interpreter {
       case "worktree-launch":
         return makeWorktreeLoop(directory, api, effect)
       case "worktree-command":
-        return api.command(effect.path, effect.sessionID, "ralph", `-- ${effect.task}`).then(
+        return api.runCommand(effect.path, effect.sessionID, "ralph", `-- ${effect.task}`).then(
           () => ({}),
           (error: unknown) => ({ failure: String(error) }),
         )
@@ -288,7 +288,7 @@ export class Interpreter {
       case "worktree-merge":
         return effect.how === "fast-forward" ? fastForward(directory, effect.state.branch) : mergeBranch(directory, effect.state.branch, effect.message)
       case "worktree-archive":
-        await api.disposeInstance(effect.path).catch(() => undefined)
+        await api.closeInstance(effect.path).catch(() => undefined)
         return archiveWorktreeFiles(directory, effect.name, effect.path, this.now())
       case "worktree-remove":
         return removeWorktree(directory, effect.name).then(
@@ -296,7 +296,7 @@ export class Interpreter {
           (error: unknown) => ({ problem: error instanceof Error ? error.message : String(error), folderGone: !existsSync(effect.path) }),
         )
       case "worktree-wake":
-        return api.sessionsIn(effect.path).then(
+        return api.listSessions(effect.path).then(
           () => undefined,
           (error: unknown) => api.log("warn", `could not wake the worktree loop in ${effect.path}: ${String(error)}`),
         )

@@ -21,7 +21,7 @@ export const textCompleteHook =
 async function rememberFromModel(ctx: RalphContext, sessionID: string, requests: RememberRequest[]): Promise<void> {
   try {
     // Only top-level sessions: a subagent's notes are its own.
-    if ((await ctx.api.session(sessionID)).parentID) return
+    if ((await ctx.api.sessionInfo(sessionID)).parentID) return
     const date = isoDate(ctx.now())
     const max = ctx.settings.current.memoryMaxEntries
     const loop = ctx.manager.get(sessionID)

@@ -3,7 +3,8 @@
 // The hook is typed with the SDK's v1 `Event`, but what arrives is v2-shaped (docs/opencode-notes.md):
 // the payloads are read as the v2 types say, each field checked before use.
 import type { Event } from "@opencode-ai/sdk/v2"
-import { parseError, type OpencodeError } from "./error.js"
+import type { HostEvent } from "./port.js"
+import { parseError } from "./error.js"
 
 /** An event as the hook receives it: only its type is certain. */
 export interface RuntimeEvent {
@@ -11,18 +12,8 @@ export interface RuntimeEvent {
   properties?: unknown
 }
 
-export type IdleVia = "status" | "idle"
-
-export type Observation =
-  | { kind: "busy"; sessionID: string; retry: boolean }
-  /** `via`: OpenCode announces a turn's end twice, by session.status idle and by session.idle. */
-  | { kind: "idle"; sessionID: string; via: IdleVia }
-  | { kind: "error"; sessionID: string; error: OpencodeError }
-  | { kind: "compacted"; sessionID: string }
-  | { kind: "asked"; sessionID: string; requestID: string }
-  | { kind: "answered"; sessionID: string; requestID: string }
-  | { kind: "session-created"; sessionID: string; parentID?: string }
-  | { kind: "session-deleted"; sessionID: string }
+/** The loop's own name for an event: the host port's. */
+export type Observation = HostEvent
 
 const OBSERVED = [
   "session.status",

@@ -2,7 +2,8 @@
 import type { BreakerState } from "./breaker.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
 import { promiseTag, shorten } from "./prompts.js"
-import type { OpencodeApi, ToastVariant } from "../opencode/api.js"
+import type { ToastVariant } from "../host/port.js"
+import type { Host } from "../host/port.js"
 import { currentStory, doneIn, storyPosition } from "../plan/plan.js"
 
 export interface Notice {
@@ -12,7 +13,7 @@ export interface Notice {
   duration?: number
 }
 
-export const show = (api: Pick<OpencodeApi, "toast">, notice: Notice): void => api.toast(notice.variant, notice.title, notice.message, notice.duration)
+export const show = (api: Pick<Host, "toast">, notice: Notice): void => api.toast(notice.variant, notice.title, notice.message, notice.duration)
 
 /** A time of day, as toasts and /ralph-status show it. */
 export const clock = (at: number) => new Date(at).toLocaleTimeString("en-GB", { hour12: false })

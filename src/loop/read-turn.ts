@@ -1,13 +1,13 @@
 // Reading OpenCode's message list: the turn that just ended, the summary a compaction wrote, and
 // what the session has cost so far.
-import type { AssistantMessage, Message, Part, SessionMessagesResponse, TextPart, ToolPart } from "@opencode-ai/sdk"
+import type { AssistantMessage, Message, Part, TextPart, ToolPart } from "@opencode-ai/sdk"
+import type { MessageWithParts } from "../host/port.js"
 import type { Usage } from "./loop.js"
 import { CONTROL_MARKER } from "../host/commands.js"
 import type { Turn } from "./turn.js"
 import { parseError } from "../host/error.js"
 
-/** One entry of `session.messages`: a message and its parts. */
-export type MessageWithParts = SessionMessagesResponse[number]
+export type { MessageWithParts }
 
 const ownText = (part: Part): part is TextPart => part.type === "text" && !part.synthetic && !part.ignored
 

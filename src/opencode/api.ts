@@ -1,21 +1,15 @@
-// The SDK calls the loop makes, typed and unwrapped: each returns its data or throws an
-// OpencodeCallError naming the call. `toast` and `log` never throw (they only inform).
+// The OpenCode 1.x adapter of the host port (src/host/port.ts): the SDK calls the loop makes, typed
+// and unwrapped. Each returns its data or throws an OpencodeCallError naming the call; `toast` and
+// `log` never throw (they only inform). The only code that calls the SDK's client in the plugin.
 import type { PluginInput } from "@opencode-ai/plugin"
-import type { AppLogData, EventTuiToastShow, Session, Todo, TuiPublishData } from "@opencode-ai/sdk"
+import type { Session, Todo, TuiPublishData } from "@opencode-ai/sdk"
 import type { EventTuiSessionSelect } from "@opencode-ai/sdk/v2"
+import type { MessageWithParts } from "../loop/read-turn.js"
+import type { Host, LogLevel, ModelRef, PromptInput, ToastVariant } from "../host/port.js"
 import { isReportedError, parseError } from "../host/error.js"
 import type { Faults } from "../host/faults.js"
-import type { MessageWithParts } from "../loop/read-turn.js"
 
-export type Client = PluginInput["client"]
-export type ToastVariant = EventTuiToastShow["properties"]["variant"]
-export type LogLevel = NonNullable<AppLogData["body"]>["level"]
-
-export interface PromptInput {
-  text: string
-  agent?: string | undefined
-  model?: { providerID: string; modelID: string } | undefined
-}
+type Client = PluginInput["client"]
 
 export class OpencodeCallError extends Error {
   constructor(
@@ -38,7 +32,7 @@ interface Answer {
 const TIMEOUT_MS: Record<string, number> = { "session.summarize": 10 * 60_000, "session.prompt": 10 * 60_000 }
 const DEFAULT_TIMEOUT_MS = 60_000
 
-export class OpencodeApi {
+export class OpencodeHost implements Host {
   constructor(
     private readonly client: Client,
     private readonly debug = false,
@@ -77,25 +71,20 @@ export class OpencodeApi {
     return data
   }
 
-  messages(sessionID: string): Promise<MessageWithParts[]> {
+  readMessages(sessionID: string): Promise<MessageWithParts[]> {
     return this.call("session.messages", () => this.client.session.messages({ path: { id: sessionID } }))
   }
 
-  session(sessionID: string): Promise<Session> {
+  sessionInfo(sessionID: string): Promise<Session> {
     return this.call("session.get", () => this.client.session.get({ path: { id: sessionID } }))
   }
 
   /** Whether OpenCode still has the session; undefined when it could not say. */
   sessionExists(sessionID: string): Promise<boolean | undefined> {
-    return this.session(sessionID).then(
+    return this.sessionInfo(sessionID).then(
       () => true,
       (error: unknown) => (error instanceof OpencodeCallError && /NotFound/i.test(JSON.stringify(error.detail)) ? false : undefined),
     )
-  }
-
-  /** The sessions of the project. */
-  sessions(): Promise<Session[]> {
-    return this.call("session.list", () => this.client.session.list())
   }
 
   todos(sessionID: string): Promise<Todo[]> {
@@ -103,31 +92,32 @@ export class OpencodeApi {
   }
 
   /** Compaction; resolves when the summary has been written. */
-  async summarize(sessionID: string, model: { providerID: string; modelID: string }): Promise<void> {
+  async compact(sessionID: string, model: ModelRef): Promise<void> {
     await this.call("session.summarize", () => this.client.session.summarize({ path: { id: sessionID }, body: model }))
   }
 
-  createSession(title: string): Promise<Session> {
-    return this.call("session.create", () => this.client.session.create({ body: { title } }))
-  }
-
-  /** A session of another directory: OpenCode runs it in that directory's own instance. */
-  createSessionIn(directory: string, title: string): Promise<Session> {
+  /** With `directory`: a session of another directory, which OpenCode runs in that directory's own instance. */
+  createSession(title: string, directory?: string): Promise<Session> {
+    if (directory === undefined) return this.call("session.create", () => this.client.session.create({ body: { title } }))
     return this.call("session.create", () => this.client.session.create({ body: { title }, query: { directory } }))
   }
 
   /** Runs a slash command in a session of `directory`'s instance; resolves when its turn has ended. */
-  async command(directory: string, sessionID: string, command: string, args: string): Promise<void> {
+  async runCommand(directory: string, sessionID: string, command: string, args: string): Promise<void> {
     await this.answer("session.command", () => this.client.session.command({ path: { id: sessionID }, body: { command, arguments: args }, query: { directory } }))
   }
 
   /** Ends `directory`'s OpenCode instance (its plugins' dispose hooks run); the next call there starts a new one. */
-  async disposeInstance(directory: string): Promise<void> {
+  async closeInstance(directory: string): Promise<void> {
     await this.answer("instance.dispose", () => this.client.instance.dispose({ query: { directory } }))
   }
 
-  /** The sessions of `directory` (its OpenCode instance is started, and with it the plugin there, if none runs yet). */
-  async sessionsIn(directory: string): Promise<Session[]> {
+  /**
+   * The sessions of the project, or of `directory` (its OpenCode instance is started, and with it the
+   * plugin there, if none runs yet).
+   */
+  listSessions(directory?: string): Promise<Session[]> {
+    if (directory === undefined) return this.call("session.list", () => this.client.session.list())
     return this.call("session.list", () => this.client.session.list({ query: { directory } }))
   }
 
@@ -143,7 +133,7 @@ export class OpencodeApi {
   }
 
   /** Queues a prompt and returns at once (HTTP 204); the turn runs in the background. */
-  async promptAsync(sessionID: string, input: PromptInput): Promise<void> {
+  async send(sessionID: string, input: PromptInput): Promise<void> {
     await this.answer("session.promptAsync", () =>
       this.client.session.promptAsync({
         path: { id: sessionID },

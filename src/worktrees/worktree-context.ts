@@ -2,7 +2,7 @@
 // (src/engine/context.ts) has all of it, and this folder needs nothing above it.
 import type { LiveSettings } from "../config/live-settings.js"
 import type { Job } from "../engine/effects.js"
-import type { OpencodeApi } from "../opencode/api.js"
+import type { Host } from "../host/port.js"
 import type { ParallelPlan } from "./parallel-plan.js"
 import type { WorktreeWatch } from "./worktree-watch.js"
 import type { Launcher } from "./worktree-state.js"
@@ -15,7 +15,7 @@ export interface WorktreeJobs {
 
 export interface WorktreeContext {
   readonly directory: string
-  readonly api: Pick<OpencodeApi, "log">
+  readonly api: Pick<Host, "log">
   readonly settings: LiveSettings
   readonly runner: WorktreeJobs
   /** The worktree loops started from this project (merged back as they complete). */

@@ -1,9 +1,9 @@
 // The effect `worktree-launch`: the worktree on its branch, the config the worktree's instance
 // needs, its worktree.json, and a session there. A failure once the worktree exists is recorded in
 // it (merge "failed"), so it never counts as a live loop (src/worktrees/lifecycle.ts).
-import type { OpencodeApi } from "../opencode/api.js"
 import type { WorktreeStarted } from "../worktrees/worktree-start.js"
 import { ignoreOwnFolder } from "../files/ignore-own-folder.js"
+import type { Host } from "../host/port.js"
 import { writeWorktreeState } from "./worktree-file.js"
 import type { WorktreeState } from "./worktree-state.js"
 import { prepareWorktreeConfig } from "./worktree-config.js"
@@ -11,7 +11,7 @@ import { createWorktree, WorktreeError } from "./worktree-git.js"
 
 export async function makeWorktreeLoop(
   directory: string,
-  api: Pick<OpencodeApi, "createSessionIn" | "log">,
+  api: Pick<Host, "createSession" | "log">,
   ask: { state: Omit<WorktreeState, "base">; withChanges: boolean; title: string },
 ): Promise<WorktreeStarted> {
   const { name, branch, mainDirectory, ...rest } = ask.state
@@ -26,7 +26,7 @@ export async function makeWorktreeLoop(
     const state: WorktreeState = { name, branch, mainDirectory, base, ...rest }
     await ignoreOwnFolder(directory)
     await prepareWorktreeConfig(directory, path)
-    const session = await api.createSessionIn(path, ask.title)
+    const session = await api.createSession(ask.title, path)
     return { ok: true, state, path, sessionID: session.id }
   } catch (error) {
     if (!made) return { ok: false, error: error instanceof WorktreeError ? error.message : `could not make the worktree: ${String(error)}` }

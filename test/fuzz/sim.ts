@@ -118,7 +118,7 @@ import { maxIterations, type Loop, type LoopPhase } from "../../src/loop/loop.js
 import { taskRetries } from "../../src/loop/limits.js"
 import { LoopManager } from "../../src/loop/manager.js"
 import { keepsTimer } from "../../src/loop/wake.js"
-import type { OpencodeApi } from "../../src/opencode/api.js"
+import type { Host } from "../../src/host/port.js"
 import type { RuntimeEvent } from "../../src/host/events.js"
 import type { MessageWithParts } from "../../src/loop/read-turn.js"
 import { parseStateText, stateText } from "../../src/store/loop-store.js"
@@ -485,12 +485,12 @@ export class World {
     const api = {
       toast: () => undefined,
       log: () => undefined,
-      session: async (id: string) => {
+      sessionInfo: async (id: string) => {
         const s = this.live(id)
         if (!s) throw new SimCallError(`session.get ${id}: NotFoundError`)
         return { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}) }
       },
-    } as unknown as OpencodeApi
+    } as unknown as Host
     this.ctx = {
       directory,
       api,

@@ -16,7 +16,7 @@ import { CONTROL_DIR, parseRequest } from "../../src/control/request.js"
 import { controlAct } from "../../src/control/serve.js"
 import { newLoop, type Loop, type LoopSettings } from "../../src/loop/loop.js"
 import { LoopManager } from "../../src/loop/manager.js"
-import type { OpencodeApi } from "../../src/opencode/api.js"
+import type { Host } from "../../src/host/port.js"
 import { TuiActions } from "../../src/tui/actions.js"
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { existsSync, mkdirSync, readdirSync } from "node:fs"
@@ -40,7 +40,7 @@ const settings: LoopSettings = { ...defaults, settleMs: 0, notify: { ...defaults
 function plugin() {
   const directory = tempDir("ralph-control-status-")
   const toasts: string[] = []
-  const api = { toast: (_v: string, title: string) => toasts.push(title), log: () => undefined } as unknown as OpencodeApi
+  const api = { toast: (_v: string, title: string) => toasts.push(title), log: () => undefined } as unknown as Host
   const manager = new LoopManager(() => undefined)
   const { loop } = manager.start("ses_live", "count the widgets", settings, NOW)
   manager.addHint(loop, "look in the drawer")

@@ -7,7 +7,7 @@ import type { PluginInput } from "@opencode-ai/plugin"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Interpreter } from "../../src/engine/interpreter.js"
 import type { Job } from "../../src/engine/effects.js"
-import type { OpencodeApi } from "../../src/opencode/api.js"
+import type { Host } from "../../src/host/port.js"
 import { createInstance } from "../../src/instance.js"
 import { waitUntil } from "../harness/wait.js"
 import { tempDirs } from "../temp-dirs.js"
@@ -53,7 +53,7 @@ describe("disposing a plugin instance", () => {
   it("stops the running jobs and kills the checks' process groups; the next check does not start", async () => {
     const directory = tempDir("ralph-dispose-checks-")
     const toasts: string[] = []
-    const api = { toast: (_variant: string, title: string) => void toasts.push(title), log: () => undefined } as unknown as OpencodeApi
+    const api = { toast: (_variant: string, title: string) => void toasts.push(title), log: () => undefined } as unknown as Host
     const interpreter = new Interpreter({ directory, api, store: {} as never, memory: {} as never, onWake: () => undefined })
     const checks = [
       // The long check's own child: it must go with the group, not only the shell.

@@ -9,7 +9,7 @@ import { parseRalphArgs } from "../../src/commands/ralph-args.js"
 import { LiveSettings } from "../../src/config/live-settings.js"
 import { formatProblem, loadSettings } from "../../src/config/load.js"
 import { DEFAULT_SETTINGS, settingSchemas, SETTING_KEYS } from "../../src/config/schema.js"
-import type { OpencodeApi } from "../../src/opencode/api.js"
+import type { Host } from "../../src/host/port.js"
 import { parsePlan } from "../../src/plan/plan-reader.js"
 import { tempDirs } from "../temp-dirs.js"
 
@@ -155,7 +155,7 @@ describe("settings nested too deeply", () => {
     mkdirSync(join(directory, ".opencode"), { recursive: true })
     writeFileSync(join(directory, ".opencode/ralph-loop.jsonc"), `${"[".repeat(N)}${"]".repeat(N)}`)
     const logs: string[] = []
-    const api = { log: (_level: string, message: string) => logs.push(message), toast: () => undefined } as unknown as OpencodeApi
+    const api = { log: (_level: string, message: string) => logs.push(message), toast: () => undefined } as unknown as Host
     const live = new LiveSettings({ directory }, api)
     expect(live.current).toEqual(DEFAULT_SETTINGS)
     expect(live.reload()).toEqual(DEFAULT_SETTINGS)

@@ -65,14 +65,15 @@ function instance(dir: string, opts: { maxParallelLoops?: number; command?: (pat
       toasts.push(`${title}: ${message}`)
       heard()
     },
-    createSessionIn: async (path: string) => {
+    createSession: async (_title: string, path?: string) => {
+      if (path === undefined) throw new Error("a worktree's session is created in its own directory")
       await opts.createSession?.(path)
       sessions.push(path)
       heard()
       return { id: `ses_${sessions.length}` }
     },
     // By default a worktree's /ralph starts its loop, whose first turn goes on for the whole test.
-    command: (path: string) => (opts.command ? opts.command(path) : new Promise<void>(() => undefined)),
+    runCommand: (path: string) => (opts.command ? opts.command(path) : new Promise<void>(() => undefined)),
   }
   // The run's steps are jobs: production's Interpreter does their effects (git, files, this stub OpenCode).
   const interpreter = new Interpreter({ directory: dir, api: api as never, store: undefined as never, memory: undefined as never, onWake: () => undefined })

@@ -20,7 +20,7 @@ import { LoopManager } from "../../src/loop/manager.js"
 import { rollbackRefusal, TURN_UNDER_WAY } from "../../src/checkpoints/rollback-rule.js"
 import { emptyMemory } from "../../src/memory/memory-file.js"
 import type { ProjectMemory } from "../../src/memory/memory-store.js"
-import type { OpencodeApi } from "../../src/opencode/api.js"
+import type { Host } from "../../src/host/port.js"
 import { PlanRequests } from "../../src/plan/requests.js"
 import type { LoopStore } from "../../src/store/loop-store.js"
 import { tempDirs } from "../temp-dirs.js"
@@ -47,16 +47,16 @@ function instance() {
   const firstPrompt = new Promise<void>((resolve) => (prompted = resolve))
   const api = {
     isIdle: async () => true,
-    messages: async () => [],
+    readMessages: async () => [],
     todos: async () => [],
-    promptAsync: async (sessionID: string) => {
+    send: async (sessionID: string) => {
       prompts.push(sessionID)
       prompted()
     },
     setTitle: async () => undefined,
     toast: () => undefined,
     log: () => undefined,
-  } as unknown as OpencodeApi
+  } satisfies Partial<Host> as unknown as Host
   const store = { settled: async () => undefined, verify: async () => undefined } as unknown as LoopStore
   const memory: ProjectMemory = { read: async () => emptyMemory(), update: async (change) => change(emptyMemory()) }
   const saved: Loop[] = []

@@ -14,7 +14,7 @@ import type { RalphContext } from "../../src/engine/context.js"
 import { ContinuationWatch } from "../../src/continuations/watch.js"
 import { LoopManager } from "../../src/loop/manager.js"
 import type { Notification } from "../../src/notify/notification.js"
-import type { OpencodeApi } from "../../src/opencode/api.js"
+import type { Host } from "../../src/host/port.js"
 import { PlanRequests } from "../../src/plan/requests.js"
 import { STATE_DIR } from "../../src/project/own-files.js"
 import { LoopStore } from "../../src/store/loop-store.js"
@@ -60,7 +60,7 @@ function instance(current: Settings) {
     runner.loopChanged(changed, event)
   })
   const runner = new LoopRunner(host, { directory, manager, plans: new PlanRequests(), continuations: new ContinuationWatch(), now: () => 1, settings: () => current })
-  const api = { log: (...args: unknown[]) => logs.push(args), toast: (...args: unknown[]) => logs.push(args) } as unknown as OpencodeApi
+  const api = { log: (...args: unknown[]) => logs.push(args), toast: (...args: unknown[]) => logs.push(args) } as unknown as Host
   const settings = { current, explicit: new Set(["notify"]), reload: () => current } as unknown as LiveSettings
   const ctx = { directory, api, manager, runner, settings, now: () => 1 } as unknown as RalphContext
   return { directory, store, ctx, manager, logs, notifications }

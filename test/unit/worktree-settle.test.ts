@@ -10,6 +10,7 @@ import { LoopRunner } from "../../src/engine/runner.js"
 import { WorktreeWatch } from "../../src/worktrees/worktree-watch.js"
 import { createWorktree } from "../../src/worktrees/worktree-git.js"
 import type { RalphContext } from "../../src/engine/context.js"
+import type { Host } from "../../src/host/port.js"
 import type { SettledWorktree } from "../../src/worktrees/parallel-file.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { readWorktreeState, writeWorktreeState } from "../../src/worktrees/worktree-file.js"
@@ -32,7 +33,7 @@ function repo(): string {
 function mainInstance(dir: string) {
   const heard: SettledWorktree[] = []
   const waiters: Array<() => void> = []
-  const api = { log: () => undefined, toast: () => undefined, disposeInstance: async () => undefined, sessionsIn: async () => [] }
+  const api = { log: () => undefined, toast: () => undefined, closeInstance: async () => undefined, listSessions: async () => [] } satisfies Partial<Host>
   const interpreter = new Interpreter({ directory: dir, api: api as never, store: undefined as never, memory: undefined as never, onWake: () => undefined })
   const ctx = {
     directory: dir,

@@ -2,10 +2,10 @@
 // sessions is answered at once — rejected (the model reads the denial and goes on), or with
 // --auto-approve approved once (OpenCode asks only when no rule denies, as `opencode run --auto`
 // approves). A question tool call is rejected: nobody is there to answer it.
-import type { OpencodeClient, PermissionRequest } from "@opencode-ai/sdk/v2"
+import type { PermissionRequest } from "@opencode-ai/sdk/v2"
+import type { HostServer, PermissionReply } from "../../host/server-port.js"
 import type { RunEventBody } from "./events.js"
 
-export type PermissionReply = "once" | "reject"
 
 export const permissionReply = (autoApprove: boolean): PermissionReply => (autoApprove ? "once" : "reject")
 
@@ -16,7 +16,7 @@ export class PermissionDesk {
   private readonly answered = new Set<string>()
 
   constructor(
-    private readonly client: OpencodeClient,
+    private readonly server: HostServer,
     private readonly autoApprove: boolean,
     /** Whether a session is one of the run's (its loop's sessions, their subagents'). */
     private readonly belongs: (sessionID: string) => Promise<boolean>,
@@ -27,7 +27,7 @@ export class PermissionDesk {
     if (this.answered.has(request.id) || !(await this.belongs(request.sessionID))) return
     this.answered.add(request.id)
     const reply = permissionReply(this.autoApprove)
-    const { error } = await this.client.permission.reply({ requestID: request.id, reply, ...(reply === "reject" ? { message: REJECTED_MESSAGE } : {}) })
+    const error = await this.server.replyPermission(request.id, reply, reply === "reject" ? REJECTED_MESSAGE : undefined)
     if (error) {
       this.emit({ type: "error", message: `could not answer the permission request ${request.id}: ${JSON.stringify(error)}` })
       return
@@ -38,15 +38,15 @@ export class PermissionDesk {
   async question(request: { id: string; sessionID: string }): Promise<void> {
     if (this.answered.has(request.id) || !(await this.belongs(request.sessionID))) return
     this.answered.add(request.id)
-    const { error } = await this.client.question.reject({ requestID: request.id })
+    const error = await this.server.rejectQuestion(request.id)
     if (error) this.emit({ type: "error", message: `could not reject the question ${request.id}: ${JSON.stringify(error)}` })
     else this.emit({ type: "question", session: request.sessionID, reply: "reject" })
   }
 
   /** Requests asked before the runner listened (or while its event stream reconnected). */
   async pending(): Promise<void> {
-    const [permissions, questions] = await Promise.all([this.client.permission.list(), this.client.question.list()])
-    for (const request of permissions.data ?? []) await this.asked(request)
-    for (const request of questions.data ?? []) await this.question(request)
+    const { permissions, questions } = await this.server.pendingRequests()
+    for (const request of permissions) await this.asked(request)
+    for (const request of questions) await this.question(request)
   }
 }

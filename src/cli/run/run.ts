@@ -3,7 +3,8 @@
 // through its files across every session it recreates, answers permission requests so nothing
 // hangs, and exits with a code per class of ending (exit-code.ts) once the loop ends.
 import { existsSync } from "node:fs"
-import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2"
+import type { HostServer } from "../../host/server-port.js"
+import { OpencodeServer } from "../../opencode/server.js"
 import { limitsText } from "../../loop/limits.js"
 import { totalUsage, type Loop } from "../../loop/loop.js"
 import { reportFile } from "../../store/report.js"
@@ -152,14 +153,13 @@ class Runner {
     }
     if (this.interrupt) return this.end({ kind: "interrupted" }, "interrupted", `${this.interrupt} before the loop started`)
     this.emit({ type: "host", version: RUN_EVENTS_VERSION, url: this.host.url, started: this.host.started, pid: this.host.pid ?? null })
-    const client = createOpencodeClient({ baseUrl: this.host.url, directory: args.project })
-    const commands = await client.command.list()
-    if (!(commands.data ?? []).some((c) => c.name === "ralph"))
+    const server: HostServer = new OpencodeServer(this.host.url, args.project)
+    if (!(await server.commandNames()).includes("ralph"))
       return this.failed(`OpenCode did not load the ralph-loop plugin for ${args.project} (a config file lists it, but it has no /ralph command; \`ralph-loop doctor\` and OpenCode's log say why)`)
 
-    const desk = new PermissionDesk(client, args.autoApprove, (id) => this.belongs(client, id), this.emit)
+    const desk = new PermissionDesk(server, args.autoApprove, (id) => this.belongs(server, id), this.emit)
     const host = this.host
-    this.events = new ServerEvents(client, desk, args.verbose, (id) => this.sessions.has(id), this.emit, () => host.alive())
+    this.events = new ServerEvents(server, desk, args.verbose, (id) => this.sessions.has(id), this.emit, () => host.alive())
     await this.events.start()
 
     let commandSettled: Promise<string | undefined> | undefined
@@ -169,17 +169,12 @@ class Runner {
       // one attached to had it already. The follow resumes it (follow.ts).
       if (!this.host.started) this.emit({ type: "started", task: resuming.loop.task.split("\n")[0] ?? "", limits: limitsText(resuming.loop.settings, resuming.loop.plan !== undefined), session: resuming.loop.sessionID, resumed: true, iteration: resuming.loop.iteration })
     } else {
-      const created = await client.session.create({ title: "ralph-loop run" })
-      if (!created.data) return this.failed(`OpenCode could not create a session: ${JSON.stringify(created.error)}`)
-      this.loopID = created.data.id
-      this.sessions.add(created.data.id)
-      // session.command answers when the first turn has ended; the loop is followed meanwhile.
-      commandSettled = client.session
-        .command({ sessionID: created.data.id, command: "ralph", arguments: args.ralph, ...(args.model ? { model: args.model } : {}) })
-        .then(
-          ({ error }) => (error ? JSON.stringify(error) : undefined),
-          (error: unknown) => String(error),
-        )
+      const created = await server.createSession("ralph-loop run")
+      if (!("id" in created)) return this.failed(`OpenCode could not create a session: ${JSON.stringify(created.error)}`)
+      this.loopID = created.id
+      this.sessions.add(created.id)
+      // The command answers when the first turn has ended; the loop is followed meanwhile.
+      commandSettled = server.runCommand(created.id, "ralph", args.ralph, args.model)
     }
     return this.follow(tail, commandSettled, resuming !== undefined, memory)
   }
@@ -358,11 +353,11 @@ class Runner {
   }
 
   /** A session is the run's: one of its loop's, or a subagent's under one of those. A server the runner started holds only the run's. */
-  private async belongs(client: OpencodeClient, sessionID: string): Promise<boolean> {
+  private async belongs(server: HostServer, sessionID: string): Promise<boolean> {
     if (this.host?.started) return true
     for (let id: string | undefined = sessionID, depth = 0; id && depth < 8; depth += 1) {
       if (this.sessions.has(id)) return true
-      if (!this.parents.has(id)) this.parents.set(id, (await client.session.get({ sessionID: id })).data?.parentID)
+      if (!this.parents.has(id)) this.parents.set(id, await server.parentOf(id))
       id = this.parents.get(id)
     }
     return false

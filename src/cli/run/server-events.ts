@@ -2,7 +2,8 @@
 // follow.ts): permission requests and questions, answered at once; with --verbose, the model's
 // texts; and the toasts, which say why a /ralph started nothing. The SDK reconnects a dropped
 // stream; each (re)connect answers what was asked meanwhile.
-import type { Event, OpencodeClient, Part } from "@opencode-ai/sdk/v2"
+import type { Event, Part } from "@opencode-ai/sdk/v2"
+import type { HostServer } from "../../host/server-port.js"
 import type { RunEventBody } from "./events.js"
 import type { PermissionDesk } from "./permissions.js"
 
@@ -19,7 +20,7 @@ export class ServerEvents {
   private readonly controller = new AbortController()
 
   constructor(
-    private readonly client: OpencodeClient,
+    private readonly server: HostServer,
     private readonly desk: PermissionDesk,
     private readonly verbose: boolean,
     /** Whether a session is one of the run's (for --verbose texts). */
@@ -31,15 +32,7 @@ export class ServerEvents {
 
   /** Subscribes; resolves once the stream is open (its first event, server.connected, is handled). */
   async start(): Promise<void> {
-    const { stream } = await this.client.event.subscribe(undefined, {
-      signal: this.controller.signal,
-      sseDefaultRetryDelay: 500,
-      sseMaxRetryDelay: 3_000,
-      onSseError: () => {
-        if (!this.controller.signal.aborted) this.dropped()
-      },
-    })
-    const iterator = stream[Symbol.asyncIterator]()
+    const iterator = await this.server.events({ signal: this.controller.signal, dropped: () => this.dropped() })
     const first = await iterator.next()
     if (!first.done) this.handle(first.value as Event)
     void (async () => {
@@ -90,7 +83,7 @@ export class ServerEvents {
   async flush(sessionIDs: string[]): Promise<void> {
     if (!this.verbose) return
     for (const sessionID of sessionIDs) {
-      const messages = (await this.client.session.messages({ sessionID })).data ?? []
+      const messages = await this.server.messages(sessionID)
       for (const { info, parts } of messages) {
         if (info.role !== "assistant") continue
         if (info.summary || info.mode === "compaction") this.summaries.add(info.id)
