@@ -1,7 +1,6 @@
 // The git side of worktree loops, on real repositories: a worktree from HEAD (with or without the
 // user's changes), the loop's work committed there, merged back by fast-forward or merge commit,
 // a conflict found without touching the main work tree, and a merged worktree removed.
-import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -9,9 +8,9 @@ import { commitWork, createWorktree, fastForward, listWorktreeFolders, mergeBran
 import { mergeAction } from "../../src/worktree/merge-plan.js"
 import type { WorktreeState } from "../../src/worktree/worktree-state.js"
 import { tempDirs } from "../temp-dirs.js"
+import { git } from "../git-fixture.js"
 
 const tmp = tempDirs()
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).trim()
 
 function repo(): string {
   const dir = tmp("wt-git-")
