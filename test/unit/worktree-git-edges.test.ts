@@ -13,7 +13,7 @@ import { writeWorktreeState } from "../../src/store/worktree-file.js"
 import { fakeGit } from "./fake-git.js"
 import { loop } from "./fixtures.js"
 import { tempDirs } from "../temp-dirs.js"
-import { git } from "../git-fixture.js"
+import { git, makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
 const withGit = fakeGit()
@@ -21,13 +21,7 @@ const DAY = 24 * 60 * 60 * 1000
 const NOW = Date.now()
 
 function repo(): string {
-  const dir = tmp("wt-edge-")
-  git(dir, "init", "-q", "-b", "main")
-  writeFileSync(join(dir, "a.txt"), "a\n")
-  writeFileSync(join(dir, ".gitignore"), ".env\nbuild/\n")
-  git(dir, "add", ".")
-  git(dir, "commit", "-q", "-m", "start")
-  return dir
+  return makeRepo(tmp("wt-edge-"), { "a.txt": "a\n", ".gitignore": ".env\nbuild/\n" })
 }
 
 function argsOf(command: string, project: string, extra: string[] = []): CliArgs {

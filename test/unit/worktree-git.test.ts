@@ -8,18 +8,12 @@ import { commitWork, createWorktree, fastForward, listWorktreeFolders, mergeBran
 import { mergeAction } from "../../src/worktree/merge-plan.js"
 import type { WorktreeState } from "../../src/worktree/worktree-state.js"
 import { tempDirs } from "../temp-dirs.js"
-import { git } from "../git-fixture.js"
+import { git, makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
 
 function repo(): string {
-  const dir = tmp("wt-git-")
-  git(dir, "init", "-q", "-b", "main")
-  writeFileSync(join(dir, "a.txt"), "a\n")
-  writeFileSync(join(dir, "b.txt"), "b\n")
-  git(dir, "add", ".")
-  git(dir, "commit", "-q", "-m", "start")
-  return dir
+  return makeRepo(tmp("wt-git-"), { "a.txt": "a\n", "b.txt": "b\n" })
 }
 
 async function worktree(dir: string, name: string, withChanges = false): Promise<WorktreeState> {

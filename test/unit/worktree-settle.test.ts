@@ -14,17 +14,12 @@ import { LoopStore } from "../../src/store/loop-store.js"
 import { readWorktreeState, writeWorktreeState } from "../../src/store/worktree-file.js"
 import { tempDirs } from "../temp-dirs.js"
 import { loop } from "./fixtures.js"
-import { git } from "../git-fixture.js"
+import { git, makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
 
 function repo(): string {
-  const dir = tmp("wt-settle-")
-  git(dir, "init", "-q", "-b", "main")
-  writeFileSync(join(dir, "a.txt"), "a\n")
-  git(dir, "add", ".")
-  git(dir, "commit", "-q", "-m", "start")
-  return dir
+  return makeRepo(tmp("wt-settle-"), { "a.txt": "a\n" })
 }
 
 /** The main instance of `dir`: its watch, with a runner over production's Interpreter; resolves each settling as it is heard. */
