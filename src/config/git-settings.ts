@@ -1,6 +1,6 @@
 // The settings of the plugin's git work: commits of plan stories, and loops in their own worktrees.
 import { z } from "zod"
-import { MERGE_STRATEGIES } from "../worktree/merge-plan.js"
+import { MERGE_STRATEGIES } from "../worktrees/merge-plan.js"
 
 /** Keys in the settings' order. */
 export const gitSettingSchemas = {

@@ -4,7 +4,7 @@
 import { judgeClaim, todosFeedback } from "./claim.js"
 import { keptPromise } from "./completion.js"
 import { failureReport, feedbackLine } from "./criteria.js"
-import { issueCount, keepHistory, type DiagnosticSnapshot } from "./diagnostics.js"
+import { issueCount, keepHistory, type DiagnosticSnapshot } from "../checks/diagnostics.js"
 import { gateOpen, indicatesCompletion } from "./exit-gate.js"
 import { learnGotchas } from "./gotchas.js"
 import { maxIterations, type Loop } from "./loop.js"
