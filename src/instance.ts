@@ -26,8 +26,8 @@ import { toolDefinitions } from "./hooks/tools.js"
 import { LoopManager } from "./loop/manager.js"
 import { MemoryStore } from "./memory/memory-store.js"
 import { PlanRequests } from "./plan/requests.js"
-import { OpencodeHost } from "./opencode/api.js"
 import type { Host } from "./host/port.js"
+import { OpencodeHost } from "./opencode/api.js"
 import { Faults } from "./host/faults.js"
 import { LoopStore } from "./store/loop-store.js"
 import { writeReport } from "./store/report.js"
@@ -86,10 +86,7 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     if (event === "decided" || event.startsWith("stopped:")) api.log("debug", "ralph-loop gauges", { loop: loop.id, event, loops: manager.size, timers: interpreter.timerCount, ...store.held(), newSessions: ctx.newSessions.size })
   })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
-  const memory = new MemoryStore(shared.directory, (message) => {
-    api.log("warn", message)
-    api.toast("warning", "Ralph · memory file moved aside", message)
-  })
+  const memory = new MemoryStore(shared.directory, (message) => memoryMovedAside(api, message))
   const interpreter = new Interpreter({ directory: input.directory, sharedDirectory: shared.directory, api, store, memory, faults, onWake: (loop) => runner.wake(loop) })
   const plans = new PlanRequests()
   const continuations = new ContinuationWatch()
@@ -117,29 +114,58 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     parallel,
     now: Date.now,
   }
-  const found = await store.load(Date.now()).catch((error: unknown) => {
-    api.log("error", `could not read the loops' state: ${String(error)}`)
-    return { loops: [], problems: [], owned: [] }
-  })
+  const found = await loadLoops(store, api)
   // OpenCode disposed the instance while this loaded: nothing starts (the next instance recovers).
   if (disposed?.aborted) return {}
   runner.recoverAll(manager.adoptAll(found.loops, settings.current.resumeOnStart === "ask"), found)
   // Worktree loops started from here: woken after a restart of OpenCode, merged back when they end —
   // by the lease holder (ProjectBeat's `gained`).
   beat?.start()
-  // Requests of the TUI, the `ralph-loop` command or a runner, once the loops are taken back (src/control/):
-  // this instance's loops' and, if it holds the lease, the project's.
+  const control = startControl(ctx, beat)
+  api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: redacted(settings.current) })
+
+  return pluginHooks(ctx, async () => {
+    control.dispose()
+    worktrees.dispose()
+    ctx.runner.dispose()
+    await store.flush()
+    await beat?.dispose()
+  })
+}
+
+/** The loops' saved state; none when it cannot be read (said in the log). */
+function loadLoops(store: LoopStore, api: Host) {
+  return store.load(Date.now()).catch((error: unknown) => {
+    api.log("error", `could not read the loops' state: ${String(error)}`)
+    return { loops: [], problems: [], owned: [] }
+  })
+}
+
+function memoryMovedAside(api: Host, message: string): void {
+  api.log("warn", message)
+  api.toast("warning", "Ralph · memory file moved aside", message)
+}
+
+/**
+ * Requests of the TUI, the `ralph-loop` command or a runner, once the loops are taken back (src/control/):
+ * this instance's loops' and, if it holds the lease, the project's.
+ */
+function startControl(ctx: RalphContext, beat: ProjectBeat | undefined): ControlChannel {
+  const { directory, api, launcher } = ctx
   const holds = async () => (beat ? beat.holdsNow() : true)
-  const orphans = async () => ((await beat?.holdsNow()) ? stoppedTakers(input.directory, Date.now()) : undefined)
+  const orphans = async () => ((await beat?.holdsNow()) ? stoppedTakers(directory, Date.now()) : undefined)
   const log: ControlLog = (level, message, extra) => api.log(level, message, extra)
-  const control = new ControlChannel(input.directory, controlAct(ctx), log, Date.now, undefined, {
+  const control = new ControlChannel(directory, controlAct(ctx), log, Date.now, undefined, {
     route: controlRoute(ctx, holds),
     taker: launcher.boot,
     ...(beat ? { orphans } : {}),
   })
   control.start()
-  api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: redacted(settings.current) })
+  return control
+}
 
+/** The plugin's hooks, each guarded, and `dispose` (what the instance stops when OpenCode disposes it). */
+function pluginHooks(ctx: RalphContext, dispose: () => Promise<void>): Hooks {
   const hooks: Hooks = {
     "command.execute.before": commandHook(ctx),
     "chat.message": chatMessageHook(ctx),
@@ -151,16 +177,10 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
     "tool.execute.before": toolGuardHook(ctx),
     "experimental.session.compacting": compactingHook(ctx),
     tool: toolDefinitions(toolCall(ctx)),
-    dispose: async () => {
-      control.dispose()
-      worktrees.dispose()
-      ctx.runner.dispose()
-      await store.flush()
-      await beat?.dispose()
-    },
+    dispose,
   }
   // The event hook guards itself: a wrapper would cost two promises per event.
-  return { ...guard(hooks, api), event: eventHook(ctx) }
+  return { ...guard(hooks, ctx.api), event: eventHook(ctx) }
 }
 
 /**

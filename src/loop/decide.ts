@@ -4,20 +4,18 @@ import { cooldownEndsAt, recordIteration } from "./breaker.js"
 import { blockedUntil } from "./call-window.js"
 import { exceededBudget, exceededSpend } from "./budgets.js"
 import { classify, errorFingerprint } from "./classify.js"
-import { judgeClaim, todosFeedback } from "./claim.js"
-import { keptPromise } from "./completion.js"
 import { gateOpen, indicatesCompletion } from "./exit-gate.js"
 import { backoffDelayMs } from "./backoff.js"
 import { usageLimitWait } from "./usage-limit.js"
-import { completeLine, failureFingerprint, failureReport, feedbackLine, recurringFailures, stagnantRuns } from "./criteria.js"
-import { issueCount, keepHistory, type DiagnosticSnapshot } from "../checks/diagnostics.js"
-import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
+import { completeLine, failureFingerprint, recurringFailures, stagnantRuns } from "./criteria.js"
+import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
+import type { Loop, StopReason, Wait } from "./loop.js"
 import { callsToGoOn } from "./go-on.js"
-import { measureProgress, workTreeChanged, type ProgressSample } from "./progress.js"
-import { learnGotchas } from "./gotchas.js"
+import { workTreeChanged, type ProgressSample } from "./progress.js"
 import { parseStatusBlock } from "./status-block.js"
 import type { Turn } from "./turn.js"
-import { currentStory, markCurrentDone } from "../plan/plan.js"
+import { currentStory, markCurrentDone, type PlanState } from "../plan/plan.js"
+import { feedbackOf, judgeTurn, promisedIn, type TurnJudgement } from "./turn-judgement.js"
 
 export type Decision =
   | { type: "ignore"; reason: string }
@@ -56,10 +54,6 @@ export function claimsCompletion(loop: Loop, turn: Turn): boolean {
   return gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
 }
 
-/** The promise (or a completion marker) in the model's own text, or a call of the ralph_done tool: the same claim. */
-const promisedIn = (loop: Loop, turn: Turn): boolean =>
-  turn.doneCall !== undefined || keptPromise(turn.texts, loop.settings.promiseWord, loop.settings.completionMarkers)
-
 /** The turn's last reply is the one the loop last decided on (a second idle for it is a duplicate). */
 export const isDecided = (loop: Loop, turn: Turn): boolean =>
   turn.lastAssistantID !== undefined && turn.lastAssistantID === loop.lastDecidedMessageID
@@ -74,87 +68,59 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
 
   const { settings } = loop
   const turnClass = classify(turn, loop.turnEvents)
-  if (turnClass.kind === "pending") return done({ type: "wait-for-user", reason: "a permission or question is waiting for you" })
+  if (turnClass.kind === "pending") {
+    return done({ type: "wait-for-user", reason: "a permission or question is waiting for you" })
+  }
   if (turnClass.kind === "aborted") return done({ type: "pause", reason: "you interrupted the model (Esc)" })
-  if (turnClass.kind === "auth")
-    return done({ type: "stop", reason: "auth-error", detail: `the provider refused the credentials: ${turnClass.error.message}` })
+  if (turnClass.kind === "auth") {
+    const detail = `the provider refused the credentials: ${turnClass.error.message}`
+    return done({ type: "stop", reason: "auth-error", detail })
+  }
 
-  const text = turn.texts.join("\n")
-  const status = settings.statusBlock ? parseStatusBlock(text) : undefined
-  const promised = promisedIn(loop, turn)
-  const completionStreak = indicatesCompletion(promised, status) ? loop.completionStreak + 1 : 0
-  const snapshots = snapshot ? keepHistory([...loop.snapshots, snapshot]) : loop.snapshots
-  const gotchas = snapshot ? learnGotchas(loop.gotchas, snapshot) : loop.gotchas
-  const claimed = gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
-  const previous = loop.snapshots.at(-1)
-  const measured = measureProgress(loop.progress, sample, turn.texts, snapshot !== undefined && previous !== undefined && issueCount(snapshot) < issueCount(previous))
-  // Open todos veto a completion claim, as a failing check does.
-  const { unmet, openTodos, accepted: passes } = judgeClaim(snapshot, claimed ? sample.openTodos : [], settings)
-  const accepted = claimed && passes
-  // Seed 004: a loop started with its criteria completes when they all hold after it changed the work tree.
-  const criteriaMet =
-    !claimed && !loop.plan && settings.completeOnCriteria && snapshot !== undefined && unmet.length === 0 && workTreeChanged(loop.progress, sample) && (!settings.requireTodosDone || sample.openTodos.length === 0)
-  if (criteriaMet)
-    return done({ type: "complete", detail: `every criterion holds after an iteration that changed the work tree — ${completeLine(loop.sessionID, loop.iteration, snapshots, loop.initialChecks)}` }, { completionStreak, snapshots, gotchas, lastProgress: measured.progress })
+  const judged = judgeTurn(loop, turn, sample, snapshot)
+  const { status, completionStreak, snapshots, gotchas, measured, unmet } = judged
+  if (criteriaMet(loop, judged, sample, snapshot)) {
+    const line = completeLine(loop.sessionID, loop.iteration, snapshots, loop.initialChecks)
+    const detail = `every criterion holds after an iteration that changed the work tree — ${line}`
+    const update = { completionStreak, snapshots, gotchas, lastProgress: measured.progress }
+    return done({ type: "complete", detail }, update)
+  }
   // In a plan loop the claim is for the current story: the plugin marks it done, and the loop
   // completes when no story is left.
-  const plan = accepted && loop.plan ? markCurrentDone(loop.plan, loop.iteration, snapshot ? snapshot.checks.filter((c) => c.status === "passed").map((c) => c.name) : []) : undefined
-  if (accepted && (!plan || !currentStory(plan))) {
-    const how = `${turn.doneCall ? "ralph_done was called" : promised ? "the promise was kept" : "the status block signalled the exit"}${snapshot ? " and the checks pass" : ""}`
-    const detail = plan?.only !== undefined ? `story ${plan.only} of the plan is done (the one story of this loop): ${how}` : plan ? `all ${plan.stories.length} stories of the plan are done; the last one: ${how}` : how
-    // The completing turn's progress is recorded as any other's (a story done is progress).
-    return done({ type: "complete", detail }, { completionStreak, snapshots, gotchas, lastProgress: plan !== undefined || measured.progress, ...(plan ? { plan } : {}) })
-  }
+  const passed = snapshot ? snapshot.checks.filter((c) => c.status === "passed").map((c) => c.name) : []
+  const plan = judged.accepted && loop.plan ? markCurrentDone(loop.plan, loop.iteration, passed) : undefined
+  if (judged.accepted && (!plan || !currentStory(plan))) return completed(turn, judged, plan, snapshot)
   // A story marked done keeps the check run that justified it in the history, whatever comes next.
   const storyDone = plan ? { plan, completionStreak: 0, snapshots, gotchas } : { completionStreak }
-  const circular = snapshot ? recurringFailures(snapshots).filter((key) => snapshot.checks.some((c) => key.startsWith(`${c.name}: `) && c.status !== "passed")) : []
+  const circular = circularFailures(snapshots, snapshot)
   // A circular fix is motion, not progress: it counts toward the breaker. A story done is progress.
   const lastProgress = plan !== undefined || (measured.progress && circular.length === 0)
-  const checksFeedback = snapshot && unmet.length > 0
-    ? [
-        feedbackLine(loop.iteration + 1, maxIterations(loop), unmet, snapshots, claimed ? "the completion claim was rejected — fix what the checks report, then claim again" : "fix what the checks report"),
-        ...(circular.length ? ["", `Circular fix: these failures were fixed before and are back — do not undo the earlier fix again: ${circular.join("; ")}`] : []),
-        "",
-        failureReport(snapshot),
-      ]
-    : []
-  const todos = todosFeedback(openTodos)
-  const feedback = checksFeedback.length + todos.length > 0 ? [...todos, ...(todos.length && checksFeedback.length ? [""] : []), ...checksFeedback].join("\n") : undefined
-  if (status?.status === "BLOCKED")
-    return done({ type: "pause", reason: `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}` }, { ...storyDone, snapshots, gotchas, lastProgress })
-  if (snapshot && !plan && stagnantRuns(snapshots) >= settings.stagnationLimit)
-    return done(
-      { type: "stop", reason: "stagnation", detail: `${settings.stagnationLimit} check runs in a row without fewer issues (stagnationLimit); still: ${unmet.join(", ") || "no change"}` },
-      { completionStreak, snapshots, gotchas, lastProgress },
-    )
-
-  if (turnClass.kind === "usage-limit") {
-    // Waiting spends wall time: a loop out of its time (or token, cost) budget stops rather than waits.
-    const spent = exceededSpend(loop, now)
-    if (spent) return done({ type: "stop", reason: spent.reason, detail: spent.detail }, { ...storyDone })
-    const wait = usageLimitWait(turnClass.error, loop.backoffs, settings, now)
-    const detail = `the provider's usage limit (${turnClass.error.message})${wait.named ? "" : "; it named no reset time, so the loop backs off"}`
-    return done({ type: "wait", wait: { reason: "usage-limit", until: wait.until, then: "resume" }, detail }, { backoffs: loop.backoffs + 1, ...storyDone })
+  const feedback = feedbackOf(loop, judged, snapshot, circular)
+  if (status?.status === "BLOCKED") {
+    const reason = `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}`
+    return done({ type: "pause", reason }, { ...storyDone, snapshots, gotchas, lastProgress })
   }
-
-  if (turnClass.kind === "transient") {
-    const breaker = recordIteration(loop.breaker, { progress: false, error: errorFingerprint(turnClass.error) }, settings, now)
-    if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, { ...storyDone })
-    const delay = backoffDelayMs(turnClass.error, loop.backoffs, settings, now)
-    return done(
-      { type: "wait", wait: { reason: "backoff", until: now + delay, then: "resume" }, detail: `the provider failed for a moment (${turnClass.error.message})` },
-      { breaker, backoffs: loop.backoffs + 1, ...storyDone, lastProgress: false },
-    )
+  if (snapshot && !plan && stagnantRuns(snapshots) >= settings.stagnationLimit) {
+    const still = unmet.join(", ") || "no change"
+    const detail =
+      `${settings.stagnationLimit} check runs in a row without fewer issues (stagnationLimit); still: ${still}`
+    return done({ type: "stop", reason: "stagnation", detail }, { completionStreak, snapshots, gotchas, lastProgress })
   }
+  const providerFailed = providerOutcome(loop, turnClass, storyDone, now)
+  if (providerFailed) return providerFailed
 
-  if (!settings.autoRestart)
-    return plan
-      ? done({ type: "pause", reason: `story ${loop.plan ? currentStory(loop.plan)?.id : ""} is done; autoRestart is off, so the next story waits for /ralph-resume` }, { ...storyDone, backoffs: 0, snapshots, gotchas, lastProgress })
-      : done({ type: "report-missing-promise" }, { completionStreak, backoffs: 0, lastProgress })
+  if (!settings.autoRestart) {
+    if (!plan) return done({ type: "report-missing-promise" }, { completionStreak, backoffs: 0, lastProgress })
+    const story = loop.plan ? currentStory(loop.plan)?.id : ""
+    const reason = `story ${story} is done; autoRestart is off, so the next story waits for /ralph-resume`
+    return done({ type: "pause", reason }, { ...storyDone, backoffs: 0, snapshots, gotchas, lastProgress })
+  }
 
   const error = turnClass.kind === "failed" ? errorFingerprint(turnClass.error) : undefined
-  const breaker = recordIteration(loop.breaker, { progress: lastProgress, error, failure: failureFingerprint(snapshot) }, settings, now)
-  const update: LoopUpdate = { breaker, progress: measured.next, ...storyDone, backoffs: 0, snapshots, gotchas, lastProgress }
+  const iteration = { progress: lastProgress, error, failure: failureFingerprint(snapshot) }
+  const breaker = recordIteration(loop.breaker, iteration, settings, now)
+  const after = { backoffs: 0, snapshots, gotchas, lastProgress }
+  const update: LoopUpdate = { breaker, progress: measured.next, ...storyDone, ...after }
   // A used-up budget stops at once: no cooldown is waited out for an iteration that may not come.
   // A story done now starts the next one's retries over.
   const breach = exceededBudget(plan ? { ...loop, plan } : loop, now)
@@ -163,11 +129,98 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
 
   const fresh = turnClass.kind === "overflow"
   const blocked = blockedUntil(loop.calls, settings, now, callsToGoOn(loop, { then: "next", fresh }))
-  if (blocked !== undefined)
-    return done({ type: "wait", wait: { reason: "call-limit", until: blocked, then: "next", fresh }, detail: `${settings.maxCallsPerHour} calls per window reached (maxCallsPerHour)` }, update)
+  if (blocked !== undefined) {
+    const detail = `${settings.maxCallsPerHour} calls per window reached (maxCallsPerHour)`
+    return done({ type: "wait", wait: { reason: "call-limit", until: blocked, then: "next", fresh }, detail }, update)
+  }
 
-  const note = fresh ? turnClass.detail : turnClass.kind === "failed" ? `the last turn ended in an error: ${turnClass.error.message}` : undefined
+  const failedTurn =
+    turnClass.kind === "failed" ? `the last turn ended in an error: ${turnClass.error.message}` : undefined
+  const note = fresh ? turnClass.detail : failedTurn
   return done({ type: "restart", fresh, ...(note ? { note } : {}), ...(feedback ? { feedback } : {}) }, update)
+}
+
+/** Failures fixed before that are back in this turn's checks. */
+function circularFailures(snapshots: Loop["snapshots"], snapshot: DiagnosticSnapshot | undefined): string[] {
+  if (!snapshot) return []
+  return recurringFailures(snapshots).filter((key) =>
+    snapshot.checks.some((c) => key.startsWith(`${c.name}: `) && c.status !== "passed"),
+  )
+}
+
+/** Seed 004: a loop started with its criteria completes when they all hold after it changed the work tree. */
+function criteriaMet(
+  loop: Loop,
+  judged: TurnJudgement,
+  sample: ProgressSample,
+  snapshot: DiagnosticSnapshot | undefined,
+): boolean {
+  const { settings } = loop
+  if (judged.claimed || loop.plan || !settings.completeOnCriteria || snapshot === undefined) return false
+  if (judged.unmet.length > 0 || !workTreeChanged(loop.progress, sample)) return false
+  return !settings.requireTodosDone || sample.openTodos.length === 0
+}
+
+/** An accepted claim that ends the loop: the task done, or a plan's last story (or its one --story). */
+function completed(
+  turn: Turn,
+  judged: TurnJudgement,
+  plan: PlanState | undefined,
+  snapshot: DiagnosticSnapshot | undefined,
+): Outcome {
+  const { promised, completionStreak, snapshots, gotchas, measured } = judged
+  const claim = turn.doneCall
+    ? "ralph_done was called"
+    : promised
+      ? "the promise was kept"
+      : "the status block signalled the exit"
+  const how = `${claim}${snapshot ? " and the checks pass" : ""}`
+  const detail =
+    plan?.only !== undefined
+      ? `story ${plan.only} of the plan is done (the one story of this loop): ${how}`
+      : plan
+        ? `all ${plan.stories.length} stories of the plan are done; the last one: ${how}`
+        : how
+  // The completing turn's progress is recorded as any other's (a story done is progress).
+  const lastProgress = plan !== undefined || measured.progress
+  const update = { completionStreak, snapshots, gotchas, lastProgress, ...(plan ? { plan } : {}) }
+  return { decision: { type: "complete", detail }, update }
+}
+
+/** A provider's usage limit (a wait, unless the budget is spent) or a transient failure (a back-off). */
+function providerOutcome(
+  loop: Loop,
+  turnClass: ReturnType<typeof classify>,
+  storyDone: LoopUpdate,
+  now: number,
+): Outcome | undefined {
+  const { settings } = loop
+  if (turnClass.kind === "usage-limit") {
+    // Waiting spends wall time: a loop out of its time (or token, cost) budget stops rather than waits.
+    const spent = exceededSpend(loop, now)
+    if (spent) {
+      return { decision: { type: "stop", reason: spent.reason, detail: spent.detail }, update: { ...storyDone } }
+    }
+    const wait = usageLimitWait(turnClass.error, loop.backoffs, settings, now)
+    const unnamed = wait.named ? "" : "; it named no reset time, so the loop backs off"
+    const detail = `the provider's usage limit (${turnClass.error.message})${unnamed}`
+    return {
+      decision: { type: "wait", wait: { reason: "usage-limit", until: wait.until, then: "resume" }, detail },
+      update: { backoffs: loop.backoffs + 1, ...storyDone },
+    }
+  }
+  if (turnClass.kind === "transient") {
+    const iteration = { progress: false, error: errorFingerprint(turnClass.error) }
+    const breaker = recordIteration(loop.breaker, iteration, settings, now)
+    if (breaker.state === "OPEN") return breakerWait(loop, breaker, now, { ...storyDone })
+    const delay = backoffDelayMs(turnClass.error, loop.backoffs, settings, now)
+    const detail = `the provider failed for a moment (${turnClass.error.message})`
+    return {
+      decision: { type: "wait", wait: { reason: "backoff", until: now + delay, then: "resume" }, detail },
+      update: { breaker, backoffs: loop.backoffs + 1, ...storyDone, lastProgress: false },
+    }
+  }
+  return undefined
 }
 
 function breakerWait(loop: Loop, breaker: Loop["breaker"], now: number, update: LoopUpdate): Outcome {

@@ -26,6 +26,29 @@ function sessionView(directory: string, loops: ProjectLoops, sessionID: string |
   return { doc: statusDocument(directory, loops.loops, loops.history, own?.loop.id, now), own: own !== undefined }
 }
 
+/**
+ * A command of the palette and its slash name. The server leaves commands of these names to this half in
+ * the TUI process (src/listings/tui-half.ts). A failure is a toast.
+ */
+function paletteCommand(api: TuiPluginApi, slashName: TuiCommandName, title: string, run: () => void | Promise<void>) {
+  return {
+    namespace: "palette",
+    name: `ralph-loop.${slashName}`,
+    title,
+    desc: `${title} (no model turn)`,
+    category: "Ralph loop",
+    slashName,
+    run: async () => {
+      try {
+        await run()
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error)
+        api.ui.toast({ variant: "error", title: "Ralph loop", message })
+      }
+    },
+  }
+}
+
 export const tui: TuiPlugin = async (api) => {
   const directory = api.state.path.directory
   // Listed twice: the first copy's commands and panel are the ones shown; this copy registers nothing.
@@ -50,22 +73,8 @@ export const tui: TuiPlugin = async (api) => {
   const alert = (title: string, message: string) =>
     api.ui.dialog.replace(() => createComponent(api.ui.DialogAlert, { title, message, onConfirm: () => api.ui.dialog.clear() }))
 
-  // The server leaves commands of these names to this half in the TUI process (src/listings/tui-half.ts).
-  const command = (slashName: TuiCommandName, title: string, run: () => void | Promise<void>) => ({
-    namespace: "palette",
-    name: `ralph-loop.${slashName}`,
-    title,
-    desc: `${title} (no model turn)`,
-    category: "Ralph loop",
-    slashName,
-    run: async () => {
-      try {
-        await run()
-      } catch (error) {
-        api.ui.toast({ variant: "error", title: "Ralph loop", message: error instanceof Error ? error.message : String(error) })
-      }
-    },
-  })
+  const command = (slashName: TuiCommandName, title: string, run: () => void | Promise<void>) =>
+    paletteCommand(api, slashName, title, run)
 
   api.keymap.registerLayer({
     commands: [

@@ -49,33 +49,9 @@ export function watchProjectLoops(
   let closed = false
   let rereads = 0
 
-  const folders = (loops: ProjectLoops | undefined): string[] => {
-    const state = join(directory, STATE_DIR)
-    const worktrees = (loops?.loops ?? []).flatMap((l) => (l.worktree ? [join(l.worktree.path, STATE_DIR), join(l.worktree.path, STATE_DIR, "loops")] : []))
-    // Until the state folder exists, the nearest folder above it (for its creation), never the project's own files.
-    if (!existsSync(state)) return [existsSync(join(directory, OPENCODE_DIR)) ? join(directory, OPENCODE_DIR) : directory]
-    return [state, join(state, "loops"), join(state, "worktrees"), ...worktrees]
-  }
-
-  // Watches every folder of `folders` that exists; a folder that appears later is picked up at the next read.
+  // Watches every folder that exists; a folder that appears later is picked up at the next read.
   const rearm = () => {
-    const next = new Map<string, FSWatcher>()
-    for (const folder of folders(latest)) {
-      const existing = watchers.get(folder)
-      if (existing) {
-        next.set(folder, existing)
-        continue
-      }
-      try {
-        const watcher = watchFolder(folder, () => schedule())
-        watcher.on("error", () => watcher.close())
-        next.set(folder, watcher)
-      } catch {
-        // not there (yet)
-      }
-    }
-    for (const [folder, watcher] of watchers) if (!next.has(folder)) watcher.close()
-    watchers = next
+    watchers = rearmWatchers(watchers, watchedFolders(directory, latest), watchFolder, () => schedule())
   }
 
   const read = async () => {
@@ -88,12 +64,12 @@ export function watchProjectLoops(
     lastRead = Date.now()
     try {
       // A write under way before or after the read may have been read half-done (its old file).
-      const before = await writing()
+      const before = await writing(directory)
       latest = await readProjectLoops(directory)
       if (!closed) {
         rearm()
         changed(latest)
-        if (before || (await writing())) {
+        if (before || (await writing(directory))) {
           if (rereads++ < WRITE_REREADS) again = true
         } else rereads = 0
       }
@@ -106,13 +82,6 @@ export function watchProjectLoops(
         schedule()
       }
     }
-  }
-
-  /** A state file of the project (not of a worktree: its loop's files are rarer) being written now. */
-  async function writing(): Promise<boolean> {
-    const state = join(directory, STATE_DIR)
-    for (const folder of [state, join(state, "loops")]) if ((await readdir(folder).catch(() => [] as string[])).some(isLeftoverTemp)) return true
-    return false
   }
 
   function schedule() {
@@ -136,4 +105,52 @@ export function watchProjectLoops(
       watchers.clear()
     },
   }
+}
+
+/** The folders whose changes mean a loop changed: the project's state folders and each worktree loop's. */
+function watchedFolders(directory: string, loops: ProjectLoops | undefined): string[] {
+  const state = join(directory, STATE_DIR)
+  const worktrees = (loops?.loops ?? []).flatMap((l) =>
+    l.worktree ? [join(l.worktree.path, STATE_DIR), join(l.worktree.path, STATE_DIR, "loops")] : [],
+  )
+  // Until the state folder exists, the nearest folder above it (for its creation), never the project's own files.
+  if (!existsSync(state)) {
+    return [existsSync(join(directory, OPENCODE_DIR)) ? join(directory, OPENCODE_DIR) : directory]
+  }
+  return [state, join(state, "loops"), join(state, "worktrees"), ...worktrees]
+}
+
+/** A watcher on each of `folders` that exists (the ones already watched kept); the others closed. */
+function rearmWatchers(
+  watchers: ReadonlyMap<string, FSWatcher>,
+  folders: readonly string[],
+  watchFolder: WatchFolder,
+  onChange: () => void,
+): Map<string, FSWatcher> {
+  const next = new Map<string, FSWatcher>()
+  for (const folder of folders) {
+    const existing = watchers.get(folder)
+    if (existing) {
+      next.set(folder, existing)
+      continue
+    }
+    try {
+      const watcher = watchFolder(folder, onChange)
+      watcher.on("error", () => watcher.close())
+      next.set(folder, watcher)
+    } catch {
+      // not there (yet)
+    }
+  }
+  for (const [folder, watcher] of watchers) if (!next.has(folder)) watcher.close()
+  return next
+}
+
+/** A state file of the project (not of a worktree: its loop's files are rarer) being written now. */
+async function writing(directory: string): Promise<boolean> {
+  const state = join(directory, STATE_DIR)
+  for (const folder of [state, join(state, "loops")]) {
+    if ((await readdir(folder).catch(() => [] as string[])).some(isLeftoverTemp)) return true
+  }
+  return false
 }

@@ -1,7 +1,7 @@
 // The `ralph-loop` command (dist/cli/main.js) under bad input, as a user runs it: a --project
 // folder that is not there, and files whose text carries terminal escape sequences. No OpenCode:
 // none of these commands needs it (PATH has no `opencode`).
-import { execFileSync, spawn, spawnSync } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -12,6 +12,7 @@ import { packageDir } from "../harness/harness.js"
 import { isolatedEnv } from "../harness/opencode-server.js"
 import { tempDirs } from "../temp-dirs.js"
 import { loop } from "../unit/fixtures.js"
+import { runCli } from "../cli-runner.js"
 
 const tempDir = tempDirs()
 const CLI = join(packageDir(), "dist", "cli", "main.js")
@@ -36,8 +37,7 @@ function machine(): Machine {
 }
 
 function cli(m: Machine, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: m.project, env: m.env, encoding: "utf8", timeout: 120_000 })
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+  return runCli(args, { cwd: m.project, env: m.env })
 }
 
 const COMMANDS: string[][] = [["install"], ["uninstall"], ["doctor"], ["clean"], ["plan", "check"], ["status"], ["report"], ["checkpoints"], ["worktrees"]]

@@ -1,7 +1,7 @@
 // The `ralph-loop` command (dist/cli/main.js) against the real OpenCode binary, on a throwaway
 // machine: HOME, XDG and the temp dir in a temp folder, `opencode` on PATH through a folder of its
 // own (or not on PATH at all).
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -11,13 +11,13 @@ import { describe, expect, it } from "vitest"
 import { packageDir } from "../harness/harness.js"
 import { isolatedEnv, opencodeBinary, seedConfigDir, startOpencodeServer } from "../harness/opencode-server.js"
 import { tempDirs } from "../temp-dirs.js"
+import { runCli } from "../cli-runner.js"
 
 const tempDir = tempDirs()
 // A test here runs `opencode plugin` (which reads the npm registry) and `opencode serve`, several
 // times: minutes on a busy 2-core machine.
 const SLOW = 300_000
 const SPEC = `ralph-loop@file:${packageDir()}`
-const CLI = join(packageDir(), "dist", "cli", "main.js")
 
 interface Machine {
   env: NodeJS.ProcessEnv
@@ -46,7 +46,7 @@ function machine(files: Record<string, string> = {}, withOpencode = true): Machi
 }
 
 function cli(m: Machine, ...args: string[]): { status: number | null; out: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: m.project, env: m.env, encoding: "utf8", timeout: 120_000 })
+  const result = runCli(args, { cwd: m.project, env: m.env })
   return { status: result.status, out: `${result.stdout}${result.stderr}` }
 }
 

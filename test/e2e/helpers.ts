@@ -1,13 +1,12 @@
 // Shared waits and lookups for e2e tests.
-import { execFile } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { promisify } from "node:util"
 import { beforeAll, afterAll } from "vitest"
 import type { Loop, StopReason, Wait } from "../../src/loop/loop.js"
-import { packageDir, startHarness, type Harness, type Project } from "../harness/harness.js"
+import { startHarness, type Harness, type Project } from "../harness/harness.js"
 import { describeLoops } from "../harness/loop-files.js"
 import { waitUntil } from "../harness/wait.js"
+import { runCliAsync } from "../cli-runner.js"
 
 /** How a test's loop ends: stopped for a reason, paused for the user, or waiting on its own timer. */
 export type LoopEnd = { phase: "stopped"; stopReason: StopReason } | { phase: "paused" } | { phase: "waiting"; wait: Wait["reason"] }
@@ -120,19 +119,10 @@ export function sharedHarness(options?: Parameters<typeof startHarness>[0]): () 
   }
 }
 
-const execCli = promisify(execFile)
-
 /**
  * `ralph-loop --project DIR <args>` in a process of its own: its exit status and output. The project
  * goes first, so arguments after a `--` stay operands.
  */
 export async function ralphCli(project: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  const cli = join(packageDir(), "dist", "cli", "main.js")
-  try {
-    const { stdout, stderr } = await execCli(process.execPath, [cli, "--project", project, ...args], { encoding: "utf8", ...(env ? { env } : {}) })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string }
-    return { code: e.code ?? -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" }
-  }
+  return runCliAsync(["--project", project, ...args], env)
 }

@@ -4,7 +4,7 @@
 // branch; a third fetches, runs `ralph-loop plan merge`, commits the plan and pushes, and `plan
 // ready` then lists the story that depended on both; a fourth run completes it, and the last merge
 // leaves every story done.
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -12,7 +12,8 @@ import { EXIT } from "../../src/cli/run/exit-code.js"
 import type { MockRequest, Reply } from "../harness/mock-model.js"
 import { opencodeBinary, seedConfigDir } from "../harness/opencode-server.js"
 import { planCommands, STORY_BRANCH_PUSH } from "./many-machines-commands.js"
-import { alive, CLI, runSetup, serverPid, startRun } from "./run-helpers.js"
+import { alive, runSetup, serverPid, startRun } from "./run-helpers.js"
+import { runCli } from "../cli-runner.js"
 
 const setup = runSetup()
 
@@ -48,8 +49,7 @@ function cli(cwd: string, ...args: string[]): { status: number | null; stdout: s
 }
 
 function cliOn(own: Record<string, string>, cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, env: { ...env(), ...own }, encoding: "utf8", timeout: 120_000 })
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+  return runCli(args, { cwd, env: { ...env(), ...own } })
 }
 
 const PLAN = `{

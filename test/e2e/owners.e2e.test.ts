@@ -3,7 +3,7 @@
 // the loop the run started is the run's server's own, so every control request to it must reach
 // that process — never be taken (and refused) by the TUI's. And `ralph-loop clean` takes the
 // project's lease: refused while a live OpenCode holds it, done once that process has died.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process"
+import { spawn, type ChildProcess } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -16,10 +16,11 @@ import { opencodeBinary } from "../harness/opencode-server.js"
 import { startTui, type Tui } from "../harness/tui.js"
 import { waitUntil } from "../harness/wait.js"
 import { alive, CLI, serverPid } from "./run-helpers.js"
+import { runCli } from "../cli-runner.js"
 
 /** `ralph-loop ARGS --project DIR` with the TUI's isolated environment: its exit status and output. */
 function cli(tui: Tui, ...args: string[]): { status: number | null; out: string } {
-  const run = spawnSync(process.execPath, [CLI, ...args, "--project", tui.dir], { encoding: "utf8", env: tui.env, timeout: 60_000 })
+  const run = runCli([...args, "--project", tui.dir], { env: tui.env, timeout: 60_000 })
   return { status: run.status, out: `${run.stdout}${run.stderr}` }
 }
 

@@ -6,12 +6,11 @@ import { execFileSync, spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { packageDir } from "../harness/harness.js"
 import { isolatedEnv } from "../harness/opencode-server.js"
 import { tempDirs } from "../temp-dirs.js"
+import { runCli } from "../cli-runner.js"
 
 const tempDir = tempDirs()
-const CLI = join(packageDir(), "dist", "cli", "main.js")
 
 interface Repo {
   dir: string
@@ -57,8 +56,7 @@ function storyBranch(r: Repo, id: string, files: Record<string, string>, from = 
 }
 
 function cli(r: Repo, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: r.dir, env: r.env, encoding: "utf8", timeout: 120_000 })
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+  return runCli(args, { cwd: r.dir, env: r.env })
 }
 
 describe("ralph-loop plan ready and plan merge, on real repositories", () => {

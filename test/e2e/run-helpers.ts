@@ -8,12 +8,13 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll } from "vitest"
 import { runEventSchema, type RunEvent } from "../../src/cli/run/events.js"
-import { packageDir, writeProject, type ProjectOptions } from "../harness/harness.js"
+import { writeProject, type ProjectOptions } from "../harness/harness.js"
 import { MockModel, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { isolatedEnv, opencodeBinary } from "../harness/opencode-server.js"
 import { waitUntil } from "../harness/wait.js"
+import { CLI } from "../cli-runner.js"
 
-export const CLI = join(packageDir(), "dist", "cli", "main.js")
+export { CLI } from "../cli-runner.js"
 
 export interface RunSetup {
   readonly root: string

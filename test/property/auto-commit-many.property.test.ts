@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest"
 import { commitLoopWork } from "../../src/changes/auto-commit.js"
 import { snapshotWorkTree } from "../../src/changes/work-tree.js"
 import { tempDirs } from "../temp-dirs.js"
+import { makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
 const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] }).trim()
@@ -28,9 +29,7 @@ function deepFolder(length: number): string {
 describe("autoCommit of a story with more paths than a command line holds", () => {
   it(`commits all ${FILES} files of the story (half of them tracked), none of the user's`, async () => {
     const dir = tmp("auto-commit-many-")
-    git(dir, "init", "-q", "-b", "main")
-    git(dir, "config", "user.name", "The User")
-    git(dir, "config", "user.email", "user@example.invalid")
+    makeRepo(dir, {}, { user: true })
     const folder = deepFolder(PATH_LENGTH - 12)
     mkdirSync(join(dir, folder), { recursive: true })
     const name = (i: number) => `${folder}/f${String(i).padStart(6, "0")}.txt`

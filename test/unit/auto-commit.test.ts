@@ -8,15 +8,14 @@ import { describe, expect, it } from "vitest"
 import { commitLoopWork, commitStory } from "../../src/changes/auto-commit.js"
 import { snapshotWorkTree } from "../../src/changes/work-tree.js"
 import { tempDirs } from "../temp-dirs.js"
+import { makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
 const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim()
 
 function repo(): string {
   const dir = tmp("auto-commit-")
-  git(dir, "init", "-q", "-b", "main")
-  git(dir, "config", "user.name", "The User")
-  git(dir, "config", "user.email", "user@example.invalid")
+  makeRepo(dir, {}, { user: true })
   writeFileSync(join(dir, "a.txt"), "a\n")
   git(dir, "add", ".")
   git(dir, "commit", "-q", "-m", "start")

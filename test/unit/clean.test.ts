@@ -16,6 +16,7 @@ import { LoopStore, stateText } from "../../src/store/loop-store.js"
 import { writeWorktreeState } from "../../src/worktrees/worktree-file.js"
 import { tempDirs } from "../temp-dirs.js"
 import { loop } from "./fixtures.js"
+import { git, makeRepo } from "../git-fixture.js"
 
 const tempDir = tempDirs()
 const DAY = 24 * 60 * 60 * 1000
@@ -50,15 +51,9 @@ function sessionFolder(project: string, id: string, root = ".opencode/sessions")
   return dir
 }
 
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).trim()
 
 function repo(): string {
-  const dir = tempDir("ralph-clean-repo-")
-  git(dir, "init", "-q", "-b", "main")
-  writeFileSync(join(dir, "a.txt"), "a\n")
-  git(dir, "add", ".")
-  git(dir, "commit", "-q", "-m", "start")
-  return dir
+  return makeRepo(tempDir("ralph-clean-repo-"), { "a.txt": "a\n" })
 }
 
 /** A worktree loop `name` whose loop `id` ended `daysAgo` days ago, with a transcript in its session folder. */

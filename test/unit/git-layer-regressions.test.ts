@@ -9,15 +9,14 @@ import { makeCheckpoint, restoreCheckpoint, saveBeforeRollback } from "../../src
 import { snapshotWorkTree } from "../../src/changes/work-tree.js"
 import { commitWork, createWorktree, fastForward, mergeBranch } from "../../src/worktrees/worktree-git.js"
 import { tempDirs } from "../temp-dirs.js"
+import { makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
 const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
 
 function repo(): string {
   const dir = tmp("git-layer-")
-  git(dir, "init", "-q", "-b", "main")
-  git(dir, "config", "user.name", "The User")
-  git(dir, "config", "user.email", "user@example.invalid")
+  makeRepo(dir, {}, { user: true })
   writeFileSync(join(dir, "app.ts"), "app\n")
   git(dir, "add", ".")
   git(dir, "commit", "-q", "-m", "start")

@@ -10,6 +10,7 @@ import { diffSinceStart } from "../../src/changes/loop-diff.js"
 import { mergeStoryBranch } from "../../src/worktrees/plan-merge-git.js"
 import { snapshotWorkTree } from "../../src/changes/work-tree.js"
 import { tempDirs } from "../temp-dirs.js"
+import { makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
 const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 })
@@ -21,9 +22,7 @@ const fileName = (i: number) => `${FOLDER}/component-${String(i).padStart(5, "0"
 
 function repo(): string {
   const dir = tmp("git-long-")
-  git(dir, "init", "-q", "-b", "main")
-  git(dir, "config", "user.name", "The User")
-  git(dir, "config", "user.email", "user@example.invalid")
+  makeRepo(dir, {}, { user: true })
   return dir
 }
 

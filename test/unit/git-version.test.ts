@@ -12,6 +12,7 @@ import { previewMerge } from "../../src/git/merge-preview.js"
 import { GitVersionError, hasMergeTree, tooOldToMerge, parseGitVersion } from "../../src/git/version.js"
 import { fakeGit } from "./fake-git.js"
 import { tempDirs } from "../temp-dirs.js"
+import { makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
 const withGit = fakeGit()
@@ -39,9 +40,7 @@ describe("git's version", () => {
 describe("a git older than 2.38 on PATH", () => {
   function repoWithStory(): string {
     const dir = tmp("git-old-")
-    git(dir, "init", "-q", "-b", "main")
-    git(dir, "config", "user.name", "The User")
-    git(dir, "config", "user.email", "user@example.invalid")
+    makeRepo(dir, {}, { user: true })
     writeFileSync(join(dir, "plan.json"), JSON.stringify({ userStories: [{ id: "s1", title: "one", passes: false }] }))
     writeFileSync(join(dir, "a.txt"), "a\n")
     git(dir, "add", ".")

@@ -1,7 +1,6 @@
 // "Files changed since the loop began" leaves out the plugin's own writes: its folders by path, and
 // the plan file when the plugin's write-back of its record is the plan's only change since the start.
 // A change the model made to the plan besides lists it. On real git repositories.
-import { execFileSync } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -14,11 +13,10 @@ import { parsePlan } from "../../src/plan/plan-reader.js"
 import { writePlanBack } from "../../src/plan/plan-file.js"
 import { tempDirs } from "../temp-dirs.js"
 import { loop } from "./fixtures.js"
+import { git } from "../git-fixture.js"
 
 const tempDir = tempDirs()
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], { cwd, stdio: "ignore", env: { ...process.env, HOME: cwd } })
 
 const PLAN = {
   project: "Shop",

@@ -1,7 +1,6 @@
 // A parallel plan run on real folders and a real git repository, with OpenCode replaced by a stub
 // that records what the run asks of it: what a run takes as its own after a restart, and what
 // happens to a story whose worktree loop does not start.
-import { execFileSync } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -20,9 +19,9 @@ import { isLive, readWorktrees, type WorktreeEntry } from "../../src/worktrees/w
 import { cleanVerdict, stageOf } from "../../src/worktrees/lifecycle.js"
 import { tempDirs } from "../temp-dirs.js"
 import { loop } from "./fixtures.js"
+import { git } from "../git-fixture.js"
 
 const tmp = tempDirs()
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).trim()
 const PLAN = ".opencode/prd.json"
 
 /** A repository with one commit and a plan of `stories` (`[id, dependsOn]`). */

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest"
 import { commitStory } from "../../src/changes/auto-commit.js"
 import { makeCheckpoint } from "../../src/checkpoints/checkpoint-git.js"
 import { tempDirs } from "../temp-dirs.js"
+import { makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
 const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
@@ -19,9 +20,7 @@ const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd:
  */
 function racyRepository(): string {
   const dir = tmp("racy-index-")
-  git(dir, "init", "-q", "-b", "main")
-  git(dir, "config", "user.name", "The User")
-  git(dir, "config", "user.email", "user@example.invalid")
+  makeRepo(dir, {}, { user: true })
   writeFileSync(join(dir, "notes.txt"), "first\n")
   git(dir, "add", "notes.txt")
   git(dir, "commit", "-q", "-m", "start")

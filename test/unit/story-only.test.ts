@@ -19,6 +19,7 @@ import { storyBranch, storyOfBranch } from "../../src/worktrees/story-branch.js"
 import { parseStateText, stateText } from "../../src/store/loop-store.js"
 import { tempDirs } from "../temp-dirs.js"
 import { loop } from "./fixtures.js"
+import { makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
 const story = (id: string, extra: Partial<Story> = {}): Story => ({ id, title: `title of ${id}`, acceptanceCriteria: [], dependsOn: [], checks: [], ...extra })
@@ -121,9 +122,7 @@ const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd:
 
 function repo(): string {
   const dir = tmp("story-branch-")
-  git(dir, "init", "-q", "-b", "main")
-  git(dir, "config", "user.name", "The User")
-  git(dir, "config", "user.email", "user@example.invalid")
+  makeRepo(dir, {}, { user: true })
   writeFileSync(join(dir, "a.txt"), "a\n")
   writeFileSync(join(dir, "gone.txt"), "to be deleted\n")
   writeFileSync(join(dir, "plan.json"), "{}\n")

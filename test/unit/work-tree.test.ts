@@ -1,14 +1,12 @@
-import { execFileSync } from "node:child_process"
 import { mkdirSync, unlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { changedFiles, filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "../../src/changes/work-tree.js"
 import { tempDirs } from "../temp-dirs.js"
+import { git } from "../git-fixture.js"
 
 const tempDir = tempDirs()
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], { cwd, stdio: "ignore", env: { ...process.env, HOME: cwd } })
 
 function repo(): { root: string; project: string } {
   const root = tempDir("ralph-git-")

@@ -1,7 +1,6 @@
 // Worktree loops where git and the project's folder meet at an edge, on real repositories: a project
 // reached through a symlink (git answers with real paths), `ralph-loop clean` and the files git
 // ignores in a worktree, and a clean whose checkpoint listing git fails.
-import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -14,22 +13,15 @@ import { writeWorktreeState } from "../../src/worktrees/worktree-file.js"
 import { fakeGit } from "./fake-git.js"
 import { loop } from "./fixtures.js"
 import { tempDirs } from "../temp-dirs.js"
+import { git, makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
 const withGit = fakeGit()
 const DAY = 24 * 60 * 60 * 1000
 const NOW = Date.now()
-const git = (dir: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).trim()
 
 function repo(): string {
-  const dir = tmp("wt-edge-")
-  git(dir, "init", "-q", "-b", "main")
-  writeFileSync(join(dir, "a.txt"), "a\n")
-  writeFileSync(join(dir, ".gitignore"), ".env\nbuild/\n")
-  git(dir, "add", ".")
-  git(dir, "commit", "-q", "-m", "start")
-  return dir
+  return makeRepo(tmp("wt-edge-"), { "a.txt": "a\n", ".gitignore": ".env\nbuild/\n" })
 }
 
 function argsOf(command: string, project: string, extra: string[] = []): CliArgs {

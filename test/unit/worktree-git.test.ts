@@ -1,7 +1,6 @@
 // The git side of worktree loops, on real repositories: a worktree from HEAD (with or without the
 // user's changes), the loop's work committed there, merged back by fast-forward or merge commit,
 // a conflict found without touching the main work tree, and a merged worktree removed.
-import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -9,18 +8,12 @@ import { commitWork, createWorktree, fastForward, listWorktreeFolders, mergeBran
 import { mergeAction } from "../../src/worktrees/merge-plan.js"
 import type { WorktreeState } from "../../src/worktrees/worktree-state.js"
 import { tempDirs } from "../temp-dirs.js"
+import { git, makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).trim()
 
 function repo(): string {
-  const dir = tmp("wt-git-")
-  git(dir, "init", "-q", "-b", "main")
-  writeFileSync(join(dir, "a.txt"), "a\n")
-  writeFileSync(join(dir, "b.txt"), "b\n")
-  git(dir, "add", ".")
-  git(dir, "commit", "-q", "-m", "start")
-  return dir
+  return makeRepo(tmp("wt-git-"), { "a.txt": "a\n", "b.txt": "b\n" })
 }
 
 async function worktree(dir: string, name: string, withChanges = false): Promise<WorktreeState> {

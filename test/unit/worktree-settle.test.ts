@@ -1,7 +1,6 @@
 // Settling an ended worktree loop on a real repository: the watch's tick finds it by the one
 // lifecycle and runs the settling job (commit, merge, archive, remove) through production's
 // Interpreter. Two loops that used the same worktree name keep their files apart in merged/.
-import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -16,17 +15,12 @@ import { LoopStore } from "../../src/store/loop-store.js"
 import { readWorktreeState, writeWorktreeState } from "../../src/worktrees/worktree-file.js"
 import { tempDirs } from "../temp-dirs.js"
 import { loop } from "./fixtures.js"
+import { git, makeRepo } from "../git-fixture.js"
 
 const tmp = tempDirs()
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).trim()
 
 function repo(): string {
-  const dir = tmp("wt-settle-")
-  git(dir, "init", "-q", "-b", "main")
-  writeFileSync(join(dir, "a.txt"), "a\n")
-  git(dir, "add", ".")
-  git(dir, "commit", "-q", "-m", "start")
-  return dir
+  return makeRepo(tmp("wt-settle-"), { "a.txt": "a\n" })
 }
 
 /** The main instance of `dir`: its watch, with a runner over production's Interpreter; resolves each settling as it is heard. */

@@ -5,7 +5,7 @@ import { resolve } from "node:path"
 import { looksLikePlanPath, RALPH_FLAGS } from "../../commands/ralph-args.js"
 import { looksLikeWorktreeName } from "../../worktrees/names.js"
 
-type OnInterrupt = "pause" | "cancel"
+export type OnInterrupt = "pause" | "cancel"
 
 export interface RunArgs {
   project: string

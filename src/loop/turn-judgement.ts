@@ -1,0 +1,84 @@
+// What one turn shows, before the loop decides on it (decide.ts): its status block, whether it claims
+// the task is done and the checks accept the claim, the progress measured, the check history with this
+// turn's run, and the feedback the next prompt carries.
+import { judgeClaim, todosFeedback } from "./claim.js"
+import { keptPromise } from "./completion.js"
+import { failureReport, feedbackLine } from "./criteria.js"
+import { issueCount, keepHistory, type DiagnosticSnapshot } from "../checks/diagnostics.js"
+import { gateOpen, indicatesCompletion } from "./exit-gate.js"
+import { learnGotchas } from "./gotchas.js"
+import { maxIterations, type Loop } from "./loop.js"
+import { measureProgress, type ProgressSample } from "./progress.js"
+import { parseStatusBlock } from "./status-block.js"
+import type { Turn } from "./turn.js"
+
+/** The promise (or a completion marker) in the model's own text, or a call of the ralph_done tool: the same claim. */
+export const promisedIn = (loop: Loop, turn: Turn): boolean =>
+  turn.doneCall !== undefined || keptPromise(turn.texts, loop.settings.promiseWord, loop.settings.completionMarkers)
+
+export interface TurnJudgement {
+  status: ReturnType<typeof parseStatusBlock>
+  promised: boolean
+  completionStreak: number
+  /** The check history with this turn's run. */
+  snapshots: Loop["snapshots"]
+  gotchas: Loop["gotchas"]
+  /** The turn claims the task is done (by the exit gate). */
+  claimed: boolean
+  measured: ReturnType<typeof measureProgress>
+  /** The criteria the checks do not meet. */
+  unmet: string[]
+  openTodos: readonly string[]
+  /** Claimed, and the checks and the todos accept the claim. */
+  accepted: boolean
+}
+
+export function judgeTurn(
+  loop: Loop,
+  turn: Turn,
+  sample: ProgressSample,
+  snapshot: DiagnosticSnapshot | undefined,
+): TurnJudgement {
+  const { settings } = loop
+  const text = turn.texts.join("\n")
+  const status = settings.statusBlock ? parseStatusBlock(text) : undefined
+  const promised = promisedIn(loop, turn)
+  const completionStreak = indicatesCompletion(promised, status) ? loop.completionStreak + 1 : 0
+  const snapshots = snapshot ? keepHistory([...loop.snapshots, snapshot]) : loop.snapshots
+  const gotchas = snapshot ? learnGotchas(loop.gotchas, snapshot) : loop.gotchas
+  const claimed = gateOpen({ gate: settings.exitGate, promised, status, completionStreak })
+  const previous = loop.snapshots.at(-1)
+  const improved = snapshot !== undefined && previous !== undefined && issueCount(snapshot) < issueCount(previous)
+  const measured = measureProgress(loop.progress, sample, turn.texts, improved)
+  // Open todos veto a completion claim, as a failing check does.
+  const { unmet, openTodos, accepted: passes } = judgeClaim(snapshot, claimed ? sample.openTodos : [], settings)
+  const accepted = claimed && passes
+  return { status, promised, completionStreak, snapshots, gotchas, claimed, measured, unmet, openTodos, accepted }
+}
+
+/** What the next prompt says of the turn: the open todos, then what the checks report (and a circular fix). */
+export function feedbackOf(
+  loop: Loop,
+  judged: TurnJudgement,
+  snapshot: DiagnosticSnapshot | undefined,
+  circular: readonly string[],
+): string | undefined {
+  const { unmet, snapshots, claimed } = judged
+  const ask = claimed
+    ? "the completion claim was rejected — fix what the checks report, then claim again"
+    : "fix what the checks report"
+  const back = "Circular fix: these failures were fixed before and are back — do not undo the earlier fix again"
+  const circularLines = circular.length ? ["", `${back}: ${circular.join("; ")}`] : []
+  const checksFeedback =
+    snapshot && unmet.length > 0
+      ? [
+          feedbackLine(loop.iteration + 1, maxIterations(loop), unmet, snapshots, ask),
+          ...circularLines,
+          "",
+          failureReport(snapshot),
+        ]
+      : []
+  const todos = todosFeedback(judged.openTodos)
+  if (checksFeedback.length + todos.length === 0) return undefined
+  return [...todos, ...(todos.length && checksFeedback.length ? [""] : []), ...checksFeedback].join("\n")
+}
