@@ -9,7 +9,7 @@ import type { Settings } from "../config/schema.js"
 import type { RalphContext } from "../context.js"
 import { locked } from "../actions/job-lock.js"
 import { launchWorktree } from "../actions/jobs/launch-worktree.js"
-import type { WorktreeState } from "../worktree/worktree-state.js"
+import type { WorktreeStarted } from "../worktree/worktree-state.js"
 import type { WorktreeRequest } from "./ralph-args.js"
 import { replaceText } from "./text.js"
 
@@ -22,8 +22,7 @@ export interface WorktreeStart {
   run?: string
 }
 
-/** `full`: refused only because maxParallelLoops worktree loops run already (a later try may start). */
-export type WorktreeStarted = { ok: true; state: WorktreeState; path: string; sessionID: string } | { ok: false; error: string; full?: true }
+export type { WorktreeStarted } from "../worktree/worktree-state.js"
 
 /** Makes the worktree and starts its loop there; the command's own turn is told what happened. */
 export async function startInWorktree(ctx: RalphContext, sessionID: string, start: WorktreeStart, parts: Part[]): Promise<void> {
