@@ -1,12 +1,12 @@
 // The effects a job of the loop asks for: the kernel (src/effects/kernel.ts) with every kind the
 // features declare into it (each feature's effects.ts, and effects-*.ts here for the jobs, OpenCode's
 // calls, the work tree and the checks), and the small jobs every other job uses.
-import { type Effect, type Job } from "../effects/kernel.js"
+import type { Effect, Job } from "../effects/kernel.js"
 import type { LogLevel } from "../opencode/api.js"
 import type { CrashPoint } from "../opencode/faults.js"
 import type { Notice } from "./notices.js"
 
-export type { Effect, EffectKind, EffectOf, Effects, Handler, Handlers, Job, ResultOf } from "../effects/kernel.js"
+export type { Effect, Handlers, Job } from "../effects/kernel.js"
 export { all, handle, io } from "../effects/kernel.js"
 
 /** The effects done at once, nothing can happen in between (the simulator does them on the spot). */

@@ -37,7 +37,10 @@ export interface InterpreterOptions {
   onWake: (loop: Loop) => void
 }
 
-/** The steps of worktree loops and parallel runs: each one's time goes to the debug log (bench/worktree.ts reads it). */
+/**
+ * The steps of worktree loops and parallel runs: each one's time goes to the debug log
+ * (bench/worktree.ts reads it).
+ */
 const TIMED = new Set<Effect["kind"]>(["lock", "worktrees", "worktree-launch", "worktree-command", "worktree-commit", "worktree-merge-facts", "worktree-merge", "worktree-archive", "worktree-remove", "worktree-record", "story-worktree", "parallel-run", "parallel-record", "parallel-mark"])
 
 /** Which worktree (or lock) a timed step was about. */

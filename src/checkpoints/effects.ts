@@ -6,7 +6,10 @@ import type { Loop } from "../loop/loop.js"
 
 declare module "../effects/kernel.js" {
   interface Effects {
-    /** The work tree as iteration `iteration` left it (0: before the loop), on `refs/ralph/<loop>/<n>`; never throws. */
+    /**
+     * The work tree as iteration `iteration` left it (0: before the loop), on `refs/ralph/<loop>/<n>`;
+     * never throws.
+     */
     checkpoint: { ask: { loop: Loop; iteration: number }; result: { made: Checkpoint } | { notGit: true } | { problem: string } }
     /**
      * The loop's checkpoints, oldest first (none: not a git repository, or none made yet); a listing

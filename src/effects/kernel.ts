@@ -26,14 +26,16 @@ export type ResultOf<E extends Effect> = E extends { kind: EffectKind } ? Effect
 
 export type Job<T = void> = Generator<Effect, T, unknown>
 
+type Result<K extends EffectKind> = Effects[K]["result"]
+
 /** What resolves an effect of kind `K`: its result, at once or later. */
-export type Handler<K extends EffectKind> = (effect: EffectOf<K>) => Promise<Effects[K]["result"]> | Effects[K]["result"]
+export type Handler<K extends EffectKind> = (effect: EffectOf<K>) => Promise<Result<K>> | Result<K>
 
 /** A handler for each kind of `K` (all kinds: a complete table, as the interpreter and the simulator build). */
 export type Handlers<K extends EffectKind = EffectKind> = { [P in K]: Handler<P> }
 
 /** The handler of `effect`'s kind in `handlers`, called. */
-export function handle<K extends EffectKind>(handlers: Handlers, effect: EffectOf<K>): Promise<Effects[K]["result"]> | Effects[K]["result"] {
+export function handle<K extends EffectKind>(handlers: Handlers, effect: EffectOf<K>): Promise<Result<K>> | Result<K> {
   const handler: Handler<K> = handlers[effect.kind]
   return handler(effect)
 }

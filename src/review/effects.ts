@@ -5,7 +5,10 @@ import type { PromptInput } from "../opencode/api.js"
 
 declare module "../effects/kernel.js" {
   interface Effects {
-    /** The diff of what the loop changed since it began, for its reviewer ("": none, or not git; `unknown`: git failed). */
+    /**
+     * The diff of what the loop changed since it began, for its reviewer ("": none, or not git;
+     * `unknown`: git failed).
+     */
     "loop-diff": { ask: { loop: Loop }; result: string | { unknown: string } }
     /** OpenCode's default and small model ("provider/model"), as configured. */
     "default-models": { ask: object; result: { model?: string | undefined; small?: string | undefined } }

@@ -20,7 +20,10 @@ declare module "../effects/kernel.js" {
     "write-summary": { ask: { record: SummaryRecord }; result: string }
     "read-summary": { ask: { loop: Loop; sessionID: string }; result: string | undefined }
     "write-transcript": { ask: { loop: Loop; sessionID: string; messages: MessageWithParts[] }; result: void }
-    /** The project's worktree loops, from their files, as the `launcher` asking sees them (its own launches are not cut). */
+    /**
+     * The project's worktree loops, from their files, as the `launcher` asking sees them (its own
+     * launches are not cut).
+     */
     worktrees: { ask: { launcher: Launcher }; result: WorktreeEntry[] }
     /** Where a parallel run's story worktree `name` is now: settled, running, or absent. */
     "story-worktree": { ask: { name: string; run: ParallelRun }; result: StoryWorktree }
