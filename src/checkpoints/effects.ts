@@ -1,7 +1,7 @@
 // The effect kinds of checkpoints and rollback: the work tree saved on `refs/ralph/<loop>/<n>` as the
 // loop goes, and written back by /ralph-rollback. Declared into the kernel's `Effects`
-// (src/effects/kernel.ts); handled in src/actions/handlers/checkpoints.ts.
-import type { Checkpoint, TreeChange } from "../loop/checkpoints.js"
+// (src/effects/kernel.ts); handled in src/engine/handlers/checkpoints.ts.
+import type { Checkpoint, TreeChange } from "./checkpoints.js"
 import type { Loop } from "../loop/loop.js"
 
 declare module "../effects/kernel.js" {

@@ -1,5 +1,5 @@
 // The effect kind of the continuations outside /ralph (sessions without a loop). Declared into the
-// kernel's `Effects` (src/effects/kernel.ts); handled in src/actions/handlers/host.ts.
+// kernel's `Effects` (src/effects/kernel.ts); handled in src/engine/handlers/host.ts.
 import type { PromptInput } from "../opencode/api.js"
 
 declare module "../effects/kernel.js" {

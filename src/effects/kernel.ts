@@ -1,6 +1,6 @@
 // The effect kernel. A job of the loop is a generator: it yields an effect, and gets its result back
 // (or its error thrown in) when the effect is done. Production resolves effects with a table of
-// handlers (src/actions/interpreter.ts); the event-order fuzzer resolves the same jobs' effects with
+// handlers (src/engine/interpreter.ts); the event-order fuzzer resolves the same jobs' effects with
 // a table of its own (test/fuzz/sim.ts), and can put any event between two of them.
 //
 // `Effects` is empty here: each feature declares its own effect kinds in its `effects.ts`, by module

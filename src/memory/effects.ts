@@ -1,5 +1,5 @@
 // The effect kinds of the project memory. Declared into the kernel's `Effects` (src/effects/kernel.ts);
-// handled in src/actions/handlers/features.ts.
+// handled in src/engine/handlers/features.ts.
 import type { MemoryFile, MemorySection } from "./memory-file.js"
 
 export interface RememberItem {

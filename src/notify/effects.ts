@@ -1,5 +1,5 @@
 // The effect kind of notifications. Declared into the kernel's `Effects` (src/effects/kernel.ts);
-// handled in src/actions/handlers/features.ts.
+// handled in src/engine/handlers/features.ts.
 import type { Notification } from "./notification.js"
 
 declare module "../effects/kernel.js" {

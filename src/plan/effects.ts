@@ -1,8 +1,8 @@
 // The effect kinds of plan loops: the plan file and the progress log. Declared into the kernel's
-// `Effects` (src/effects/kernel.ts); handled in src/actions/handlers/features.ts.
+// `Effects` (src/effects/kernel.ts); handled in src/engine/handlers/features.ts.
 import type { Loop } from "../loop/loop.js"
 import type { PlanFileRead } from "./plan-file-read.js"
-import type { ProgressEntry } from "./progress-entry.js"
+import type { ProgressEntry } from "../store/progress-entry.js"
 
 declare module "../effects/kernel.js" {
   interface Effects {

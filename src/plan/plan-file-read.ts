@@ -1,4 +1,4 @@
-// A plan file as src/store/plan-file.ts reads it: parsed, or why not.
+// A plan file as src/plan/plan-file.ts reads it: parsed, or why not.
 import type { ParsedPlan } from "./plan-reader.js"
 
 export type PlanFileRead =

@@ -1,5 +1,5 @@
 // The effect kinds of a loop's review. Declared into the kernel's `Effects` (src/effects/kernel.ts);
-// handled in src/actions/handlers/features.ts.
+// handled in src/engine/handlers/features.ts.
 import type { Loop } from "../loop/loop.js"
 import type { PromptInput } from "../opencode/api.js"
 

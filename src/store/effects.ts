@@ -1,15 +1,15 @@
 // The effect kinds of the loop's own files: its state file, its handoffs and transcripts, and the
 // worktree loops' files as the main instance reads them (they go with worktree-loops.ts and
 // parallel-file.ts). Declared into the kernel's `Effects` (src/effects/kernel.ts); handled in
-// src/actions/handlers/store.ts.
+// src/engine/handlers/store.ts.
 import type { Loop } from "../loop/loop.js"
-import type { MessageWithParts } from "../opencode/read-turn.js"
-import type { ParallelRun } from "../plan/parallel.js"
-import type { Launcher } from "../worktree/worktree-state.js"
+import type { MessageWithParts } from "../loop/read-turn.js"
+import type { ParallelRun } from "../worktrees/parallel.js"
+import type { Launcher } from "../worktrees/worktree-state.js"
 import type { StoreProblem } from "./loop-store.js"
-import type { StoryWorktree } from "./parallel-file.js"
+import type { StoryWorktree } from "../worktrees/parallel-file.js"
 import type { SummaryRecord } from "./session-files.js"
-import type { WorktreeEntry } from "./worktree-loops.js"
+import type { WorktreeEntry } from "../worktrees/worktree-loops.js"
 
 declare module "../effects/kernel.js" {
   interface Effects {

@@ -3,19 +3,19 @@
 // `@ts-expect-error` below marks a table the compiler must refuse; should the check stop working, the
 // directive is unused and the typecheck fails ("Unused '@ts-expect-error' directive").
 import type { Handlers } from "../../src/effects/kernel.js"
-import { checkHandlers } from "../../src/actions/handlers/checks.js"
-import { checkpointHandlers } from "../../src/actions/handlers/checkpoints.js"
-import type { HandlerContext } from "../../src/actions/handlers/context.js"
-import { memoryHandlers, notifyHandlers, planHandlers, reviewHandlers } from "../../src/actions/handlers/features.js"
-import { hostHandlers } from "../../src/actions/handlers/host.js"
-import { jobHandlers } from "../../src/actions/handlers/jobs.js"
-import { storeHandlers } from "../../src/actions/handlers/store.js"
-import { workTreeHandlers } from "../../src/actions/handlers/work-tree.js"
-import { worktreeHandlers } from "../../src/actions/handlers/worktree.js"
+import { checkHandlers } from "../../src/engine/handlers/checks.js"
+import { checkpointHandlers } from "../../src/engine/handlers/checkpoints.js"
+import type { HandlerContext } from "../../src/engine/handlers/context.js"
+import { memoryHandlers, notifyHandlers, planHandlers, reviewHandlers } from "../../src/engine/handlers/features.js"
+import { hostHandlers } from "../../src/engine/handlers/host.js"
+import { jobHandlers } from "../../src/engine/handlers/jobs.js"
+import { storeHandlers } from "../../src/engine/handlers/store.js"
+import { workTreeHandlers } from "../../src/engine/handlers/work-tree.js"
+import { worktreeHandlers } from "../../src/engine/handlers/worktrees.js"
 
 declare const ctx: HandlerContext
 
-// The interpreter's table, as src/actions/interpreter.ts builds it: complete.
+// The interpreter's table, as src/engine/interpreter.ts builds it: complete.
 export const complete: Handlers = {
   ...jobHandlers(ctx),
   ...hostHandlers(ctx),

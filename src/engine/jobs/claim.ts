@@ -1,0 +1,23 @@
+// The model called ralph_done: its claim is judged at once, by the rule the turn's end applies
+// (the checks, the todo veto), so the tool can answer in the same turn.
+import { judgeClaim, type ClaimJudgement } from "../../loop/claim.js"
+import type { DiagnosticSnapshot } from "../../checks/diagnostics.js"
+import type { Loop } from "../../loop/loop.js"
+import { io, log, type Job } from "../effects.js"
+import { runChecks } from "./checks.js"
+import type { JobContext } from "./context.js"
+
+export interface JudgedClaim {
+  judgement: ClaimJudgement
+  snapshot: DiagnosticSnapshot | undefined
+}
+
+export function* judgeToolClaim(ctx: JobContext, loop: Loop, messageID: string): Job<JudgedClaim> {
+  const snapshot = yield* runChecks(ctx, loop)
+  // The work tree after the checks ran: if the turn ends on it, they need not run again.
+  const sample = yield* io({ kind: "sample", loop })
+  const judgement = judgeClaim(snapshot, sample.openTodos, loop.settings)
+  ctx.manager.claimJudged(loop, sample.workTree === undefined ? undefined : { messageID, workTree: sample.workTree, snapshot })
+  yield* log("info", `ralph_done: claim ${judgement.accepted ? "holds" : "rejected"}`, { loop: loop.id, iteration: loop.iteration, unmet: judgement.unmet, openTodos: judgement.openTodos })
+  return { judgement, snapshot }
+}
