@@ -2,16 +2,14 @@
 // would never end), and the plugin's record of its stories written back into it atomically, in the
 // shape it was read in.
 import { isAbsolute, relative, resolve } from "node:path"
-import { parsePlan, planProblem, type ParsedPlan } from "./plan-reader.js"
+import type { PlanFileRead } from "./plan-file-read.js"
+import { parsePlan, planProblem } from "./plan-reader.js"
 import type { PlanState } from "./plan.js"
 import { writeBack } from "./write-back.js"
 import { assertInside, writeFileAtomic } from "../files/atomic.js"
 import { readRegularFile, readRegularFileSync, type FileText } from "../files/regular-file.js"
 
-export type PlanFileRead =
-  | { ok: true; file: string; plan: ParsedPlan; text: string }
-  /** `problems`: what is wrong inside the file (none when it could not be read at all). */
-  | { ok: false; reason: "outside" | "missing" | "unreadable" | "broken"; file: string; message: string; problems: string[]; text?: string | undefined }
+export type { PlanFileRead }
 
 /** `path` relative to the project (or absolute), as the project-relative name used in messages. */
 function locate(directory: string, path: string): { absolute: string; file: string } | undefined {

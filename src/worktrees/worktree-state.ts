@@ -44,3 +44,6 @@ export const worktreeStateSchema = z.object({
   merge: mergeOutcomeSchema.optional(),
 })
 export type WorktreeState = z.infer<typeof worktreeStateSchema>
+
+/** A worktree loop's launch: where it runs, or why not (`full`: refused only because maxParallelLoops worktree loops run already, a later try may start). */
+export type WorktreeStarted = { ok: true; state: WorktreeState; path: string; sessionID: string } | { ok: false; error: string; full?: true }

@@ -94,15 +94,15 @@ import { writeWorktreeState } from "../../src/worktrees/worktree-file.js"
 import { htmlReportFile } from "../../src/store/report.js"
 import { STATE_DIR } from "../../src/project/own-files.js"
 import { worktreePath } from "../../src/worktrees/names.js"
-import type { MergeOutcome, WorktreeState } from "../../src/worktrees/worktree-state.js"
+import type { MergeOutcome, WorktreeStarted, WorktreeState } from "../../src/worktrees/worktree-state.js"
 import { newLoop } from "../../src/loop/loop.js"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { emptyMemory, isoDate, remember } from "../../src/memory/memory-file.js"
 import { settleStaged } from "../../src/memory/staging.js"
 import type { ProjectMemory } from "../../src/memory/memory-store.js"
-import type { AssistantMessage, Event, Part, TextPart, Todo, UserMessage } from "@opencode-ai/sdk"
-import { INSTANT, io, type Effect, type Job } from "../../src/engine/effects.js"
+import type { AssistantMessage, Event, Part, Session, TextPart, Todo, UserMessage } from "@opencode-ai/sdk"
+import { handle, INSTANT, io, type Effect, type Handlers, type Job } from "../../src/engine/effects.js"
 import type { NotificationPayload } from "../../src/notify/notification.js"
 import { LoopRunner, type JobHost } from "../../src/engine/runner.js"
 import { CONTROL_MARKER } from "../../src/host/commands.js"
@@ -446,6 +446,8 @@ export class World {
   private jobIds = 0
   private workTree = 0
   private step = 0
+  /** When the effect being resolved now was issued (a `sleep` ends that long after). */
+  private issuedAt = 0
   restarts = 0
 
   constructor(
@@ -737,7 +739,7 @@ export class World {
   }
 
   /** `worktree-launch` as git and OpenCode do it: the worktree on a new branch from the user's, its worktree.json, a session there. */
-  private async launchWorktree(ask: Extract<Effect, { kind: "worktree-launch" }>): Promise<unknown> {
+  private async launchWorktree(ask: Extract<Effect, { kind: "worktree-launch" }>): Promise<WorktreeStarted> {
     const { name } = ask.state
     if (this.worktreeLoops.some((w) => w.name === name && w.branch.exists)) return { ok: false, error: `the branch ralph/${name} exists already` }
     const path = worktreePath(this.ctx.directory, name)
@@ -1098,25 +1100,9 @@ export class World {
     this.issue(job.pending)
   }
 
+  /** An instant effect, done on the spot (its handler is synchronous, as production's are in effect). */
   private instant(effect: Effect): void {
-    switch (effect.kind) {
-      case "schedule":
-        // As the Interpreter: a timer only for a loop that waits.
-        if (keepsTimer(effect.loop)) this.timers.set(effect.loop, { until: effect.until })
-        else this.timers.delete(effect.loop)
-        return
-      case "spawn":
-        return this.startJob(effect.label, effect.job)
-      case "log":
-        this.note(`    log ${effect.level}: ${effect.message}`)
-        // A violation found inside a job (a change the manager reported) is that violation, not a 12.
-        if (effect.cause instanceof InvariantError) throw effect.cause
-        if (effect.cause !== undefined && !(effect.cause instanceof SimCallError))
-          this.violate(12, `production code caught an error that is no failed OpenCode call: ${effect.message}\n${effect.cause instanceof Error ? effect.cause.stack : ""}`)
-        return
-      default:
-        return
-    }
+    if (effect.kind !== "all") void handle(this.handlers, effect)
   }
 
   /** What happens the moment the runner makes a call (before it returns). */
@@ -1183,198 +1169,238 @@ export class World {
     if (s) this.deferred.push(() => this.userMessage(s, `Continue the task (iteration ${effect.loop.iteration}).`, false))
   }
 
-  /** The effect is done now: its result, or a SimCallError. */
-  private async resolve(effect: Effect, issuedAt: number): Promise<unknown> {
-    switch (effect.kind) {
-      case "sleep":
-        this.now = Math.max(this.now, issuedAt + effect.ms)
+  /** The effect is done now: its result (or a promise of it), or a SimCallError. */
+  private resolve(effect: Effect, issuedAt: number): unknown {
+    if (effect.kind === "all") throw new Error(`the simulator has no answer for the effect ${effect.kind}`)
+    this.issuedAt = issuedAt
+    return handle(this.handlers, effect)
+  }
+
+  /** The simulator's handler of each effect kind: a kind without one fails `npm run typecheck`, as in production. */
+  private readonly handlers: Handlers = {
+    ...this.jobHandlers(),
+    ...this.hostHandlers(),
+    ...this.projectHandlers(),
+    ...this.checkpointHandlers(),
+    ...this.featureHandlers(),
+    ...this.worktreeHandlers(),
+  }
+
+  /** The effects that steer jobs; the instant ones (schedule, spawn, log, …) are done on the spot. */
+  private jobHandlers() {
+    return {
+      sleep: (effect) => {
+        this.now = Math.max(this.now, this.issuedAt + effect.ms)
         return undefined
-      case "messages":
-        return [...this.mustLive(effect.sessionID, "session.messages").messages]
-      case "sessions":
-        return this.order.filter((s) => !s.deleted).map((s) => ({ id: s.id, title: s.title, time: { created: s.created }, ...(s.parentID ? { parentID: s.parentID } : {}) }))
-      case "session-exists":
-        return this.live(effect.sessionID) !== undefined
-      case "is-idle":
-        return !this.sessions.get(effect.sessionID)?.busy
-      case "sample":
-        return { workTree: `tree-${this.workTree}`, todosCompleted: 0, openTodos: [], sessionID: effect.loop.sessionID }
-      case "changed-files":
-        return this.workTree > 0 ? ["src/a.ts"] : []
-      case "work-tree":
-        return { head: "sim-head", tree: "sim-tree" }
-      case "commit-story":
-      case "story-branch":
-        return { skipped: "the simulator has no git" }
-      case "checkpoint": {
+      },
+      lock: () => undefined,
+      schedule: (effect) => {
+        // As the Interpreter: a timer only for a loop that waits.
+        if (keepsTimer(effect.loop)) this.timers.set(effect.loop, { until: effect.until })
+        else this.timers.delete(effect.loop)
+      },
+      spawn: (effect) => this.startJob(effect.label, effect.job),
+      log: (effect) => {
+        this.note(`    log ${effect.level}: ${effect.message}`)
+        // A violation found inside a job (a change the manager reported) is that violation, not a 12.
+        if (effect.cause instanceof InvariantError) throw effect.cause
+        if (effect.cause !== undefined && !(effect.cause instanceof SimCallError))
+          this.violate(12, `production code caught an error that is no failed OpenCode call: ${effect.message}\n${effect.cause instanceof Error ? effect.cause.stack : ""}`)
+      },
+      toast: () => undefined,
+      reached: () => undefined,
+    } satisfies Partial<Handlers>
+  }
+
+  /** OpenCode's calls, against the simulated sessions. */
+  private hostHandlers() {
+    return {
+      messages: (effect) => [...this.mustLive(effect.sessionID, "session.messages").messages],
+      sessions: () =>
+        this.order.filter((s) => !s.deleted).map((s) => ({ id: s.id, title: s.title, time: { created: s.created }, ...(s.parentID ? { parentID: s.parentID } : {}) }) as Session),
+      "session-exists": (effect) => this.live(effect.sessionID) !== undefined,
+      "is-idle": (effect) => !this.sessions.get(effect.sessionID)?.busy,
+      todos: (effect) => [...this.mustLive(effect.sessionID, "session.todo").todos],
+      session: (effect) => {
+        const s = this.mustLive(effect.sessionID, "session.get")
+        return { id: s.id, title: s.title, ...(s.parentID ? { parentID: s.parentID } : {}) } as Session
+      },
+      continue: (effect) => {
+        this.mustLive(effect.sessionID, "session.promptAsync")
+        return undefined
+      },
+      "select-session": () => undefined,
+      ask: (effect) => {
+        this.mustLive(effect.sessionID, "session.promptAsync")
+        return undefined
+      },
+      summarize: async (effect) => {
+        const s = this.mustLive(effect.sessionID, "session.summarize")
+        await this.compaction(s.id, false, true)
+        await this.idle(s.id, true)
+        return undefined
+      },
+      "create-session": async (effect) => {
+        const s = this.addSession(`ses_N${++this.ids}`, undefined, effect.title)
+        if (effect.title.startsWith("Ralph review · ")) this.reviewSessions.add(s.id)
+        await this.emit({ type: "session.created", properties: { sessionID: s.id, info: { id: s.id, title: effect.title } } })
+        return { id: s.id }
+      },
+      prompt: (effect) => {
+        this.mustLive(effect.sessionID, "session.promptAsync")
+        return undefined
+      },
+      "set-title": (effect) => {
+        this.mustLive(effect.sessionID, "session.update").title = effect.title
+        return undefined
+      },
+      "delete-session": async (effect) => {
+        this.mustLive(effect.sessionID, "session.delete")
+        await this.deleteSession(effect.sessionID)
+        return undefined
+      },
+    } satisfies Partial<Handlers>
+  }
+
+  /** The work tree, the checks and the loop's own files. */
+  private projectHandlers() {
+    return {
+      sample: (effect) => ({ workTree: `tree-${this.workTree}`, todosCompleted: 0, openTodos: [], sessionID: effect.loop.sessionID }),
+      "changed-files": () => (this.workTree > 0 ? ["src/a.ts"] : []),
+      "work-tree": () => ({ head: "sim-head", tree: "sim-tree" }),
+      fingerprint: () => `tree-${this.workTree}`,
+      "commit-story": () => ({ skipped: "the simulator has no git" }),
+      "story-branch": () => ({ skipped: "the simulator has no git" }),
+      "run-checks": (effect) => checksFor(effect.loop.settings, effect.loop.plan).map((check) => this.checkResult(check.name, check.kind)),
+      "detect-checks": () => [],
+      "auto-checks": (effect) => effect.checks.map((check) => this.checkResult(check.name, check.kind)),
+      "verify-state": () => undefined,
+      persisted: () => undefined,
+      "write-transcript": () => undefined,
+      "write-summary": (effect) => {
+        this.summaries.set(effect.record.sessionID, effect.record.summary)
+        return `${this.ctx.directory}/.opencode/sessions/${effect.record.sessionID}/ralph_summary.md`
+      },
+      "read-summary": (effect) => this.summaries.get(effect.sessionID),
+    } satisfies Partial<Handlers>
+  }
+
+  /** Checkpoints, as git refs that outlive a restart. */
+  private checkpointHandlers() {
+    return {
+      checkpoint: (effect) => {
         // As makeCheckpoint: checkpoint 0 starts the loop's afresh; the number is the real rule's.
         const kept = effect.iteration === 0 ? [] : (this.checkpoints.get(effect.loop.id) ?? [])
         const number = checkpointNumber(kept, effect.iteration)
         const made: Checkpoint = { ref: checkpointRef(effect.loop.id, number), number, iteration: effect.iteration, commit: `sim-${this.workTree}`, at: this.now }
         this.checkpoints.set(effect.loop.id, [...kept.filter((c) => c.number !== made.number), made].sort((a, b) => a.number - b.number))
         return { made }
-      }
-      case "checkpoints":
-        return [...(this.checkpoints.get(effect.loop.id) ?? [])]
-      case "checkpoint-save": {
+      },
+      checkpoints: (effect) => [...(this.checkpoints.get(effect.loop.id) ?? [])],
+      "checkpoint-save": (effect) => {
         const list = this.checkpoints.get(effect.loop.id) ?? []
         const number = nextCheckpointNumber(list)
         const saved: Checkpoint = { ref: checkpointRef(effect.loop.id, number), number, commit: `sim-${this.workTree}`, at: this.now }
         this.checkpoints.set(effect.loop.id, [...list, saved])
         return saved
-      }
-      case "checkpoint-restore":
+      },
+      "checkpoint-restore": (effect) => {
         if (effect.present.commit === effect.target.commit) return []
         this.workTree += 1
         return [{ status: "M", path: "src/a.ts" }]
-      case "loop-diff":
-        return this.workTree > 0 ? "diff --git a/src/a.ts b/src/a.ts\n" : ""
-      case "default-models":
-        return {}
-      case "review-ask": {
+      },
+    } satisfies Partial<Handlers>
+  }
+
+  /** Review, plans, memory and notifications. */
+  private featureHandlers() {
+    return {
+      "loop-diff": () => (this.workTree > 0 ? "diff --git a/src/a.ts b/src/a.ts\n" : ""),
+      "default-models": () => ({}),
+      "review-ask": async (effect) => {
         // The reviewer's turn, as OpenCode runs it: the prompt passes chat.message, the session goes
         // busy and idle (its idle must reach no continuation). Reviews alternate: reject, approve, …
         const s = this.mustLive(effect.sessionID, "session.prompt")
         await this.userMessage(s, effect.input.text)
         await this.idle(s.id)
         return ++this.reviews % 2 === 1 ? "<verdict>reject</verdict>\n- the test was deleted" : "<verdict>approve</verdict>"
-      }
-      case "run-checks":
-        return checksFor(effect.loop.settings, effect.loop.plan).map((check) => this.checkResult(check.name, check.kind))
-      case "todos":
-        return [...this.mustLive(effect.sessionID, "session.todo").todos]
-      case "session": {
-        const s = this.mustLive(effect.sessionID, "session.get")
-        return { id: s.id, title: s.title, ...(s.parentID ? { parentID: s.parentID } : {}) }
-      }
-      case "continue":
-        this.mustLive(effect.sessionID, "session.promptAsync")
-        return undefined
-      case "fingerprint":
-        return `tree-${this.workTree}`
-      case "detect-checks":
-        return []
-      case "auto-checks":
-        return effect.checks.map((check) => this.checkResult(check.name, check.kind))
-      case "verify-state":
-      case "persisted":
-      case "select-session":
-      case "write-transcript":
-        return undefined
-      case "write-summary":
-        this.summaries.set(effect.record.sessionID, effect.record.summary)
-        return `${this.ctx.directory}/.opencode/sessions/${effect.record.sessionID}/ralph_summary.md`
-      case "read-summary":
-        return this.summaries.get(effect.sessionID)
-      case "write-plan":
-        return { changed: [] }
-      case "append-progress":
+      },
+      "write-plan": () => ({ changed: [] }),
+      "append-progress": (effect) => {
         this.progressEntries.push(effect.entry)
         return undefined
-      case "read-progress":
-        return undefined
-      case "read-plan":
-        return { ok: false, reason: "missing", file: effect.path, message: `the plan file ${effect.path} does not exist`, problems: [] }
-      case "ask":
-        this.mustLive(effect.sessionID, "session.promptAsync")
-        return undefined
-      case "memory":
-        return this.memory
-      case "remember":
+      },
+      "read-progress": () => undefined,
+      "read-plan": (effect) => ({ ok: false, reason: "missing", file: effect.path, message: `the plan file ${effect.path} does not exist`, problems: [] }),
+      memory: () => this.memory,
+      remember: (effect) => {
         this.memory = effect.items.reduce((m, item) => remember(m, item.section, { ...item, date: isoDate(this.now) }, effect.maxEntries), this.memory)
         return undefined
-      case "summarize": {
-        const s = this.mustLive(effect.sessionID, "session.summarize")
-        await this.compaction(s.id, false, true)
-        await this.idle(s.id, true)
-        return undefined
-      }
-      case "create-session": {
-        const s = this.addSession(`ses_N${++this.ids}`, undefined, effect.title)
-        if (effect.title.startsWith("Ralph review · ")) this.reviewSessions.add(s.id)
-        await this.emit({ type: "session.created", properties: { sessionID: s.id, info: { id: s.id, title: effect.title } } })
-        return { id: s.id }
-      }
-      case "prompt":
-        this.mustLive(effect.sessionID, "session.promptAsync")
-        return undefined
-      case "set-title":
-        this.mustLive(effect.sessionID, "session.update").title = effect.title
-        return undefined
-      case "settle-staged":
+      },
+      "settle-staged": (effect) => {
         this.memory = settleStaged(this.memory, effect.loopID, effect.completed, isoDate(this.now), effect.maxEntries)
         return undefined
-      case "send-notification":
+      },
+      "send-notification": (effect) => {
         this.notifications.push(effect.notification.payload)
         return { problems: [] }
-      case "delete-session": {
-        this.mustLive(effect.sessionID, "session.delete")
-        await this.deleteSession(effect.sessionID)
-        return undefined
-      }
-      case "lock":
-        return undefined
-      case "worktrees":
-        return readWorktrees(this.ctx.directory, effect.launcher)
-      case "worktree-launch":
-        return this.launchWorktree(effect)
-      case "worktree-command": {
+      },
+    } satisfies Partial<Handlers>
+  }
+
+  /** Worktree loops and parallel runs: git as the model of branches, every file the real one. */
+  private worktreeHandlers() {
+    return {
+      worktrees: (effect) => readWorktrees(this.ctx.directory, effect.launcher),
+      "story-worktree": (effect) => storyWorktree(this.ctx.directory, effect.name, effect.run),
+      "worktree-launch": (effect) => this.launchWorktree(effect),
+      "worktree-command": (effect) => {
         // The worktree's /ralph has run its first turn: its loop started there, unless it was refused.
         const wt = this.worktreeLoops.findLast((w) => w.path === effect.path)
         if (wt && !wt.loop && !wt.refused && existsSync(wt.path)) this.saveWorktreeLoop(wt, "running")
         return {}
-      }
-      case "worktree-commit": {
+      },
+      "worktree-commit": (effect) => {
         const wt = this.worktreeLoops.findLast((w) => w.path === effect.path)
         if (!wt?.branch.uncommitted) return undefined
         wt.branch.commits += 1
         wt.branch.uncommitted = false
         return `${wt.name}-${wt.branch.commits}`
-      }
-      case "worktree-merge-facts":
-        return this.mergeFacts(effect.state)
-      case "worktree-merge":
-        return this.merge(effect)
-      case "worktree-archive":
-        return archiveWorktreeFiles(this.ctx.directory, effect.name, effect.path, this.now)
-      case "worktree-remove": {
+      },
+      "worktree-merge-facts": (effect) => this.mergeFacts(effect.state),
+      "worktree-merge": (effect) => this.merge(effect),
+      "worktree-archive": (effect) => archiveWorktreeFiles(this.ctx.directory, effect.name, effect.path, this.now),
+      "worktree-remove": (effect) => {
         const wt = this.worktreeNamed(effect.name)
         rmSync(effect.path, { recursive: true, force: true })
         Object.assign(wt, { removed: true })
         wt.branch.exists = false
-        return { removed: true }
-      }
-      case "worktree-wake":
-        // A call into the worktree's directory starts its instance: the simulated ones run anyway.
-        return undefined
-      case "worktree-reclaim": {
+        return { removed: true as const }
+      },
+      // A call into the worktree's directory starts its instance: the simulated ones run anyway.
+      "worktree-wake": () => undefined,
+      "worktree-reclaim": (effect) => {
         // What git would show: a branch with commits of its own, or files in the folder, keep it.
         const wt = this.worktreeLoops.findLast((w) => w.name === effect.name && !w.removed)
-        if (!wt || wt.loop || wt.branch.commits > wt.branch.inMain || wt.branch.uncommitted) return { ok: false, why: "it holds work" }
+        if (!wt || wt.loop || wt.branch.commits > wt.branch.inMain || wt.branch.uncommitted) return { ok: false as const, why: "it holds work" }
         rmSync(effect.path, { recursive: true, force: true })
         Object.assign(wt, { removed: true })
         wt.branch.exists = false
-        return { ok: true }
-      }
-      case "worktree-record": {
+        return { ok: true as const }
+      },
+      "worktree-record": async (effect) => {
         await writeWorktreeState(effect.directory, effect.state)
         if (effect.state.merge) this.worktreeNamed(effect.state.name).outcome = effect.state.merge
         return undefined
-      }
-      case "story-worktree":
-        return storyWorktree(this.ctx.directory, effect.name, effect.run)
-      case "parallel-run":
-        return readParallelRun(this.ctx.directory)
-      case "parallel-record":
-        return writeParallelRun(this.ctx.directory, effect.run)
-      case "parallel-mark": {
+      },
+      "parallel-run": () => readParallelRun(this.ctx.directory),
+      "parallel-record": (effect) => writeParallelRun(this.ctx.directory, effect.run),
+      "parallel-mark": async (effect) => {
         const written = await writePlanBack(this.ctx.directory, effect.plan)
         for (const id of this.markedInPlan()) if (!this.marked.includes(id)) this.marked.push(id)
         return written
-      }
-      default:
-        throw new Error(`the simulator has no answer for the effect ${effect.kind}`)
-    }
+      },
+    } satisfies Partial<Handlers>
   }
 
   /** A check passes when the work tree is in an even state (every edit flips it). */
