@@ -3,7 +3,8 @@
 // tree still), beside the progress sample, so it adds nothing to the time to the next prompt.
 // Not a git repository: one notice when the loop starts, and none after.
 import type { Loop } from "../loop/loop.js"
-import { io, log, notify, type Job } from "../engine/effects.js"
+import { io, type Job } from "../effects/kernel.js"
+import { log, notify } from "../effects/jobs.js"
 
 export function* startCheckpoint(loop: Loop): Job {
   const result = yield* io({ kind: "checkpoint", loop, iteration: 0 })

@@ -7,7 +7,8 @@
 import { CheckpointListError, rollbackSummary, rollbackTarget } from "./checkpoints.js"
 import type { Loop } from "../loop/loop.js"
 import { rollbackRefusal, TURN_UNDER_WAY } from "./rollback-rule.js"
-import { io, log, type Job } from "../engine/effects.js"
+import { io, type Job } from "../effects/kernel.js"
+import { log } from "../effects/jobs.js"
 import type { LoopJobContext } from "../loop/job-context.js"
 
 export interface RollbackResult {

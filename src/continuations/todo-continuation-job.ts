@@ -4,7 +4,8 @@
 import { nextTodoStep } from "./todo-rule.js"
 import { countdownNotice, todoLimitNotice, todoPrompt } from "./texts.js"
 import type { Turn } from "../loop/turn.js"
-import { io, log, notify, type Job } from "../engine/effects.js"
+import { io, type Job } from "../effects/kernel.js"
+import { log, notify } from "../effects/jobs.js"
 import type { Still } from "./continue-session-job.js"
 import type { ContinuationJobContext } from "./job-context.js"
 

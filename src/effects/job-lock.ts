@@ -2,7 +2,7 @@
 // worktree loops a launch checks against maxParallelLoops, a merge into the user's branch). A job
 // takes the lock with the `lock` effect — production waits for it, the simulator leaves the job
 // waiting until the holder has let go — and lets go when it ends, however it ends.
-import type { Job } from "../engine/effects.js"
+import type { Job } from "./kernel.js"
 
 export class JobLock {
   private held = false

@@ -6,12 +6,9 @@ import type { ToastVariant } from "../host/port.js"
 import type { Host } from "../host/port.js"
 import { currentStory, doneIn, storyPosition } from "../plan/plan.js"
 
-export interface Notice {
-  variant: ToastVariant
-  title: string
-  message: string
-  duration?: number
-}
+import type { Notice } from "../host/notice.js"
+export type { Notice }
+
 
 export const show = (api: Pick<Host, "toast">, notice: Notice): void => api.toast(notice.variant, notice.title, notice.message, notice.duration)
 

@@ -6,7 +6,8 @@ import type { Loop } from "../loop/loop.js"
 import { lessonsOf, returningFailures } from "./lessons.js"
 import { entries } from "./memory-file.js"
 import { loopMemorySection } from "./relevance.js"
-import { io, log, type Job } from "../engine/effects.js"
+import { io, type Job } from "../effects/kernel.js"
+import { log } from "../effects/jobs.js"
 
 const checkNames = (loop: Loop) => loop.settings.checks.map((c) => c.name)
 

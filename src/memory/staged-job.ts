@@ -1,7 +1,8 @@
 // A loop ended: the notes the model staged for it become project memory if it completed (its
 // checks passed), and otherwise stay under `## Staging`, marked unverified.
 import type { Loop } from "../loop/loop.js"
-import { io, log, type Job } from "../engine/effects.js"
+import { io, type Job } from "../effects/kernel.js"
+import { log } from "../effects/jobs.js"
 
 export function* settleStaged(loop: Loop): Job {
   const completed = loop.stopReason === "completed"

@@ -1,7 +1,8 @@
 // A loop ended, its breaker opened, or it waits long: the user is told where they are (notify.*).
 // A job of its own, so nothing of the loop waits for a desktop or a webhook.
 import type { Notification } from "./notification.js"
-import { io, log, type Job } from "../engine/effects.js"
+import { io, type Job } from "../effects/kernel.js"
+import { log } from "../effects/jobs.js"
 
 export function* announce(notification: Notification): Job {
   const { problems } = yield* io({ kind: "send-notification", notification })

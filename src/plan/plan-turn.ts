@@ -3,7 +3,8 @@
 import { planProblem } from "./plan-reader.js"
 import { planRetryPrompt } from "./prompts.js"
 import type { PlanRequest } from "./requests.js"
-import { io, log, notify, type Job } from "../engine/effects.js"
+import { io, type Job } from "../effects/kernel.js"
+import { log, notify } from "../effects/jobs.js"
 import type { Settings } from "../config/schema.js"
 import type { PlanRequests } from "./requests.js"
 

@@ -10,7 +10,8 @@ import { currentStory } from "../plan/plan.js"
 import { reviewPrompt, reviewTitle, VERDICT_AGAIN } from "./prompt.js"
 import { REVIEW_AGENT, type ReviewOptions } from "./settings.js"
 import { parseVerdict, type Verdict } from "./verdict.js"
-import { all, io, log, notify, type Job } from "../engine/effects.js"
+import { all, io, type Job } from "../effects/kernel.js"
+import { log, notify } from "../effects/jobs.js"
 import type { LoopJobContext } from "../loop/job-context.js"
 
 export interface Review {

@@ -1,13 +1,23 @@
 // The effect kinds of worktree loops and parallel plan runs, the main instance's side
 // (src/worktrees/AGENTS.md). Declared into the kernel's `Effects` (src/effects/kernel.ts); handled in
-// src/engine/handlers/worktrees.ts. The two that read the worktrees' files are in src/store/effects.ts.
+// src/engine/handlers/worktrees.ts.
 import type { ParallelRun } from "./parallel.js"
 import type { PlanState } from "../plan/plan.js"
 import type { MergeFacts } from "./merge-plan.js"
-import type { WorktreeStarted, WorktreeState } from "./worktree-state.js"
+import type { WorktreeStarted } from "./worktree-start.js"
+import type { Launcher, WorktreeState } from "./worktree-state.js"
+import type { StoryWorktree } from "./parallel-file.js"
+import type { WorktreeEntry } from "./worktree-loops.js"
 
 declare module "../effects/kernel.js" {
   interface Effects {
+    /**
+     * The project's worktree loops, from their files, as the `launcher` asking sees them (its own
+     * launches are not cut).
+     */
+    worktrees: { ask: { launcher: Launcher }; result: WorktreeEntry[] }
+    /** Where a parallel run's story worktree `name` is now: settled, running, or absent. */
+    "story-worktree": { ask: { name: string; run: ParallelRun }; result: StoryWorktree }
     /**
      * Makes the worktree and its branch, its config and worktree.json, and a session there (a failure
      * after the worktree exists is recorded in it).

@@ -8,7 +8,8 @@ import type { WorktreeStart, WorktreeStarted } from "../worktrees/worktree-start
 import { isLive, leftByFailedStart, stageOf } from "./lifecycle.js"
 import { nameFromTask } from "./names.js"
 import type { WorktreeState } from "./worktree-state.js"
-import { io, log, type Job } from "../engine/effects.js"
+import { io, type Job } from "../effects/kernel.js"
+import { log } from "../effects/jobs.js"
 
 export function* launchWorktree(ctx: WorktreeContext, fromSession: string, start: WorktreeStart): Job<WorktreeStarted> {
   const settings = { ...ctx.settings.current, ...start.overrides }

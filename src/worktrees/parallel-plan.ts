@@ -10,7 +10,7 @@ import type { ParallelRun } from "./parallel.js"
 import type { PlanState } from "../plan/plan.js"
 import { readParallelRun, RUN_FILE, type SettledWorktree } from "./parallel-file.js"
 import type { WorktreeState } from "./worktree-state.js"
-import type { Job } from "../engine/effects.js"
+import type { Job } from "../effects/kernel.js"
 import { JobLock, locked } from "../effects/job-lock.js"
 import { reconcileRun, startRun, storyEnd, storyEnded, type RunStart } from "./parallel-run-job.js"
 

@@ -11,7 +11,8 @@ import { madeByRun, runOver, storiesToStart, storyTask, storyWorktreeName, type 
 import type { PlanState, StoryDone } from "../plan/plan.js"
 import type { SettledWorktree } from "./parallel-file.js"
 import type { WorktreeState } from "./worktree-state.js"
-import { io, log, type Job } from "../engine/effects.js"
+import { io, type Job } from "../effects/kernel.js"
+import { log } from "../effects/jobs.js"
 import { launchWorktree } from "./launch-job.js"
 import { reachedBranch } from "./settle-job.js"
 

@@ -9,7 +9,8 @@ import type { SettledWorktree } from "./parallel-file.js"
 import type { WorktreeEntry } from "./worktree-loops.js"
 import { mergeAction, mergeHint, type MergeAction } from "./merge-plan.js"
 import type { MergeOutcome, WorktreeState } from "./worktree-state.js"
-import { io, log, type Job } from "../engine/effects.js"
+import { io, type Job } from "../effects/kernel.js"
+import { log } from "../effects/jobs.js"
 
 export interface EndedWorktree {
   entry: WorktreeEntry

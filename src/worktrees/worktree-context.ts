@@ -1,7 +1,7 @@
 // What worktree loops and parallel runs use of their instance: the instance's RalphContext
 // (src/engine/context.ts) has all of it, and this folder needs nothing above it.
 import type { LiveSettings } from "../config/live-settings.js"
-import type { Job } from "../engine/effects.js"
+import type { Job } from "../effects/kernel.js"
 import type { Host } from "../host/port.js"
 import type { ParallelPlan } from "./parallel-plan.js"
 import type { WorktreeWatch } from "./worktree-watch.js"

@@ -45,5 +45,3 @@ export const worktreeStateSchema = z.object({
 })
 export type WorktreeState = z.infer<typeof worktreeStateSchema>
 
-/** A worktree loop's launch: where it runs, or why not (`full`: refused only because maxParallelLoops worktree loops run already, a later try may start). */
-export type WorktreeStarted = { ok: true; state: WorktreeState; path: string; sessionID: string } | { ok: false; error: string; full?: true }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest"
 import type { JobHost } from "../../src/engine/runner.js"
 import { LoopRunner } from "../../src/engine/runner.js"
-import type { Job } from "../../src/engine/effects.js"
+import type { Job } from "../../src/effects/kernel.js"
 import { ControlTurns } from "../../src/engine/control-turns.js"
 import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.js"
 import type { RalphContext } from "../../src/engine/context.js"

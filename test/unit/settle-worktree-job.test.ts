@@ -1,7 +1,7 @@
 // The settling job's steps, driven effect by effect with scripted answers: what it asks for, in
 // which order, and what it records where.
 import { describe, expect, it } from "vitest"
-import type { Effect, Job } from "../../src/engine/effects.js"
+import type { Effect, Job } from "../../src/effects/kernel.js"
 import { settleWorktree } from "../../src/worktrees/settle-job.js"
 import type { MergeFacts } from "../../src/worktrees/merge-plan.js"
 import type { WorktreeState } from "../../src/worktrees/worktree-state.js"

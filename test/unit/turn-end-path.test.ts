@@ -2,7 +2,7 @@
 // turn settles (the sample, the checkpoint, the progress log's changed files) stays out of the path
 // from the settle's end to the next prompt.
 import { describe, expect, it } from "vitest"
-import type { Effect, Job } from "../../src/engine/effects.js"
+import type { Effect, Job } from "../../src/effects/kernel.js"
 import type { JobContext } from "../../src/engine/jobs/context.js"
 import { turnEnded } from "../../src/engine/jobs/turn-ended.js"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"

@@ -3,7 +3,8 @@
 import { judgeClaim, type ClaimJudgement } from "../../loop/claim.js"
 import type { DiagnosticSnapshot } from "../../checks/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
-import { io, log, type Job } from "../effects.js"
+import { io, type Job } from "../../effects/kernel.js"
+import { log } from "../../effects/jobs.js"
 import { runChecks } from "./checks.js"
 import type { JobContext } from "./context.js"
 

@@ -1,7 +1,8 @@
 // A loop stopped: its session's title says how it ended (src/loop/outcome.ts).
 import type { Loop } from "../../loop/loop.js"
 import { outcomeTitle } from "../../loop/outcome.js"
-import { io, log, type Job } from "../effects.js"
+import { io, type Job } from "../../effects/kernel.js"
+import { log } from "../../effects/jobs.js"
 
 /** Called right after the stop, before anything else can happen in the session. */
 export function* retitleEnded(loop: Loop): Job {

@@ -2,7 +2,8 @@
 // recovery finds the prompt in the session or knows it must send it again.
 import type { Loop } from "../../loop/loop.js"
 import type { Turn } from "../../loop/turn.js"
-import { io, reached, type Job } from "../effects.js"
+import { io, type Job } from "../../effects/kernel.js"
+import { reached } from "../../effects/jobs.js"
 import type { JobContext } from "./context.js"
 
 /**

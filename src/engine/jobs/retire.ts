@@ -1,7 +1,8 @@
 // Strategy `recreate`: an old session is archived (its transcript next to its summary) and deleted —
 // only once it is idle, and never while a loop lives in it.
 import type { Loop } from "../../loop/loop.js"
-import { io, log, reached, type Job } from "../effects.js"
+import { io, type Job } from "../../effects/kernel.js"
+import { log, reached } from "../../effects/jobs.js"
 import type { JobContext } from "./context.js"
 
 /** How long an old session may take to go idle before it is kept instead. */
