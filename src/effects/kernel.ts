@@ -4,7 +4,7 @@
 // a table of its own (test/fuzz/sim.ts), and can put any event between two of them.
 //
 // `Effects` is empty here: each feature declares its own effect kinds in its `effects.ts`, by module
-// augmentation of this interface (docs/architecture-effects.md). Both tables are typed `Handlers`,
+// augmentation of this interface (docs/architecture.md). Both tables are typed `Handlers`,
 // so a kind without a handler, or a handler with the wrong result, fails `npm run typecheck`.
 // This file imports nothing from the rest of src/.
 

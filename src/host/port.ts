@@ -1,6 +1,6 @@
 // The host port: everything the loop needs from the program it runs in (today OpenCode 1.x, through
 // src/opencode/api.ts). Named after what the loop means, not after a host's calls, so that another
-// host (OpenCode 2) can fit beside the 1.x one without touching the core. docs/architecture-port.md
+// host (OpenCode 2) can fit beside the 1.x one without touching the core. docs/architecture.md
 // maps each operation to its OpenCode v1 call and its v2 equivalent.
 //
 // The data shapes (Session, Todo, a message with its parts) are OpenCode 1.x's: the core reads
@@ -106,7 +106,7 @@ export type HostEvent =
 /**
  * What the host calls into the loop with: the inputs the core's handlers (src/hooks/) take, named
  * by concept. The 1.x adapter registers them as OpenCode's plugin hooks (src/instance.ts,
- * src/plugin.ts); the table in docs/architecture-port.md gives each one's v1 hook and v2 equivalent.
+ * src/plugin.ts); the table in docs/architecture.md gives each one's v1 hook and v2 equivalent.
  * A description, not yet a seam the hooks are built on.
  */
 export interface HostHooks {
