@@ -31,7 +31,10 @@ export async function runCliAsync(
   env?: NodeJS.ProcessEnv,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await execCli(process.execPath, [CLI, ...args], { encoding: "utf8", ...(env ? { env } : {}) })
+    const { stdout, stderr } = await execCli(process.execPath, [CLI, ...args], {
+      encoding: "utf8",
+      ...(env ? { env } : {}),
+    })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string }

@@ -25,7 +25,12 @@ interface LoopWork {
 }
 
 /** Commits what the loop changed since it began (`ignore`: its own folders), never a file of the user's. */
-export async function commitLoopWork(directory: string, loop: LoopWork, ignore: readonly string[], message: string): Promise<StoryCommit> {
+export async function commitLoopWork(
+  directory: string,
+  loop: LoopWork,
+  ignore: readonly string[],
+  message: string,
+): Promise<StoryCommit> {
   const paths = await loopWorkPaths(directory, loop, ignore)
   return "skipped" in paths ? paths : commitStory(directory, paths.paths, message)
 }
@@ -34,12 +39,18 @@ export async function commitLoopWork(directory: string, loop: LoopWork, ignore: 
  * The loop's work: the paths it changed since it began and not committed since (`ignore`: its own
  * folders), never a file of the user's — or why that cannot be told.
  */
-export async function loopWorkPaths(directory: string, loop: LoopWork, ignore: readonly string[]): Promise<{ paths: string[] } | { skipped: string }> {
+export async function loopWorkPaths(
+  directory: string,
+  loop: LoopWork,
+  ignore: readonly string[],
+): Promise<{ paths: string[] } | { skipped: string }> {
   const unknown = startUnknown(loop)
   if (unknown) return { skipped: unknown }
   const files = await filesChangedSinceStart(directory, loopStart(loop), ignore)
   // Committed or reverted meanwhile, or a file of no commit's that is gone: nothing of it to commit.
-  const changed = files.filter((f) => f.code !== "committed" && f.code !== "reverted" && f.code !== "deleted").map((f) => f.path)
+  const changed = files
+    .filter((f) => f.code !== "committed" && f.code !== "reverted" && f.code !== "deleted")
+    .map((f) => f.path)
   return { paths: loop.startedAt === undefined ? changed : await writtenSince(directory, changed, loop.startedAt) }
 }
 
@@ -72,7 +83,8 @@ export async function commitStory(directory: string, paths: readonly string[], m
     throw error
   })
   if (!branch) return { skipped: "HEAD is detached (or this is not a git repository)" }
-  if ((await gitText(directory, ["ls-files", "-u"])).trim()) return { skipped: "the index holds a conflict (unmerged files)" }
+  if ((await gitText(directory, ["ls-files", "-u"])).trim())
+    return { skipped: "the index holds a conflict (unmerged files)" }
   if (paths.length === 0) return { skipped: "the story changed no files" }
   const born = (await headCommit(directory)) !== undefined
   const identity = await commitIdentity(directory)
@@ -81,9 +93,21 @@ export async function commitStory(directory: string, paths: readonly string[], m
     // A path neither in HEAD nor on disk (made and removed again, or removed with `git rm`) has nothing to stage.
     const inHead = new Set((await gitText(directory, ["ls-files", "-z"], { env })).split("\0"))
     const present: string[] = []
-    for (const path of paths) if (inHead.has(path) || (await lstat(join(directory, path)).then(() => true, () => false))) present.push(path)
+    for (const path of paths)
+      if (
+        inHead.has(path) ||
+        (await lstat(join(directory, path)).then(
+          () => true,
+          () => false,
+        ))
+      )
+        present.push(path)
     await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], { env, input: pathList(present) })
-    const changed = (await gitText(directory, ["diff", "--cached", "--name-only", "--no-renames", "-z", "--relative"], { env })).split("\0").filter(Boolean)
+    const changed = (
+      await gitText(directory, ["diff", "--cached", "--name-only", "--no-renames", "-z", "--relative"], { env })
+    )
+      .split("\0")
+      .filter(Boolean)
     if (changed.length === 0) return { skipped: "the story changed no files" }
     await gitText(directory, ["commit", "-q", "-m", message], { env: { ...env, ...identity } })
     await takeCommitted(directory, env, changed)

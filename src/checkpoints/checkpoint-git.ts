@@ -50,9 +50,18 @@ export const workTreeSnapshot = (directory: string): Promise<string | undefined>
  * loop — the checkpoints of an earlier loop of the same id go then); undefined when the project is
  * not a git repository.
  */
-export async function makeCheckpoint(directory: string, loopID: string, iteration: number): Promise<Checkpoint | undefined> {
+export async function makeCheckpoint(
+  directory: string,
+  loopID: string,
+  iteration: number,
+): Promise<Checkpoint | undefined> {
   if (iteration === 0) await removeCheckpoints(directory, loopID)
-  return saveWorkTree(directory, loopID, iteration, checkpointNumber(await listCheckpoints(directory, loopID), iteration))
+  return saveWorkTree(
+    directory,
+    loopID,
+    iteration,
+    checkpointNumber(await listCheckpoints(directory, loopID), iteration),
+  )
 }
 
 /** The work tree now, as the next checkpoint (before a rollback writes another one's files). */
@@ -60,7 +69,12 @@ export async function saveBeforeRollback(directory: string, loopID: string): Pro
   return saveWorkTree(directory, loopID, undefined, nextCheckpointNumber(await listCheckpoints(directory, loopID)))
 }
 
-async function saveWorkTree(directory: string, loopID: string, iteration: number | undefined, number: number): Promise<Checkpoint | undefined> {
+async function saveWorkTree(
+  directory: string,
+  loopID: string,
+  iteration: number | undefined,
+  number: number,
+): Promise<Checkpoint | undefined> {
   return inRepository(directory, async (env) => {
     const [tree, head, identity] = await Promise.all([
       workTreeTree(directory, env),
@@ -87,7 +101,14 @@ async function checkpointRefs(directory: string, format: string, prefix: string)
 /** The ids of the loops that have checkpoints in this repository. */
 export async function loopsWithCheckpoints(directory: string): Promise<string[]> {
   const out = await checkpointRefs(directory, "%(refname)", CHECKPOINT_PREFIX)
-  return [...new Set(out.split("\n").filter(Boolean).map((ref) => ref.slice(CHECKPOINT_PREFIX.length, ref.lastIndexOf("/"))))]
+  return [
+    ...new Set(
+      out
+        .split("\n")
+        .filter(Boolean)
+        .map((ref) => ref.slice(CHECKPOINT_PREFIX.length, ref.lastIndexOf("/"))),
+    ),
+  ]
 }
 
 /** The loop's checkpoints, oldest first (none outside a git repository); a CheckpointListError when git fails. */
@@ -99,7 +120,13 @@ export async function listCheckpoints(directory: string, loopID: string): Promis
     .filter(Boolean)
     .map((line) => {
       const [ref = "", commit = "", at = "0", ...subject] = line.split(" ")
-      return { ref, commit, number: Number(ref.slice(ref.lastIndexOf("/") + 1)), iteration: iterationOf(subject.join(" ")), at: Number(at) * 1000 }
+      return {
+        ref,
+        commit,
+        number: Number(ref.slice(ref.lastIndexOf("/") + 1)),
+        iteration: iterationOf(subject.join(" ")),
+        at: Number(at) * 1000,
+      }
     })
     .filter((c) => Number.isInteger(c.number))
     .sort((a, b) => a.number - b.number)
@@ -110,13 +137,15 @@ async function changesBetween(directory: string, from: string, to: string): Prom
   const out = await gitText(directory, ["diff", "--name-status", "--no-renames", "-z", from, to, ...PATHS])
   const fields = out.split("\0").filter(Boolean)
   const changes: TreeChange[] = []
-  for (let i = 0; i + 1 < fields.length; i += 2) changes.push({ status: fields[i] as TreeChange["status"], path: fields[i + 1] as string })
+  for (let i = 0; i + 1 < fields.length; i += 2)
+    changes.push({ status: fields[i] as TreeChange["status"], path: fields[i + 1] as string })
   return changes
 }
 
 /** Files changed from one commit to the next (for the listing): none when git cannot say — a listing
  * of checkpoints shows what it can (documented choice; a rollback uses changesBetween, which throws). */
-export const changedBetween = (directory: string, from: string, to: string) => changesBetween(directory, from, to).catch(() => [])
+export const changedBetween = (directory: string, from: string, to: string) =>
+  changesBetween(directory, from, to).catch(() => [])
 
 /**
  * Writes checkpoint `target`'s files into the work tree: files it has that differ or are missing are
@@ -127,19 +156,28 @@ export const changedBetween = (directory: string, from: string, to: string) => c
 export async function restoreCheckpoint(directory: string, present: string, target: string): Promise<TreeChange[]> {
   const top = (await gitText(directory, ["rev-parse", "--show-toplevel"])).trim()
   const changes: TreeChange[] = []
-  for (const change of await changesBetween(directory, present, target)) if (change.status !== "A" || !(await isFileThere(join(top, change.path)))) changes.push(change)
+  for (const change of await changesBetween(directory, present, target))
+    if (change.status !== "A" || !(await isFileThere(join(top, change.path)))) changes.push(change)
   const prefix = (await gitText(directory, ["rev-parse", "--show-prefix"])).trim()
   await withTempIndex(directory, async (env) => {
     await gitText(top, ["read-tree", target], { env })
     const write = changes.filter((c) => c.status !== "D").map((c) => c.path)
     if (write.length > 0) await gitText(top, ["checkout-index", "-f", "-z", "--stdin"], { env, input: pathList(write) })
   })
-  for (const change of changes.filter((c) => c.status === "D")) await unlink(join(top, change.path)).catch(() => undefined)
+  for (const change of changes.filter((c) => c.status === "D"))
+    await unlink(join(top, change.path)).catch(() => undefined)
   // git answers from the repository root; the user reads paths from the project.
-  return changes.map((c) => ({ ...c, path: prefix && c.path.startsWith(prefix) ? c.path.slice(prefix.length) : c.path }))
+  return changes.map((c) => ({
+    ...c,
+    path: prefix && c.path.startsWith(prefix) ? c.path.slice(prefix.length) : c.path,
+  }))
 }
 
-const isFileThere = (path: string): Promise<boolean> => lstat(path).then((info) => !info.isDirectory(), () => false)
+const isFileThere = (path: string): Promise<boolean> =>
+  lstat(path).then(
+    (info) => !info.isDirectory(),
+    () => false,
+  )
 
 /** Removes every checkpoint of a loop. */
 export async function removeCheckpoints(directory: string, loopID: string): Promise<number> {

@@ -10,7 +10,10 @@ declare module "../effects/kernel.js" {
      * The work tree as iteration `iteration` left it (0: before the loop), on `refs/ralph/<loop>/<n>`;
      * never throws.
      */
-    checkpoint: { ask: { loop: Loop; iteration: number }; result: { made: Checkpoint } | { notGit: true } | { problem: string } }
+    checkpoint: {
+      ask: { loop: Loop; iteration: number }
+      result: { made: Checkpoint } | { notGit: true } | { problem: string }
+    }
     /**
      * The loop's checkpoints, oldest first (none: not a git repository, or none made yet); a listing
      * git fails throws a CheckpointListError.

@@ -60,7 +60,11 @@ export class CheckGroups {
   }
 }
 
-export async function runCheck(check: CheckConfig, directory: string, groups = new CheckGroups()): Promise<CheckResult> {
+export async function runCheck(
+  check: CheckConfig,
+  directory: string,
+  groups = new CheckGroups(),
+): Promise<CheckResult> {
   const started = Date.now()
   const timeoutMs = (check.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000
   const base = { name: check.name, kind: check.kind, command: check.command, exitCode: null, durationMs: 0, output: "" }
@@ -71,10 +75,16 @@ export async function runCheck(check: CheckConfig, directory: string, groups = n
   const durationMs = Date.now() - started
   const ran = { ...base, exitCode, durationMs, output }
   if (spawnError) return { ...ran, ...empty, status: "error", output: spawnError }
-  if (timedOut) return { ...ran, ...empty, status: "timeout", output: `${output}\n[killed after ${timeoutMs / 1000} s]` }
+  if (timedOut)
+    return { ...ran, ...empty, status: "timeout", output: `${output}\n[killed after ${timeoutMs / 1000} s]` }
   if (groups.isClosed) return { ...stopped, ...ran, output: `${output}\n[killed: the plugin was disposed]` }
   if (exitCode === 127 || /command not found|not recognized as an internal/i.test(output.slice(-500)))
-    return { ...ran, ...empty, status: "missing", output: `${output}\n[the command was not found: is the tool installed?]` }
+    return {
+      ...ran,
+      ...empty,
+      status: "missing",
+      output: `${output}\n[the command was not found: is the tool installed?]`,
+    }
   const counts = parseCheckOutput(check.kind, output, exitCode, directory)
   return { ...ran, ...counts, status: exitCode === 0 ? "passed" : "failed" }
 }

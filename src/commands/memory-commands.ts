@@ -7,7 +7,12 @@ import { MEMORY_FILE } from "../project/own-files.js"
 import { CONTROL_MARKER, type MemoryCommand } from "../host/commands.js"
 import { replaceText } from "./text.js"
 
-export async function runMemoryCommand(ctx: RalphContext, command: MemoryCommand, args: string, parts: Part[]): Promise<void> {
+export async function runMemoryCommand(
+  ctx: RalphContext,
+  command: MemoryCommand,
+  args: string,
+  parts: Part[],
+): Promise<void> {
   let title: string
   let message: string
   try {
@@ -17,5 +22,9 @@ export async function runMemoryCommand(ctx: RalphContext, command: MemoryCommand
     message = `${MEMORY_FILE} could not be read or written: ${String(error)}`
   }
   ctx.api.toast("info", title, message.split("\n").slice(0, 3).join("\n"))
-  replaceText(parts, `${CONTROL_MARKER} /${command}\n\n${message}\n\n(This message is for the user; the Ralph loop plugin already did it. Reply with just "OK".)`)
+  replaceText(
+    parts,
+    `${CONTROL_MARKER} /${command}\n\n${message}\n\n(This message is for the user; the Ralph loop plugin already ` +
+      `did it. Reply with just "OK".)`,
+  )
 }

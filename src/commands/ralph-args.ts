@@ -73,7 +73,10 @@ function taskOf(line: string, cut: ReadonlyArray<[number, number]>): string {
     from = end
   }
   task += line.slice(from)
-  return task.replace(/[ \t]{2,}/g, " ").replace(/ *\n */g, "\n").trim()
+  return task
+    .replace(/[ \t]{2,}/g, " ")
+    .replace(/ *\n */g, "\n")
+    .trim()
 }
 
 /** Flags that do not go together (or one that needs another). */

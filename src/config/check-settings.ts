@@ -14,9 +14,7 @@ export type CheckConfig = z.output<typeof checkSchema>
 
 /** How the model says it is done, and which checks judge the claim (keys in the settings' order). */
 export const claimSettingSchemas = {
-  statusBlock: z
-    .boolean()
-    .describe("Ask the model to end each turn with a ---RALPH_STATUS--- block (read as a hint)."),
+  statusBlock: z.boolean().describe("Ask the model to end each turn with a ---RALPH_STATUS--- block (read as a hint)."),
   exitGate: z
     .enum(["promise", "dual", "either"])
     .describe(

@@ -55,9 +55,7 @@ export const featureSettingSchemas = {
   completionMarkers: z
     .array(literal)
     .max(20, "at most 20 markers")
-    .describe(
-      "Extra literal markers (e.g. \"<jikime:done />\") that count as the promise wherever the promise is read.",
-    ),
+    .describe('Extra literal markers (e.g. "<jikime:done />") that count as the promise wherever the promise is read.'),
   disabledFeatures: z
     .array(featureName)
     .describe(`Features switched off: ${FEATURES.join(", ")}. A disabled feature does nothing at all.`),

@@ -8,7 +8,7 @@ export const gitSettingSchemas = {
     .boolean()
     .describe(
       "After the plugin verified a plan story done, commit the loop's changed files on the current branch as " +
-        "\"story <id>: <title>\" (with the repository's hooks; never on a detached HEAD or with a conflict). A " +
+        '"story <id>: <title>" (with the repository\'s hooks; never on a detached HEAD or with a conflict). A ' +
         "file you edit yourself while the loop runs counts as the loop's (the plugin cannot tell who wrote it): " +
         "keep your own edits out of the project meanwhile, or leave this off.",
     ),

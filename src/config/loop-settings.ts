@@ -27,9 +27,7 @@ export const loopSettingSchemas = {
     .trim()
     .min(1, "must not be empty")
     .describe("Directory, relative to the project, for <summaryPath>/<sessionID>/ralph_summary.md."),
-  autoRestart: z
-    .boolean()
-    .describe("false: report a missing promise with a toast instead of re-prompting."),
+  autoRestart: z.boolean().describe("false: report a missing promise with a toast instead of re-prompting."),
   strategy: z
     .enum(STRATEGIES)
     .describe(

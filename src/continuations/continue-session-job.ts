@@ -22,7 +22,10 @@ export type Still = () => boolean
  * this happens at every such turn end, and a job waiting out the settle cost many times more).
  * Undefined when neither continuation is on.
  */
-export function afterIdle(ctx: ContinuationJobContext, sessionID: string): { settleMs: number; job: () => Job } | undefined {
+export function afterIdle(
+  ctx: ContinuationJobContext,
+  sessionID: string,
+): { settleMs: number; job: () => Job } | undefined {
   const moment = ctx.continuations.moment(sessionID)
   const settings = ctx.settings()
   const todoOn = featureOn(settings, "todo-continuation")
@@ -31,7 +34,13 @@ export function afterIdle(ctx: ContinuationJobContext, sessionID: string): { set
   return { settleMs: settings.settleMs, job: () => settled(ctx, sessionID, moment, todoOn, autoOn) }
 }
 
-function* settled(ctx: ContinuationJobContext, sessionID: string, moment: Moment, todoOn: boolean, autoOn: boolean): Job {
+function* settled(
+  ctx: ContinuationJobContext,
+  sessionID: string,
+  moment: Moment,
+  todoOn: boolean,
+  autoOn: boolean,
+): Job {
   const watch = ctx.continuations
   const still: Still = () => watch.unchanged(sessionID, moment) && !hasLoop(ctx, sessionID)
   const skip = (why: string) => log("debug", `${sessionID} not continued: ${why}`)
@@ -48,7 +57,12 @@ function* settled(ctx: ContinuationJobContext, sessionID: string, moment: Moment
     if (autoOn && (yield* autoContinue(ctx, sessionID, turn, still))) return
     if (todoOn) yield* todoContinuation(ctx, sessionID, turn, still)
   } catch (error) {
-    yield { kind: "log", level: "warn", message: `continuation of ${sessionID} failed: ${error instanceof Error ? error.message : String(error)}`, cause: error }
+    yield {
+      kind: "log",
+      level: "warn",
+      message: `continuation of ${sessionID} failed: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    }
   }
 }
 

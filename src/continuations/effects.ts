@@ -5,6 +5,9 @@ import type { PromptInput } from "../host/port.js"
 declare module "../effects/kernel.js" {
   interface Effects {
     /** Sends a continuation prompt to a session without a loop. */
-    continue: { ask: { sessionID: string; feature: "todo-continuation" | "auto-continue"; input: PromptInput }; result: void }
+    continue: {
+      ask: { sessionID: string; feature: "todo-continuation" | "auto-continue"; input: PromptInput }
+      result: void
+    }
   }
 }

@@ -41,7 +41,22 @@ export interface InterpreterOptions {
  * The steps of worktree loops and parallel runs: each one's time goes to the debug log
  * (bench/worktree.ts reads it).
  */
-const TIMED = new Set<Effect["kind"]>(["lock", "worktrees", "worktree-launch", "worktree-command", "worktree-commit", "worktree-merge-facts", "worktree-merge", "worktree-archive", "worktree-remove", "worktree-record", "story-worktree", "parallel-run", "parallel-record", "parallel-mark"])
+const TIMED = new Set<Effect["kind"]>([
+  "lock",
+  "worktrees",
+  "worktree-launch",
+  "worktree-command",
+  "worktree-commit",
+  "worktree-merge-facts",
+  "worktree-merge",
+  "worktree-archive",
+  "worktree-remove",
+  "worktree-record",
+  "story-worktree",
+  "parallel-run",
+  "parallel-record",
+  "parallel-mark",
+])
 
 /** Which worktree (or lock) a timed step was about. */
 function subject(effect: Effect): string | undefined {
@@ -189,10 +204,13 @@ export class Interpreter {
     this.cancelTimer(loop)
     // Paused or stopped between its wait and this effect (a command ran meanwhile): no timer for it.
     if (!keepsTimer(loop)) return
-    const timer = setTimeout(() => {
-      this.timers.delete(loop)
-      this.options.onWake(loop)
-    }, Math.max(0, until - this.now()))
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(loop)
+        this.options.onWake(loop)
+      },
+      Math.max(0, until - this.now()),
+    )
     timer.unref?.()
     this.timers.set(loop, timer)
   }

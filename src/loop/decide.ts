@@ -30,7 +30,20 @@ export type Decision =
   /** The next iteration; `fresh` forces a new session whatever the strategy (context overflow). */
   | { type: "restart"; fresh: boolean; note?: string; feedback?: string }
 
-export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs" | "snapshots" | "gotchas" | "plan" | "review" | "lastProgress">>
+export type LoopUpdate = Partial<
+  Pick<
+    Loop,
+    | "breaker"
+    | "progress"
+    | "completionStreak"
+    | "backoffs"
+    | "snapshots"
+    | "gotchas"
+    | "plan"
+    | "review"
+    | "lastProgress"
+  >
+>
 
 export interface Outcome {
   decision: Decision
@@ -103,7 +116,7 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   if (snapshot && !plan && stagnantRuns(snapshots) >= settings.stagnationLimit) {
     const still = unmet.join(", ") || "no change"
     const detail =
-      `${settings.stagnationLimit} check runs in a row without fewer issues (stagnationLimit); still: ${still}`
+      `${settings.stagnationLimit} check runs in a row without fewer issues (stagnationLimit); ` + `still: ${still}`
     return done({ type: "stop", reason: "stagnation", detail }, { completionStreak, snapshots, gotchas, lastProgress })
   }
   const providerFailed = providerOutcome(loop, turnClass, storyDone, now)
@@ -226,7 +239,11 @@ function providerOutcome(
 function breakerWait(loop: Loop, breaker: Loop["breaker"], now: number, update: LoopUpdate): Outcome {
   const until = cooldownEndsAt(breaker, loop.settings)
   return {
-    decision: { type: "wait", wait: { reason: "breaker", until, then: "next" }, detail: breaker.reason ?? "no progress" },
+    decision: {
+      type: "wait",
+      wait: { reason: "breaker", until, then: "next" },
+      detail: breaker.reason ?? "no progress",
+    },
     update: { ...update, breaker },
   }
 }

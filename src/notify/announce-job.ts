@@ -6,5 +6,9 @@ import { log } from "../effects/jobs.js"
 
 export function* announce(notification: Notification): Job {
   const { problems } = yield* io({ kind: "send-notification", notification })
-  for (const problem of problems) yield* log("warn", `notification not delivered: ${problem}`, { loop: notification.payload.loop, event: notification.payload.event })
+  for (const problem of problems)
+    yield* log("warn", `notification not delivered: ${problem}`, {
+      loop: notification.payload.loop,
+      event: notification.payload.event,
+    })
 }

@@ -21,7 +21,9 @@ export class OpencodeCallError extends Error {
   }
 }
 
-/** What every SDK call resolves to (the client's default "fields" style): its data or its error, and the HTTP response. */
+/**
+ * What every SDK call resolves to (the client's default "fields" style): its data or its error, and the HTTP response.
+ */
 interface Answer {
   data?: unknown
   error?: unknown
@@ -48,16 +50,21 @@ export class OpencodeHost implements Host {
   private async answer<A extends Answer>(name: string, send: () => Promise<A>): Promise<A> {
     const fault = this.faults?.take(name)
     if (fault === "throw") throw new OpencodeCallError(name, "injected throw")
-    if (fault === "error") throw new OpencodeCallError(name, { name: "InjectedFault", data: { message: "injected error" } })
+    if (fault === "error")
+      throw new OpencodeCallError(name, { name: "InjectedFault", data: { message: "injected error" } })
     const request = fault === "timeout" ? new Promise<never>(() => undefined) : send()
     const timeoutMs = this.faults?.callTimeoutMs ?? TIMEOUT_MS[name] ?? DEFAULT_TIMEOUT_MS
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new OpencodeCallError(name, `no answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs)
+      timer = setTimeout(
+        () => reject(new OpencodeCallError(name, `no answer within ${Math.round(timeoutMs / 1000)} s`)),
+        timeoutMs,
+      )
     })
     try {
       const answer = await Promise.race([request, timeout])
-      if (answer.error !== undefined || !answer.response.ok) throw new OpencodeCallError(name, answer.error ?? answer.response.status)
+      if (answer.error !== undefined || !answer.response.ok)
+        throw new OpencodeCallError(name, answer.error ?? answer.response.status)
       return answer
     } finally {
       clearTimeout(timer)
@@ -67,7 +74,8 @@ export class OpencodeHost implements Host {
   /** One SDK call that answers with data: the data, or an OpencodeCallError. */
   private async call<A extends Answer>(name: string, send: () => Promise<A>): Promise<NonNullable<A["data"]>> {
     const { data, response } = await this.answer(name, send)
-    if (data === undefined || data === null) throw new OpencodeCallError(name, `no data in the answer (HTTP ${response.status})`)
+    if (data === undefined || data === null)
+      throw new OpencodeCallError(name, `no data in the answer (HTTP ${response.status})`)
     return data
   }
 
@@ -83,7 +91,8 @@ export class OpencodeHost implements Host {
   sessionExists(sessionID: string): Promise<boolean | undefined> {
     return this.sessionInfo(sessionID).then(
       () => true,
-      (error: unknown) => (error instanceof OpencodeCallError && /NotFound/i.test(JSON.stringify(error.detail)) ? false : undefined),
+      (error: unknown) =>
+        error instanceof OpencodeCallError && /NotFound/i.test(JSON.stringify(error.detail)) ? false : undefined,
     )
   }
 
@@ -98,13 +107,20 @@ export class OpencodeHost implements Host {
 
   /** With `directory`: a session of another directory, which OpenCode runs in that directory's own instance. */
   createSession(title: string, directory?: string): Promise<Session> {
-    if (directory === undefined) return this.call("session.create", () => this.client.session.create({ body: { title } }))
+    if (directory === undefined)
+      return this.call("session.create", () => this.client.session.create({ body: { title } }))
     return this.call("session.create", () => this.client.session.create({ body: { title }, query: { directory } }))
   }
 
   /** Runs a slash command in a session of `directory`'s instance; resolves when its turn has ended. */
   async runCommand(directory: string, sessionID: string, command: string, args: string): Promise<void> {
-    await this.answer("session.command", () => this.client.session.command({ path: { id: sessionID }, body: { command, arguments: args }, query: { directory } }))
+    await this.answer("session.command", () =>
+      this.client.session.command({
+        path: { id: sessionID },
+        body: { command, arguments: args },
+        query: { directory },
+      }),
+    )
   }
 
   /** Ends `directory`'s OpenCode instance (its plugins' dispose hooks run); the next call there starts a new one. */
@@ -129,7 +145,9 @@ export class OpencodeHost implements Host {
     // A worktree loop never moves the user's TUI: the session they started it from shows its progress.
     if (this.tuiDirectory) return
     const event: EventTuiSessionSelect = { type: "tui.session.select", properties: { sessionID } }
-    await this.call("tui.session.select", () => this.client.tui.publish({ body: event as unknown as TuiPublishData["body"] }))
+    await this.call("tui.session.select", () =>
+      this.client.tui.publish({ body: event as unknown as TuiPublishData["body"] }),
+    )
   }
 
   /** Queues a prompt and returns at once (HTTP 204); the turn runs in the background. */
@@ -199,7 +217,9 @@ export class OpencodeHost implements Host {
   log(level: LogLevel, message: string, extra?: Record<string, unknown>): void {
     if (level === "debug" && !this.debug) return
     const shown = level === "debug" ? "info" : level
-    this.call("app.log", () => this.client.app.log({ body: { service: "ralph-loop", level: shown, message, ...(extra ? { extra } : {}) } })).catch(() => undefined)
+    this.call("app.log", () =>
+      this.client.app.log({ body: { service: "ralph-loop", level: shown, message, ...(extra ? { extra } : {}) } }),
+    ).catch(() => undefined)
   }
 }
 

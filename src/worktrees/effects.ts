@@ -22,12 +22,18 @@ declare module "../effects/kernel.js" {
      * Makes the worktree and its branch, its config and worktree.json, and a session there (a failure
      * after the worktree exists is recorded in it).
      */
-    "worktree-launch": { ask: { state: Omit<WorktreeState, "base">; withChanges: boolean; title: string }; result: WorktreeStarted }
+    "worktree-launch": {
+      ask: { state: Omit<WorktreeState, "base">; withChanges: boolean; title: string }
+      result: WorktreeStarted
+    }
     /**
      * A worktree a start that did not finish left (`leftByFailedStart`) removed with its branch, once
      * git shows nothing of anyone's is in it; else why not.
      */
-    "worktree-reclaim": { ask: { name: string; path: string; base: string | undefined }; result: { ok: true } | { ok: false; why: string } }
+    "worktree-reclaim": {
+      ask: { name: string; path: string; base: string | undefined }
+      result: { ok: true } | { ok: false; why: string }
+    }
     /**
      * A call into the worktree's directory, which starts its OpenCode instance (and so its loop) after
      * a restart; a failure is logged, never thrown.
@@ -44,7 +50,10 @@ declare module "../effects/kernel.js" {
     /** The worktree's instance ends and its loop's files go to a fresh `merged/<NAME>/`; the archive's path. */
     "worktree-archive": { ask: { name: string; path: string }; result: string }
     /** The worktree folder and its merged branch removed; what failed, and whether the folder is gone all the same. */
-    "worktree-remove": { ask: { name: string; path: string }; result: { removed: true } | { problem: string; folderGone: boolean } }
+    "worktree-remove": {
+      ask: { name: string; path: string }
+      result: { removed: true } | { problem: string; folderGone: boolean }
+    }
     /** worktree.json written in `directory` (the worktree, or its archive). */
     "worktree-record": { ask: { directory: string; state: WorktreeState }; result: void }
     /** The parallel run under way (parallel.json), if any. */

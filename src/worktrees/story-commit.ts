@@ -18,7 +18,10 @@ import { loopWorkPaths, type StoryCommit } from "../changes/auto-commit.js"
 
 type LoopWork = Parameters<typeof loopWorkPaths>[1]
 
-/** Why a story's branch cannot be made in `directory` (undefined: it can): no commit to start from, or the branch exists. */
+/**
+ * Why a story's branch cannot be made in `directory` (undefined: it can): no commit to start from, or the branch
+ * exists.
+ */
 export async function storyBranchProblem(directory: string, branch: string): Promise<string | undefined> {
   const from = `--story commits the story's work on ${branch} from HEAD, and`
   const args = ["rev-parse", "--verify", "-q", "HEAD^{commit}"]
@@ -28,11 +31,21 @@ export async function storyBranchProblem(directory: string, branch: string): Pro
   if (!head.stdout.trim()) return `${from} the repository has no commit yet`
   const taken = await git(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`], { answers: [1] })
   if (!taken.ok) throw new GitError(["rev-parse"], taken)
-  return taken.stdout.trim() ? `the branch ${branch} exists already (a run of this story before?): delete it (git branch -D ${branch}) or merge it (ralph-loop plan merge)` : undefined
+  return taken.stdout.trim()
+    ? `the branch ${branch} exists already (a run of this story before?): delete it (git branch -D ${branch}) or ` +
+        `merge it (ralph-loop plan merge)`
+    : undefined
 }
 
 /** Commits the loop's work (its own folders `ignore` and the plan file aside) on a new branch `branch` from HEAD. */
-export async function commitStoryBranch(directory: string, loop: LoopWork, ignore: readonly string[], planFile: string, branch: string, message: string): Promise<StoryCommit> {
+export async function commitStoryBranch(
+  directory: string,
+  loop: LoopWork,
+  ignore: readonly string[],
+  planFile: string,
+  branch: string,
+  message: string,
+): Promise<StoryCommit> {
   const work = await loopWorkPaths(directory, loop, ignore)
   if ("skipped" in work) return work
   const paths = work.paths.filter((path) => path !== planFile)
@@ -46,10 +59,12 @@ export async function commitStoryBranch(directory: string, loop: LoopWork, ignor
     await gitText(directory, ["read-tree", head], { env })
     // Plain paths (update-index takes no pathspec magic): each as the work tree has it, or removed.
     const input = pathList(paths)
-    if (paths.length > 0) await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], { env, input })
+    if (paths.length > 0)
+      await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], { env, input })
     const tree = (await gitText(directory, ["write-tree"], { env })).trim()
-    const commit = (await gitText(directory, ["commit-tree", tree, "-p", head, "-m", message], { env: identity }))
-      .trim()
+    const commit = (
+      await gitText(directory, ["commit-tree", tree, "-p", head, "-m", message], { env: identity })
+    ).trim()
     // The empty old value: the branch must not exist (a run beside this one made it meanwhile).
     await gitText(directory, ["update-ref", "-m", `ralph-loop: ${message}`, `refs/heads/${branch}`, commit, ""])
     return { committed: `${branch} ${commit.slice(0, 7)}`, files: paths.length }

@@ -26,7 +26,8 @@ const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
  * empty) makes it fail — "fatal: failed to read .git/worktrees/<other>/commondir: Success" — which
  * a parallel run's worktrees made side by side met.
  */
-const worktreeListChange = <T>(main: string, change: () => Promise<T>): Promise<T> => inFileQueue(join(main, ".git", "worktrees"), change)
+const worktreeListChange = <T>(main: string, change: () => Promise<T>): Promise<T> =>
+  inFileQueue(join(main, ".git", "worktrees"), change)
 
 export class WorktreeError extends Error {}
 
@@ -52,7 +53,9 @@ export async function createWorktree(
   if (!commit) throw new WorktreeError("the repository has no commit yet to branch from")
   const branch = branchOf(name)
   if (await gitAsks(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])) {
-    throw new WorktreeError(`the branch ${branch} exists already; choose another name (or delete it: git branch -D ${branch})`)
+    throw new WorktreeError(
+      `the branch ${branch} exists already; choose another name (or delete it: git branch -D ${branch})`,
+    )
   }
   const path = worktreePath(directory, name)
   const baseBranch = await currentBranch(directory)
@@ -82,7 +85,16 @@ export async function mergeFacts(state: WorktreeState, strategy: MergeStrategy):
   const fastForward = await gitAsks(main, ["merge-base", "--is-ancestor", "HEAD", state.branch])
   const mainClean = (await gitText(main, ["status", "--porcelain", ...WORK])).trim() === ""
   const conflicts = strategy === "merge" && ahead && onBaseBranch ? await conflictsOf(main, state.branch) : []
-  return { strategy, branch: state.branch, ahead, onBaseBranch, baseBranch: state.base.branch, fastForward, mainClean, conflicts }
+  return {
+    strategy,
+    branch: state.branch,
+    ahead,
+    onBaseBranch,
+    baseBranch: state.base.branch,
+    fastForward,
+    mainClean,
+    conflicts,
+  }
 }
 
 /** The files a merge of `branch` into HEAD would leave in conflict (none: it merges cleanly). */
@@ -127,10 +139,17 @@ async function uncommittedInTheWay(main: string, branch: string): Promise<string
   // Changed in the work tree (the index is HEAD's), or untracked where the merge puts a file.
   const changed = new Set((await gitText(main, ["diff", "--name-only", "--no-renames", "-z"])).split("\0"))
   const found: string[] = []
-  const there = (path: string) => lstat(join(main, path)).then(() => true, () => false)
+  const there = (path: string) =>
+    lstat(join(main, path)).then(
+      () => true,
+      () => false,
+    )
   for (const { path, added } of written) if (changed.has(path) || (added && (await there(path)))) found.push(path)
   if (found.length === 0) return undefined
-  return `your uncommitted ${found.slice(0, 10).join(", ")}${found.length > 10 ? ", …" : ""} ${found.length === 1 ? "is" : "are"} in its way`
+  return (
+    `your uncommitted ${found.slice(0, 10).join(", ")}${found.length > 10 ? ", …" : ""} ` +
+    `${found.length === 1 ? "is" : "are"} in its way`
+  )
 }
 
 /** Removes the worktree folder and its branch, once merged (`git branch -d` refuses an unmerged one). */
@@ -148,26 +167,43 @@ export async function removeWorktree(main: string, name: string, force = false):
  * own (it is still at `base`, or your branch has every commit of it), and its folder holds no file
  * beyond that commit, ignored ones included (the plugin's `.opencode/` aside). What stops it: why.
  */
-export async function reclaimWorktree(main: string, name: string, base: string | undefined): Promise<{ ok: true } | { ok: false; why: string }> {
+export async function reclaimWorktree(
+  main: string,
+  name: string,
+  base: string | undefined,
+): Promise<{ ok: true } | { ok: false; why: string }> {
   try {
     const branch = branchOf(name)
     const listed = (await listWorktreeFolders(main)).find((w) => w.name === name)
     if (!listed) return { ok: false, why: "git does not list it as a worktree" }
     if (listed.branch !== branch) return { ok: false, why: `it is not on its branch ${branch}` }
     const tip = (await gitText(main, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])).trim()
-    if (tip !== base && (await unmergedCommits(main, branch)) > 0) return { ok: false, why: `its branch ${branch} has commits of its own` }
-    const files = await gitText(listed.path, ["status", "--porcelain", "-z", "--ignored", "--untracked-files=all", ...WORK])
+    if (tip !== base && (await unmergedCommits(main, branch)) > 0)
+      return { ok: false, why: `its branch ${branch} has commits of its own` }
+    const files = await gitText(listed.path, [
+      "status",
+      "--porcelain",
+      "-z",
+      "--ignored",
+      "--untracked-files=all",
+      ...WORK,
+    ])
     if (files !== "") return { ok: false, why: "it holds files that are not in its commit" }
     await worktreeListChange(main, () => gitText(main, ["worktree", "remove", "--force", listed.path]))
     await worktreeListChange(main, () => gitText(main, ["branch", "-D", branch]))
     return { ok: true }
   } catch (error) {
     // Documented choice: a failure here keeps the worktree (it is said why), it is never read as "empty".
-    return { ok: false, why: `git could not tell whether it holds work (${error instanceof Error ? error.message : String(error)})` }
+    return {
+      ok: false,
+      why: `git could not tell whether it holds work (${error instanceof Error ? error.message : String(error)})`,
+    }
   }
 }
 
-/** Commits on the worktree's branch that its base branch (or HEAD) does not have; a git failure throws (never "none"). */
+/**
+ * Commits on the worktree's branch that its base branch (or HEAD) does not have; a git failure throws (never "none").
+ */
 export async function unmergedCommits(main: string, branch: string): Promise<number> {
   const count = Number((await gitText(main, ["rev-list", "--count", `HEAD..${branch}`])).trim())
   if (!Number.isInteger(count)) throw new Error(`git rev-list: no count for ${branch}`)
@@ -181,7 +217,10 @@ export async function unmergedCommits(main: string, branch: string): Promise<num
  */
 export async function worktreeUncommitted(worktree: string): Promise<string[]> {
   const out = await gitText(worktree, ["status", "--porcelain", "-z", "--ignored", "--no-renames", ...WORK])
-  return out.split("\0").filter(Boolean).map((entry) => entry.slice(3))
+  return out
+    .split("\0")
+    .filter(Boolean)
+    .map((entry) => entry.slice(3))
 }
 
 /** Whether the worktree holds anything beyond its commit (worktreeUncommitted); a git failure throws. */
@@ -192,7 +231,9 @@ export const worktreeDirty = async (worktree: string): Promise<boolean> =>
 const realFolder = (path: string): Promise<string> => realpath(path).catch(() => resolve(path))
 
 /** The worktrees of the repository under `.opencode/ralph-loop/worktrees/`, by name. */
-export async function listWorktreeFolders(main: string): Promise<Array<{ name: string; path: string; branch?: string }>> {
+export async function listWorktreeFolders(
+  main: string,
+): Promise<Array<{ name: string; path: string; branch?: string }>> {
   const listed = await git(main, ["worktree", "list", "--porcelain"])
   if (notARepository(listed)) return []
   if (!listed.ok) throw new Error(`git worktree list: ${listed.reason}`)

@@ -17,5 +17,6 @@ export interface WorktreeStart {
 }
 
 /** `full`: refused only because maxParallelLoops worktree loops run already (a later try may start). */
-export type WorktreeStarted = { ok: true; state: WorktreeState; path: string; sessionID: string } | { ok: false; error: string; full?: true }
-
+export type WorktreeStarted =
+  | { ok: true; state: WorktreeState; path: string; sessionID: string }
+  | { ok: false; error: string; full?: true }

@@ -21,8 +21,10 @@ const tmp = tempDirs()
 const withGit = fakeGit()
 /** git as the test's user, whatever the repository's config (the plugin's commits are what is tested). */
 const git = (dir: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], { cwd: dir, encoding: "utf8" })
-    .trim()
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+  }).trim()
 
 // No global or system git config: whether git has an identity is the repository's config alone.
 const saved = { global: process.env.GIT_CONFIG_GLOBAL, nosystem: process.env.GIT_CONFIG_NOSYSTEM }
@@ -31,7 +33,10 @@ beforeEach(() => {
   process.env.GIT_CONFIG_NOSYSTEM = "1"
 })
 afterEach(() => {
-  for (const [name, value] of [["GIT_CONFIG_GLOBAL", saved.global], ["GIT_CONFIG_NOSYSTEM", saved.nosystem]] as const) {
+  for (const [name, value] of [
+    ["GIT_CONFIG_GLOBAL", saved.global],
+    ["GIT_CONFIG_NOSYSTEM", saved.nosystem],
+  ] as const) {
     if (value === undefined) delete process.env[name]
     else process.env[name] = value
   }

@@ -47,7 +47,10 @@ describe("one way to git", () => {
   })
 
   it("only the named files load child_process", () => {
-    const starting = files.filter((f) => loadsChildProcess(f.text)).map((f) => f.name).sort()
+    const starting = files
+      .filter((f) => loadsChildProcess(f.text))
+      .map((f) => f.name)
+      .sort()
     expect(starting).toEqual(Object.keys(STARTS_PROCESSES).sort())
   })
 
@@ -64,7 +67,9 @@ describe("one way to git", () => {
   })
 
   it("no source file runs git through a shell or Bun", () => {
-    const shelled = files.filter((f) => /\bBun\.(spawn|\$)|\$`git\b|["'`]sh["'`][^\n]*\bgit\b/.test(f.text)).map((f) => f.name)
+    const shelled = files
+      .filter((f) => /\bBun\.(spawn|\$)|\$`git\b|["'`]sh["'`][^\n]*\bgit\b/.test(f.text))
+      .map((f) => f.name)
     expect(shelled).toEqual([])
   })
 })

@@ -31,7 +31,10 @@ describe("the registry", () => {
     const first = claimInstance("server", dir, "file:///a/dist/plugin.js")
     expect(first.owner).toBe(true)
     // Another copy, or the same module called again for the same live instance: refused.
-    expect(claimInstance("server", dir, "file:///b/dist/plugin.js")).toEqual({ owner: false, holder: "file:///a/dist/plugin.js" })
+    expect(claimInstance("server", dir, "file:///b/dist/plugin.js")).toEqual({
+      owner: false,
+      holder: "file:///a/dist/plugin.js",
+    })
     expect(claimInstance("server", dir, "file:///a/dist/plugin.js").owner).toBe(false)
     // The TUI half and another directory (a worktree loop's instance) are claims of their own.
     const tuiClaim = claimInstance("tui", dir, "file:///b/dist/tui/plugin.js")

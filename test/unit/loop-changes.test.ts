@@ -17,7 +17,6 @@ import { git } from "../git-fixture.js"
 
 const tempDir = tempDirs()
 
-
 const PLAN = {
   project: "Shop",
   userStories: [
@@ -65,7 +64,10 @@ describe("the files a loop changed, its own writes aside", () => {
     const marked = await markFirstDone(dir, plan)
     expect(JSON.parse(readFileSync(join(dir, "prd.json"), "utf8")).userStories[0].passes).toBe(true)
     // What git sees, and what was listed before: the plan file among the loop's work.
-    expect(paths(await filesChangedSinceStart(dir, loopStart(started), ownFolders(started)))).toEqual(["cart.txt", "prd.json"])
+    expect(paths(await filesChangedSinceStart(dir, loopStart(started), ownFolders(started)))).toEqual([
+      "cart.txt",
+      "prd.json",
+    ])
     expect(paths(await loopChangedFiles(dir, { ...started, plan: marked }))).toEqual(["cart.txt"])
   })
 
@@ -99,7 +101,9 @@ describe("the files a loop changed, its own writes aside", () => {
     const started = await begin(dir, plan)
     const marked = await markFirstDone(dir, plan)
     expect(paths(await loopChangedFiles(dir, { ...started, plan: { ...marked, only: "US-1" } }))).toEqual(["prd.json"])
-    expect(paths(await loopChangedFiles(dir, { ...started, startTree: undefined, startFiles: {}, plan: marked }))).toEqual(["prd.json"])
+    expect(
+      paths(await loopChangedFiles(dir, { ...started, startTree: undefined, startFiles: {}, plan: marked })),
+    ).toEqual(["prd.json"])
     // Not a plan loop: a plan file it changed is its work.
     expect(paths(await loopChangedFiles(dir, { ...started, plan: undefined }))).toEqual(["prd.json"])
   })

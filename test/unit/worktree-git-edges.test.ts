@@ -4,7 +4,12 @@
 import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { createWorktree, listWorktreeFolders, reclaimWorktree, removeWorktree } from "../../src/worktrees/worktree-git.js"
+import {
+  createWorktree,
+  listWorktreeFolders,
+  reclaimWorktree,
+  removeWorktree,
+} from "../../src/worktrees/worktree-git.js"
 import { parseArgs, type CliArgs } from "../../src/cli/args.js"
 import { clean } from "../../src/cli/clean.js"
 import { cleanWorktrees, worktrees } from "../../src/cli/worktrees.js"
@@ -33,7 +38,14 @@ function argsOf(command: string, project: string, extra: string[] = []): CliArgs
 /** A worktree loop `name` whose loop ended `daysAgo` days ago. */
 async function endedWorktreeLoop(main: string, name: string, daysAgo: number): Promise<string> {
   const { path, base } = await createWorktree(main, name, false)
-  await writeWorktreeState(path, { name, branch: `ralph/${name}`, mainDirectory: main, base, mergeStrategy: "ff-or-branch", createdAt: 0 })
+  await writeWorktreeState(path, {
+    name,
+    branch: `ralph/${name}`,
+    mainDirectory: main,
+    base,
+    mergeStrategy: "ff-or-branch",
+    createdAt: 0,
+  })
   const ended = loop({ id: `ses_${name}`, sessionID: `ses_${name}`, phase: "stopped", stopReason: "cancelled" })
   await new LoopStore(path).save(ended, "stopped", NOW - daysAgo * DAY)
   return path
@@ -79,7 +91,9 @@ describe("ralph-loop clean and the files git ignores in a worktree", () => {
 
     const lines: string[] = []
     expect(await cleanWorktrees(argsOf("clean", main), (line) => lines.push(line), NOW)).toBe(0)
-    expect(lines).toEqual(["ralph-loop clean: kept the worktree env-wt: files not in its commit (ignored ones included): .env (--force removes it anyway)"])
+    expect(lines).toEqual([
+      "ralph-loop clean: kept the worktree env-wt: files not in its commit (ignored ones included): .env (--force removes it anyway)",
+    ])
     expect(readFileSync(join(path, ".env"), "utf8")).toBe("SECRET=the loop's\n")
 
     const forced: string[] = []
@@ -108,7 +122,9 @@ describe("ralph-loop clean when git cannot list a loop's checkpoints", () => {
     withGit(tmp("fake-git-"), `*" for-each-ref "*) echo "fatal: cannot read the refs" >&2; exit 128 ;;`)
 
     const lines: string[] = []
-    expect(await clean(argsOf("clean", main), { XDG_CONFIG_HOME: join(main, "no-global") }, (line) => lines.push(line), NOW)).toBe(1)
+    expect(
+      await clean(argsOf("clean", main), { XDG_CONFIG_HOME: join(main, "no-global") }, (line) => lines.push(line), NOW),
+    ).toBe(1)
     expect(lines).toContain(
       "ralph-loop clean: could not remove the checkpoints of loop ses_old, so its files stay for the next clean: the checkpoints could not be listed (git for-each-ref: fatal: cannot read the refs)",
     )

@@ -6,11 +6,12 @@ import type { PermissionRequest } from "@opencode-ai/sdk/v2"
 import type { HostServer, PermissionReply } from "../../host/server-port.js"
 import type { RunEventBody } from "./events.js"
 
-
 export const permissionReply = (autoApprove: boolean): PermissionReply => (autoApprove ? "once" : "reject")
 
 /** What the model is told when its request is rejected. */
-export const REJECTED_MESSAGE = "Rejected: this Ralph loop runs headless (ralph-loop run) and nobody can approve it. Do the task without it, or say that it needs this permission."
+export const REJECTED_MESSAGE =
+  "Rejected: this Ralph loop runs headless (ralph-loop run) and nobody can approve it. Do the task without it, " +
+  "or say that it needs this permission."
 
 export class PermissionDesk {
   private readonly answered = new Set<string>()
@@ -27,19 +28,33 @@ export class PermissionDesk {
     if (this.answered.has(request.id) || !(await this.belongs(request.sessionID))) return
     this.answered.add(request.id)
     const reply = permissionReply(this.autoApprove)
-    const error = await this.server.replyPermission(request.id, reply, reply === "reject" ? REJECTED_MESSAGE : undefined)
+    const error = await this.server.replyPermission(
+      request.id,
+      reply,
+      reply === "reject" ? REJECTED_MESSAGE : undefined,
+    )
     if (error) {
-      this.emit({ type: "error", message: `could not answer the permission request ${request.id}: ${JSON.stringify(error)}` })
+      this.emit({
+        type: "error",
+        message: `could not answer the permission request ${request.id}: ${JSON.stringify(error)}`,
+      })
       return
     }
-    this.emit({ type: "permission", session: request.sessionID, permission: request.permission, patterns: request.patterns, reply })
+    this.emit({
+      type: "permission",
+      session: request.sessionID,
+      permission: request.permission,
+      patterns: request.patterns,
+      reply,
+    })
   }
 
   async question(request: { id: string; sessionID: string }): Promise<void> {
     if (this.answered.has(request.id) || !(await this.belongs(request.sessionID))) return
     this.answered.add(request.id)
     const error = await this.server.rejectQuestion(request.id)
-    if (error) this.emit({ type: "error", message: `could not reject the question ${request.id}: ${JSON.stringify(error)}` })
+    if (error)
+      this.emit({ type: "error", message: `could not reject the question ${request.id}: ${JSON.stringify(error)}` })
     else this.emit({ type: "question", session: request.sessionID, reply: "reject" })
   }
 

@@ -1,6 +1,11 @@
 // Production's handlers of checkpoints and rollback (src/checkpoints/effects.ts).
 import type { Handlers } from "../../effects/kernel.js"
-import { listCheckpoints, makeCheckpoint, restoreCheckpoint, saveBeforeRollback } from "../../checkpoints/checkpoint-git.js"
+import {
+  listCheckpoints,
+  makeCheckpoint,
+  restoreCheckpoint,
+  saveBeforeRollback,
+} from "../../checkpoints/checkpoint-git.js"
 import type { HandlerContext } from "./context.js"
 
 export function checkpointHandlers({ directory }: HandlerContext) {

@@ -29,7 +29,9 @@ export function memoryHandlers(ctx: HandlerContext) {
       }),
     remember: async (effect) => {
       const date = isoDate(ctx.now())
-      await memory.update((m) => effect.items.reduce((acc, item) => remember(acc, item.section, { ...item, date }, effect.maxEntries), m))
+      await memory.update((m) =>
+        effect.items.reduce((acc, item) => remember(acc, item.section, { ...item, date }, effect.maxEntries), m),
+      )
     },
     "settle-staged": async (effect) => {
       const date = isoDate(ctx.now())

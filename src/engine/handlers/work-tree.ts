@@ -18,7 +18,12 @@ async function sample(ctx: HandlerContext, loop: Loop) {
     prefix === undefined ? undefined : sampleWorkTree(ctx.directory, prefix, ignore, loop.targets),
     ctx.api.todos(loop.sessionID).catch(() => []),
   ])
-  return { workTree, todosCompleted: todos.filter((t) => t.status === "completed").length, openTodos: openTodos(todos), sessionID: loop.sessionID }
+  return {
+    workTree,
+    todosCompleted: todos.filter((t) => t.status === "completed").length,
+    openTodos: openTodos(todos),
+    sessionID: loop.sessionID,
+  }
 }
 
 /** The project's work tree, its own .opencode/ folder left out (auto-continue's "did the turn change files"). */
@@ -37,10 +42,19 @@ export function workTreeHandlers(ctx: HandlerContext) {
         () => [],
       ),
     "work-tree": () =>
-      snapshotWorkTree(directory).catch((error: unknown) => ({ unknown: error instanceof Error ? error.message : String(error) })),
+      snapshotWorkTree(directory).catch((error: unknown) => ({
+        unknown: error instanceof Error ? error.message : String(error),
+      })),
     fingerprint: () => fingerprint(ctx),
     "commit-story": (effect) => commitLoopWork(directory, effect.loop, ownFolders(effect.loop), effect.message),
     "story-branch": (effect) =>
-      commitStoryBranch(directory, effect.loop, ownFolders(effect.loop), effect.loop.plan?.file ?? "", effect.branch, effect.message),
+      commitStoryBranch(
+        directory,
+        effect.loop,
+        ownFolders(effect.loop),
+        effect.loop.plan?.file ?? "",
+        effect.branch,
+        effect.message,
+      ),
   } satisfies Partial<Handlers>
 }

@@ -5,7 +5,14 @@ import { readParallelRun, writeParallelRun } from "../../worktrees/parallel-file
 import { writePlanBack } from "../../plan/plan-file.js"
 import { writeWorktreeState } from "../../worktrees/worktree-file.js"
 import { archiveWorktreeFiles } from "../../worktrees/worktree-archive.js"
-import { commitWork, fastForward, mergeBranch, mergeFacts, reclaimWorktree, removeWorktree } from "../../worktrees/worktree-git.js"
+import {
+  commitWork,
+  fastForward,
+  mergeBranch,
+  mergeFacts,
+  reclaimWorktree,
+  removeWorktree,
+} from "../../worktrees/worktree-git.js"
 import { makeWorktreeLoop } from "../../worktrees/worktree-launch.js"
 import type { HandlerContext } from "./context.js"
 
@@ -21,7 +28,9 @@ export function worktreeHandlers(ctx: HandlerContext) {
     "worktree-commit": (effect) => commitWork(effect.path, effect.message),
     "worktree-merge-facts": (effect) => mergeFacts(effect.state, effect.state.mergeStrategy),
     "worktree-merge": (effect) =>
-      effect.how === "fast-forward" ? fastForward(directory, effect.state.branch) : mergeBranch(directory, effect.state.branch, effect.message),
+      effect.how === "fast-forward"
+        ? fastForward(directory, effect.state.branch)
+        : mergeBranch(directory, effect.state.branch, effect.message),
     "worktree-archive": async (effect) => {
       await api.closeInstance(effect.path).catch(() => undefined)
       return archiveWorktreeFiles(directory, effect.name, effect.path, ctx.now())
@@ -29,7 +38,10 @@ export function worktreeHandlers(ctx: HandlerContext) {
     "worktree-remove": (effect) =>
       removeWorktree(directory, effect.name).then(
         () => ({ removed: true as const }),
-        (error: unknown) => ({ problem: error instanceof Error ? error.message : String(error), folderGone: !existsSync(effect.path) }),
+        (error: unknown) => ({
+          problem: error instanceof Error ? error.message : String(error),
+          folderGone: !existsSync(effect.path),
+        }),
       ),
     "worktree-wake": (effect) =>
       api.listSessions(effect.path).then(
@@ -40,6 +52,7 @@ export function worktreeHandlers(ctx: HandlerContext) {
     "worktree-record": (effect) => writeWorktreeState(effect.directory, effect.state),
     "parallel-run": () => readParallelRun(directory),
     "parallel-record": (effect) => writeParallelRun(directory, effect.run),
-    "parallel-mark": (effect) => writePlanBack(directory, effect.plan).catch((error: unknown) => ({ problem: String(error) })),
+    "parallel-mark": (effect) =>
+      writePlanBack(directory, effect.plan).catch((error: unknown) => ({ problem: String(error) })),
   } satisfies Partial<Handlers>
 }

@@ -18,7 +18,15 @@ export function* judgeToolClaim(ctx: JobContext, loop: Loop, messageID: string):
   // The work tree after the checks ran: if the turn ends on it, they need not run again.
   const sample = yield* io({ kind: "sample", loop })
   const judgement = judgeClaim(snapshot, sample.openTodos, loop.settings)
-  ctx.manager.claimJudged(loop, sample.workTree === undefined ? undefined : { messageID, workTree: sample.workTree, snapshot })
-  yield* log("info", `ralph_done: claim ${judgement.accepted ? "holds" : "rejected"}`, { loop: loop.id, iteration: loop.iteration, unmet: judgement.unmet, openTodos: judgement.openTodos })
+  ctx.manager.claimJudged(
+    loop,
+    sample.workTree === undefined ? undefined : { messageID, workTree: sample.workTree, snapshot },
+  )
+  yield* log("info", `ralph_done: claim ${judgement.accepted ? "holds" : "rejected"}`, {
+    loop: loop.id,
+    iteration: loop.iteration,
+    unmet: judgement.unmet,
+    openTodos: judgement.openTodos,
+  })
   return { judgement, snapshot }
 }

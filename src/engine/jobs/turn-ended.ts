@@ -47,7 +47,11 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
     if (loop.phase !== "deciding" || userMovedOn()) return
     if (damaged) {
       yield* log("warn", `state file ${damaged.file} ${damaged.message}`, { loop: loop.id })
-      yield* notify({ variant: "warning", title: "Ralph · state file restored", message: `${relative(ctx.directory, damaged.file)} ${damaged.message}.` })
+      yield* notify({
+        variant: "warning",
+        title: "Ralph · state file restored",
+        message: `${relative(ctx.directory, damaged.file)} ${damaged.message}.`,
+      })
     }
     ctx.manager.usageMeasured(loop, loop.sessionID, sessionUsage(messages))
     const turn = readTurn(messages)
@@ -72,7 +76,9 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
  * OpenCode's own — which the epochs tell, and then these messages are not used. A plan loop reads
  * its files after its record step instead, which may write the plan file or commit.
  */
-function* settled(loop: Loop): Job<{ messages: MessageWithParts[]; sample: ProgressSample; changedFiles: string[] | undefined }> {
+function* settled(
+  loop: Loop,
+): Job<{ messages: MessageWithParts[]; sample: ProgressSample; changedFiles: string[] | undefined }> {
   const iteration = loop.iteration
   const messages = { kind: "messages", sessionID: loop.sessionID } as const
   const sample = { kind: "sample", loop } as const
@@ -87,7 +93,17 @@ function* settled(loop: Loop): Job<{ messages: MessageWithParts[]; sample: Progr
   return { messages: read, sample: result, changedFiles: readFiles ? (rest[rest.length - 1] as string[]) : undefined }
 }
 
-function* decideAndAct(ctx: JobContext, loop: Loop, facts: { turn: Turn; sample: ProgressSample; snapshot: DiagnosticSnapshot | undefined; changedFiles: string[] | undefined }, userEpoch: number): Job {
+function* decideAndAct(
+  ctx: JobContext,
+  loop: Loop,
+  facts: {
+    turn: Turn
+    sample: ProgressSample
+    snapshot: DiagnosticSnapshot | undefined
+    changedFiles: string[] | undefined
+  },
+  userEpoch: number,
+): Job {
   const breakerBefore = loop.breaker.state
   const story = loop.plan ? currentStory(loop.plan) : undefined
   let { decision, update } = decide(loop, { ...facts, now: ctx.now() })
@@ -96,17 +112,28 @@ function* decideAndAct(ctx: JobContext, loop: Loop, facts: { turn: Turn; sample:
   if (decision.type === "complete" && options) {
     const verdict = yield* review(ctx, loop, options, facts)
     // Cancelled, paused or written to meanwhile: the review decides nothing.
-    if (loop.phase !== "deciding" || loop.userEpoch !== userEpoch) return loop.phase === "deciding" ? ctx.manager.keepWatching(loop, true) : undefined
+    if (loop.phase !== "deciding" || loop.userEpoch !== userEpoch)
+      return loop.phase === "deciding" ? ctx.manager.keepWatching(loop, true) : undefined
     ;({ decision, update } = afterReview(loop, { decision, update }, verdict, options, ctx.now()))
   }
-  yield* log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration, decision })
+  yield* log("debug", `idle of ${loop.sessionID}: ${decision.type}`, {
+    loop: loop.id,
+    iteration: loop.iteration,
+    decision,
+  })
   if (decision.type !== "ignore") {
     ctx.manager.decided(loop, facts.turn, update, decision)
     yield* notify(notice.breakerChanged(breakerBefore, loop.breaker.state, loop.breaker.reason))
     yield* reached("turn.decided")
   }
   if (decision.type !== "ignore" && decision.type !== "wait-for-user") {
-    yield* recordIteration(ctx, loop, { decision, turn: facts.turn, snapshot: facts.snapshot, story, changedFiles: facts.changedFiles })
+    yield* recordIteration(ctx, loop, {
+      decision,
+      turn: facts.turn,
+      snapshot: facts.snapshot,
+      story,
+      changedFiles: facts.changedFiles,
+    })
     // Cancelled or paused while the records were written: nothing more is done.
     if (loop.phase !== "deciding") return
   }
@@ -124,7 +151,11 @@ function* perform(ctx: JobContext, loop: Loop, decision: Decision, turn: Turn, u
       ctx.manager.stop(loop, "completed", decision.detail)
       yield* notify(notice.completed(loop, decision.detail))
       yield* consolidate(loop)
-      yield* log("info", "loop completed", { loop: loop.id, iterations: loop.iteration, sessions: [...loop.lineage, loop.sessionID] })
+      yield* log("info", "loop completed", {
+        loop: loop.id,
+        iterations: loop.iteration,
+        sessions: [...loop.lineage, loop.sessionID],
+      })
       return yield* retitleEnded(loop)
     case "stop":
       ctx.manager.stop(loop, decision.reason, decision.detail)
@@ -141,7 +172,11 @@ function* perform(ctx: JobContext, loop: Loop, decision: Decision, turn: Turn, u
     case "wait":
       ctx.manager.wait(loop, decision.wait, decision.detail)
       yield* notify(notice.waiting(decision.wait, decision.detail))
-      yield* log("info", `loop waiting (${decision.wait.reason}) until ${new Date(decision.wait.until).toISOString()}`, { loop: loop.id })
+      yield* log(
+        "info",
+        `loop waiting (${decision.wait.reason}) until ${new Date(decision.wait.until).toISOString()}`,
+        { loop: loop.id },
+      )
       return yield* io({ kind: "schedule", loop, until: decision.wait.until })
     case "restart":
       return yield* iterate(ctx, loop, turn, decision, userEpoch)
