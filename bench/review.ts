@@ -28,11 +28,10 @@ export interface ReviewCostResult {
 const LINES = 500
 const isReview = (r: MockRequest) => r.system.includes("You review another coding agent's change")
 const bytesOf = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)))
-const bigFile =
-  Array.from(
-    { length: LINES },
-    (_, i) => `export const value${i} = compute(${i}, "line ${i} of the generated table")`,
-  ).join("\n") + "\n"
+const bigFile = `${Array.from(
+  { length: LINES },
+  (_, i) => `export const value${i} = compute(${i}, "line ${i} of the generated table")`,
+).join("\n")}\n`
 
 async function oneLoop(project: Project): Promise<{ ms: number; review?: MockRequest }> {
   const session = await project.newSession()

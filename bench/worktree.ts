@@ -173,7 +173,7 @@ export async function runWorktreeBench(log: (line: string) => void): Promise<Wor
   const createMs = await createTimes()
   const speedup = median(rounds.map((r) => r.speedup))
   const at = rounds.findIndex((r) => r.speedup === speedup)
-  const timeline = timelines[at >= 0 ? at : 0]
+  const timeline = timelines[Math.max(at, 0)]
   return {
     stories: STORIES,
     replyDelayMs: DELAY_MS,

@@ -235,7 +235,7 @@ async function main(): Promise<number> {
     const turns = harness.mock.requests("demo", "main").filter((r) => r.lastRole === "user").length
     const files = filesUnder(project.dir).filter((f) => !f.startsWith(".opencode/node_modules"))
     process.stdout.write(
-      [
+      `${[
         "",
         "Result",
         `  ended:      ${end.properties.title} — ${oneLine(String(end.properties.message), 100)}`,
@@ -244,7 +244,7 @@ async function main(): Promise<number> {
         "  files in the project:",
         ...files.sort().map((f) => `    ${f}`),
         args.keep ? `\nkept: ${harness.root}` : "",
-      ].join("\n") + "\n",
+      ].join("\n")}\n`,
     )
     return /^Ralph · done/.test(String(end.properties.title)) || realModel ? 0 : 1
   } finally {

@@ -18,7 +18,7 @@ export function continuationStatus(ctx: RalphContext, sessionID: string): string
     `- keyword: ${
       featureOn(s, "keyword")
         ? s.keywords.length
-          ? `on — a message starting with ` + `${s.keywords.map((k) => `"${k}"`).join(" or ")} ` + `starts a loop`
+          ? `on — a message starting with ${s.keywords.map((k) => `"${k}"`).join(" or ")} starts a loop`
           : "off — keywords is empty"
         : DISABLED
     }`,

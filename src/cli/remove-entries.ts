@@ -62,8 +62,7 @@ export function removePluginEntries(text: string, indices: number[]): string {
   const next = [...indices].sort((a, b) => b - a).reduce(removeOne, text)
   const array = pluginList(next)
   if (
-    !array ||
-    array.type !== "array" ||
+    array?.type !== "array" ||
     array.children?.length ||
     next.slice(array.offset + 1, array.offset + array.length - 1).trim() !== ""
   )

@@ -2,9 +2,6 @@
 // in the line; `--` ends the flags. The task is the rest of the line exactly as typed — flags never
 // leak into it. Any unknown flag or bad value is an error naming it, and nothing starts.
 import type { WorktreeRequest } from "../worktrees/worktree-start.js"
-import type { z } from "zod"
-import { closest } from "../config/suggest.js"
-import { invalidName, looksLikeWorktreeName } from "../worktrees/names.js"
 import type { Settings } from "../config/schema.js"
 import { readFlag, type FlagState } from "./ralph-flags.js"
 import { tokenize, type Token } from "./ralph-tokens.js"

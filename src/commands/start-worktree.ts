@@ -8,7 +8,6 @@ import type { Part } from "@opencode-ai/sdk"
 import type { RalphContext } from "../engine/context.js"
 import { locked } from "../effects/job-lock.js"
 import { launchWorktree } from "../worktrees/launch-job.js"
-import type { WorktreeState } from "../worktrees/worktree-state.js"
 import type { WorktreeStart, WorktreeStarted } from "../worktrees/worktree-start.js"
 import { replaceText } from "./text.js"
 

@@ -1,6 +1,3 @@
-// The plugin's settings: one zod schema per key (so one bad key never discards the others),
-// their defaults, and their meaning. Seed 000's keys keep their names.
-import { MERGE_STRATEGIES } from "./merge-strategy.js"
 import { z } from "zod"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { checkRunSettingSchemas, claimSettingSchemas } from "./check-settings.js"

@@ -126,7 +126,7 @@ export function listingsIn(config: ConfigFile, read: ConfigRead, thisDir: string
   const properties = pluginProperties(read.tree)
   const array = properties.at(-1)?.children?.[1]
   const found: Listings = { listings: [], unclear: [], pluginKeys: properties.length }
-  if (!array || array.type !== "array") return found
+  if (array?.type !== "array") return found
   array.children?.forEach((node, index) => {
     const value: unknown = getNodeValue(node)
     const spec =

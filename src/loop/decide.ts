@@ -236,7 +236,7 @@ function providerOutcome(
   return undefined
 }
 
-function breakerWait(loop: Loop, breaker: Loop["breaker"], now: number, update: LoopUpdate): Outcome {
+function breakerWait(loop: Loop, breaker: Loop["breaker"], _now: number, update: LoopUpdate): Outcome {
   const until = cooldownEndsAt(breaker, loop.settings)
   return {
     decision: {

@@ -68,7 +68,7 @@ export class LoopManager extends LoopFacts {
    */
   takeIdle(sessionID: string): Loop | undefined {
     const loop = this.bySession.get(sessionID)
-    if (!loop || loop.phase !== "running" || !loop.sawBusy) return undefined
+    if (loop?.phase !== "running" || !loop.sawBusy) return undefined
     loop.phase = "deciding"
     loop.sawBusy = false
     return loop

@@ -2,7 +2,6 @@
 import type { BreakerState } from "./breaker.js"
 import { maxIterations, type Loop, type StopReason, type Wait } from "./loop.js"
 import { promiseTag, shorten } from "./prompts.js"
-import type { ToastVariant } from "../host/port.js"
 import type { Host } from "../host/port.js"
 import { currentStory, doneIn, storyPosition } from "../plan/plan.js"
 

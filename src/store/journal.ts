@@ -200,5 +200,5 @@ function linesOfOpenLoops(text: string): string {
     }
   })
   const open = [...last.values()].filter((l) => !l.ended).sort((a, b) => a.index - b.index)
-  return open.map((l) => (l.plan !== undefined && l.plan !== l.line ? `${l.plan}\n` : "") + `${l.line}\n`).join("")
+  return open.map((l) => `${l.plan !== undefined && l.plan !== l.line ? `${l.plan}\n` : ""}${l.line}\n`).join("")
 }

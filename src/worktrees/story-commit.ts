@@ -1,14 +1,3 @@
-// /ralph --prd --story ID: once the story is verified done, the loop's work is committed on the
-// branch `ralph/story-<id>`, made from HEAD with git's plumbing and a temporary index — the user's
-// branch, HEAD, index and work tree stay as they are (the work is still there, uncommitted), so a CI
-// job can `git push origin ralph/story-<id>` at once. The loop's work is what autoCommit would commit
-// (loopWorkPaths: never a file of the user's), without the plan file: the merge marks the story done
-// there, and story branches that all left the plan alone merge without conflicting on it. A story
-// that changed nothing still gets its commit (an empty one): the branch says the story is done.
-// No hook runs (commit-tree is plumbing).
-import { randomBytes } from "node:crypto"
-import { rm } from "node:fs/promises"
-import { isAbsolute, join } from "node:path"
 import { headCommit } from "../git/head.js"
 import { commitIdentity } from "../git/identity.js"
 import { pathList } from "../git/path-list.js"

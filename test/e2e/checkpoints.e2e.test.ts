@@ -63,7 +63,7 @@ describe("checkpoints and /ralph-rollback", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "write the work file three times")
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
-    const iteration1 = "version 1\n" + "x".repeat(10) + "\n"
+    const iteration1 = `version 1\n${"x".repeat(10)}\n`
     const refs = () => git(project, "for-each-ref", "--format=%(refname)", `refs/ralph/${session}/`).trim().split("\n")
     expect(refs().sort()).toEqual([0, 1, 2, 3].map((n) => `refs/ralph/${session}/${n}`))
     expect(git(project, "show", `refs/ralph/${session}/1:work.txt`)).toBe(iteration1)

@@ -176,7 +176,7 @@ describe("ralph_done", () => {
   it("outside a loop, both tools answer that there is none", async () => {
     const project: Project = await harness().project("done-no-loop", {
       script: {
-        main: (r) => {
+        main: (_r) => {
           const answered = project
             .requests("main")
             .filter((q) => toolResult(q).includes("There is no Ralph loop")).length

@@ -65,7 +65,7 @@ const progressEntries = (project: Project) =>
     .filter((entry) => entry.trim())
 
 /** Runs a three-iteration loop and checks that one engine ran it. */
-async function loopRunsOnce(h: Harness, project: Project): Promise<void> {
+async function loopRunsOnce(_h: Harness, project: Project): Promise<void> {
   const session = await project.newSession()
   await project.command(session, "ralph", "build the widget")
   await waitForToast(project, /^Ralph · done/)

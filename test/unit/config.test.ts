@@ -44,8 +44,8 @@ describe("loadSettings", () => {
   it("a bad notify value's message shows no webhook secret: neither the bad one nor the one in use from a lower layer", () => {
     const token = "XoXbT0kEn5eCr3t"
     const sources = dirs(
-      '{ "notify": { "webhook": "ftp://user:' + token + '@files.example/hook" } }',
-      '{ "notify": { "webhook": "https://hooks.slack.com/services/T1/B2/' + token + '" } }',
+      `{ "notify": { "webhook": "ftp://user:${token}@files.example/hook" } }`,
+      `{ "notify": { "webhook": "https://hooks.slack.com/services/T1/B2/${token}" } }`,
     )
     const { settings, problems } = loadSettings(sources)
     expect(settings.notify.webhook).toBe(`https://hooks.slack.com/services/T1/B2/${token}`)

@@ -1,7 +1,7 @@
 // One copy of the plugin acts per OpenCode instance (issue 37): the registry on globalThis, and the
 // server entry and the TUI half called twice for one directory, as OpenCode calls them when the
 // package is listed twice. The machinery (instance.js) is replaced by a spy; the clock is fake.
-import type { Hooks, PluginInput } from "@opencode-ai/plugin"
+import type { PluginInput } from "@opencode-ai/plugin"
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { claimInstance, deferredText } from "../../src/host/instance-claim.js"

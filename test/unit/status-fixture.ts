@@ -3,7 +3,7 @@
 import type { DiagnosticSnapshot } from "../../src/checks/diagnostics.js"
 import type { Loop } from "../../src/loop/loop.js"
 import type { PlanState } from "../../src/plan/plan.js"
-import { LoopStore } from "../../src/store/loop-store.js"
+import type { LoopStore } from "../../src/store/loop-store.js"
 import { loop as fixtureLoop } from "./fixtures.js"
 
 export interface Step {

@@ -1,14 +1,8 @@
-// `ralph-loop run`: a Ralph loop without a person at a terminal. Starts `opencode serve` in the
-// project (or attaches to a server), starts the loop with the plugin's own /ralph, follows it
-// through its files across every session it recreates, answers permission requests so nothing
-// hangs, and exits with a code per class of ending (exit-code.ts) once the loop ends.
-import { existsSync } from "node:fs"
 import type { HostServer } from "../../host/server-port.js"
 import { OpencodeServer } from "../../opencode/server.js"
 import { limitsText } from "../../loop/limits.js"
 import type { SavedLoop } from "../../store/saved-loops.js"
 import { projectFolderProblem } from "../args.js"
-import { findOpencode } from "../opencode.js"
 import { packageInfo } from "../../listings/package-info.js"
 import { parseRunArgs, type RunArgs } from "./args.js"
 import { RUN_HELP } from "./help.js"

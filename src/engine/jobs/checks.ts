@@ -72,7 +72,7 @@ export function* runChecks(ctx: JobContext, loop: Loop): Job<DiagnosticSnapshot 
       message: `${missing.name}: ${missing.command}${
         missing.status === "missing"
           ? " — command not found; is the tool installed?"
-          : ` — killed after ` + `${Math.round(missing.durationMs / 1000)} s`
+          : ` — killed after ${Math.round(missing.durationMs / 1000)} s`
       }`,
     })
   return snapshotOf(

@@ -1,6 +1,6 @@
 // Something the loop needed failed: pause it, say why, send nothing more.
 import type { Loop } from "../../loop/loop.js"
-import { type Job } from "../../effects/kernel.js"
+import type { Job } from "../../effects/kernel.js"
 import { notify } from "../../effects/jobs.js"
 import * as notice from "../../loop/notices.js"
 import type { JobContext } from "./context.js"
