@@ -40,7 +40,7 @@ export async function startInWorktree(
 }
 
 /** The launch as a job of the runner; undefined when it did not finish. */
-export async function launchWorktreeLoop(
+async function launchWorktreeLoop(
   ctx: RalphContext,
   fromSession: string,
   start: WorktreeStart,

@@ -1,7 +1,7 @@
 // The settings of how a loop runs: its promise word, its restarts and their strategy, how loops start.
 import { z } from "zod"
 
-export const STRATEGIES = ["recreate", "fresh", "continue"] as const
+const STRATEGIES = ["recreate", "fresh", "continue"] as const
 export type Strategy = (typeof STRATEGIES)[number]
 
 /** Keys in the settings' order. */

@@ -9,8 +9,8 @@ import { NOTIFY_EVENTS, notifySchema } from "./notify-settings.js"
 import { reviewSchema } from "./review-settings.js"
 
 export { CHECK_KINDS, checkSchema, type CheckConfig, type CheckKind } from "./check-settings.js"
-export { STRATEGIES, type Strategy } from "./loop-settings.js"
-export { NOTIFY_EVENTS, notifySchema, type NotifyEvent, type NotifySettings } from "./notify-settings.js"
+export type { Strategy } from "./loop-settings.js"
+export type { NotifyEvent, NotifySettings } from "./notify-settings.js"
 
 /** Every setting, in the order the reference and the JSON Schema list them. */
 export const settingSchemas = {

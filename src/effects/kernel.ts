@@ -10,6 +10,7 @@
 
 /** Each effect kind with what it asks for and what it gives back; filled in by the features. */
 // biome-ignore lint/suspicious/noEmptyInterface: the features add to it by declaration merging.
+/** @public (each feature extends it by declaration merging; see the top of this file) */
 export interface Effects {}
 
 export type EffectKind = keyof Effects
@@ -18,7 +19,7 @@ export type EffectKind = keyof Effects
 export type EffectOf<K extends EffectKind> = { kind: K } & Effects[K]["ask"]
 
 /** Several effects at once (production runs them side by side). */
-export type AllEffect = { kind: "all"; effects: readonly Effect[] }
+type AllEffect = { kind: "all"; effects: readonly Effect[] }
 
 export type Effect = { [K in EffectKind]: EffectOf<K> }[EffectKind] | AllEffect
 
@@ -29,6 +30,7 @@ export type Job<T = void> = Generator<Effect, T, unknown>
 type Result<K extends EffectKind> = Effects[K]["result"]
 
 /** What resolves an effect of kind `K`: its result, at once or later. */
+/** @public */
 export type Handler<K extends EffectKind> = (effect: EffectOf<K>) => Promise<Result<K>> | Result<K>
 
 /** A handler for each kind of `K` (all kinds: a complete table, as the interpreter and the simulator build). */

@@ -6,9 +6,9 @@
 import { execFile, type ExecFileException } from "node:child_process"
 
 /** How long a git call may take: `sample` is the progress sample on the turn's end, `work` the rest. */
-export const GIT_TIMEOUT_MS = { sample: 5_000, work: 120_000 } as const
+const GIT_TIMEOUT_MS = { sample: 5_000, work: 120_000 } as const
 /** git's output beyond this is a failure (never a silently cut list of files). */
-export const GIT_MAX_OUTPUT = 64 * 1024 * 1024
+const GIT_MAX_OUTPUT = 64 * 1024 * 1024
 
 export interface GitOptions {
   env?: Record<string, string>

@@ -4,7 +4,7 @@
 import { git } from "./run.js"
 
 /** The first git with `merge-tree --write-tree`. */
-export const MERGE_TREE_GIT = { major: 2, minor: 38 } as const
+const MERGE_TREE_GIT = { major: 2, minor: 38 } as const
 const NEEDED = `${MERGE_TREE_GIT.major}.${MERGE_TREE_GIT.minor}`
 const MERGE_TREE = "`git merge-tree --write-tree`"
 

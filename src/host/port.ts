@@ -76,7 +76,7 @@ export interface Host {
 }
 
 /** An error the host reports (on a reply, in an event, as a call's answer): src/host/error.ts reads it. */
-export interface HostError {
+interface HostError {
   name: string
   message: string
   statusCode?: number | undefined
@@ -109,6 +109,7 @@ export type HostEvent =
  * src/plugin.ts); the table in docs/architecture.md gives each one's v1 hook and v2 equivalent.
  * A description, not yet a seam the hooks are built on.
  */
+/** @public (the port's description of what the host calls; docs/architecture.md) */
 export interface HostHooks {
   /** Something happened (a turn began or ended, a session was created or deleted, …). Never blocks. */
   event(event: HostEvent): void

@@ -65,7 +65,7 @@ export function readTurn(messages: readonly MessageWithParts[]): Turn {
 }
 
 /** The name of the tool with which the model declares the task (or story) done. */
-export const DONE_TOOL = "ralph_done"
+const DONE_TOOL = "ralph_done"
 
 /** The arguments of the turn's last completed ralph_done call (what the model claimed), if any. */
 function lastDoneCall(assistants: readonly MessageWithParts[]): Turn["doneCall"] {

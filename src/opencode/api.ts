@@ -11,7 +11,7 @@ import type { Faults } from "../host/faults.js"
 
 type Client = PluginInput["client"]
 
-export class OpencodeCallError extends Error {
+class OpencodeCallError extends Error {
   constructor(
     readonly call: string,
     readonly detail: unknown,

@@ -20,7 +20,6 @@ import { readRegularFile } from "../files/regular-file.js"
 import { parseStateFile, readNewestLoops, type SavedLoop } from "./saved-loops.js"
 import { ignoreOwnFolder } from "../files/ignore-own-folder.js"
 
-export { STATE_DIR }
 /** @public bench/journal.ts loads JOURNAL_LIMITS from dist/ (knip cannot see that import). */
 export { JOURNAL_LIMITS, type JournalLimits }
 

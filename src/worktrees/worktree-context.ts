@@ -8,7 +8,7 @@ import type { WorktreeWatch } from "./worktree-watch.js"
 import type { Launcher } from "./worktree-state.js"
 
 /** How worktree work is run: one job at a time beside the project's other worktree jobs. */
-export interface WorktreeJobs {
+interface WorktreeJobs {
   worktreeJob(label: string, job: Job): void
   worktreeJobNow(label: string, job: Job): Promise<void>
 }

@@ -7,7 +7,7 @@ import { MERGE_STRATEGIES } from "../config/merge-strategy.js"
 
 export const WORKTREE_FILE = "worktree.json"
 
-export const mergeOutcomeSchema = z.object({
+const mergeOutcomeSchema = z.object({
   result: z.enum(["fast-forwarded", "merged", "kept", "conflict", "nothing", "failed"]),
   /** For the user: what happened, and for a kept branch how to merge it. */
   detail: z.string(),
@@ -19,7 +19,7 @@ export const mergeOutcomeSchema = z.object({
 export type MergeOutcome = z.infer<typeof mergeOutcomeSchema>
 
 /** The main instance that launched a worktree loop: its process, and a token of that instance's life. */
-export const launcherSchema = z.object({ pid: z.number().int(), boot: z.string() })
+const launcherSchema = z.object({ pid: z.number().int(), boot: z.string() })
 export type Launcher = z.infer<typeof launcherSchema>
 
 export const worktreeStateSchema = z.object({

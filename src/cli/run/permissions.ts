@@ -6,7 +6,7 @@ import type { PermissionRequest } from "@opencode-ai/sdk/v2"
 import type { HostServer, PermissionReply } from "../../host/server-port.js"
 import type { RunEventBody } from "./events.js"
 
-export const permissionReply = (autoApprove: boolean): PermissionReply => (autoApprove ? "once" : "reject")
+const permissionReply = (autoApprove: boolean): PermissionReply => (autoApprove ? "once" : "reject")
 
 /** What the model is told when its request is rejected. */
 export const REJECTED_MESSAGE =

@@ -22,7 +22,6 @@ import { ServerEvents } from "./server-events.js"
 const SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"]
 
 export type { RunIO }
-export { RUN_HELP }
 
 export async function run(argv: readonly string[], io: RunIO): Promise<number> {
   const parsed = parseRunArgs(argv, io.cwd)
