@@ -50,7 +50,7 @@ export class TuiActions {
 
   /**
    * What the server's /ralph-status says for `session`, asked through the control channel (the one
-   * text of it: commands/status.ts) — of the worktree's instance when the session is a live worktree loop's.
+   * text of it: src/acts/status.ts) — of the worktree's instance when the session is a live worktree loop's.
    * Not asked in a folder without `.opencode/`: no loop or plan can be there, and the request would
    * make the plugin's folders in it.
    */
