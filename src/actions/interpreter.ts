@@ -5,6 +5,7 @@ import { commitLoopWork } from "./auto-commit.js"
 import { commitStoryBranch } from "./story-branch.js"
 import { listCheckpoints, makeCheckpoint, restoreCheckpoint, saveBeforeRollback } from "./checkpoints.js"
 import { diffSinceStart } from "./loop-diff.js"
+import { readGuardInput } from "./guard-read.js"
 import { loopChangedFiles } from "./loop-changes.js"
 import { repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "./work-tree.js"
 import { ownFolders, type Loop } from "../loop/loop.js"
@@ -221,6 +222,8 @@ export class Interpreter {
         return api.ask(effect.sessionID, effect.input)
       case "run-checks":
         return this.runChecks(checksFor(effect.loop.settings, effect.loop.plan))
+      case "guard-read":
+        return readGuardInput(directory, effect.loop.id)
       case "auto-checks":
         return this.runChecks(effect.checks)
       case "session":

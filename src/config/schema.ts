@@ -5,6 +5,7 @@ import { z } from "zod"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { FEATURES } from "./features.js"
 import { closest } from "./suggest.js"
+import { GUARD_DEFAULT, guardSettingSchema } from "./guard-setting.js"
 
 export const STRATEGIES = ["recreate", "fresh", "continue"] as const
 export type Strategy = (typeof STRATEGIES)[number]
@@ -267,6 +268,7 @@ export const settingSchemas = {
         .strict(),
     ])
     .describe("A second opinion before a loop completes: once a completion claim passes the checks, a fresh review session judges the change (true, or an object of options; /ralph --review)."),
+  guard: guardSettingSchema,
 } as const
 
 export type Settings = { [K in keyof typeof settingSchemas]: z.output<(typeof settingSchemas)[K]> }
@@ -322,6 +324,7 @@ export const DEFAULT_SETTINGS: Settings = {
   usageLimitMaxWaitHours: 6,
   notify: { desktop: true, on: [...NOTIFY_EVENTS] },
   review: false,
+  guard: GUARD_DEFAULT,
 }
 
 export const SETTING_KEYS = Object.keys(settingSchemas) as SettingKey[]

@@ -18,6 +18,9 @@ import { learnGotchas } from "./gotchas.js"
 import { parseStatusBlock } from "./status-block.js"
 import type { Turn } from "./turn.js"
 import { currentStory, markCurrentDone } from "../plan/plan.js"
+import { guardMode } from "../config/guard-setting.js"
+import type { Weakened } from "../evidence/record.js"
+import { refusalFeedback, refusingFindings } from "../evidence/refusal.js"
 
 export type Decision =
   | { type: "ignore"; reason: string }
@@ -32,7 +35,7 @@ export type Decision =
   /** The next iteration; `fresh` forces a new session whatever the strategy (context overflow). */
   | { type: "restart"; fresh: boolean; note?: string; feedback?: string }
 
-export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs" | "snapshots" | "gotchas" | "plan" | "review" | "lastProgress">>
+export type LoopUpdate = Partial<Pick<Loop, "breaker" | "progress" | "completionStreak" | "backoffs" | "snapshots" | "gotchas" | "plan" | "review" | "lastProgress" | "guard">>
 
 export interface Outcome {
   decision: Decision
@@ -45,6 +48,8 @@ export interface Facts {
   now: number
   /** What the checks found after this turn (run when it claims completion, or every iteration). */
   snapshot?: DiagnosticSnapshot | undefined
+  /** What the guard found in the loop's changes, read for this turn's claim (undefined: not read). */
+  weakened?: readonly Weakened[] | undefined
 }
 
 /** Does this turn claim the task is done (before the checks have had their say)? */
@@ -68,7 +73,14 @@ export const isDecided = (loop: Loop, turn: Turn): boolean =>
 export const hasNewReply = (loop: Loop, turn: Turn): boolean =>
   turn.lastAssistantID !== undefined && turn.lastAssistantID !== loop.lastDecidedMessageID
 
-export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outcome {
+/** The decision; the guard's findings, when read for this turn, are recorded with it (status, journal). */
+export function decide(loop: Loop, facts: Facts): Outcome {
+  const outcome = decideTurn(loop, facts)
+  if (facts.weakened === undefined || outcome.decision.type === "ignore") return outcome
+  return { decision: outcome.decision, update: { ...outcome.update, guard: { iteration: loop.iteration, findings: [...facts.weakened] } } }
+}
+
+function decideTurn(loop: Loop, { turn, sample, now, snapshot, weakened }: Facts): Outcome {
   const done = (decision: Decision, update: LoopUpdate = {}): Outcome => ({ decision, update })
   if (isDecided(loop, turn)) return done({ type: "ignore", reason: "turn already decided" })
 
@@ -90,10 +102,12 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
   const measured = measureProgress(loop.progress, sample, turn.texts, snapshot !== undefined && previous !== undefined && issueCount(snapshot) < issueCount(previous))
   // Open todos veto a completion claim, as a failing check does.
   const { unmet, openTodos, accepted: passes } = judgeClaim(snapshot, claimed ? sample.openTodos : [], settings)
-  const accepted = claimed && passes
+  // The guard (issue 39): changes that weaken the checks refuse a claim as a failing check does.
+  const refusing = refusingFindings(guardMode(settings.guard), weakened)
+  const accepted = claimed && passes && refusing.length === 0
   // Seed 004: a loop started with its criteria completes when they all hold after it changed the work tree.
   const criteriaMet =
-    !claimed && !loop.plan && settings.completeOnCriteria && snapshot !== undefined && unmet.length === 0 && workTreeChanged(loop.progress, sample) && (!settings.requireTodosDone || sample.openTodos.length === 0)
+    !claimed && !loop.plan && settings.completeOnCriteria && snapshot !== undefined && unmet.length === 0 && workTreeChanged(loop.progress, sample) && (!settings.requireTodosDone || sample.openTodos.length === 0) && refusing.length === 0
   if (criteriaMet)
     return done({ type: "complete", detail: `every criterion holds after an iteration that changed the work tree — ${completeLine(loop.sessionID, loop.iteration, snapshots, loop.initialChecks)}` }, { completionStreak, snapshots, gotchas, lastProgress: measured.progress })
   // In a plan loop the claim is for the current story: the plugin marks it done, and the loop
@@ -119,7 +133,9 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
       ]
     : []
   const todos = todosFeedback(openTodos)
-  const feedback = checksFeedback.length + todos.length > 0 ? [...todos, ...(todos.length && checksFeedback.length ? [""] : []), ...checksFeedback].join("\n") : undefined
+  const guarded = refusalFeedback(refusing)
+  const parts = [guarded, todos, checksFeedback].filter((p) => p.length > 0)
+  const feedback = parts.length > 0 ? parts.flatMap((p, i) => (i > 0 ? ["", ...p] : p)).join("\n") : undefined
   if (status?.status === "BLOCKED")
     return done({ type: "pause", reason: `the model is blocked${status.recommendation ? `: ${status.recommendation}` : ""}` }, { ...storyDone, snapshots, gotchas, lastProgress })
   if (snapshot && !plan && stagnantRuns(snapshots) >= settings.stagnationLimit)

@@ -8,6 +8,7 @@ import { limitsText, taskRetries } from "../loop/limits.js"
 import { historyOf, type Histories, type IterationRow } from "./history.js"
 import type { StatusLoop, StatusSaved } from "./status-loop.js"
 import { struggle } from "./struggle.js"
+import { guardSummary, guardSummarySchema } from "./guard-summary.js"
 
 /** Bumped when a field changes meaning or goes away; new fields may be added without it. */
 export const STATUS_VERSION = 1
@@ -67,6 +68,7 @@ export const loopSummarySchema = z.object({
   iterationMs: z.number().min(0).nullable().describe("mean time per decided iteration"),
   lastChecks: checkCounts.extend({ iteration: z.int().min(1) }).nullable(),
   struggle: struggleSchema,
+  guard: guardSummarySchema,
 })
 
 export const statusDocumentSchema = z.object({
@@ -114,6 +116,7 @@ export function loopSummary({ loop, savedAt, worktree }: StatusSaved, rows: read
       ? { iteration: last.iteration, errors: last.errors, warnings: last.warnings, securityIssues: last.securityIssues, testsFailed: last.testsFailed, testsRun: last.testsRun }
       : null,
     struggle: struggle(rows, loop.stopReason),
+    guard: guardSummary(loop.guard),
   }
 }
 

@@ -1,6 +1,7 @@
 // `ralph-loop status` as text: one line per loop, then the chosen loop in detail with its
 // iteration history as a table. Pure, from the status document (so text and JSON never disagree).
 import type { IterationJSON, LoopSummary, StatusDocument } from "./document.js"
+import { guardLines } from "./guard-summary.js"
 
 const MARK: Record<LoopSummary["state"], string> = { running: "●", deciding: "●", restarting: "●", waiting: "◷", paused: "‖", stopped: "■" }
 
@@ -50,6 +51,7 @@ export function loopDetail(l: NonNullable<StatusDocument["selected"]>): string[]
     `Tokens ${tokens(l.tokens)} · cost $${l.cost.toFixed(4)} · ${seconds(l.iterationMs)} per iteration · started ${l.startedAt}`,
     `Last checks: ${l.lastChecks ? `iteration ${l.lastChecks.iteration}: ${checks(l.lastChecks)}, ${l.lastChecks.securityIssues} security` : "none ran"}`,
     `Struggle: ${l.struggle.signal} — ${l.struggle.reason}`,
+    ...guardLines(l.guard),
     `Sessions: ${l.sessions.join(" → ")}`,
   ]
 }

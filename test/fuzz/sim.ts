@@ -133,6 +133,7 @@ import { PlanRequests } from "../../src/plan/requests.js"
 import type { ProgressEntry } from "../../src/plan/progress-entry.js"
 import type { MergeFacts } from "../../src/worktree/merge-plan.js"
 import { reachedBranch } from "../../src/actions/jobs/settle-worktree.js"
+import { simGuardRead } from "./sim-guard.js"
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
@@ -1239,6 +1240,8 @@ export class World {
         await this.idle(s.id)
         return ++this.reviews % 2 === 1 ? "<verdict>reject</verdict>\n- the test was deleted" : "<verdict>approve</verdict>"
       }
+      case "guard-read":
+        return simGuardRead(this.workTree)
       case "run-checks":
         return checksFor(effect.loop.settings, effect.loop.plan).map((check) => this.checkResult(check.name, check.kind))
       case "todos":
@@ -1746,6 +1749,7 @@ function describeEffect(effect: Effect): string {
     case "story-branch":
     case "loop-diff":
     case "run-checks":
+    case "guard-read":
     case "verify-state":
     case "persisted":
       return `${effect.kind} of ${effect.loop.id}`

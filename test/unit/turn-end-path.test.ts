@@ -31,6 +31,8 @@ function drive(job: Job<unknown>, messages: MessageWithParts[]): { asked: string
         return SAMPLE
       case "checkpoint":
         return { notGit: true }
+      case "guard-read":
+        return { unread: "the project is not a git repository" }
       case "changed-files":
         return ["src/a.ts"]
       case "messages":

@@ -24,6 +24,8 @@ import { featureOn } from "../../config/features.js"
 import { afterReview } from "../../review/outcome.js"
 import { reviewOptions } from "../../review/settings.js"
 import { review } from "./review.js"
+import { guardClaim } from "./guard.js"
+import type { Weakened } from "../../evidence/record.js"
 
 export function* turnEnded(ctx: JobContext, loop: Loop): Job {
   yield* reached("turn.ended")
@@ -57,7 +59,10 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
     // Checks only for a reply not decided yet (a control command's turn re-reads the last one).
     const snapshot = hasNewReply(loop, turn) ? yield* checkIfDue(ctx, loop, turn, sample) : undefined
     if (loop.phase !== "deciding" || userMovedOn()) return
-    yield* decideAndAct(ctx, loop, { turn, sample, snapshot, changedFiles }, userEpoch)
+    // The guard reads the loop's changes before a claim of done can be accepted (issue 39).
+    const weakened = hasNewReply(loop, turn) ? yield* guardClaim(ctx, loop, turn, snapshot) : undefined
+    if (loop.phase !== "deciding" || userMovedOn()) return
+    yield* decideAndAct(ctx, loop, { turn, sample, snapshot, changedFiles, weakened }, userEpoch)
   } catch (error) {
     yield* fail(ctx, loop, "could not handle the end of a turn", error)
   }
@@ -86,7 +91,12 @@ function* settled(loop: Loop): Job<{ messages: MessageWithParts[]; sample: Progr
   return { messages: read, sample: result, changedFiles: readFiles ? (rest[rest.length - 1] as string[]) : undefined }
 }
 
-function* decideAndAct(ctx: JobContext, loop: Loop, facts: { turn: Turn; sample: ProgressSample; snapshot: DiagnosticSnapshot | undefined; changedFiles: string[] | undefined }, userEpoch: number): Job {
+function* decideAndAct(
+  ctx: JobContext,
+  loop: Loop,
+  facts: { turn: Turn; sample: ProgressSample; snapshot: DiagnosticSnapshot | undefined; changedFiles: string[] | undefined; weakened: Weakened[] | undefined },
+  userEpoch: number,
+): Job {
   const breakerBefore = loop.breaker.state
   const story = loop.plan ? currentStory(loop.plan) : undefined
   let { decision, update } = decide(loop, { ...facts, now: ctx.now() })

@@ -1,0 +1,47 @@
+// The guard on a claim of done (issue 39): when the turn claims done (the promise, ralph_done, the
+// status block) or a criteria loop's checks ran, the loop's changes since its start are read (one
+// `guard-read` effect) and scanned for what weakens the checks. The findings, with those the user
+// accepted (guard.accept, in the loop's settings or the settings in force now), go to decide(),
+// which refuses the claim as it would for a failing check. A read that fails refuses nothing: it is
+// logged, and the claim is judged by the checks alone.
+import { guardAccepted, guardMode } from "../../config/guard-setting.js"
+import { findingText } from "../../evidence/finding.js"
+import { guardFindings } from "../../evidence/guard.js"
+import { weakenedOf, type Weakened } from "../../evidence/record.js"
+import { claimsCompletion } from "../../loop/decide.js"
+import type { DiagnosticSnapshot } from "../../loop/diagnostics.js"
+import type { Loop } from "../../loop/loop.js"
+import type { Turn } from "../../loop/turn.js"
+import { checksFor } from "../../plan/plan.js"
+import { io, log, type Job } from "../effects.js"
+import type { JobContext } from "./context.js"
+
+/** Whether this turn's end may accept a claim of done, so the guard must read first. */
+export function guardDue(loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined): boolean {
+  if (guardMode(loop.settings.guard) === "off") return false
+  const onCriteria = !loop.plan && loop.settings.completeOnCriteria && snapshot !== undefined
+  return onCriteria || claimsCompletion(loop, turn)
+}
+
+/** The guard's findings for this claim (undefined: not due, or nothing could be read). */
+export function* guardClaim(ctx: JobContext, loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined): Job<Weakened[] | undefined> {
+  if (!guardDue(loop, turn, snapshot)) return undefined
+  let read
+  try {
+    read = yield* io({ kind: "guard-read", loop })
+  } catch (error) {
+    yield* log("warn", `the guard could not read the loop's changes: ${error instanceof Error ? error.message : String(error)}`, { loop: loop.id })
+    return undefined
+  }
+  if ("unread" in read) {
+    yield* log("info", `the guard read nothing: ${read.unread}`, { loop: loop.id })
+    return undefined
+  }
+  const checks = checksFor(loop.settings, loop.plan).map((c) => ({ name: c.name, command: c.command, first: null, now: null }))
+  const findings = guardFindings({ diff: read.diff, texts: read.texts, packageJson: read.packageJson, checks })
+  const accepted = new Set([...guardAccepted(loop.settings.guard), ...guardAccepted(ctx.settings().guard)])
+  const weakened = weakenedOf(findings, accepted)
+  if (weakened.length > 0)
+    yield* log("info", `the guard found ${weakened.length} change${weakened.length === 1 ? "" : "s"} to the checks`, { loop: loop.id, iteration: loop.iteration, findings: weakened.map((f) => `${f.accepted ? "(accepted) " : ""}${findingText(f)}`) })
+  return weakened
+}
