@@ -2,6 +2,7 @@
 // iteration history as a table. Pure, from the status document (so text and JSON never disagree).
 import type { IterationJSON, LoopSummary, StatusDocument } from "./document.js"
 import { guardLines } from "./guard-summary.js"
+import { notVerifiedBecause } from "../evidence/record.js"
 
 const MARK: Record<LoopSummary["state"], string> = { running: "●", deciding: "●", restarting: "●", waiting: "◷", paused: "‖", stopped: "■" }
 
@@ -52,6 +53,7 @@ export function loopDetail(l: NonNullable<StatusDocument["selected"]>): string[]
     `Last checks: ${l.lastChecks ? `iteration ${l.lastChecks.iteration}: ${checks(l.lastChecks)}, ${l.lastChecks.securityIssues} security` : "none ran"}`,
     `Struggle: ${l.struggle.signal} — ${l.struggle.reason}`,
     ...guardLines(l.guard),
+    ...(l.evidence ? [`Evidence: ${l.evidence.verified ? `verified — ${l.evidence.checks.map((c) => `${c.name}${c.tests ? ` ${c.tests.passed} passed` : " passed"}`).join(", ")}` : `not verified: ${notVerifiedBecause(l.evidence)}`}`] : []),
     `Sessions: ${l.sessions.join(" → ")}`,
   ]
 }

@@ -10,7 +10,7 @@ import { parseStateFile, savedAtOf } from "../store/saved-loops.js"
 const { strategy, maxRetries, maxIterations, summaryPath } = DEFAULT_SETTINGS
 
 export const statusLoopSchema = storedLoopSchema
-  .pick({ id: true, task: true, startedAt: true, sessionID: true, lineage: true, iteration: true, retries: true, phase: true, stopReason: true, detail: true, breaker: true, usage: true, wait: true, plan: true, guard: true })
+  .pick({ id: true, task: true, startedAt: true, sessionID: true, lineage: true, iteration: true, retries: true, phase: true, stopReason: true, detail: true, breaker: true, usage: true, wait: true, plan: true, guard: true, evidence: true })
   .extend({
     // Keys a newer version added get their defaults, as the store does.
     settings: loopSettingsSchema

@@ -81,8 +81,55 @@ describe("the guard on a claim of done", () => {
     expect(weakened[1]?.[0]).toContain('the "test" script in package.json')
     expect(weakened[2]).toEqual([])
     const status = await ralphCli(project.dir, ["status", "--json"])
-    const selected = (JSON.parse(status.stdout) as { selected: { guard: { iteration: number; findings: unknown[] } } }).selected
+    const selected = (JSON.parse(status.stdout) as { selected: { guard: unknown; evidence: Record<string, unknown> } }).selected
     expect(selected.guard).toEqual({ iteration: 3, findings: [] })
+    // What the completion rests on: the check after the last change, with vitest's own counts.
+    expect(selected.evidence).toMatchObject({
+      verified: true,
+      checks: [{ name: "unit", command: "npm test", exitCode: 0, tests: { passed: 1, failed: 0, skipped: 0 } }],
+      changedFiles: ["sum.js"],
+      review: null,
+      weakened: [],
+    })
+    expect((selected.evidence.checks as Array<{ outputSha256: string }>)[0]?.outputSha256).toMatch(/^[0-9a-f]{64}$/)
+  })
+
+  it("a finding the user accepts by its key (guard.accept) does not refuse the claim; the evidence lists it as accepted", async () => {
+    const key = 'skip:sum.test.js:test.skip:test.skip("adds two numbers", () => {'
+    let project!: Project
+    project = await harness().project("guard-accept", {
+      configFile: JSON.stringify({ guard: { accept: [key] } }),
+      pluginOptions: { strategy: "continue", checks: [UNIT], maxRetries: 6 },
+      script: { main: scripted(() => project, [[write("sum.test.js", TEST_SKIPPED)]]) },
+    })
+    jsProject(project)
+    const session = await project.newSession()
+    await project.command(session, "ralph", "make the tests pass")
+    const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 120_000)
+    expect(loop).toMatchObject({ iteration: 1 })
+    const status = await ralphCli(project.dir, ["status", "--json"])
+    const evidence = (JSON.parse(status.stdout) as { selected: { evidence: Record<string, unknown> } }).selected.evidence
+    expect(evidence).toMatchObject({ verified: true, checks: [{ name: "unit", tests: { passed: 0, failed: 0, skipped: 1 } }], weakened: [{ kind: "skip", file: "sum.test.js", accepted: true }] })
+  })
+
+  it("a plan story done with no check is recorded as not verified, and never written back as verified", async () => {
+    let project!: Project
+    project = await harness().project("guard-plan", {
+      pluginOptions: { strategy: "continue", checks: [], autoDetectChecks: false },
+      script: { main: scripted(() => project, [[write("US-1.txt", "done\n")]]) },
+    })
+    mkdirSync(join(project.dir, ".opencode"), { recursive: true })
+    const plan = { userStories: [{ id: "US-1", title: "write the file", acceptanceCriteria: ["US-1.txt exists"], passes: false }] }
+    writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
+    const session = await project.newSession()
+    await project.command(session, "ralph", "--prd")
+    await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 120_000)
+    const written = JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")) as { userStories: Array<{ passes: boolean; notes: string }> }
+    expect(written.userStories[0]).toMatchObject({ passes: true, notes: "Done in iteration 1, not verified: no check ran" })
+    const status = await ralphCli(project.dir, ["status", "--json"])
+    const selected = (JSON.parse(status.stdout) as { selected: { evidence: { verified: boolean }; plan: { stories: Array<{ id: string; evidence: unknown }> } } }).selected
+    expect(selected.evidence).toMatchObject({ verified: false, checks: [], changedFiles: ["US-1.txt"] })
+    expect(selected.plan.stories).toEqual([{ id: "US-1", title: "write the file", done: true, evidence: selected.evidence }])
   })
 
   it("refuses a deleted pytest test, naming it; restored with the fix, the loop completes", async () => {

@@ -96,7 +96,7 @@ describe("/ralph --prd", () => {
     expect(plan.owner).toEqual({ team: "web" })
     if (shape === "userStories") {
       expect(plan.userStories.map((s: { passes: boolean }) => s.passes)).toEqual([true, true, true])
-      expect(plan.userStories.map((s: { notes: string }) => s.notes)).toEqual([3, 1, 2].map((n, i) => `Verified by ralph-loop in iteration ${n} (checks passed: ${["US-A", "US-B", "US-C"][i]} file)`))
+      expect(plan.userStories.map((s: { notes: string }) => s.notes)).toEqual([3, 1, 2].map((n, i) => `Verified by ralph-loop in iteration ${n}: ${["US-A", "US-B", "US-C"][i]} file passed`))
       expect(plan.userStories[0].estimate).toBe("1h")
       expect(plan.branchName).toBe("ralph/shop")
     } else {
@@ -187,7 +187,7 @@ describe("/ralph --prd", () => {
     expect(retry).toContain("## Plan progress: .opencode/prd.json — 0 of 2 stories done")
     expect(prompted(project)[0]!.lastUser).toContain("## Task\nfinish the shop")
     const plan = readPlan(project)
-    expect(plan.userStories.map((s: { notes: string }) => s.notes)).toEqual(["Verified by ralph-loop in iteration 2 (checks passed: fixed)", "Verified by ralph-loop in iteration 3 (checks passed: US-2 file)"])
+    expect(plan.userStories.map((s: { notes: string }) => s.notes)).toEqual(["Verified by ralph-loop in iteration 2: fixed passed", "Verified by ralph-loop in iteration 3: US-2 file passed"])
     const entries = progressEntries(project)
     expect(entries).toHaveLength(3)
     expect(entries[0]).toContain("- Failing checks: fixed (failed)")
@@ -236,8 +236,8 @@ describe("/ralph --prd", () => {
       [true, false],
     ])
     expect(readPlan(project).userStories.map((s: { passes: boolean; notes: string }) => [s.passes, s.notes])).toEqual([
-      [true, "Verified by ralph-loop in iteration 1 (checks passed: US-1 file)"],
-      [true, "Verified by ralph-loop in iteration 2 (checks passed: US-2 file)"],
+      [true, "Verified by ralph-loop in iteration 1: US-1 file passed"],
+      [true, "Verified by ralph-loop in iteration 2: US-2 file passed"],
     ])
     expect(existsSync(join(project.dir, "US-2.txt"))).toBe(true)
   })

@@ -7,6 +7,7 @@
 import { guardAccepted, guardMode } from "../../config/guard-setting.js"
 import { findingText } from "../../evidence/finding.js"
 import { guardFindings } from "../../evidence/guard.js"
+import { changedPaths, parseDiff } from "../../evidence/diff.js"
 import { weakenedOf, type Weakened } from "../../evidence/record.js"
 import { claimsCompletion } from "../../loop/decide.js"
 import type { DiagnosticSnapshot } from "../../loop/diagnostics.js"
@@ -23,8 +24,14 @@ export function guardDue(loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | 
   return onCriteria || claimsCompletion(loop, turn)
 }
 
+export interface GuardResult {
+  weakened: Weakened[]
+  /** The user's files the loop changed since its start (the plan file, which the plugin writes back, aside). */
+  changedFiles: string[]
+}
+
 /** The guard's findings for this claim (undefined: not due, or nothing could be read). */
-export function* guardClaim(ctx: JobContext, loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined): Job<Weakened[] | undefined> {
+export function* guardClaim(ctx: JobContext, loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined): Job<GuardResult | undefined> {
   if (!guardDue(loop, turn, snapshot)) return undefined
   let read
   try {
@@ -43,5 +50,6 @@ export function* guardClaim(ctx: JobContext, loop: Loop, turn: Turn, snapshot: D
   const weakened = weakenedOf(findings, accepted)
   if (weakened.length > 0)
     yield* log("info", `the guard found ${weakened.length} change${weakened.length === 1 ? "" : "s"} to the checks`, { loop: loop.id, iteration: loop.iteration, findings: weakened.map((f) => `${f.accepted ? "(accepted) " : ""}${findingText(f)}`) })
-  return weakened
+  const changedFiles = changedPaths(parseDiff(read.diff)).filter((path) => path !== loop.plan?.file)
+  return { weakened, changedFiles }
 }

@@ -25,7 +25,9 @@ import { afterReview } from "../../review/outcome.js"
 import { reviewOptions } from "../../review/settings.js"
 import { review } from "./review.js"
 import { guardClaim } from "./guard.js"
-import type { Weakened } from "../../evidence/record.js"
+import type { GuardResult } from "./guard.js"
+import { claimEvidence } from "../../evidence/claim-evidence.js"
+import { recordsEvidence, withEvidence } from "../../loop/evidence-update.js"
 
 export function* turnEnded(ctx: JobContext, loop: Loop): Job {
   yield* reached("turn.ended")
@@ -60,9 +62,9 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
     const snapshot = hasNewReply(loop, turn) ? yield* checkIfDue(ctx, loop, turn, sample) : undefined
     if (loop.phase !== "deciding" || userMovedOn()) return
     // The guard reads the loop's changes before a claim of done can be accepted (issue 39).
-    const weakened = hasNewReply(loop, turn) ? yield* guardClaim(ctx, loop, turn, snapshot) : undefined
+    const guard = hasNewReply(loop, turn) ? yield* guardClaim(ctx, loop, turn, snapshot) : undefined
     if (loop.phase !== "deciding" || userMovedOn()) return
-    yield* decideAndAct(ctx, loop, { turn, sample, snapshot, changedFiles, weakened }, userEpoch)
+    yield* decideAndAct(ctx, loop, { turn, sample, snapshot, changedFiles, guard }, userEpoch)
   } catch (error) {
     yield* fail(ctx, loop, "could not handle the end of a turn", error)
   }
@@ -94,19 +96,28 @@ function* settled(loop: Loop): Job<{ messages: MessageWithParts[]; sample: Progr
 function* decideAndAct(
   ctx: JobContext,
   loop: Loop,
-  facts: { turn: Turn; sample: ProgressSample; snapshot: DiagnosticSnapshot | undefined; changedFiles: string[] | undefined; weakened: Weakened[] | undefined },
+  facts: { turn: Turn; sample: ProgressSample; snapshot: DiagnosticSnapshot | undefined; changedFiles: string[] | undefined; guard: GuardResult | undefined },
   userEpoch: number,
 ): Job {
   const breakerBefore = loop.breaker.state
   const story = loop.plan ? currentStory(loop.plan) : undefined
-  let { decision, update } = decide(loop, { ...facts, now: ctx.now() })
+  let { decision, update } = decide(loop, { ...facts, weakened: facts.guard?.weakened, now: ctx.now() })
   // Review on: a completion the checks allow waits for the reviewer's verdict.
   const options = reviewOptions(loop.settings)
+  let reviewed: { verdict: "approve" | "reject"; reasons: string[] } | null = null
   if (decision.type === "complete" && options) {
     const verdict = yield* review(ctx, loop, options, facts)
     // Cancelled, paused or written to meanwhile: the review decides nothing.
     if (loop.phase !== "deciding" || loop.userEpoch !== userEpoch) return loop.phase === "deciding" ? ctx.manager.keepWatching(loop, true) : undefined
     ;({ decision, update } = afterReview(loop, { decision, update }, verdict, options, ctx.now()))
+    const said = verdict.verdict
+    if (said.kind !== "malformed") reviewed = { verdict: said.kind, reasons: said.kind === "reject" ? said.reasons : [] }
+  }
+  // A completion, or a story done, keeps what it rested on (issue 39).
+  if (recordsEvidence(loop, decision, update)) {
+    const changedFiles = facts.guard?.changedFiles ?? facts.changedFiles ?? []
+    const evidence = claimEvidence({ snapshot: facts.snapshot, changedFiles, review: reviewed, weakened: facts.guard?.weakened ?? [] })
+    update = withEvidence(loop, decision, update, evidence)
   }
   yield* log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration, decision })
   if (decision.type !== "ignore") {
