@@ -142,7 +142,7 @@ describe("the guard on a claim of done", () => {
         main: scripted(() => project, [[write("test_calc.py", WITHOUT)], [write("test_calc.py", TESTS), write("calc.py", "def double(x):\n    return x * 2\n")]]),
       },
     })
-    writeFileSync(join(project.dir, "calc.py"), "def double(x):\n    return x + 2\n")
+    writeFileSync(join(project.dir, "calc.py"), "def double(x):\n    return x * 3\n")
     writeFileSync(join(project.dir, "test_calc.py"), TESTS)
     const session = await project.newSession()
     await project.command(session, "ralph", "make the tests pass")
@@ -151,6 +151,8 @@ describe("the guard on a claim of done", () => {
     const second = prompts(project)[1]?.lastUser ?? ""
     expect(second).toContain("The completion claim was refused")
     expect(second).toContain("the test test_double was removed from test_calc.py:4: `def test_double():`")
+    // pytest passed the claim (the test left passes even with the bug): the guard alone refused it.
+    expect(second).not.toContain("FAILED")
   })
 
   it("a loop that adds a test and fixes the code completes on that claim", async () => {
