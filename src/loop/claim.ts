@@ -12,6 +12,8 @@ export interface ClaimJudgement {
   /** Open todos that veto the claim (requireTodosDone). */
   openTodos: string[]
   accepted: boolean
+  /** The guard's refusal, as the model reads it (issue 39). */
+  refused?: string[]
 }
 
 export function judgeClaim(snapshot: DiagnosticSnapshot | undefined, openTodos: readonly string[], settings: Criteria & { requireTodosDone: boolean }): ClaimJudgement {
@@ -37,6 +39,7 @@ export function claimAnswer(loop: Loop, judgement: ClaimJudgement, snapshot: Dia
     return [
       "Rejected: the claim does not hold yet, so the loop goes on.",
       "",
+      ...(judgement.refused ? [...judgement.refused, ""] : []),
       ...todosFeedback(judgement.openTodos),
       ...(judgement.openTodos.length && checks.length ? [""] : []),
       ...checks,

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { packageDir, type Project } from "../harness/harness.js"
-import type { MockRequest, Reply } from "../harness/mock-model.js"
+import { messageText, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { ralphCli, sharedHarness, waitForLoopEnd } from "./helpers.js"
 
 const harness = sharedHarness()
@@ -153,6 +153,33 @@ describe("the guard on a claim of done", () => {
     expect(second).toContain("the test test_double was removed from test_calc.py:4: `def test_double():`")
     // pytest passed the claim (the test left passes even with the bug): the guard alone refused it.
     expect(second).not.toContain("FAILED")
+  })
+
+  it("ralph_done answers the guard's refusal in the same turn, and the turn's end refuses the claim too", async () => {
+    const toolResult = (r: MockRequest): string => (r.lastRole === "tool" ? messageText(r.body.messages?.at(-1)) : "")
+    const done = { name: "ralph_done", args: { summary: "The tests pass.", evidence: ["npm test: exit 0"] } }
+    let project!: Project
+    project = await harness().project("guard-done-tool", {
+      pluginOptions: { strategy: "continue", checks: [UNIT], maxRetries: 6 },
+      script: {
+        main: (r) => {
+          if (isControl(r)) return { text: "OK" }
+          if (/^(Rejected|Accepted)/.test(toolResult(r))) return { text: "Understood." }
+          if (r.lastRole === "tool") return { toolCalls: [done] }
+          return { toolCalls: prompts(project).length === 1 ? [write("sum.test.js", TEST_SKIPPED)] : [write("sum.test.js", TEST), write("sum.js", SUM_FIXED)] }
+        },
+      },
+    })
+    jsProject(project)
+    const session = await project.newSession()
+    await project.command(session, "ralph", "make the tests pass")
+    const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 120_000)
+    expect(loop).toMatchObject({ iteration: 2 })
+    const answers = project.requests("main").map(toolResult).filter((t) => /^(Rejected|Accepted)/.test(t))
+    expect(answers[0]).toMatch(/^Rejected/)
+    expect(answers[0]).toContain("sum.test.js:4 skips or focuses a test (test.skip)")
+    expect(answers[1]).toMatch(/^Accepted/)
+    expect(prompts(project)[1]?.lastUser).toContain("The completion claim was refused")
   })
 
   it("a loop that adds a test and fixes the code completes on that claim", async () => {

@@ -30,9 +30,15 @@ export interface GuardResult {
   changedFiles: string[]
 }
 
-/** The guard's findings for this claim (undefined: not due, or nothing could be read). */
+/** The guard's findings for this turn's claim (undefined: not due, or nothing could be read). */
 export function* guardClaim(ctx: JobContext, loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined): Job<GuardResult | undefined> {
   if (!guardDue(loop, turn, snapshot)) return undefined
+  return yield* readFindings(ctx, loop)
+}
+
+/** Reads the loop's changes and scans them (undefined: guard off, or nothing could be read). */
+export function* readFindings(ctx: JobContext, loop: Loop): Job<GuardResult | undefined> {
+  if (guardMode(loop.settings.guard) === "off") return undefined
   let read
   try {
     read = yield* io({ kind: "guard-read", loop })
