@@ -79,8 +79,11 @@ interface Effects {
   /** --story: the loop's changed files (the plan file aside) committed on the new branch `branch` from HEAD, nothing of the user's touched. */
   "story-branch": { ask: { loop: Loop; branch: string; message: string }; result: StoryCommit }
   "run-checks": { ask: { loop: Loop }; result: CheckResult[] }
-  /** The guard's read for a claim of done: the loop's diff from its start checkpoint to the work tree now, and the texts its scan needs; a git failure throws. */
-  "guard-read": { ask: { loop: Loop }; result: GuardRead }
+  /**
+   * The guard's read for a claim of done: the loop's diff from its start checkpoint to the work tree
+   * now (`at`: as the turn end's checkpoint holds it), and the texts its scan needs; a git failure throws.
+   */
+  "guard-read": { ask: { loop: Loop; at?: string | undefined }; result: GuardRead }
   /** The diff of what the loop changed since it began, for its reviewer ("": none, or not git; `unknown`: git failed). */
   "loop-diff": { ask: { loop: Loop }; result: string | { unknown: string } }
   /** OpenCode's default and small model ("provider/model"), as configured. */

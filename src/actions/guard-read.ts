@@ -18,12 +18,13 @@ export type GuardRead =
 /** A file's text at `rev` (a commit or a tree), by its path in the project. */
 const textAt = (directory: string, rev: string, path: string): Promise<string> => gitText(directory, ["cat-file", "blob", `${rev}:./${path}`])
 
-export async function readGuardInput(directory: string, loopID: string): Promise<GuardRead> {
+/** `at`: the work tree now as a commit already made (the turn end's checkpoint), else it is read now. */
+export async function readGuardInput(directory: string, loopID: string, at?: string): Promise<GuardRead> {
   const start = await git(directory, ["rev-parse", "--verify", "-q", `${checkpointRef(loopID, 0)}^{commit}`])
   if (notARepository(start)) return { unread: "the project is not a git repository" }
   if (!start.ok) return { unread: "the loop has no start checkpoint" }
   const from = start.stdout.trim()
-  const now = await workTreeSnapshot(directory)
+  const now = at ?? (await workTreeSnapshot(directory))
   if (now === undefined) return { unread: "the project is not a git repository" }
   const diff = await gitText(directory, ["diff", "--no-color", "--no-ext-diff", "-M", "--relative", from, now])
   const texts = new Map<string, { before?: string; after?: string }>()

@@ -223,7 +223,7 @@ export class Interpreter {
       case "run-checks":
         return this.runChecks(checksFor(effect.loop.settings, effect.loop.plan))
       case "guard-read":
-        return readGuardInput(directory, effect.loop.id)
+        return readGuardInput(directory, effect.loop.id, effect.at)
       case "auto-checks":
         return this.runChecks(effect.checks)
       case "session":

@@ -14,6 +14,7 @@ import type { DiagnosticSnapshot } from "../../loop/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
 import type { Turn } from "../../loop/turn.js"
 import { checksFor } from "../../plan/plan.js"
+import type { TestCounts } from "../../evidence/test-counts.js"
 import { io, log, type Job } from "../effects.js"
 import type { JobContext } from "./context.js"
 
@@ -31,17 +32,20 @@ export interface GuardResult {
 }
 
 /** The guard's findings for this turn's claim (undefined: not due, or nothing could be read). */
-export function* guardClaim(ctx: JobContext, loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined): Job<GuardResult | undefined> {
+export function* guardClaim(ctx: JobContext, loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined, at: string | undefined): Job<GuardResult | undefined> {
   if (!guardDue(loop, turn, snapshot)) return undefined
-  return yield* readFindings(ctx, loop)
+  return yield* readFindings(ctx, loop, at, snapshot)
 }
 
-/** Reads the loop's changes and scans them (undefined: guard off, or nothing could be read). */
-export function* readFindings(ctx: JobContext, loop: Loop): Job<GuardResult | undefined> {
+/**
+ * Reads the loop's changes and scans them (undefined: guard off, or nothing could be read). `at`: the
+ * turn end's checkpoint, which holds the work tree now (else git reads it as a tree first).
+ */
+export function* readFindings(ctx: JobContext, loop: Loop, at?: string, snapshot?: DiagnosticSnapshot): Job<GuardResult | undefined> {
   if (guardMode(loop.settings.guard) === "off") return undefined
   let read
   try {
-    read = yield* io({ kind: "guard-read", loop })
+    read = yield* io({ kind: "guard-read", loop, at })
   } catch (error) {
     yield* log("warn", `the guard could not read the loop's changes: ${error instanceof Error ? error.message : String(error)}`, { loop: loop.id })
     return undefined
@@ -50,7 +54,7 @@ export function* readFindings(ctx: JobContext, loop: Loop): Job<GuardResult | un
     yield* log("info", `the guard read nothing: ${read.unread}`, { loop: loop.id })
     return undefined
   }
-  const checks = checksFor(loop.settings, loop.plan).map((c) => ({ name: c.name, command: c.command, first: null, now: null }))
+  const checks = checksFor(loop.settings, loop.plan).map((c) => ({ name: c.name, command: c.command, ...testsOf(loop, c.name, snapshot) }))
   const findings = guardFindings({ diff: read.diff, texts: read.texts, packageJson: read.packageJson, checks })
   const accepted = new Set([...guardAccepted(loop.settings.guard), ...guardAccepted(ctx.settings().guard)])
   const weakened = weakenedOf(findings, accepted)
@@ -58,4 +62,15 @@ export function* readFindings(ctx: JobContext, loop: Loop): Job<GuardResult | un
     yield* log("info", `the guard found ${weakened.length} change${weakened.length === 1 ? "" : "s"} to the checks`, { loop: loop.id, iteration: loop.iteration, findings: weakened.map((f) => `${f.accepted ? "(accepted) " : ""}${findingText(f)}`) })
   const changedFiles = changedPaths(parseDiff(read.diff)).filter((path) => path !== loop.plan?.file)
   return { weakened, changedFiles }
+}
+
+/**
+ * A check's test counts at its first run the loop still holds (the run before its first prompt, then
+ * its history of the last 20 runs) and in this claim's run: fewer tests now is a finding.
+ */
+export function testsOf(loop: Loop, name: string, snapshot: DiagnosticSnapshot | undefined): { first: TestCounts | null; now: TestCounts | null } {
+  const counted = (s: DiagnosticSnapshot | undefined) => s?.checks.find((c) => c.name === name && c.tests)?.tests ?? null
+  const runs = [loop.initialChecks, ...loop.snapshots, snapshot]
+  const first = runs.map(counted).find((t) => t !== null) ?? null
+  return { first, now: counted(snapshot) }
 }

@@ -40,7 +40,7 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
   }
   try {
     // The turn's reads (its messages, the work-tree sample: an HTTP and a git call) run during the settle wait.
-    const { messages, sample, changedFiles } = yield* settled(loop)
+    const { messages, sample, changedFiles, checkpoint } = yield* settled(loop)
     if (loop.phase !== "deciding") return
     // The session started working again while we waited (the user typed, OpenCode continued): the
     // messages read are not the last turn's any more, and that turn is watched instead.
@@ -62,7 +62,7 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
     const snapshot = hasNewReply(loop, turn) ? yield* checkIfDue(ctx, loop, turn, sample) : undefined
     if (loop.phase !== "deciding" || userMovedOn()) return
     // The guard reads the loop's changes before a claim of done can be accepted (issue 39).
-    const guard = hasNewReply(loop, turn) ? yield* guardClaim(ctx, loop, turn, snapshot) : undefined
+    const guard = hasNewReply(loop, turn) ? yield* guardClaim(ctx, loop, turn, snapshot, checkpoint) : undefined
     if (loop.phase !== "deciding" || userMovedOn()) return
     yield* decideAndAct(ctx, loop, { turn, sample, snapshot, changedFiles, guard }, userEpoch)
   } catch (error) {
@@ -78,7 +78,7 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
  * OpenCode's own — which the epochs tell, and then these messages are not used. A plan loop reads
  * its files after its record step instead, which may write the plan file or commit.
  */
-function* settled(loop: Loop): Job<{ messages: MessageWithParts[]; sample: ProgressSample; changedFiles: string[] | undefined }> {
+function* settled(loop: Loop): Job<{ messages: MessageWithParts[]; sample: ProgressSample; changedFiles: string[] | undefined; checkpoint: string | undefined }> {
   const iteration = loop.iteration
   const messages = { kind: "messages", sessionID: loop.sessionID } as const
   const sample = { kind: "sample", loop } as const
@@ -90,7 +90,9 @@ function* settled(loop: Loop): Job<{ messages: MessageWithParts[]; sample: Progr
   const wait = { kind: "sleep", ms: loop.settings.settleMs } as const
   const [, read, result, made, ...rest] = yield* all(wait, messages, sample, checkpoint, ...extra)
   yield* checkpointMade(loop, iteration, made)
-  return { messages: read, sample: result, changedFiles: readFiles ? (rest[rest.length - 1] as string[]) : undefined }
+  // The checkpoint is the work tree at the turn's end: the guard diffs against it (no second read of the tree).
+  const atEnd = "made" in made ? made.made.commit : undefined
+  return { messages: read, sample: result, changedFiles: readFiles ? (rest[rest.length - 1] as string[]) : undefined, checkpoint: atEnd }
 }
 
 function* decideAndAct(
