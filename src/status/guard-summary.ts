@@ -2,7 +2,7 @@
 // done that it read, each with the key a user accepts it by, and whether it was accepted. Pure.
 import { z } from "zod"
 import { findingKey, findingText } from "../evidence/finding.js"
-import { weakenedSchema, type Weakened } from "../evidence/record.js"
+import { notVerifiedBecause, weakenedSchema, type Evidence, type Weakened } from "../evidence/record.js"
 
 export const guardSummarySchema = z
   .object({
@@ -22,3 +22,10 @@ export const guardLines = (guard: GuardSummary): string[] =>
   guard && guard.findings.length > 0
     ? [`Guard (iteration ${guard.iteration}):`, ...guard.findings.map((f) => `  ${f.accepted ? "accepted" : "refuses"}: ${f.text} [${f.key}]`)]
     : []
+
+/** What a completion rested on, in one line (none while the loop has no evidence). */
+export function evidenceLines(evidence: Evidence | null | undefined): string[] {
+  if (!evidence) return []
+  const passed = evidence.checks.map((c) => `${c.name}${c.tests ? ` ${c.tests.passed} passed${c.tests.skipped ? `, ${c.tests.skipped} skipped` : ""}` : " passed"}`)
+  return [`Evidence: ${evidence.verified ? `verified — ${passed.join("; ")}` : `not verified: ${notVerifiedBecause(evidence)}`} · ${evidence.changedFiles.length} file(s) changed`]
+}

@@ -1,8 +1,7 @@
 // `ralph-loop status` as text: one line per loop, then the chosen loop in detail with its
 // iteration history as a table. Pure, from the status document (so text and JSON never disagree).
 import type { IterationJSON, LoopSummary, StatusDocument } from "./document.js"
-import { guardLines } from "./guard-summary.js"
-import { notVerifiedBecause } from "../evidence/record.js"
+import { evidenceLines, guardLines } from "./guard-summary.js"
 
 const MARK: Record<LoopSummary["state"], string> = { running: "●", deciding: "●", restarting: "●", waiting: "◷", paused: "‖", stopped: "■" }
 
@@ -53,7 +52,7 @@ export function loopDetail(l: NonNullable<StatusDocument["selected"]>): string[]
     `Last checks: ${l.lastChecks ? `iteration ${l.lastChecks.iteration}: ${checks(l.lastChecks)}, ${l.lastChecks.securityIssues} security` : "none ran"}`,
     `Struggle: ${l.struggle.signal} — ${l.struggle.reason}`,
     ...guardLines(l.guard),
-    ...(l.evidence ? [`Evidence: ${l.evidence.verified ? `verified — ${l.evidence.checks.map((c) => `${c.name}${c.tests ? ` ${c.tests.passed} passed` : " passed"}`).join(", ")}` : `not verified: ${notVerifiedBecause(l.evidence)}`}`] : []),
+    ...evidenceLines(l.evidence),
     `Sessions: ${l.sessions.join(" → ")}`,
   ]
 }

@@ -5,6 +5,8 @@ import { claimEvidence } from "../../src/evidence/claim-evidence.js"
 import { recordsEvidence, withEvidence } from "../../src/loop/evidence-update.js"
 import { doneNote } from "../../src/plan/write-back.js"
 import type { PlanState } from "../../src/plan/plan.js"
+import { statusText } from "../../src/commands/status-text.js"
+import { loop } from "./fixtures.js"
 
 const plan: PlanState = {
   file: ".opencode/prd.json",
@@ -40,5 +42,16 @@ describe("claim evidence", () => {
     const none = claimEvidence({ snapshot: undefined, changedFiles: [], review: null, weakened: [] })
     expect(doneNote({ id: "US-1", iteration: 6, checks: [], evidence: none })).toBe("Done in iteration 6, not verified: no check ran")
     expect(doneNote({ id: "US-1", iteration: 6, checks: [] })).toBe("Done in iteration 6, not verified: no check ran")
+  })
+})
+
+describe("/ralph-status", () => {
+  it("names the guard's findings with their keys, and what a completion rested on", () => {
+    const evidence = claimEvidence({ snapshot: { at: 5, checks: [unit] }, changedFiles: ["a.js"], review: null, weakened: [] })
+    const skip = { kind: "skip" as const, file: "a.test.js", name: "test.skip", line: 4, before: null, after: 'test.skip("adds", () => {', accepted: false }
+    const text = statusText(loop({ phase: "stopped", stopReason: "completed", evidence, guard: { iteration: 2, findings: [skip] } }), 10)
+    expect(text).toContain('Guard (iteration 2):\n  refuses: a.test.js:4 skips or focuses a test (test.skip): `test.skip("adds", () => {` [skip:a.test.js:test.skip:test.skip("adds", () => {]')
+    expect(text).toContain("Evidence: verified — unit 12 passed · 1 file(s) changed")
+    expect(statusText(loop({ evidence }), 10)).not.toContain("Evidence:")
   })
 })
