@@ -9,11 +9,14 @@ import { stands, type Weakened } from "./record.js"
 export const refusingFindings = (mode: GuardMode, weakened: readonly Weakened[] | undefined): Weakened[] =>
   mode === "refuse" && weakened ? weakened.filter(stands) : []
 
+/** The first line of a refusal: the next prompt's opening tells a refusal from failing checks by it. */
+export const REFUSED = "The completion claim was refused: since the loop began, your changes weaken the checks that verify the task:"
+
 /** The next prompt's account of a refused claim. */
 export function refusalFeedback(findings: readonly Weakened[]): string[] {
   if (findings.length === 0) return []
   return [
-    "The completion claim was refused: since the loop began, your changes weaken the checks that verify the task:",
+    REFUSED,
     ...findings.map((f) => `- ${findingText(f)} [finding ${findingKey(f)}]`),
     "Restore each of these (un-skip or put back the test, restore the script or the config, remove the suppression)" +
       " and fix the code instead, then claim again. If a change is right, say why in your reply: the user can accept" +

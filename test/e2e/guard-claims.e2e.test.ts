@@ -68,6 +68,7 @@ describe("the guard on a claim of done", () => {
     expect(loop).toMatchObject({ iteration: 3 })
 
     const [, second, third] = prompts(project).map((r) => r.lastUser)
+    expect(second).toContain("The plugin did not accept your claim: your changes weaken the checks (below)")
     expect(second).toContain("The completion claim was refused")
     expect(second).toContain('sum.test.js:4 skips or focuses a test (test.skip): `test.skip("adds two numbers", () => {`')
     expect(third).toContain("The completion claim was refused")
