@@ -29,3 +29,10 @@ export function evidenceLines(evidence: Evidence | null | undefined): string[] {
   const passed = evidence.checks.map((c) => `${c.name}${c.tests ? ` ${c.tests.passed} passed${c.tests.skipped ? `, ${c.tests.skipped} skipped` : ""}` : " passed"}`)
   return [`Evidence: ${evidence.verified ? `verified — ${passed.join("; ")}` : `not verified: ${notVerifiedBecause(evidence)}`} · ${evidence.changedFiles.length} file(s) changed`]
 }
+
+/** ralph_report.md's section: what the completion rested on, and the guard's findings at the last claim. */
+export function reportEvidenceLines(evidence: Evidence | undefined, guard: { iteration: number; findings: readonly Weakened[] } | undefined): string[] {
+  const found = guardLines(guardSummary(guard))
+  if (!evidence && found.length === 0) return []
+  return ["## Evidence", "", ...evidenceLines(evidence), ...(evidence?.review ? [`Review: ${evidence.review.verdict}`] : []), ...found, ""]
+}

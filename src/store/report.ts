@@ -8,6 +8,7 @@ import { writeFileAtomic } from "./atomic.js"
 import { sessionDir } from "./session-files.js"
 import { planReportLines } from "../plan/status.js"
 import { checkpointsLine, type Checkpoint } from "../loop/checkpoints.js"
+import { reportEvidenceLines } from "../status/guard-summary.js"
 
 export function renderReport(loop: Loop, files: Array<{ code: string; path: string }>, now: number, checkpoints: readonly Checkpoint[] = []): string {
   const usage = totalUsage(loop)
@@ -35,6 +36,7 @@ export function renderReport(loop: Loop, files: Array<{ code: string; path: stri
     `- Circuit breaker: ${loop.breaker.state}${loop.breaker.reason ? ` (last opened: ${loop.breaker.reason})` : ""}`,
     "",
     ...planReportLines(loop.plan),
+    ...reportEvidenceLines(loop.evidence, loop.guard),
     "## Checks over time",
     "",
     ...checks,

@@ -7,7 +7,8 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { packageDir, type Project } from "../harness/harness.js"
 import { messageText, type MockRequest, type Reply } from "../harness/mock-model.js"
-import { ralphCli, sharedHarness, waitForLoopEnd } from "./helpers.js"
+import { reportFile } from "../harness/loop-files.js"
+import { ralphCli, sharedHarness, waitForFile, waitForLoopEnd } from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -93,6 +94,9 @@ describe("the guard on a claim of done", () => {
       weakened: [],
     })
     expect((selected.evidence.checks as Array<{ outputSha256: string }>)[0]?.outputSha256).toMatch(/^[0-9a-f]{64}$/)
+    // The report says it too.
+    const report = await waitForFile(reportFile(project.dir, loop!.id))
+    expect(report).toContain("## Evidence\n\nEvidence: verified — unit 1 passed · 1 file(s) changed")
   })
 
   it("a finding the user accepts by its key (guard.accept) does not refuse the claim; the evidence lists it as accepted", async () => {
