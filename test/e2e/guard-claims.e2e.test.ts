@@ -187,6 +187,28 @@ describe("the guard on a claim of done", () => {
     expect(prompts(project)[1]?.lastUser).toContain("The completion claim was refused")
   })
 
+  it("a changed expectation is not refused: it is given to the reviewer, who judges it", async () => {
+    const isReview = (r: MockRequest) => r.system.includes("You review another coding agent's change")
+    let project!: Project
+    project = await harness().project("guard-expectation", {
+      pluginOptions: { strategy: "continue", checks: [UNIT], maxRetries: 6, review: true },
+      script: {
+        main: (r) => {
+          if (isReview(r)) return { text: "<verdict>approve</verdict>" }
+          return scripted(() => project, [[write("sum.test.js", TEST.replace("toBe(3)", "toBe(-1)"))]])(r)
+        },
+      },
+    })
+    jsProject(project)
+    const session = await project.newSession()
+    await project.command(session, "ralph", "make the tests pass")
+    const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 120_000)
+    expect(loop).toMatchObject({ iteration: 1 })
+    const review = project.requests("main").find(isReview)?.lastUser ?? ""
+    expect(review).toContain("## Expectations the agent changed in tests")
+    expect(review).toContain("- an expectation in sum.test.js:5 (adds two numbers) changed: `expect(add(1, 2)).toBe(3)` → `expect(add(1, 2)).toBe(-1)`")
+  })
+
   it("a loop that adds a test and fixes the code completes on that claim", async () => {
     let project!: Project
     project = await harness().project("guard-adds", {
