@@ -21,7 +21,7 @@ const FILES = 10_000
 const CHANGED = 100
 
 async function measure(): Promise<CheckpointResult> {
-  const { makeCheckpoint } = await loadDist<typeof import("../src/actions/checkpoints.js")>("actions/checkpoints.js")
+  const { makeCheckpoint } = await loadDist<typeof import("../src/checkpoints/checkpoint-git.js")>("actions/checkpoints.js")
   const dir = mkdtempSync(join(tmpdir(), "ralph-bench-checkpoint-"))
   const env = { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" }
   const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })

@@ -63,7 +63,7 @@ function filled(file: string, word: RegExp, bytes: number): string {
 }
 
 async function measure(): Promise<FailureIdentitiesResult> {
-  const { failureIdentities } = await loadDist<typeof import("../src/loop/failures/index.js")>("loop/failures/index.js")
+  const { failureIdentities } = await loadDist<typeof import("../src/checks/failures/index.js")>("loop/failures/index.js")
   const runs = QUICK ? 50 : 300
   const time = (output: string, rounds: number) => {
     const times: number[] = []

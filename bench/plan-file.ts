@@ -35,7 +35,7 @@ function bigPlan(shape: "userStories" | "array", bytes: number): { text: string;
 }
 
 async function measure(): Promise<PlanFileResult> {
-  const { readPlanFile, writePlanBack } = await loadDist<typeof import("../src/store/plan-file.js")>("store/plan-file.js")
+  const { readPlanFile, writePlanBack } = await loadDist<typeof import("../src/plan/plan-file.js")>("store/plan-file.js")
   const runs = QUICK ? 5 : 15
   const cases: PlanFileCase[] = []
   for (const shape of ["userStories", "array"] as const) {

@@ -52,7 +52,7 @@ function messagesWith(text: string): { info: Message; parts: Part[] }[] {
 }
 
 async function measure(): Promise<PromiseCheckResult> {
-  const { readTurn } = await loadDist<typeof import("../src/opencode/read-turn.js")>("opencode/read-turn.js")
+  const { readTurn } = await loadDist<typeof import("../src/loop/read-turn.js")>("opencode/read-turn.js")
   const { decide } = await loadDist<typeof import("../src/loop/decide.js")>("loop/decide.js")
   const { newLoop } = await loadDist<typeof import("../src/loop/loop.js")>("loop/loop.js")
   const { DEFAULT_SETTINGS } = await loadDist<typeof import("../src/config/schema.js")>("config/schema.js")

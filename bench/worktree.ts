@@ -64,8 +64,8 @@ async function wall(project: Project, args: string): Promise<{ ms: number; start
 }
 
 async function createTimes(): Promise<WorktreeBenchResult["createMs"]> {
-  const { createWorktree } = await loadDist<typeof import("../src/actions/worktree-git.js")>("actions/worktree-git.js")
-  const { prepareWorktreeConfig } = await loadDist<typeof import("../src/actions/worktree-config.js")>("actions/worktree-config.js")
+  const { createWorktree } = await loadDist<typeof import("../src/worktrees/worktree-git.js")>("actions/worktree-git.js")
+  const { prepareWorktreeConfig } = await loadDist<typeof import("../src/worktrees/worktree-config.js")>("actions/worktree-config.js")
   const dir = mkdtempSync(join(tmpdir(), "ralph-bench-worktree-"))
   const env = { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" }
   const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })

@@ -1,5 +1,5 @@
 // server(): called once per OpenCode instance (project directory) for each listing of the package
-// OpenCode loads as a module of its own; only the first copy acts (src/instance-claim.ts).
+// OpenCode loads as a module of its own; only the first copy acts (src/host/instance-claim.ts).
 // It returns at once: the loop's machinery (zod, jsonc-parser and the rest, ~150 ms to load the first
 // time) is imported when a hook first has work, or a second after start — not while OpenCode boots,
 // and never once the instance is disposed. Registering the commands and skipping the stream of
@@ -9,8 +9,8 @@ import { enabledBySettings } from "./config/enabled.js"
 import { globalConfigDir } from "./config/files.js"
 import { configHook } from "./hooks/config.js"
 import { toolDefinitions } from "./hooks/tools.js"
-import { claimInstance, deferredText } from "./instance-claim.js"
-import { OBSERVED_EVENTS } from "./opencode/events.js"
+import { claimInstance, deferredText } from "./host/instance-claim.js"
+import { OBSERVED_EVENTS } from "./host/events.js"
 
 const SKIPPED = Promise.resolve()
 

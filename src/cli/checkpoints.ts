@@ -2,8 +2,8 @@
 // the start of it) — number, the iteration it holds, when, the files it changed from the one before,
 // and what the checks found then — from git's refs and the loop's state file.
 import { join } from "node:path"
-import { changedBetween, listCheckpoints, loopsWithCheckpoints } from "../actions/checkpoints.js"
-import type { DiagnosticSnapshot } from "../loop/diagnostics.js"
+import { changedBetween, listCheckpoints, loopsWithCheckpoints } from "../checkpoints/checkpoint-git.js"
+import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
 import { STATE_DIR } from "../project/own-files.js"
 import { readLoopFiles } from "../store/saved-loops.js"
 import type { CliArgs } from "./args.js"

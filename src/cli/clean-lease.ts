@@ -5,8 +5,8 @@
 // beaten while clean runs and released when it is done.
 import { randomUUID } from "node:crypto"
 import { describeHeartbeat, HEARTBEAT_MS } from "../owner/heartbeat.js"
-import { HOST } from "../store/heartbeat-files.js"
-import { LEASE_DIR, ProjectLease } from "../store/project-lease.js"
+import { HOST } from "../owner/heartbeat-files.js"
+import { LEASE_DIR, ProjectLease } from "../owner/project-lease.js"
 
 /** Exit status when another process holds the lease. */
 export const LEASE_HELD_EXIT = 1

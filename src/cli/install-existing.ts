@@ -4,7 +4,7 @@
 // second copy (it stays out, but the first listing is all the project needs).
 import { join } from "node:path"
 import { globalConfigDir } from "../config/load.js"
-import type { Listing, Reach } from "./plugin-listings.js"
+import type { Listing, Reach } from "../listings/plugin-listings.js"
 
 export interface KeptListing {
   /** 0: this package is listed; 1: what is listed is not this package (nothing was changed). */

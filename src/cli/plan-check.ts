@@ -3,7 +3,7 @@
 // one it would work on first. Exit 1 when the loop could not use the file.
 import { globalConfigDir, loadSettings } from "../config/load.js"
 import { planCheckLines } from "../plan/status.js"
-import { readPlanFile } from "../store/plan-file.js"
+import { readPlanFile } from "../plan/plan-file.js"
 import type { CliArgs } from "./args.js"
 
 /** The plan file a `plan` subcommand reads: PATH, else the project's prdPath setting. */

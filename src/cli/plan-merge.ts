@@ -12,11 +12,11 @@ import {
   mergeToolProblem,
   mergeTreeProblem,
   storyBranchRefs,
-} from "../actions/plan-merge-git.js"
+} from "../worktrees/plan-merge-git.js"
 import { looksLikePlanPath } from "../commands/ralph-args.js"
-import { becameReady, mergeSteps } from "../plan/plan-merge.js"
+import { becameReady, mergeSteps } from "../worktrees/plan-merge.js"
 import type { PlanState } from "../plan/plan.js"
-import { readPlanFile, writePlanBack } from "../store/plan-file.js"
+import { readPlanFile, writePlanBack } from "../plan/plan-file.js"
 import type { CliArgs } from "./args.js"
 import { planPath } from "./plan-check.js"
 

@@ -5,7 +5,7 @@
 import { readyStories } from "../plan/plan.js"
 import type { CliArgs } from "./args.js"
 import { planPath } from "./plan-check.js"
-import { readPlanFile } from "../store/plan-file.js"
+import { readPlanFile } from "../plan/plan-file.js"
 
 /** What `plan ready --json` prints: the ids ready (the matrix), those done, how many are not done. */
 export interface ReadyDocument {

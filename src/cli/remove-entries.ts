@@ -4,7 +4,7 @@
 // element's own text, one comma beside it, and the line when nothing else is left on it.
 // The list edited is the last `plugin` key's, the one OpenCode reads when a file sets it twice.
 import { applyEdits, createScanner, parseTree, type Edit, type Node } from "jsonc-parser"
-import { pluginProperty } from "./plugin-listings.js"
+import { pluginProperty } from "../listings/plugin-listings.js"
 
 // jsonc-parser's SyntaxKind values (a const enum in its typings, which verbatimModuleSyntax cannot use).
 const COMMA = 5

@@ -3,7 +3,7 @@
 import { existsSync, watch, type FSWatcher } from "node:fs"
 import { dirname, join } from "node:path"
 import { STATE_DIR } from "../project/own-files.js"
-import { writeHtmlReport } from "../report/write.js"
+import { writeHtmlReport } from "../status/report-write.js"
 import { statusDocument, type StatusDocument } from "../status/document.js"
 import { statusLines } from "../status/lines.js"
 import { readProjectLoops } from "../status/read-project.js"

@@ -1,10 +1,10 @@
 // `ralph-loop uninstall [--global | --project DIR]`: removes this plugin's entries from every
 // config file of the scope (opencode.json[c] and tui.json[c]), comments and formatting kept. The settings file stays (the user's).
-import { editFileAtomic } from "../store/atomic.js"
+import { editFileAtomic } from "../files/atomic.js"
 import type { CliArgs } from "./args.js"
-import { scopeConfigFiles } from "./config-files.js"
-import { packageInfo } from "./package-info.js"
-import { listingsIn, readConfig } from "./plugin-listings.js"
+import { scopeConfigFiles } from "../listings/config-files.js"
+import { packageInfo } from "../listings/package-info.js"
+import { listingsIn, readConfig } from "../listings/plugin-listings.js"
 import { removePluginEntries } from "./remove-entries.js"
 
 export async function uninstall(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {

@@ -1,13 +1,13 @@
 // The control commands act in the plugin, at once and deterministically. Their own model turn only
 // shows the result: the message text is the answer, and the model is asked for a bare "OK".
 import type { Part } from "@opencode-ai/sdk"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import type { Loop } from "../loop/loop.js"
-import { cancelLoop, hintLoop, pauseLoop, resumeLoop, rollbackLoop } from "../control/acts.js"
-import { CONTROL_MARKER, type ControlCommand } from "./definitions.js"
-import { cancelContinuations } from "./continuation-status.js"
-import { endedLoop, NO_LOOP, statusAnswer } from "./status.js"
-import { helpText } from "./status-text.js"
+import { cancelLoop, hintLoop, pauseLoop, resumeLoop, rollbackLoop } from "../acts/acts.js"
+import { CONTROL_MARKER, type ControlCommand } from "../host/commands.js"
+import { cancelContinuations } from "../acts/continuation-status.js"
+import { endedLoop, NO_LOOP, statusAnswer } from "../acts/status.js"
+import { helpText } from "../acts/status-text.js"
 import { replaceText } from "./text.js"
 
 export async function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): Promise<void> {

@@ -2,10 +2,10 @@
 // plugin at once. Like the control commands, their own turn only shows the result.
 import type { Part } from "@opencode-ai/sdk"
 import { featureOn } from "../config/features.js"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import { clearWorking, entries, forget, isoDate, manualText, remember, type Forgetting, type MemoryFile } from "../memory/memory-file.js"
 import { MEMORY_FILE } from "../project/own-files.js"
-import { CONTROL_MARKER, type MemoryCommand } from "./definitions.js"
+import { CONTROL_MARKER, type MemoryCommand } from "../host/commands.js"
 import { replaceText } from "./text.js"
 
 export async function runMemoryCommand(ctx: RalphContext, command: MemoryCommand, args: string, parts: Part[]): Promise<void> {

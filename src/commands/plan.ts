@@ -1,9 +1,9 @@
 // /ralph-plan <task>: the model, in this session, is asked to write the plan for the task to the
-// setting prdPath; its turn's end is checked (src/actions/jobs/plan-turn.ts). No loop starts.
+// setting prdPath; its turn's end is checked (src/plan/plan-turn.ts). No loop starts.
 import type { Part } from "@opencode-ai/sdk"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import { planningPrompt } from "../plan/prompts.js"
-import { readPlanFile } from "../store/plan-file.js"
+import { readPlanFile } from "../plan/plan-file.js"
 import { replaceText } from "./text.js"
 
 export async function planFromCommand(ctx: RalphContext, sessionID: string, args: string, parts: Part[]): Promise<void> {

@@ -4,7 +4,7 @@
 import type { z } from "zod"
 import { settingSchemas, type CheckConfig, type CheckKind, type Settings } from "../config/schema.js"
 import { closest } from "../config/suggest.js"
-import { invalidName, looksLikeWorktreeName } from "../worktree/names.js"
+import { invalidName, looksLikeWorktreeName } from "../worktrees/names.js"
 
 type FlagKey = keyof Settings
 

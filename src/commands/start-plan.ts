@@ -2,16 +2,16 @@
 // story done, starts nothing. Otherwise a plan loop starts on the next story, with the stories the
 // file already marks done counted as done. With --story ID the loop works that story only: it must
 // be a story of the plan, not done, with every dependency done, and its branch must not exist yet.
-import { startLoop } from "../actions/start-loop.js"
+import { startLoop } from "../engine/start-loop.js"
 import type { Settings } from "../config/schema.js"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import type { Loop } from "../loop/loop.js"
 import { planFirstPrompt } from "../loop/prompts.js"
 import { currentStory, onlyStoryProblem, type PlanState } from "../plan/plan.js"
-import { storyBranch } from "../plan/story-branch.js"
-import { storyBranchProblem } from "../actions/story-branch.js"
-import { progressExcerpt } from "../plan/progress-log.js"
-import { readPlanFile, writePlanBack } from "../store/plan-file.js"
+import { storyBranch } from "../worktrees/story-branch.js"
+import { storyBranchProblem } from "../worktrees/story-commit.js"
+import { progressExcerpt } from "../store/progress-log.js"
+import { readPlanFile, writePlanBack } from "../plan/plan-file.js"
 import { ProgressFile } from "../store/progress-file.js"
 
 export type PlanStart = { ok: true; loop: Loop; prompt: string } | { ok: false; error: string; variant: "error" | "warning" }

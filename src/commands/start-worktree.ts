@@ -2,14 +2,14 @@
 // in that directory's own OpenCode instance — a session created there gets `/ralph <task>`, and
 // the plugin of that instance runs the loop as any other. This session only hears of it (toasts,
 // /ralph-status); the WorktreeWatch merges the branch back when the loop completes. The launch is
-// a job (src/actions/jobs/launch-worktree.ts), one at a time with a parallel run's steps.
+// a job (src/worktrees/launch-job.ts), one at a time with a parallel run's steps.
 import { relative } from "node:path"
 import type { Part } from "@opencode-ai/sdk"
 import type { Settings } from "../config/schema.js"
-import type { RalphContext } from "../context.js"
-import { locked } from "../actions/job-lock.js"
-import { launchWorktree } from "../actions/jobs/launch-worktree.js"
-import type { WorktreeState } from "../worktree/worktree-state.js"
+import type { RalphContext } from "../engine/context.js"
+import { locked } from "../effects/job-lock.js"
+import { launchWorktree } from "../worktrees/launch-job.js"
+import type { WorktreeState } from "../worktrees/worktree-state.js"
 import type { WorktreeRequest } from "./ralph-args.js"
 import { replaceText } from "./text.js"
 

@@ -2,8 +2,8 @@
 // start nothing and say why. A typed keyword message ("ralph: <task> [flags]") comes here too,
 // with what the user typed.
 import type { Part } from "@opencode-ai/sdk"
-import { startLoop } from "../actions/start-loop.js"
-import type { RalphContext } from "../context.js"
+import { startLoop } from "../engine/start-loop.js"
+import type { RalphContext } from "../engine/context.js"
 import type { Loop } from "../loop/loop.js"
 import { runControl } from "./control.js"
 import { parseRalphArgs } from "./ralph-args.js"

@@ -2,7 +2,7 @@
 // autocomplete at the space and sends the line to the model as a prompt, and in the TUI process the
 // server's command of that name is left out (hooks/config.ts). chat.message takes such a line as the
 // command, never as the user speaking to the loop.
-import { TUI_COMMANDS, type TuiCommandName } from "../tui/command-names.js"
+import { TUI_COMMANDS, type TuiCommandName } from "../host/tui-commands.js"
 
 export interface TypedCommand {
   name: TuiCommandName

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { parse, type ParseError } from "jsonc-parser"
 import { OPENCODE_DIR } from "../project/own-files.js"
-import { readRegularFileSync } from "../store/regular-file.js"
+import { readRegularFileSync } from "../files/regular-file.js"
 import { BLOCK_KEY, OPENCODE_FILES, SETTINGS_FILES } from "./files.js"
 
 const record = (value: unknown): Record<string, unknown> | undefined =>

@@ -5,12 +5,12 @@
 import { existsSync } from "node:fs"
 import { join, relative } from "node:path"
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
-import { redactingReplacer } from "../notify/redact.js"
+import { redactingReplacer } from "../files/redact.js"
 import { isInside, isStrictlyInside } from "../project/inside.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
-import { readRegularFileSync } from "../store/regular-file.js"
+import { readRegularFileSync } from "../files/regular-file.js"
 import { BLOCK_KEY, OPENCODE_FILES, SETTINGS_FILES } from "./files.js"
-import { MAX_JSON_DEPTH, tooDeepAt } from "./json-depth.js"
+import { MAX_JSON_DEPTH, tooDeepAt } from "../files/json-depth.js"
 import { closest } from "./suggest.js"
 import { DEFAULT_SETTINGS, SETTING_KEYS, settingSchemas, type SettingKey, type Settings } from "./schema.js"
 
@@ -170,7 +170,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value)
 }
 
-/** A bad value as a message shows it: short, and without the webhook or any URL's userinfo, path and query (src/notify/redact.ts). */
+/** A bad value as a message shows it: short, and without the webhook or any URL's userinfo, path and query (src/files/redact.ts). */
 function describe(value: unknown): string {
   let text: string
   try {

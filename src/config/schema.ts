@@ -1,6 +1,6 @@
 // The plugin's settings: one zod schema per key (so one bad key never discards the others),
 // their defaults, and their meaning. Seed 000's keys keep their names.
-import { MERGE_STRATEGIES } from "../worktree/merge-plan.js"
+import { MERGE_STRATEGIES } from "../worktrees/merge-plan.js"
 import { z } from "zod"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { FEATURES } from "./features.js"

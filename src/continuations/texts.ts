@@ -1,9 +1,9 @@
 // What the continuations outside /ralph say: their toasts and the prompts they send. The prompts
 // start with a marker of their own, so the plugin knows its own message from one the user typed.
 import type { Todo } from "@opencode-ai/sdk"
-import type { Notice } from "../actions/notices.js"
+import type { Notice } from "../loop/notices.js"
 import { failureReport } from "../loop/criteria.js"
-import type { DiagnosticSnapshot } from "../loop/diagnostics.js"
+import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
 
 export const TODO_MARKER = "[Ralph · todo continuation"
 export const AUTO_MARKER = "Ralph Loop: AUTO-CONTINUE"

@@ -2,7 +2,7 @@
 // (todo-continuation, auto-continue): its turns (busy, idle, errors, pending requests), what the
 // user did, and each continuation's count. The one writer of that state — every change is a method
 // named for what happened; no I/O. Kept in memory only: a restart of OpenCode starts it over.
-import type { IdleVia } from "../opencode/events.js"
+import type { IdleVia } from "../host/events.js"
 import { emptyTurnEvents, recordTurnEvent, type TurnEvent, type TurnEvents } from "../loop/turn-events.js"
 import { freshRun, type AutoRun } from "./auto-rule.js"
 import { freshStreak, type TodoStreak } from "./todo-rule.js"

@@ -16,7 +16,7 @@ import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import { publish } from "./publish.js"
-import { readRegularFile } from "../store/regular-file.js"
+import { readRegularFile } from "../files/regular-file.js"
 import { CONTROL_DIR, MAX_REQUEST_BYTES, parseRequest, requestName, resultName, takenIdOf, takenName, waitingRequests, type ControlRequest, type ControlResult } from "./request.js"
 import type { Route } from "./route.js"
 

@@ -28,7 +28,7 @@ import { rm, unlink } from "node:fs/promises"
 import { join } from "node:path"
 import { nobodyTookIt } from "./owner-note.js"
 import { publish } from "./publish.js"
-import { readRegularFile } from "../store/regular-file.js"
+import { readRegularFile } from "../files/regular-file.js"
 import { CONTROL_DIR, controlRequestSchema, controlResultSchema, newRequestId, requestName, resultName, type ControlRequest } from "./request.js"
 
 export { CONTROL_VERBS, type ControlVerb, type ControlRequest, type ControlResult } from "./request.js"

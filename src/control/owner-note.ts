@@ -2,8 +2,8 @@
 // the project's lease holder — and whether it runs, from their heartbeats. Never throws.
 import { describeHeartbeat, STALE_MS } from "../owner/heartbeat.js"
 import { decideLease } from "../owner/lease-rule.js"
-import { aliveHere } from "../store/heartbeat-files.js"
-import { readLease } from "../store/project-lease.js"
+import { aliveHere } from "../owner/heartbeat-files.js"
+import { readLease } from "../owner/project-lease.js"
 import { readOthersLoops } from "./route-facts.js"
 
 export async function nobodyTookIt(directory: string, loop: string | undefined, now = Date.now()): Promise<string> {

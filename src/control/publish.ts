@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto"
 import { mkdir, rename, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { assertInside } from "../store/atomic.js"
+import { assertInside } from "../files/atomic.js"
 
 /** Where files are written before they are renamed into the control folder (never watched). */
 export const TEMP_SUBFOLDER = ".tmp"

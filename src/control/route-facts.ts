@@ -3,12 +3,12 @@
 // (processes/<boot>.json). Also the client's words for an owner when no one answered. Never throws.
 import { join } from "node:path"
 import { z } from "zod"
-import { aliveHere, pidAlive, HOST } from "../store/heartbeat-files.js"
+import { aliveHere, pidAlive, HOST } from "../owner/heartbeat-files.js"
 import { describeHeartbeat } from "../owner/heartbeat.js"
 import { STATE_DIR } from "../project/own-files.js"
-import { readPresence } from "../store/presence-files.js"
+import { readPresence } from "../owner/presence-files.js"
 import { listLoopsFolder } from "../store/saved-loops.js"
-import { readRegularFile } from "../store/regular-file.js"
+import { readRegularFile } from "../files/regular-file.js"
 import type { OthersLoop } from "./route.js"
 
 /** Only what routing reads of a state file (the whole schema is the store's). */

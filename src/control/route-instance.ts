@@ -1,7 +1,7 @@
 // The route rule (route.ts) as one instance asks it: a request that names one of its own live loops
 // (or asks for the status of one's session) is taken without a disk read; anything else is judged
 // with the project's other loops and their owners, from disk.
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import type { ControlRoute } from "./channel.js"
 import { readOthersLoops } from "./route-facts.js"
 import { routeRequest } from "./route.js"

@@ -3,10 +3,10 @@
 // only: /ralph-status's text, status.ts). From the control channel no chat turn will end, so a
 // resume goes on at once.
 import { forgetEntry, rememberEntry } from "../commands/memory-commands.js"
-import { statusAnswer } from "../commands/status.js"
-import type { RalphContext } from "../context.js"
+import { statusAnswer } from "../acts/status.js"
+import type { RalphContext } from "../engine/context.js"
 import type { Loop } from "../loop/loop.js"
-import { cancelLoop, hintLoop, pauseLoop, resumeLoop, rollbackLoop, type ActResult } from "./acts.js"
+import { cancelLoop, hintLoop, pauseLoop, resumeLoop, rollbackLoop, type ActResult } from "../acts/acts.js"
 import type { ControlAct } from "./channel.js"
 import type { ControlRequest } from "./request.js"
 import { whichLoop } from "./which-loop.js"

@@ -5,21 +5,21 @@
 // command typed with arguments ("/ralph-pause now") is that command, acted on here.
 import type { Hooks } from "@opencode-ai/plugin"
 import type { Part, TextPart } from "@opencode-ai/sdk"
-import { startLoop } from "../actions/start-loop.js"
+import { startLoop } from "../engine/start-loop.js"
 import { runControl } from "../commands/control.js"
-import { CONTROL_MARKER, isControlCommand, isMemoryCommand } from "../commands/definitions.js"
+import { CONTROL_MARKER, isControlCommand, isMemoryCommand } from "../host/commands.js"
 import { runMemoryCommand } from "../commands/memory-commands.js"
 import { startFromCommand } from "../commands/start.js"
 import { replaceText } from "../commands/text.js"
 import { typedCommand, type TypedCommand } from "../commands/typed-command.js"
 import { featureOn } from "../config/features.js"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import { keywordArguments } from "../continuations/keyword.js"
 import { isContinuationText } from "../continuations/texts.js"
 import type { Loop } from "../loop/loop.js"
 import { loopRules } from "../loop/prompts.js"
 import { loopMemorySection } from "../memory/relevance.js"
-import { newPartID } from "../opencode/part-id.js"
+import { newPartID } from "../host/part-id.js"
 
 type ChatMessageHook = NonNullable<Hooks["chat.message"]>
 

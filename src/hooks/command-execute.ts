@@ -1,11 +1,11 @@
 // /ralph and the control commands act here, in the plugin, before OpenCode creates the user message.
 import type { Hooks } from "@opencode-ai/plugin"
 import { runControl } from "../commands/control.js"
-import { isControlCommand, isMemoryCommand, RALPH, RALPH_PLAN } from "../commands/definitions.js"
+import { isControlCommand, isMemoryCommand, RALPH, RALPH_PLAN } from "../host/commands.js"
 import { runMemoryCommand } from "../commands/memory-commands.js"
 import { planFromCommand } from "../commands/plan.js"
 import { startFromCommand } from "../commands/start.js"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 
 type CommandHook = NonNullable<Hooks["command.execute.before"]>
 

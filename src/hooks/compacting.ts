@@ -1,5 +1,5 @@
 import type { Hooks } from "@opencode-ai/plugin"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import { RALPH_SUMMARY_INSTRUCTIONS } from "../loop/handoff.js"
 
 type CompactingHook = NonNullable<Hooks["experimental.session.compacting"]>

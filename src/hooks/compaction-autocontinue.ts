@@ -1,5 +1,5 @@
 import type { Hooks } from "@opencode-ai/plugin"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 
 type AutocontinueHook = NonNullable<Hooks["experimental.compaction.autocontinue"]>
 

@@ -1,5 +1,5 @@
 import type { Hooks } from "@opencode-ai/plugin"
-import { COMMANDS } from "../commands/definitions.js"
+import { COMMANDS } from "../host/commands.js"
 import { REVIEW_AGENT } from "../review/settings.js"
 
 /**
@@ -22,9 +22,9 @@ const REVIEWER = {
 
 /** The commands to register: in OpenCode's TUI process with the TUI half listed, without those the TUI half runs itself. */
 async function commandsFor(directory: string): Promise<typeof COMMANDS> {
-  const { inTuiProcess, tuiHalfListed } = await import("../config/tui-half.js")
+  const { inTuiProcess, tuiHalfListed } = await import("../listings/tui-half.js")
   if (!inTuiProcess() || !tuiHalfListed(directory)) return COMMANDS
-  const { TUI_COMMANDS } = await import("../tui/command-names.js")
+  const { TUI_COMMANDS } = await import("../host/tui-commands.js")
   return Object.fromEntries(Object.entries(COMMANDS).filter(([name]) => !(TUI_COMMANDS as readonly string[]).includes(name)))
 }
 

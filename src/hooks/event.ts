@@ -5,8 +5,8 @@
 // allocation for an event it does not observe).
 import type { Hooks } from "@opencode-ai/plugin"
 import { featureOn } from "../config/features.js"
-import type { RalphContext } from "../context.js"
-import { observe, type Observation, type RuntimeEvent } from "../opencode/events.js"
+import type { RalphContext } from "../engine/context.js"
+import { observe, type Observation, type RuntimeEvent } from "../host/events.js"
 
 type EventHook = NonNullable<Hooks["event"]>
 

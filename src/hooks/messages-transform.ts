@@ -1,7 +1,7 @@
 // A control command's turn (control-turns.ts) is sent as its control message alone, without tools;
 // every other request goes as OpenCode built it.
 import type { Hooks } from "@opencode-ai/plugin"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 
 type MessagesTransformHook = NonNullable<Hooks["experimental.chat.messages.transform"]>
 

@@ -1,6 +1,6 @@
 import type { Hooks } from "@opencode-ai/plugin"
 import { featureOn } from "../config/features.js"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import { systemNote } from "../loop/prompts.js"
 
 type SystemTransformHook = NonNullable<Hooks["experimental.chat.system.transform"]>

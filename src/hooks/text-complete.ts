@@ -3,7 +3,7 @@
 // session they are staged for the loop (staging.ts); elsewhere they are remembered at once.
 import type { Hooks } from "@opencode-ai/plugin"
 import { featureOn } from "../config/features.js"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import { isoDate, remember } from "../memory/memory-file.js"
 import { rememberRequests, type RememberRequest } from "../memory/remember-tags.js"
 import { settleStaged, stagedSource } from "../memory/staging.js"

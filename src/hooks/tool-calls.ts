@@ -3,9 +3,9 @@
 // decides as for the promise. ralph_status reads the loop's state. Neither throws into OpenCode.
 import type { ToolContext, ToolResult } from "@opencode-ai/plugin"
 import { z } from "zod"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import { claimAnswer } from "../loop/claim.js"
-import { statusText } from "../commands/status-text.js"
+import { statusText } from "../acts/status-text.js"
 import { reviewOn } from "../review/settings.js"
 import type { ToolName } from "./tools.js"
 

@@ -1,7 +1,7 @@
 import { resolve } from "node:path"
 import type { Hooks } from "@opencode-ai/plugin"
 import { featureOn } from "../config/features.js"
-import type { RalphContext } from "../context.js"
+import type { RalphContext } from "../engine/context.js"
 import { refusal } from "../loop/protected-paths.js"
 import { STATE_DIR } from "../store/loop-store.js"
 

@@ -3,7 +3,7 @@
 // in the model's turn and the decision when the turn ends never disagree.
 import { currentStory, markCurrentDone } from "../plan/plan.js"
 import { failureReport, unmetCriteria, type Criteria } from "./criteria.js"
-import type { DiagnosticSnapshot } from "./diagnostics.js"
+import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
 import type { Loop } from "./loop.js"
 
 export interface ClaimJudgement {

@@ -1,9 +1,9 @@
 // Seed 004's CompletionCriteria: a completion claim is accepted only when the checks agree, and
 // stagnation (no fewer issues for `stagnationLimit` check runs) stops the loop.
 import type { LoopSettings } from "./loop.js"
-import { issueCount, type CheckResult, type DiagnosticSnapshot } from "./diagnostics.js"
-import { checkFailures, isRest } from "./failures/index.js"
-import { hash } from "./failures/text.js"
+import { issueCount, type CheckResult, type DiagnosticSnapshot } from "../checks/diagnostics.js"
+import { checkFailures, isRest } from "../checks/failures/index.js"
+import { hash } from "../checks/failures/text.js"
 
 export type Criteria = Pick<LoopSettings, "zeroErrors" | "zeroWarnings" | "zeroSecurity" | "testsPass">
 

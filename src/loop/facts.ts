@@ -1,9 +1,9 @@
 // What the loop learns along the way — OpenCode's events, the user's messages and hints, usage,
 // the last turn, the breaker after a cooldown — recorded by the one writer of loop state
 // (LoopManager extends this). Phase changes are in manager.ts.
-import { NO_REVIEWS } from "../review/state.js"
+import { NO_REVIEWS } from "./review-state.js"
 import type { Breaker } from "./breaker.js"
-import type { DiagnosticSnapshot } from "./diagnostics.js"
+import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
 import { recordCall } from "./call-window.js"
 import type { StartCapture } from "./changed-files.js"
 import type { Loop, Usage } from "./loop.js"

@@ -1,7 +1,7 @@
 // Seed 001's memory: every failing check becomes a gotcha (title, message, files), kept for the
 // loop and shown again to later iterations that work on those files.
 import { z } from "zod"
-import type { DiagnosticSnapshot } from "./diagnostics.js"
+import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
 
 export const gotchaSchema = z.object({ title: z.string(), message: z.string(), files: z.array(z.string()), iteration: z.int().min(1) })
 export type Gotcha = z.infer<typeof gotchaSchema>

@@ -2,7 +2,7 @@
 // facts (goal, iteration, files changed, failing checks, open todos, what failed, recurring
 // errors). Facts the summary leaves out are added; the whole has a size budget, so the restart
 // prompt is the same size at iteration 20 as at 2.
-import type { DiagnosticSnapshot } from "./diagnostics.js"
+import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
 
 export interface HandoffFacts {
   goal: string

@@ -1,7 +1,7 @@
 // Seed 004's `@path` in a task (`/ralph @src/services/ fix all lint errors`): the files or folders the
 // loop works on. They scope what the plugin measures — the checks' per-file counts, the progress
 // sample and the changed files of the handoff — and are named in the prompt's task as typed.
-import type { CheckResult } from "./diagnostics.js"
+import type { CheckResult } from "../checks/diagnostics.js"
 
 /** `@`-words of the task that look like paths (not e-mail addresses: the `@` starts a word). */
 export function targetsOf(task: string): string[] {

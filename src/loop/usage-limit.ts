@@ -2,7 +2,7 @@
 // provider takes work again by itself, usually at a time it names. The loop waits until then (or
 // backs off, up to usageLimitMaxWaitHours), and neither a retry nor the same-error breaker counts
 // it. The forms recognised are the table in docs/notifications-and-limits.md.
-import type { OpencodeError } from "../opencode/error.js"
+import type { OpencodeError } from "../host/error.js"
 import { delayWithin, providerDelayMs } from "./backoff.js"
 
 /** What providers say: "usage limit reached", "quota exceeded", `insufficient_quota`, `rate_limit_error`, "Overloaded", RESOURCE_EXHAUSTED. */

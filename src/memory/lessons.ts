@@ -3,8 +3,8 @@
 // failure identity, on which files, what the fix changed), each circular fix (A → B → A) as a
 // warning. Later loops get the lessons that concern their task and files; a remembered failure
 // failing again (the same check, the same identity) is named as a circular fix across loops.
-import type { DiagnosticSnapshot } from "../loop/diagnostics.js"
-import { checkFailures, fileOfFailure, isRest } from "../loop/failures/index.js"
+import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
+import { checkFailures, fileOfFailure, isRest } from "../checks/failures/index.js"
 import type { MemoryEntry } from "./memory-file.js"
 
 export interface Lesson {

@@ -3,7 +3,7 @@
 // entries, pruned oldest first) and `## Manual` (the user's own, never changed by the plugin) — and,
 // while a loop has notes not yet verified, `## Staging` (see staging.ts).
 // Pure: text in, text out. Anything the plugin does not recognise is kept as it was written.
-import { mentionedFiles } from "../loop/findings.js"
+import { mentionedFiles } from "../checks/findings.js"
 import { lessonParts } from "./lessons.js"
 
 export type MemorySection = "priority" | "working" | "staging"

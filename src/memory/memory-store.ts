@@ -1,12 +1,12 @@
 // memory.md on disk: read tolerantly, written atomically, one change at a time — also across the
 // plugin instances of the process (a worktree loop's instance writes the project's memory.md too,
-// src/store/shared-files.ts). A file that is not a memory file at all is moved aside (memory.md.broken-<time>) with one message, and a new
+// src/worktrees/shared-files.ts). A file that is not a memory file at all is moved aside (memory.md.broken-<time>) with one message, and a new
 // one is started — a loop never stops over it.
 import { readFile, rename } from "node:fs/promises"
 import { join } from "node:path"
 import { MEMORY_FILE } from "../project/own-files.js"
-import { writeFileAtomic } from "../store/atomic.js"
-import { inFileQueue } from "../store/file-queue.js"
+import { writeFileAtomic } from "../files/atomic.js"
+import { inFileQueue } from "../files/file-queue.js"
 import { BrokenMemoryError, emptyMemory, parseMemory, serializeMemory, type MemoryFile } from "./memory-file.js"
 
 export { MEMORY_FILE }

@@ -2,7 +2,7 @@
 // that share the most terms with the loop's task and the files it touches — plain term overlap,
 // a file path named in an entry counting most — within a character budget. An entry that shares
 // nothing with the loop is not given, however much room is left.
-import { mentionedFiles } from "../loop/findings.js"
+import { mentionedFiles } from "../checks/findings.js"
 import { MEMORY_FILE } from "../project/own-files.js"
 import type { MemoryEntry, MemoryFile } from "./memory-file.js"
 import { entries } from "./memory-file.js"

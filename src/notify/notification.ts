@@ -1,7 +1,7 @@
 // What the user hears when they are away: a loop ended (any reason), its circuit breaker opened, or
 // it waits more than a minute. The pure rule: which change of a loop notifies, and what is said —
 // the webhook's JSON (the contract's keys; `text` is the Slack-compatible field) and the desktop's
-// title and line. Sending is an effect (src/actions/notifier.ts).
+// title and line. Sending is an effect (src/notify/notifier.ts).
 import type { NotifyEvent } from "../config/schema.js"
 import { shorten } from "../loop/prompts.js"
 import { totalUsage, type Loop } from "../loop/loop.js"

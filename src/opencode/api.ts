@@ -3,9 +3,9 @@
 import type { PluginInput } from "@opencode-ai/plugin"
 import type { AppLogData, EventTuiToastShow, Session, Todo, TuiPublishData } from "@opencode-ai/sdk"
 import type { EventTuiSessionSelect } from "@opencode-ai/sdk/v2"
-import { isReportedError, parseError } from "./error.js"
-import type { Faults } from "./faults.js"
-import type { MessageWithParts } from "./read-turn.js"
+import { isReportedError, parseError } from "../host/error.js"
+import type { Faults } from "../host/faults.js"
+import type { MessageWithParts } from "../loop/read-turn.js"
 
 export type Client = PluginInput["client"]
 export type ToastVariant = EventTuiToastShow["properties"]["variant"]

@@ -4,7 +4,7 @@
 // and do not go round). A file it cannot use gets problems that say what was expected and what was
 // found. Unknown fields are not read and stay as they are (the write-back edits only its own). Pure.
 import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser"
-import { MAX_JSON_DEPTH, tooDeepAt } from "../config/json-depth.js"
+import { MAX_JSON_DEPTH, tooDeepAt } from "../files/json-depth.js"
 import { saysDone } from "./done-field.js"
 import { foundLabel, kindOf, locatePlan, projectName, type PlanEntry } from "./plan-layout.js"
 import type { Story } from "./plan.js"

@@ -4,7 +4,7 @@
 // nothing else (json-edit.ts), so every other byte — unknown fields, key order, indentation, comments, escapes,
 // the final newline — stays. A story the model marked done that the plugin did not is set back. Pure.
 import { applyEdits } from "jsonc-parser"
-import { propertyEdits, type ObjectChange } from "./json-edit.js"
+import { propertyEdits, type ObjectChange } from "../files/json-edit.js"
 import { doneStyle, doneValue, ownDoneField, saysDone, type DoneStyle } from "./done-field.js"
 import { locatePlan, type PlanLayout } from "./plan-layout.js"
 import { entryId, readJson } from "./plan-reader.js"

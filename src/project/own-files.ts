@@ -2,7 +2,7 @@
 // settings file, the session folders of the default summaryPath), plus the summaryPath a loop was
 // given. They are never "work": left out of progress and of the files a loop changed, and guarded
 // from the agent's tools while a loop runs. The plan file is the plugin's only write outside them:
-// src/actions/loop-changes.ts leaves it out of the files a loop changed while that write is its only change.
+// src/changes/loop-changes.ts leaves it out of the files a loop changed while that write is its only change.
 export const OPENCODE_DIR = ".opencode"
 
 /** The loops' state files and journal. */

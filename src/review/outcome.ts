@@ -6,7 +6,7 @@ import type { Decision, LoopUpdate, Outcome } from "../loop/decide.js"
 import type { Loop, Usage } from "../loop/loop.js"
 import { rejectionFeedback } from "./prompt.js"
 import type { ReviewOptions } from "./settings.js"
-import { NO_REVIEWS } from "./state.js"
+import { NO_REVIEWS } from "../loop/review-state.js"
 import type { Verdict } from "./verdict.js"
 
 export function afterReview(

@@ -1,6 +1,6 @@
 // What the reviewer is sent: the task (and the plan's story), the loop's diff (cut to a size, the cut
 // said), the check results and the model's claim; and what the loop's next prompt carries of a rejection.
-import type { DiagnosticSnapshot } from "../loop/diagnostics.js"
+import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
 import type { Turn } from "../loop/turn.js"
 import type { Story } from "../plan/plan.js"
 

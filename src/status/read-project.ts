@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { STATE_DIR } from "../project/own-files.js"
 import { readDecidedLines } from "../store/journal-history.js"
 import { readLoopsSync } from "../store/saved-loops.js"
-import { readWorktrees } from "../store/worktree-loops.js"
+import { readWorktrees } from "../worktrees/worktree-loops.js"
 import { parseStatusLoop, type StatusSaved } from "./status-loop.js"
 import { histories, type Histories } from "./history.js"
 

@@ -2,7 +2,7 @@
 // not the whole loop (settings, every check's output), which took 100 ms for 1,000 files.
 import { z } from "zod"
 import { DEFAULT_SETTINGS } from "../config/schema.js"
-import { diagnosticSnapshotSchema } from "../loop/diagnostics.js"
+import { diagnosticSnapshotSchema } from "../checks/diagnostics.js"
 import { loopSettingsSchema } from "../loop/loop.js"
 import { SCHEMA_VERSION, storedLoopSchema } from "../store/loop-schema.js"
 import { parseStateFile, savedAtOf } from "../store/saved-loops.js"

@@ -7,7 +7,7 @@ import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { z } from "zod"
 import { iterationRecordSchema, journalEntrySchema } from "./loop-schema.js"
-import { readRegularFile } from "./regular-file.js"
+import { readRegularFile } from "../files/regular-file.js"
 
 const entry = journalEntrySchema.shape
 

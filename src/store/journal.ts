@@ -5,12 +5,12 @@ import { appendFile, copyFile, lstat, readdir, readFile, rm, truncate } from "no
 import { appendFileSync } from "node:fs"
 import { join } from "node:path"
 import { totalUsage, type Loop } from "../loop/loop.js"
-import { withoutWebhook } from "../notify/redact.js"
-import type { Faults } from "../opencode/faults.js"
-import { OutsideProjectError, writeFileAtomic } from "./atomic.js"
+import { withoutWebhook } from "../files/redact.js"
+import type { Faults } from "../host/faults.js"
+import { OutsideProjectError, writeFileAtomic } from "../files/atomic.js"
 import { journalEntrySchema, type JournalEntry } from "./loop-schema.js"
 import type { StoreProblem } from "./loop-store.js"
-import { readRegularFile } from "./regular-file.js"
+import { readRegularFile } from "../files/regular-file.js"
 import { findingText } from "../evidence/finding.js"
 
 export interface JournalLimits {

@@ -26,7 +26,7 @@ export const storedLoopSchema = loopStateSchema.extend({
 export const persistedLoopSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   savedAt: z.string(),
-  /** The instance that runs the loop; its heartbeat is processes/<boot>.json (src/store/presence-files.ts). */
+  /** The instance that runs the loop; its heartbeat is processes/<boot>.json (src/owner/presence-files.ts). */
   owner: z.object({ pid: z.number().int(), host: z.string(), boot: z.string().optional() }).optional(),
   loop: storedLoopSchema,
 })

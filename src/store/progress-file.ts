@@ -1,13 +1,13 @@
 // The progress log on disk: `.opencode/ralph-loop/progress.md`, appended to one entry at a time
 // (appends of the loops of one project never overlap, also from the instances of its worktrees:
-// src/store/shared-files.ts), written atomically; the oldest entries move
+// src/worktrees/shared-files.ts), written atomically; the oldest entries move
 // to `progress-<date>.md` when it grows beyond PROGRESS_MAX_CHARS.
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
-import { renderEntry, type ProgressEntry } from "../plan/progress-entry.js"
-import { appendEntry, renderRotated } from "../plan/progress-log.js"
-import { writeFileAtomic } from "./atomic.js"
-import { inFileQueue } from "./file-queue.js"
+import { renderEntry, type ProgressEntry } from "./progress-entry.js"
+import { appendEntry, renderRotated } from "./progress-log.js"
+import { writeFileAtomic } from "../files/atomic.js"
+import { inFileQueue } from "../files/file-queue.js"
 import { STATE_DIR } from "./loop-store.js"
 
 export const PROGRESS_FILE = `${STATE_DIR}/progress.md`

@@ -2,12 +2,12 @@
 // happened — iterations, how it ended, checks over time, files it changed (not the user's own
 // changes from before it began), tokens and cost.
 import { join } from "node:path"
-import { issueCount } from "../loop/diagnostics.js"
+import { issueCount } from "../checks/diagnostics.js"
 import { maxIterations, totalUsage, type Loop } from "../loop/loop.js"
-import { writeFileAtomic } from "./atomic.js"
+import { writeFileAtomic } from "../files/atomic.js"
 import { sessionDir } from "./session-files.js"
 import { planReportLines } from "../plan/status.js"
-import { checkpointsLine, type Checkpoint } from "../loop/checkpoints.js"
+import { checkpointsLine, type Checkpoint } from "../checkpoints/checkpoints.js"
 import { reportEvidenceLines } from "../status/guard-summary.js"
 
 export function renderReport(loop: Loop, files: Array<{ code: string; path: string }>, now: number, checkpoints: readonly Checkpoint[] = []): string {

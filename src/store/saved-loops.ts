@@ -11,7 +11,7 @@ import { join } from "node:path"
 import type { z } from "zod"
 import { loopFromState, type Loop } from "../loop/loop.js"
 import { persistedLoopSchema } from "./loop-schema.js"
-import { readRegularFile, readRegularFileSync } from "./regular-file.js"
+import { readRegularFile, readRegularFileSync } from "../files/regular-file.js"
 
 export interface SavedLoop {
   loop: Loop

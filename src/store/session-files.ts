@@ -4,10 +4,10 @@ import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { join, resolve } from "node:path"
 import { maxIterations, type Loop } from "../loop/loop.js"
-import type { MessageWithParts } from "../opencode/read-turn.js"
-import { SESSION_ID } from "../opencode/session-id.js"
+import type { MessageWithParts } from "../loop/read-turn.js"
+import { SESSION_ID } from "../host/session-id.js"
 import { isInside } from "../project/inside.js"
-import { writeFileAtomic } from "./atomic.js"
+import { writeFileAtomic } from "../files/atomic.js"
 
 /** The folder for one session's files; refuses ids or paths that would leave the project. */
 export function sessionDir(directory: string, summaryPath: string, sessionID: string): string {

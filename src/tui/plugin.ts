@@ -2,13 +2,13 @@
 // panel and the full-screen view, all from the loops' files as the status document reads them.
 import type { TuiPlugin, TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { createComponent, createMemo, createSignal } from "solid-js"
-import { helpText } from "../commands/status-text.js"
-import { claimInstance, deferredText } from "../instance-claim.js"
+import { helpText } from "../acts/status-text.js"
+import { claimInstance, deferredText } from "../host/instance-claim.js"
 import { statusDocument } from "../status/document.js"
 import { readProjectLoops, type ProjectLoops } from "../status/read-project.js"
 import { TuiActions } from "./actions.js"
 import { watchProjectLoops } from "./project-loops.js"
-import type { TuiCommandName } from "./command-names.js"
+import type { TuiCommandName } from "../host/tui-commands.js"
 import { Sidebar, type SessionView } from "./sidebar.js"
 import { fromFilesText, sessionLoop, statusDialogText, TUI_HELP } from "./texts.js"
 import { registerLoopsView } from "./view.js"
@@ -50,7 +50,7 @@ export const tui: TuiPlugin = async (api) => {
   const alert = (title: string, message: string) =>
     api.ui.dialog.replace(() => createComponent(api.ui.DialogAlert, { title, message, onConfirm: () => api.ui.dialog.clear() }))
 
-  // The server leaves commands of these names to this half in the TUI process (src/config/tui-half.ts).
+  // The server leaves commands of these names to this half in the TUI process (src/listings/tui-half.ts).
   const command = (slashName: TuiCommandName, title: string, run: () => void | Promise<void>) => ({
     namespace: "palette",
     name: `ralph-loop.${slashName}`,

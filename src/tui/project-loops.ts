@@ -6,7 +6,7 @@ import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import { readProjectLoops, type ProjectLoops } from "../status/read-project.js"
-import { isLeftoverTemp } from "../store/atomic.js"
+import { isLeftoverTemp } from "../files/atomic.js"
 
 /** At most one read of the files per this many milliseconds. */
 export const MIN_REFRESH_MS = 1_000

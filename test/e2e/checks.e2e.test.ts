@@ -7,7 +7,7 @@ import type { Project } from "../harness/harness.js"
 import type { MockRequest } from "../harness/mock-model.js"
 import { reportFile } from "../harness/loop-files.js"
 import { waitUntil } from "../harness/wait.js"
-import { PROGRESS_EXCERPT_CHARS } from "../../src/plan/progress-log.js"
+import { PROGRESS_EXCERPT_CHARS } from "../../src/store/progress-log.js"
 import { selectedSessions, sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()

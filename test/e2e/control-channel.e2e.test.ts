@@ -5,9 +5,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { RESUMED } from "../../src/actions/jobs/go-on.js"
+import { RESUMED } from "../../src/engine/jobs/go-on.js"
 import { CONTROL_DIR } from "../../src/control/request.js"
-import { TURN_UNDER_WAY } from "../../src/loop/rollback.js"
+import { TURN_UNDER_WAY } from "../../src/checkpoints/rollback-rule.js"
 import { gate, type MockRequest } from "../harness/mock-model.js"
 import { ralphCli, sharedHarness, waitForLoopEnd, waitForStreamedText } from "./helpers.js"
 

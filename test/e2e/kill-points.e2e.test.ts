@@ -15,7 +15,7 @@ const harness = sharedHarness({ env: { RALPH_LOOP_FAULT_INJECTION: "1" } })
 type Strategy = "recreate" | "continue"
 
 interface KillPoint {
-  /** A CrashPoint of src/opencode/faults.ts, or "external": the test kills OpenCode itself. */
+  /** A CrashPoint of src/host/faults.ts, or "external": the test kills OpenCode itself. */
   at: string
   nth?: number
   strategy: Strategy

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import type { MockRequest, Reply } from "../harness/mock-model.js"
 import { waitUntil } from "../harness/wait.js"
-import { readWorktreeState } from "../../src/store/worktree-file.js"
+import { readWorktreeState } from "../../src/worktrees/worktree-file.js"
 import { sharedHarness } from "./helpers.js"
 
 const harness = sharedHarness()

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { waitUntil } from "../harness/wait.js"
-import { readWorktreeState } from "../../src/store/worktree-file.js"
+import { readWorktreeState } from "../../src/worktrees/worktree-file.js"
 import { packageDir, startHarness } from "../harness/harness.js"
 import { sharedHarness, waitForToast } from "./helpers.js"
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import type { Loop } from "../../src/loop/loop.js"
 import type { LoopManager } from "../../src/loop/manager.js"
 import { markCurrentDone } from "../../src/plan/plan.js"
-import { END_FILES_WAIT_MS } from "../../src/worktree/lifecycle.js"
+import { END_FILES_WAIT_MS } from "../../src/worktrees/lifecycle.js"
 import { runScenario, type Action, type RunConfig, type World } from "./sim.js"
 import { config, LOOP, nth, S } from "./steps.js"
 

@@ -1,7 +1,7 @@
 // Short builders for hand-written scenarios (replays.test.ts): `S.turn("ses_A", "fresh", { settle: true })`.
 // A session is named by id, or by a Target ({ kind: "loop", i } = where the i-th live loop lives now;
 // { kind: "any", i } = the i-th session in creation order: ses_A, ses_B, then the created ones).
-import type { Effect } from "../../src/actions/effects.js"
+import type { Effect } from "../../src/engine/effects.js"
 import type { Action, ControlName, ErrorKind, IdleOrder, RalphFlags, ReplyKind, RunConfig, Target, WorktreeEvent } from "./sim.js"
 
 type Where = string | Target

@@ -6,8 +6,8 @@ import { execFileSync } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { commitLoopWork } from "../../src/actions/auto-commit.js"
-import { snapshotWorkTree } from "../../src/actions/work-tree.js"
+import { commitLoopWork } from "../../src/changes/auto-commit.js"
+import { snapshotWorkTree } from "../../src/changes/work-tree.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()

@@ -3,7 +3,7 @@
 // autoCommit, worktree loops merged back, and what `clean` removes. Picks are taken modulo the
 // candidates of the moment, so any step list can be played (a step that does not apply is skipped).
 import fc from "fast-check"
-import { MERGE_STRATEGIES, type MergeStrategy } from "../../src/worktree/merge-plan.js"
+import { MERGE_STRATEGIES, type MergeStrategy } from "../../src/worktrees/merge-plan.js"
 
 export type UserEdit =
   | { op: "write"; pick: number }

@@ -3,7 +3,7 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { editFileAtomic, writeFileAtomic } from "../../src/store/atomic.js"
+import { editFileAtomic, writeFileAtomic } from "../../src/files/atomic.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()

@@ -1,6 +1,6 @@
 // Which checkpoint /ralph-rollback restores, the numbers checkpoints get, and what a rollback says.
 import { describe, expect, it } from "vitest"
-import { checkpointNumber, checkpointsLine, iterationOf, checkpointSubject, rollbackSummary, rollbackTarget, type Checkpoint } from "../../src/loop/checkpoints.js"
+import { checkpointNumber, checkpointsLine, iterationOf, checkpointSubject, rollbackSummary, rollbackTarget, type Checkpoint } from "../../src/checkpoints/checkpoints.js"
 
 const cp = (number: number, iteration: number | undefined = number): Checkpoint => ({ ref: `refs/ralph/ses_a/${number}`, number, iteration, commit: `c${number}`, at: 0 })
 /** A rollback's save of the work tree: it holds no iteration. */

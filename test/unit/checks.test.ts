@@ -1,10 +1,10 @@
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { runCheck } from "../../src/actions/checks.js"
-import { detectChecks } from "../../src/actions/detect-checks.js"
+import { runCheck } from "../../src/checks/run-checks.js"
+import { detectChecks } from "../../src/checks/detect-checks.js"
 import { failureFingerprint, feedbackLine, recurringFailures, stagnantRuns, unmetCriteria } from "../../src/loop/criteria.js"
-import { parseCheckOutput, snapshotOf, type CheckResult } from "../../src/loop/diagnostics.js"
+import { parseCheckOutput, snapshotOf, type CheckResult } from "../../src/checks/diagnostics.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()
@@ -112,7 +112,7 @@ describe("completion criteria", () => {
 
 describe("check history", () => {
   it("keeps the newest snapshot whole and cuts older outputs, at most 20", async () => {
-    const { keepHistory } = await import("../../src/loop/diagnostics.js")
+    const { keepHistory } = await import("../../src/checks/diagnostics.js")
     const snap = (i: number) =>
       snapshotOf(i, 0, [{ name: "t", kind: "test", command: "t", status: "failed", exitCode: 1, durationMs: 1, output: "z".repeat(16_000), errors: 0, warnings: 0, info: 0, security: 0, testsRun: 1, testsFailed: 1, testsPassed: 0, files: [] }])
     const kept = keepHistory(Array.from({ length: 25 }, (_, i) => snap(i)))

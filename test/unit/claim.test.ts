@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest"
 import { claimAnswer, judgeClaim } from "../../src/loop/claim.js"
 import { decide, type Facts } from "../../src/loop/decide.js"
-import { snapshotOf, type CheckResult } from "../../src/loop/diagnostics.js"
+import { snapshotOf, type CheckResult } from "../../src/checks/diagnostics.js"
 import type { Turn } from "../../src/loop/turn.js"
-import { readTurn } from "../../src/opencode/read-turn.js"
+import { readTurn } from "../../src/loop/read-turn.js"
 import type { PlanState, Story } from "../../src/plan/plan.js"
 import { assistant, loop, user } from "./fixtures.js"
 

@@ -7,7 +7,7 @@ import { parse } from "jsonc-parser"
 import { describe, expect, it } from "vitest"
 import { parseArgs, type CliArgs } from "../../src/cli/args.js"
 import { doctor } from "../../src/cli/doctor.js"
-import { packageInfo } from "../../src/cli/package-info.js"
+import { packageInfo } from "../../src/listings/package-info.js"
 import { uninstall } from "../../src/cli/uninstall.js"
 import { tempDirs } from "../temp-dirs.js"
 

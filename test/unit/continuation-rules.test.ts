@@ -5,7 +5,7 @@ import { keywordArguments } from "../../src/continuations/keyword.js"
 import { freshStreak, nextTodoStep, type TodoStreak } from "../../src/continuations/todo-rule.js"
 import { featureOn, type Feature } from "../../src/config/features.js"
 import { countdownNotice, isContinuationText, todoPrompt, autoPrompt } from "../../src/continuations/texts.js"
-import { snapshotOf } from "../../src/loop/diagnostics.js"
+import { snapshotOf } from "../../src/checks/diagnostics.js"
 
 const todo = (content: string, status: string): Todo => ({ id: content, content, status, priority: "high" })
 

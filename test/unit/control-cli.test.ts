@@ -9,7 +9,7 @@ import { control, MAX_HINT_CHARS } from "../../src/cli/control.js"
 import { controlTarget } from "../../src/control/target.js"
 import type { Loop } from "../../src/loop/loop.js"
 import { LoopStore } from "../../src/store/loop-store.js"
-import { WORKTREES_DIR } from "../../src/worktree/names.js"
+import { WORKTREES_DIR } from "../../src/worktrees/names.js"
 import { tempDirs } from "../temp-dirs.js"
 import { loop } from "./fixtures.js"
 

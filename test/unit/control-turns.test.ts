@@ -2,8 +2,8 @@
 // plugin just wrote, until that turn's idle.
 import type { Message, Part } from "@opencode-ai/sdk"
 import { describe, expect, it } from "vitest"
-import { ControlTurns } from "../../src/commands/control-turns.js"
-import type { RalphContext } from "../../src/context.js"
+import { ControlTurns } from "../../src/engine/control-turns.js"
+import type { RalphContext } from "../../src/engine/context.js"
 import { messagesTransformHook } from "../../src/hooks/messages-transform.js"
 import { assistant, user } from "./fixtures.js"
 

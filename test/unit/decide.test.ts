@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { decide, type Facts } from "../../src/loop/decide.js"
-import { snapshotOf } from "../../src/loop/diagnostics.js"
+import { snapshotOf } from "../../src/checks/diagnostics.js"
 import type { Turn } from "../../src/loop/turn.js"
 import { emptyTurnEvents } from "../../src/loop/turn-events.js"
 import { loop } from "./fixtures.js"

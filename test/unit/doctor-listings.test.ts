@@ -6,8 +6,8 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { parseArgs, type CliArgs } from "../../src/cli/args.js"
 import { doctor } from "../../src/cli/doctor.js"
-import { packageInfo } from "../../src/cli/package-info.js"
-import { loadKey } from "../../src/cli/plugin-listings.js"
+import { packageInfo } from "../../src/listings/package-info.js"
+import { loadKey } from "../../src/listings/plugin-listings.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()

@@ -1,7 +1,7 @@
 // One reading of the errors OpenCode reports, whether they come on a message, in an event or as the
 // answer to a call: every field checked, none trusted.
 import { describe, expect, it } from "vitest"
-import { parseError } from "../../src/opencode/error.js"
+import { parseError } from "../../src/host/error.js"
 
 describe("parseError", () => {
   it("reads the SDK's API error: message, status, OpenCode's retry verdict and the response headers", () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest"
-import { ControlTurns } from "../../src/commands/control-turns.js"
-import type { RalphContext } from "../../src/context.js"
+import { ControlTurns } from "../../src/engine/control-turns.js"
+import type { RalphContext } from "../../src/engine/context.js"
 import { eventHook } from "../../src/hooks/event.js"
 import type { Loop } from "../../src/loop/loop.js"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
 import { ContinuationWatch } from "../../src/continuations/watch.js"
 import { LoopManager } from "../../src/loop/manager.js"
 import { PlanRequests } from "../../src/plan/requests.js"
-import type { RuntimeEvent } from "../../src/opencode/events.js"
+import type { RuntimeEvent } from "../../src/host/events.js"
 import { loop as makeLoop } from "./fixtures.js"
 
 const settings = makeLoop().settings

@@ -4,20 +4,20 @@
 // id. Counted, not timed: every element an array, Map or Set hands out while the events are
 // handled (their iterators, and the array methods that walk elements) is one visit.
 import { describe, expect, it } from "vitest"
-import type { JobHost } from "../../src/actions/runner.js"
-import { LoopRunner } from "../../src/actions/runner.js"
-import type { Job } from "../../src/actions/effects.js"
-import { ControlTurns } from "../../src/commands/control-turns.js"
+import type { JobHost } from "../../src/engine/runner.js"
+import { LoopRunner } from "../../src/engine/runner.js"
+import type { Job } from "../../src/engine/effects.js"
+import { ControlTurns } from "../../src/engine/control-turns.js"
 import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.js"
-import type { RalphContext } from "../../src/context.js"
+import type { RalphContext } from "../../src/engine/context.js"
 import { ContinuationWatch } from "../../src/continuations/watch.js"
 import { eventHook } from "../../src/hooks/event.js"
 import { RefusedByRalph, toolGuardHook } from "../../src/hooks/tool-guard.js"
 import { newLoop, type Loop } from "../../src/loop/loop.js"
 import { LoopManager } from "../../src/loop/manager.js"
-import type { RuntimeEvent } from "../../src/opencode/events.js"
+import type { RuntimeEvent } from "../../src/host/events.js"
 import { PlanRequests } from "../../src/plan/requests.js"
-import { NO_REVIEWS } from "../../src/review/state.js"
+import { NO_REVIEWS } from "../../src/loop/review-state.js"
 
 type Counted = (...args: unknown[]) => number
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { observe } from "../../src/opencode/events.js"
+import { observe } from "../../src/host/events.js"
 
 describe("observe", () => {
   it("reads the runtime shapes of the events the loop needs", () => {

@@ -5,7 +5,7 @@ import { claimEvidence } from "../../src/evidence/claim-evidence.js"
 import { recordsEvidence, withEvidence } from "../../src/loop/evidence-update.js"
 import { doneNote } from "../../src/plan/write-back.js"
 import type { PlanState } from "../../src/plan/plan.js"
-import { statusText } from "../../src/commands/status-text.js"
+import { statusText } from "../../src/acts/status-text.js"
 import { loop } from "./fixtures.js"
 
 const plan: PlanState = {

@@ -2,7 +2,7 @@
 // identities — the failing tests, or each finding's file, rule and message — and what stands for
 // an output no parser knows.
 import { describe, expect, it } from "vitest"
-import { failureIdentities } from "../../src/loop/failures/index.js"
+import { failureIdentities } from "../../src/checks/failures/index.js"
 import { outputOf, runsOf, TOOLS } from "./runner-fixtures.js"
 
 describe.each(Object.keys(TOOLS))("%s, as it prints failures", (tool) => {

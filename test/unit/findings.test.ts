@@ -1,8 +1,8 @@
 // Which files a check's output names: the tools' own formats (with their severities) and the files
 // a failing output merely mentions.
 import { describe, expect, it } from "vitest"
-import { parseCheckOutput } from "../../src/loop/diagnostics.js"
-import { findingsOf, mentionedFiles } from "../../src/loop/findings.js"
+import { parseCheckOutput } from "../../src/checks/diagnostics.js"
+import { findingsOf, mentionedFiles } from "../../src/checks/findings.js"
 
 const PROJECT = "/home/me/shop"
 

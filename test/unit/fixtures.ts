@@ -2,7 +2,7 @@
 import type { AssistantMessage, Part, UserMessage } from "@opencode-ai/sdk"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
 import { newLoop, type Loop, type LoopSettings } from "../../src/loop/loop.js"
-import type { MessageWithParts } from "../../src/opencode/read-turn.js"
+import type { MessageWithParts } from "../../src/loop/read-turn.js"
 
 export function loop(overrides: Partial<Loop> = {}, settings: Partial<LoopSettings> = {}): Loop {
   const { activation: _activation, ...defaults } = DEFAULT_SETTINGS

@@ -6,9 +6,9 @@ import { execFileSync } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { diffSinceStart } from "../../src/actions/loop-diff.js"
-import { mergeStoryBranch } from "../../src/actions/plan-merge-git.js"
-import { snapshotWorkTree } from "../../src/actions/work-tree.js"
+import { diffSinceStart } from "../../src/changes/loop-diff.js"
+import { mergeStoryBranch } from "../../src/worktrees/plan-merge-git.js"
+import { snapshotWorkTree } from "../../src/changes/work-tree.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()

@@ -1,9 +1,9 @@
 // The test counts the guard compares (issue 39): a check's first run the loop still holds against
 // this claim's run — so a check that ran fewer tests than at first is a finding.
 import { describe, expect, it } from "vitest"
-import { testsOf } from "../../src/actions/jobs/guard.js"
+import { testsOf } from "../../src/engine/jobs/guard.js"
 import { fewerTests } from "../../src/evidence/guard.js"
-import { snapshotOf, type CheckResult } from "../../src/loop/diagnostics.js"
+import { snapshotOf, type CheckResult } from "../../src/checks/diagnostics.js"
 import { loop } from "./fixtures.js"
 
 const run = (passed: number, failed: number, tests = true): CheckResult => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { buildHandoff, HANDOFF_BUDGET, latestCheckRun, type HandoffFacts } from "../../src/loop/handoff.js"
 import { recurringFailures } from "../../src/loop/criteria.js"
-import { snapshotOf, type CheckResult } from "../../src/loop/diagnostics.js"
+import { snapshotOf, type CheckResult } from "../../src/checks/diagnostics.js"
 
 const facts = (over: Partial<HandoffFacts> = {}): HandoffFacts => ({
   goal: "make the parser fast",

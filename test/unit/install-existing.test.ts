@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { parseArgs, type CliArgs } from "../../src/cli/args.js"
 import { install } from "../../src/cli/install.js"
-import { packageInfo } from "../../src/cli/package-info.js"
+import { packageInfo } from "../../src/listings/package-info.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()

@@ -4,7 +4,7 @@
 import type { Hooks, PluginInput } from "@opencode-ai/plugin"
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import { claimInstance, deferredText } from "../../src/instance-claim.js"
+import { claimInstance, deferredText } from "../../src/host/instance-claim.js"
 import { server } from "../../src/plugin.js"
 import { tui } from "../../src/tui/plugin.js"
 import { tempDirs } from "../temp-dirs.js"

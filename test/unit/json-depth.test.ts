@@ -1,7 +1,7 @@
 // How deep a JSON(C) text nests, found without parsing it (jsonc-parser's recursion overflows).
 import { parse } from "jsonc-parser"
 import { describe, expect, it } from "vitest"
-import { MAX_JSON_DEPTH, tooDeepAt } from "../../src/config/json-depth.js"
+import { MAX_JSON_DEPTH, tooDeepAt } from "../../src/files/json-depth.js"
 
 const nested = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`
 

@@ -2,7 +2,7 @@
 // object's own, removals as jsonc-parser makes them — and no other byte touched.
 import { applyEdits, parse } from "jsonc-parser"
 import { describe, expect, it } from "vitest"
-import { propertyEdits, type ObjectChange } from "../../src/plan/json-edit.js"
+import { propertyEdits, type ObjectChange } from "../../src/files/json-edit.js"
 
 const edit = (text: string, ...changes: ObjectChange[]) => applyEdits(text, propertyEdits(text, changes))
 

@@ -5,16 +5,16 @@
 // gave before.
 import { describe, expect, it } from "vitest"
 import { providerDelayMs } from "../../src/loop/backoff.js"
-import { parseCheckOutput, snapshotOf } from "../../src/loop/diagnostics.js"
-import { findingsOf, mentionedFiles } from "../../src/loop/findings.js"
+import { parseCheckOutput, snapshotOf } from "../../src/checks/diagnostics.js"
+import { findingsOf, mentionedFiles } from "../../src/checks/findings.js"
 import { refusal } from "../../src/loop/protected-paths.js"
 import { parseStatusBlock } from "../../src/loop/status-block.js"
 import { targetsOf } from "../../src/loop/targets.js"
 import { returningFailures } from "../../src/memory/lessons.js"
 import { supersedes } from "../../src/memory/memory-file.js"
-import { storyWorktreeName } from "../../src/plan/parallel.js"
-import { learningsIn } from "../../src/plan/progress-entry.js"
-import { parseProgress } from "../../src/plan/progress-log.js"
+import { storyWorktreeName } from "../../src/worktrees/parallel.js"
+import { learningsIn } from "../../src/store/progress-entry.js"
+import { parseProgress } from "../../src/store/progress-log.js"
 import { parseVerdict } from "../../src/review/verdict.js"
 
 const MB = 1_000_000

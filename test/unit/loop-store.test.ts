@@ -4,7 +4,7 @@
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it, vi } from "vitest"
-import * as atomic from "../../src/store/atomic.js"
+import * as atomic from "../../src/files/atomic.js"
 import { JOURNAL_LINEAGE } from "../../src/store/journal.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { loop } from "./fixtures.js"

@@ -3,7 +3,7 @@ import { lessonsOf, returningFailures } from "../../src/memory/lessons.js"
 import { parseMemory, remember, emptyMemory, entries } from "../../src/memory/memory-file.js"
 import { rememberRequests } from "../../src/memory/remember-tags.js"
 import { hydrate, loopMemorySection, memoryPromptSection } from "../../src/memory/relevance.js"
-import type { DiagnosticSnapshot } from "../../src/loop/diagnostics.js"
+import type { DiagnosticSnapshot } from "../../src/checks/diagnostics.js"
 
 describe("<remember> tags", () => {
   it("reads both forms from prose, not from code or quotes", () => {

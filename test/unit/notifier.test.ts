@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { post, showOnDesktop } from "../../src/actions/notifier.js"
+import { post, showOnDesktop } from "../../src/notify/notifier.js"
 import { waitUntil } from "../harness/wait.js"
 import { tempDirs } from "../temp-dirs.js"
 

@@ -1,6 +1,6 @@
 // /ralph --prd --parallel N: which stories start, in which order, and when a run is over.
 import { describe, expect, it } from "vitest"
-import { madeByRun, parallelRunSchema, runOver, storiesToStart, storyTask, storyWorktreeName, type ParallelRun } from "../../src/plan/parallel.js"
+import { madeByRun, parallelRunSchema, runOver, storiesToStart, storyTask, storyWorktreeName, type ParallelRun } from "../../src/worktrees/parallel.js"
 import type { Story } from "../../src/plan/plan.js"
 
 const story = (id: string, dependsOn: string[] = [], priority?: number): Story => ({ id, title: `title ${id}`, acceptanceCriteria: [`${id} works`], dependsOn, checks: [], ...(priority !== undefined ? { priority } : {}) })

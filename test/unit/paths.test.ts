@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { loadSettings } from "../../src/config/load.js"
-import { writeFileAtomic } from "../../src/store/atomic.js"
+import { writeFileAtomic } from "../../src/files/atomic.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { sessionDir, writeSummary } from "../../src/store/session-files.js"
 import { loop } from "./fixtures.js"

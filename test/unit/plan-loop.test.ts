@@ -1,10 +1,10 @@
 // A plan loop's pure parts: the decision on a story claimed done, its prompts, toasts, status and
 // report, and its place in the state file.
 import { describe, expect, it } from "vitest"
-import { iterationTitle } from "../../src/actions/notices.js"
-import { statusText } from "../../src/commands/status-text.js"
+import { iterationTitle } from "../../src/loop/notices.js"
+import { statusText } from "../../src/acts/status-text.js"
 import { decide, type Facts } from "../../src/loop/decide.js"
-import { snapshotOf, type CheckResult } from "../../src/loop/diagnostics.js"
+import { snapshotOf, type CheckResult } from "../../src/checks/diagnostics.js"
 import { continuePrompt, freshSessionPrompt, loopRules, planFirstPrompt, resumePrompt, systemNote } from "../../src/loop/prompts.js"
 import type { Turn } from "../../src/loop/turn.js"
 import type { PlanState, Story } from "../../src/plan/plan.js"

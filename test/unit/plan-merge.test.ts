@@ -1,7 +1,7 @@
 // plan merge's rule: which story branches are merged, in the plan's order (dependencies first), a
 // branch merged already only marks its story, and what is refused or left alone.
 import { describe, expect, it } from "vitest"
-import { becameReady, localName, mergeSteps, type StoryBranchRef } from "../../src/plan/plan-merge.js"
+import { becameReady, localName, mergeSteps, type StoryBranchRef } from "../../src/worktrees/plan-merge.js"
 import type { Story } from "../../src/plan/plan.js"
 
 const story = (id: string, extra: Partial<Story> = {}): Story => ({ id, title: id, acceptanceCriteria: [], dependsOn: [], checks: [], ...extra })

@@ -2,7 +2,7 @@
 // own), so a read asked after an append must see it — the next prompt's excerpt, a handoff.
 import { describe, expect, it } from "vitest"
 import { ProgressFile } from "../../src/store/progress-file.js"
-import type { ProgressEntry } from "../../src/plan/progress-entry.js"
+import type { ProgressEntry } from "../../src/store/progress-entry.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { Decision } from "../../src/loop/decide.js"
-import { learningsIn, outcomeOf, renderEntry, type ProgressEntry } from "../../src/plan/progress-entry.js"
-import { addPatterns, appendEntry, MAX_PATTERNS, parseProgress, progressExcerpt, renderProgress, renderRotated } from "../../src/plan/progress-log.js"
+import { learningsIn, outcomeOf, renderEntry, type ProgressEntry } from "../../src/store/progress-entry.js"
+import { addPatterns, appendEntry, MAX_PATTERNS, parseProgress, progressExcerpt, renderProgress, renderRotated } from "../../src/store/progress-log.js"
 
 const AT = Date.UTC(2025, 0, 6, 9, 30, 5)
 

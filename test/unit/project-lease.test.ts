@@ -1,4 +1,4 @@
-// The project's lease: the pure rule (src/owner/lease-rule.ts) and the files (src/store/project-lease.ts).
+// The project's lease: the pure rule (src/owner/lease-rule.ts) and the files (src/owner/project-lease.ts).
 // One holder at a time, also when two processes look at once; a holder that stops beating or whose
 // process is gone is taken over; a released lease is taken at the next look.
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs"
@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest"
 import { STALE_MS, type Heartbeat } from "../../src/owner/heartbeat.js"
 import { decideLease, type LeaseEntry } from "../../src/owner/lease-rule.js"
 import { STATE_DIR } from "../../src/project/own-files.js"
-import { LEASE_DIR, ProjectLease } from "../../src/store/project-lease.js"
+import { LEASE_DIR, ProjectLease } from "../../src/owner/project-lease.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()

@@ -6,8 +6,8 @@ import { execFileSync } from "node:child_process"
 import { chmodSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { commitStory } from "../../src/actions/auto-commit.js"
-import { makeCheckpoint } from "../../src/actions/checkpoints.js"
+import { commitStory } from "../../src/changes/auto-commit.js"
+import { makeCheckpoint } from "../../src/checkpoints/checkpoint-git.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()

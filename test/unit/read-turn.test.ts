@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { readSummary, readTurn } from "../../src/opencode/read-turn.js"
+import { readSummary, readTurn } from "../../src/loop/read-turn.js"
 import { assistant, user } from "./fixtures.js"
 
 describe("readTurn", () => {

@@ -1,7 +1,7 @@
 // The one rule of what may be shown of a URL: scheme and host, and "/…" where more was hidden.
 import { describe, expect, it } from "vitest"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
-import { redacted, redactingReplacer, redactUrl, redactUrls, withoutWebhook } from "../../src/notify/redact.js"
+import { redacted, redactingReplacer, redactUrl, redactUrls, withoutWebhook } from "../../src/files/redact.js"
 
 describe("redactUrl", () => {
   it("a Slack hook: its origin only", () => {

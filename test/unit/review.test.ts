@@ -5,7 +5,7 @@ import { afterReview } from "../../src/review/outcome.js"
 import { capDiff, MAX_FEEDBACK_CHARS, rejectionFeedback, reviewPrompt, reviewTitle } from "../../src/review/prompt.js"
 import { REVIEW_DEFAULTS, reviewOptions, withReviewFlag } from "../../src/review/settings.js"
 import { parseVerdict } from "../../src/review/verdict.js"
-import { snapshotOf } from "../../src/loop/diagnostics.js"
+import { snapshotOf } from "../../src/checks/diagnostics.js"
 import { parseRalphArgs } from "../../src/commands/ralph-args.js"
 import { loop } from "./fixtures.js"
 

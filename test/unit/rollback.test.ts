@@ -5,19 +5,19 @@
 // stand-ins, so each test chooses the moment things happen during the rollback.
 import type { Part } from "@opencode-ai/sdk"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import * as git from "../../src/actions/checkpoints.js"
-import { Interpreter } from "../../src/actions/interpreter.js"
-import { LoopRunner } from "../../src/actions/runner.js"
-import { ControlTurns } from "../../src/commands/control-turns.js"
-import { CONTROL_MARKER } from "../../src/commands/definitions.js"
+import * as git from "../../src/checkpoints/checkpoint-git.js"
+import { Interpreter } from "../../src/engine/interpreter.js"
+import { LoopRunner } from "../../src/engine/runner.js"
+import { ControlTurns } from "../../src/engine/control-turns.js"
+import { CONTROL_MARKER } from "../../src/host/commands.js"
 import { runControl } from "../../src/commands/control.js"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
-import type { RalphContext } from "../../src/context.js"
+import type { RalphContext } from "../../src/engine/context.js"
 import { ContinuationWatch } from "../../src/continuations/watch.js"
-import { CheckpointListError, type Checkpoint } from "../../src/loop/checkpoints.js"
+import { CheckpointListError, type Checkpoint } from "../../src/checkpoints/checkpoints.js"
 import type { Loop, LoopSettings } from "../../src/loop/loop.js"
 import { LoopManager } from "../../src/loop/manager.js"
-import { rollbackRefusal, TURN_UNDER_WAY } from "../../src/loop/rollback.js"
+import { rollbackRefusal, TURN_UNDER_WAY } from "../../src/checkpoints/rollback-rule.js"
 import { emptyMemory } from "../../src/memory/memory-file.js"
 import type { ProjectMemory } from "../../src/memory/memory-store.js"
 import type { OpencodeApi } from "../../src/opencode/api.js"
@@ -26,8 +26,8 @@ import type { LoopStore } from "../../src/store/loop-store.js"
 import { tempDirs } from "../temp-dirs.js"
 import { loop as makeLoop } from "./fixtures.js"
 
-vi.mock("../../src/actions/checkpoints.js", async (original) => ({
-  ...(await original<typeof import("../../src/actions/checkpoints.js")>()),
+vi.mock("../../src/checkpoints/checkpoint-git.js", async (original) => ({
+  ...(await original<typeof import("../../src/checkpoints/checkpoint-git.js")>()),
   listCheckpoints: vi.fn(),
   saveBeforeRollback: vi.fn(),
   restoreCheckpoint: vi.fn(),

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { CheckKind } from "../../src/config/schema.js"
-import { parseCheckOutput, snapshotOf, type CheckResult, type DiagnosticSnapshot } from "../../src/loop/diagnostics.js"
+import { parseCheckOutput, snapshotOf, type CheckResult, type DiagnosticSnapshot } from "../../src/checks/diagnostics.js"
 
 export const FIXTURES = fileURLToPath(new URL("../fixtures/runners/", import.meta.url))
 

@@ -1,10 +1,10 @@
 // The settling job's steps, driven effect by effect with scripted answers: what it asks for, in
 // which order, and what it records where.
 import { describe, expect, it } from "vitest"
-import type { Effect, Job } from "../../src/actions/effects.js"
-import { settleWorktree } from "../../src/actions/jobs/settle-worktree.js"
-import type { MergeFacts } from "../../src/worktree/merge-plan.js"
-import type { WorktreeState } from "../../src/worktree/worktree-state.js"
+import type { Effect, Job } from "../../src/engine/effects.js"
+import { settleWorktree } from "../../src/worktrees/settle-job.js"
+import type { MergeFacts } from "../../src/worktrees/merge-plan.js"
+import type { WorktreeState } from "../../src/worktrees/worktree-state.js"
 import { loop } from "./fixtures.js"
 
 const state: WorktreeState = { name: "fix", branch: "ralph/fix", mainDirectory: "/p", base: { branch: "main", commit: "c0" }, mergeStrategy: "merge", createdAt: 0 }

@@ -1,6 +1,6 @@
 // Recorded journals for the status and report tests, written by the store's own writers
 // (LoopStore.save → the journal's lines and the state file), as a running loop writes them.
-import type { DiagnosticSnapshot } from "../../src/loop/diagnostics.js"
+import type { DiagnosticSnapshot } from "../../src/checks/diagnostics.js"
 import type { Loop } from "../../src/loop/loop.js"
 import type { PlanState } from "../../src/plan/plan.js"
 import { LoopStore } from "../../src/store/loop-store.js"

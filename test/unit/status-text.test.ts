@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { endedText, loopLines, statusText } from "../../src/commands/status-text.js"
-import { snapshotOf } from "../../src/loop/diagnostics.js"
+import { endedText, loopLines, statusText } from "../../src/acts/status-text.js"
+import { snapshotOf } from "../../src/checks/diagnostics.js"
 import { loop } from "./fixtures.js"
 
 describe("/ralph-status", () => {

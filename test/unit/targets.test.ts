@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest"
-import type { CheckResult } from "../../src/loop/diagnostics.js"
+import type { CheckResult } from "../../src/checks/diagnostics.js"
 import { inTargets, scopeCheck, targetsOf } from "../../src/loop/targets.js"
 import { unmetCriteria } from "../../src/loop/criteria.js"
-import { snapshotOf } from "../../src/loop/diagnostics.js"
+import { snapshotOf } from "../../src/checks/diagnostics.js"
 
 describe("@path targets of a task", () => {
   it("are the @-words that look like project paths", () => {

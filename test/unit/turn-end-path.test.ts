@@ -2,14 +2,14 @@
 // turn settles (the sample, the checkpoint, the progress log's changed files) stays out of the path
 // from the settle's end to the next prompt.
 import { describe, expect, it } from "vitest"
-import type { Effect, Job } from "../../src/actions/effects.js"
-import type { JobContext } from "../../src/actions/jobs/context.js"
-import { turnEnded } from "../../src/actions/jobs/turn-ended.js"
+import type { Effect, Job } from "../../src/engine/effects.js"
+import type { JobContext } from "../../src/engine/jobs/context.js"
+import { turnEnded } from "../../src/engine/jobs/turn-ended.js"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
 import { ContinuationWatch } from "../../src/continuations/watch.js"
 import { LoopManager } from "../../src/loop/manager.js"
 import { PlanRequests } from "../../src/plan/requests.js"
-import type { MessageWithParts } from "../../src/opencode/read-turn.js"
+import type { MessageWithParts } from "../../src/loop/read-turn.js"
 import { assistant, loop as makeLoop, user } from "./fixtures.js"
 
 const SAMPLE = { workTree: "tree-1", todosCompleted: 0, sessionID: "ses_a", openTodos: [] }

@@ -2,10 +2,10 @@
 // that command, acted on as the server's command is, and never the user speaking to the loop.
 import type { Part } from "@opencode-ai/sdk"
 import { describe, expect, it } from "vitest"
-import { ControlTurns } from "../../src/commands/control-turns.js"
-import { CONTROL_MARKER } from "../../src/commands/definitions.js"
+import { ControlTurns } from "../../src/engine/control-turns.js"
+import { CONTROL_MARKER } from "../../src/host/commands.js"
 import { typedCommand } from "../../src/commands/typed-command.js"
-import type { RalphContext } from "../../src/context.js"
+import type { RalphContext } from "../../src/engine/context.js"
 import { ContinuationWatch } from "../../src/continuations/watch.js"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
 import { chatMessageHook } from "../../src/hooks/chat-message.js"

@@ -5,9 +5,9 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { commitWork, createWorktree, fastForward, listWorktreeFolders, mergeBranch, mergeFacts, removeWorktree, WorktreeError } from "../../src/actions/worktree-git.js"
-import { mergeAction } from "../../src/worktree/merge-plan.js"
-import type { WorktreeState } from "../../src/worktree/worktree-state.js"
+import { commitWork, createWorktree, fastForward, listWorktreeFolders, mergeBranch, mergeFacts, removeWorktree, WorktreeError } from "../../src/worktrees/worktree-git.js"
+import { mergeAction } from "../../src/worktrees/merge-plan.js"
+import type { WorktreeState } from "../../src/worktrees/worktree-state.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()

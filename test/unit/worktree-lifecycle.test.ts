@@ -1,8 +1,8 @@
 // The one lifecycle of a worktree loop: each stage from its files, and what the watcher, the limit
 // and clean make of it.
 import { describe, expect, it } from "vitest"
-import { awaitsSettling, cleanVerdict, isLive, launchCut, leftByFailedStart, stageOf, startWasCut, type WorktreeFacts } from "../../src/worktree/lifecycle.js"
-import type { WorktreeState } from "../../src/worktree/worktree-state.js"
+import { awaitsSettling, cleanVerdict, isLive, launchCut, leftByFailedStart, stageOf, startWasCut, type WorktreeFacts } from "../../src/worktrees/lifecycle.js"
+import type { WorktreeState } from "../../src/worktrees/worktree-state.js"
 
 const state = (merge?: WorktreeState["merge"]): WorktreeState => ({ name: "w", branch: "ralph/w", mainDirectory: "/p", base: { commit: "c" }, mergeStrategy: "ff-or-branch", createdAt: 0, ...(merge ? { merge } : {}) })
 const loop = (phase: "running" | "waiting" | "paused" | "stopped") => ({ loop: { phase } })

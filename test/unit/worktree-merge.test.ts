@@ -1,7 +1,7 @@
 // What a completed worktree loop's branch does, by mergeStrategy, and how worktrees are named.
 import { describe, expect, it } from "vitest"
-import { mergeAction, type MergeFacts } from "../../src/worktree/merge-plan.js"
-import { invalidName, looksLikeWorktreeName, nameFromTask } from "../../src/worktree/names.js"
+import { mergeAction, type MergeFacts } from "../../src/worktrees/merge-plan.js"
+import { invalidName, looksLikeWorktreeName, nameFromTask } from "../../src/worktrees/names.js"
 
 const facts = (over: Partial<MergeFacts> = {}): MergeFacts => ({
   strategy: "ff-or-branch",

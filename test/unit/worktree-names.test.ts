@@ -2,8 +2,8 @@
 // here against git itself), and a parallel run's story names — valid, and distinct for each story.
 import { spawnSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
-import { storyWorktreeName } from "../../src/plan/parallel.js"
-import { branchNameProblem, branchOf, invalidName } from "../../src/worktree/names.js"
+import { storyWorktreeName } from "../../src/worktrees/parallel.js"
+import { branchNameProblem, branchOf, invalidName } from "../../src/worktrees/names.js"
 
 const gitTakes = (branch: string): boolean => spawnSync("git", ["check-ref-format", "--branch", branch], { stdio: "ignore" }).status === 0
 

@@ -1,11 +1,11 @@
 // The OpenCode config a worktree loop's instance gets: the project's, with OpenCode's snapshots off
-// (src/worktree/opencode-overrides.ts) — written only into a file of the plugin's own.
+// (src/worktrees/opencode-overrides.ts) — written only into a file of the plugin's own.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { parse } from "jsonc-parser"
 import { describe, expect, it } from "vitest"
-import { prepareWorktreeConfig } from "../../src/actions/worktree-config.js"
-import { withWorktreeOverrides } from "../../src/worktree/opencode-overrides.js"
+import { prepareWorktreeConfig } from "../../src/worktrees/worktree-config.js"
+import { withWorktreeOverrides } from "../../src/worktrees/opencode-overrides.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()

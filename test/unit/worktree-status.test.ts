@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest"
 import { newLoop, type Loop } from "../../src/loop/loop.js"
 import { DEFAULT_SETTINGS } from "../../src/config/schema.js"
-import { parallelLines, worktreeLines } from "../../src/worktree/status-lines.js"
-import type { WorktreeState } from "../../src/worktree/worktree-state.js"
+import { parallelLines, worktreeLines } from "../../src/worktrees/status-lines.js"
+import type { WorktreeState } from "../../src/worktrees/worktree-state.js"
 
 const { activation: _a, ...settings } = DEFAULT_SETTINGS
 const state = (name: string, over: Partial<WorktreeState> = {}): WorktreeState => ({ name, branch: `ralph/${name}`, mainDirectory: "/p", base: { branch: "main", commit: "c0" }, mergeStrategy: "merge", createdAt: 0, ...over })

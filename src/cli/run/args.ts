@@ -3,7 +3,7 @@
 // as the argument line /ralph gets, the task's words as the user wrote them. Pure.
 import { resolve } from "node:path"
 import { looksLikePlanPath, RALPH_FLAGS } from "../../commands/ralph-args.js"
-import { looksLikeWorktreeName } from "../../worktree/names.js"
+import { looksLikeWorktreeName } from "../../worktrees/names.js"
 
 export type OnInterrupt = "pause" | "cancel"
 

@@ -13,7 +13,7 @@ import { readDecidedLines } from "../../store/journal-history.js"
 import { journalEntrySchema, type JournalEntry } from "../../store/loop-schema.js"
 import { LoopStore } from "../../store/loop-store.js"
 import { parseSavedLoop, type SavedLoop } from "../../store/saved-loops.js"
-import { readRegularFile } from "../../store/regular-file.js"
+import { readRegularFile } from "../../files/regular-file.js"
 
 const JOURNAL = "journal.jsonl"
 

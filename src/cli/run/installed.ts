@@ -1,8 +1,8 @@
 // Is ralph-loop installed for the project — listed in an OpenCode config file OpenCode reads for it
 // (global, or the project's up to its git root), by a spec that leads to a ralph-loop package? The
 // same reading of config files as `ralph-loop doctor`.
-import { globalConfigFiles, projectConfigFiles } from "../config-files.js"
-import { listingsIn, readConfig } from "../plugin-listings.js"
+import { globalConfigFiles, projectConfigFiles } from "../../listings/config-files.js"
+import { listingsIn, readConfig } from "../../listings/plugin-listings.js"
 
 export type Installed = { ok: true; files: string[] } | { ok: false; problem: string }
 

@@ -3,7 +3,7 @@
 // completed; when it could not (a branch `ralph` in the way, git failing), the work is only in this
 // work tree and the push says "Everything up-to-date" — so the run must not exit 0.
 import type { Loop } from "../../loop/loop.js"
-import { storyBranch } from "../../plan/story-branch.js"
+import { storyBranch } from "../../worktrees/story-branch.js"
 import { git } from "../../git/run.js"
 
 /** Why a completed --story loop's branch is not there (undefined: it is, or the loop is no --story loop). */

@@ -1,0 +1,31 @@
+// The model called ralph_done: its claim is judged at once, by the rule the turn's end applies
+// (the checks, the todo veto), so the tool can answer in the same turn.
+import { judgeClaim, type ClaimJudgement } from "../../loop/claim.js"
+import type { DiagnosticSnapshot } from "../../checks/diagnostics.js"
+import type { Loop } from "../../loop/loop.js"
+import { io, log, type Job } from "../effects.js"
+import { runChecks } from "./checks.js"
+import { readFindings } from "./guard.js"
+import { guardMode } from "../../config/guard-setting.js"
+import { refusalFeedback, refusingFindings } from "../../evidence/refusal.js"
+import type { JobContext } from "./context.js"
+
+export interface JudgedClaim {
+  judgement: ClaimJudgement
+  snapshot: DiagnosticSnapshot | undefined
+}
+
+export function* judgeToolClaim(ctx: JobContext, loop: Loop, messageID: string): Job<JudgedClaim> {
+  const snapshot = yield* runChecks(ctx, loop)
+  // The work tree after the checks ran: if the turn ends on it, they need not run again.
+  const sample = yield* io({ kind: "sample", loop })
+  let judgement = judgeClaim(snapshot, sample.openTodos, loop.settings)
+  // The guard answers now too, so the tool never says "Accepted" to a claim the turn's end refuses.
+  if (judgement.accepted) {
+    const refusing = refusingFindings(guardMode(loop.settings.guard), (yield* readFindings(ctx, loop))?.weakened)
+    if (refusing.length > 0) judgement = { ...judgement, accepted: false, refused: refusalFeedback(refusing) }
+  }
+  ctx.manager.claimJudged(loop, sample.workTree === undefined ? undefined : { messageID, workTree: sample.workTree, snapshot })
+  yield* log("info", `ralph_done: claim ${judgement.accepted ? "holds" : "rejected"}`, { loop: loop.id, iteration: loop.iteration, unmet: judgement.unmet, openTodos: judgement.openTodos })
+  return { judgement, snapshot }
+}

@@ -1,0 +1,95 @@
+// The project's lease on disk: `.opencode/ralph-loop/lease/<n>.json` (src/owner/lease-rule.ts is
+// the rule). One look (`tick`) reads the numbered files, then beats (its own file rewritten), takes
+// (the next number made with an exclusive create, then read again), or leaves it to the live holder.
+// Nothing is made in a project without the plugin's state folder: no loop ever ran there, so there
+// is no project-wide work, and a plugin loaded in any folder must not leave files behind.
+import { lstat, rm } from "node:fs/promises"
+import { join } from "node:path"
+import { STALE_MS, type Heartbeat, type Identity } from "./heartbeat.js"
+import { decideLease, type LeaseEntry } from "./lease-rule.js"
+import { STATE_DIR } from "../project/own-files.js"
+import { aliveHere, createHeartbeat, ensureFolder, readHeartbeats } from "./heartbeat-files.js"
+import { removeLeftoverTemps, writeHeartbeat } from "./heartbeat-files.js"
+import { ignoreOwnFolder } from "../store/loop-store.js"
+
+export const LEASE_DIR = `${STATE_DIR}/lease`
+
+export type LeaseView =
+  | { kind: "mine" }
+  /** `holder` undefined: a damaged lease file not yet stale. */
+  | { kind: "held"; holder: Heartbeat | undefined }
+  /** No state folder in the project: nothing to hold. */
+  | { kind: "no-folder" }
+
+const seqOf = (name: string): number | undefined => {
+  const digits = name.slice(0, -".json".length)
+  const number = digits.length > 0 && digits.length <= 12 && [...digits].every((c) => c >= "0" && c <= "9")
+  return number ? Number(digits) : undefined
+}
+
+export async function readLease(directory: string): Promise<LeaseEntry[]> {
+  return (await readHeartbeats(join(directory, LEASE_DIR))).flatMap(({ name, record, writtenAt }) => {
+    const seq = seqOf(name)
+    return seq === undefined ? [] : [{ seq, record, writtenAt }]
+  })
+}
+
+export class ProjectLease {
+  private held: number | undefined
+
+  constructor(
+    private readonly directory: string,
+    private readonly me: Identity & { what: string },
+    private readonly now: () => number = Date.now,
+    private readonly alive: (record: Heartbeat, now: number) => boolean = aliveHere,
+  ) {}
+
+  /** Whether this process held the lease at its last look. */
+  holds(): boolean {
+    return this.held !== undefined
+  }
+
+  /** One look at the lease: beat, take or leave it (throws only for what the file system refuses). */
+  async tick(): Promise<LeaseView> {
+    const state = await lstat(join(this.directory, STATE_DIR)).catch(() => undefined)
+    if (!state?.isDirectory()) {
+      this.held = undefined
+      return { kind: "no-folder" }
+    }
+    const folder = join(this.directory, LEASE_DIR)
+    await ensureFolder(this.directory, folder)
+    await ignoreOwnFolder(this.directory)
+    // Two rounds at most: a take, then the look that says whether it was this process's.
+    for (let round = 0; round < 3; round += 1) {
+      const now = this.now()
+      const decision = decideLease(await readLease(this.directory), this.me, now, (r) => this.alive(r, now), STALE_MS)
+      if (decision.kind === "held") {
+        this.held = undefined
+        return { kind: "held", holder: decision.holder }
+      }
+      if (decision.kind === "mine") {
+        await writeHeartbeat(folder, `${decision.seq}.json`, this.record(now))
+        this.held = decision.seq
+        for (const seq of decision.older) await rm(join(folder, `${seq}.json`), { force: true }).catch(() => undefined)
+        await removeLeftoverTemps(folder, now - STALE_MS)
+        return { kind: "mine" }
+      }
+      await createHeartbeat(folder, `${decision.seq}.json`, this.record(now))
+    }
+    this.held = undefined
+    return { kind: "held", holder: undefined }
+  }
+
+  /** Gives the lease up (the next process takes it at its next look, not after STALE_MS). Never throws. */
+  async release(): Promise<void> {
+    const seq = this.held
+    this.held = undefined
+    if (seq === undefined) return
+    const released = { ...this.record(this.now()), released: true }
+    await writeHeartbeat(join(this.directory, LEASE_DIR), `${seq}.json`, released).catch(() => undefined)
+  }
+
+  private record(now: number): Heartbeat {
+    return { ...this.me, heartbeat: now }
+  }
+}

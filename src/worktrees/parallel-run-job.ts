@@ -1,0 +1,143 @@
+// The steps of /ralph --prd --parallel N, each a job holding ParallelPlan.lock: start a run, a
+// story's worktree loop ended (its branch settled, or its loop did not start), and after a restart
+// of OpenCode take up what happened meanwhile. A story is done when its work reached the user's
+// branch: it is marked done in the plan file (the one record, one writer) before anything that
+// depends on it starts. A story is written into the run's record (`parallel.json`) before its
+// worktree is made, so a restart between the two finds either its worktree or its absence.
+import { randomUUID } from "node:crypto"
+import type { Settings } from "../config/schema.js"
+import type { RalphContext } from "../engine/context.js"
+import { madeByRun, runOver, storiesToStart, storyTask, storyWorktreeName, type ParallelRun } from "./parallel.js"
+import type { PlanState, StoryDone } from "../plan/plan.js"
+import type { SettledWorktree } from "./parallel-file.js"
+import type { WorktreeState } from "./worktree-state.js"
+import { io, log, type Job } from "../engine/effects.js"
+import { launchWorktree } from "./launch-job.js"
+import { reachedBranch } from "./settle-job.js"
+
+export type RunStart = { ok: true; started: string[] } | { ok: false; error: string }
+export type StoryEnd = { done: Omit<StoryDone, "id"> } | { failed: string }
+
+/** What a settled worktree makes of its story: done if its work reached the user's branch. */
+export function storyEnd({ loop, outcome }: Pick<SettledWorktree, "loop" | "outcome">): StoryEnd {
+  const checks = loop?.snapshots.at(-1)?.checks.filter((c) => c.status === "passed").map((c) => c.name) ?? []
+  return reachedBranch(outcome) ? { done: { iteration: loop?.iteration ?? 0, checks } } : { failed: outcome.detail }
+}
+
+/** Starts a run: the stories started, or why none could. */
+export function* startRun(ctx: RalphContext, plan: PlanState, parallel: number, fromSession: string, overrides: Partial<Settings>): Job<RunStart> {
+  const under = yield* io({ kind: "parallel-run" })
+  if (under) return { ok: false, error: `a parallel run of ${under.plan.file} is under way (${under.running.map((r) => r.story).join(", ") || "settling"}); /ralph-status shows it` }
+  const run: ParallelRun = { id: randomUUID(), plan, parallel, fromSession, startedAt: ctx.now(), running: [], failed: [], ...(Object.keys(overrides).length ? { overrides } : {}) }
+  const { started, full } = yield* startReady(ctx, run)
+  if (started.length > 0) return { ok: true, started }
+  yield* io({ kind: "parallel-record", run: undefined })
+  const why = [...run.failed.map((f) => f.reason), ...(full ? [full] : [])]
+  return { ok: false, error: `no story of ${plan.file} could start${why.length ? `: ${why.join("; ")}` : ""}` }
+}
+
+/**
+ * A worktree loop ended (settled, or it did not start): its story, if it is a running story of
+ * this run, is done or failed; and since any worktree loop that ends frees a place under
+ * maxParallelLoops, waiting stories start.
+ */
+export function* storyEnded(ctx: RalphContext, state: WorktreeState, end: StoryEnd): Job {
+  const run = yield* io({ kind: "parallel-run" })
+  if (!run) return
+  yield* endStory(run, state, end)
+  yield* startReady(ctx, run)
+}
+
+/**
+ * After a restart of OpenCode: a story whose worktree was settled while the run did not hear of it
+ * (the stop came between the two) is taken as settled now — only from this run's own record — and
+ * a story recorded as starting whose worktree was never made starts again.
+ */
+export function* reconcileRun(ctx: RalphContext): Job {
+  const run = yield* io({ kind: "parallel-run" })
+  if (!run) return
+  let changed = false
+  for (const { story, worktree } of [...run.running]) {
+    const found = yield* io({ kind: "story-worktree", name: worktree, run })
+    if ("settled" in found && found.settled.state.story === story) {
+      yield* endStory(run, found.settled.state, storyEnd(found.settled))
+      changed = true
+    } else if ("absent" in found) {
+      run.running = run.running.filter((r) => r.story !== story)
+      changed = true
+    }
+  }
+  if (changed) yield* startReady(ctx, run)
+}
+
+/** A running story of this run has ended, done (marked in the plan file) or failed. */
+function* endStory(run: ParallelRun, state: WorktreeState, end: StoryEnd): Job {
+  const story = state.story
+  if (!story || !madeByRun(run, state) || !run.running.some((r) => r.story === story && r.worktree === state.name)) return
+  run.running = run.running.filter((r) => r.story !== story)
+  if ("failed" in end) {
+    run.failed.push({ story, reason: end.failed })
+    return
+  }
+  if (!run.plan.done.some((d) => d.id === story)) run.plan = { ...run.plan, done: [...run.plan.done, { id: story, ...end.done }] }
+  const marked = yield* io({ kind: "parallel-mark", plan: run.plan })
+  if ("problem" in marked) yield* log("warn", `could not mark story ${story} done in ${run.plan.file}: ${marked.problem}`)
+}
+
+/**
+ * Starts the stories that can start. One refused because maxParallelLoops worktree loops run
+ * (others than this run's) stays pending, and so do the rest: `full` says why.
+ */
+function* startReady(ctx: RalphContext, run: ParallelRun): Job<{ started: string[]; full?: string }> {
+  const overrides = (run.overrides ?? {}) as Partial<Settings>
+  const settings = { ...ctx.settings.current, ...overrides }
+  const started: string[] = []
+  let full: string | undefined
+  // A story that could not start leaves its place to the next: look again until none starts.
+  for (let ready = storiesToStart(run, settings.maxParallelLoops); ready.length > 0 && !full; ready = storiesToStart(run, settings.maxParallelLoops)) {
+    for (const story of ready) {
+      const checks = [...settings.checks, ...story.checks]
+      // Fast-forward cannot take two branches from one start: a parallel run merges (unless told none).
+      const mergeStrategy = settings.mergeStrategy === "none" ? "none" : "merge"
+      const name = storyWorktreeName(story.id, run.plan.stories)
+      run.running.push({ story: story.id, worktree: name })
+      yield* io({ kind: "parallel-record", run })
+      // A story ends on its claim, as in a plan loop: checks that pass are not the story done.
+      const launched = yield* launchWorktree(ctx, run.fromSession, {
+        task: storyTask(run.plan, story),
+        overrides: { ...overrides, mergeStrategy, completeOnCriteria: false, ...(checks.length ? { checks } : {}) },
+        request: { name, withChanges: false },
+        story: story.id,
+        ...(run.id ? { run: run.id } : {}),
+      })
+      if (launched.ok) {
+        started.push(story.id)
+        continue
+      }
+      run.running = run.running.filter((r) => r.story !== story.id)
+      if (launched.full) {
+        full = launched.error
+        yield* log("info", `story ${story.id} waits for a place: ${launched.error}`)
+        break
+      }
+      run.failed.push({ story: story.id, reason: launched.error })
+      yield* log("warn", `story ${story.id} could not start: ${launched.error}`, { plan: run.plan.file })
+    }
+  }
+  yield* saveRun(run)
+  return full ? { started, full } : { started }
+}
+
+function* saveRun(run: ParallelRun): Job {
+  if (!runOver(run)) return yield* io({ kind: "parallel-record", run })
+  yield* io({ kind: "parallel-record", run: undefined })
+  const failed = run.failed.map((f) => [f.story, f.reason] as const)
+  const left = run.plan.stories.length - run.plan.done.length
+  if (left === 0) yield { kind: "toast", notice: { variant: "success", title: "Ralph · plan done", message: `Every story of ${run.plan.file} is done and merged (${run.plan.stories.length}).` } }
+  else
+    yield {
+      kind: "toast",
+      notice: { variant: "warning", title: "Ralph · plan stopped", message: `${left} of ${run.plan.stories.length} stories of ${run.plan.file} are not done: ${failed.map(([id, why]) => `${id}: ${why}`).join("; ") || "none could start"}.`, duration: 20_000 },
+    }
+  yield* log("info", "parallel plan run ended", { plan: run.plan.file, done: run.plan.done.length, failed: run.failed })
+}
