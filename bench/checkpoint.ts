@@ -21,14 +21,21 @@ const FILES = 10_000
 const CHANGED = 100
 
 async function measure(): Promise<CheckpointResult> {
-  const { makeCheckpoint } = await loadDist<typeof import("../src/checkpoints/checkpoint-git.js")>("actions/checkpoints.js")
+  const { makeCheckpoint } =
+    await loadDist<typeof import("../src/checkpoints/checkpoint-git.js")>("actions/checkpoints.js")
   const dir = mkdtempSync(join(tmpdir(), "ralph-bench-checkpoint-"))
   const env = { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" }
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "ignore"],
+    })
   try {
     for (let d = 0; d < 100; d += 1) {
       mkdirSync(join(dir, `src/m${d}`), { recursive: true })
-      for (let f = 0; f < FILES / 100; f += 1) writeFileSync(join(dir, `src/m${d}/f${f}.ts`), `export const v${f} = ${d * 1000 + f}\n`)
+      for (let f = 0; f < FILES / 100; f += 1)
+        writeFileSync(join(dir, `src/m${d}/f${f}.ts`), `export const v${f} = ${d * 1000 + f}\n`)
     }
     git("init", "-q")
     git("add", "-A")
@@ -38,7 +45,8 @@ async function measure(): Promise<CheckpointResult> {
     const status: number[] = []
     for (let run = 0; run < runs + 1; run += 1) {
       // A new iteration's edits: 100 files changed, 10 created.
-      for (let i = 0; i < CHANGED; i += 1) writeFileSync(join(dir, `src/m${i}/f${run}.ts`), `export const changed = ${run}\n`)
+      for (let i = 0; i < CHANGED; i += 1)
+        writeFileSync(join(dir, `src/m${i}/f${run}.ts`), `export const changed = ${run}\n`)
       for (let i = 0; i < 10; i += 1) writeFileSync(join(dir, `new-${run}-${i}.ts`), "export {}\n")
       let started = process.hrtime.bigint()
       await makeCheckpoint(dir, "ses_bench", run + 1)
@@ -51,7 +59,12 @@ async function measure(): Promise<CheckpointResult> {
         status.push(statusMs)
       }
     }
-    return { files: FILES, changed: CHANGED, checkpointMs: round(median(checkpoint), 1), gitStatusMs: round(median(status), 1) }
+    return {
+      files: FILES,
+      changed: CHANGED,
+      checkpointMs: round(median(checkpoint), 1),
+      gitStatusMs: round(median(status), 1),
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -42,7 +42,9 @@ const SUMMARY =
 function point(iteration: number, request: MockRequest): GrowthPoint {
   const messages = request.body.messages ?? []
   const textChars = messages.reduce((sum, m) => sum + messageText(m).length, 0)
-  const conversationChars = messages.filter((m) => m.role !== "system").reduce((sum, m) => sum + messageText(m).length, 0)
+  const conversationChars = messages
+    .filter((m) => m.role !== "system")
+    .reduce((sum, m) => sum + messageText(m).length, 0)
   return { iteration, bytes: request.bytes, textChars, conversationChars, messages: messages.length }
 }
 
@@ -62,14 +64,17 @@ export async function runContextGrowthBench(log: (line: string) => void): Promis
     stop()
     await harness.stop()
   }
-  const growth = (points: GrowthPoint[]) => round((points.at(-1)?.bytes ?? Number.NaN) / (points[1]?.bytes ?? Number.NaN), 2)
+  const growth = (points: GrowthPoint[]) =>
+    round((points.at(-1)?.bytes ?? Number.NaN) / (points[1]?.bytes ?? Number.NaN), 2)
   return {
     iterations,
     replyChars: REPLY.length,
     summaryChars: SUMMARY.length,
     continue: series.continue,
     recreate: series.recreate,
-    recreateCompactionBytes: stamps.filter((s) => s.request.scope === "growth-recreate" && s.request.kind === "compaction").map((s) => s.request.bytes),
+    recreateCompactionBytes: stamps
+      .filter((s) => s.request.scope === "growth-recreate" && s.request.kind === "compaction")
+      .map((s) => s.request.bytes),
     continueGrowth: growth(series.continue),
     recreateGrowth: growth(series.recreate),
   }

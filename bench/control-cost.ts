@@ -53,7 +53,12 @@ async function measure(log: (line: string) => void, rounds: number, fullControlT
   try {
     const project = await harness.project("control-cost", {
       pluginOptions: { strategy: "continue", maxRetries: 2 },
-      script: { main: (r) => (isControl(r) ? { text: "OK" } : { text: `worked on part ${"x".repeat(r.index + 1)} of the validation; more is left` }) },
+      script: {
+        main: (r) =>
+          isControl(r)
+            ? { text: "OK" }
+            : { text: `worked on part ${"x".repeat(r.index + 1)} of the validation; more is left` },
+      },
     })
     const session = await project.newSession()
     log(`control cost (${fullControlTurns ? "before" : "after"}): a loop of three turns`)
@@ -86,5 +91,10 @@ export async function runControlCostBench(log: (line: string) => void): Promise<
   const rounds = QUICK ? 2 : 5
   const before = await measure(log, rounds, true)
   const after = await measure(log, rounds, false)
-  return { rounds, before: { status: before.status, help: before.help }, after: { status: after.status, help: after.help }, loopTurn: after.loopTurn }
+  return {
+    rounds,
+    before: { status: before.status, help: before.help },
+    after: { status: after.status, help: after.help },
+    loopTurn: after.loopTurn,
+  }
 }

@@ -11,7 +11,20 @@
 // both sides alike. Runs in a child process (HOME and XDG in a temp folder), prints JSON.
 import { fileURLToPath } from "node:url"
 import type { Hooks, PluginModule } from "@opencode-ai/plugin"
-import { drain, fakeClient, loadRalph, median, QUICK, ralphInstance, round, runAsChild, runChild, settleIO, settleStartup, startLoopViaHooks } from "./util.js"
+import {
+  drain,
+  fakeClient,
+  loadRalph,
+  median,
+  QUICK,
+  ralphInstance,
+  round,
+  runAsChild,
+  runChild,
+  settleIO,
+  settleStartup,
+  startLoopViaHooks,
+} from "./util.js"
 
 export interface EventHookResult {
   eventsPerBatch: number
@@ -53,15 +66,32 @@ const DELTAS_PER_TURN = 80
 const SETTLE_MS = 60_000
 
 let eventNo = 0
-const ev = (type: string, data: Record<string, unknown>): StreamEvent => ({ id: `evt_${(eventNo++).toString(16)}`, type, data })
+const ev = (type: string, data: Record<string, unknown>): StreamEvent => ({
+  id: `evt_${(eventNo++).toString(16)}`,
+  type,
+  data,
+})
 
 /** One model turn as OpenCode 1.18 publishes it (v2-shaped payloads). */
 function turn(session: string, n: number): StreamEvent[] {
   const messageID = `msg_${session}_${n}`
   const partID = `prt_${session}_${n}`
-  const info = { id: messageID, sessionID: session, role: "assistant", providerID: "mock", modelID: "mock-model", mode: "build", agent: "build", time: { created: n } }
+  const info = {
+    id: messageID,
+    sessionID: session,
+    role: "assistant",
+    providerID: "mock",
+    modelID: "mock-model",
+    mode: "build",
+    agent: "build",
+    time: { created: n },
+  }
   const part = (type: string, extra: Record<string, unknown> = {}) =>
-    ev("message.part.updated", { sessionID: session, part: { id: `${partID}_${type}`, sessionID: session, messageID, type, ...extra }, time: n })
+    ev("message.part.updated", {
+      sessionID: session,
+      part: { id: `${partID}_${type}`, sessionID: session, messageID, type, ...extra },
+      time: n,
+    })
   const events = [
     ev("session.status", { sessionID: session, status: { type: "busy" } }),
     ev("message.updated", { sessionID: session, info }),
@@ -69,13 +99,24 @@ function turn(session: string, n: number): StreamEvent[] {
     part("text", { text: "", time: { start: n } }),
   ]
   for (let d = 0; d < DELTAS_PER_TURN; d += 1) {
-    events.push(ev("message.part.delta", { sessionID: session, messageID, partID: `${partID}_text`, field: "text", delta: "word " }))
+    events.push(
+      ev("message.part.delta", {
+        sessionID: session,
+        messageID,
+        partID: `${partID}_text`,
+        field: "text",
+        delta: "word ",
+      }),
+    )
     if (d % 20 === 19) events.push(part("text", { text: "word ".repeat(d + 1) }))
   }
   events.push(
     part("text", { text: "word ".repeat(DELTAS_PER_TURN), time: { start: n, end: n + 1 } }),
     part("step-finish", { reason: "stop", tokens: { input: 100, output: 20 } }),
-    ev("message.updated", { sessionID: session, info: { ...info, time: { created: n, completed: n + 1 }, finish: "stop" } }),
+    ev("message.updated", {
+      sessionID: session,
+      info: { ...info, time: { created: n, completed: n + 1 }, finish: "stop" },
+    }),
     ev("session.status", { sessionID: session, status: { type: "idle" } }),
     ev("session.idle", { sessionID: session }),
   )
@@ -110,13 +151,20 @@ interface Handler {
 }
 
 /** A plugin instance knowing `sessions` sessions, a loop started by /ralph in one in twenty. */
-async function ralphHandler(plugin: PluginModule, sessions: number, name: string, options: Record<string, unknown> = {}): Promise<Handler> {
+async function ralphHandler(
+  plugin: PluginModule,
+  sessions: number,
+  name: string,
+  options: Record<string, unknown> = {},
+): Promise<Handler> {
   const { client, stats } = fakeClient()
   const hooks: Hooks = await ralphInstance(plugin, { strategy: "continue", settleMs: SETTLE_MS, ...options }, client)
   const hook = hooks.event as EventHandler
   let loops = 0
   for (let i = 0; i < sessions; i += 1) {
-    await hook({ event: { type: "session.created", properties: { sessionID: sessionID(i), info: { id: sessionID(i) } } } })
+    await hook({
+      event: { type: "session.created", properties: { sessionID: sessionID(i), info: { id: sessionID(i) } } },
+    })
     if (hasLoop(i)) {
       await startLoopViaHooks(hooks, sessionID(i), "task")
       loops += 1
@@ -134,12 +182,23 @@ async function measure(): Promise<EventHookResult> {
   const handlers: Handler[] = [
     { name: "no-op handler", sessions: 0, loops: 0, handle: async () => {}, calls: {} },
     // Reference only: the floor of this driver (a plain function: no promise at all).
-    { name: "sync no-op (driver floor)", sessions: 0, loops: 0, handle: (() => undefined) as unknown as EventHandler, calls: {} },
+    {
+      name: "sync no-op (driver floor)",
+      sessions: 0,
+      loops: 0,
+      handle: (() => undefined) as unknown as EventHandler,
+      calls: {},
+    },
   ]
-  for (const sessions of SESSION_COUNTS) handlers.push(await ralphHandler(plugin, sessions, `ralph-loop, ${sessions.toLocaleString("en")} sessions`))
+  for (const sessions of SESSION_COUNTS)
+    handlers.push(await ralphHandler(plugin, sessions, `ralph-loop, ${sessions.toLocaleString("en")} sessions`))
   // Reference only: the share of the continuations' job, which every turn end of a session without
   // a loop starts (todo-continuation is on by default; it waits settleMs before it reads anything).
-  handlers.push(await ralphHandler(plugin, 100, "reference: 100 sessions, no todo-continuation", { disabledFeatures: ["todo-continuation"] }))
+  handlers.push(
+    await ralphHandler(plugin, 100, "reference: 100 sessions, no todo-continuation", {
+      disabledFeatures: ["todo-continuation"],
+    }),
+  )
   await settleStartup()
 
   const warmup = QUICK ? 3 : 5

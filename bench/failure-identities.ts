@@ -63,7 +63,8 @@ function filled(file: string, word: RegExp, bytes: number): string {
 }
 
 async function measure(): Promise<FailureIdentitiesResult> {
-  const { failureIdentities } = await loadDist<typeof import("../src/checks/failures/index.js")>("loop/failures/index.js")
+  const { failureIdentities } =
+    await loadDist<typeof import("../src/checks/failures/index.js")>("loop/failures/index.js")
   const runs = QUICK ? 50 : 300
   const time = (output: string, rounds: number) => {
     const times: number[] = []
@@ -76,11 +77,25 @@ async function measure(): Promise<FailureIdentitiesResult> {
     }
     return { identities, medianMs: median(times) }
   }
-  const makers: Array<[string, (bytes: number) => string]> = [...SHAPES.map(([name, file, word]): [string, (bytes: number) => string] => [name, (bytes) => filled(file, word, bytes)]), ["hostile long lines", hostile]]
-  const cases: FailureIdentitiesCase[] = makers.map(([name, make]) => ({ name: `16 KB ${name}`, bytes: KB16, ...time(make(KB16), runs) }))
+  const makers: Array<[string, (bytes: number) => string]> = [
+    ...SHAPES.map(([name, file, word]): [string, (bytes: number) => string] => [
+      name,
+      (bytes) => filled(file, word, bytes),
+    ]),
+    ["hostile long lines", hostile],
+  ]
+  const cases: FailureIdentitiesCase[] = makers.map(([name, make]) => ({
+    name: `16 KB ${name}`,
+    bytes: KB16,
+    ...time(make(KB16), runs),
+  }))
   const slowest = cases.reduce((a, b) => (b.medianMs > a.medianMs ? b : a))
   const [shape, make] = makers[cases.indexOf(slowest)]!
-  const big = [MB, 4 * MB].map((bytes) => ({ name: `${bytes / MB} MB ${shape}`, bytes, ...time(make(bytes), QUICK ? 3 : 9) }))
+  const big = [MB, 4 * MB].map((bytes) => ({
+    name: `${bytes / MB} MB ${shape}`,
+    bytes,
+    ...time(make(bytes), QUICK ? 3 : 9),
+  }))
   return {
     runs,
     cases: [...cases, ...big].map((c) => ({ ...c, medianMs: round(c.medianMs, 3) })),

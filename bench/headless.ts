@@ -36,7 +36,12 @@ export async function runHeadlessBench(log: (line: string) => void): Promise<Hea
   const root = mkdtempSync(join(tmpdir(), "ralph-bench-headless-"))
   const env = isolatedEnv(root)
   const mock = await MockModel.start()
-  const samples = { runnerStart: [] as number[], aloneStart: [] as number[], runnerEnd: [] as number[], aloneStop: [] as number[] }
+  const samples = {
+    runnerStart: [] as number[],
+    aloneStart: [] as number[],
+    runnerEnd: [] as number[],
+    aloneStop: [] as number[],
+  }
   try {
     for (let i = 0; i < runs; i += 1) {
       log(`headless: run ${i + 1}/${runs}, opencode serve alone`)
@@ -49,10 +54,16 @@ export async function runHeadlessBench(log: (line: string) => void): Promise<Hea
       const client = createOpencodeClient({ baseUrl: server.url, directory: aloneDir })
       const { data: session } = await client.session.create({ body: { title: "bench" } })
       // Its answer (after the turn) may be cut off by the stop below.
-      void client.session.command({ path: { id: session?.id as string }, body: { command: "ralph", arguments: "finish the task" } }).catch(() => undefined)
+      void client.session
+        .command({ path: { id: session?.id as string }, body: { command: "ralph", arguments: "finish the task" } })
+        .catch(() => undefined)
       await mock.waitFor(() => mock.requests(alone, "main").length > 0, 120_000, "the first request (alone)")
       samples.aloneStart.push((mock.requests(alone, "main")[0]?.at ?? 0) - spawnedAt)
-      await mock.waitFor(() => mock.requests(alone, "main")[0]?.endedAt !== undefined, 120_000, "the reply's end (alone)")
+      await mock.waitFor(
+        () => mock.requests(alone, "main")[0]?.endedAt !== undefined,
+        120_000,
+        "the reply's end (alone)",
+      )
       const stopAt = Date.now()
       await server.stop()
       samples.aloneStop.push(Date.now() - stopAt)
@@ -63,7 +74,20 @@ export async function runHeadlessBench(log: (line: string) => void): Promise<Hea
       writeProject(dir, env, mock, name)
       mock.script(name, DONE)
       const startedAt = Date.now()
-      const child = spawn(process.execPath, [join(packageDir(), "dist", "cli", "main.js"), "run", "--project", dir, "--opencode", opencodeBinary(), "--json", "finish the task"], { env, stdio: "ignore" })
+      const child = spawn(
+        process.execPath,
+        [
+          join(packageDir(), "dist", "cli", "main.js"),
+          "run",
+          "--project",
+          dir,
+          "--opencode",
+          opencodeBinary(),
+          "--json",
+          "finish the task",
+        ],
+        { env, stdio: "ignore" },
+      )
       const exitedAt = new Promise<number>((resolve) => child.once("exit", () => resolve(Date.now())))
       await mock.waitFor(() => mock.requests(name, "main").length > 0, 120_000, "the first request (runner)")
       const first = mock.requests(name, "main")[0]

@@ -18,7 +18,18 @@ export interface IdleToPromptResult {
   turnsPerRun: number
   /** Deliberate wait between an idle and the next prompt in ralph-loop (ms). */
   settleDelayMs: number
-  variants: Record<Variant, { samples: number; medianMs: number; p25Ms: number; p75Ms: number; gapsMs: number[]; endToIdleMs: number; idleToPromptMs: number }>
+  variants: Record<
+    Variant,
+    {
+      samples: number
+      medianMs: number
+      p25Ms: number
+      p75Ms: number
+      gapsMs: number[]
+      endToIdleMs: number
+      idleToPromptMs: number
+    }
+  >
   recreate: { toCompactionMs: number; compactionMs: number; compactionToPromptMs: number }
   /** Median of ralph-loop continue / median of the minimal plugin. */
   continueRatio: number
@@ -72,7 +83,13 @@ export async function runIdleToPromptBench(log: (line: string) => void): Promise
             idleToPrompt[variant].push(next.received - idle)
           }
           if (variant !== "recreate") continue
-          const summary = stamps.find((s) => s.request.scope === name && s.request.kind === "compaction" && s.received > ended.answered && s.received < next.received)
+          const summary = stamps.find(
+            (s) =>
+              s.request.scope === name &&
+              s.request.kind === "compaction" &&
+              s.received > ended.answered &&
+              s.received < next.received,
+          )
           if (!summary) throw new Error(`${name}: no compaction request between turn ${t + 1} and ${t + 2}`)
           toCompaction.push(summary.received - ended.answered)
           compaction.push(summary.answered - summary.received)

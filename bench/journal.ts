@@ -32,7 +32,8 @@ export interface JournalResult {
 }
 
 async function measure(): Promise<JournalResult> {
-  const { LoopStore, JOURNAL_LIMITS } = await loadDist<typeof import("../src/store/loop-store.js")>("store/loop-store.js")
+  const { LoopStore, JOURNAL_LIMITS } =
+    await loadDist<typeof import("../src/store/loop-store.js")>("store/loop-store.js")
   const { newLoop } = await loadDist<typeof import("../src/loop/loop.js")>("loop/loop.js")
   const { DEFAULT_SETTINGS } = await loadDist<typeof import("../src/config/schema.js")>("config/schema.js")
   const { activation: _activation, ...settings } = DEFAULT_SETTINGS
@@ -40,12 +41,19 @@ async function measure(): Promise<JournalResult> {
   const unrotated = { maxBytes: Number.POSITIVE_INFINITY, kept: 0 }
 
   /** A project with `iterations` iterations of history (`untilFull`: stops just before the journal would rotate). */
-  const write = async (iterations: number, limits: typeof JOURNAL_LIMITS, untilFull = false): Promise<{ dir: string; written: number }> => {
+  const write = async (
+    iterations: number,
+    limits: typeof JOURNAL_LIMITS,
+    untilFull = false,
+  ): Promise<{ dir: string; written: number }> => {
     const dir = mkdtempSync(join(tmpdir(), "ralph-bench-journal-"))
     const store = new LoopStore(dir, undefined, limits)
     const paused = { ...newLoop("ses_paused", "an earlier task, paused", settings, 0), phase: "paused" as const }
     const ended = { ...newLoop("ses_ended", "a finished task", settings, 0), phase: "stopped" as const }
-    const loop = { ...newLoop("ses_long", "the long task: implement every story of the plan", settings, 0), phase: "running" as const }
+    const loop = {
+      ...newLoop("ses_long", "the long task: implement every story of the plan", settings, 0),
+      phase: "running" as const,
+    }
     await store.save(paused, "paused", 1)
     await store.save(ended, "stopped", 2)
     let now = 10
@@ -64,7 +72,10 @@ async function measure(): Promise<JournalResult> {
     return { dir, written }
   }
 
-  const time = async ({ dir, written: iterations }: { dir: string; written: number }, rotated: boolean): Promise<JournalCase> => {
+  const time = async (
+    { dir, written: iterations }: { dir: string; written: number },
+    rotated: boolean,
+  ): Promise<JournalCase> => {
     const stateDir = join(dir, ".opencode", "ralph-loop")
     const journals = readdirSync(stateDir).filter((n) => /^journal.*\.jsonl$/.test(n))
     const times: number[] = []
@@ -73,7 +84,8 @@ async function measure(): Promise<JournalResult> {
       const started = process.hrtime.bigint()
       const { loops, problems } = await store.load(Date.now())
       const ms = Number(process.hrtime.bigint() - started) / 1e6
-      if (loops.length !== 3 || problems.length > 0) throw new Error(`recovery found ${loops.length} loops, problems: ${JSON.stringify(problems)}`)
+      if (loops.length !== 3 || problems.length > 0)
+        throw new Error(`recovery found ${loops.length} loops, problems: ${JSON.stringify(problems)}`)
       if (i >= 2) times.push(ms) // the first two warm the JIT and the page cache up
     }
     return {

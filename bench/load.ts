@@ -21,7 +21,12 @@ import { performance } from "node:perf_hooks"
 import { pathToFileURL } from "node:url"
 import { packageDir, writeProject } from "../test/harness/harness.js"
 import { MockModel } from "../test/harness/mock-model.js"
-import { isolatedEnv, opencodeBinary, startOpencodeServer, type OpencodeServer } from "../test/harness/opencode-server.js"
+import {
+  isolatedEnv,
+  opencodeBinary,
+  startOpencodeServer,
+  type OpencodeServer,
+} from "../test/harness/opencode-server.js"
 import { median, QUICK, round } from "./util.js"
 
 export interface BootTimes {
@@ -59,24 +64,39 @@ export async function runLoadBench(log: (line: string) => void): Promise<LoadRes
   const project = (label: string, withPlugin: boolean, minimal = false) => {
     const name = `${label}-${minimal ? "minimal" : withPlugin ? "with" : "without"}-${count++}`
     const dir = join(root, "projects", name)
-    writeProject(dir, env, mock, name, minimal ? { withPlugin: false, opencodeConfig: { plugin: [minimalPlugin] } } : { withPlugin })
+    writeProject(
+      dir,
+      env,
+      mock,
+      name,
+      minimal ? { withPlugin: false, opencodeConfig: { plugin: [minimalPlugin] } } : { withPlugin },
+    )
     return dir
   }
   /** Times the boot of a new project's instance: its first GET /config. */
   const boot = async (server: OpencodeServer, dir: string, withPlugin: boolean): Promise<number> => {
     const start = performance.now()
-    const res = await fetch(`${server.url}/config?directory=${encodeURIComponent(dir)}`, { signal: AbortSignal.timeout(60_000) })
+    const res = await fetch(`${server.url}/config?directory=${encodeURIComponent(dir)}`, {
+      signal: AbortSignal.timeout(60_000),
+    })
     const ms = performance.now() - start
     if (!res.ok) throw new Error(`GET /config answered ${res.status}`)
     const config = (await res.json()) as { plugin?: unknown[] }
-    if ((config.plugin?.length ?? 0) !== (withPlugin ? 1 : 0)) throw new Error(`${dir}: unexpected plugin list ${JSON.stringify(config.plugin)}`)
+    if ((config.plugin?.length ?? 0) !== (withPlugin ? 1 : 0))
+      throw new Error(`${dir}: unexpected plugin list ${JSON.stringify(config.plugin)}`)
     return ms
   }
   const order = (r: number) => (r % 2 ? [true, false] : [false, true])
   const base = project("base", false)
   try {
     for (let r = 0; r < firstRuns; r += 1) {
-      const kinds = (r % 3 === 0 ? ["without", "minimal", "with"] : r % 3 === 1 ? ["with", "without", "minimal"] : ["minimal", "with", "without"]) as Array<"with" | "without" | "minimal">
+      const kinds = (
+        r % 3 === 0
+          ? ["without", "minimal", "with"]
+          : r % 3 === 1
+            ? ["with", "without", "minimal"]
+            : ["minimal", "with", "without"]
+      ) as Array<"with" | "without" | "minimal">
       for (const kind of kinds) {
         const dir = project("first", kind === "with", kind === "minimal")
         const server = await startOpencodeServer({ cwd: base, env, readyDirectory: base })
@@ -96,7 +116,10 @@ export async function runLoadBench(log: (line: string) => void): Promise<LoadRes
         for (const withPlugin of order(r)) {
           const dir = project("warm", withPlugin)
           warm[withPlugin ? "with" : "without"].push(await boot(server, dir, withPlugin))
-          await fetch(`${server.url}/instance/dispose?directory=${encodeURIComponent(dir)}`, { method: "POST", signal: AbortSignal.timeout(30_000) }).catch(() => undefined)
+          await fetch(`${server.url}/instance/dispose?directory=${encodeURIComponent(dir)}`, {
+            method: "POST",
+            signal: AbortSignal.timeout(30_000),
+          }).catch(() => undefined)
         }
       }
       log(`load: warm boot, ${warmRuns} runs each`)
@@ -126,11 +149,14 @@ export async function runLoadBench(log: (line: string) => void): Promise<LoadRes
       withAll: first.minimal.map((v) => round(v, 1)),
     },
     warmBoot: summary(warmRuns, warm),
-    bunLoad: bun.length === 0 ? undefined : {
-      runs: bun.length,
-      factoryMs: round(median(bun.map((b) => b.factoryMs)), 1),
-      readyMs: round(median(bun.map((b) => b.readyMs)), 1),
-    },
+    bunLoad:
+      bun.length === 0
+        ? undefined
+        : {
+            runs: bun.length,
+            factoryMs: round(median(bun.map((b) => b.factoryMs)), 1),
+            readyMs: round(median(bun.map((b) => b.readyMs)), 1),
+          },
     opencodeVersion: opencodeVersion(),
   }
 }
@@ -163,7 +189,10 @@ function bunLoadTimes(runs: number): Array<{ factoryMs: number; readyMs: number 
     const env = { ...isolatedEnv(root), BUN_BE_BUN: "1" }
     return Array.from({ length: runs }, () => {
       const out = execFileSync(opencodeBinary(), [script], { env, cwd: root, encoding: "utf8", timeout: 30_000 })
-      const { factoryMs, readyMs } = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { factoryMs: number; readyMs: number }
+      const { factoryMs, readyMs } = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as {
+        factoryMs: number
+        readyMs: number
+      }
       return { factoryMs: round(factoryMs, 1), readyMs: round(readyMs, 1) }
     })
   } catch {
@@ -177,7 +206,11 @@ function bunLoadTimes(runs: number): Array<{ factoryMs: number; readyMs: number 
 export function opencodeVersion(): string {
   const root = mkdtempSync(join(tmpdir(), "ralph-bench-version-"))
   try {
-    return execFileSync(opencodeBinary(), ["--version"], { env: isolatedEnv(root), encoding: "utf8", timeout: 30_000 }).trim()
+    return execFileSync(opencodeBinary(), ["--version"], {
+      env: isolatedEnv(root),
+      encoding: "utf8",
+      timeout: 30_000,
+    }).trim()
   } catch {
     return "unknown"
   } finally {

@@ -43,14 +43,21 @@ export type Variant = "minimal" | "continue" | "recreate"
  */
 const RALPH_OPTIONS = { noProgressThreshold: 1000, maxCallsPerHour: 100_000, maxIterations: 10_000 }
 
-const END_TOAST = /^Ralph · (retry limit|iteration limit|done|stopped|cancelled|paused|circuit breaker OPEN|call limit|.*budget)/
+const END_TOAST =
+  /^Ralph · (retry limit|iteration limit|done|stopped|cancelled|paused|circuit breaker OPEN|call limit|.*budget)/
 
 /**
  * One loop of `turns` model turns (the first prompt plus turns - 1 automatic ones) in a new project.
  * ralph-loop: `/ralph <task>` with maxRetries turns - 1; minimal: a plain prompt, limit turns - 1.
  * Resolves when the last turn has ended and the plugin has gone quiet; the instance is disposed.
  */
-export async function runLoop(harness: Harness, name: string, variant: Variant, turns: number, script: Script): Promise<Project> {
+export async function runLoop(
+  harness: Harness,
+  name: string,
+  variant: Variant,
+  turns: number,
+  script: Script,
+): Promise<Project> {
   const project =
     variant === "minimal"
       ? await harness.project(name, {
@@ -58,25 +65,44 @@ export async function runLoop(harness: Harness, name: string, variant: Variant, 
           opencodeConfig: { plugin: [[join(packageDir(), "bench", "minimal-plugin.js"), { limit: turns - 1 }]] },
           script,
         })
-      : await harness.project(name, { pluginOptions: { ...RALPH_OPTIONS, strategy: variant, maxRetries: turns - 1 }, script })
+      : await harness.project(name, {
+          pluginOptions: { ...RALPH_OPTIONS, strategy: variant, maxRetries: turns - 1 },
+          script,
+        })
   try {
     const session = await project.newSession("bench")
     if (variant === "minimal") {
-      const { error } = await project.client.session.promptAsync({ path: { id: session }, body: { parts: [{ type: "text", text: TASK }] } })
+      const { error } = await project.client.session.promptAsync({
+        path: { id: session },
+        body: { parts: [{ type: "text", text: TASK }] },
+      })
       if (error) throw new Error(`promptAsync failed: ${JSON.stringify(error)}`)
     } else {
       void project.command(session, "ralph", TASK).catch(() => undefined) // resolves after the first turn
     }
     const timeoutMs = 30_000 + turns * 5_000
-    const toasts = () => project.events.toasts().map((t) => t.title).join(" | ")
+    const toasts = () =>
+      project.events
+        .toasts()
+        .map((t) => t.title)
+        .join(" | ")
     await project.waitForRequests(turns, "main", timeoutMs).catch((error: unknown) => {
       throw new Error(`${name}: ${String(error)}; toasts: ${toasts()}`)
     })
     if (variant === "minimal") {
-      await project.events.waitFor((e) => e.type === "session.idle" && e.at > lastRequestAt(project), "the last idle", timeoutMs)
+      await project.events.waitFor(
+        (e) => e.type === "session.idle" && e.at > lastRequestAt(project),
+        "the last idle",
+        timeoutMs,
+      )
     } else {
-      const end = await project.events.waitFor((e) => e.type === "tui.toast.show" && END_TOAST.test(String(e.properties.title)), "the loop's end", timeoutMs)
-      if (!/retry limit/.test(String(end.properties.title))) throw new Error(`${name}: the loop ended with "${end.properties.title}": ${end.properties.message}`)
+      const end = await project.events.waitFor(
+        (e) => e.type === "tui.toast.show" && END_TOAST.test(String(e.properties.title)),
+        "the loop's end",
+        timeoutMs,
+      )
+      if (!/retry limit/.test(String(end.properties.title)))
+        throw new Error(`${name}: the loop ended with "${end.properties.title}": ${end.properties.message}`)
     }
     await sleep(variant === "recreate" ? 800 : 300) // recreate deletes the previous session once it is idle
     return project

@@ -27,7 +27,8 @@ const BUDGET = 2_000
 function bigMemory(bytes: number): { text: string; entries: number } {
   let text = "## Priority\n\n- 2026-11-01 · command · Use pnpm, never npm\n\n## Working memory\n\n"
   let entries = 0
-  for (; text.length < bytes; entries += 1) text += `- 2026-11-01 · lesson · check types failed on src/module${entries % 700}.ts: error TS2322 in handler ${entries} — fixed in iteration 3\n`
+  for (; text.length < bytes; entries += 1)
+    text += `- 2026-11-01 · lesson · check types failed on src/module${entries % 700}.ts: error TS2322 in handler ${entries} — fixed in iteration 3\n`
   return { text: `${text}\n## Manual\n`, entries: entries + 1 }
 }
 
@@ -35,9 +36,16 @@ async function measure(): Promise<HydrationResult> {
   const { MemoryStore } = await loadDist<typeof import("../src/memory/memory-store.js")>("memory/memory-store.js")
   const { loopMemorySection } = await loadDist<typeof import("../src/memory/relevance.js")>("memory/relevance.js")
   const runs = QUICK ? 5 : 20
-  const loop = { task: "fix the handler in src/module42.ts", targets: ["src/module42.ts"], settings: { memoryBudgetChars: BUDGET } }
+  const loop = {
+    task: "fix the handler in src/module42.ts",
+    targets: ["src/module42.ts"],
+    settings: { memoryBudgetChars: BUDGET },
+  }
   const cases: HydrationCase[] = []
-  for (const [name, memory] of [["empty memory file", { text: "", entries: 0 }], ["1 MB memory file", bigMemory(1024 * 1024)]] as const) {
+  for (const [name, memory] of [
+    ["empty memory file", { text: "", entries: 0 }],
+    ["1 MB memory file", bigMemory(1024 * 1024)],
+  ] as const) {
     const dir = mkdtempSync(join(tmpdir(), "ralph-bench-memory-"))
     try {
       mkdirSync(join(dir, ".opencode/ralph-loop"), { recursive: true })
@@ -50,7 +58,13 @@ async function measure(): Promise<HydrationResult> {
         section = loopMemorySection(await store.read(), loop) ?? ""
         if (i >= 2) times.push(Number(process.hrtime.bigint() - started) / 1e6)
       }
-      cases.push({ name, fileBytes: memory.text.length, entries: memory.entries, medianMs: round(median(times), 2), sectionChars: section.length })
+      cases.push({
+        name,
+        fileBytes: memory.text.length,
+        entries: memory.entries,
+        medianMs: round(median(times), 2),
+        sectionChars: section.length,
+      })
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -12,7 +12,18 @@
 import { getHeapSnapshot } from "node:v8"
 import { fileURLToPath } from "node:url"
 import type { Hooks } from "@opencode-ai/plugin"
-import { fakeClient, loadRalph, QUICK, ralphInstance, round, runAsChild, runChild, settleIO, settleStartup, startLoopViaHooks } from "./util.js"
+import {
+  fakeClient,
+  loadRalph,
+  QUICK,
+  ralphInstance,
+  round,
+  runAsChild,
+  runChild,
+  settleIO,
+  settleStartup,
+  startLoopViaHooks,
+} from "./util.js"
 
 export interface MemoryResult {
   sessions: number
@@ -57,9 +68,19 @@ function heapUsed(): number {
 
 type EventInput = Parameters<NonNullable<Hooks["event"]>>[0]
 const event = (type: string, id: string) =>
-  ({ event: { id: `evt_${type}_${id}`, type, properties: { sessionID: id, info: { id, title: "bench", time: { created: 0, updated: 0 } } } } }) as unknown as EventInput
+  ({
+    event: {
+      id: `evt_${type}_${id}`,
+      type,
+      properties: { sessionID: id, info: { id, title: "bench", time: { created: 0, updated: 0 } } },
+    },
+  }) as unknown as EventInput
 
-async function cycle(always: Hooks, command: Hooks, c: number): Promise<{ afterSessions: number; afterLoops: number; afterDelete: number }> {
+async function cycle(
+  always: Hooks,
+  command: Hooks,
+  c: number,
+): Promise<{ afterSessions: number; afterLoops: number; afterDelete: number }> {
   const ids = Array.from({ length: SESSIONS }, (_, i) => `ses_mem${c}_${String(i).padStart(6, "0")}`)
   for (const id of ids) await always.event?.(event("session.created", id))
   await settleIO()

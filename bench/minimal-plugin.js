@@ -19,7 +19,10 @@ export default {
           const count = sent.get(sessionID) ?? 0
           if (count >= limit) return
           sent.set(sessionID, count + 1)
-          await client.session.promptAsync({ path: { id: sessionID }, body: { parts: [{ type: "text", text: "Continue the task." }] } })
+          await client.session.promptAsync({
+            path: { id: sessionID },
+            body: { parts: [{ type: "text", text: "Continue the task." }] },
+          })
         } catch {
           // a baseline plugin never throws into OpenCode either
         }

@@ -28,7 +28,8 @@ export interface PromiseCheckResult {
 const MB = 1024 * 1024
 
 function prose(bytes: number): string {
-  const sentence = "The parser now handles nested arrays; the tests for the tokenizer pass, and I moved on to the emitter. "
+  const sentence =
+    "The parser now handles nested arrays; the tests for the tokenizer pass, and I moved on to the emitter. "
   return sentence.repeat(Math.ceil(bytes / sentence.length)).slice(0, bytes)
 }
 
@@ -45,7 +46,14 @@ function messagesWith(text: string): { info: Message; parts: Part[] }[] {
       parts: [{ id: "prt_u", sessionID: "ses_b", messageID: "msg_u", type: "text", text: "the task" } as Part],
     },
     {
-      info: { id: "msg_a", sessionID: "ses_b", role: "assistant", ...model, mode: "build", time: { created: 0, completed: 1 } } as unknown as Message,
+      info: {
+        id: "msg_a",
+        sessionID: "ses_b",
+        role: "assistant",
+        ...model,
+        mode: "build",
+        time: { created: 0, completed: 1 },
+      } as unknown as Message,
       parts: [{ id: "prt_a", sessionID: "ses_b", messageID: "msg_a", type: "text", text } as Part],
     },
   ]
@@ -71,7 +79,11 @@ async function measure(): Promise<PromiseCheckResult> {
       const loop = newLoop("ses_b", "the task", settings, 0)
       const started = process.hrtime.bigint()
       const turn = readTurn(messages)
-      const outcome = decide(loop, { turn, sample: { workTree: "tree", todosCompleted: 0, openTodos: [], sessionID: "ses_b" }, now: 1 })
+      const outcome = decide(loop, {
+        turn,
+        sample: { workTree: "tree", todosCompleted: 0, openTodos: [], sessionID: "ses_b" },
+        now: 1,
+      })
       const ms = Number(process.hrtime.bigint() - started) / 1e6
       if (i >= 2) times.push(ms) // the first two warm the JIT up
       decision = outcome.decision.type
@@ -81,9 +93,19 @@ async function measure(): Promise<PromiseCheckResult> {
   const cases: PromiseCheckCase[] = []
   let worstRatio = 0
   for (const [shape, make] of shapes) {
-    const [oneKb, oneMb, fiveMb] = [1024, MB, 5 * MB].map((bytes) => ({ bytes, ...time(make(bytes)) })) as [Measured, Measured, Measured]
+    const [oneKb, oneMb, fiveMb] = [1024, MB, 5 * MB].map((bytes) => ({ bytes, ...time(make(bytes)) })) as [
+      Measured,
+      Measured,
+      Measured,
+    ]
     for (const m of [oneKb, oneMb, fiveMb])
-      cases.push({ name: `${label(m.bytes)} ${shape}`, bytes: m.bytes, medianMs: round(m.medianMs, 3), mbPerSecond: round(m.bytes / MB / (m.medianMs / 1000), 1), decision: m.decision })
+      cases.push({
+        name: `${label(m.bytes)} ${shape}`,
+        bytes: m.bytes,
+        medianMs: round(m.medianMs, 3),
+        mbPerSecond: round(m.bytes / MB / (m.medianMs / 1000), 1),
+        decision: m.decision,
+      })
     worstRatio = Math.max(worstRatio, fiveMb.medianMs / oneMb.medianMs)
   }
   return {

@@ -30,14 +30,23 @@ const fill = (piece: string, bytes: number) => piece.repeat(Math.ceil(bytes / pi
 
 const SHAPES: [name: string, hostile: boolean, make: (bytes: number) => string][] = [
   ["`<remember` then blank lines", true, (bytes) => `<remember${fill("\n", bytes - 9)}`],
-  ["unclosed fence, then lines starting blank", true, (bytes) => `<remember>x</remember>\n~~~\n${fill("\t\n", bytes - 28)}\``],
+  [
+    "unclosed fence, then lines starting blank",
+    true,
+    (bytes) => `<remember>x</remember>\n~~~\n${fill("\t\n", bytes - 28)}\``,
+  ],
   ["unclosed `<remember>` tags", true, (bytes) => fill("<remember>", bytes)],
   ["quoted lines after blank runs", true, (bytes) => `<remember>${fill("\n \n\t\n> q", bytes - 10)}`],
-  ["ordinary reply, a tag on every line", false, (bytes) => fill("Done. <remember>Run the tests with npm test</remember> and moved on.\n", bytes)],
+  [
+    "ordinary reply, a tag on every line",
+    false,
+    (bytes) => fill("Done. <remember>Run the tests with npm test</remember> and moved on.\n", bytes),
+  ],
 ]
 
 async function measure(): Promise<RememberTagsResult> {
-  const { rememberRequests } = await loadDist<typeof import("../src/memory/remember-tags.js")>("memory/remember-tags.js")
+  const { rememberRequests } =
+    await loadDist<typeof import("../src/memory/remember-tags.js")>("memory/remember-tags.js")
   const runs = QUICK ? 5 : 15
   const time = (text: string): { medianMs: number; requests: number } => {
     const times: number[] = []
@@ -55,7 +64,13 @@ async function measure(): Promise<RememberTagsResult> {
   let slowestHostile = 0
   for (const [shape, hostile, make] of SHAPES) {
     const [one, two] = [MB, 2 * MB].map((bytes) => ({ bytes, ...time(make(bytes)) })) as [Measured, Measured]
-    for (const m of [one, two]) cases.push({ name: `${m.bytes / MB} MB ${hostile ? "hostile: " : ""}${shape}`, bytes: m.bytes, medianMs: round(m.medianMs, 3), requests: m.requests })
+    for (const m of [one, two])
+      cases.push({
+        name: `${m.bytes / MB} MB ${hostile ? "hostile: " : ""}${shape}`,
+        bytes: m.bytes,
+        medianMs: round(m.medianMs, 3),
+        requests: m.requests,
+      })
     worstRatio = Math.max(worstRatio, two.medianMs / one.medianMs)
     if (hostile) slowestHostile = Math.max(slowestHostile, one.medianMs)
   }

@@ -13,7 +13,14 @@ export interface ReviewCostResult {
   runs: number
   diffLines: number
   /** The reviewer's request for that diff: bytes, ≈ tokens, and of them the diff, the system prompt, the tools. */
-  request: { bytes: number; approxTokens: number; diffBytes: number; systemBytes: number; toolsBytes: number; requests: number }
+  request: {
+    bytes: number
+    approxTokens: number
+    diffBytes: number
+    systemBytes: number
+    toolsBytes: number
+    requests: number
+  }
   /** Claim (end of the reply with the promise) → completion toast, median ms. */
   claimToCompletionMs: { withoutReview: number; withReview: number }
 }
@@ -21,12 +28,19 @@ export interface ReviewCostResult {
 const LINES = 500
 const isReview = (r: MockRequest) => r.system.includes("You review another coding agent's change")
 const bytesOf = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)))
-const bigFile = Array.from({ length: LINES }, (_, i) => `export const value${i} = compute(${i}, "line ${i} of the generated table")`).join("\n") + "\n"
+const bigFile = `${Array.from(
+  { length: LINES },
+  (_, i) => `export const value${i} = compute(${i}, "line ${i} of the generated table")`,
+).join("\n")}\n`
 
 async function oneLoop(project: Project): Promise<{ ms: number; review?: MockRequest }> {
   const session = await project.newSession()
   await project.command(session, "ralph", "generate the value table in table.ts")
-  const done = await project.events.waitFor((e) => e.type === "tui.toast.show" && /^Ralph · done/.test(String(e.properties.title)), "the done toast", 60_000)
+  const done = await project.events.waitFor(
+    (e) => e.type === "tui.toast.show" && /^Ralph · done/.test(String(e.properties.title)),
+    "the done toast",
+    60_000,
+  )
   await waitUntil(() => project.loops()[0]?.phase === "stopped", "the loop's stop", 60_000)
   await project.waitForIdle()
   const claim = project.requests("main").find((r) => !isReview(r) && r.lastRole === "tool")
@@ -44,10 +58,18 @@ export async function runReviewCostBench(log: (line: string) => void): Promise<R
       for (const on of [false, true]) {
         log(`review cost: run ${i + 1} of ${runs}, review ${on ? "on" : "off"}`)
         const project = await harness.project(`review-${on ? "on" : "off"}-${i}`, {
-          pluginOptions: { strategy: "continue", review: on, checks: [{ name: "table", kind: "test", command: "test -f table.ts" }] },
+          pluginOptions: {
+            strategy: "continue",
+            review: on,
+            checks: [{ name: "table", kind: "test", command: "test -f table.ts" }],
+          },
           script: {
             main: (r) =>
-              isReview(r) ? { text: "<verdict>approve</verdict>" } : r.lastRole === "tool" ? { text: "Wrote the table. <promise>DONE</promise>" } : { toolCalls: [{ name: "write", args: { filePath: "table.ts", content: bigFile } }] },
+              isReview(r)
+                ? { text: "<verdict>approve</verdict>" }
+                : r.lastRole === "tool"
+                  ? { text: "Wrote the table. <promise>DONE</promise>" }
+                  : { toolCalls: [{ name: "write", args: { filePath: "table.ts", content: bigFile } }] },
           },
         })
         const { ms, review: request } = await oneLoop(project)

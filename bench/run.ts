@@ -75,7 +75,15 @@ const GOAL = {
 interface Results {
   quick: boolean
   startedAt: string
-  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string; opencode?: string; loadAverage: { start: number; end?: number } }
+  machine: {
+    cpus: number
+    cpuModel: string
+    memoryGiB: number
+    node: string
+    platform: string
+    opencode?: string
+    loadAverage: { start: number; end?: number }
+  }
   /** The code measured: the commit, and whether src/ had uncommitted changes (dist/ is built from the working tree). */
   code: { commit: string; srcModified: boolean }
   eventHook?: EventHookResult
@@ -101,7 +109,10 @@ interface Results {
 
 type Row = [benchmark: string, measure: string, result: string, goal: string, verdict: string]
 
-const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",")
+const only = process.argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",")
 const wanted = (name: string) => !only || only.includes(name)
 const started = Date.now()
 const log = (line: string) => process.stderr.write(`[bench +${((Date.now() - started) / 1000).toFixed(0)}s] ${line}\n`)
@@ -176,7 +187,8 @@ async function main(): Promise<void> {
   if (wanted("review")) results.reviewCost = await runReviewCostBench(log)
   if (wanted("worktree")) {
     results.worktree = await runWorktreeBench(log)
-    if (results.worktree.timeline) for (const line of timelineLines(results.worktree.timeline)) log(`worktrees: ${line}`)
+    if (results.worktree.timeline)
+      for (const line of timelineLines(results.worktree.timeline)) log(`worktrees: ${line}`)
   }
   if (wanted("headless")) results.headless = await runHeadlessBench(log)
   if (wanted("tui")) results.tui = await runTuiBench(log)
@@ -186,14 +198,20 @@ async function main(): Promise<void> {
   const dir = join(packageDir(), "bench", "results")
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, "latest.json"), `${JSON.stringify(results, null, 2)}\n`)
-  process.stdout.write(`\n${table(results)}\n\nJSON: bench/results/latest.json${QUICK ? "  (quick mode: few rounds and runs, verdicts are only indicative)" : ""}\n`)
+  process.stdout.write(
+    `\n${table(results)}\n\nJSON: bench/results/latest.json${QUICK ? "  (quick mode: few rounds and runs, verdicts are only indicative)" : ""}\n`,
+  )
 }
 
 /** Read-only git queries (no index refresh): which code was built into dist/ for this run. */
 function codeState(): Results["code"] {
-  const git = (...args: string[]) => execFileSync("git", ["--no-optional-locks", ...args], { cwd: packageDir(), encoding: "utf8" }).trim()
+  const git = (...args: string[]) =>
+    execFileSync("git", ["--no-optional-locks", ...args], { cwd: packageDir(), encoding: "utf8" }).trim()
   try {
-    return { commit: git("rev-parse", "--short", "HEAD"), srcModified: git("status", "--porcelain", "--", "src").length > 0 }
+    return {
+      commit: git("rev-parse", "--short", "HEAD"),
+      srcModified: git("status", "--porcelain", "--", "src").length > 0,
+    }
   } catch {
     return { commit: "unknown", srcModified: true }
   }
@@ -207,36 +225,116 @@ function rows(r: Results): Row[] {
     for (const h of e.handlers) {
       const isRalph = h.name.startsWith("ralph-loop")
       const result = `${h.nsPerEvent.toFixed(0)} ns/event, ${x(h.ratioToNoop)} no-op`
-      out.push(["event hook", h.name, result, isRalph ? `≤ ${GOAL.eventRatio}× no-op` : "", isRalph ? verdict(h.ratioToNoop <= GOAL.eventRatio) : "(reference)"])
+      out.push([
+        "event hook",
+        h.name,
+        result,
+        isRalph ? `≤ ${GOAL.eventRatio}× no-op` : "",
+        isRalph ? verdict(h.ratioToNoop <= GOAL.eventRatio) : "(reference)",
+      ])
     }
     const many = e.handlers.find((h) => h.sessions === 10_000 && h.name.startsWith("ralph"))
     if (many && hundred)
-      out.push(["event hook", "flat: 10,000 vs 100 sessions", x(many.ratioTo100Sessions), `≤ ${GOAL.eventFlat}×`, verdict(many.ratioTo100Sessions <= GOAL.eventFlat)])
+      out.push([
+        "event hook",
+        "flat: 10,000 vs 100 sessions",
+        x(many.ratioTo100Sessions),
+        `≤ ${GOAL.eventFlat}×`,
+        verdict(many.ratioTo100Sessions <= GOAL.eventFlat),
+      ])
   }
   if (r.idleToPrompt) {
     const i = r.idleToPrompt
     const v = i.variants
     const settle = i.settleDelayMs
     const goal = `≤ ${GOAL.idleRatio}× minimal + ${settle} ms`
-    out.push(["idle → prompt", "minimal plugin", `${ms(v.minimal.medianMs)} (n=${v.minimal.samples})`, "", "(baseline)"])
-    out.push(["idle → prompt", `ralph-loop continue (settleMs ${settle})`, `${ms(v.continue.medianMs)}, ${x(i.continueRatio)} minimal`, goal, verdict(i.continueRatioExcludingSettle <= GOAL.idleRatio)])
-    out.push(["idle → prompt", "  the same without settleMs", `${ms(v.continue.medianMs - settle)}, ${x(i.continueRatioExcludingSettle)} minimal`, "", "(info)"])
-    out.push(["idle → prompt", "  split: response end → idle event", `minimal ${ms(v.minimal.endToIdleMs)}, continue ${ms(v.continue.endToIdleMs)}`, "", "(OpenCode)"])
-    out.push(["idle → prompt", "  split: idle event → prompt", `minimal ${ms(v.minimal.idleToPromptMs)}, continue ${ms(v.continue.idleToPromptMs)}`, "", "(plugin + OpenCode)"])
-    out.push(["idle → prompt", "recreate: idle → summarize request", `${ms(i.recreate.toCompactionMs)}, ${x(i.recreate.toCompactionMs / v.minimal.medianMs)} minimal`, goal, verdict(i.recreateToCompactionRatioExcludingSettle <= GOAL.idleRatio)])
+    out.push([
+      "idle → prompt",
+      "minimal plugin",
+      `${ms(v.minimal.medianMs)} (n=${v.minimal.samples})`,
+      "",
+      "(baseline)",
+    ])
+    out.push([
+      "idle → prompt",
+      `ralph-loop continue (settleMs ${settle})`,
+      `${ms(v.continue.medianMs)}, ${x(i.continueRatio)} minimal`,
+      goal,
+      verdict(i.continueRatioExcludingSettle <= GOAL.idleRatio),
+    ])
+    out.push([
+      "idle → prompt",
+      "  the same without settleMs",
+      `${ms(v.continue.medianMs - settle)}, ${x(i.continueRatioExcludingSettle)} minimal`,
+      "",
+      "(info)",
+    ])
+    out.push([
+      "idle → prompt",
+      "  split: response end → idle event",
+      `minimal ${ms(v.minimal.endToIdleMs)}, continue ${ms(v.continue.endToIdleMs)}`,
+      "",
+      "(OpenCode)",
+    ])
+    out.push([
+      "idle → prompt",
+      "  split: idle event → prompt",
+      `minimal ${ms(v.minimal.idleToPromptMs)}, continue ${ms(v.continue.idleToPromptMs)}`,
+      "",
+      "(plugin + OpenCode)",
+    ])
+    out.push([
+      "idle → prompt",
+      "recreate: idle → summarize request",
+      `${ms(i.recreate.toCompactionMs)}, ${x(i.recreate.toCompactionMs / v.minimal.medianMs)} minimal`,
+      goal,
+      verdict(i.recreateToCompactionRatioExcludingSettle <= GOAL.idleRatio),
+    ])
     out.push(["idle → prompt", "recreate: summary written → prompt", ms(i.recreate.compactionToPromptMs), "", "(info)"])
-    out.push(["idle → prompt", "recreate: idle → prompt, all of it", `${ms(v.recreate.medianMs)}, ${x(i.recreateRatio)} minimal`, "", "(info)"])
+    out.push([
+      "idle → prompt",
+      "recreate: idle → prompt, all of it",
+      `${ms(v.recreate.medianMs)}, ${x(i.recreateRatio)} minimal`,
+      "",
+      "(info)",
+    ])
   }
   if (r.contextGrowth) {
     const g = r.contextGrowth
     const last = g.iterations
     const picks = [1, 2, 10, last].filter((k, idx, all) => all.indexOf(k) === idx && k <= last)
-    const series = (points: GrowthPoint[], value: (p: GrowthPoint) => string) => picks.map((k) => `#${k} ${value(points[k - 1] as GrowthPoint)}`).join(", ")
-    const chars = (points: GrowthPoint[]) => x((points[last - 1]?.conversationChars ?? 0) / (points[1]?.conversationChars ?? 1))
-    out.push(["context", "continue: request bytes", series(g.continue, (p) => kb(p.bytes)), "", `(#${last}/#2 ${x(g.continueGrowth)})`])
-    out.push(["context", "continue: conversation text", series(g.continue, (p) => `${p.conversationChars} ch`), "", `(#${last}/#2 ${chars(g.continue)})`])
-    out.push(["context", "recreate: request bytes", series(g.recreate, (p) => kb(p.bytes)), `#${last} ≤ ${GOAL.recreateGrowth}× #2`, `${verdict(g.recreateGrowth <= GOAL.recreateGrowth)} (${x(g.recreateGrowth)})`])
-    out.push(["context", "recreate: conversation text", series(g.recreate, (p) => `${p.conversationChars} ch`), "", `(#${last}/#2 ${chars(g.recreate)})`])
+    const series = (points: GrowthPoint[], value: (p: GrowthPoint) => string) =>
+      picks.map((k) => `#${k} ${value(points[k - 1] as GrowthPoint)}`).join(", ")
+    const chars = (points: GrowthPoint[]) =>
+      x((points[last - 1]?.conversationChars ?? 0) / (points[1]?.conversationChars ?? 1))
+    out.push([
+      "context",
+      "continue: request bytes",
+      series(g.continue, (p) => kb(p.bytes)),
+      "",
+      `(#${last}/#2 ${x(g.continueGrowth)})`,
+    ])
+    out.push([
+      "context",
+      "continue: conversation text",
+      series(g.continue, (p) => `${p.conversationChars} ch`),
+      "",
+      `(#${last}/#2 ${chars(g.continue)})`,
+    ])
+    out.push([
+      "context",
+      "recreate: request bytes",
+      series(g.recreate, (p) => kb(p.bytes)),
+      `#${last} ≤ ${GOAL.recreateGrowth}× #2`,
+      `${verdict(g.recreateGrowth <= GOAL.recreateGrowth)} (${x(g.recreateGrowth)})`,
+    ])
+    out.push([
+      "context",
+      "recreate: conversation text",
+      series(g.recreate, (p) => `${p.conversationChars} ch`),
+      "",
+      `(#${last}/#2 ${chars(g.recreate)})`,
+    ])
   }
   if (r.load) {
     const boot = (label: string, b: BootTimes): Row => [
@@ -250,67 +348,208 @@ function rows(r: Results): Row[] {
     const ownShare = r.load.firstBoot.withMs - minimal.withMs
     out.push(
       boot("instance boot, fresh server", r.load.firstBoot),
-      ["load", `  a do-nothing plugin instead (n=${minimal.runs})`, `${ms(minimal.withMs)} (${minimal.deltaMs >= 0 ? "+" : ""}${ms(minimal.deltaMs)}): OpenCode's cost of any plugin`, "", "(baseline)"],
-      ["load", "  ralph-loop's own share (over a do-nothing plugin)", `${ownShare >= 0 ? "+" : ""}${ms(ownShare)}`, `≤ +${GOAL.loadDeltaMs} ms`, verdict(ownShare <= GOAL.loadDeltaMs)],
+      [
+        "load",
+        `  a do-nothing plugin instead (n=${minimal.runs})`,
+        `${ms(minimal.withMs)} (${minimal.deltaMs >= 0 ? "+" : ""}${ms(minimal.deltaMs)}): OpenCode's cost of any plugin`,
+        "",
+        "(baseline)",
+      ],
+      [
+        "load",
+        "  ralph-loop's own share (over a do-nothing plugin)",
+        `${ownShare >= 0 ? "+" : ""}${ms(ownShare)}`,
+        `≤ +${GOAL.loadDeltaMs} ms`,
+        verdict(ownShare <= GOAL.loadDeltaMs),
+      ],
       boot("instance boot, warm server", r.load.warmBoot),
     )
     const bun = r.load.bunLoad
-    if (bun) out.push(["load", `  plugin alone in OpenCode's Bun (n=${bun.runs})`, `server() ${ms(bun.factoryMs)}, first hook ${ms(bun.readyMs)}`, "", "(info)"])
+    if (bun)
+      out.push([
+        "load",
+        `  plugin alone in OpenCode's Bun (n=${bun.runs})`,
+        `server() ${ms(bun.factoryMs)}, first hook ${ms(bun.readyMs)}`,
+        "",
+        "(info)",
+      ])
   }
   if (r.controlCost) {
     const c = r.controlCost
-    const line = (k: RequestCost) => `${k.requests} request, ${kb(k.bytes)} (≈${k.approxTokens.toLocaleString("en")} tokens): system ${kb(k.systemBytes)}, tools ${kb(k.toolsBytes)}, ${k.messages} message${k.messages === 1 ? "" : "s"}`
+    const line = (k: RequestCost) =>
+      `${k.requests} request, ${kb(k.bytes)} (≈${k.approxTokens.toLocaleString("en")} tokens): system ${kb(k.systemBytes)}, tools ${kb(k.toolsBytes)}, ${k.messages} message${k.messages === 1 ? "" : "s"}`
     const met = (k: RequestCost) => verdict(k.requests <= GOAL.controlRequests && k.messages <= GOAL.controlMessages)
     const goal = `${GOAL.controlRequests} request, ${GOAL.controlMessages} message`
-    out.push(["control command", `/ralph-status after a 3-turn loop, before (×${c.rounds})`, line(c.before.status), "", "(info)"])
-    out.push(["control command", `/ralph-status after a 3-turn loop, now (×${c.rounds})`, line(c.after.status), goal, met(c.after.status)])
-    out.push(["control command", "/ralph-help, before → now", `${kb(c.before.help.bytes)} → ${kb(c.after.help.bytes)}`, goal, met(c.after.help)])
+    out.push([
+      "control command",
+      `/ralph-status after a 3-turn loop, before (×${c.rounds})`,
+      line(c.before.status),
+      "",
+      "(info)",
+    ])
+    out.push([
+      "control command",
+      `/ralph-status after a 3-turn loop, now (×${c.rounds})`,
+      line(c.after.status),
+      goal,
+      met(c.after.status),
+    ])
+    out.push([
+      "control command",
+      "/ralph-help, before → now",
+      `${kb(c.before.help.bytes)} → ${kb(c.after.help.bytes)}`,
+      goal,
+      met(c.after.help),
+    ])
     out.push(["control command", "  for scale: one turn of that loop", line(c.loopTurn), "", "(info)"])
   }
   if (r.reviewCost) {
     const c = r.reviewCost
     const q = c.request
-    out.push(["review", `reviewer's request for a ${c.diffLines}-line diff (${kb(q.diffBytes)} of file)`, `${kb(q.bytes)} (≈${q.approxTokens.toLocaleString("en")} tokens): system ${kb(q.systemBytes)}, tools ${kb(q.toolsBytes)}`, "", "(info)"])
-    out.push(["review", `claim → completion, review off / on (median of ${c.runs})`, `${ms(c.claimToCompletionMs.withoutReview)} / ${ms(c.claimToCompletionMs.withReview)}`, "", "(info: + the reviewer model's time)"])
+    out.push([
+      "review",
+      `reviewer's request for a ${c.diffLines}-line diff (${kb(q.diffBytes)} of file)`,
+      `${kb(q.bytes)} (≈${q.approxTokens.toLocaleString("en")} tokens): system ${kb(q.systemBytes)}, tools ${kb(q.toolsBytes)}`,
+      "",
+      "(info)",
+    ])
+    out.push([
+      "review",
+      `claim → completion, review off / on (median of ${c.runs})`,
+      `${ms(c.claimToCompletionMs.withoutReview)} / ${ms(c.claimToCompletionMs.withReview)}`,
+      "",
+      "(info: + the reviewer model's time)",
+    ])
   }
   if (r.worktree) {
     const w = r.worktree
-    out.push(["worktrees", `${w.stories} independent stories, one plan loop / --parallel ${w.stories} (${w.replyDelayMs} ms per reply, median of ${w.rounds.length})`, `${ms(w.wallMs.sequential)} / ${ms(w.wallMs.parallel)}`, "", "(info)"])
-    out.push(["worktrees", `  --parallel ${w.stories} speed-up (median over rounds; load ${w.rounds.map((r) => r.load).join(", ")})`, `${x(w.speedup)} (${w.rounds.map((r) => x(r.speedup)).join(", ")})`, `≥ ${GOAL.parallelSpeedup}×`, verdict(w.speedup >= GOAL.parallelSpeedup)])
-    out.push(["worktrees", `a loop's worktree in a ${w.files.toLocaleString("en")}-file repository: git worktree add / the plugin's step`, `${ms(w.createMs.gitWorktreeAdd)} / ${ms(w.createMs.plugin)}`, "", "(info)"])
+    out.push([
+      "worktrees",
+      `${w.stories} independent stories, one plan loop / --parallel ${w.stories} (${w.replyDelayMs} ms per reply, median of ${w.rounds.length})`,
+      `${ms(w.wallMs.sequential)} / ${ms(w.wallMs.parallel)}`,
+      "",
+      "(info)",
+    ])
+    out.push([
+      "worktrees",
+      `  --parallel ${w.stories} speed-up (median over rounds; load ${w.rounds.map((r) => r.load).join(", ")})`,
+      `${x(w.speedup)} (${w.rounds.map((r) => x(r.speedup)).join(", ")})`,
+      `≥ ${GOAL.parallelSpeedup}×`,
+      verdict(w.speedup >= GOAL.parallelSpeedup),
+    ])
+    out.push([
+      "worktrees",
+      `a loop's worktree in a ${w.files.toLocaleString("en")}-file repository: git worktree add / the plugin's step`,
+      `${ms(w.createMs.gitWorktreeAdd)} / ${ms(w.createMs.plugin)}`,
+      "",
+      "(info)",
+    ])
   }
   if (r.tui) {
     const t = r.tui
-    for (const i of t.idle) out.push(["TUI", `idle CPU, ${i.withTui ? "with" : "without"} the TUI half (load ${i.loadAverage.start}→${i.loadAverage.end})`, `${i.cpuSeconds} s in ${i.windowSeconds} s (${i.percent}% of a core)`, "", "(info)"])
-    out.push(["TUI", "idle CPU, mean: with / without the TUI half", `${t.idlePercent.withTui}% / ${t.idlePercent.withoutTui}%`, "within noise", "(see the rows above)"])
+    for (const i of t.idle)
+      out.push([
+        "TUI",
+        `idle CPU, ${i.withTui ? "with" : "without"} the TUI half (load ${i.loadAverage.start}→${i.loadAverage.end})`,
+        `${i.cpuSeconds} s in ${i.windowSeconds} s (${i.percent}% of a core)`,
+        "",
+        "(info)",
+      ])
+    out.push([
+      "TUI",
+      "idle CPU, mean: with / without the TUI half",
+      `${t.idlePercent.withTui}% / ${t.idlePercent.withoutTui}%`,
+      "within noise",
+      "(see the rows above)",
+    ])
     const d = t.redraws
-    out.push(["TUI", `panel text changes while a ${d.iterations}-iteration loop ran ${d.loopSeconds} s`, `${d.changes} (${d.perSecond}/s, at most ${d.maxInOneSecond} in one second)`, `≤ ${GOAL.tuiRedrawsPerSecond}/s`, verdict(d.perSecond <= GOAL.tuiRedrawsPerSecond)])
+    out.push([
+      "TUI",
+      `panel text changes while a ${d.iterations}-iteration loop ran ${d.loopSeconds} s`,
+      `${d.changes} (${d.perSecond}/s, at most ${d.maxInOneSecond} in one second)`,
+      `≤ ${GOAL.tuiRedrawsPerSecond}/s`,
+      verdict(d.perSecond <= GOAL.tuiRedrawsPerSecond),
+    ])
   }
   if (r.memory) {
     const m = r.memory
     out.push(["memory", "heap per tracked session", `${m.bytesPerSession.toFixed(0)} B`, "", "(info)"])
-    out.push(["memory", `heap per loop (${m.loops.toLocaleString("en")} loops)`, `${m.bytesPerLoop.toFixed(0)} B`, "", "(info)"])
+    out.push([
+      "memory",
+      `heap per loop (${m.loops.toLocaleString("en")} loops)`,
+      `${m.bytesPerLoop.toFixed(0)} B`,
+      "",
+      "(info)",
+    ])
     const left = m.residualAfterCycle
-    out.push(["memory", `left after deleting ${m.sessions.toLocaleString("en")}, cycle 1 / ${m.cycles}`, `${kb(left[0] ?? 0)} / ${kb(left.at(-1) ?? 0)}`, "", "(info)"])
-    out.push(["memory", `heap trend per deleted session (cycles ${m.warmupCycles + 1}–${m.cycles})`, `${m.growthBytesPerSession.toFixed(2)} B (${m.growthBytesPerLoop.toFixed(0)} B per loop)`, "", "(info: GC noise)"])
-    out.push(["memory", `ids of deleted sessions on the heap, cycles 1–${m.cycles - 1}`, `${m.earlierCycleIdsLeft} of ${(m.sessionsCreated - m.sessions).toLocaleString("en")}`, "0", verdict(m.earlierCycleIdsLeft === 0)])
-    out.push(["memory", `  the same, last cycle`, `${m.lastCycleIdsLeft} of ${m.sessions.toLocaleString("en")}`, "", "(info: V8's last strings)"])
+    out.push([
+      "memory",
+      `left after deleting ${m.sessions.toLocaleString("en")}, cycle 1 / ${m.cycles}`,
+      `${kb(left[0] ?? 0)} / ${kb(left.at(-1) ?? 0)}`,
+      "",
+      "(info)",
+    ])
+    out.push([
+      "memory",
+      `heap trend per deleted session (cycles ${m.warmupCycles + 1}–${m.cycles})`,
+      `${m.growthBytesPerSession.toFixed(2)} B (${m.growthBytesPerLoop.toFixed(0)} B per loop)`,
+      "",
+      "(info: GC noise)",
+    ])
+    out.push([
+      "memory",
+      `ids of deleted sessions on the heap, cycles 1–${m.cycles - 1}`,
+      `${m.earlierCycleIdsLeft} of ${(m.sessionsCreated - m.sessions).toLocaleString("en")}`,
+      "0",
+      verdict(m.earlierCycleIdsLeft === 0),
+    ])
+    out.push([
+      "memory",
+      `  the same, last cycle`,
+      `${m.lastCycleIdsLeft} of ${m.sessions.toLocaleString("en")}`,
+      "",
+      "(info: V8's last strings)",
+    ])
   }
   if (r.promiseCheck) {
     const p = r.promiseCheck
     for (const c of p.cases) {
       const big = c.bytes >= 5 * 1024 * 1024
-      out.push(["completion check", c.name, `${ms(c.medianMs)} (${c.mbPerSecond.toFixed(0)} MB/s) → ${c.decision}`, big ? `≤ ${GOAL.promiseCheck5MbMs} ms` : "", big ? verdict(c.medianMs <= GOAL.promiseCheck5MbMs) : "(info)"])
+      out.push([
+        "completion check",
+        c.name,
+        `${ms(c.medianMs)} (${c.mbPerSecond.toFixed(0)} MB/s) → ${c.decision}`,
+        big ? `≤ ${GOAL.promiseCheck5MbMs} ms` : "",
+        big ? verdict(c.medianMs <= GOAL.promiseCheck5MbMs) : "(info)",
+      ])
     }
-    out.push(["completion check", "linear: 5 MB vs 1 MB, worst shape", x(p.fiveToOneMbRatio), `≤ ${GOAL.promiseCheckLinear}×`, verdict(p.fiveToOneMbRatio <= GOAL.promiseCheckLinear)])
+    out.push([
+      "completion check",
+      "linear: 5 MB vs 1 MB, worst shape",
+      x(p.fiveToOneMbRatio),
+      `≤ ${GOAL.promiseCheckLinear}×`,
+      verdict(p.fiveToOneMbRatio <= GOAL.promiseCheckLinear),
+    ])
   }
   if (r.failureIdentities) {
     const f = r.failureIdentities
     for (const c of f.cases) {
       const small = c.bytes <= 16 * 1024
-      out.push(["failure identities", c.name, `${ms(c.medianMs)} (${c.identities} identities)`, small ? `≤ ${GOAL.failureIdentities16KbMs} ms` : "", small ? verdict(c.medianMs <= GOAL.failureIdentities16KbMs) : "(info)"])
+      out.push([
+        "failure identities",
+        c.name,
+        `${ms(c.medianMs)} (${c.identities} identities)`,
+        small ? `≤ ${GOAL.failureIdentities16KbMs} ms` : "",
+        small ? verdict(c.medianMs <= GOAL.failureIdentities16KbMs) : "(info)",
+      ])
     }
-    out.push(["failure identities", "linear: 4 MB vs 1 MB, slowest shape", x(f.fourToOneMbRatio), "", "(info: 4× = linear)"])
+    out.push([
+      "failure identities",
+      "linear: 4 MB vs 1 MB, slowest shape",
+      x(f.fourToOneMbRatio),
+      "",
+      "(info: 4× = linear)",
+    ])
   }
   if (r.guard) {
     const g = r.guard
@@ -321,50 +560,120 @@ function rows(r: Results): Row[] {
   }
   if (r.rememberTags) {
     const t = r.rememberTags
-    for (const c of t.cases) out.push(["<remember> tags", c.name, `${ms(c.medianMs)} (${c.requests.toLocaleString("en")} read)`, "", "(info)"])
-    out.push(["<remember> tags", "1 MB hostile reply, the slowest shape", ms(t.slowestHostile1MbMs), "", "(info: 100 KB took 27 s before)"])
-    out.push(["<remember> tags", "linear: 2 MB vs 1 MB, worst shape", x(t.twoToOneMbRatio), "", "(info: 2× linear, 4× quadratic)"])
+    for (const c of t.cases)
+      out.push(["<remember> tags", c.name, `${ms(c.medianMs)} (${c.requests.toLocaleString("en")} read)`, "", "(info)"])
+    out.push([
+      "<remember> tags",
+      "1 MB hostile reply, the slowest shape",
+      ms(t.slowestHostile1MbMs),
+      "",
+      "(info: 100 KB took 27 s before)",
+    ])
+    out.push([
+      "<remember> tags",
+      "linear: 2 MB vs 1 MB, worst shape",
+      x(t.twoToOneMbRatio),
+      "",
+      "(info: 2× linear, 4× quadratic)",
+    ])
   }
   if (r.hydration) {
     const h = r.hydration
     for (const c of h.cases) {
       const section = `${c.sectionChars} chars of prompt (budget ${h.budgetChars})`
-      out.push(["project memory", `${c.name} (${kb(c.fileBytes)}, ${c.entries} entries)`, `${ms(c.medianMs)}, ${section}`, c.fileBytes ? `≤ budget + 300 chars` : "", c.fileBytes ? verdict(c.sectionChars <= h.budgetChars + 300) : "(baseline)"])
+      out.push([
+        "project memory",
+        `${c.name} (${kb(c.fileBytes)}, ${c.entries} entries)`,
+        `${ms(c.medianMs)}, ${section}`,
+        c.fileBytes ? `≤ budget + 300 chars` : "",
+        c.fileBytes ? verdict(c.sectionChars <= h.budgetChars + 300) : "(baseline)",
+      ])
     }
   }
   if (r.planFile) {
     for (const c of r.planFile.cases) {
       const total = c.readMs + c.writeBackMs
-      out.push(["plan file", `${c.name} (${kb(c.fileBytes)}, ${c.stories.toLocaleString("en")} stories): read + write back one story`, `${ms(total)} (read ${ms(c.readMs)}, write ${ms(c.writeBackMs)})`, `≤ ${GOAL.planFileMs} ms`, verdict(total <= GOAL.planFileMs)])
+      out.push([
+        "plan file",
+        `${c.name} (${kb(c.fileBytes)}, ${c.stories.toLocaleString("en")} stories): read + write back one story`,
+        `${ms(total)} (read ${ms(c.readMs)}, write ${ms(c.writeBackMs)})`,
+        `≤ ${GOAL.planFileMs} ms`,
+        verdict(total <= GOAL.planFileMs),
+      ])
     }
   }
   if (r.checkpoint) {
     const c = r.checkpoint
-    out.push(["checkpoint", `${c.files.toLocaleString("en")} files, ${c.changed} changed + 10 new`, `${ms(c.checkpointMs)} (git status: ${ms(c.gitStatusMs)})`, `≤ ${GOAL.checkpointMs} ms`, verdict(c.checkpointMs <= GOAL.checkpointMs)])
+    out.push([
+      "checkpoint",
+      `${c.files.toLocaleString("en")} files, ${c.changed} changed + 10 new`,
+      `${ms(c.checkpointMs)} (git status: ${ms(c.gitStatusMs)})`,
+      `≤ ${GOAL.checkpointMs} ms`,
+      verdict(c.checkpointMs <= GOAL.checkpointMs),
+    ])
   }
   if (r.status) {
     const s = r.status
     const scale = `${s.loops.toLocaleString("en")} loops, ${(s.journalBytes / 1024 / 1024).toFixed(1)} MB journal, ${s.historyRows} rows`
-    out.push(["status CLI", `ralph-loop status (${scale})`, `${ms(s.commandMs)} (${kb(s.outputBytes)} out)`, `≤ ${GOAL.statusMs} ms`, verdict(s.commandMs <= GOAL.statusMs)])
-    out.push(["status CLI", "ralph-loop status --json", ms(s.commandJsonMs), `≤ ${GOAL.statusMs} ms`, verdict(s.commandJsonMs <= GOAL.statusMs)])
+    out.push([
+      "status CLI",
+      `ralph-loop status (${scale})`,
+      `${ms(s.commandMs)} (${kb(s.outputBytes)} out)`,
+      `≤ ${GOAL.statusMs} ms`,
+      verdict(s.commandMs <= GOAL.statusMs),
+    ])
+    out.push([
+      "status CLI",
+      "ralph-loop status --json",
+      ms(s.commandJsonMs),
+      `≤ ${GOAL.statusMs} ms`,
+      verdict(s.commandJsonMs <= GOAL.statusMs),
+    ])
     out.push(["status CLI", "  read + build + render, in process", ms(s.inProcessMs), "", "(info)"])
   }
   if (r.headless) {
     const h = r.headless
-    const own = (runner: number, alone: number) => `${ms(runner)} (alone ${ms(alone)}: ${runner - alone >= 0 ? "+" : ""}${ms(runner - alone)} the runner's own)`
-    out.push(["ralph-loop run", `start → first prompt (n=${h.runs})`, own(h.runnerStartMs, h.aloneStartMs), "", "(info)"])
-    out.push(["ralph-loop run", `loop's end → exit, server stopped (n=${h.runs})`, own(h.runnerEndMs, h.aloneStopMs), "", "(info: includes the plugin's decision and report)"])
+    const own = (runner: number, alone: number) =>
+      `${ms(runner)} (alone ${ms(alone)}: ${runner - alone >= 0 ? "+" : ""}${ms(runner - alone)} the runner's own)`
+    out.push([
+      "ralph-loop run",
+      `start → first prompt (n=${h.runs})`,
+      own(h.runnerStartMs, h.aloneStartMs),
+      "",
+      "(info)",
+    ])
+    out.push([
+      "ralph-loop run",
+      `loop's end → exit, server stopped (n=${h.runs})`,
+      own(h.runnerEndMs, h.aloneStopMs),
+      "",
+      "(info: includes the plugin's decision and report)",
+    ])
   }
   if (r.journal) {
     const j = r.journal
     const full = j.fullJournal
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`
-    const files = (c: JournalCase) => (c.rotated ? `newest ${mb(c.newestBytes)} + ${c.oldJournals} old` : mb(c.newestBytes))
-    out.push(["journal", `recovery, one full journal (${full.iterations} it., ${mb(full.newestBytes)})`, ms(full.loadMs), "", `(the bound; ${kb(j.bytesPerIteration)}/it.)`])
+    const files = (c: JournalCase) =>
+      c.rotated ? `newest ${mb(c.newestBytes)} + ${c.oldJournals} old` : mb(c.newestBytes)
+    out.push([
+      "journal",
+      `recovery, one full journal (${full.iterations} it., ${mb(full.newestBytes)})`,
+      ms(full.loadMs),
+      "",
+      `(the bound; ${kb(j.bytesPerIteration)}/it.)`,
+    ])
     for (const c of j.cases) {
       const result = `${ms(c.loadMs)} (${files(c)})`
       const label = `recovery, ${c.iterations.toLocaleString("en")} iterations, ${c.rotated ? "rotated" : "never rotated (before)"}`
-      if (c.rotated) out.push(["journal", label, `${result}, ${x(c.loadMs / full.loadMs)} full`, `≤ ${GOAL.journalRecoveryToFull}× full`, verdict(c.loadMs <= GOAL.journalRecoveryToFull * full.loadMs)])
+      if (c.rotated)
+        out.push([
+          "journal",
+          label,
+          `${result}, ${x(c.loadMs / full.loadMs)} full`,
+          `≤ ${GOAL.journalRecoveryToFull}× full`,
+          verdict(c.loadMs <= GOAL.journalRecoveryToFull * full.loadMs),
+        ])
       else out.push(["journal", label, `${result}, ${x(c.loadMs / full.loadMs)} full`, "", "(info)"])
     }
   }
@@ -376,7 +685,11 @@ function table(r: Results): string {
   const header: Row = ["benchmark", "measure", "result", "goal", "verdict"]
   const all = [header, ...rows(r)]
   const widths = header.map((_, c) => Math.max(...all.map((row) => row[c]?.length ?? 0)))
-  const line = (row: Row) => row.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join("  ").trimEnd()
+  const line = (row: Row) =>
+    row
+      .map((cell, c) => cell.padEnd(widths[c] ?? 0))
+      .join("  ")
+      .trimEnd()
   return [
     `ralph-loop benchmarks — ${m.cpus} × ${m.cpuModel}, node ${m.node}, OpenCode ${m.opencode ?? "?"}${r.quick ? ", QUICK" : ""}`,
     `code: ${r.code.commit}${r.code.srcModified ? " + uncommitted changes in src/" : ""}; load average ${m.loadAverage.start.toFixed(1)} at the start, ${(m.loadAverage.end ?? 0).toFixed(1)} at the end`,

@@ -53,7 +53,10 @@ async function measure(): Promise<StatusResult> {
   let now = Date.parse("2026-01-01T00:00:00Z")
   // 1,000 ended loops, two iterations each.
   for (let i = 0; i < LOOPS; i += 1) {
-    const loop = { ...newLoop(`ses_ended_${String(i).padStart(4, "0")}`, `task number ${i}: make the widget better`, settings, now), phase: "running" as const }
+    const loop = {
+      ...newLoop(`ses_ended_${String(i).padStart(4, "0")}`, `task number ${i}: make the widget better`, settings, now),
+      phase: "running" as const,
+    }
     await store.save(loop, "started", now)
     for (let it = 1; it <= 2; it += 1) {
       loop.iteration = it
@@ -65,7 +68,10 @@ async function measure(): Promise<StatusResult> {
   }
   // The newest loop, started after the last one ended: a long one, still running, whose iterations
   // fill the journal to 5 MB — and number MIN_ROWS at least.
-  const long = { ...newLoop("ses_long", "the long task: implement every story of the plan", settings, (now += 60_000)), phase: "running" as const }
+  const long = {
+    ...newLoop("ses_long", "the long task: implement every story of the plan", settings, (now += 60_000)),
+    phase: "running" as const,
+  }
   await store.save(long, "started", now)
   let rows = 0
   while (rows < MIN_ROWS || statSync(journal).size < JOURNAL_BYTES) {
@@ -84,7 +90,10 @@ async function measure(): Promise<StatusResult> {
     let bytes = 0
     for (let i = 0; i < runs + 2; i += 1) {
       const started = process.hrtime.bigint()
-      const out = execFileSync(process.execPath, [cli, "status", "--project", dir, ...extra], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+      const out = execFileSync(process.execPath, [cli, "status", "--project", dir, ...extra], {
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      })
       const ms = Number(process.hrtime.bigint() - started) / 1e6
       bytes = out.length
       if (!out.includes("ses_long")) throw new Error("the status does not show the newest loop")
@@ -100,8 +109,15 @@ async function measure(): Promise<StatusResult> {
     const doc = await projectStatus(dir, undefined, Date.now())
     const lines = statusLines(doc)
     const ms = Number(process.hrtime.bigint() - started) / 1e6
-    if (doc.loops.length !== LOOPS + 1 || doc.selected?.id !== long.id || doc.selected.history.length !== rows || lines.length < LOOPS)
-      throw new Error(`status found ${doc.loops.length} loops, showed ${doc.selected?.id} with ${doc.selected?.history.length} rows (expected ${long.id} with ${rows})`)
+    if (
+      doc.loops.length !== LOOPS + 1 ||
+      doc.selected?.id !== long.id ||
+      doc.selected.history.length !== rows ||
+      lines.length < LOOPS
+    )
+      throw new Error(
+        `status found ${doc.loops.length} loops, showed ${doc.selected?.id} with ${doc.selected?.history.length} rows (expected ${long.id} with ${rows})`,
+      )
     if (i >= 2) inProcess.push(ms)
   }
   return {

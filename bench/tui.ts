@@ -77,12 +77,17 @@ async function startLoop(tui: Tui, task: string): Promise<void> {
 }
 
 async function idleCpu(log: (line: string) => void, withTui: boolean, round_: number): Promise<IdleCpu> {
-  const tui = await open(`idle-${withTui ? "with" : "without"}-${round_}`, { withTui, script: { main: [{ text: "Done. <promise>DONE</promise>" }] } })
+  const tui = await open(`idle-${withTui ? "with" : "without"}-${round_}`, {
+    withTui,
+    script: { main: [{ text: "Done. <promise>DONE</promise>" }] },
+  })
   try {
     await startLoop(tui, "a one-turn task")
     await waitUntil(() => tui.loops()[0]?.phase === "stopped", "the loop to end", 120_000)
     if (withTui) await tui.waitForScreen("ended: completed")
-    log(`tui: idle CPU ${withTui ? "with" : "without"} the TUI half (round ${round_}): ${WARMUP_SECONDS} s warm-up, then ${IDLE_SECONDS} s`)
+    log(
+      `tui: idle CPU ${withTui ? "with" : "without"} the TUI half (round ${round_}): ${WARMUP_SECONDS} s warm-up, then ${IDLE_SECONDS} s`,
+    )
     await sleep(WARMUP_SECONDS * 1000)
     const load = loadavg()[0] ?? 0
     const before = cpuSeconds(tui.pid)
@@ -90,7 +95,13 @@ async function idleCpu(log: (line: string) => void, withTui: boolean, round_: nu
     await sleep(IDLE_SECONDS * 1000)
     const used = cpuSeconds(tui.pid) - before
     const window = (Date.now() - started) / 1000
-    return { withTui, cpuSeconds: round(used, 2), windowSeconds: round(window, 1), percent: round((used / window) * 100, 2), loadAverage: { start: round(load, 2), end: round(loadavg()[0] ?? 0, 2) } }
+    return {
+      withTui,
+      cpuSeconds: round(used, 2),
+      windowSeconds: round(window, 1),
+      percent: round((used / window) * 100, 2),
+      loadAverage: { start: round(load, 2), end: round(loadavg()[0] ?? 0, 2) },
+    }
   } finally {
     await tui.stop()
   }
@@ -99,9 +110,18 @@ async function idleCpu(log: (line: string) => void, withTui: boolean, round_: nu
 /** Iteration n writes a file (progress, so no breaker opens), then answers; the last one promises. */
 function slowIterations(iterations: number, delayMs: number, tui: () => Tui) {
   return (r: MockRequest): Reply => {
-    const iteration = tui().requests("main").filter((q) => q.lastRole === "user").length
-    if (r.lastRole === "tool") return { text: iteration >= iterations ? "All done. <promise>DONE</promise>" : `Iteration ${iteration} written.`, delayMs }
-    return { toolCalls: [{ name: "write", args: { filePath: "work.txt", content: `version ${iteration}\n` } }], delayMs }
+    const iteration = tui()
+      .requests("main")
+      .filter((q) => q.lastRole === "user").length
+    if (r.lastRole === "tool")
+      return {
+        text: iteration >= iterations ? "All done. <promise>DONE</promise>" : `Iteration ${iteration} written.`,
+        delayMs,
+      }
+    return {
+      toolCalls: [{ name: "write", args: { filePath: "work.txt", content: `version ${iteration}\n` } }],
+      delayMs,
+    }
   }
 }
 
@@ -132,7 +152,13 @@ async function redraws(log: (line: string) => void): Promise<TuiBenchResult["red
       maxInOneSecond = Math.max(maxInOneSecond, i - j + 1)
     }
     const seconds = (ended - started) / 1000
-    return { iterations, loopSeconds: round(seconds, 1), changes: times.length, perSecond: round(times.length / seconds, 2), maxInOneSecond }
+    return {
+      iterations,
+      loopSeconds: round(seconds, 1),
+      changes: times.length,
+      perSecond: round(times.length / seconds, 2),
+      maxInOneSecond,
+    }
   } finally {
     await tui.stop()
     rmSync(redrawFile, { force: true })

@@ -40,7 +40,8 @@ export async function settleIO(timeoutMs = 120_000): Promise<void> {
   for (;;) {
     await drain()
     if (busyResources() <= idleResources) return
-    if (Date.now() > deadline) throw new Error(`background work still under way: ${process.getActiveResourcesInfo().join(", ")}`)
+    if (Date.now() > deadline)
+      throw new Error(`background work still under way: ${process.getActiveResourcesInfo().join(", ")}`)
     await sleep(5)
   }
 }
@@ -63,14 +64,18 @@ export async function loadDist<T>(path: string): Promise<T> {
  * neither counts it nor races with it.
  */
 export async function settleStartup(): Promise<void> {
-  const recover = await loadDist<{ RECOVERY_GRACE_MS?: number }>("actions/jobs/recover.js").catch(() => ({ RECOVERY_GRACE_MS: 0 }))
+  const recover = await loadDist<{ RECOVERY_GRACE_MS?: number }>("actions/jobs/recover.js").catch(() => ({
+    RECOVERY_GRACE_MS: 0,
+  }))
   await sleep((recover.RECOVERY_GRACE_MS ?? 0) + 250)
   await settleIO()
 }
 
 /** The plugin's built-in defaults (dist/config/schema.js), e.g. its settle delay. */
 export async function ralphDefaults(): Promise<Record<string, unknown>> {
-  const schema = await loadDist<{ DEFAULT_SETTINGS?: Record<string, unknown> }>("config/schema.js").catch(() => ({ DEFAULT_SETTINGS: {} }))
+  const schema = await loadDist<{ DEFAULT_SETTINGS?: Record<string, unknown> }>("config/schema.js").catch(() => ({
+    DEFAULT_SETTINGS: {},
+  }))
   return schema.DEFAULT_SETTINGS ?? {}
 }
 
@@ -93,7 +98,12 @@ export function fakeClient(): { client: PluginInput["client"]; stats: FakeClient
     return Promise.resolve({ data, error: undefined, response: { ok: true, status: 200 } })
   }
   const session = (id: string) => ({
-    id, slug: id, projectID: "bench", directory: "/bench", title: "bench", version: "1.18.33",
+    id,
+    slug: id,
+    projectID: "bench",
+    directory: "/bench",
+    title: "bench",
+    version: "1.18.33",
     time: { created: 0, updated: 0 },
   })
   const model = { providerID: "mock", modelID: "mock-model" }
@@ -111,24 +121,70 @@ export function fakeClient(): { client: PluginInput["client"]; stats: FakeClient
       messages: ({ path }) => {
         assistant += 1
         return ok("session.messages", [
-          { info: { id: `msg_u_${assistant}`, sessionID: path.id, role: "user", agent: "build", model, time: { created: 0 } },
-            parts: [{ id: `prt_u_${assistant}`, sessionID: path.id, messageID: `msg_u_${assistant}`, type: "text", text: "task" }] },
-          { info: { id: `msg_a_${assistant}`, sessionID: path.id, role: "assistant", ...model, mode: "build", time: { created: 0, completed: 1 } },
-            parts: [{ id: `prt_a_${assistant}`, sessionID: path.id, messageID: `msg_a_${assistant}`, type: "text", text: "still working" }] },
+          {
+            info: {
+              id: `msg_u_${assistant}`,
+              sessionID: path.id,
+              role: "user",
+              agent: "build",
+              model,
+              time: { created: 0 },
+            },
+            parts: [
+              {
+                id: `prt_u_${assistant}`,
+                sessionID: path.id,
+                messageID: `msg_u_${assistant}`,
+                type: "text",
+                text: "task",
+              },
+            ],
+          },
+          {
+            info: {
+              id: `msg_a_${assistant}`,
+              sessionID: path.id,
+              role: "assistant",
+              ...model,
+              mode: "build",
+              time: { created: 0, completed: 1 },
+            },
+            parts: [
+              {
+                id: `prt_a_${assistant}`,
+                sessionID: path.id,
+                messageID: `msg_a_${assistant}`,
+                type: "text",
+                text: "still working",
+              },
+            ],
+          },
         ])
       },
     },
   }
   const group = (name: string) =>
-    new Proxy(known[name] ?? {}, { get: (target, method: string) => target[method] ?? (() => ok(`unfaked:${name}.${method}`, {})) })
+    new Proxy(known[name] ?? {}, {
+      get: (target, method: string) => target[method] ?? (() => ok(`unfaked:${name}.${method}`, {})),
+    })
   const client = new Proxy({}, { get: (_, name: string) => group(name) })
   return { client: client as unknown as PluginInput["client"], stats }
 }
 
 /** One plugin instance, as OpenCode creates it for a project directory. */
-export async function ralphInstance(plugin: PluginModule, options: Record<string, unknown>, client: PluginInput["client"]): Promise<Hooks> {
+export async function ralphInstance(
+  plugin: PluginModule,
+  options: Record<string, unknown>,
+  client: PluginInput["client"],
+): Promise<Hooks> {
   const directory = mkdtempSync(join(tmpdir(), "ralph-bench-project-"))
-  const input = { client, directory, worktree: directory, project: { id: "bench" }, serverUrl: new URL("http://127.0.0.1:1") }
+  const input = {
+    client,
+    directory,
+    worktree: directory,
+    project: { id: "bench" },
+    serverUrl: new URL("http://127.0.0.1:1"),
+  }
   return plugin.server(input as unknown as PluginInput, options)
 }
 
@@ -138,8 +194,17 @@ type ChatMessageHook = NonNullable<Hooks["chat.message"]>
 /** `/ralph task` in `sessionID`, through the real hooks: command.execute.before, then chat.message. */
 export async function startLoopViaHooks(hooks: Hooks, sessionID: string, task: string): Promise<void> {
   const parts = [{ type: "text", text: `${task}` }]
-  await hooks["command.execute.before"]?.({ command: "ralph", sessionID, arguments: task }, { parts } as unknown as Parameters<CommandHook>[1])
-  const message = { id: `msg_cmd_${sessionID}`, sessionID, role: "user", agent: "build", model: { providerID: "mock", modelID: "mock-model" }, time: { created: 0 } }
+  await hooks["command.execute.before"]?.({ command: "ralph", sessionID, arguments: task }, {
+    parts,
+  } as unknown as Parameters<CommandHook>[1])
+  const message = {
+    id: `msg_cmd_${sessionID}`,
+    sessionID,
+    role: "user",
+    agent: "build",
+    model: { providerID: "mock", modelID: "mock-model" },
+    time: { created: 0 },
+  }
   await hooks["chat.message"]?.({ sessionID }, { message, parts } as unknown as Parameters<ChatMessageHook>[1])
 }
 
@@ -148,7 +213,12 @@ export async function startLoopViaHooks(hooks: Hooks, sessionID: string, task: s
  * config is read, and what the child writes goes away with it) and parses
  * the JSON the child prints last. The child is ended by its PID if it outlives `timeoutMs`.
  */
-export async function runChild<T>(script: string, flags: string[], env: Record<string, string>, timeoutMs: number): Promise<T> {
+export async function runChild<T>(
+  script: string,
+  flags: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<T> {
   const home = mkdtempSync(join(tmpdir(), "ralph-bench-home-"))
   const child = spawn(process.execPath, [...flags, script, "--child"], {
     env: {
@@ -203,7 +273,9 @@ export function runAsChild(moduleUrl: string, name: string, measure: () => Promi
       process.exit(0)
     },
     (error: unknown) => {
-      process.stderr.write(`${name} benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+      process.stderr.write(
+        `${name} benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      )
       process.exit(1)
     },
   )

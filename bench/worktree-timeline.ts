@@ -33,7 +33,15 @@ export function readOpencodeLog(root: string): LogLine[] {
 export interface StoryTimeline {
   story: string
   /** ms after /ralph: the worktree's making began, the story's loop started in its instance, its first model request, its last reply's end, its loop's report, its branch merged, the plan marked. */
-  at: { launch: number; loopStarted: number; firstRequest: number; lastReply: number; report: number; merged: number; marked: number }
+  at: {
+    launch: number
+    loopStarted: number
+    firstRequest: number
+    lastReply: number
+    report: number
+    merged: number
+    marked: number
+  }
   /** Durations, ms. */
   ms: {
     makeWorktree: number
@@ -59,7 +67,13 @@ export interface RunTimeline {
 }
 
 /** The timeline of the parallel run from `t0` (/ralph) to `end`, from the log and the model's requests (one run at a time). */
-export function runTimeline(log: readonly LogLine[], requests: readonly MockRequest[], t0: number, end: number, storyIDs: readonly string[]): RunTimeline {
+export function runTimeline(
+  log: readonly LogLine[],
+  requests: readonly MockRequest[],
+  t0: number,
+  end: number,
+  storyIDs: readonly string[],
+): RunTimeline {
   const mine = log.filter((l) => l.at >= t0 && l.at <= end + 5_000)
   const step = (kind: string, of: string) => {
     const line = mine.find((l) => l.message === `step ${kind}` && l.fields.of === of)
@@ -85,7 +99,8 @@ export function runTimeline(log: readonly LogLine[], requests: readonly MockRequ
     const merged = mine.find((l) => l.message === `worktree ${name}: merged`)
     const mark = merged ? mine.find((l) => l.message === "step parallel-mark" && l.at >= merged.at) : undefined
     const markAt = mark ? Number(mark.fields.at) : undefined
-    const d = (from: number | undefined, to: number | undefined) => (from === undefined || to === undefined ? Number.NaN : to - from)
+    const d = (from: number | undefined, to: number | undefined) =>
+      from === undefined || to === undefined ? Number.NaN : to - from
     return {
       story,
       at: {

@@ -33,7 +33,15 @@ const STORIES = 4
 const DELAY_MS = 1_500
 const FILES = 10_000
 
-const plan = { userStories: Array.from({ length: STORIES }, (_, i) => ({ id: `S${i + 1}`, title: `story ${i + 1}`, acceptanceCriteria: [`S${i + 1}.txt exists`], priority: i + 1, passes: false })) }
+const plan = {
+  userStories: Array.from({ length: STORIES }, (_, i) => ({
+    id: `S${i + 1}`,
+    title: `story ${i + 1}`,
+    acceptanceCriteria: [`S${i + 1}.txt exists`],
+    priority: i + 1,
+    passes: false,
+  })),
+}
 
 /** Each story: one reply writing its file, one claiming done — each after DELAY_MS. */
 function reply(r: MockRequest): Reply {
@@ -54,7 +62,15 @@ async function wall(project: Project, args: string): Promise<{ ms: number; start
       const stopped = project.events.toasts().find((t) => t.title === "Ralph · plan stopped")
       if (stopped) throw new Error(`${args}: the run ended without every story: ${stopped.message}`)
       const written = JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")) as typeof plan
-      return written.userStories.every((s) => s.passes) && execFileSync("git", ["ls-files", "S1.txt", "S2.txt", "S3.txt", "S4.txt"], { cwd: project.dir, encoding: "utf8" }).split("\n").filter(Boolean).length >= (args.includes("--parallel") ? STORIES : 0)
+      return (
+        written.userStories.every((s) => s.passes) &&
+        execFileSync("git", ["ls-files", "S1.txt", "S2.txt", "S3.txt", "S4.txt"], {
+          cwd: project.dir,
+          encoding: "utf8",
+        })
+          .split("\n")
+          .filter(Boolean).length >= (args.includes("--parallel") ? STORIES : 0)
+      )
     },
     "every story done",
     240_000,
@@ -64,15 +80,23 @@ async function wall(project: Project, args: string): Promise<{ ms: number; start
 }
 
 async function createTimes(): Promise<WorktreeBenchResult["createMs"]> {
-  const { createWorktree } = await loadDist<typeof import("../src/worktrees/worktree-git.js")>("actions/worktree-git.js")
-  const { prepareWorktreeConfig } = await loadDist<typeof import("../src/worktrees/worktree-config.js")>("actions/worktree-config.js")
+  const { createWorktree } =
+    await loadDist<typeof import("../src/worktrees/worktree-git.js")>("actions/worktree-git.js")
+  const { prepareWorktreeConfig } =
+    await loadDist<typeof import("../src/worktrees/worktree-config.js")>("actions/worktree-config.js")
   const dir = mkdtempSync(join(tmpdir(), "ralph-bench-worktree-"))
   const env = { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" }
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "ignore"],
+    })
   try {
     for (let d = 0; d < 100; d += 1) {
       mkdirSync(join(dir, `src/m${d}`), { recursive: true })
-      for (let f = 0; f < FILES / 100; f += 1) writeFileSync(join(dir, `src/m${d}/f${f}.ts`), `export const v${f} = ${d * 1000 + f}\n`)
+      for (let f = 0; f < FILES / 100; f += 1)
+        writeFileSync(join(dir, `src/m${d}/f${f}.ts`), `export const v${f} = ${d * 1000 + f}\n`)
     }
     git("init", "-q")
     git("add", "-A")
@@ -105,17 +129,42 @@ export async function runWorktreeBench(log: (line: string) => void): Promise<Wor
     const count = QUICK ? 1 : 3
     for (let r = 0; r < count; r += 1) {
       const load = round(loadavg()[0] ?? 0, 1)
-      log(`worktrees: round ${r + 1} of ${count} (load ${load}): ${STORIES} stories as one plan loop (${DELAY_MS} ms per reply)`)
-      const sequential = await wall(await harness.project(`wt-sequential-${r}`, { pluginOptions: { strategy: "continue" }, script: { main: reply } }), "--prd")
+      log(
+        `worktrees: round ${r + 1} of ${count} (load ${load}): ${STORIES} stories as one plan loop (${DELAY_MS} ms per reply)`,
+      )
+      const sequential = await wall(
+        await harness.project(`wt-sequential-${r}`, {
+          pluginOptions: { strategy: "continue" },
+          script: { main: reply },
+        }),
+        "--prd",
+      )
       log(`worktrees: round ${r + 1} of ${count}: ${STORIES} stories with --parallel ${STORIES}`)
       const project = await harness.project(`wt-parallel-${r}`, { script: { main: reply } })
       const parallel = await wall(project, `--prd --parallel ${STORIES}`)
-      rounds.push({ sequential: sequential.ms, parallel: parallel.ms, speedup: round(sequential.ms / parallel.ms), load })
+      rounds.push({
+        sequential: sequential.ms,
+        parallel: parallel.ms,
+        speedup: round(sequential.ms / parallel.ms),
+        load,
+      })
       // OpenCode writes its log a moment later: every story's merge is waited for (a step missing shows as –).
       const merged = plan.userStories.map((s) => `worktree story-${s.id.toLowerCase()}: merged`)
       const logged = () => readOpencodeLog(harness.root).filter((l) => l.at >= parallel.started)
-      await waitUntil(() => merged.every((m) => logged().some((l) => l.message === m)), "the run's merges in OpenCode's log", 10_000).catch(() => undefined)
-      timelines.push(runTimeline(logged(), project.requests("main"), parallel.started, Date.now(), plan.userStories.map((s) => s.id)))
+      await waitUntil(
+        () => merged.every((m) => logged().some((l) => l.message === m)),
+        "the run's merges in OpenCode's log",
+        10_000,
+      ).catch(() => undefined)
+      timelines.push(
+        runTimeline(
+          logged(),
+          project.requests("main"),
+          parallel.started,
+          Date.now(),
+          plan.userStories.map((s) => s.id),
+        ),
+      )
     }
   } finally {
     await harness.stop()
@@ -124,7 +173,7 @@ export async function runWorktreeBench(log: (line: string) => void): Promise<Wor
   const createMs = await createTimes()
   const speedup = median(rounds.map((r) => r.speedup))
   const at = rounds.findIndex((r) => r.speedup === speedup)
-  const timeline = timelines[at >= 0 ? at : 0]
+  const timeline = timelines[Math.max(at, 0)]
   return {
     stories: STORIES,
     replyDelayMs: DELAY_MS,
@@ -141,12 +190,53 @@ export async function runWorktreeBench(log: (line: string) => void): Promise<Wor
 export function timelineLines(t: RunTimeline): string[] {
   const s = (ms: number) => (Number.isFinite(ms) ? (ms / 1000).toFixed(2) : "–")
   const lines = [`/ralph → first worktree made: ${s(t.commandMs)} s`]
-  const head = ["story", "make wt", "session+inst.", "→ loop start", "→ 1st request", "own turns", "→ report", "→ settle", "commit", "merge-tree", "merge", "archive", "removal", "plan write", "| began", "loop", "1st req.", "merged", "marked"]
+  const head = [
+    "story",
+    "make wt",
+    "session+inst.",
+    "→ loop start",
+    "→ 1st request",
+    "own turns",
+    "→ report",
+    "→ settle",
+    "commit",
+    "merge-tree",
+    "merge",
+    "archive",
+    "removal",
+    "plan write",
+    "| began",
+    "loop",
+    "1st req.",
+    "merged",
+    "marked",
+  ]
   lines.push(head.join("  "))
   for (const x of t.stories) {
     const m = x.ms
     const a = x.at
-    lines.push([x.story, ...[m.makeWorktree, m.sessionAndInstance, m.toLoopStart, m.toFirstRequest, m.ownTurns, m.toReport, m.toSettle, m.commit, m.mergeTree, m.merge, m.archive, m.removal, m.planWrite].map(s), "|", ...[a.launch, a.loopStarted, a.firstRequest, a.merged, a.marked].map(s)].join("  "))
+    lines.push(
+      [
+        x.story,
+        ...[
+          m.makeWorktree,
+          m.sessionAndInstance,
+          m.toLoopStart,
+          m.toFirstRequest,
+          m.ownTurns,
+          m.toReport,
+          m.toSettle,
+          m.commit,
+          m.mergeTree,
+          m.merge,
+          m.archive,
+          m.removal,
+          m.planWrite,
+        ].map(s),
+        "|",
+        ...[a.launch, a.loopStarted, a.firstRequest, a.merged, a.marked].map(s),
+      ].join("  "),
+    )
   }
   return lines
 }

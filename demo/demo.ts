@@ -42,9 +42,22 @@ const SCRIPTED_TASK =
 /** The built-in model: one file per iteration through OpenCode's write tool, then the promise. */
 function scriptedModel(): Script {
   const steps = [
-    { file: "notes/plan.md", content: "# Plan\n1. src/greet.js\n2. test/greet.test.js\n", said: "Wrote the plan. The library and its test are still to do." },
-    { file: "src/greet.js", content: "export const greet = (name) => `Hello, ${name}!`\n", said: "greet() is written. The test is still missing." },
-    { file: "test/greet.test.js", content: "import { greet } from '../src/greet.js'\nif (greet('Ralph') !== 'Hello, Ralph!') throw new Error('greet is wrong')\n", said: "The test is in place and the task is complete. <promise>DONE</promise>" },
+    {
+      file: "notes/plan.md",
+      content: "# Plan\n1. src/greet.js\n2. test/greet.test.js\n",
+      said: "Wrote the plan. The library and its test are still to do.",
+    },
+    {
+      file: "src/greet.js",
+      content: "export const greet = (name) => `Hello, ${name}!`\n",
+      said: "greet() is written. The test is still missing.",
+    },
+    {
+      file: "test/greet.test.js",
+      content:
+        "import { greet } from '../src/greet.js'\nif (greet('Ralph') !== 'Hello, Ralph!') throw new Error('greet is wrong')\n",
+      said: "The test is in place and the task is complete. <promise>DONE</promise>",
+    },
   ]
   let turn = 0
   return {
@@ -54,12 +67,17 @@ function scriptedModel(): Script {
         turn += 1
         return { text: step.said }
       }
-      return { text: `Working on ${step.file}.`, toolCalls: [{ name: "write", args: { filePath: step.file, content: step.content } }] }
+      return {
+        text: `Working on ${step.file}.`,
+        toolCalls: [{ name: "write", args: { filePath: step.file, content: step.content } }],
+      }
     },
     compaction: () => {
       const done = steps.slice(0, turn).map((s) => s.file)
       const left = steps.slice(turn).map((s) => s.file)
-      return { text: `## Done\n${done.map((f) => `- ${f} written`).join("\n")}\n\n## Next\n${left.map((f) => `- write ${f}`).join("\n")}` }
+      return {
+        text: `## Done\n${done.map((f) => `- ${f} written`).join("\n")}\n\n## Next\n${left.map((f) => `- write ${f}`).join("\n")}`,
+      }
     },
   }
 }
@@ -67,7 +85,9 @@ function scriptedModel(): Script {
 /** Real-model mode passes the provider credentials of your environment through; HOME stays isolated. */
 function credentialEnv(): Record<string, string> {
   const wanted = /(_API_KEY|_API_TOKEN|_BASE_URL)$|^(AWS_|AZURE_|GOOGLE_|VERTEX_|GOOGLE_APPLICATION_CREDENTIALS)/
-  return Object.fromEntries(Object.entries(process.env).filter(([k, v]) => wanted.test(k) && v !== undefined)) as Record<string, string>
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([k, v]) => wanted.test(k) && v !== undefined),
+  ) as Record<string, string>
 }
 
 const started = Date.now()
@@ -121,9 +141,23 @@ async function headless(task: string): Promise<number> {
       ...(args.model ? { opencodeConfig: { model: args.model, small_model: args.model } } : {}),
     })
     if (!args.model) mock.script("demo", scriptedModel())
-    const argv = ["run", "--project", project, "--opencode", opencodeBinary(), ...(args.json ? ["--json"] : ["--verbose"]), "--", task, "--strategy", args.strategy ?? "recreate"]
+    const argv = [
+      "run",
+      "--project",
+      project,
+      "--opencode",
+      opencodeBinary(),
+      ...(args.json ? ["--json"] : ["--verbose"]),
+      "--",
+      task,
+      "--strategy",
+      args.strategy ?? "recreate",
+    ]
     process.stdout.write(`$ ralph-loop ${argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")}\n\n`)
-    const child = spawn(process.execPath, [join(packageDir(), "dist", "cli", "main.js"), ...argv], { env, stdio: ["ignore", "inherit", "inherit"] })
+    const child = spawn(process.execPath, [join(packageDir(), "dist", "cli", "main.js"), ...argv], {
+      env,
+      stdio: ["ignore", "inherit", "inherit"],
+    })
     const code = await new Promise<number>((resolve) => child.once("exit", (exit) => resolve(exit ?? 1)))
     process.stdout.write(`\nralph-loop run exited with ${code}${args.keep ? `\nkept: ${root}` : ""}\n`)
     return code
@@ -138,7 +172,7 @@ async function main(): Promise<number> {
   const strategy = args.strategy ?? "recreate"
   const task = args.task ?? (realModel ? undefined : SCRIPTED_TASK)
   if (!task) {
-    process.stderr.write("--model needs --task \"...\" (what the real model should do)\n")
+    process.stderr.write('--model needs --task "..." (what the real model should do)\n')
     return 2
   }
   if (args.headless) return headless(task)
@@ -176,7 +210,9 @@ async function main(): Promise<number> {
     say(`user     /ralph ${oneLine(task, 80)}`)
     void project.command(first, "ralph", task).catch((error: unknown) => say(`command failed: ${String(error)}`))
     const end = await events.waitFor(
-      (e) => e.type === "tui.toast.show" && /^Ralph · (done|retry limit|paused|cancelled|stopped)/.test(String(e.properties.title)),
+      (e) =>
+        e.type === "tui.toast.show" &&
+        /^Ralph · (done|retry limit|paused|cancelled|stopped)/.test(String(e.properties.title)),
       "the loop to end",
       Number(args["timeout-minutes"]) * 60_000,
     )
@@ -184,7 +220,10 @@ async function main(): Promise<number> {
     // left to archive and delete, its report written, and every session idle.
     const dir = project.dir
     await waitUntil(
-      () => project!.loops().every((l) => l.phase !== "stopped" || (l.retiring.length === 0 && existsSync(reportFile(dir, l.id)))),
+      () =>
+        project!
+          .loops()
+          .every((l) => l.phase !== "stopped" || (l.retiring.length === 0 && existsSync(reportFile(dir, l.id)))),
       "the loop's last steps",
       60_000,
     )
@@ -196,7 +235,7 @@ async function main(): Promise<number> {
     const turns = harness.mock.requests("demo", "main").filter((r) => r.lastRole === "user").length
     const files = filesUnder(project.dir).filter((f) => !f.startsWith(".opencode/node_modules"))
     process.stdout.write(
-      [
+      `${[
         "",
         "Result",
         `  ended:      ${end.properties.title} — ${oneLine(String(end.properties.message), 100)}`,
@@ -205,7 +244,7 @@ async function main(): Promise<number> {
         "  files in the project:",
         ...files.sort().map((f) => `    ${f}`),
         args.keep ? `\nkept: ${harness.root}` : "",
-      ].join("\n") + "\n",
+      ].join("\n")}\n`,
     )
     return /^Ralph · done/.test(String(end.properties.title)) || realModel ? 0 : 1
   } finally {

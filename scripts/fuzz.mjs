@@ -48,12 +48,16 @@ if (!/^\d+$/.test(options.gitRuns)) fail("--git-runs takes a number")
 const only = options.only ?? (options.path ? "events" : undefined)
 
 function fail(message) {
-  console.error(`fuzz: ${message}\nusage: node scripts/fuzz.mjs [runs] [--seed N] [--path P] [--length N] [--stats] [--survey] [--only events|git] [--git-runs N]`)
+  console.error(
+    `fuzz: ${message}\nusage: node scripts/fuzz.mjs [runs] [--seed N] [--path P] [--length N] [--stats] [--survey] [--only events|git] [--git-runs N]`,
+  )
   process.exit(2)
 }
 
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs")
-const run = (file, env) => spawnSync(process.execPath, [vitest, "run", file], { cwd: root, env: { ...process.env, ...env }, stdio: "inherit" }).status ?? 1
+const run = (file, env) =>
+  spawnSync(process.execPath, [vitest, "run", file], { cwd: root, env: { ...process.env, ...env }, stdio: "inherit" })
+    .status ?? 1
 
 let status = 0
 if (only !== "git") {
@@ -65,14 +69,19 @@ if (only !== "git") {
   status = run("test/fuzz/event-order.fuzz.test.ts", env)
 }
 if (only !== "events") {
-  const env = { RALPH_FUZZ_RUNS: options.gitRuns, RALPH_FUZZ_SEED: options.seed ?? process.env.RALPH_FUZZ_SEED ?? freshSeed }
+  const env = {
+    RALPH_FUZZ_RUNS: options.gitRuns,
+    RALPH_FUZZ_SEED: options.seed ?? process.env.RALPH_FUZZ_SEED ?? freshSeed,
+  }
   if (options.path) env.RALPH_FUZZ_PATH = options.path
   if (options.length && only === "git") env.RALPH_FUZZ_LENGTH = options.length
   if (options.stats) env.RALPH_FUZZ_STATS = "1"
   const git = run("test/property/git-layer.property.test.ts", env)
   status ||= git
   // autoCommit of a story of 70,000 files (npm test runs a few thousand with long names).
-  const many = run("test/property/auto-commit-many.property.test.ts", { RALPH_COMMIT_FILES: process.env.RALPH_COMMIT_FILES ?? "70000" })
+  const many = run("test/property/auto-commit-many.property.test.ts", {
+    RALPH_COMMIT_FILES: process.env.RALPH_COMMIT_FILES ?? "70000",
+  })
   status ||= many
 }
 process.exit(status)

@@ -10,7 +10,13 @@ const lock = JSON.parse(readFileSync(lockUrl, "utf8"))
 const packages = lock.packages
 
 function platformOf(name) {
-  const os = /darwin/.test(name) ? "darwin" : /win32|windows/.test(name) ? "win32" : /linux/.test(name) ? "linux" : undefined
+  const os = /darwin/.test(name)
+    ? "darwin"
+    : /win32|windows/.test(name)
+      ? "win32"
+      : /linux/.test(name)
+        ? "linux"
+        : undefined
   const cpu = /arm64/.test(name) ? "arm64" : /x64/.test(name) ? "x64" : /-arm\b|-arm$/.test(name) ? "arm" : undefined
   if (!os || !cpu) return undefined
   return { cpu: [cpu], libc: /musl/.test(name) ? ["musl"] : undefined, os: [os] }

@@ -190,22 +190,65 @@ const SCENARIOS = {
     edit(f, "test/calc.test.js", 'describe("multiply"', 'xdescribe("multiply"')
   },
   "py-skip": (f) => {
-    edit(f, "test_calc.py", "def test_adds_negative_numbers():", '@pytest.mark.skip(reason="flaky")\ndef test_adds_negative_numbers():')
-    edit(f, "test_calc.py", "    def test_adds_zero(self):\n", '    def test_adds_zero(self):\n        pytest.skip("later")\n')
+    edit(
+      f,
+      "test_calc.py",
+      "def test_adds_negative_numbers():",
+      '@pytest.mark.skip(reason="flaky")\ndef test_adds_negative_numbers():',
+    )
+    edit(
+      f,
+      "test_calc.py",
+      "    def test_adds_zero(self):\n",
+      '    def test_adds_zero(self):\n        pytest.skip("later")\n',
+    )
   },
-  "go-skip": (f) => edit(f, "go/calc_test.go", "func TestAddNegativeNumbers(t *testing.T) {\n", 'func TestAddNegativeNumbers(t *testing.T) {\n\tt.Skip("later")\n'),
-  "rust-ignore": (f) => edit(f, "rust/src/lib.rs", "    #[test]\n    fn adds_negative_numbers", "    #[test]\n    #[ignore]\n    fn adds_negative_numbers"),
+  "go-skip": (f) =>
+    edit(
+      f,
+      "go/calc_test.go",
+      "func TestAddNegativeNumbers(t *testing.T) {\n",
+      'func TestAddNegativeNumbers(t *testing.T) {\n\tt.Skip("later")\n',
+    ),
+  "rust-ignore": (f) =>
+    edit(
+      f,
+      "rust/src/lib.rs",
+      "    #[test]\n    fn adds_negative_numbers",
+      "    #[test]\n    #[ignore]\n    fn adds_negative_numbers",
+    ),
   // Refused: tests removed.
-  "js-remove": (f) => edit(f, "test/calc.test.js", '  test("adds small numbers", () => {\n    expect(add(1, 2)).toBe(3)\n  })\n\n', ""),
-  "py-remove": (f) => edit(f, "test_calc.py", "def test_adds_negative_numbers():\n    assert add(-1, -2) == -3\n\n\n", ""),
-  "go-remove": (f) => edit(f, "go/calc_test.go", 'func TestAddSmallNumbers(t *testing.T) {\n\tif got := Add(1, 2); got != 3 {\n\t\tt.Errorf("Add(1, 2) = %d, want 3", got)\n\t}\n}\n\n', ""),
-  "rust-remove": (f) => edit(f, "rust/src/lib.rs", "    #[test]\n    fn adds_small_numbers() {\n        assert_eq!(add(1, 2), 3);\n    }\n\n", ""),
+  "js-remove": (f) =>
+    edit(f, "test/calc.test.js", '  test("adds small numbers", () => {\n    expect(add(1, 2)).toBe(3)\n  })\n\n', ""),
+  "py-remove": (f) =>
+    edit(f, "test_calc.py", "def test_adds_negative_numbers():\n    assert add(-1, -2) == -3\n\n\n", ""),
+  "go-remove": (f) =>
+    edit(
+      f,
+      "go/calc_test.go",
+      'func TestAddSmallNumbers(t *testing.T) {\n\tif got := Add(1, 2); got != 3 {\n\t\tt.Errorf("Add(1, 2) = %d, want 3", got)\n\t}\n}\n\n',
+      "",
+    ),
+  "rust-remove": (f) =>
+    edit(
+      f,
+      "rust/src/lib.rs",
+      "    #[test]\n    fn adds_small_numbers() {\n        assert_eq!(add(1, 2), 3);\n    }\n\n",
+      "",
+    ),
   "test-file-deleted": (f) => (f["test_calc.py"] = null),
   // Refused: what a check runs changed.
   "npm-test-script": (f) => edit(f, "package.json", '"test": "vitest run"', '"test": "echo ok"'),
   "pretest-script": (f) => edit(f, "package.json", '"build": "tsc -p ."', '"build": "true"'),
-  "vitest-config": (f) => edit(f, "vitest.config.ts", 'include: ["test/**/*.test.js"],', 'include: ["test/**/*.test.js"],\n    exclude: ["test/calc.test.js"],'),
-  "pyproject-pytest": (f) => edit(f, "pyproject.toml", 'addopts = "-ra"', 'addopts = "-ra --deselect test_calc.py::test_adds_negative_numbers"'),
+  "vitest-config": (f) =>
+    edit(
+      f,
+      "vitest.config.ts",
+      'include: ["test/**/*.test.js"],',
+      'include: ["test/**/*.test.js"],\n    exclude: ["test/calc.test.js"],',
+    ),
+  "pyproject-pytest": (f) =>
+    edit(f, "pyproject.toml", 'addopts = "-ra"', 'addopts = "-ra --deselect test_calc.py::test_adds_negative_numbers"'),
   "tsconfig-strict": (f) => edit(f, "tsconfig.json", '"strict": true', '"strict": false'),
   "eslint-config": (f) => edit(f, "eslint.config.js", '"no-unused-vars": "error"', '"no-unused-vars": "off"'),
   "vitest-config-renamed": { mv: [["vitest.config.ts", "vitest.config.ts.off"]] },
@@ -225,23 +268,70 @@ const SCENARIOS = {
   },
   // Ordinary work: no finding.
   "add-tests": (f) => {
-    edit(f, "test/calc.test.js", '  test.todo("adds fractions")\n', '  test.todo("adds fractions")\n  test.todo("adds big numbers")\n\n  test("adds zero", () => {\n    expect(add(0, 0)).toBe(0)\n  })\n')
+    edit(
+      f,
+      "test/calc.test.js",
+      '  test.todo("adds fractions")\n',
+      '  test.todo("adds fractions")\n  test.todo("adds big numbers")\n\n  test("adds zero", () => {\n    expect(add(0, 0)).toBe(0)\n  })\n',
+    )
     f["test_calc.py"] += "\n\ndef test_adds_large_numbers():\n    assert add(10**9, 1) == 10**9 + 1\n"
     // New tests added skipped: they never ran, so nothing ran at the start is skipped.
-    f["test_calc.py"] += '\n\n@pytest.mark.skip(reason="needs bignum")\ndef test_adds_huge_numbers():\n    assert add(10**99, 1) > 0\n'
+    f["test_calc.py"] +=
+      '\n\n@pytest.mark.skip(reason="needs bignum")\ndef test_adds_huge_numbers():\n    assert add(10**99, 1) > 0\n'
     f["go/calc_test.go"] += '\nfunc TestAddHuge(t *testing.T) {\n\tt.Skip("needs big.Int")\n}\n'
-    edit(f, "rust/src/lib.rs", "    #[test]\n    fn adds_small_numbers", "    #[test]\n    #[ignore]\n    fn adds_huge_numbers() {}\n\n    #[test]\n    fn adds_small_numbers")
-    edit(f, "go/calc_test.go", "func TestAddNegativeNumbers", "func TestAddZero(t *testing.T) {\n\tif got := Add(0, 0); got != 0 {\n\t\tt.Errorf(\"Add(0, 0) = %d\", got)\n\t}\n}\n\nfunc TestAddNegativeNumbers")
-    edit(f, "rust/src/lib.rs", "    #[test]\n    fn adds_negative_numbers", "    #[test]\n    fn adds_zero() {\n        assert_eq!(add(0, 0), 0);\n    }\n\n    #[test]\n    fn adds_negative_numbers")
+    edit(
+      f,
+      "rust/src/lib.rs",
+      "    #[test]\n    fn adds_small_numbers",
+      "    #[test]\n    #[ignore]\n    fn adds_huge_numbers() {}\n\n    #[test]\n    fn adds_small_numbers",
+    )
+    edit(
+      f,
+      "go/calc_test.go",
+      "func TestAddNegativeNumbers",
+      'func TestAddZero(t *testing.T) {\n\tif got := Add(0, 0); got != 0 {\n\t\tt.Errorf("Add(0, 0) = %d", got)\n\t}\n}\n\nfunc TestAddNegativeNumbers',
+    )
+    edit(
+      f,
+      "rust/src/lib.rs",
+      "    #[test]\n    fn adds_negative_numbers",
+      "    #[test]\n    fn adds_zero() {\n        assert_eq!(add(0, 0), 0);\n    }\n\n    #[test]\n    fn adds_negative_numbers",
+    )
   },
-  "rename-test-file": { mv: [["test/calc.test.js", "test/arithmetic.test.js"], ["test_calc.py", "test_arithmetic.py"]], noRenames: true },
+  "rename-test-file": {
+    mv: [
+      ["test/calc.test.js", "test/arithmetic.test.js"],
+      ["test_calc.py", "test_arithmetic.py"],
+    ],
+    noRenames: true,
+  },
   "edit-around-assertions": (f) => {
-    edit(f, "test/calc.test.js", "    const sum = add(-1, -2)\n", "    const first = -1\n    const sum = add(first, -2)\n")
+    edit(
+      f,
+      "test/calc.test.js",
+      "    const sum = add(-1, -2)\n",
+      "    const first = -1\n    const sum = add(first, -2)\n",
+    )
     // A test moved into a describe of its own: its lines indented, its assertion unchanged.
-    edit(f, "test/calc.test.js", '  test("adds small numbers", () => {\n    expect(add(1, 2)).toBe(3)\n  })\n', '  describe("small", () => {\n    test("adds small numbers", () => {\n      expect(add(1, 2)).toBe(3)\n    })\n  })\n')
-    edit(f, "test_calc.py", "def test_adds_small_numbers():\n", "def test_adds_small_numbers():\n    # the smallest case first\n")
+    edit(
+      f,
+      "test/calc.test.js",
+      '  test("adds small numbers", () => {\n    expect(add(1, 2)).toBe(3)\n  })\n',
+      '  describe("small", () => {\n    test("adds small numbers", () => {\n      expect(add(1, 2)).toBe(3)\n    })\n  })\n',
+    )
+    edit(
+      f,
+      "test_calc.py",
+      "def test_adds_small_numbers():\n",
+      "def test_adds_small_numbers():\n    # the smallest case first\n",
+    )
     // An assertion run twice in a loop: indented, unchanged.
-    edit(f, "test_calc.py", "    assert add(-1, -2) == -3\n", "    for _ in range(2):\n        assert add(-1, -2) == -3\n")
+    edit(
+      f,
+      "test_calc.py",
+      "    assert add(-1, -2) == -3\n",
+      "    for _ in range(2):\n        assert add(-1, -2) == -3\n",
+    )
     edit(f, "go/calc_test.go", "\twant := -3\n", "\t// the sum of two negatives\n\twant := -3\n")
   },
   "unrelated-files": (f) => {
@@ -256,7 +346,11 @@ const SCENARIOS = {
 }
 
 function git(cwd, ...args) {
-  return execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } })
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+  })
 }
 
 function write(dir, files) {
@@ -283,7 +377,8 @@ function make(name, scenario) {
     const files = Object.fromEntries(Object.entries(PROJECT))
     if (typeof scenario === "function") scenario(files)
     else for (const [from, to] of scenario.mv) git(dir, "mv", from, to)
-    if (typeof scenario === "function") write(dir, Object.fromEntries(Object.entries(files).filter(([path, text]) => text !== PROJECT[path])))
+    if (typeof scenario === "function")
+      write(dir, Object.fromEntries(Object.entries(files).filter(([path, text]) => text !== PROJECT[path])))
     git(dir, "add", "-A")
     git(dir, "commit", "-q", "-m", "checkpoint now")
     const diff = (...flags) => git(dir, "diff", "--no-color", "--no-ext-diff", ...flags, start, "HEAD")

@@ -20,7 +20,11 @@ const out = join(root, "test", "fixtures", "opencode")
 /** One `opencode serve` in `dir`: resolves with what it printed once it listens (then it is stopped) or exits. */
 function serve(dir, env) {
   return new Promise((resolve) => {
-    const child = spawn(bin, ["serve", "--port", "0", "--hostname", "127.0.0.1"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(bin, ["serve", "--port", "0", "--hostname", "127.0.0.1"], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    })
     let output = ""
     const keep = (chunk) => {
       output += chunk.toString()
@@ -35,7 +39,17 @@ function serve(dir, env) {
 for (let attempt = 1; attempt <= 20; attempt += 1) {
   const temp = mkdtempSync(join(tmpdir(), "ralph-opencode-fixture-"))
   try {
-    const env = { PATH: process.env.PATH, HOME: join(temp, "home"), XDG_CONFIG_HOME: join(temp, "config"), XDG_DATA_HOME: join(temp, "data"), XDG_CACHE_HOME: join(temp, "cache"), XDG_STATE_HOME: join(temp, "state"), TMPDIR: join(temp, "tmp"), OPENCODE_DISABLE_AUTOUPDATE: "1", NO_COLOR: "1" }
+    const env = {
+      PATH: process.env.PATH,
+      HOME: join(temp, "home"),
+      XDG_CONFIG_HOME: join(temp, "config"),
+      XDG_DATA_HOME: join(temp, "data"),
+      XDG_CACHE_HOME: join(temp, "cache"),
+      XDG_STATE_HOME: join(temp, "state"),
+      TMPDIR: join(temp, "tmp"),
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      NO_COLOR: "1",
+    }
     for (const dir of ["home", "tmp", "a", "b"]) mkdirSync(join(temp, dir))
     const runs = await Promise.all([serve(join(temp, "a"), env), serve(join(temp, "b"), env)])
     const lost = runs.find((r) => r.code === 1 && !r.output.includes("server listening on"))

@@ -16,7 +16,18 @@
 // node project (done here when node_modules is missing); Debian's python3-pytest, mypy, golang-go;
 // cargo; ruff from pip into scripts/runner-fixtures/ruff/.venv (done here when missing).
 import { spawn, execFileSync } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, extname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -30,11 +41,22 @@ const ruffBin = join(projects, "ruff", ".venv", "bin")
 /** The steps of each scenario: the faults that are on, and how many lines are put above the code. */
 const SCENARIOS = {
   // (a) the same failure twice, timings differing and the code moved down between the runs
-  same: [{ faults: "A", pad: 0 }, { faults: "A", pad: 6 }],
+  same: [
+    { faults: "A", pad: 0 },
+    { faults: "A", pad: 6 },
+  ],
   // (b) two failures, then one of them fixed while the other remains
-  fixed: [{ faults: "AC", pad: 0 }, { faults: "C", pad: 2 }],
+  fixed: [
+    { faults: "AC", pad: 0 },
+    { faults: "C", pad: 2 },
+  ],
   // (c) a different failure each run
-  different: [{ faults: "A", pad: 0 }, { faults: "B", pad: 0 }, { faults: "C", pad: 0 }, { faults: "D", pad: 0 }],
+  different: [
+    { faults: "A", pad: 0 },
+    { faults: "B", pad: 0 },
+    { faults: "C", pad: 0 },
+    { faults: "D", pad: 0 },
+  ],
   // a file that does not load, build or parse (a missing import, a syntax error)
   broken: [{ faults: "E", pad: 0 }],
   // nothing fails
@@ -44,22 +66,74 @@ const SCENARIOS = {
 /** Test runners only (issue 39): a test skipped (S, alone and beside a failure) and a test removed (R). */
 const TEST_SCENARIOS = {
   ...SCENARIOS,
-  skipped: [{ faults: "S", pad: 0 }, { faults: "AS", pad: 0 }],
+  skipped: [
+    { faults: "S", pad: 0 },
+    { faults: "AS", pad: 0 },
+  ],
   removed: [{ faults: "R", pad: 0 }],
 }
 
 /** name: the fixture folder; project: the folder in scripts/runner-fixtures; version: a command printing the tool's version. */
 const FIXTURES = [
-  { name: "pytest", tests: true, project: "pytest", command: `${python} -m pytest`, version: `${python} -m pytest --version` },
-  { name: "pytest-q", tests: true, project: "pytest", command: `${python} -m pytest -q`, version: `${python} -m pytest --version` },
-  { name: "pytest-v", tests: true, project: "pytest", command: `${python} -m pytest -v -rN`, version: `${python} -m pytest --version` },
-  { name: "pytest-rN", tests: true, project: "pytest", command: `${python} -m pytest -rN`, version: `${python} -m pytest --version` },
-  { name: "pytest-color", tests: true, project: "pytest", command: `${python} -m pytest --color=yes`, version: `${python} -m pytest --version` },
+  {
+    name: "pytest",
+    tests: true,
+    project: "pytest",
+    command: `${python} -m pytest`,
+    version: `${python} -m pytest --version`,
+  },
+  {
+    name: "pytest-q",
+    tests: true,
+    project: "pytest",
+    command: `${python} -m pytest -q`,
+    version: `${python} -m pytest --version`,
+  },
+  {
+    name: "pytest-v",
+    tests: true,
+    project: "pytest",
+    command: `${python} -m pytest -v -rN`,
+    version: `${python} -m pytest --version`,
+  },
+  {
+    name: "pytest-rN",
+    tests: true,
+    project: "pytest",
+    command: `${python} -m pytest -rN`,
+    version: `${python} -m pytest --version`,
+  },
+  {
+    name: "pytest-color",
+    tests: true,
+    project: "pytest",
+    command: `${python} -m pytest --color=yes`,
+    version: `${python} -m pytest --version`,
+  },
   { name: "vitest", tests: true, project: "vitest", command: "npx vitest run", version: "npx vitest --version" },
-  { name: "vitest-color", tests: true, project: "vitest", command: "npx vitest run", env: { FORCE_COLOR: "1" }, version: "npx vitest --version" },
+  {
+    name: "vitest-color",
+    tests: true,
+    project: "vitest",
+    command: "npx vitest run",
+    env: { FORCE_COLOR: "1" },
+    version: "npx vitest --version",
+  },
   { name: "jest", tests: true, project: "jest", command: "npx jest", version: "npx jest --version" },
-  { name: "node-test-spec", tests: true, project: "node-test", command: "node --test --test-reporter=spec", version: "node --version" },
-  { name: "node-test-tap", tests: true, project: "node-test", command: "node --test --test-reporter=tap", version: "node --version" },
+  {
+    name: "node-test-spec",
+    tests: true,
+    project: "node-test",
+    command: "node --test --test-reporter=spec",
+    version: "node --version",
+  },
+  {
+    name: "node-test-tap",
+    tests: true,
+    project: "node-test",
+    command: "node --test --test-reporter=tap",
+    version: "node --version",
+  },
   { name: "mocha", tests: true, project: "mocha", command: "npx mocha", version: "npx mocha --version" },
   { name: "go", tests: true, project: "go", command: "go test ./...", version: "go version" },
   { name: "go-json", tests: true, project: "go", command: "go test -json ./...", version: "go version" },
@@ -70,14 +144,35 @@ const FIXTURES = [
   { name: "eslint-stylish", project: "eslint", command: "npx eslint .", version: "npx eslint --version" },
   { name: "eslint-unix", project: "eslint", command: "npx eslint -f unix .", version: "npx eslint --version" },
   { name: "eslint-json", project: "eslint", command: "npx eslint -f json .", version: "npx eslint --version" },
-  { name: "ruff", project: "ruff", command: "ruff check .", env: { PATH: `${ruffBin}:${process.env.PATH}` }, version: `${join(ruffBin, "ruff")} --version` },
-  { name: "ruff-concise", project: "ruff", command: "ruff check --output-format=concise .", env: { PATH: `${ruffBin}:${process.env.PATH}` }, version: `${join(ruffBin, "ruff")} --version` },
+  {
+    name: "ruff",
+    project: "ruff",
+    command: "ruff check .",
+    env: { PATH: `${ruffBin}:${process.env.PATH}` },
+    version: `${join(ruffBin, "ruff")} --version`,
+  },
+  {
+    name: "ruff-concise",
+    project: "ruff",
+    command: "ruff check --output-format=concise .",
+    env: { PATH: `${ruffBin}:${process.env.PATH}` },
+    version: `${join(ruffBin, "ruff")} --version`,
+  },
   { name: "mypy", project: "mypy", command: "mypy .", version: "mypy --version" },
 ]
 
 const SOURCE = new Set([".js", ".ts", ".py", ".go", ".rs"])
 const MARK = / *(?:\/\/|#) (fault|fixed):([A-Z])$/
-const SKIP = new Set(["node_modules", ".venv", "target", ".ruff_cache", ".mypy_cache", ".pytest_cache", "__pycache__", "package-lock.json"])
+const SKIP = new Set([
+  "node_modules",
+  ".venv",
+  "target",
+  ".ruff_cache",
+  ".mypy_cache",
+  ".pytest_cache",
+  "__pycache__",
+  "package-lock.json",
+])
 
 /** A source file with the step's faults on and `pad` comment lines above its code. */
 function variant(text, ext, faults, pad) {
@@ -100,7 +195,8 @@ function writeProject(from, to, faults, pad) {
     if (statSync(source).isDirectory()) {
       mkdirSync(target)
       writeProject(source, target, faults, pad)
-    } else if (SOURCE.has(extname(entry)) && entry !== "eslint.config.js") writeFileSync(target, variant(readFileSync(source, "utf8"), extname(entry), faults, pad))
+    } else if (SOURCE.has(extname(entry)) && entry !== "eslint.config.js")
+      writeFileSync(target, variant(readFileSync(source, "utf8"), extname(entry), faults, pad))
     else cpSync(source, target)
   }
 }
@@ -109,7 +205,11 @@ function writeProject(from, to, faults, pad) {
 function run(command, cwd, env) {
   return new Promise((resolve) => {
     let output = ""
-    const child = spawn("sh", ["-c", command], { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true", FORCE_COLOR: "0", ...env } })
+    const child = spawn("sh", ["-c", command], {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CI: "true", FORCE_COLOR: "0", ...env },
+    })
     child.stdout.on("data", (chunk) => (output += chunk))
     child.stderr.on("data", (chunk) => (output += chunk))
     child.once("close", (code) => resolve({ output, exitCode: code }))
@@ -118,11 +218,17 @@ function run(command, cwd, env) {
 
 function prepare(fixture) {
   const dir = join(projects, fixture.project)
-  if (existsSync(join(dir, "package.json")) && readFileSync(join(dir, "package.json"), "utf8").includes("devDependencies") && !existsSync(join(dir, "node_modules")))
+  if (
+    existsSync(join(dir, "package.json")) &&
+    readFileSync(join(dir, "package.json"), "utf8").includes("devDependencies") &&
+    !existsSync(join(dir, "node_modules"))
+  )
     execFileSync("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, stdio: "inherit" })
   if (fixture.project === "ruff" && !existsSync(join(ruffBin, "ruff"))) {
     execFileSync(python, ["-m", "venv", join(dir, ".venv")], { stdio: "inherit" })
-    execFileSync(join(ruffBin, "pip"), ["install", "--quiet", "--retries", "0", "--timeout", "10", "ruff==0.16.9"], { stdio: "inherit" })
+    execFileSync(join(ruffBin, "pip"), ["install", "--quiet", "--retries", "0", "--timeout", "10", "ruff==0.16.9"], {
+      stdio: "inherit",
+    })
   }
 }
 
@@ -139,8 +245,15 @@ async function make(fixture, only) {
   const tools = mkdtempSync(join(tmpdir(), "ralph-fixture-cache-"))
   // Go's build cache and module folder in a temporary place: nothing is left in ~/.cache.
   const env = { GOCACHE: join(tools, "go-build"), GOPATH: join(tools, "go"), ...fixture.env }
-  const version = execFileSync("sh", ["-c", fixture.version], { cwd: project, env: { ...process.env, ...env }, encoding: "utf8" }).trim().split("\n")[0]
-  if (kept && kept.version !== version) throw new Error(`${fixture.name}: ${version} is not the ${kept.version} its other runs came from`)
+  const version = execFileSync("sh", ["-c", fixture.version], {
+    cwd: project,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")[0]
+  if (kept && kept.version !== version)
+    throw new Error(`${fixture.name}: ${version} is not the ${kept.version} its other runs came from`)
   const runs = kept ? kept.runs.filter((r) => !(r.scenario in scenarios)) : []
   try {
     for (const [scenario, steps] of Object.entries(scenarios)) {
@@ -148,7 +261,8 @@ async function make(fixture, only) {
         const directory = mkdtempSync(join(tmpdir(), `ralph-fixture-${fixture.name}-`))
         try {
           writeProject(project, directory, step.faults, step.pad)
-          if (existsSync(join(project, "node_modules"))) symlinkSync(join(project, "node_modules"), join(directory, "node_modules"))
+          if (existsSync(join(project, "node_modules")))
+            symlinkSync(join(project, "node_modules"), join(directory, "node_modules"))
           const { output, exitCode } = await run(fixture.command, directory, env)
           const file = `${scenario}-${i + 1}.txt`
           writeFileSync(join(folder, file), output)
@@ -163,12 +277,21 @@ async function make(fixture, only) {
     rmSync(tools, { recursive: true, force: true })
   }
   const lines = runs.map((r) => `    ${JSON.stringify(r)}`).join(",\n")
-  writeFileSync(join(folder, "runs.json"), `{\n  "tool": ${JSON.stringify(fixture.name)},\n  "version": ${JSON.stringify(version)},\n  "command": ${JSON.stringify(fixture.command)},\n  "runs": [\n${lines}\n  ]\n}\n`)
+  writeFileSync(
+    join(folder, "runs.json"),
+    `{\n  "tool": ${JSON.stringify(fixture.name)},\n  "version": ${JSON.stringify(version)},\n  "command": ${JSON.stringify(fixture.command)},\n  "runs": [\n${lines}\n  ]\n}\n`,
+  )
 }
 
 const args = process.argv.slice(2)
-const only = args.find((a) => a.startsWith("--scenarios="))?.slice("--scenarios=".length).split(",")
+const only = args
+  .find((a) => a.startsWith("--scenarios="))
+  ?.slice("--scenarios=".length)
+  .split(",")
 const wanted = args.filter((a) => !a.startsWith("--"))
 for (const name of only ?? []) if (!(name in TEST_SCENARIOS)) throw new Error(`no scenario named ${name}`)
-for (const name of wanted) if (!FIXTURES.some((f) => f.name === name || f.project === name)) throw new Error(`no fixture named ${name}`)
-for (const fixture of FIXTURES) if (wanted.length === 0 || wanted.includes(fixture.name) || wanted.includes(fixture.project)) await make(fixture, only)
+for (const name of wanted)
+  if (!FIXTURES.some((f) => f.name === name || f.project === name)) throw new Error(`no fixture named ${name}`)
+for (const fixture of FIXTURES)
+  if (wanted.length === 0 || wanted.includes(fixture.name) || wanted.includes(fixture.project))
+    await make(fixture, only)

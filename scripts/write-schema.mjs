@@ -7,6 +7,15 @@ import { settingsJsonSchema } from "../dist/config/schema.js"
 import { runEventSchema } from "../dist/cli/run/events.js"
 import { statusDocumentSchema } from "../dist/status/document.js"
 
-writeFileSync(new URL("../ralph-loop.schema.json", import.meta.url), `${JSON.stringify(settingsJsonSchema(), null, 2)}\n`)
-writeFileSync(new URL("../docs/status.schema.json", import.meta.url), `${JSON.stringify(z.toJSONSchema(statusDocumentSchema), null, 2)}\n`)
-writeFileSync(new URL("../docs/run-events.schema.json", import.meta.url), `${JSON.stringify(z.toJSONSchema(runEventSchema), null, 2)}\n`)
+writeFileSync(
+  new URL("../ralph-loop.schema.json", import.meta.url),
+  `${JSON.stringify(settingsJsonSchema(), null, 2)}\n`,
+)
+writeFileSync(
+  new URL("../docs/status.schema.json", import.meta.url),
+  `${JSON.stringify(z.toJSONSchema(statusDocumentSchema), null, 2)}\n`,
+)
+writeFileSync(
+  new URL("../docs/run-events.schema.json", import.meta.url),
+  `${JSON.stringify(z.toJSONSchema(runEventSchema), null, 2)}\n`,
+)

@@ -53,7 +53,11 @@ import { JOURNAL_LIMITS } from "./store/journal.js"
  * or an event that comes while this loads waits for it), so /cancel-ralph and the user's messages
  * always find them; they go on a moment later (LoopRunner.recoverAll).
  */
-export async function createInstance(input: PluginInput, options: PluginOptions | undefined, disposed?: AbortSignal): Promise<Hooks> {
+export async function createInstance(
+  input: PluginInput,
+  options: PluginOptions | undefined,
+  disposed?: AbortSignal,
+): Promise<Hooks> {
   const faults = Faults.load(input.directory)
   const worktree = readWorktreeState(input.directory)
   const api = new OpencodeApi(input.client, process.env.RALPH_LOOP_DEBUG === "1", faults, worktree?.mainDirectory)
@@ -65,34 +69,67 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
   // A worktree's instance has none (no project-wide work there; its folder is removed while it runs).
   const beat = worktree
     ? undefined
-    : new ProjectBeat(input.directory, { ...launcher, host: HOST }, {
-        gained: () => {
-          worktrees.start()
-          void parallel.reconcile()
+    : new ProjectBeat(
+        input.directory,
+        { ...launcher, host: HOST },
+        {
+          gained: () => {
+            worktrees.start()
+            void parallel.reconcile()
+          },
+          // A worktree loop another process launched is settled here.
+          holding: () => worktrees.start(),
+          log: (level, message, extra) => api.log(level, message, extra),
         },
-        // A worktree loop another process launched is settled here.
-        holding: () => worktrees.start(),
-        log: (level, message, extra) => api.log(level, message, extra),
-      })
+      )
   const parallel = new ParallelPlan(() => ctx)
-  const worktrees = new WorktreeWatch(() => ctx, undefined, () => beat?.holds() ?? true)
+  const worktrees = new WorktreeWatch(
+    () => ctx,
+    undefined,
+    () => beat?.holds() ?? true,
+  )
   const store = new LoopStore(input.directory, faults, JOURNAL_LIMITS, launcher.boot)
   const manager = new LoopManager((loop, event) => {
-    store.save(loop, event, Date.now()).catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
+    store
+      .save(loop, event, Date.now())
+      .catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
     if (event.startsWith("stopped:")) void report(input.directory, loop, api, store.settled(loop.id))
     runner.loopChanged(loop, event)
     // What the plugin holds in memory, at each decision and stop (RALPH_LOOP_DEBUG=1 only): the soak reads it.
-    if (event === "decided" || event.startsWith("stopped:")) api.log("debug", "ralph-loop gauges", { loop: loop.id, event, loops: manager.size, timers: interpreter.timerCount, ...store.held(), newSessions: ctx.newSessions.size })
+    if (event === "decided" || event.startsWith("stopped:"))
+      api.log("debug", "ralph-loop gauges", {
+        loop: loop.id,
+        event,
+        loops: manager.size,
+        timers: interpreter.timerCount,
+        ...store.held(),
+        newSessions: ctx.newSessions.size,
+      })
   })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
   const memory = new MemoryStore(shared.directory, (message) => {
     api.log("warn", message)
     api.toast("warning", "Ralph · memory file moved aside", message)
   })
-  const interpreter = new Interpreter({ directory: input.directory, sharedDirectory: shared.directory, api, store, memory, faults, onWake: (loop) => runner.wake(loop) })
+  const interpreter = new Interpreter({
+    directory: input.directory,
+    sharedDirectory: shared.directory,
+    api,
+    store,
+    memory,
+    faults,
+    onWake: (loop) => runner.wake(loop),
+  })
   const plans = new PlanRequests()
   const continuations = new ContinuationWatch()
-  const runner = new LoopRunner(interpreter, { directory: input.directory, manager, plans, continuations, now: Date.now, settings: () => settings.current })
+  const runner = new LoopRunner(interpreter, {
+    directory: input.directory,
+    manager,
+    plans,
+    continuations,
+    now: Date.now,
+    settings: () => settings.current,
+  })
   const ctx: RalphContext = {
     directory: input.directory,
     api,
@@ -109,7 +146,10 @@ export async function createInstance(input: PluginInput, options: PluginOptions 
       store
         .flush()
         .then(() => readDecidedLines(store.dir))
-        .then((entries) => historyOf(histories(entries), loop), () => []),
+        .then(
+          (entries) => historyOf(histories(entries), loop),
+          () => [],
+        ),
     worktrees,
     launcher,
     worktree,
@@ -176,7 +216,10 @@ function guard(hooks: Hooks, api: OpencodeApi): Hooks {
               await (hook as (...a: unknown[]) => Promise<void>)(...args)
             } catch (error) {
               if (error instanceof RefusedByRalph) throw error
-              api.log("error", `hook ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+              api.log(
+                "error",
+                `hook ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+              )
             }
           }
         : hook

@@ -18,7 +18,8 @@ const SKIPPED = Promise.resolve()
 const LOAD_AFTER_MS = 1_000
 
 export const server: Plugin = async (input, options) => {
-  if (process.env.RALPH_LOOP_DISABLE === "1" || !enabledBySettings(input.directory, globalConfigDir(), options)) return {}
+  if (process.env.RALPH_LOOP_DISABLE === "1" || !enabledBySettings(input.directory, globalConfigDir(), options))
+    return {}
   // Listed twice (a path and a file: spec, global and project…): the first copy acts, this one has no hooks at all.
   const claim = claimInstance("server", input.directory)
   if (!claim.owner) {
@@ -39,7 +40,9 @@ export const server: Plugin = async (input, options) => {
       .catch((error: unknown) => {
         // A failed load is reported once through OpenCode's log; the hooks then do nothing.
         input.client.app
-          .log({ body: { service: "ralph-loop", level: "error", message: `ralph-loop failed to load: ${String(error)}` } })
+          .log({
+            body: { service: "ralph-loop", level: "error", message: `ralph-loop failed to load: ${String(error)}` },
+          })
           .catch(() => undefined)
         return (loaded = {})
       }))
@@ -66,7 +69,12 @@ export const server: Plugin = async (input, options) => {
       const call = (await hooks()).tool?.[name]
       return call ? call.execute(args as never, context) : "ralph-loop could not load; see OpenCode's log."
     }),
-    event: (input) => (!OBSERVED_EVENTS.has(input.event.type) || disposed.signal.aborted ? SKIPPED : loaded?.event ? loaded.event(input) : event(input)),
+    event: (input) =>
+      !OBSERVED_EVENTS.has(input.event.type) || disposed.signal.aborted
+        ? SKIPPED
+        : loaded?.event
+          ? loaded.event(input)
+          : event(input),
     "command.execute.before": later("command.execute.before"),
     "chat.message": later("chat.message"),
     "experimental.chat.system.transform": later("experimental.chat.system.transform"),
@@ -76,7 +84,8 @@ export const server: Plugin = async (input, options) => {
     "experimental.session.compacting": later("experimental.session.compacting"),
     "tool.execute.before": later("tool.execute.before"),
     // Every text part the model completes passes here: only one that holds a <remember> tag is looked at.
-    "experimental.text.complete": (input, output) => (/<remember/i.test(output.text) ? textComplete(input, output) : SKIPPED),
+    "experimental.text.complete": (input, output) =>
+      /<remember/i.test(output.text) ? textComplete(input, output) : SKIPPED,
     // Disposing an instance that never loaded must not load it (that would start recovery).
     dispose: async () => {
       // Released first, before anything is awaited: an instance OpenCode re-creates meanwhile can claim it.

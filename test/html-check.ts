@@ -30,7 +30,9 @@ export function parseHtml(html: string): Element[] {
       if (top !== tag) throw new Error(`</${tag}> at ${match.index} closes <${top}>`)
       continue
     }
-    const attrs = Object.fromEntries([...(rawAttrs ?? "").matchAll(/([\w:-]+)(?:="([^"]*)")?/g)].map((a) => [a[1] as string, a[2] ?? ""]))
+    const attrs = Object.fromEntries(
+      [...(rawAttrs ?? "").matchAll(/([\w:-]+)(?:="([^"]*)")?/g)].map((a) => [a[1] as string, a[2] ?? ""]),
+    )
     elements.push({ tag, attrs, path: [...open] })
     if (!selfClosing && !VOID.has(tag)) open.push(tag)
   }

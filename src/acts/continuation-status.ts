@@ -15,7 +15,13 @@ export function continuationStatus(ctx: RalphContext, sessionID: string): string
   return [
     "Continuations in this session:",
     `- todo-continuation: ${todoLine(s, watched, child)}`,
-    `- keyword: ${featureOn(s, "keyword") ? (s.keywords.length ? `on — a message starting with ${s.keywords.map((k) => `"${k}"`).join(" or ")} starts a loop` : "off — keywords is empty") : DISABLED}`,
+    `- keyword: ${
+      featureOn(s, "keyword")
+        ? s.keywords.length
+          ? `on — a message starting with ${s.keywords.map((k) => `"${k}"`).join(" or ")} starts a loop`
+          : "off — keywords is empty"
+        : DISABLED
+    }`,
     `- auto-continue: ${autoLine(s, watched, child)}`,
   ].join("\n")
 }
@@ -25,8 +31,14 @@ function todoLine(s: Settings, w: Watched | undefined, child: boolean): string {
   if (child) return "off here — a subagent's session is never continued"
   if (w?.cancelled) return "stopped by /cancel-ralph — your next message turns it back on"
   if (w?.countdownUntil !== undefined) return `continuing at ${clock(w.countdownUntil)} (type or Esc to stop)`
-  const limits = `${s.todoContinuationDelaySeconds} s countdown, at most ${s.todoContinuationMax} in a row without a todo completed`
-  if (w && w.todo.streak >= s.todoContinuationMax) return `stopped — ${s.todoContinuationMax} in a row without a todo completed; your next message starts the count again`
+  const limits =
+    `${s.todoContinuationDelaySeconds} s countdown, at most ${s.todoContinuationMax} in a row ` +
+    `without a todo completed`
+  if (w && w.todo.streak >= s.todoContinuationMax)
+    return (
+      `stopped — ${s.todoContinuationMax} in a row without a todo completed; your next message starts the ` +
+      `count again`
+    )
   return `on — a turn that ends with open todos is continued (${limits}${w?.todo.streak ? `; ${w.todo.streak} sent in a row` : ""})`
 }
 
@@ -35,12 +47,27 @@ function autoLine(s: Settings, w: Watched | undefined, child: boolean): string {
   if (!s.autoContinue) return "off — autoContinue is false (the default)"
   if (child) return "off here — a subagent's session is never continued"
   if (w?.cancelled) return "stopped by /cancel-ralph — your next message turns it back on"
-  if (w?.auto.ended) return "ended for your last message (limit, no fewer errors, or a completion marker) — your next message starts again"
-  return `on — a turn that changes files gets the typecheck and lint checks, and is continued while they fail (at most ${s.autoContinueMax} per message${w?.auto.count ? `; ${w.auto.count} sent` : ""})`
+  if (w?.auto.ended)
+    return (
+      "ended for your last message (limit, no fewer errors, or a completion marker) — your next message " +
+      "starts again"
+    )
+  return (
+    `on — a turn that changes files gets the typecheck and lint checks, and is continued while they fail ` +
+    `(at most ${s.autoContinueMax} per message${w?.auto.count ? `; ${w.auto.count} sent` : ""})`
+  )
 }
 
-/** /cancel-ralph without a loop: nothing is continued here until the user writes. Undefined when nothing was under way. */
-export function cancelContinuations(ctx: RalphContext, sessionID: string): { title: string; message: string } | undefined {
+/**
+ * /cancel-ralph without a loop: nothing is continued here until the user writes. Undefined when nothing was under way.
+ */
+export function cancelContinuations(
+  ctx: RalphContext,
+  sessionID: string,
+): { title: string; message: string } | undefined {
   if (!ctx.continuations.cancel(sessionID)) return undefined
-  return { title: "Ralph · cancelled", message: "The continuations of this session stopped: nothing more is sent here until you write." }
+  return {
+    title: "Ralph · cancelled",
+    message: "The continuations of this session stopped: nothing more is sent here until you write.",
+  }
 }

@@ -7,5 +7,12 @@ import type { RalphContext } from "../engine/context.js"
 import type { Loop } from "../loop/loop.js"
 
 export async function rollback(ctx: RalphContext, loop: Loop, args: string): Promise<RollbackResult> {
-  return (await ctx.runner.rollback(loop, args)) ?? { done: false, title: "Ralph · rollback failed", message: "The rollback did not finish (see OpenCode's log).", variant: "error" }
+  return (
+    (await ctx.runner.rollback(loop, args)) ?? {
+      done: false,
+      title: "Ralph · rollback failed",
+      message: "The rollback did not finish (see OpenCode's log).",
+      variant: "error",
+    }
+  )
 }

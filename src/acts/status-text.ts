@@ -27,15 +27,21 @@ export function statusText(loop: Loop, now: number, struggle?: Struggle): string
   const usage = totalUsage(loop)
   const calls = current(loop.calls, s, now)
   const b = loop.breaker
-  const state = loop.phase === "waiting" && loop.wait ? `waiting (${loop.wait.reason}) until ${clock(loop.wait.until)}` : loop.phase
+  const state =
+    loop.phase === "waiting" && loop.wait ? `waiting (${loop.wait.reason}) until ${clock(loop.wait.until)}` : loop.phase
   return [
     `Ralph loop — ${state}${loop.detail && loop.phase !== "running" ? `: ${loop.detail}` : ""}`,
     `Task: ${loop.task.split("\n")[0]}`,
-    `Iteration ${loop.iteration} of ${maxIterations(loop)} · ${restartsText(loop)} · strategy ${s.strategy} · ends on ${[promiseTag(s.promiseWord), ...s.completionMarkers].join(" or ")}${s.exitGate === "promise" ? "" : ` (exit gate ${s.exitGate})`}`,
+    `Iteration ${loop.iteration} of ${maxIterations(loop)} · ${restartsText(loop)} · strategy ${s.strategy} · ` +
+      `ends on ${[promiseTag(s.promiseWord), ...s.completionMarkers].join(" or ")}${s.exitGate === "promise" ? "" : ` (exit gate ${s.exitGate})`}`,
     `Limits: ${limitsText(s, loop.plan !== undefined)}`,
-    `Circuit breaker: ${b.state}${b.state === "OPEN" ? ` until ${clock(cooldownEndsAt(b, s))} (${b.reason})` : ""} · no progress ${b.noProgress}/${s.noProgressThreshold} · same error ${b.sameError}/${s.sameErrorThreshold}`,
+    `Circuit breaker: ` +
+      `${b.state}${b.state === "OPEN" ? ` until ${clock(cooldownEndsAt(b, s))} (${b.reason})` : ""} · no progress ` +
+      `${b.noProgress}/${s.noProgressThreshold} · same error ${b.sameError}/${s.sameErrorThreshold}`,
     `Calls: ${calls.count} of ${s.maxCallsPerHour} this window${calls.startedAt !== undefined ? ` (resets ${clock(calls.startedAt + s.rateLimitWindowMinutes * 60_000)})` : ""}`,
-    `Budgets: tokens ${usage.tokens.toLocaleString("en")} of ${s.maxTokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)} of ${s.maxCost.toFixed(2)} · time ${((now - loop.startedAt) / 60_000).toFixed(1)} of ${s.maxWallMinutes} min`,
+    `Budgets: tokens ${usage.tokens.toLocaleString("en")} of ${s.maxTokens.toLocaleString("en")} · cost ` +
+      `${usage.cost.toFixed(2)} of ${s.maxCost.toFixed(2)} · time ${((now - loop.startedAt) / 60_000).toFixed(1)} ` +
+      `of ${s.maxWallMinutes} min`,
     lastChecks(loop, s),
     struggle ? struggleLine(struggle) : "",
     reviewLine(loop),
@@ -63,17 +69,26 @@ function reviewLine(loop: Loop): string {
   if (!options) return ""
   const r = loop.review ?? NO_REVIEWS
   const last = r.last ? ` · last verdict: ${r.last.verdict}` : ""
-  return `Review: ${r.reviews} review(s) · ${r.rejections} of ${options.maxRejections} rejections in a row · review tokens ${r.usage.tokens.toLocaleString("en")} · review cost ${r.usage.cost.toFixed(2)}${last}`
+  return (
+    `Review: ${r.reviews} review(s) · ${r.rejections} of ${options.maxRejections} rejections in a row · ` +
+    `review tokens ${r.usage.tokens.toLocaleString("en")} · review cost ${r.usage.cost.toFixed(2)}${last}`
+  )
 }
 
 /** How a loop ended: for /ralph-status in any session it lived in. `report`: its ralph_report.md, if written. */
-export function endedText({ loop, savedAt }: SavedLoop, report: string | undefined, now: number, struggle?: Struggle): string {
+export function endedText(
+  { loop, savedAt }: SavedLoop,
+  report: string | undefined,
+  now: number,
+  struggle?: Struggle,
+): string {
   const usage = totalUsage(loop)
   return [
     `Ralph loop — ended ${stopLabel(loop.stopReason)}${loop.detail ? `: ${loop.detail}` : ""}`,
     `Task: ${loop.task.split("\n")[0]}`,
     `${iterations(loop.iteration)} of at most ${maxIterations(loop)} · restarts ${loop.retries} · strategy ${loop.settings.strategy}`,
-    `Time: ${((savedAt - loop.startedAt) / 60_000).toFixed(1)} min, ${when(loop.startedAt, now)} → ${when(savedAt, now)} · tokens ${usage.tokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)}`,
+    `Time: ${((savedAt - loop.startedAt) / 60_000).toFixed(1)} min, ${when(loop.startedAt, now)} → ` +
+      `${when(savedAt, now)} · tokens ${usage.tokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)}`,
     ...(struggle ? [struggleLine(struggle)] : []),
     reviewLine(loop),
     `Report: ${report ?? "not written"}`,
@@ -89,7 +104,10 @@ export const struggleLine = (s: Struggle): string => `Struggle: ${s.signal} — 
 export function loopLines(live: readonly Loop[], saved: readonly SavedLoop[], max: number, now: number): string[] {
   const liveIDs = new Set(live.map((l) => l.id))
   const lines = [
-    ...live.map((l) => `● ${l.phase} · iteration ${l.iteration} of ${maxIterations(l)} · ${shorten(l.task, 50)} · session ${short(l.sessionID)}`),
+    ...live.map(
+      (l) =>
+        `● ${l.phase} · iteration ${l.iteration} of ${maxIterations(l)} · ${shorten(l.task, 50)} · session ${short(l.sessionID)}`,
+    ),
     ...saved
       .filter((s) => !liveIDs.has(s.loop.id))
       .map(({ loop: l, savedAt }) =>
@@ -104,13 +122,19 @@ export function loopLines(live: readonly Loop[], saved: readonly SavedLoop[], ma
 /** A time of day today, else the date too. */
 function when(at: number, now: number): string {
   const day = (t: number) => new Date(t).toDateString()
-  return day(at) === day(now) ? clock(at) : new Date(at).toLocaleString("en-GB", { hour12: false, dateStyle: "short", timeStyle: "short" })
+  return day(at) === day(now)
+    ? clock(at)
+    : new Date(at).toLocaleString("en-GB", { hour12: false, dateStyle: "short", timeStyle: "short" })
 }
 
 function lastChecks(loop: Loop, settings: Loop["settings"]): string {
   if (settings.checks.length === 0) return "Checks: none configured or detected"
   const last = loop.snapshots.at(-1)
-  if (!last) return `Checks: ${settings.checks.map((c) => c.name).join(", ")} — not run yet (they run when the model claims completion)`
+  if (!last)
+    return (
+      `Checks: ${settings.checks.map((c) => c.name).join(", ")} — not run yet (they run when the model ` +
+      `claims completion)`
+    )
   const unmet = unmetCriteria(last, settings)
   return `Last checks (iteration ${last.iteration}): ${last.checks.map((c) => `${c.name} ${c.status}`).join(", ")}${unmet.length ? ` — ${unmet.join(", ")}` : " — criteria met"}`
 }
@@ -120,19 +144,22 @@ export function helpText(): string {
     "Ralph loop — give a task once; the agent keeps going until it writes the promise.",
     "",
     "/ralph <task> [flags]   start a loop in this session (put the task after -- if it contains --words);",
-    "                        typing \"ralph: <task> [flags]\" does the same (the keyword; see keywords)",
+    '                        typing "ralph: <task> [flags]" does the same (the keyword; see keywords)',
     "/ralph-status           show the loop (or how it ended) and the project's loops",
     "/ralph-pause            pause it (nothing is sent)      /ralph-resume   go on now",
     "/ralph-hint <text>      add a hint to the next prompt, once",
     "/ralph-rollback [N]     put the work tree back to checkpoint N (default: the iteration before the last; --to-start)",
     "/cancel-ralph           end it now (without a loop: stop this session's continuations)",
     "/ralph-plan <task>      ask the model to write a plan of user stories to .opencode/prd.json (setting prdPath)",
-    "/ralph --prd [PATH] [task]   work through a plan, one story per iteration; the plugin marks a story done when its checks pass",
+    "/ralph --prd [PATH] [task]   work through a plan, one story per iteration; the plugin marks a story done " +
+      "when its checks pass",
     "/ralph-remember <text>  remember it for every loop of this project (Priority in the memory file)",
     "/ralph-memory [clear]   show the project memory, or empty its working memory (Priority and Manual stay)",
     "",
     `Flags: ${Object.keys(RALPH_FLAGS).join(", ")} (as --flag value or --flag=value)`,
-    `Settings: ${OPENCODE_DIR}/${SETTINGS_FILES[0]} (project), ~/.config/opencode/${SETTINGS_FILES[0]} (global), or plugin options.`,
-    `Files: ${DEFAULT_SETTINGS.summaryPath}<session>/ralph_summary.md (handoffs), ${STATE_DIR}/ (loop state), ${MEMORY_FILE} (project memory).`,
+    `Settings: ${OPENCODE_DIR}/${SETTINGS_FILES[0]} (project), ~/.config/opencode/${SETTINGS_FILES[0]} (global), ` +
+      `or plugin options.`,
+    `Files: ${DEFAULT_SETTINGS.summaryPath}<session>/ralph_summary.md (handoffs), ${STATE_DIR}/ (loop state), ` +
+      `${MEMORY_FILE} (project memory).`,
   ].join("\n")
 }

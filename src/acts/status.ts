@@ -19,14 +19,20 @@ const FILES_READ = 30
 const LOOPS_LISTED = 10
 
 /** What /ralph-status answers where no loop is to be told of. */
-export const NO_LOOP = { title: "Ralph · no loop here", message: "There is no Ralph loop in this session. Start one with /ralph <task>." }
+export const NO_LOOP = {
+  title: "Ralph · no loop here",
+  message: "There is no Ralph loop in this session. Start one with /ralph <task>.",
+}
 
 /**
  * /ralph-status's answer, the one text of it: the chat command's message and the TUI's dialog (asked
  * through the control channel). `sessionID` undefined: asked outside any session (the TUI's home),
  * where no session's continuations are to be told of.
  */
-export async function statusAnswer(ctx: RalphContext, sessionID: string | undefined): Promise<{ title: string; message: string; variant?: "info" }> {
+export async function statusAnswer(
+  ctx: RalphContext,
+  sessionID: string | undefined,
+): Promise<{ title: string; message: string; variant?: "info" }> {
   const message = await statusMessage(ctx, sessionID ?? "")
   const result = message ? { title: "Ralph · status", message } : NO_LOOP
   // Without a live loop here, the continuations outside /ralph say what they would do.
@@ -34,22 +40,58 @@ export async function statusAnswer(ctx: RalphContext, sessionID: string | undefi
   return { ...result, message: `${result.message}\n\n${continuationStatus(ctx, sessionID)}` }
 }
 
-/** The status text for `sessionID`, with the project's worktree loops; undefined when the project has no loop at all. */
+/**
+ * The status text for `sessionID`, with the project's worktree loops; undefined when the project has no loop at all.
+ */
 export async function statusMessage(ctx: RalphContext, sessionID: string): Promise<string | undefined> {
   const own = await sessionStatus(ctx, sessionID)
-  const worktrees = ctx.worktree ? [] : [...worktreeLines((await readWorktrees(ctx.directory, ctx.launcher)).map((w) => ({ name: w.name, state: w.state, loop: w.saved?.loop }))), ...parallelLines(ctx.parallel.current())]
+  const worktrees = ctx.worktree
+    ? []
+    : [
+        ...worktreeLines(
+          (await readWorktrees(ctx.directory, ctx.launcher)).map((w) => ({
+            name: w.name,
+            state: w.state,
+            loop: w.saved?.loop,
+          })),
+        ),
+        ...parallelLines(ctx.parallel.current()),
+      ]
   if (worktrees.length === 0) return own
   return [own ?? "No Ralph loop in this session.", "", ...worktrees].join("\n")
 }
 
 async function sessionStatus(ctx: RalphContext, sessionID: string): Promise<string | undefined> {
   const live = ctx.manager.find(sessionID)
-  if (live) return withCheckpoints(ctx, live, statusText(live, ctx.now(), struggle(await ctx.loopHistory(live), live.stopReason)))
+  if (live)
+    return withCheckpoints(
+      ctx,
+      live,
+      statusText(live, ctx.now(), struggle(await ctx.loopHistory(live), live.stopReason)),
+    )
   const saved = await ctx.savedLoops(FILES_READ)
   const lines = loopLines(ctx.manager.all(), saved, LOOPS_LISTED, ctx.now())
-  const list = lines.length ? [`Loops in this project (live first, then the newest; at most ${LOOPS_LISTED}):`, ...lines] : []
-  const ended = saved.find(({ loop }) => loop.phase === "stopped" && (loop.sessionID === sessionID || loop.lineage.includes(sessionID)))
-  if (ended) return [await withCheckpoints(ctx, ended.loop, endedText(ended, writtenReport(ctx.directory, ended.loop), ctx.now(), struggle(await ctx.loopHistory(ended.loop), ended.loop.stopReason))), "", ...list].join("\n")
+  const list = lines.length
+    ? [`Loops in this project (live first, then the newest; at most ${LOOPS_LISTED}):`, ...lines]
+    : []
+  const ended = saved.find(
+    ({ loop }) => loop.phase === "stopped" && (loop.sessionID === sessionID || loop.lineage.includes(sessionID)),
+  )
+  if (ended)
+    return [
+      await withCheckpoints(
+        ctx,
+        ended.loop,
+        endedText(
+          ended,
+          writtenReport(ctx.directory, ended.loop),
+          ctx.now(),
+          struggle(await ctx.loopHistory(ended.loop), ended.loop.stopReason),
+        ),
+      ),
+      "",
+      ...list,
+    ].join("\n")
   const plan = planAtRest(ctx)
   if (lines.length === 0 && plan.length === 0) return undefined
   return ["No Ralph loop in this session.", ...list, ...(plan.length ? ["", ...plan] : [])].join("\n")
@@ -58,7 +100,9 @@ async function sessionStatus(ctx: RalphContext, sessionID: string): Promise<stri
 /** The loop of `sessionID` that ended, from its state file (for commands that also act on an ended loop). */
 export async function endedLoop(ctx: RalphContext, sessionID: string): Promise<Loop | undefined> {
   const saved = await ctx.savedLoops(FILES_READ)
-  return saved.find(({ loop }) => loop.phase === "stopped" && (loop.sessionID === sessionID || loop.lineage.includes(sessionID)))?.loop
+  return saved.find(
+    ({ loop }) => loop.phase === "stopped" && (loop.sessionID === sessionID || loop.lineage.includes(sessionID)),
+  )?.loop
 }
 
 async function withCheckpoints(ctx: RalphContext, loop: Loop, text: string): Promise<string> {

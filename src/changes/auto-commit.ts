@@ -21,7 +21,12 @@ interface LoopWork {
 }
 
 /** Commits what the loop changed since it began (`ignore`: its own folders), never a file of the user's. */
-export async function commitLoopWork(directory: string, loop: LoopWork, ignore: readonly string[], message: string): Promise<StoryCommit> {
+export async function commitLoopWork(
+  directory: string,
+  loop: LoopWork,
+  ignore: readonly string[],
+  message: string,
+): Promise<StoryCommit> {
   const paths = await loopWorkPaths(directory, loop, ignore)
   return "skipped" in paths ? paths : commitStory(directory, paths.paths, message)
 }
@@ -30,12 +35,18 @@ export async function commitLoopWork(directory: string, loop: LoopWork, ignore: 
  * The loop's work: the paths it changed since it began and not committed since (`ignore`: its own
  * folders), never a file of the user's — or why that cannot be told.
  */
-export async function loopWorkPaths(directory: string, loop: LoopWork, ignore: readonly string[]): Promise<{ paths: string[] } | { skipped: string }> {
+export async function loopWorkPaths(
+  directory: string,
+  loop: LoopWork,
+  ignore: readonly string[],
+): Promise<{ paths: string[] } | { skipped: string }> {
   const unknown = startUnknown(loop)
   if (unknown) return { skipped: unknown }
   const files = await filesChangedSinceStart(directory, loopStart(loop), ignore)
   // Committed or reverted meanwhile, or a file of no commit's that is gone: nothing of it to commit.
-  const changed = files.filter((f) => f.code !== "committed" && f.code !== "reverted" && f.code !== "deleted").map((f) => f.path)
+  const changed = files
+    .filter((f) => f.code !== "committed" && f.code !== "reverted" && f.code !== "deleted")
+    .map((f) => f.path)
   return { paths: loop.startedAt === undefined ? changed : await writtenSince(directory, changed, loop.startedAt) }
 }
 
@@ -68,7 +79,8 @@ const nulTerminated = (lines: readonly string[]): string => lines.map((line) => 
 export async function commitStory(directory: string, paths: readonly string[], message: string): Promise<StoryCommit> {
   const branch = await git(directory, ["symbolic-ref", "-q", "--short", "HEAD"])
   if (!branch.ok || !branch.stdout.trim()) return { skipped: "HEAD is detached (or this is not a git repository)" }
-  if ((await gitText(directory, ["ls-files", "-u"])).trim()) return { skipped: "the index holds a conflict (unmerged files)" }
+  if ((await gitText(directory, ["ls-files", "-u"])).trim())
+    return { skipped: "the index holds a conflict (unmerged files)" }
   if (paths.length === 0) return { skipped: "the story changed no files" }
   const storyIndex = `${await indexFile(directory)}.ralph-story-${process.pid}`
   const env = { GIT_INDEX_FILE: storyIndex }
@@ -78,13 +90,31 @@ export async function commitStory(directory: string, paths: readonly string[], m
     // A path neither in HEAD nor on disk (made and removed again, or removed with `git rm`) has nothing to stage.
     const inHead = new Set((await gitText(directory, ["ls-files", "-z"], { env })).split("\0"))
     const present: string[] = []
-    for (const path of paths) if (inHead.has(path) || (await lstat(join(directory, path)).then(() => true, () => false))) present.push(path)
-    await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], { env, input: nulTerminated(present) })
-    const changed = (await gitText(directory, ["diff", "--cached", "--name-only", "--no-renames", "-z", "--relative"], { env })).split("\0").filter(Boolean)
+    for (const path of paths)
+      if (
+        inHead.has(path) ||
+        (await lstat(join(directory, path)).then(
+          () => true,
+          () => false,
+        ))
+      )
+        present.push(path)
+    await gitText(directory, ["update-index", "--add", "--remove", "-z", "--stdin"], {
+      env,
+      input: nulTerminated(present),
+    })
+    const changed = (
+      await gitText(directory, ["diff", "--cached", "--name-only", "--no-renames", "-z", "--relative"], { env })
+    )
+      .split("\0")
+      .filter(Boolean)
     if (changed.length === 0) return { skipped: "the story changed no files" }
     await gitText(directory, ["commit", "-q", "-m", message], { env })
     await takeCommitted(directory, env, changed)
-    return { committed: `${branch.stdout.trim()} ${(await gitText(directory, ["rev-parse", "--short", "HEAD"])).trim()}`, files: changed.length }
+    return {
+      committed: `${branch.stdout.trim()} ${(await gitText(directory, ["rev-parse", "--short", "HEAD"])).trim()}`,
+      files: changed.length,
+    }
   } finally {
     await rm(storyIndex, { force: true })
   }
@@ -107,7 +137,8 @@ async function takeCommitted(directory: string, env: Record<string, string>, fil
   }
   await gitText(directory, ["update-index", "-z", "--index-info"], { input: nulTerminated(lines) })
   // What is left the story removed (`--stdin` reads paths from `directory`, as they are here).
-  if (wanted.size > 0) await gitText(directory, ["update-index", "--force-remove", "-z", "--stdin"], { input: nulTerminated([...wanted]) })
+  if (wanted.size > 0)
+    await gitText(directory, ["update-index", "--force-remove", "-z", "--stdin"], { input: nulTerminated([...wanted]) })
 }
 
 /** The index file git uses for this work tree (a linked worktree has its own). */

@@ -16,7 +16,8 @@ export type GuardRead =
   | { unread: string }
 
 /** A file's text at `rev` (a commit or a tree), by its path in the project. */
-const textAt = (directory: string, rev: string, path: string): Promise<string> => gitText(directory, ["cat-file", "blob", `${rev}:./${path}`])
+const textAt = (directory: string, rev: string, path: string): Promise<string> =>
+  gitText(directory, ["cat-file", "blob", `${rev}:./${path}`])
 
 /** `at`: the work tree now as a commit already made (the turn end's checkpoint), else it is read now. */
 export async function readGuardInput(directory: string, loopID: string, at?: string): Promise<GuardRead> {

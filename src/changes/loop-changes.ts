@@ -19,7 +19,10 @@ import { filesChangedSinceStart } from "./work-tree.js"
 type LoopRecord = Pick<Loop, "startHead" | "startTree" | "startFiles" | "plan" | "settings">
 
 /** The files the loop changed since it began, its own writes aside (see above); a git failure throws. */
-export async function loopChangedFiles(directory: string, loop: LoopRecord): Promise<Array<{ code: string; path: string }>> {
+export async function loopChangedFiles(
+  directory: string,
+  loop: LoopRecord,
+): Promise<Array<{ code: string; path: string }>> {
   const files = await filesChangedSinceStart(directory, loopStart(loop), ownFolders(loop))
   const plan = loop.plan
   // A --story loop leaves the plan file as it is: a change there is the model's.

@@ -12,7 +12,11 @@ import type { FileHashes } from "../loop/changed-files.js"
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 /** The diff; a git failure throws (it is never read as "no change"). */
-export async function diffSinceStart(directory: string, start: { head?: string | undefined; tree?: string | undefined; files?: FileHashes | undefined }, ignore: readonly string[]): Promise<string> {
+export async function diffSinceStart(
+  directory: string,
+  start: { head?: string | undefined; tree?: string | undefined; files?: FileHashes | undefined },
+  ignore: readonly string[],
+): Promise<string> {
   const files = await filesChangedSinceStart(directory, start, ignore)
   if (files.length === 0) return ""
   // A temporary index holds the start's HEAD with the changed files as the work tree has them (or

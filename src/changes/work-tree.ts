@@ -24,7 +24,10 @@ async function sampleGit(directory: string, args: string[]): Promise<string | un
  * Files changed in the project (status code and path relative to the project), outside the ignored
  * prefixes. Git reports paths from the repository root, which may be above the project.
  */
-export async function changedFiles(directory: string, ignore: readonly string[]): Promise<Array<{ code: string; path: string }>> {
+export async function changedFiles(
+  directory: string,
+  ignore: readonly string[],
+): Promise<Array<{ code: string; path: string }>> {
   const [prefix, status] = await Promise.all([
     gitText(directory, ["rev-parse", "--show-prefix"]),
     // --no-renames: a rename staged (`git mv`) is its two files, the old one's deletion included.
@@ -61,7 +64,9 @@ function hashFile(file: string): Promise<string> {
     createReadStream(file)
       .on("data", (chunk) => hash.update(chunk))
       .on("end", () => resolve(hash.digest("hex")))
-      .on("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ENOENT" ? DELETED : `unreadable:${error.code ?? "?"}`))
+      .on("error", (error: NodeJS.ErrnoException) =>
+        resolve(error.code === "ENOENT" ? DELETED : `unreadable:${error.code ?? "?"}`),
+      )
   })
 }
 
@@ -92,25 +97,50 @@ export async function filesChangedSinceStart(
   start: { head?: string | undefined; tree?: string | undefined; files?: FileHashes | undefined },
   ignore: readonly string[],
 ): Promise<Array<{ code: string; path: string }>> {
-  const [committed, dirty] = await Promise.all([committedSince(directory, start.head, ignore), changedFiles(directory, ignore)])
-  const changed = start.tree !== undefined ? await changedSinceTree(directory, start.tree, ignore) : await changedSinceHashes(directory, start.files, committed, dirty)
+  const [committed, dirty] = await Promise.all([
+    committedSince(directory, start.head, ignore),
+    changedFiles(directory, ignore),
+  ])
+  const changed =
+    start.tree !== undefined
+      ? await changedSinceTree(directory, start.tree, ignore)
+      : await changedSinceHashes(directory, start.files, committed, dirty)
   const codes = new Map(dirty.map((f) => [f.path, f.code]))
   const gone = new Set(changed.filter((c) => c.deleted).map((c) => c.path))
   const clean = (path: string) => (committed.includes(path) ? "committed" : gone.has(path) ? "deleted" : "reverted")
   return changed.map(({ path }) => ({ code: codes.get(path) ?? clean(path), path }))
 }
 
-async function committedSince(directory: string, head: string | undefined, ignore: readonly string[]): Promise<string[]> {
+async function committedSince(
+  directory: string,
+  head: string | undefined,
+  ignore: readonly string[],
+): Promise<string[]> {
   if (!head) return []
-  const diff = await gitText(directory, ["diff", "--name-only", "--no-renames", "-z", "--relative", `${head}..HEAD`, "--", "."])
+  const diff = await gitText(directory, [
+    "diff",
+    "--name-only",
+    "--no-renames",
+    "-z",
+    "--relative",
+    `${head}..HEAD`,
+    "--",
+    ".",
+  ])
   return diff.split("\0").filter((path) => path && !ignore.some((prefix) => path.startsWith(prefix)))
 }
 
 /** Every file whose content differs from the tree the loop began with (found by git, however many files). */
-async function changedSinceTree(directory: string, start: string, ignore: readonly string[]): Promise<Array<{ path: string; deleted: boolean }>> {
+async function changedSinceTree(
+  directory: string,
+  start: string,
+  ignore: readonly string[],
+): Promise<Array<{ path: string; deleted: boolean }>> {
   const now = await workTreeSnapshot(directory)
   if (now === undefined) throw new Error("the project is no longer in a git repository")
-  const fields = (await gitText(directory, ["diff", "--name-status", "--no-renames", "-z", "--relative", start, now, "--", "."])).split("\0")
+  const fields = (
+    await gitText(directory, ["diff", "--name-status", "--no-renames", "-z", "--relative", start, now, "--", "."])
+  ).split("\0")
   const changed: Array<{ path: string; deleted: boolean }> = []
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const path = fields[i + 1] as string
@@ -120,7 +150,12 @@ async function changedSinceTree(directory: string, start: string, ignore: readon
 }
 
 /** A loop saved by an older version kept content hashes of the files dirty at its start. */
-async function changedSinceHashes(directory: string, startFiles: FileHashes | undefined, committed: string[], dirty: Array<{ path: string }>): Promise<Array<{ path: string; deleted: boolean }>> {
+async function changedSinceHashes(
+  directory: string,
+  startFiles: FileHashes | undefined,
+  committed: string[],
+  dirty: Array<{ path: string }>,
+): Promise<Array<{ path: string; deleted: boolean }>> {
   const now = await hashAll(directory, new Set([...dirty.map((f) => f.path), ...Object.keys(startFiles ?? {})]))
   return changedSinceStart(startFiles, committed, now).map((path) => ({ path, deleted: now[path] === DELETED }))
 }
@@ -130,9 +165,22 @@ async function changedSinceHashes(directory: string, startFiles: FileHashes | un
  * changed files. `prefix` is the project's place in the repository (`git rev-parse --show-prefix`),
  * asked once per instance.
  */
-export async function sampleWorkTree(directory: string, prefix: string, ignore: readonly string[], targets: readonly string[] = []): Promise<string | undefined> {
+export async function sampleWorkTree(
+  directory: string,
+  prefix: string,
+  ignore: readonly string[],
+  targets: readonly string[] = [],
+): Promise<string | undefined> {
   // Targets (`@path` in the task) narrow the sample to them; git takes them as pathspecs.
-  const status = await sampleGit(directory, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--", ...(targets.length ? targets : ["."])])
+  const status = await sampleGit(directory, [
+    "status",
+    "--porcelain=v2",
+    "--branch",
+    "-z",
+    "--untracked-files=all",
+    "--",
+    ...(targets.length ? targets : ["."]),
+  ])
   if (status === undefined) return undefined
   const hash = createHash("sha1")
   const files: Array<{ code: string; path: string }> = []

@@ -8,11 +8,22 @@ import { io, log, notify, type Job } from "../engine/effects.js"
 export function* startCheckpoint(loop: Loop): Job {
   const result = yield* io({ kind: "checkpoint", loop, iteration: 0 })
   if ("notGit" in result)
-    yield* notify({ variant: "info", title: "Ralph · no checkpoints", message: "The project is not a git repository, so this loop keeps no checkpoints and /ralph-rollback cannot undo its iterations." })
+    yield* notify({
+      variant: "info",
+      title: "Ralph · no checkpoints",
+      message:
+        "The project is not a git repository, so this loop keeps no checkpoints and /ralph-rollback cannot undo " +
+        "its iterations.",
+    })
   yield* checkpointMade(loop, 0, result)
 }
 
 /** What became of a checkpoint: logged; a failure never stops the loop. */
-export function* checkpointMade(loop: Loop, iteration: number, result: { made: unknown } | { notGit: true } | { problem: string }): Job {
-  if ("problem" in result) yield* log("warn", `could not make the checkpoint of iteration ${iteration}: ${result.problem}`, { loop: loop.id })
+export function* checkpointMade(
+  loop: Loop,
+  iteration: number,
+  result: { made: unknown } | { notGit: true } | { problem: string },
+): Job {
+  if ("problem" in result)
+    yield* log("warn", `could not make the checkpoint of iteration ${iteration}: ${result.problem}`, { loop: loop.id })
 }

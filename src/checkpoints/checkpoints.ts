@@ -1,6 +1,7 @@
 // A loop's checkpoints: checkpoint 0 is the work tree before the loop, checkpoint N the work tree as
 // iteration N left it, each a commit on `refs/ralph/<loop>/<N>`. A rollback first saves the work
-// tree as the next number, so numbers run on from there (they are the iterations until a rollback). What /ralph-rollback restores, and
+// tree as the next number, so numbers run on from there (they are the iterations until a rollback). What
+// /ralph-rollback restores, and
 // how it says what it did. Pure.
 
 export const CHECKPOINT_PREFIX = "refs/ralph/"
@@ -41,25 +42,35 @@ export type RollbackTarget = { ok: true; checkpoint: Checkpoint } | { ok: false;
  */
 export function rollbackTarget(checkpoints: readonly Checkpoint[], args: string): RollbackTarget {
   const names = () => checkpoints.map((c) => c.number).join(", ")
-  if (checkpoints.length === 0) return { ok: false, message: "This loop has no checkpoints (the project is not a git repository, or it made none yet)." }
+  if (checkpoints.length === 0)
+    return {
+      ok: false,
+      message: "This loop has no checkpoints (the project is not a git repository, or it made none yet).",
+    }
   const arg = args.trim()
   if (arg === "--to-start") return find(checkpoints, 0, names)
   if (arg === "") {
     const last = checkpoints.at(-1) as Checkpoint
     const before = [...checkpoints].reverse().find((c) => c.number < last.number)
-    return before ? { ok: true, checkpoint: before } : { ok: false, message: `There is only checkpoint ${last.number}: nothing before it to go back to.` }
+    return before
+      ? { ok: true, checkpoint: before }
+      : { ok: false, message: `There is only checkpoint ${last.number}: nothing before it to go back to.` }
   }
-  if (!/^\d+$/.test(arg)) return { ok: false, message: `Usage: /ralph-rollback [N | --to-start] — N is a checkpoint's number (${names()}).` }
+  if (!/^\d+$/.test(arg))
+    return { ok: false, message: `Usage: /ralph-rollback [N | --to-start] — N is a checkpoint's number (${names()}).` }
   return find(checkpoints, Number(arg), names)
 }
 
 function find(checkpoints: readonly Checkpoint[], number: number, names: () => string): RollbackTarget {
   const checkpoint = checkpoints.find((c) => c.number === number)
-  return checkpoint ? { ok: true, checkpoint } : { ok: false, message: `There is no checkpoint ${number}; this loop has ${names()}.` }
+  return checkpoint
+    ? { ok: true, checkpoint }
+    : { ok: false, message: `There is no checkpoint ${number}; this loop has ${names()}.` }
 }
 
 /** The number the present state is saved under before a rollback: one past the last. */
-export const nextCheckpointNumber = (checkpoints: readonly Checkpoint[]): number => (checkpoints.at(-1)?.number ?? -1) + 1
+export const nextCheckpointNumber = (checkpoints: readonly Checkpoint[]): number =>
+  (checkpoints.at(-1)?.number ?? -1) + 1
 
 /**
  * The number of the checkpoint iteration `iteration` leaves: the one it already has when it is
@@ -86,14 +97,19 @@ export const iterationOf = (subject: string): number | undefined => {
 export function rollbackSummary(target: number, saved: number, changes: readonly TreeChange[]): string {
   const list = (status: TreeChange["status"][], label: string) => {
     const paths = changes.filter((c) => status.includes(c.status)).map((c) => c.path)
-    return paths.length ? [`${label} (${paths.length}): ${paths.slice(0, 20).join(", ")}${paths.length > 20 ? ", …" : ""}`] : []
+    return paths.length
+      ? [`${label} (${paths.length}): ${paths.slice(0, 20).join(", ")}${paths.length > 20 ? ", …" : ""}`]
+      : []
   }
   return [
-    changes.length === 0 ? `The work tree already was as checkpoint ${target} has it.` : `The work tree is back at checkpoint ${target}.`,
+    changes.length === 0
+      ? `The work tree already was as checkpoint ${target} has it.`
+      : `The work tree is back at checkpoint ${target}.`,
     ...list(["M", "T"], "Restored"),
     ...list(["A"], "Added back"),
     ...list(["D"], "Removed"),
-    `What it was before is checkpoint ${saved}: /ralph-rollback ${saved} undoes this. The loop is paused; /ralph-resume goes on.`,
+    `What it was before is checkpoint ${saved}: /ralph-rollback ${saved} undoes this. The loop is paused; ` +
+      `/ralph-resume goes on.`,
   ].join("\n")
 }
 
@@ -101,5 +117,8 @@ export function rollbackSummary(target: number, saved: number, changes: readonly
 export function checkpointsLine(loopID: string, checkpoints: readonly Checkpoint[]): string {
   if (checkpoints.length === 0) return ""
   const numbers = checkpoints.map((c) => c.number)
-  return `Checkpoints: ${checkpoints.length} (${numbers.join(", ")}) on ${CHECKPOINT_PREFIX}${loopID}/ — /ralph-rollback [N | --to-start] puts the work tree back`
+  return (
+    `Checkpoints: ${checkpoints.length} (${numbers.join(", ")}) on ${CHECKPOINT_PREFIX}${loopID}/ — ` +
+    `/ralph-rollback [N | --to-start] puts the work tree back`
+  )
 }

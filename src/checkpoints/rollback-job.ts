@@ -18,15 +18,31 @@ export interface RollbackResult {
   variant: "info" | "success" | "warning" | "error"
 }
 
-const refused = (message: string): RollbackResult => ({ done: false, title: "Ralph · no rollback", message, variant: "warning" })
+const refused = (message: string): RollbackResult => ({
+  done: false,
+  title: "Ralph · no rollback",
+  message,
+  variant: "warning",
+})
 
 /** What the user is told; git's failures are said, not thrown (the loop stays paused then). */
 export function* rollback(ctx: JobContext, loop: Loop, args: string): Job<RollbackResult> {
   try {
     return yield* restore(ctx, loop, args)
   } catch (error) {
-    yield { kind: "log", level: "warn", message: `the rollback did not finish: ${String(error)}`, extra: { loop: loop.id }, cause: error }
-    return { done: false, title: "Ralph · rollback failed", message: `The rollback did not finish: ${String(error)}`, variant: "error" }
+    yield {
+      kind: "log",
+      level: "warn",
+      message: `the rollback did not finish: ${String(error)}`,
+      extra: { loop: loop.id },
+      cause: error,
+    }
+    return {
+      done: false,
+      title: "Ralph · rollback failed",
+      message: `The rollback did not finish: ${String(error)}`,
+      variant: "error",
+    }
   }
 }
 
@@ -59,11 +75,22 @@ function* restore(ctx: JobContext, loop: Loop, args: string): Job<RollbackResult
   }
   if (!saved) return refused("The project is not a git repository: there are no checkpoints.")
   const late = refusal()
-  if (late) return refused(`${late}\nNothing was restored; the work tree as it is now was saved as checkpoint ${saved.number}.`)
+  if (late)
+    return refused(`${late}\nNothing was restored; the work tree as it is now was saved as checkpoint ${saved.number}.`)
   const changes = yield* io({ kind: "checkpoint-restore", loop, present: saved, target: target.checkpoint })
   ctx.manager.rolledBack(loop, `rolled back to checkpoint ${number}`)
-  yield* log("info", "rolled back", { loop: loop.id, to: target.checkpoint.ref, saved: saved.ref, files: changes.length })
-  return { done: true, title: `Ralph · rolled back to checkpoint ${number}`, message: rollbackSummary(number, saved.number, changes), variant: "warning" }
+  yield* log("info", "rolled back", {
+    loop: loop.id,
+    to: target.checkpoint.ref,
+    saved: saved.ref,
+    files: changes.length,
+  })
+  return {
+    done: true,
+    title: `Ralph · rolled back to checkpoint ${number}`,
+    message: rollbackSummary(number, saved.number, changes),
+    variant: "warning",
+  }
 }
 
 /** Which checkpoints there are is unknown: no number is given to a save (0 would be the start's), no file written. */

@@ -8,7 +8,8 @@ const TURN_PHASES: ReadonlySet<LoopPhase> = new Set(["running", "deciding", "res
 /** A loop that works on the project's files now, or will by itself (a wait ends in a prompt). */
 const LIVE_PHASES: ReadonlySet<LoopPhase> = new Set(["running", "deciding", "waiting", "restarting"])
 
-export const TURN_UNDER_WAY = "A turn of the loop is under way. /ralph-pause, wait for the turn to end, then /ralph-rollback."
+export const TURN_UNDER_WAY =
+  "A turn of the loop is under way. /ralph-pause, wait for the turn to end, then /ralph-rollback."
 
 /**
  * Why the rollback of `loop` may not write the work tree now (undefined: it may). `loops`: the
@@ -18,6 +19,9 @@ export function rollbackRefusal(loop: Loop, loops: readonly Loop[]): string | un
   if (TURN_PHASES.has(loop.phase)) return TURN_UNDER_WAY
   const other = loops.find((l) => l !== loop && LIVE_PHASES.has(l.phase))
   if (other)
-    return `Another Ralph loop of this project is ${other.phase} (in session ${other.sessionID}): a rollback would rewrite files under it. /ralph-pause or /cancel-ralph that loop first, then /ralph-rollback here.`
+    return (
+      `Another Ralph loop of this project is ${other.phase} (in session ${other.sessionID}): a rollback ` +
+      `would rewrite files under it. /ralph-pause or /cancel-ralph that loop first, then /ralph-rollback here.`
+    )
   return undefined
 }

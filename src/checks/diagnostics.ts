@@ -62,17 +62,57 @@ export type DiagnosticSnapshot = z.infer<typeof diagnosticSnapshotSchema>
  * vitest/jest, pytest, node --test, ast-grep. `directory`: the project, to make absolute paths in
  * the output relative (ESLint prints them).
  */
-export function parseCheckOutput(kind: CheckKind, output: string, exitCode: number | null, directory?: string): Pick<CheckResult, "errors" | "warnings" | "info" | "security" | "testsRun" | "testsFailed" | "testsPassed" | "files" | "mentioned" | "failures"> {
-  const counts = { errors: 0, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [] as FileDetail[] }
+export function parseCheckOutput(
+  kind: CheckKind,
+  output: string,
+  exitCode: number | null,
+  directory?: string,
+): Pick<
+  CheckResult,
+  | "errors"
+  | "warnings"
+  | "info"
+  | "security"
+  | "testsRun"
+  | "testsFailed"
+  | "testsPassed"
+  | "files"
+  | "mentioned"
+  | "failures"
+> {
+  const counts = {
+    errors: 0,
+    warnings: 0,
+    info: 0,
+    security: 0,
+    testsRun: 0,
+    testsFailed: 0,
+    testsPassed: 0,
+    files: [] as FileDetail[],
+  }
   const failedExit = exitCode !== 0
   const text = output.replace(/\x1b\[[0-9;]*m/g, "")
-  const failing = failedExit ? { mentioned: mentionedFiles(text, directory), failures: failureIdentities(output, directory) } : {}
+  const failing = failedExit
+    ? { mentioned: mentionedFiles(text, directory), failures: failureIdentities(output, directory) }
+    : {}
   if (kind === "test") {
     const n = (re: RegExp) => Number(re.exec(text)?.[1] ?? NaN)
     // A count with nothing before it is read only from where its digits begin (`(?<!\d)`): from every
     // digit, a long run of them was read to its end once per digit.
-    const failed = [n(/Tests\s+(\d+) failed/), n(/Tests:\s+(\d+) failed/), n(/(?<!\d)(\d+) failed/), n(/^# fail (\d+)/m), n(/(?<!\d)(\d+) failing/)].find(Number.isFinite)
-    const passed = [n(/Tests\s+(?:\d+ failed \| )?(\d+) passed/), n(/Tests:\s+(?:\d+ failed, )?(\d+) passed/), n(/(?<!\d)(\d+) passed/), n(/^# pass (\d+)/m), n(/(?<!\d)(\d+) passing/)].find(Number.isFinite)
+    const failed = [
+      n(/Tests\s+(\d+) failed/),
+      n(/Tests:\s+(\d+) failed/),
+      n(/(?<!\d)(\d+) failed/),
+      n(/^# fail (\d+)/m),
+      n(/(?<!\d)(\d+) failing/),
+    ].find(Number.isFinite)
+    const passed = [
+      n(/Tests\s+(?:\d+ failed \| )?(\d+) passed/),
+      n(/Tests:\s+(?:\d+ failed, )?(\d+) passed/),
+      n(/(?<!\d)(\d+) passed/),
+      n(/^# pass (\d+)/m),
+      n(/(?<!\d)(\d+) passing/),
+    ].find(Number.isFinite)
     counts.testsFailed = failed ?? (failedExit ? 1 : 0)
     counts.testsPassed = passed ?? 0
     if (failedExit && counts.testsFailed === 0) counts.testsFailed = 1
@@ -113,7 +153,8 @@ export function parseCheckOutput(kind: CheckKind, output: string, exitCode: numb
 }
 
 export function snapshotOf(iteration: number, at: number, checks: CheckResult[]): DiagnosticSnapshot {
-  const sum = (field: "errors" | "warnings" | "info" | "security" | "testsRun" | "testsFailed" | "testsPassed") => checks.reduce((n, c) => n + c[field], 0)
+  const sum = (field: "errors" | "warnings" | "info" | "security" | "testsRun" | "testsFailed" | "testsPassed") =>
+    checks.reduce((n, c) => n + c[field], 0)
   const broken = checks.filter((c) => c.status === "timeout" || c.status === "error").length
   return {
     iteration,
@@ -136,5 +177,7 @@ export const issueCount = (s: DiagnosticSnapshot): number => s.errors + s.warnin
 /** The history kept with a loop: the newest snapshot whole, older ones with their output cut to 1 KB. */
 export function keepHistory(history: readonly DiagnosticSnapshot[], limit = 20): DiagnosticSnapshot[] {
   const kept = history.slice(-limit)
-  return kept.map((s, i) => (i === kept.length - 1 ? s : { ...s, checks: s.checks.map((c) => ({ ...c, output: c.output.slice(-1024) })) }))
+  return kept.map((s, i) =>
+    i === kept.length - 1 ? s : { ...s, checks: s.checks.map((c) => ({ ...c, output: c.output.slice(-1024) })) },
+  )
 }

@@ -24,7 +24,8 @@ const STYLISH_ROW = /^\s+\d+:\d+\s+(error|warning)\s/
 const STYLISH_FILE = /^(?:[A-Za-z]:)?[^\s:\\/]*[\\/][^\s]*\.\w+$/
 
 /** Ruff's severity of a rule code (seed 004): E and F are errors, W warnings, everything else info. */
-export const ruffSeverity = (code: string): Severity => (/^[EF]\d/.test(code) ? "error" : code.startsWith("W") ? "warning" : "info")
+export const ruffSeverity = (code: string): Severity =>
+  /^[EF]\d/.test(code) ? "error" : code.startsWith("W") ? "warning" : "info"
 
 /** Every finding the output names a file for, in order; `directory` makes absolute paths relative. */
 export function findingsOf(output: string, directory?: string): Finding[] {
@@ -50,8 +51,10 @@ function lineFindings(output: string): Finding[] {
     if (tsc?.[1]) found.push({ path: tsc[1], severity: tsc[2] === "error" ? "error" : "warning" })
     else if (ruff?.[1] && ruff[2]) found.push({ path: ruff[1], severity: ruffSeverity(ruff[2]) })
     else if (unix) found.push(unix)
-    else if (colon?.[1]) found.push({ path: colon[1], severity: colon[2]?.toLowerCase() === "error" ? "error" : "warning" })
-    else if (stylish && stylishFile) found.push({ path: stylishFile, severity: stylish[1] === "error" ? "error" : "warning" })
+    else if (colon?.[1])
+      found.push({ path: colon[1], severity: colon[2]?.toLowerCase() === "error" ? "error" : "warning" })
+    else if (stylish && stylishFile)
+      found.push({ path: stylishFile, severity: stylish[1] === "error" ? "error" : "warning" })
     else if (arrow?.[1] && ruffCode) {
       found.push({ path: arrow[1], severity: ruffSeverity(ruffCode) })
       ruffCode = undefined
@@ -95,15 +98,24 @@ function eslintJson(output: string): Finding[] | undefined {
   } catch {
     return undefined
   }
-  if (!Array.isArray(data) || !data.every((f) => typeof f === "object" && f !== null && typeof f.filePath === "string" && Array.isArray(f.messages))) return undefined
+  if (
+    !Array.isArray(data) ||
+    !data.every(
+      (f) => typeof f === "object" && f !== null && typeof f.filePath === "string" && Array.isArray(f.messages),
+    )
+  )
+    return undefined
   return (data as Array<{ filePath: string; messages: Array<{ severity?: unknown }> }>).flatMap((file) =>
-    file.messages.filter((m) => m.severity === 1 || m.severity === 2).map((m) => ({ path: file.filePath, severity: m.severity === 2 ? ("error" as const) : ("warning" as const) })),
+    file.messages
+      .filter((m) => m.severity === 1 || m.severity === 2)
+      .map((m) => ({ path: file.filePath, severity: m.severity === 2 ? ("error" as const) : ("warning" as const) })),
   )
 }
 
 // A path-like word: with a folder (`src/a.js`, `./a/b.ts`, `/abs/x.py`), or a bare file name right
 // before `:` or `(` (`a.js:3`, `a.ts(1,2)`). The extension starts with a letter (not `1.2.3`).
-const MENTION = /(?:^|[\s"'`(\[<])((?:\.{1,2}\/|\/)?(?:[\w@.-]+\/)+[\w@-][\w@.-]*\.[A-Za-z]\w{0,7}|[\w@-][\w@.-]*\.[A-Za-z]\w{0,7}(?=[:(]))(?=$|[\s"'`),:;\]>(])/g
+const MENTION =
+  /(?:^|[\s"'`(\[<])((?:\.{1,2}\/|\/)?(?:[\w@.-]+\/)+[\w@-][\w@.-]*\.[A-Za-z]\w{0,7}|[\w@-][\w@.-]*\.[A-Za-z]\w{0,7}(?=[:(]))(?=$|[\s"'`),:;\]>(])/g
 
 /** The files a check's output names (at most `limit`), relative to the project; none outside it. */
 export function mentionedFiles(output: string, directory?: string, limit = 20): string[] {

@@ -64,21 +64,36 @@ export class CheckGroups {
   }
 }
 
-export async function runCheck(check: CheckConfig, directory: string, groups = new CheckGroups()): Promise<CheckResult> {
+export async function runCheck(
+  check: CheckConfig,
+  directory: string,
+  groups = new CheckGroups(),
+): Promise<CheckResult> {
   const started = Date.now()
   const timeoutMs = (check.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000
   const base = { name: check.name, kind: check.kind, command: check.command, exitCode: null, durationMs: 0, output: "" }
   const empty = { errors: 0, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [] }
   const stopped = { ...base, ...empty, status: "error" as const, output: "[not run: the plugin was disposed]" }
   if (groups.isClosed) return stopped
-  const { exitCode, output, timedOut, spawnError, whole, sha256 } = await run(check.command, directory, timeoutMs, groups)
+  const { exitCode, output, timedOut, spawnError, whole, sha256 } = await run(
+    check.command,
+    directory,
+    timeoutMs,
+    groups,
+  )
   const durationMs = Date.now() - started
   const ran = { ...base, exitCode, durationMs, output, tests: testCounts(whole), outputSha256: sha256 }
   if (spawnError) return { ...ran, ...empty, status: "error", output: spawnError }
-  if (timedOut) return { ...ran, ...empty, status: "timeout", output: `${output}\n[killed after ${timeoutMs / 1000} s]` }
+  if (timedOut)
+    return { ...ran, ...empty, status: "timeout", output: `${output}\n[killed after ${timeoutMs / 1000} s]` }
   if (groups.isClosed) return { ...stopped, ...ran, output: `${output}\n[killed: the plugin was disposed]` }
   if (exitCode === 127 || /command not found|not recognized as an internal/i.test(output.slice(-500)))
-    return { ...ran, ...empty, status: "missing", output: `${output}\n[the command was not found: is the tool installed?]` }
+    return {
+      ...ran,
+      ...empty,
+      status: "missing",
+      output: `${output}\n[the command was not found: is the tool installed?]`,
+    }
   const counts = parseCheckOutput(check.kind, output, exitCode, directory)
   return { ...ran, ...counts, status: exitCode === 0 ? "passed" : "failed" }
 }
@@ -88,7 +103,14 @@ function run(
   cwd: string,
   timeoutMs: number,
   groups: CheckGroups,
-): Promise<{ exitCode: number | null; output: string; timedOut: boolean; spawnError?: string; whole: string; sha256: string }> {
+): Promise<{
+  exitCode: number | null
+  output: string
+  timedOut: boolean
+  spawnError?: string
+  whole: string
+  sha256: string
+}> {
   return new Promise((resolve) => {
     let output = ""
     const hash = createHash("sha256")

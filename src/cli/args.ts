@@ -21,14 +21,38 @@ export interface CliArgs {
   to?: number | "start"
 }
 
-/** How many arguments each command takes after its name (status, report, the control verbs: the loop; hint: the loop and the text). */
-const OPERANDS: Record<string, number> = { plan: 2, status: 1, report: 1, checkpoints: 1, pause: 1, resume: 1, cancel: 1, rollback: 1, hint: 2 }
+/**
+ * How many arguments each command takes after its name (status, report, the control verbs: the loop; hint: the loop and
+ * the text).
+ */
+const OPERANDS: Record<string, number> = {
+  plan: 2,
+  status: 1,
+  report: 1,
+  checkpoints: 1,
+  pause: 1,
+  resume: 1,
+  cancel: 1,
+  rollback: 1,
+  hint: 2,
+}
 
 /** The commands whose one operand is the loop. */
 const LOOP_OPERAND = new Set(["status", "report", "checkpoints", "pause", "resume", "cancel", "rollback"])
 
 export function parseArgs(argv: string[], cwd: string): CliArgs | { error: string } {
-  const args: CliArgs = { command: undefined, operands: [], global: false, project: cwd, days: undefined, help: false, loop: undefined, json: false, watch: false, force: false }
+  const args: CliArgs = {
+    command: undefined,
+    operands: [],
+    global: false,
+    project: cwd,
+    days: undefined,
+    help: false,
+    loop: undefined,
+    json: false,
+    watch: false,
+    force: false,
+  }
   let projectGiven = false
   // `--` ends the options: what follows is taken as it is (`ralph-loop hint -- --verbose is broken`).
   let optionsEnded = false
@@ -42,7 +66,10 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
       optionsEnded = true
       continue
     }
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined]
     const value = () => inline ?? argv[++i]
     if (flag === "--help" || flag === "-h") args.help = true
     else if (flag === "--global" || flag === "-g") args.global = true
@@ -57,18 +84,27 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
     } else if (flag === "--days") {
       // Digits only: Number("") is 0, and `--days ""` must not mean "every ended loop".
       const given = value()
-      if (given === undefined || !/^\d+(\.\d+)?$/.test(given)) return { error: `--days needs a number of days (0 or more)${given === undefined ? "" : `, not ${JSON.stringify(given)}`}` }
+      if (given === undefined || !/^\d+(\.\d+)?$/.test(given))
+        return {
+          error: `--days needs a number of days (0 or more)${given === undefined ? "" : `, not ${JSON.stringify(given)}`}`,
+        }
       args.days = Number(given)
     } else if (flag === "--to") {
       const given = value()
-      if (given === undefined || !/^(\d+|start)$/.test(given)) return { error: `--to needs a checkpoint's number or "start"${given === undefined ? "" : `, not ${JSON.stringify(given)}`}` }
+      if (given === undefined || !/^(\d+|start)$/.test(given))
+        return {
+          error: `--to needs a checkpoint's number or "start"${given === undefined ? "" : `, not ${JSON.stringify(given)}`}`,
+        }
       args.to = given === "start" ? "start" : Number(given)
     } else if (flag.startsWith("-")) return { error: `unknown option ${flag}` }
     else positional(args, flag)
   }
   if (args.global && projectGiven) return { error: "--global and --project exclude each other" }
   // `plan merge [PATH] [BRANCH…]` takes any number of branches.
-  const takes = args.command === "plan" && args.operands[0] === "merge" ? Number.POSITIVE_INFINITY : (OPERANDS[args.command ?? ""] ?? 0)
+  const takes =
+    args.command === "plan" && args.operands[0] === "merge"
+      ? Number.POSITIVE_INFINITY
+      : (OPERANDS[args.command ?? ""] ?? 0)
   if (args.operands.length > takes) return { error: `unexpected argument ${args.operands[takes]}` }
   if (LOOP_OPERAND.has(args.command ?? "")) args.loop = args.operands[0]
   // hint [LOOP] TEXT

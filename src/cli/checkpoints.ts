@@ -9,25 +9,41 @@ import { readLoopFiles } from "../store/saved-loops.js"
 import type { CliArgs } from "./args.js"
 
 const checksThen = (snapshot: DiagnosticSnapshot | undefined) =>
-  snapshot ? `${snapshot.errors} errors, ${snapshot.warnings} warnings, ${snapshot.testsFailed}/${snapshot.testsRun} tests failing` : "checks not run"
+  snapshot
+    ? `${snapshot.errors} errors, ${snapshot.warnings} warnings, ${snapshot.testsFailed}/${snapshot.testsRun} ` +
+      `tests failing`
+    : "checks not run"
 
 export async function checkpoints(args: CliArgs, out: (line: string) => void): Promise<number> {
   const ids = (await loopsWithCheckpoints(args.project)).filter((id) => !args.loop || id.startsWith(args.loop))
   if (ids.length === 0) {
-    out(args.loop ? `ralph-loop checkpoints: no loop ${args.loop} with checkpoints in ${args.project}` : `ralph-loop checkpoints: no loop in ${args.project} has checkpoints`)
+    out(
+      args.loop
+        ? `ralph-loop checkpoints: no loop ${args.loop} with checkpoints in ${args.project}`
+        : `ralph-loop checkpoints: no loop in ${args.project} has checkpoints`,
+    )
     return args.loop ? 1 : 0
   }
   const { loops: saved } = await readLoopFiles(join(args.project, STATE_DIR, "loops"))
   for (const id of ids) {
     const loop = saved.find((s) => s.loop.id === id)?.loop
     const list = await listCheckpoints(args.project, id)
-    out(`${id}${loop ? ` — ${loop.task.split("\n")[0]?.slice(0, 60)} (${loop.phase}${loop.stopReason ? `: ${loop.stopReason}` : ""})` : ""}`)
+    out(
+      `${id}${loop ? ` — ${loop.task.split("\n")[0]?.slice(0, 60)} (${loop.phase}${loop.stopReason ? `: ${loop.stopReason}` : ""})` : ""}`,
+    )
     let previous: string | undefined
     for (const c of list) {
       const files = previous ? (await changedBetween(args.project, previous, c.commit)).length : undefined
       const snapshot = c.iteration === undefined ? undefined : loop?.snapshots.find((s) => s.iteration === c.iteration)
-      const what = c.iteration === undefined ? "saved before a rollback" : c.iteration === 0 ? "before the loop" : `iteration ${c.iteration}`
-      out(`  ${String(c.number).padStart(3)}  ${new Date(c.at).toISOString()}  ${what.padEnd(24)}  ${files === undefined ? "" : `${files} file${files === 1 ? "" : "s"} changed · `}${c.iteration ? checksThen(snapshot) : ""}`.trimEnd())
+      const what =
+        c.iteration === undefined
+          ? "saved before a rollback"
+          : c.iteration === 0
+            ? "before the loop"
+            : `iteration ${c.iteration}`
+      out(
+        `  ${String(c.number).padStart(3)}  ${new Date(c.at).toISOString()}  ${what.padEnd(24)}  ${files === undefined ? "" : `${files} file${files === 1 ? "" : "s"} changed · `}${c.iteration ? checksThen(snapshot) : ""}`.trimEnd(),
+      )
       previous = c.commit
     }
   }

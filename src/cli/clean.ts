@@ -36,10 +36,18 @@ function sessionFolders(project: string, saved: SavedLoopFile): string[] {
   return [...folders]
 }
 
-export async function clean(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string) => void, now = Date.now()): Promise<number> {
+export async function clean(
+  args: CliArgs,
+  env: NodeJS.ProcessEnv,
+  out: (line: string) => void,
+  now = Date.now(),
+): Promise<number> {
   const days = args.days ?? DEFAULT_DAYS
   const cutoff = now - days * DAY_MS
-  const roots = ownRoots(args.project, loadSettings({ directory: args.project, globalDir: globalConfigDir(env) }).settings.summaryPath)
+  const roots = ownRoots(
+    args.project,
+    loadSettings({ directory: args.project, globalDir: globalConfigDir(env) }).settings.summaryPath,
+  )
   const notes: string[] = []
   let failed = false
   let freed = 0
@@ -72,7 +80,10 @@ export async function clean(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: s
   const loopsDir = join(args.project, STATE_DIR, "loops")
   let loops = 0
   if (!provedOwn(roots, loopsDir, true)) {
-    if (await lstat(loopsDir).catch(() => undefined)) notes.push(`ralph-loop clean: left the loops in ${loopsDir} alone: the folder leads outside the plugin's own folders`)
+    if (await lstat(loopsDir).catch(() => undefined))
+      notes.push(
+        `ralph-loop clean: left the loops in ${loopsDir} alone: the folder leads outside the plugin's own folders`,
+      )
   } else {
     const { loops: saved, aside } = await readLoopFiles(loopsDir)
     const due = (s: SavedLoopFile) => s.loop.phase === "stopped" && s.savedAt < cutoff
@@ -93,10 +104,14 @@ export async function clean(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: s
   }
   const archives = await cleanArchives(args.project, roots, cutoff, remove, refsRemoved, notes)
 
-  out(`ralph-loop clean: removed the files of ${plural(loops, "loop")} that ended more than ${plural(days, "day")} ago${archives ? ` and of ${plural(archives, "worktree loop")} kept in ${MERGED_DIR}/` : ""} (${formatBytes(freed)})`)
+  out(
+    `ralph-loop clean: removed the files of ${plural(loops, "loop")} that ended more than ${plural(days, "day")} ` +
+      `ago${archives ? ` and of ${plural(archives, "worktree loop")} kept in ${MERGED_DIR}/` : ""} (${formatBytes(freed)})`,
+  )
   for (const note of notes) out(note)
   const stateDir = join(args.project, STATE_DIR)
-  if (provedOwn(roots, stateDir, true)) out(`ralph-loop clean: ${STATE_DIR} now uses ${formatBytes(diskUsage(stateDir))}`)
+  if (provedOwn(roots, stateDir, true))
+    out(`ralph-loop clean: ${STATE_DIR} now uses ${formatBytes(diskUsage(stateDir))}`)
   return failed ? 1 : 0
 }
 
@@ -126,7 +141,12 @@ async function cleanArchives(
     const loopsDir = join(archive, STATE_DIR, "loops")
     const { loops } = provedOwn(roots, loopsDir, true) ? await readLoopFiles(loopsDir) : { loops: [] }
     const worktreeFile = await lstat(join(archive, STATE_DIR, WORKTREE_FILE)).catch(() => undefined)
-    const endedAt = loops.length > 0 ? (loops.every((s) => s.loop.phase === "stopped") ? Math.max(...loops.map((s) => s.savedAt)) : undefined) : worktreeFile?.mtimeMs
+    const endedAt =
+      loops.length > 0
+        ? loops.every((s) => s.loop.phase === "stopped")
+          ? Math.max(...loops.map((s) => s.savedAt))
+          : undefined
+        : worktreeFile?.mtimeMs
     if (endedAt === undefined) {
       if (loops.length === 0) notes.push(`ralph-loop clean: kept ${archive}: it holds no loop to tell when it ended`)
       continue

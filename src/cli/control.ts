@@ -18,11 +18,17 @@ export const MAX_HINT_CHARS = controlRequestSchema.shape.text.unwrap().maxLength
 export function hintProblem(text: string | undefined): string | undefined {
   if (!text?.trim()) return "hint needs the text: ralph-loop hint [LOOP] TEXT (a TEXT that starts with - goes after --)"
   const count = (n: number) => n.toLocaleString("en-US")
-  if (text.length > MAX_HINT_CHARS) return `the hint is ${count(text.length)} characters long; a hint can be at most ${count(MAX_HINT_CHARS)}`
+  if (text.length > MAX_HINT_CHARS)
+    return `the hint is ${count(text.length)} characters long; a hint can be at most ${count(MAX_HINT_CHARS)}`
   return undefined
 }
 
-export async function control(args: CliArgs, verb: ControlVerb, out: (line: string) => void, fail: (line: string) => void): Promise<number> {
+export async function control(
+  args: CliArgs,
+  verb: ControlVerb,
+  out: (line: string) => void,
+  fail: (line: string) => void,
+): Promise<number> {
   const text = verb === "hint" ? args.operands.at(-1) : undefined
   const problem = verb === "hint" ? hintProblem(text) : undefined
   if (problem) {

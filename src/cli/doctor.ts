@@ -20,9 +20,17 @@ function describeReach(reach: Reach): { status: Status; text: string } {
     case "this":
       return { status: "ok", text: "reaches this package" }
     case "copy":
-      return { status: "warn", text: `reaches another copy of ralph-loop (${reach.version}) at ${reach.dir}, not this one` }
+      return {
+        status: "warn",
+        text: `reaches another copy of ralph-loop (${reach.version}) at ${reach.dir}, not this one`,
+      }
     case "npm":
-      return { status: "FAIL", text: "reaches the npm registry's `ralph-loop`, an unrelated package: use a path or ralph-loop@file:<path> (`ralph-loop install` writes one)" }
+      return {
+        status: "FAIL",
+        text:
+          "reaches the npm registry's `ralph-loop`, an unrelated package: use a path or " +
+          "ralph-loop@file:<path> (`ralph-loop install` writes one)",
+      }
     case "missing":
       return { status: "FAIL", text: `leads to ${reach.path}, which does not exist` }
   }
@@ -41,7 +49,8 @@ export async function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: 
   const version = bin && opencodeVersion(bin)
   if (!bin) say("FAIL", "OpenCode: the `opencode` command is not on PATH")
   else if (!version) say("FAIL", `OpenCode at ${bin}: \`opencode --version\` did not answer with a version`)
-  else if (satisfies(version, pkg.opencodeRange) !== true) say("FAIL", `OpenCode ${version} at ${bin}: ralph-loop needs ${pkg.opencodeRange} (OpenCode skips the plugin)`)
+  else if (satisfies(version, pkg.opencodeRange) !== true)
+    say("FAIL", `OpenCode ${version} at ${bin}: ralph-loop needs ${pkg.opencodeRange} (OpenCode skips the plugin)`)
   else say("ok", `OpenCode ${version} at ${bin} (needs ${pkg.opencodeRange})`)
 
   // git: checkpoints, worktree loops and plan merge need it; merging a branch needs git ≥ 2.38.
@@ -54,27 +63,54 @@ export async function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: 
     else say("ok", `git ${git.version.text} (merging a loop's branch needs 2.38 or later)`)
   }
 
-  if (!existsSync(join(pkg.dir, "dist", "index.js"))) say("FAIL", `this package is not built (${join(pkg.dir, "dist", "index.js")} is missing): run npm ci in ${pkg.dir}`)
+  if (!existsSync(join(pkg.dir, "dist", "index.js")))
+    say("FAIL", `this package is not built (${join(pkg.dir, "dist", "index.js")} is missing): run npm ci in ${pkg.dir}`)
 
   const listings: Listing[] = []
-  const configFiles = (["server", "tui"] as const).flatMap((half) => [...globalConfigFiles(env, half), ...projectConfigFiles(args.project, env, half)])
+  const configFiles = (["server", "tui"] as const).flatMap((half) => [
+    ...globalConfigFiles(env, half),
+    ...projectConfigFiles(args.project, env, half),
+  ])
   for (const config of configFiles) {
     const read = readConfig(config.file)
     if (read.error) say("FAIL", `${config.file}: ${read.error} (OpenCode cannot read it)`)
     const found = listingsIn(config, read, pkg.dir)
-    if (found.pluginKeys > 1) say("warn", `${config.file}: "plugin" is set ${found.pluginKeys} times; OpenCode reads only the last`)
-    for (const entry of found.unclear) say("warn", `plugin entry ${JSON.stringify(entry.spec)} in ${config.file}: cannot tell where it leads (${entry.problem})`)
+    if (found.pluginKeys > 1)
+      say("warn", `${config.file}: "plugin" is set ${found.pluginKeys} times; OpenCode reads only the last`)
+    for (const entry of found.unclear)
+      say(
+        "warn",
+        `plugin entry ${JSON.stringify(entry.spec)} in ${config.file}: cannot tell where it leads (${entry.problem})`,
+      )
     listings.push(...found.listings)
   }
   for (const listing of listings) {
     const { status, text } = describeReach(listing.reach)
-    say(status, `listed (${listing.scope}${listing.half === "tui" ? ", TUI half" : ""}) in ${listing.file}: ${JSON.stringify(listing.spec)}${listing.options ? " with options" : ""} — ${text}`)
+    say(
+      status,
+      `listed (${listing.scope}${listing.half === "tui" ? ", TUI half" : ""}) in ${listing.file}: ` +
+        `${JSON.stringify(listing.spec)}${listing.options ? " with options" : ""} — ${text}`,
+    )
   }
   const server = listings.filter((l) => l.half === "server")
   const tui = listings.filter((l) => l.half === "tui")
-  if (server.length === 0) say("FAIL", `ralph-loop is not listed in any OpenCode config file${tui.length ? " (only its TUI half, in tui.json: the loop itself is the server half)" : ""}: run \`ralph-loop install\` (or \`--global\`)`)
-  else if (tui.length === 0) say("warn", "the TUI half is not listed in any tui.json: loops work, but the commands cost a model turn and there is no sidebar panel (`ralph-loop install` lists both halves)")
-  for (const [half, of] of [["server", server], ["TUI", tui]] as const) {
+  if (server.length === 0)
+    say(
+      "FAIL",
+      `ralph-loop is not listed in any OpenCode config ` +
+        `file${tui.length ? " (only its TUI half, in tui.json: the loop itself is the server half)" : ""}: run ` +
+        `\`ralph-loop install\` (or \`--global\`)`,
+    )
+  else if (tui.length === 0)
+    say(
+      "warn",
+      "the TUI half is not listed in any tui.json: loops work, but the commands cost a model turn and there is " +
+        "no sidebar panel (`ralph-loop install` lists both halves)",
+    )
+  for (const [half, of] of [
+    ["server", server],
+    ["TUI", tui],
+  ] as const) {
     if (of.length < 2) continue
     // Entries of one key load once; each other key loads a copy, and only the first copy loaded acts.
     const copies = new Set(of.map((l) => loadKey(l.spec, dirname(l.file)))).size
@@ -101,9 +137,17 @@ export async function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: 
       say("FAIL", `settings: ${text}`)
     }
   }
-  if (seen.size === 0) say("ok", `settings valid (${files.length > 0 ? files.map((f) => relative(args.project, f).startsWith("..") ? f : relative(args.project, f)).join(", ") : "defaults only"})`)
+  if (seen.size === 0)
+    say(
+      "ok",
+      `settings valid (${files.length > 0 ? files.map((f) => (relative(args.project, f).startsWith("..") ? f : relative(args.project, f))).join(", ") : "defaults only"})`,
+    )
 
   const stateDir = join(args.project, STATE_DIR)
-  if (existsSync(stateDir)) out(`info  the loops' state and journals use ${formatBytes(diskUsage(stateDir))} in ${STATE_DIR} (\`ralph-loop clean\` removes ended loops' files)`)
+  if (existsSync(stateDir))
+    out(
+      `info  the loops' state and journals use ${formatBytes(diskUsage(stateDir))} in ${STATE_DIR} (\`ralph-loop ` +
+        `clean\` removes ended loops' files)`,
+    )
   return failed ? 1 : 0
 }

@@ -55,8 +55,12 @@ export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: strin
   const command = `opencode plugin ${quote(pkg.spec)}${args.global ? " -g" : ""}`
   const bin = findOpencode(env, pkg.dir)
   if (!bin) {
-    const where = args.global ? join(globalConfigDir(env), "opencode.json") : join(args.project, ".opencode", "opencode.json")
-    out(`OpenCode (the \`opencode\` command) is not on PATH. Install it (https://opencode.ai), then run${args.global ? "" : ` in ${args.project}`}:`)
+    const where = args.global
+      ? join(globalConfigDir(env), "opencode.json")
+      : join(args.project, ".opencode", "opencode.json")
+    out(
+      `OpenCode (the \`opencode\` command) is not on PATH. Install it (https://opencode.ai), then run${args.global ? "" : ` in ${args.project}`}:`,
+    )
     out("")
     out(`  ${command}`)
     out("")
@@ -67,7 +71,10 @@ export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: strin
   }
   const version = opencodeVersion(bin)
   if (!version || satisfies(version, pkg.opencodeRange) !== true) {
-    out(`OpenCode at ${bin} is version ${version ?? "unknown"}; ralph-loop ${pkg.version} needs ${pkg.opencodeRange} (OpenCode would skip the plugin).`)
+    out(
+      `OpenCode at ${bin} is version ${version ?? "unknown"}; ralph-loop ${pkg.version} needs ` +
+        `${pkg.opencodeRange} (OpenCode would skip the plugin).`,
+    )
     return 1
   }
   out(`ralph-loop install: ${command}${args.global ? "" : `  (in ${args.project})`}`)
@@ -81,7 +88,11 @@ export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: strin
 /** The settings file with its $schema (unless there is one), and what to do next. */
 function finish(args: CliArgs, env: NodeJS.ProcessEnv, schemaFile: string, out: (line: string) => void): number {
   const written = writeSettingsFile(settingsDir(args, env), schemaFile)
-  out(written ? `ralph-loop install: wrote ${written}` : `ralph-loop install: kept the settings file in ${settingsDir(args, env)}`)
+  out(
+    written
+      ? `ralph-loop install: wrote ${written}`
+      : `ralph-loop install: kept the settings file in ${settingsDir(args, env)}`,
+  )
   out("Restart OpenCode; then /ralph <task> starts a loop. `ralph-loop doctor` checks the setup.")
   return 0
 }

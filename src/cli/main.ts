@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `ralph-loop` command: install, uninstall, doctor, clean, plan check / ready / merge, status, report, checkpoints, worktrees, the control verbs and run (see --help).
+// The `ralph-loop` command: install, uninstall, doctor, clean, plan check / ready / merge, status, report, checkpoints,
+// worktrees, the control verbs and run (see --help).
 import { parseArgs, projectFolderProblem, type CliArgs } from "./args.js"
 import { checkpoints } from "./checkpoints.js"
 import { clean, DEFAULT_DAYS } from "./clean.js"
@@ -121,7 +122,9 @@ async function main(): Promise<number> {
 function plan(args: CliArgs): Promise<number> | number {
   const [sub, ...rest] = args.operands
   if (sub !== "check" && sub !== "ready" && sub !== "merge") {
-    fail(`ralph-loop: plan needs a subcommand: plan check [PATH], plan ready [PATH], plan merge [PATH] [BRANCH…]\n\n${HELP}`)
+    fail(
+      `ralph-loop: plan needs a subcommand: plan check [PATH], plan ready [PATH], plan merge [PATH] [BRANCH…]\n\n${HELP}`,
+    )
     return 2
   }
   if (sub === "merge") return planMerge(args, rest, process.env, out, fail)

@@ -35,6 +35,10 @@ export function opencodeVersion(bin: string): string | undefined {
 
 /** `opencode plugin <spec> [-g]` in `cwd`, its output passed through; true when it succeeded. */
 export function runOpencodePlugin(bin: string, spec: string, global: boolean, cwd: string): boolean {
-  const result = spawnSync(bin, ["plugin", spec, ...(global ? ["-g"] : [])], { cwd, stdio: "inherit", timeout: 5 * 60_000 })
+  const result = spawnSync(bin, ["plugin", spec, ...(global ? ["-g"] : [])], {
+    cwd,
+    stdio: "inherit",
+    timeout: 5 * 60_000,
+  })
   return result.status === 0
 }

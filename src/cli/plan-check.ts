@@ -10,7 +10,12 @@ import type { CliArgs } from "./args.js"
 export const planPath = (args: CliArgs, path: string | undefined, env: NodeJS.ProcessEnv): string =>
   path ?? loadSettings({ directory: args.project, globalDir: globalConfigDir(env) }).settings.prdPath
 
-export async function planCheck(args: CliArgs, path: string | undefined, env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
+export async function planCheck(
+  args: CliArgs,
+  path: string | undefined,
+  env: NodeJS.ProcessEnv,
+  out: (line: string) => void,
+): Promise<number> {
   const read = await readPlanFile(args.project, planPath(args, path, env))
   if (!read.ok) {
     out(`ralph-loop plan check: ${read.message}`)

@@ -20,7 +20,13 @@ import { readPlanFile, writePlanBack } from "../plan/plan-file.js"
 import type { CliArgs } from "./args.js"
 import { planPath } from "./plan-check.js"
 
-export async function planMerge(args: CliArgs, operands: readonly string[], env: NodeJS.ProcessEnv, out: (line: string) => void, note: (line: string) => void): Promise<number> {
+export async function planMerge(
+  args: CliArgs,
+  operands: readonly string[],
+  env: NodeJS.ProcessEnv,
+  out: (line: string) => void,
+  note: (line: string) => void,
+): Promise<number> {
   const say = (line: string) => note(`ralph-loop plan merge: ${line}`)
   // PATH is the first operand when it looks like a plan file (name.json, ./x, /x); the rest are branches.
   const [first, ...others] = operands
@@ -60,29 +66,51 @@ export async function planMerge(args: CliArgs, operands: readonly string[], env:
       out(`${step.branch}: merged into ${target} already; story ${step.story} is marked done`)
     } else {
       const title = stories.find((s) => s.id === step.story)?.title ?? ""
-      const result = await mergeStoryBranch(args.project, step.branch, `Merge ${step.branch}: story ${step.story}: ${title}`)
+      const result = await mergeStoryBranch(
+        args.project,
+        step.branch,
+        `Merge ${step.branch}: story ${step.story}: ${title}`,
+      )
       if ("merged" in result) {
         done.add(step.story)
         out(`${step.branch}: merged into ${target} (story ${step.story}: ${title})`)
       } else {
         failed += 1
-        const why = "conflict" in result ? `merging it into ${target} would conflict in ${result.conflict.join(", ")}` : `the merge failed (${result.failed})`
-        say(`${step.branch}: not merged: ${why}; the branch is kept and ${target} is as it was (merge it by hand: git merge ${step.branch})`)
+        const why =
+          "conflict" in result
+            ? `merging it into ${target} would conflict in ${result.conflict.join(", ")}`
+            : `the merge failed (${result.failed})`
+        say(
+          `${step.branch}: not merged: ${why}; the branch is kept and ${target} is as it was (merge it by hand: ` +
+            `git merge ${step.branch})`,
+        )
       }
     }
   }
   const marked = stories.filter((s) => done.has(s.id) && !before.has(s.id)).map((s) => s.id)
   if (marked.length > 0) {
-    const plan: PlanState = { file: read.file, shape: read.plan.shape, stories, done: stories.filter((s) => done.has(s.id)).map((s) => ({ id: s.id, iteration: 0, checks: [] })) }
+    const plan: PlanState = {
+      file: read.file,
+      shape: read.plan.shape,
+      stories,
+      done: stories.filter((s) => done.has(s.id)).map((s) => ({ id: s.id, iteration: 0, checks: [] })),
+    }
     const written = await writePlanBack(args.project, plan, { markCurrent: false })
     if ("problem" in written) {
       say(`the merges are made, but ${written.problem}; run plan merge again to mark the merged stories`)
       return 1
     }
     out(`${read.file}: marked done: ${marked.join(", ")} (not committed: commit ${read.file})`)
-  } else if (refs.length === 0 && missing.length === 0) out("no ralph/story-* branch to merge (a remote's are seen once fetched: git fetch)")
+  } else if (refs.length === 0 && missing.length === 0)
+    out("no ralph/story-* branch to merge (a remote's are seen once fetched: git fetch)")
   const ready = becameReady(stories, before, done)
   const left = stories.length - done.size
-  out(left === 0 ? `every story of ${read.file} is done (${stories.length})` : ready.length > 0 ? `ready now: ${ready.join(", ")}` : `no story became ready (${left} not done)`)
+  out(
+    left === 0
+      ? `every story of ${read.file} is done (${stories.length})`
+      : ready.length > 0
+        ? `ready now: ${ready.join(", ")}`
+        : `no story became ready (${left} not done)`,
+  )
   return failed > 0 ? 1 : 0
 }

@@ -14,7 +14,13 @@ export interface ReadyDocument {
   left: number
 }
 
-export async function planReady(args: CliArgs, path: string | undefined, env: NodeJS.ProcessEnv, out: (line: string) => void, note: (line: string) => void): Promise<number> {
+export async function planReady(
+  args: CliArgs,
+  path: string | undefined,
+  env: NodeJS.ProcessEnv,
+  out: (line: string) => void,
+  note: (line: string) => void,
+): Promise<number> {
   const read = await readPlanFile(args.project, planPath(args, path, env))
   if (!read.ok) {
     note(`ralph-loop plan ready: ${read.message}`)
@@ -23,11 +29,16 @@ export async function planReady(args: CliArgs, path: string | undefined, env: No
   const done = new Set(read.plan.doneInFile)
   const ready = readyStories(read.plan.stories, done).map((s) => s.id)
   if (args.json) {
-    const document: ReadyDocument = { stories: ready, done: read.plan.stories.filter((s) => done.has(s.id)).map((s) => s.id), left: read.plan.stories.length - done.size }
+    const document: ReadyDocument = {
+      stories: ready,
+      done: read.plan.stories.filter((s) => done.has(s.id)).map((s) => s.id),
+      left: read.plan.stories.length - done.size,
+    }
     out(JSON.stringify(document))
     return 0
   }
   for (const id of ready) out(id)
-  if (ready.length === 0) note(`ralph-loop plan ready: no story of ${read.file} is left to start: all ${read.plan.stories.length} are done`)
+  if (ready.length === 0)
+    note(`ralph-loop plan ready: no story of ${read.file} is left to start: all ${read.plan.stories.length} are done`)
   return 0
 }

@@ -28,7 +28,8 @@ function significantTokens(text: string): Token[] {
 }
 
 /** The `plugin` list OpenCode reads. */
-const pluginList = (text: string): Node | undefined => pluginProperty(parseTree(text, [], { allowTrailingComma: true }))?.children?.[1]
+const pluginList = (text: string): Node | undefined =>
+  pluginProperty(parseTree(text, [], { allowTrailingComma: true }))?.children?.[1]
 
 function removeOne(text: string, index: number): string {
   const array = pluginList(text)
@@ -60,6 +61,11 @@ function removeOne(text: string, index: number): string {
 export function removePluginEntries(text: string, indices: number[]): string {
   const next = [...indices].sort((a, b) => b - a).reduce(removeOne, text)
   const array = pluginList(next)
-  if (!array || array.type !== "array" || array.children?.length || next.slice(array.offset + 1, array.offset + array.length - 1).trim() !== "") return next
+  if (
+    array?.type !== "array" ||
+    array.children?.length ||
+    next.slice(array.offset + 1, array.offset + array.length - 1).trim() !== ""
+  )
+    return next
   return applyEdits(next, [{ offset: array.offset, length: array.length, content: "[]" }])
 }

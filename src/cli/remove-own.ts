@@ -22,7 +22,9 @@ export function ownRoots(project: string, summaryPath: string): string[] {
   return isStrictlyInside(real, summaries) && !isInside(opencode, summaries) ? [opencode, summaries] : [opencode]
 }
 
-/** `path` with the symlinks of its folders resolved (its own last step not followed); undefined when its folder is gone. */
+/**
+ * `path` with the symlinks of its folders resolved (its own last step not followed); undefined when its folder is gone.
+ */
 function realOf(path: string): string | undefined {
   try {
     return join(realpathSync(dirname(path)), basename(path))
@@ -54,7 +56,8 @@ export type Removal =
 export function removeOwn(roots: readonly string[], path: string): Removal {
   const real = realOf(path)
   if (real === undefined || !lstatSync(real, { throwIfNoEntry: false })) return { status: "gone", freed: 0 }
-  if (!roots.some((root) => isStrictlyInside(root, real))) return { status: "refused", freed: 0, reason: `it is not inside the plugin's own folders (it is ${real})` }
+  if (!roots.some((root) => isStrictlyInside(root, real)))
+    return { status: "refused", freed: 0, reason: `it is not inside the plugin's own folders (it is ${real})` }
   const before = diskUsage(real)
   const error = removeTree(real)
   const after = diskUsage(real)

@@ -22,7 +22,8 @@ export async function projectStatus(project: string, loop: string | undefined, n
 }
 
 /** The status as printed: the JSON document, or the text. */
-const render = (doc: StatusDocument, json: boolean): string => (json ? JSON.stringify(doc, null, 2) : statusLines(doc).join("\n"))
+const render = (doc: StatusDocument, json: boolean): string =>
+  json ? JSON.stringify(doc, null, 2) : statusLines(doc).join("\n")
 
 export async function status(args: CliArgs, out: (text: string) => void): Promise<number> {
   const doc = await projectStatus(args.project, args.loop, Date.now())
@@ -89,7 +90,10 @@ function watchStatus(args: CliArgs, out: (text: string) => void): Promise<number
   })
 }
 
-/** The state folder and its loops folder; before they exist, the nearest folder above them that does (to see them appear). */
+/**
+ * The state folder and its loops folder; before they exist, the nearest folder above them that does (to see them
+ * appear).
+ */
 function watchedDirs(project: string): string[] {
   const stateDir = join(project, STATE_DIR)
   if (existsSync(stateDir)) return [stateDir, join(stateDir, "loops")].filter((dir) => existsSync(dir))
@@ -99,7 +103,10 @@ function watchedDirs(project: string): string[] {
 
 export async function report(args: CliArgs, out: (text: string) => void): Promise<number> {
   const { loops } = await readProjectLoops(args.project)
-  const saved = args.loop === undefined ? loops[0] : (loops.find((l) => l.loop.id === args.loop) ?? loops.find((l) => l.loop.id.startsWith(args.loop as string)))
+  const saved =
+    args.loop === undefined
+      ? loops[0]
+      : (loops.find((l) => l.loop.id === args.loop) ?? loops.find((l) => l.loop.id.startsWith(args.loop as string)))
   if (!saved) {
     out(args.loop === undefined ? `No Ralph loop in ${args.project}.` : `No loop ${args.loop} in ${args.project}.`)
     return 1

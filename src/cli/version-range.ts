@@ -10,7 +10,8 @@ function parse(version: string): { triple: Triple; pre: boolean } | undefined {
 }
 
 function compare(a: { triple: Triple; pre: boolean }, b: { triple: Triple; pre: boolean }): number {
-  for (let i = 0; i < 3; i += 1) if (a.triple[i] !== b.triple[i]) return (a.triple[i] as number) - (b.triple[i] as number)
+  for (let i = 0; i < 3; i += 1)
+    if (a.triple[i] !== b.triple[i]) return (a.triple[i] as number) - (b.triple[i] as number)
   return a.pre === b.pre ? 0 : a.pre ? -1 : 1
 }
 

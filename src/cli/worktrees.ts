@@ -4,7 +4,7 @@
 // the user's branch lacks, unless --force; never one git cannot tell about).
 import { existsSync } from "node:fs"
 import { lstat } from "node:fs/promises"
-import { join, relative } from "node:path"
+import { relative } from "node:path"
 import { archiveWorktreeFiles, MERGED_DIR } from "../worktrees/worktree-archive.js"
 import { listWorktreeFolders, removeWorktree, unmergedCommits, worktreeUncommitted } from "../worktrees/worktree-git.js"
 import { readParallelRun } from "../worktrees/parallel-file.js"
@@ -20,7 +20,9 @@ export async function worktrees(args: CliArgs, out: (line: string) => void): Pro
   const entries = await readWorktrees(args.project)
   const git = new Map((await listWorktreeFolders(args.project)).map((w) => [w.name, w]))
   const lines = worktreeLines(entries.map((e) => ({ name: e.name, state: e.state, loop: e.saved?.loop })))
-  for (const name of git.keys()) if (!entries.some((e) => e.name === name)) lines.push(`- ${name} · git lists it, but its folder is gone (git worktree prune forgets it)`)
+  for (const name of git.keys())
+    if (!entries.some((e) => e.name === name))
+      lines.push(`- ${name} · git lists it, but its folder is gone (git worktree prune forgets it)`)
   const parallel = parallelLines(readParallelRun(args.project))
   if (lines.length === 0 && parallel.length === 0) out(`No worktree loops in ${args.project}.`)
   for (const line of [...lines, ...(parallel.length && lines.length ? [""] : []), ...parallel]) out(line)
@@ -47,12 +49,18 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
     // A live loop's worktree is not clean's to judge (nor a folder without worktree.json): left alone, unsaid.
     if (!cleanVerdict(entry).remove) continue
     if (entry.saved && awaitsEndFiles(endFilesWritten(entry.path, entry.saved), entry.saved.savedAt, now)) {
-      out(`ralph-loop clean: kept the worktree ${entry.name}: its loop ended moments ago and OpenCode is still writing its report there`)
+      out(
+        `ralph-loop clean: kept the worktree ${entry.name}: its loop ended moments ago and OpenCode is still ` +
+          `writing its report there`,
+      )
       continue
     }
     const at = await endedAt(entry)
     if (at === undefined || !(at < now - days * DAY_MS)) {
-      out(`ralph-loop clean: kept the worktree ${entry.name}: its loop ended less than ${days} day${days === 1 ? "" : "s"} ago (--days 0 removes it)`)
+      out(
+        `ralph-loop clean: kept the worktree ${entry.name}: its loop ended less than ${days} ` +
+          `day${days === 1 ? "" : "s"} ago (--days 0 removes it)`,
+      )
       continue
     }
     const branch = entry.state?.branch ?? `ralph/${entry.name}`
@@ -64,13 +72,19 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
       uncommitted = existsSync(entry.path) ? await worktreeUncommitted(entry.path) : []
     } catch (error) {
       // git could not say whether it holds work: it is kept, whatever --force says.
-      out(`ralph-loop clean: kept the worktree ${entry.name}: git could not tell whether it holds work (${message(error)})`)
+      out(
+        `ralph-loop clean: kept the worktree ${entry.name}: git could not tell whether it holds work (${message(error)})`,
+      )
       continue
     }
     if ((ahead > 0 || uncommitted.length > 0) && !args.force) {
       const named = `${uncommitted.slice(0, 5).join(", ")}${uncommitted.length > 5 ? ", …" : ""}`
       const files = `files not in its commit (ignored ones included): ${named}`
-      out(`ralph-loop clean: kept the worktree ${entry.name}: ${ahead > 0 ? `${ahead} commit${ahead === 1 ? "" : "s"} on ${branch} not in your branch` : files} (--force removes it anyway)`)
+      out(
+        `ralph-loop clean: kept the worktree ${entry.name}: ` +
+          `${ahead > 0 ? `${ahead} commit${ahead === 1 ? "" : "s"} on ${branch} not in your branch` : files} ` +
+          `(--force removes it anyway)`,
+      )
       continue
     }
     let archive: string
@@ -78,12 +92,18 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
       archive = await archiveWorktreeFiles(args.project, entry.name, entry.path)
     } catch (error) {
       failed = true
-      out(`ralph-loop clean: kept the worktree ${entry.name}: its loop's files could not be kept in ${MERGED_DIR}/${entry.name}/ (${message(error)})`)
+      out(
+        `ralph-loop clean: kept the worktree ${entry.name}: its loop's files could not be kept in ` +
+          `${MERGED_DIR}/${entry.name}/ (${message(error)})`,
+      )
       continue
     }
     try {
       await removeWorktree(args.project, entry.name, args.force)
-      out(`ralph-loop clean: removed the worktree ${entry.name} and its branch ${branch}; its loop's files are kept in ${relative(args.project, archive)}/`)
+      out(
+        `ralph-loop clean: removed the worktree ${entry.name} and its branch ${branch}; its loop's files are ` +
+          `kept in ${relative(args.project, archive)}/`,
+      )
     } catch (error) {
       failed = true
       out(`ralph-loop clean: could not remove the worktree ${entry.name}: ${message(error)}`)

@@ -10,12 +10,26 @@ import { endedLoop, NO_LOOP, statusAnswer } from "../acts/status.js"
 import { helpText } from "../acts/status-text.js"
 import { replaceText } from "./text.js"
 
-export async function runControl(ctx: RalphContext, command: ControlCommand, sessionID: string, args: string, parts: Part[]): Promise<void> {
+export async function runControl(
+  ctx: RalphContext,
+  command: ControlCommand,
+  sessionID: string,
+  args: string,
+  parts: Part[],
+): Promise<void> {
   const loop = ctx.manager.find(sessionID)
   const result =
-    command === "ralph-status" ? await statusAnswer(ctx, sessionID) : command === "ralph-rollback" ? await rollbackIn(ctx, loop, sessionID, args) : act(ctx, command, loop, args.trim(), sessionID)
+    command === "ralph-status"
+      ? await statusAnswer(ctx, sessionID)
+      : command === "ralph-rollback"
+        ? await rollbackIn(ctx, loop, sessionID, args)
+        : act(ctx, command, loop, args.trim(), sessionID)
   ctx.api.toast(result.variant ?? "info", result.title, result.message.split("\n").slice(0, 3).join("\n"))
-  replaceText(parts, `${CONTROL_MARKER} /${command}\n\n${result.message}\n\n(This message is for the user; the Ralph loop plugin already did it. Reply with just "OK".)`)
+  replaceText(
+    parts,
+    `${CONTROL_MARKER} /${command}\n\n${result.message}\n\n(This message is for the user; the Ralph loop plugin ` +
+      `already did it. Reply with just "OK".)`,
+  )
 }
 
 interface Result {
@@ -30,7 +44,13 @@ async function rollbackIn(ctx: RalphContext, live: Loop | undefined, sessionID: 
   return loop ? rollbackLoop(ctx, loop, args) : NO_LOOP
 }
 
-function act(ctx: RalphContext, command: Exclude<ControlCommand, "ralph-status" | "ralph-rollback">, loop: Loop | undefined, args: string, sessionID: string): Result {
+function act(
+  ctx: RalphContext,
+  command: Exclude<ControlCommand, "ralph-status" | "ralph-rollback">,
+  loop: Loop | undefined,
+  args: string,
+  sessionID: string,
+): Result {
   switch (command) {
     case "ralph-help":
       return { title: "Ralph · help", message: helpText() }

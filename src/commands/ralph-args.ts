@@ -49,9 +49,20 @@ function checkKind(command: string): CheckKind {
 }
 
 /** `prd`: /ralph --prd [PATH] — true for the setting prdPath, else the path given. */
-/** `worktree`: /ralph --worktree [NAME] [--with-changes]; `parallel`: /ralph --prd --parallel N; `story`: /ralph --prd --story ID (that story only). */
+/**
+ * `worktree`: /ralph --worktree [NAME] [--with-changes]; `parallel`: /ralph --prd --parallel N; `story`: /ralph --prd
+ * --story ID (that story only).
+ */
 export type RalphArgs =
-  | { ok: true; task: string; overrides: Partial<Settings>; prd?: string | true; worktree?: WorktreeRequest; parallel?: number; story?: string }
+  | {
+      ok: true
+      task: string
+      overrides: Partial<Settings>
+      prd?: string | true
+      worktree?: WorktreeRequest
+      parallel?: number
+      story?: string
+    }
   | { ok: false; error: string }
 
 export interface WorktreeRequest {
@@ -135,7 +146,12 @@ export function parseRalphArgs(line: string): RalphArgs {
     if (name === "--prd") {
       if (prd !== undefined) return { ok: false, error: "--prd is given twice" }
       const next = tokens[i + 1]
-      const path = eq >= 0 ? token.text.slice(eq + 1).trim() : next && !next.quoted && looksLikePlanPath(next.text) ? next.text : undefined
+      const path =
+        eq >= 0
+          ? token.text.slice(eq + 1).trim()
+          : next && !next.quoted && looksLikePlanPath(next.text)
+            ? next.text
+            : undefined
       if (path === "") return { ok: false, error: "--prd= needs a path (or use --prd alone for the setting prdPath)" }
       prd = path ?? true
       cut.push([token.start, eq < 0 && path !== undefined ? (next as Token).end : token.end])
@@ -145,7 +161,12 @@ export function parseRalphArgs(line: string): RalphArgs {
     if (name === "--worktree") {
       if (worktree) return { ok: false, error: "--worktree is given twice" }
       const next = tokens[i + 1]
-      const named = eq >= 0 ? token.text.slice(eq + 1).trim() : next && !next.quoted && looksLikeWorktreeName(next.text) ? next.text : undefined
+      const named =
+        eq >= 0
+          ? token.text.slice(eq + 1).trim()
+          : next && !next.quoted && looksLikeWorktreeName(next.text)
+            ? next.text
+            : undefined
       if (named !== undefined) {
         const invalid = invalidName(named)
         if (invalid) return { ok: false, error: `--worktree ${invalid}` }
@@ -162,7 +183,8 @@ export function parseRalphArgs(line: string): RalphArgs {
     }
     if (name === "--parallel") {
       const value = eq >= 0 ? token.text.slice(eq + 1) : tokens[i + 1]?.text
-      if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 16) return { ok: false, error: "--parallel needs a number of loops from 1 to 16" }
+      if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 16)
+        return { ok: false, error: "--parallel needs a number of loops from 1 to 16" }
       parallel = Number(value)
       cut.push([token.start, eq >= 0 ? token.end : (tokens[i + 1] as Token).end])
       if (eq < 0) i += 1
@@ -171,7 +193,12 @@ export function parseRalphArgs(line: string): RalphArgs {
     if (name === "--story") {
       if (story !== undefined) return { ok: false, error: "--story is given twice" }
       const next = tokens[i + 1]
-      const value = eq >= 0 ? token.text.slice(eq + 1) : next && (next.quoted || !next.text.startsWith("--")) ? next.text : undefined
+      const value =
+        eq >= 0
+          ? token.text.slice(eq + 1)
+          : next && (next.quoted || !next.text.startsWith("--"))
+            ? next.text
+            : undefined
       const invalid = storyIdProblem(value)
       if (invalid) return { ok: false, error: `--story ${invalid}` }
       story = value as string
@@ -200,7 +227,8 @@ export function parseRalphArgs(line: string): RalphArgs {
       continue
     }
     const parsed = parseValue(spec, raw)
-    if (!parsed.ok) return { ok: false, error: `${name} ${raw === undefined ? "" : `${quote(raw)} `}is not valid: ${parsed.error}` }
+    if (!parsed.ok)
+      return { ok: false, error: `${name} ${raw === undefined ? "" : `${quote(raw)} `}is not valid: ${parsed.error}` }
     if (spec.key in overrides) return { ok: false, error: `${name} is given twice` }
     overrides[spec.key] = parsed.value
     cut.push([token.start, end])
@@ -212,13 +240,29 @@ export function parseRalphArgs(line: string): RalphArgs {
     from = end
   }
   task += line.slice(from)
-  task = task.replace(/[ \t]{2,}/g, " ").replace(/ *\n */g, "\n").trim()
+  task = task
+    .replace(/[ \t]{2,}/g, " ")
+    .replace(/ *\n */g, "\n")
+    .trim()
   if (withChanges && !worktree) return { ok: false, error: "--with-changes goes with --worktree" }
-  if (parallel !== undefined && prd === undefined) return { ok: false, error: "--parallel goes with --prd (it runs a plan's stories in worktrees at once)" }
-  if (parallel !== undefined && worktree) return { ok: false, error: "--parallel makes one worktree per story; leave out --worktree" }
-  if (story !== undefined && prd === undefined) return { ok: false, error: "--story goes with --prd (it runs one story of a plan: /ralph --prd PATH --story ID)" }
-  if (story !== undefined && parallel !== undefined) return { ok: false, error: "--story runs one story in this checkout; --parallel runs the plan's stories in worktrees: give one of them" }
-  if (prd !== undefined && worktree) return { ok: false, error: "a plan loop runs in the project's own tree; --prd --parallel N runs its stories in worktrees (one per story)" }
+  if (parallel !== undefined && prd === undefined)
+    return { ok: false, error: "--parallel goes with --prd (it runs a plan's stories in worktrees at once)" }
+  if (parallel !== undefined && worktree)
+    return { ok: false, error: "--parallel makes one worktree per story; leave out --worktree" }
+  if (story !== undefined && prd === undefined)
+    return { ok: false, error: "--story goes with --prd (it runs one story of a plan: /ralph --prd PATH --story ID)" }
+  if (story !== undefined && parallel !== undefined)
+    return {
+      ok: false,
+      error:
+        "--story runs one story in this checkout; --parallel runs the plan's stories in worktrees: give one of them",
+    }
+  if (prd !== undefined && worktree)
+    return {
+      ok: false,
+      error:
+        "a plan loop runs in the project's own tree; --prd --parallel N runs its stories in worktrees (one per story)",
+    }
   if (worktree) worktree.withChanges = withChanges
   return {
     ok: true,
@@ -234,14 +278,20 @@ export function parseRalphArgs(line: string): RalphArgs {
 /** Why a --story value is no story id (undefined: it can be one; the plan says whether it is). */
 function storyIdProblem(value: string | undefined): string | undefined {
   if (value === undefined) return "needs the id of a story of the plan"
-  if (value.trim() === "" || value.trim() !== value) return `${quote(value)} is not a story id (empty, or with spaces around it)`
+  if (value.trim() === "" || value.trim() !== value)
+    return `${quote(value)} is not a story id (empty, or with spaces around it)`
   if (value.length > 200) return `${quote(value)} is not a story id (longer than 200 characters)`
   // A control character would go into a branch name, a log line and the terminal.
-  for (const ch of value) if (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f) return `${quote(value)} is not a story id (it holds a control character)`
+  for (const ch of value)
+    if (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)
+      return `${quote(value)} is not a story id (it holds a control character)`
   return undefined
 }
 
-function parseValue(spec: FlagSpec, raw: string | undefined): { ok: true; value: unknown } | { ok: false; error: string } {
+function parseValue(
+  spec: FlagSpec,
+  raw: string | undefined,
+): { ok: true; value: unknown } | { ok: false; error: string } {
   const schema = settingSchemas[spec.key] as z.ZodType
   let value: unknown = raw
   if (spec.kind === "switch") {
@@ -253,7 +303,9 @@ function parseValue(spec: FlagSpec, raw: string | undefined): { ok: true; value:
     value = Number(raw)
   }
   const result = schema.safeParse(value)
-  return result.success ? { ok: true, value: result.data } : { ok: false, error: result.error.issues[0]?.message ?? "invalid" }
+  return result.success
+    ? { ok: true, value: result.data }
+    : { ok: false, error: result.error.issues[0]?.message ?? "invalid" }
 }
 
 function suggestFlag(name: string): string {

@@ -23,31 +23,53 @@ export interface WorktreeStart {
 }
 
 /** `full`: refused only because maxParallelLoops worktree loops run already (a later try may start). */
-export type WorktreeStarted = { ok: true; state: WorktreeState; path: string; sessionID: string } | { ok: false; error: string; full?: true }
+export type WorktreeStarted =
+  | { ok: true; state: WorktreeState; path: string; sessionID: string }
+  | { ok: false; error: string; full?: true }
 
 /** Makes the worktree and starts its loop there; the command's own turn is told what happened. */
-export async function startInWorktree(ctx: RalphContext, sessionID: string, start: WorktreeStart, parts: Part[]): Promise<void> {
-  const started = (await launchWorktreeLoop(ctx, sessionID, start)) ?? { ok: false, error: "the worktree loop's launch did not finish (OpenCode's log says why)" }
+export async function startInWorktree(
+  ctx: RalphContext,
+  sessionID: string,
+  start: WorktreeStart,
+  parts: Part[],
+): Promise<void> {
+  const started = (await launchWorktreeLoop(ctx, sessionID, start)) ?? {
+    ok: false,
+    error: "the worktree loop's launch did not finish (OpenCode's log says why)",
+  }
   if (!started.ok) {
     ctx.api.toast("error", "Ralph · not started", `/ralph --worktree: ${started.error}`)
-    replaceText(parts, `The user typed /ralph --worktree but no Ralph loop was started: ${started.error}. Tell them exactly that in one or two sentences and do nothing else.`)
+    replaceText(
+      parts,
+      `The user typed /ralph --worktree but no Ralph loop was started: ${started.error}. Tell them exactly that ` +
+        `in one or two sentences and do nothing else.`,
+    )
     return
   }
   const where = relative(ctx.directory, started.path)
   replaceText(
     parts,
-    `A Ralph loop now runs on this task in its own git worktree ${where} (branch ${started.state.branch}); this session only shows its progress. Tell the user that in one sentence and do nothing else. The task: ${start.task}`,
+    `A Ralph loop now runs on this task in its own git worktree ${where} (branch ${started.state.branch}); this ` +
+      `session only shows its progress. Tell the user that in one sentence and do nothing else. The task: ${start.task}`,
   )
 }
 
 /** The launch as a job of the runner; undefined when it did not finish. */
-export async function launchWorktreeLoop(ctx: RalphContext, fromSession: string, start: WorktreeStart): Promise<WorktreeStarted | undefined> {
+export async function launchWorktreeLoop(
+  ctx: RalphContext,
+  fromSession: string,
+  start: WorktreeStart,
+): Promise<WorktreeStarted | undefined> {
   let started: WorktreeStarted | undefined
   await ctx.runner.worktreeJobNow(
     `launch of a worktree loop from ${fromSession}`,
-    locked(ctx.parallel.lock, (function* () {
-      started = yield* launchWorktree(ctx, fromSession, start)
-    })()),
+    locked(
+      ctx.parallel.lock,
+      (function* () {
+        started = yield* launchWorktree(ctx, fromSession, start)
+      })(),
+    ),
   )
   return started
 }

@@ -12,7 +12,10 @@ export interface TypedCommand {
 
 const isTuiCommand = (name: string): name is TuiCommandName => (TUI_COMMANDS as readonly string[]).includes(name)
 
-/** `text` (a message's typed text, trimmed) read as `/<name>` or `/<name> <args>`; undefined for anything else. Linear in `text`. */
+/**
+ * `text` (a message's typed text, trimmed) read as `/<name>` or `/<name> <args>`; undefined for anything else. Linear
+ * in `text`.
+ */
 export function typedCommand(text: string): TypedCommand | undefined {
   if (!text.startsWith("/")) return undefined
   const space = text.search(/\s/)

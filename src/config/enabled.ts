@@ -26,7 +26,8 @@ function readJsonc(file: string): Record<string, unknown> | undefined {
   }
 }
 
-const first = (dir: string, names: readonly string[]) => names.map((name) => join(dir, name)).find((file) => existsSync(file))
+const first = (dir: string, names: readonly string[]) =>
+  names.map((name) => join(dir, name)).find((file) => existsSync(file))
 
 export function enabledBySettings(directory: string, globalDir: string, options: unknown): boolean {
   const layers: Array<Record<string, unknown> | undefined> = []

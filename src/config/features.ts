@@ -2,7 +2,15 @@
 // `disabled_hooks`). A disabled feature does nothing at all — not even the reads it would need.
 import type { Settings } from "./schema.js"
 
-export const FEATURES = ["todo-continuation", "keyword", "auto-continue", "system-prompt", "tool-guard", "remember", "progress-log"] as const
+export const FEATURES = [
+  "todo-continuation",
+  "keyword",
+  "auto-continue",
+  "system-prompt",
+  "tool-guard",
+  "remember",
+  "progress-log",
+] as const
 export type Feature = (typeof FEATURES)[number]
 
 /** Whether `feature` acts under `settings`: not disabled — and auto-continue only when turned on. */

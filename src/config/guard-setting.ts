@@ -13,18 +13,19 @@ const modeSchema = z.enum(GUARD_MODES)
 export const guardSettingSchema = z
   .union([
     modeSchema,
-    z
-      .strictObject({
-        mode: modeSchema.default("refuse").describe("refuse (default), warn or off."),
-        accept: z
-          .array(z.string().trim().min(1, "must not be empty"))
-          .max(200, "at most 200 keys")
-          .default([])
-          .describe("Findings accepted, by the key the prompt and `ralph-loop status` name (kind:file:name:text)."),
-      }),
+    z.strictObject({
+      mode: modeSchema.default("refuse").describe("refuse (default), warn or off."),
+      accept: z
+        .array(z.string().trim().min(1, "must not be empty"))
+        .max(200, "at most 200 keys")
+        .default([])
+        .describe("Findings accepted, by the key the prompt and `ralph-loop status` name (kind:file:name:text)."),
+    }),
   ])
   .describe(
-    "The guard on a claim of done: changes since the loop began that skip, focus or remove tests, change what a check runs, or add suppressions. refuse (default): the claim is refused like a failing check; warn: recorded only; off. Or { mode, accept: [keys] } to accept named findings.",
+    "The guard on a claim of done: changes since the loop began that skip, focus or remove tests, change what a " +
+      "check runs, or add suppressions. refuse (default): the claim is refused like a failing check; warn: " +
+      "recorded only; off. Or { mode, accept: [keys] } to accept named findings.",
   )
 export type GuardSetting = z.output<typeof guardSettingSchema>
 

@@ -47,8 +47,13 @@ export function loadSettings(sources: SettingsSources): LoadedSettings {
   const display = (file: string) => (isInside(sources.directory, file) ? relative(sources.directory, file) : file)
 
   const scopes = [
-    ...(sources.globalDir ? [{ blocks: [sources.globalDir], files: SETTINGS_FILES.map((name) => join(sources.globalDir as string, name)) }] : []),
-    { blocks: [sources.directory, join(sources.directory, OPENCODE_DIR)], files: SETTINGS_FILES.map((name) => join(sources.directory, OPENCODE_DIR, name)) },
+    ...(sources.globalDir
+      ? [{ blocks: [sources.globalDir], files: SETTINGS_FILES.map((name) => join(sources.globalDir as string, name)) }]
+      : []),
+    {
+      blocks: [sources.directory, join(sources.directory, OPENCODE_DIR)],
+      files: SETTINGS_FILES.map((name) => join(sources.directory, OPENCODE_DIR, name)),
+    },
   ]
   for (const scope of scopes) {
     for (const dir of scope.blocks) {
@@ -56,8 +61,17 @@ export function loadSettings(sources: SettingsSources): LoadedSettings {
       const block = file && readBlock(file)
       if (!file || !block) continue
       files.push(file)
-      if ("unreadable" in block) problems.push({ source: display(file), message: `${block.unreadable}; its "${BLOCK_KEY}" block is skipped` })
-      else settings = applyLayer(settings, block.block, `${display(file)} "${BLOCK_KEY}"`, problems, sources.directory, explicit)
+      if ("unreadable" in block)
+        problems.push({ source: display(file), message: `${block.unreadable}; its "${BLOCK_KEY}" block is skipped` })
+      else
+        settings = applyLayer(
+          settings,
+          block.block,
+          `${display(file)} "${BLOCK_KEY}"`,
+          problems,
+          sources.directory,
+          explicit,
+        )
     }
     const file = scope.files.find((f) => existsSync(f))
     if (!file) continue
@@ -66,7 +80,8 @@ export function loadSettings(sources: SettingsSources): LoadedSettings {
     if (layer) settings = applyLayer(settings, layer, display(file), problems, sources.directory, explicit)
   }
   if (sources.options !== undefined) {
-    if (isPlainObject(sources.options)) settings = applyLayer(settings, sources.options, "plugin options", problems, sources.directory, explicit)
+    if (isPlainObject(sources.options))
+      settings = applyLayer(settings, sources.options, "plugin options", problems, sources.directory, explicit)
     else problems.push({ source: "plugin options", message: "must be an object" })
   }
   return { settings, explicit, problems, files }
@@ -85,7 +100,8 @@ function readBlock(file: string): { block: Record<string, unknown> } | { unreada
     if (!read.ok) return undefined
     const text = read.text
     const deep = tooDeepAt(text)
-    if (deep !== undefined) return text.includes(`"${BLOCK_KEY}"`) ? { unreadable: nestedTooDeeply(text, deep) } : undefined
+    if (deep !== undefined)
+      return text.includes(`"${BLOCK_KEY}"`) ? { unreadable: nestedTooDeeply(text, deep) } : undefined
     const errors: ParseError[] = []
     const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false })
     const block = isPlainObject(value) ? value[BLOCK_KEY] : undefined
@@ -93,7 +109,9 @@ function readBlock(file: string): { block: Record<string, unknown> } | { unreada
     const first = errors[0]
     if (first) {
       const { line, column } = position(text, first.offset)
-      return { unreadable: `has a syntax error (${printParseErrorCode(first.error)} at line ${line}, column ${column})` }
+      return {
+        unreadable: `has a syntax error (${printParseErrorCode(first.error)} at line ${line}, column ${column})`,
+      }
     }
     return isPlainObject(block) ? { block } : undefined
   } catch {
@@ -121,7 +139,9 @@ function readLayer(file: string, source: string, problems: ConfigProblem[]): Rec
     const { line, column } = position(text, first.offset)
     problems.push({
       source,
-      message: `is not valid JSONC (${printParseErrorCode(first.error)} at line ${line}, column ${column}); the whole file is ignored`,
+      message:
+        `is not valid JSONC (${printParseErrorCode(first.error)} at line ${line}, column ${column}); the ` +
+        `whole file is ignored`,
     })
     return undefined
   }
@@ -132,7 +152,14 @@ function readLayer(file: string, source: string, problems: ConfigProblem[]): Rec
   return value
 }
 
-function applyLayer(base: Settings, layer: Record<string, unknown>, source: string, problems: ConfigProblem[], directory: string, explicit: Set<SettingKey>): Settings {
+function applyLayer(
+  base: Settings,
+  layer: Record<string, unknown>,
+  source: string,
+  problems: ConfigProblem[],
+  directory: string,
+  explicit: Set<SettingKey>,
+): Settings {
   const next: Record<string, unknown> = { ...base }
   for (const [key, value] of Object.entries(layer)) {
     if (key === "$schema") continue
@@ -143,12 +170,15 @@ function applyLayer(base: Settings, layer: Record<string, unknown>, source: stri
     const result = settingSchemas[key as SettingKey].safeParse(value)
     // Strictly inside: the project root itself would make the whole project "the loop's files".
     if (result.success && key === "summaryPath" && !isStrictlyInside(directory, result.data as string))
-      problems.push({ source, key, message: `${describe(value)} points outside the project; using ${JSON.stringify(base.summaryPath)}` })
+      problems.push({
+        source,
+        key,
+        message: `${describe(value)} points outside the project; using ${JSON.stringify(base.summaryPath)}`,
+      })
     else if (result.success) {
       next[key] = result.data
       explicit.add(key as SettingKey)
-    }
-    else {
+    } else {
       const issue = result.error.issues[0]
       // A key inside an object setting is named with it ("notify.webhook"); an array's index is not.
       const inside = typeof issue?.path[0] === "string" ? issue.path.filter((p) => typeof p === "string") : []
@@ -170,7 +200,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value)
 }
 
-/** A bad value as a message shows it: short, and without the webhook or any URL's userinfo, path and query (src/files/redact.ts). */
+/**
+ * A bad value as a message shows it: short, and without the webhook or any URL's userinfo, path and query
+ * (src/files/redact.ts).
+ */
 function describe(value: unknown): string {
   let text: string
   try {

@@ -28,7 +28,13 @@ export function kindOf(schema: JsonSchema): string {
     // A bound the value may not take itself (`positive()`: more than 0) is not written as a range that includes it.
     if (min === undefined && schema.exclusiveMinimum !== undefined)
       return ` more than ${schema.exclusiveMinimum}${max !== undefined ? `, at most ${max}` : ""}`
-    return min !== undefined && max !== undefined ? ` ${min}–${max}` : min !== undefined ? ` ≥ ${min}` : max !== undefined ? ` ≤ ${max}` : ""
+    return min !== undefined && max !== undefined
+      ? ` ${min}–${max}`
+      : min !== undefined
+        ? ` ≥ ${min}`
+        : max !== undefined
+          ? ` ≤ ${max}`
+          : ""
   }
   switch (schema.type) {
     case "integer":
@@ -40,9 +46,19 @@ export function kindOf(schema: JsonSchema): string {
     case "string":
       return "text"
     case "array":
-      return `list of ${schema.items ? kindOf(schema.items).replace(/^text$/, "texts").replace(/^object/, "objects") : "values"}`
+      return `list of ${
+        schema.items
+          ? kindOf(schema.items)
+              .replace(/^text$/, "texts")
+              .replace(/^object/, "objects")
+          : "values"
+      }`
     case "object":
-      return schema.properties ? `object (${Object.keys(schema.properties).map((k) => `\`${k}\``).join(", ")})` : "object"
+      return schema.properties
+        ? `object (${Object.keys(schema.properties)
+            .map((k) => `\`${k}\``)
+            .join(", ")})`
+        : "object"
     default:
       return "value"
   }
@@ -73,7 +89,7 @@ const LIMITS_SECTION = [
   "- A plan loop keeps both as set: it stops after `maxIterations` iterations in all, or when one story has",
   "  used `maxRetries` restarts without being verified done (the stop names the story).",
   "- Whenever a value you set (a file or a flag, not a default) is raised or cannot be reached because of",
-  "  the other, the loop's start says so in a \"Ralph · settings adjusted\" toast. `/ralph-status` and",
+  '  the other, the loop\'s start says so in a "Ralph · settings adjusted" toast. `/ralph-status` and',
   "  `ralph-loop status` show the limits in force (`Limits: …`) and the restarts used.",
 ]
 
@@ -85,7 +101,7 @@ export function configurationReference(): string {
     "",
     "Settings are read, later winning, from: the built-in defaults ← `$XDG_CONFIG_HOME/opencode/ralph-loop.jsonc`",
     "(global) ← `<project>/.opencode/ralph-loop.jsonc` (or `.json`) ← the plugin's options in `opencode.json`",
-    "← the flags of one `/ralph` call. A seed-000 `\"ralph-loop\": {…}` block in an `opencode.json(c)` is read",
+    '← the flags of one `/ralph` call. A seed-000 `"ralph-loop": {…}` block in an `opencode.json(c)` is read',
     "just below the ralph-loop file of the same scope. `ralph-loop.schema.json` in the package is the JSON",
     "Schema of the file (editors complete and check keys with its `$schema`). A bad value is reported by",
     "file and key, and the value from the layer below is kept.",

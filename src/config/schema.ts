@@ -34,15 +34,23 @@ export type NotifyEvent = (typeof NOTIFY_EVENTS)[number]
 
 export const notifySchema = z
   .strictObject({
-    desktop: z.boolean().default(true).describe("A desktop notification (notify-send, osascript, a PowerShell toast) where the platform has one."),
+    desktop: z
+      .boolean()
+      .default(true)
+      .describe("A desktop notification (notify-send, osascript, a PowerShell toast) where the platform has one."),
     webhook: z
       .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
       .optional()
-      .describe("A URL that gets a JSON POST per notification (loop, task, event, reason, iterations, tokens, cost, report, text — `text` for Slack)."),
+      .describe(
+        "A URL that gets a JSON POST per notification (loop, task, event, reason, iterations, tokens, cost, " +
+          "report, text — `text` for Slack).",
+      ),
     on: z
       .array(z.enum(NOTIFY_EVENTS))
       .default([...NOTIFY_EVENTS])
-      .describe("Which events notify: ended (any reason), breaker (it opened), waiting (a wait of more than a minute)."),
+      .describe(
+        "Which events notify: ended (any reason), breaker (it opened), waiting (a wait of more than a minute).",
+      ),
   })
   .describe("Notifications when a loop ends, its circuit breaker opens, or it waits more than a minute.")
 export type NotifySettings = z.output<typeof notifySchema>
@@ -62,18 +70,22 @@ export const settingSchemas = {
     .int("must be a whole number")
     .min(0, "must be 0 or more")
     .max(1000, "must be at most 1000")
-    .describe("How many times the loop restarts a task not done yet (a plan loop: the current story, counted again from each story done); then it stops with a warning. See Iterations and retries below."),
+    .describe(
+      "How many times the loop restarts a task not done yet (a plan loop: the current story, counted again from " +
+        "each story done); then it stops with a warning. See Iterations and retries below.",
+    ),
   summaryPath: z
     .string()
     .trim()
     .min(1, "must not be empty")
     .describe("Directory, relative to the project, for <summaryPath>/<sessionID>/ralph_summary.md."),
-  autoRestart: z
-    .boolean()
-    .describe("false: report a missing promise with a toast instead of re-prompting."),
+  autoRestart: z.boolean().describe("false: report a missing promise with a toast instead of re-prompting."),
   strategy: z
     .enum(STRATEGIES)
-    .describe("recreate: fresh session, old one archived and deleted; fresh: fresh session, old one kept; continue: re-prompt the same session."),
+    .describe(
+      "recreate: fresh session, old one archived and deleted; fresh: fresh session, old one kept; continue: " +
+        "re-prompt the same session.",
+    ),
   activation: z
     .enum(["command", "always"])
     .describe("command: loops start with /ralph <task>; always: the first message of every new session starts one."),
@@ -82,13 +94,18 @@ export const settingSchemas = {
     .int("must be a whole number")
     .min(1, "must be at least 1")
     .max(10_000, "must be at most 10000")
-    .describe("Model turns of one loop at most (a plan loop: of all its stories together). In a loop without a plan, a maxRetries set later raises it; see Iterations and retries below."),
+    .describe(
+      "Model turns of one loop at most (a plan loop: of all its stories together). In a loop without a plan, a " +
+        "maxRetries set later raises it; see Iterations and retries below.",
+    ),
   maxCallsPerHour: z
     .number()
     .int("must be a whole number")
     .min(1, "must be at least 1")
     .max(100_000, "must be at most 100000")
-    .describe("Prompts and summaries the plugin may send per window; at the limit the loop waits for the window to reset."),
+    .describe(
+      "Prompts and summaries the plugin may send per window; at the limit the loop waits for the window to reset.",
+    ),
   rateLimitWindowMinutes: z
     .number()
     .positive("must be more than 0")
@@ -129,7 +146,10 @@ export const settingSchemas = {
     .number()
     .positive("must be more than 0")
     .max(3600, "must be at most 3600")
-    .describe("First wait after a usage limit or a transient provider failure when the provider gave no reset time; doubles each time."),
+    .describe(
+      "First wait after a usage limit or a transient provider failure when the provider gave no reset time; " +
+        "doubles each time.",
+    ),
   backoffMaxMinutes: z
     .number()
     .positive("must be more than 0")
@@ -139,45 +159,75 @@ export const settingSchemas = {
     .number()
     .positive("must be more than 0")
     .max(168, "must be at most 168 (a week)")
-    .describe("Longest wait for a usage limit (quota, rate limit, overload) to reset; the loop then tries again. It waits until the reset the provider names, or backs off from backoffBaseSeconds."),
-  statusBlock: z
-    .boolean()
-    .describe("Ask the model to end each turn with a ---RALPH_STATUS--- block (read as a hint)."),
+    .describe(
+      "Longest wait for a usage limit (quota, rate limit, overload) to reset; the loop then tries again. It " +
+        "waits until the reset the provider names, or backs off from backoffBaseSeconds.",
+    ),
+  statusBlock: z.boolean().describe("Ask the model to end each turn with a ---RALPH_STATUS--- block (read as a hint)."),
   exitGate: z
     .enum(["promise", "dual", "either"])
-    .describe("promise: the promise ends the loop; dual: 2+ completion indicators in a row and EXIT_SIGNAL: true; either: one of the two."),
+    .describe(
+      "promise: the promise ends the loop; dual: 2+ completion indicators in a row and EXIT_SIGNAL: true; " +
+        "either: one of the two.",
+    ),
   checks: z
     .array(checkSchema)
     .max(20, "at most 20 checks")
-    .describe("Commands the plugin runs in the project to verify the work (name, command, kind, timeoutSeconds). Empty: detected."),
+    .describe(
+      "Commands the plugin runs in the project to verify the work (name, command, kind, timeoutSeconds). Empty: detected.",
+    ),
   autoDetectChecks: z
     .boolean()
-    .describe("With no checks configured, detect them: tsconfig.json → tsc, a test script → npm test, ESLint, ruff/pytest, ast-grep — each only if installed."),
+    .describe(
+      "With no checks configured, detect them: tsconfig.json → tsc, a test script → npm test, ESLint, " +
+        "ruff/pytest, ast-grep — each only if installed.",
+    ),
   autoCommit: z
     .boolean()
-    .describe("After the plugin verified a plan story done, commit the loop's changed files on the current branch as \"story <id>: <title>\" (with the repository's hooks; never on a detached HEAD or with a conflict). A file you edit yourself while the loop runs counts as the loop's (the plugin cannot tell who wrote it): keep your own edits out of the project meanwhile, or leave this off."),
+    .describe(
+      "After the plugin verified a plan story done, commit the loop's changed files on the current branch as " +
+        '"story <id>: <title>" (with the repository\'s hooks; never on a detached HEAD or with a conflict). A ' +
+        "file you edit yourself while the loop runs counts as the loop's (the plugin cannot tell who wrote it): " +
+        "keep your own edits out of the project meanwhile, or leave this off.",
+    ),
   worktree: z
     .boolean()
-    .describe("Every /ralph with a task runs in its own git worktree (.opencode/ralph-loop/worktrees/<NAME>, branch ralph/<NAME>) and is merged back by mergeStrategy when it completes; as the flag --worktree. A plan loop (--prd) still runs in the project's tree; --prd --parallel N runs its stories in worktrees."),
+    .describe(
+      "Every /ralph with a task runs in its own git worktree (.opencode/ralph-loop/worktrees/<NAME>, branch " +
+        "ralph/<NAME>) and is merged back by mergeStrategy when it completes; as the flag --worktree. A plan loop " +
+        "(--prd) still runs in the project's tree; --prd --parallel N runs its stories in worktrees.",
+    ),
   mergeStrategy: z
     .enum(MERGE_STRATEGIES)
-    .describe("What a completed worktree loop's branch does: ff-or-branch (fast-forward your branch if it has not moved and the work tree is clean, else keep the branch and say how to merge), merge (a merge commit; a conflict keeps the branch and names the files), none (keep the branch)."),
+    .describe(
+      "What a completed worktree loop's branch does: ff-or-branch (fast-forward your branch if it has not moved " +
+        "and the work tree is clean, else keep the branch and say how to merge), merge (a merge commit; a conflict " +
+        "keeps the branch and names the files), none (keep the branch).",
+    ),
   maxParallelLoops: z
     .number()
     .int("must be a whole number")
     .min(1, "must be at least 1")
     .max(16, "must be at most 16")
-    .describe("Worktree loops of one project running at once (/ralph --worktree, /ralph --prd --parallel N); a loop beyond it is refused."),
+    .describe(
+      "Worktree loops of one project running at once (/ralph --worktree, /ralph --prd --parallel N); a loop " +
+        "beyond it is refused.",
+    ),
   enabled: z
     .boolean()
-    .describe("false: the plugin is off — no commands, no hooks — from OpenCode's next start, as RALPH_LOOP_DISABLE=1 (any settings layer; the last that sets it wins)."),
+    .describe(
+      "false: the plugin is off — no commands, no hooks — from OpenCode's next start, as RALPH_LOOP_DISABLE=1 " +
+        "(any settings layer; the last that sets it wins).",
+    ),
   checkAfter: z
     .enum(["claim", "iteration"])
     .describe("claim: run the checks when the model claims completion; iteration: after every iteration too."),
   completeOnCriteria: z
     .boolean()
     .describe(
-      "A loop started with its criteria as flags (--zero-errors, --zero-warnings, --zero-security, --tests-pass, --check) completes when they all hold after an iteration that changed the work tree, without waiting for the promise (seed 004). false: such loops end on the promise only.",
+      "A loop started with its criteria as flags (--zero-errors, --zero-warnings, --zero-security, --tests-pass, " +
+        "--check) completes when they all hold after an iteration that changed the work tree, without waiting for " +
+        "the promise (seed 004). false: such loops end on the promise only.",
     ),
   zeroErrors: z.boolean().describe("A completion claim needs zero errors from the checks."),
   zeroWarnings: z.boolean().describe("A completion claim needs zero warnings from the checks."),
@@ -188,7 +238,9 @@ export const settingSchemas = {
     .int("must be a whole number")
     .min(1, "must be at least 1")
     .max(1000, "must be at most 1000")
-    .describe("Check runs in a row that still find issues, without fewer of them, that stop the loop (passing runs never do)."),
+    .describe(
+      "Check runs in a row that still find issues, without fewer of them, that stop the loop (passing runs never do).",
+    ),
   resumeOnStart: z
     .enum(["auto", "ask"])
     .describe("After OpenCode restarts, active loops go on by themselves (auto) or wait for /ralph-resume (ask)."),
@@ -200,7 +252,9 @@ export const settingSchemas = {
     .describe("How long the plugin lets late events arrive after an idle before it acts on it."),
   requireTodosDone: z
     .boolean()
-    .describe("A completion claim needs every todo of the session done (or cancelled); open ones are named in the next prompt."),
+    .describe(
+      "A completion claim needs every todo of the session done (or cancelled); open ones are named in the next prompt.",
+    ),
   memoryMaxEntries: z
     .number()
     .int("must be a whole number")
@@ -217,11 +271,14 @@ export const settingSchemas = {
     .string()
     .trim()
     .min(1, "must not be empty")
-    .describe("The plan file, relative to the project: /ralph-plan writes it, /ralph --prd works through it (one user story per iteration)."),
+    .describe(
+      "The plan file, relative to the project: /ralph-plan writes it, /ralph --prd works through it (one user " +
+        "story per iteration).",
+    ),
   completionMarkers: z
     .array(literal)
     .max(20, "at most 20 markers")
-    .describe("Extra literal markers (e.g. \"<jikime:done />\") that count as the promise wherever the promise is read."),
+    .describe('Extra literal markers (e.g. "<jikime:done />") that count as the promise wherever the promise is read.'),
   disabledFeatures: z
     .array(featureName)
     .describe(`Features switched off: ${FEATURES.join(", ")}. A disabled feature does nothing at all.`),
@@ -229,7 +286,9 @@ export const settingSchemas = {
     .number()
     .min(0, "must be 0 or more")
     .max(300, "must be at most 300")
-    .describe("todo-continuation: the countdown, in seconds, before a session that stopped with open todos is continued."),
+    .describe(
+      "todo-continuation: the countdown, in seconds, before a session that stopped with open todos is continued.",
+    ),
   todoContinuationMax: z
     .number()
     .int("must be a whole number")
@@ -239,10 +298,15 @@ export const settingSchemas = {
   keywords: z
     .array(literal.trim())
     .max(20, "at most 20 keywords")
-    .describe("keyword: a typed message starting with one of these (any case) starts a loop with the rest as the task."),
+    .describe(
+      "keyword: a typed message starting with one of these (any case) starts a loop with the rest as the task.",
+    ),
   autoContinue: z
     .boolean()
-    .describe("auto-continue: after a turn that changed files in a session without a loop, run the fast checks and continue while they report errors."),
+    .describe(
+      "auto-continue: after a turn that changed files in a session without a loop, run the fast checks and " +
+        "continue while they report errors.",
+    ),
   autoContinueMax: z
     .number()
     .int("must be a whole number")
@@ -259,15 +323,41 @@ export const settingSchemas = {
             .string()
             .regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"')
             .optional()
-            .describe("The reviewer's model, as \"provider/model\" (default: OpenCode's small_model, else the loop session's model)."),
-          agent: z.string().trim().min(1, "must not be empty").optional().describe("The reviewer's agent (default: ralph-review, a read-only agent the plugin defines)."),
-          maxDiffChars: z.number().int("must be a whole number").min(1_000, "must be at least 1000").max(1_000_000, "must be at most 1000000").default(60_000).describe("The diff sent to the reviewer is cut at this many characters (the cut is said)."),
-          maxRejections: z.number().int("must be a whole number").min(1, "must be at least 1").max(20, "must be at most 20").default(3).describe("Rejections in a row that stop the loop (reason review)."),
-          keep: z.boolean().default(false).describe("Keep each review session instead of deleting it after its verdict."),
+            .describe(
+              "The reviewer's model, as \"provider/model\" (default: OpenCode's small_model, else the loop " +
+                "session's model).",
+            ),
+          agent: z
+            .string()
+            .trim()
+            .min(1, "must not be empty")
+            .optional()
+            .describe("The reviewer's agent (default: ralph-review, a read-only agent the plugin defines)."),
+          maxDiffChars: z
+            .number()
+            .int("must be a whole number")
+            .min(1_000, "must be at least 1000")
+            .max(1_000_000, "must be at most 1000000")
+            .default(60_000)
+            .describe("The diff sent to the reviewer is cut at this many characters (the cut is said)."),
+          maxRejections: z
+            .number()
+            .int("must be a whole number")
+            .min(1, "must be at least 1")
+            .max(20, "must be at most 20")
+            .default(3)
+            .describe("Rejections in a row that stop the loop (reason review)."),
+          keep: z
+            .boolean()
+            .default(false)
+            .describe("Keep each review session instead of deleting it after its verdict."),
         })
         .strict(),
     ])
-    .describe("A second opinion before a loop completes: once a completion claim passes the checks, a fresh review session judges the change (true, or an object of options; /ralph --review)."),
+    .describe(
+      "A second opinion before a loop completes: once a completion claim passes the checks, a fresh review " +
+        "session judges the change (true, or an object of options; /ralph --review).",
+    ),
   guard: guardSettingSchema,
 } as const
 

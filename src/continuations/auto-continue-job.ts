@@ -26,10 +26,15 @@ export function* autoContinue(ctx: JobContext, sessionID: string, turn: Turn, st
   const tree = yield* io({ kind: "fingerprint" })
   watch.baselineTaken(sessionID, tree)
   if (before === undefined || tree === undefined || tree === before || !still()) return false
-  const configured = settings.checks.length > 0 ? settings.checks : settings.autoDetectChecks ? yield* io({ kind: "detect-checks" }) : []
+  const configured =
+    settings.checks.length > 0 ? settings.checks : settings.autoDetectChecks ? yield* io({ kind: "detect-checks" }) : []
   const checks = configured.filter((check) => FAST_KINDS.has(check.kind))
   if (checks.length === 0 || !still()) return false
-  yield* notify({ variant: "info", title: "Ralph · auto-continue", message: `Files changed: running ${checks.map((c) => c.name).join(", ")}…` })
+  yield* notify({
+    variant: "info",
+    title: "Ralph · auto-continue",
+    message: `Files changed: running ${checks.map((c) => c.name).join(", ")}…`,
+  })
   const results = yield* io({ kind: "auto-checks", sessionID, checks })
   const failed = results.filter((r) => r.status === "failed")
   const errors = failed.reduce((sum, r) => sum + Math.max(1, r.errors), 0)
@@ -39,7 +44,12 @@ export function* autoContinue(ctx: JobContext, sessionID: string, turn: Turn, st
   watch.autoStepped(sessionID, next)
   if (step.type === "continue") {
     const text = autoPrompt(errors, snapshotOf(step.n, ctx.now(), failed), step.n, settings.autoContinueMax)
-    yield* io({ kind: "continue", sessionID, feature: "auto-continue", input: { text, agent: turn.agent, model: turn.model } })
+    yield* io({
+      kind: "continue",
+      sessionID,
+      feature: "auto-continue",
+      input: { text, agent: turn.agent, model: turn.model },
+    })
   } else if (step.type !== "pass") yield* notify(autoEndedNotice(step.type, errors, settings.autoContinueMax))
   yield* log("info", `auto-continue checks of ${sessionID}: ${errors} error(s) → ${step.type}`)
   return step.type !== "pass"

@@ -31,7 +31,11 @@ export function nextAutoStep(run: AutoRun, errors: number, max: number): { step:
   const history = [...run.errors, errors]
   if (errors === 0) return { step: { type: "pass" }, next: { ...run, errors: history } }
   const runs = stagnantRuns(history)
-  if (runs >= STAGNANT_RUNS) return { step: { type: "stagnant", errors, runs }, next: { ...run, errors: history, ended: true } }
+  if (runs >= STAGNANT_RUNS)
+    return { step: { type: "stagnant", errors, runs }, next: { ...run, errors: history, ended: true } }
   if (run.count >= max) return { step: { type: "limit", errors }, next: { ...run, errors: history, ended: true } }
-  return { step: { type: "continue", errors, n: run.count + 1 }, next: { count: run.count + 1, errors: history, ended: false } }
+  return {
+    step: { type: "continue", errors, n: run.count + 1 },
+    next: { count: run.count + 1, errors: history, ended: false },
+  }
 }

@@ -47,7 +47,12 @@ function* settled(ctx: JobContext, sessionID: string, moment: Moment, todoOn: bo
     if (autoOn && (yield* autoContinue(ctx, sessionID, turn, still))) return
     if (todoOn) yield* todoContinuation(ctx, sessionID, turn, still)
   } catch (error) {
-    yield { kind: "log", level: "warn", message: `continuation of ${sessionID} failed: ${error instanceof Error ? error.message : String(error)}`, cause: error }
+    yield {
+      kind: "log",
+      level: "warn",
+      message: `continuation of ${sessionID} failed: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    }
   }
 }
 

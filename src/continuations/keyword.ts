@@ -5,6 +5,8 @@
 export function keywordArguments(text: string, keywords: readonly string[]): string | undefined {
   const start = text.trimStart()
   const lower = start.toLowerCase()
-  const hit = keywords.filter((k) => k.length > 0 && lower.startsWith(k.toLowerCase())).sort((a, b) => b.length - a.length)[0]
+  const hit = keywords
+    .filter((k) => k.length > 0 && lower.startsWith(k.toLowerCase()))
+    .sort((a, b) => b.length - a.length)[0]
   return hit === undefined ? undefined : start.slice(hit.length).trim()
 }

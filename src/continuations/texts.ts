@@ -9,7 +9,8 @@ export const TODO_MARKER = "[Ralph · todo continuation"
 export const AUTO_MARKER = "Ralph Loop: AUTO-CONTINUE"
 
 /** A message the continuations sent (not one the user typed). */
-export const isContinuationText = (text: string): boolean => text.startsWith(TODO_MARKER) || text.startsWith(AUTO_MARKER)
+export const isContinuationText = (text: string): boolean =>
+  text.startsWith(TODO_MARKER) || text.startsWith(AUTO_MARKER)
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 const seconds = (s: number) => `${Number.isInteger(s) ? s : s.toFixed(1)} s`
@@ -18,7 +19,9 @@ export function countdownNotice(open: readonly Todo[], delaySeconds: number, n: 
   return {
     variant: "info",
     title: `Ralph · continuing in ${seconds(delaySeconds)} — ${plural(open.length, "open todo")} · type or Esc to stop`,
-    message: `${open.map((t) => `- ${t.content}`).join("\n")}\n(continuation ${n} of ${max}; disabledFeatures: ["todo-continuation"] turns this off)`,
+    message:
+      `${open.map((t) => `- ${t.content}`).join("\n")}\n(continuation ${n} of ${max}; disabledFeatures: ` +
+      `["todo-continuation"] turns this off)`,
     duration: Math.max(3_000, delaySeconds * 1000 + 1_000),
   }
 }
@@ -27,7 +30,9 @@ export function todoLimitNotice(open: readonly Todo[], max: number): Notice {
   return {
     variant: "warning",
     title: "Ralph · todo continuation stopped",
-    message: `${plural(max, "continuation")} in a row without a todo completed (todoContinuationMax); ${plural(open.length, "todo")} still open. Nothing more is sent until you write.`,
+    message:
+      `${plural(max, "continuation")} in a row without a todo completed (todoContinuationMax); ` +
+      `${plural(open.length, "todo")} still open. Nothing more is sent until you write.`,
     duration: 15_000,
   }
 }
@@ -36,7 +41,8 @@ export function todoPrompt(open: readonly Todo[], n: number, max: number): strin
   return [
     `${TODO_MARKER} ${n} of ${max}]`,
     "",
-    "You stopped while these todos are still open. Continue with them now, the next one first, and mark each one completed in the todo list as soon as it is done (or cancelled if it is no longer needed):",
+    "You stopped while these todos are still open. Continue with them now, the next one first, and mark each one " +
+      "completed in the todo list as soon as it is done (or cancelled if it is no longer needed):",
     ...open.map((t) => `- [${t.status}] ${t.content}`),
     "",
     "If you cannot go on without the user, say what you need in one sentence and stop.",
@@ -54,7 +60,8 @@ export function autoPrompt(errors: number, snapshot: DiagnosticSnapshot, n: numb
   return [
     autoFeedbackLine(errors, next),
     "",
-    `Your last turn changed files and the project's fast checks now fail (auto-continue ${n} of ${max}). Fix the errors below; the checks run again when you stop.`,
+    `Your last turn changed files and the project's fast checks now fail (auto-continue ${n} of ${max}). Fix the ` +
+      `errors below; the checks run again when you stop.`,
     "",
     failureReport(snapshot),
   ].join("\n")
@@ -64,7 +71,9 @@ export function autoEndedNotice(kind: "limit" | "stagnant", errors: number, max:
   return {
     variant: "warning",
     title: "Ralph · auto-continue stopped",
-    message: `${kind === "limit" ? `${plural(max, "continuation")} for this message (autoContinueMax)` : "two check runs in a row without fewer errors"}; ${errors} error(s) remain. Nothing more is sent until you write.`,
+    message:
+      `${kind === "limit" ? `${plural(max, "continuation")} for this message (autoContinueMax)` : "two check runs in a row without fewer errors"}; ` +
+      `${errors} error(s) remain. Nothing more is sent until you write.`,
     duration: 15_000,
   }
 }

@@ -29,8 +29,14 @@ export function* todoContinuation(ctx: JobContext, sessionID: string, turn: Turn
   yield* notify(countdownNotice(step.open, delay, step.n, max))
   if (delay > 0) yield* io({ kind: "sleep", ms: delay * 1000 })
   watch.countdownEnded(sessionID)
-  if (!still()) return yield* log("info", `todo continuation of ${sessionID} cancelled: the session moved on during the countdown`)
+  if (!still())
+    return yield* log("info", `todo continuation of ${sessionID} cancelled: the session moved on during the countdown`)
   watch.todoStepped(sessionID, step.next)
-  yield* io({ kind: "continue", sessionID, feature: "todo-continuation", input: { text: todoPrompt(step.open, step.n, max), agent: turn.agent, model: turn.model } })
+  yield* io({
+    kind: "continue",
+    sessionID,
+    feature: "todo-continuation",
+    input: { text: todoPrompt(step.open, step.n, max), agent: turn.agent, model: turn.model },
+  })
   yield* log("info", `todo continuation ${step.n} of ${max} sent to ${sessionID}`, { open: step.open.length })
 }

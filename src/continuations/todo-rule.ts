@@ -29,5 +29,10 @@ export function nextTodoStep(state: TodoStreak, todos: readonly Todo[], max: num
   const progressed = state.completedAtLast !== undefined && completed > state.completedAtLast
   const streak = progressed ? 0 : state.streak
   if (streak >= max) return { type: "limit", open, announce: !state.limitShown, next: { ...state, limitShown: true } }
-  return { type: "continue", open, n: streak + 1, next: { streak: streak + 1, completedAtLast: completed, limitShown: false } }
+  return {
+    type: "continue",
+    open,
+    n: streak + 1,
+    next: { streak: streak + 1, completedAtLast: completed, limitShown: false },
+  }
 }

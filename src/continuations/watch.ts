@@ -48,7 +48,22 @@ export class ContinuationWatch {
     if (!w) {
       // Every field present from the start, and cleared by `= undefined` (never `delete`): the object
       // keeps one shape, so the event path's reads of it stay fast.
-      w = { sessionID, parentID: undefined, sawBusy: false, busyEpoch: 0, userEpoch: 0, strayIdles: 0, echo: undefined, turnEvents: emptyTurnEvents(), lastDecidedID: undefined, cancelled: false, todo: freshStreak(), auto: freshRun(), baseline: undefined, countdownUntil: undefined }
+      w = {
+        sessionID,
+        parentID: undefined,
+        sawBusy: false,
+        busyEpoch: 0,
+        userEpoch: 0,
+        strayIdles: 0,
+        echo: undefined,
+        turnEvents: emptyTurnEvents(),
+        lastDecidedID: undefined,
+        cancelled: false,
+        todo: freshStreak(),
+        auto: freshRun(),
+        baseline: undefined,
+        countdownUntil: undefined,
+      }
       this.sessions.set(sessionID, w)
     }
     return w
@@ -73,7 +88,8 @@ export class ContinuationWatch {
     // A new turn: the last one's errors are behind it (a request still waiting is not). Nothing to
     // forget (the common case): the record is kept, not copied.
     const last = w.turnEvents
-    if (!w.sawBusy && (last.errors.length > 0 || last.retried || last.compacted)) w.turnEvents = { ...emptyTurnEvents(), pending: last.pending }
+    if (!w.sawBusy && (last.errors.length > 0 || last.retried || last.compacted))
+      w.turnEvents = { ...emptyTurnEvents(), pending: last.pending }
     w.sawBusy = true
     w.echo = undefined
     w.busyEpoch += 1
@@ -126,7 +142,10 @@ export class ContinuationWatch {
     return { busyEpoch, userEpoch, strayIdles }
   }
 
-  /** Nothing happened since `moment` that stops a continuation: no busy, no typing, no Esc, no /cancel-ralph, no request waiting. */
+  /**
+   * Nothing happened since `moment` that stops a continuation: no busy, no typing, no Esc, no /cancel-ralph, no request
+   * waiting.
+   */
   unchanged(sessionID: string, moment: Moment): boolean {
     const w = this.sessions.get(sessionID)
     return (

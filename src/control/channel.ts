@@ -17,7 +17,18 @@ import { join } from "node:path"
 import { OPENCODE_DIR, STATE_DIR } from "../project/own-files.js"
 import { publish } from "./publish.js"
 import { readRegularFile } from "../files/regular-file.js"
-import { CONTROL_DIR, MAX_REQUEST_BYTES, parseRequest, requestName, resultName, takenIdOf, takenName, waitingRequests, type ControlRequest, type ControlResult } from "./request.js"
+import {
+  CONTROL_DIR,
+  MAX_REQUEST_BYTES,
+  parseRequest,
+  requestName,
+  resultName,
+  takenIdOf,
+  takenName,
+  waitingRequests,
+  type ControlRequest,
+  type ControlResult,
+} from "./request.js"
 import type { Route } from "./route.js"
 
 export type ControlAct = (request: ControlRequest) => Promise<Omit<ControlResult, "id">>
@@ -142,7 +153,8 @@ export class ControlChannel {
       const stat = await lstat(folder).catch(() => undefined)
       if (stat?.isDirectory() && folder === this.folder) this.mayMake = false
       if (stat?.isDirectory()) return folder === state && (await this.makeFolder()) ? this.nearestFolder() : folder
-      if (stat && folder === this.folder) this.log("warn", `${CONTROL_DIR} is not a folder: control requests are not read`)
+      if (stat && folder === this.folder)
+        this.log("warn", `${CONTROL_DIR} is not a folder: control requests are not read`)
       if (stat) return undefined
     }
     return undefined
@@ -208,13 +220,19 @@ export class ControlChannel {
     for (const { name, id, taker } of taken) {
       if (!orphan(taker)) continue
       if (!names.includes(resultName(id)))
-        await this.answer(id, { ok: false, title: "Ralph · request interrupted", message: "OpenCode stopped while acting on this request; whether it was done is not known. See ralph-loop status." })
+        await this.answer(id, {
+          ok: false,
+          title: "Ralph · request interrupted",
+          message:
+            "OpenCode stopped while acting on this request; whether it was done is not known. See ralph-loop status.",
+        })
       await rm(join(this.folder, name), { force: true }).catch(() => undefined)
     }
     if (!first) return
     for (const name of names.filter((n) => n.endsWith(".result.json"))) {
       const stat = await lstat(join(this.folder, name)).catch(() => undefined)
-      if (stat && this.now() - stat.mtimeMs > STALE_RESULT_MS) await rm(join(this.folder, name), { force: true }).catch(() => undefined)
+      if (stat && this.now() - stat.mtimeMs > STALE_RESULT_MS)
+        await rm(join(this.folder, name), { force: true }).catch(() => undefined)
     }
   }
 
@@ -225,7 +243,8 @@ export class ControlChannel {
     const stat = await lstat(waiting).catch(() => undefined)
     if (!stat) return false
     if (!stat.isFile()) {
-      if (!this.ignored.has(id)) this.log("warn", `control request ${requestName(id)} is not a regular file: left alone`)
+      if (!this.ignored.has(id))
+        this.log("warn", `control request ${requestName(id)} is not a regular file: left alone`)
       this.ignored.add(id)
       return false
     }
@@ -241,7 +260,13 @@ export class ControlChannel {
     this.left.delete(id)
     const taken = join(this.folder, takenName(id, this.taker))
     // Withdrawn by its client meanwhile, or taken by another instance: not ours.
-    if (!(await rename(waiting, taken).then(() => true, () => false))) return false
+    if (
+      !(await rename(waiting, taken).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return false
     const work = this.queued(route.queue, async () => {
       const refused = (message: string) => ({ ok: false, title: "Ralph · request refused", message })
       const result = route.refusal
@@ -287,8 +312,9 @@ export class ControlChannel {
   }
 
   private async answer(id: string, result: Omit<ControlResult, "id">): Promise<void> {
-    await publish(this.directory, this.folder, resultName(id), `${JSON.stringify({ id, ...result })}\n`).catch((error: unknown) =>
-      this.log("warn", `the answer to control request ${id} could not be written: ${String(error)}`),
+    await publish(this.directory, this.folder, resultName(id), `${JSON.stringify({ id, ...result })}\n`).catch(
+      (error: unknown) =>
+        this.log("warn", `the answer to control request ${id} could not be written: ${String(error)}`),
     )
   }
 }

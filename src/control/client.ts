@@ -18,7 +18,8 @@
 //   is not a request (a bad verb, a text too long: the same schema the plugin reads).
 //
 // The exchange, in `<directory>/.opencode/ralph-loop/control/`: the client writes
-// `<id>.request.json` (whole, renamed in from control/.tmp/); the plugin renames it `<id>.taken.json` (from then on a withdrawal
+// `<id>.request.json` (whole, renamed in from control/.tmp/); the plugin renames it `<id>.taken.json` (from then on a
+// withdrawal
 // cannot happen), acts, writes `<id>.result.json`, then removes the taken file; the client reads the
 // result and removes it. The client waits on fs.watch, and looks every 250 ms too: in Bun (the TUI)
 // fs.watch may hold an event back.
@@ -29,7 +30,15 @@ import { join } from "node:path"
 import { nobodyTookIt } from "./owner-note.js"
 import { publish } from "./publish.js"
 import { readRegularFile } from "../files/regular-file.js"
-import { CONTROL_DIR, controlRequestSchema, controlResultSchema, newRequestId, requestName, resultName, type ControlRequest } from "./request.js"
+import {
+  CONTROL_DIR,
+  controlRequestSchema,
+  controlResultSchema,
+  newRequestId,
+  requestName,
+  resultName,
+  type ControlRequest,
+} from "./request.js"
 
 export { CONTROL_VERBS, type ControlVerb, type ControlRequest, type ControlResult } from "./request.js"
 
@@ -56,7 +65,11 @@ const RECHECK_MS = 250
 
 export const controlFolder = (directory: string): string => join(directory, CONTROL_DIR)
 
-export async function sendControl(directory: string, ask: ControlAsk, options: ControlOptions = {}): Promise<ControlOutcome> {
+export async function sendControl(
+  directory: string,
+  ask: ControlAsk,
+  options: ControlOptions = {},
+): Promise<ControlOutcome> {
   const id = newRequestId(Date.now(), randomBytes(4).toString("hex"))
   const request = controlRequestSchema.parse({ ...ask, id })
   const folder = controlFolder(directory)
@@ -65,7 +78,12 @@ export async function sendControl(directory: string, ask: ControlAsk, options: C
   try {
     await publish(directory, folder, requestName(id), `${JSON.stringify(request)}\n`)
   } catch (error) {
-    return { id, status: "refused", title: "Ralph · request not sent", message: `The request could not be written in ${folder}: ${error instanceof Error ? error.message : String(error)}` }
+    return {
+      id,
+      status: "refused",
+      title: "Ralph · request not sent",
+      message: `The request could not be written in ${folder}: ${error instanceof Error ? error.message : String(error)}`,
+    }
   }
   if (await answered(folder, resultFile, options.timeoutMs ?? 15_000, options.signal)) return takeResult(id, resultFile)
   // No answer in time: withdrawn, unless the plugin has taken it (the request file is gone then).
@@ -80,11 +98,20 @@ export async function sendControl(directory: string, ask: ControlAsk, options: C
       `${who ? ` ${who}` : ""} The request was withdrawn; nothing was done.`
     return { id, status: "no-answer", title: "Ralph · no answer", message }
   }
-  if (await answered(folder, resultFile, options.takenTimeoutMs ?? 120_000, options.signal)) return takeResult(id, resultFile)
-  return { id, status: "no-answer", title: "Ralph · no answer", message: `The plugin took the request but has not answered yet; it may still act on it. See ralph-loop status.` }
+  if (await answered(folder, resultFile, options.takenTimeoutMs ?? 120_000, options.signal))
+    return takeResult(id, resultFile)
+  return {
+    id,
+    status: "no-answer",
+    title: "Ralph · no answer",
+    message: `The plugin took the request but has not answered yet; it may still act on it. See ralph-loop status.`,
+  }
 }
 
-/** Resolves true once `file` exists in `folder` (watched, and looked at every RECHECK_MS), false after `timeoutMs` or an abort. */
+/**
+ * Resolves true once `file` exists in `folder` (watched, and looked at every RECHECK_MS), false after `timeoutMs` or an
+ * abort.
+ */
 function answered(folder: string, file: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {
     let watcher: FSWatcher | undefined
@@ -126,7 +153,13 @@ async function takeResult(id: string, file: string): Promise<ControlOutcome> {
   await rm(file, { force: true }).catch(() => undefined)
   const parsed = read.ok ? safeJson(read.text) : undefined
   const result = controlResultSchema.safeParse(parsed)
-  if (!result.success || result.data.id !== id) return { id, status: "refused", title: "Ralph · unreadable answer", message: `The plugin's answer ${file} could not be read.` }
+  if (!result.success || result.data.id !== id)
+    return {
+      id,
+      status: "refused",
+      title: "Ralph · unreadable answer",
+      message: `The plugin's answer ${file} could not be read.`,
+    }
   const { ok, title, message, loop } = result.data
   return { id, status: ok ? "done" : "refused", title, message, ...(loop === undefined ? {} : { loop }) }
 }

@@ -50,7 +50,9 @@ export type ControlResult = z.infer<typeof controlResultSchema>
 
 /** A new request id at `now`: sortable by time, then random. */
 export function newRequestId(now: number, random: string): string {
-  return `${String(Math.max(0, Math.floor(now))).padStart(13, "0").slice(-13)}-${random}`
+  return `${String(Math.max(0, Math.floor(now)))
+    .padStart(13, "0")
+    .slice(-13)}-${random}`
 }
 
 /** The three names of a request's life: waiting, taken by the plugin (the instance's boot id in it), answered. */
@@ -77,14 +79,19 @@ export function takenIdOf(name: string): { id: string; taker: string | undefined
 
 /** The requests waiting in a folder listing, in the order they are acted on (their names'). */
 export function waitingRequests(names: readonly string[]): string[] {
-  return names.flatMap((name) => {
-    const id = requestIdOf(name)
-    return id === undefined ? [] : [id]
-  }).sort()
+  return names
+    .flatMap((name) => {
+      const id = requestIdOf(name)
+      return id === undefined ? [] : [id]
+    })
+    .sort()
 }
 
 /** A request file's text as a request; the reason when it is not one (its id from the name wins). */
-export function parseRequest(id: string, text: string): { ok: true; request: ControlRequest } | { ok: false; reason: string } {
+export function parseRequest(
+  id: string,
+  text: string,
+): { ok: true; request: ControlRequest } | { ok: false; reason: string } {
   let data: unknown
   try {
     data = JSON.parse(text)
@@ -92,7 +99,15 @@ export function parseRequest(id: string, text: string): { ok: true; request: Con
     return { ok: false, reason: "the request is not JSON" }
   }
   const parsed = controlRequestSchema.safeParse(data)
-  if (!parsed.success) return { ok: false, reason: `the request is not one the plugin knows: ${parsed.error.issues.map((i) => `${i.path.join(".") || "request"}: ${i.message}`).slice(0, 3).join("; ")}` }
-  if (parsed.data.id !== id) return { ok: false, reason: `the request's id ${parsed.data.id} is not its file's (${id})` }
+  if (!parsed.success)
+    return {
+      ok: false,
+      reason: `the request is not one the plugin knows: ${parsed.error.issues
+        .map((i) => `${i.path.join(".") || "request"}: ${i.message}`)
+        .slice(0, 3)
+        .join("; ")}`,
+    }
+  if (parsed.data.id !== id)
+    return { ok: false, reason: `the request's id ${parsed.data.id} is not its file's (${id})` }
   return { ok: true, request: parsed.data }
 }

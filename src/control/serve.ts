@@ -30,7 +30,13 @@ export const controlAct =
     return { ...answer(result), loop: loop.id }
   }
 
-function loopAct(ctx: RalphContext, request: ControlRequest, loop: Loop, via: string, text: string): ActResult | Promise<ActResult> {
+function loopAct(
+  ctx: RalphContext,
+  request: ControlRequest,
+  loop: Loop,
+  via: string,
+  text: string,
+): ActResult | Promise<ActResult> {
   switch (request.verb) {
     case "pause":
       return pauseLoop(ctx, loop, via, request.cause ?? "person")
@@ -41,14 +47,29 @@ function loopAct(ctx: RalphContext, request: ControlRequest, loop: Loop, via: st
     case "hint":
       return hintLoop(ctx, loop, text)
     default:
-      return rollbackLoop(ctx, loop, request.checkpoint === undefined ? "" : request.checkpoint === "start" ? "--to-start" : String(request.checkpoint))
+      return rollbackLoop(
+        ctx,
+        loop,
+        request.checkpoint === undefined
+          ? ""
+          : request.checkpoint === "start"
+            ? "--to-start"
+            : String(request.checkpoint),
+      )
   }
 }
 
-const answer = ({ done, title, message }: { done: boolean; title: string; message: string }) => ({ ok: done, title, message })
+const answer = ({ done, title, message }: { done: boolean; title: string; message: string }) => ({
+  ok: done,
+  title,
+  message,
+})
 
 /** The live loop the request names (a rollback may also name an ended one of this project). */
-async function loopOf(ctx: RalphContext, request: ControlRequest): Promise<{ ok: true; loop: Loop } | { ok: false; reason: string }> {
+async function loopOf(
+  ctx: RalphContext,
+  request: ControlRequest,
+): Promise<{ ok: true; loop: Loop } | { ok: false; reason: string }> {
   const live = whichLoop(ctx.manager.all(), request.loop)
   if (live.ok || request.verb !== "rollback" || request.loop === undefined) return live
   const ended = (await ctx.savedLoops(ENDED_READ)).map((s) => s.loop).filter((l) => l.phase === "stopped")

@@ -14,9 +14,21 @@ export interface ControlTarget {
   worktree?: string
 }
 
-export async function controlTarget(project: string, wanted: string | undefined, verb: ControlVerb): Promise<{ ok: true; target: ControlTarget } | { ok: false; reason: string }> {
+export async function controlTarget(
+  project: string,
+  wanted: string | undefined,
+  verb: ControlVerb,
+): Promise<{ ok: true; target: ControlTarget } | { ok: false; reason: string }> {
   const { loops } = await readProjectLoops(project)
-  const targets = loops.map((s) => ({ id: s.loop.id, live: s.loop.phase !== "stopped", target: { directory: s.worktree?.path ?? project, loop: s.loop.id, ...(s.worktree ? { worktree: s.worktree.name } : {}) } }))
+  const targets = loops.map((s) => ({
+    id: s.loop.id,
+    live: s.loop.phase !== "stopped",
+    target: {
+      directory: s.worktree?.path ?? project,
+      loop: s.loop.id,
+      ...(s.worktree ? { worktree: s.worktree.name } : {}),
+    },
+  }))
   const live = whichLoop(
     targets.filter((t) => t.live),
     wanted,

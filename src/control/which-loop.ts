@@ -15,6 +15,13 @@ export function whichLoop<L extends { id: string }>(loops: readonly L[], wanted:
   if (exact) return { ok: true, loop: exact }
   const matching = loops.filter((l) => l.id.startsWith(wanted))
   if (matching.length === 1) return { ok: true, loop: matching[0] as L }
-  if (matching.length === 0) return { ok: false, reason: `No live Ralph loop here is ${wanted}${loops.length ? ` (live: ${listed(loops)})` : ""}.` }
-  return { ok: false, reason: `${wanted} is the start of ${matching.length} loops' ids; give more of it: ${listed(matching)}.` }
+  if (matching.length === 0)
+    return {
+      ok: false,
+      reason: `No live Ralph loop here is ${wanted}${loops.length ? ` (live: ${listed(loops)})` : ""}.`,
+    }
+  return {
+    ok: false,
+    reason: `${wanted} is the start of ${matching.length} loops' ids; give more of it: ${listed(matching)}.`,
+  }
 }

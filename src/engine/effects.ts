@@ -61,7 +61,10 @@ interface Effects {
   /** HEAD and the changed files' content as the loop begins (undefined: not a git repository, or git failed). */
   "work-tree": { ask: { loop: Loop }; result: StartCapture }
   /** The work tree as iteration `iteration` left it (0: before the loop), on `refs/ralph/<loop>/<n>`; never throws. */
-  checkpoint: { ask: { loop: Loop; iteration: number }; result: { made: Checkpoint } | { notGit: true } | { problem: string } }
+  checkpoint: {
+    ask: { loop: Loop; iteration: number }
+    result: { made: Checkpoint } | { notGit: true } | { problem: string }
+  }
   /**
    * The loop's checkpoints, oldest first (none: not a git repository, or none made yet); a listing
    * git fails throws a CheckpointListError.
@@ -76,7 +79,10 @@ interface Effects {
   "checkpoint-restore": { ask: { loop: Loop; present: Checkpoint; target: Checkpoint }; result: TreeChange[] }
   /** autoCommit: the loop's changed files committed on the user's branch. */
   "commit-story": { ask: { loop: Loop; message: string }; result: StoryCommit }
-  /** --story: the loop's changed files (the plan file aside) committed on the new branch `branch` from HEAD, nothing of the user's touched. */
+  /**
+   * --story: the loop's changed files (the plan file aside) committed on the new branch `branch` from HEAD, nothing of
+   * the user's touched.
+   */
   "story-branch": { ask: { loop: Loop; branch: string; message: string }; result: StoryCommit }
   "run-checks": { ask: { loop: Loop }; result: CheckResult[] }
   /**
@@ -84,7 +90,9 @@ interface Effects {
    * now (`at`: as the turn end's checkpoint holds it), and the texts its scan needs; a git failure throws.
    */
   "guard-read": { ask: { loop: Loop; at?: string | undefined }; result: GuardRead }
-  /** The diff of what the loop changed since it began, for its reviewer ("": none, or not git; `unknown`: git failed). */
+  /**
+   * The diff of what the loop changed since it began, for its reviewer ("": none, or not git; `unknown`: git failed).
+   */
   "loop-diff": { ask: { loop: Loop }; result: string | { unknown: string } }
   /** OpenCode's default and small model ("provider/model"), as configured. */
   "default-models": { ask: object; result: { model?: string | undefined; small?: string | undefined } }
@@ -116,7 +124,10 @@ interface Effects {
   /** The session as OpenCode has it (its parentID says whether it is a subagent's). */
   session: { ask: { sessionID: string }; result: Session }
   /** Sends a continuation prompt to a session without a loop. */
-  continue: { ask: { sessionID: string; feature: "todo-continuation" | "auto-continue"; input: PromptInput }; result: void }
+  continue: {
+    ask: { sessionID: string; feature: "todo-continuation" | "auto-continue"; input: PromptInput }
+    result: void
+  }
   /** A fingerprint of the project's work tree (undefined: not a git repository). */
   fingerprint: { ask: object; result: string | undefined }
   /** The checks the project's files and installed tools suggest (detect-checks.ts). */
@@ -128,13 +139,30 @@ interface Effects {
   // Worktree loops and parallel plan runs (the main instance's side: src/worktrees/AGENTS.md).
   /** Waits until the lock is this job's (it lets go when the job ends: `locked`). */
   lock: { ask: { lock: JobLock }; result: void }
-  /** The project's worktree loops, from their files, as the `launcher` asking sees them (its own launches are not cut). */
+  /**
+   * The project's worktree loops, from their files, as the `launcher` asking sees them (its own launches are not cut).
+   */
   worktrees: { ask: { launcher: Launcher }; result: WorktreeEntry[] }
-  /** Makes the worktree and its branch, its config and worktree.json, and a session there (a failure after the worktree exists is recorded in it). */
-  "worktree-launch": { ask: { state: Omit<WorktreeState, "base">; withChanges: boolean; title: string }; result: WorktreeStarted }
-  /** A worktree a start that did not finish left (`leftByFailedStart`) removed with its branch, once git shows nothing of anyone's is in it; else why not. */
-  "worktree-reclaim": { ask: { name: string; path: string; base: string | undefined }; result: { ok: true } | { ok: false; why: string } }
-  /** A call into the worktree's directory, which starts its OpenCode instance (and so its loop) after a restart; a failure is logged, never thrown. */
+  /**
+   * Makes the worktree and its branch, its config and worktree.json, and a session there (a failure after the worktree
+   * exists is recorded in it).
+   */
+  "worktree-launch": {
+    ask: { state: Omit<WorktreeState, "base">; withChanges: boolean; title: string }
+    result: WorktreeStarted
+  }
+  /**
+   * A worktree a start that did not finish left (`leftByFailedStart`) removed with its branch, once git shows nothing
+   * of anyone's is in it; else why not.
+   */
+  "worktree-reclaim": {
+    ask: { name: string; path: string; base: string | undefined }
+    result: { ok: true } | { ok: false; why: string }
+  }
+  /**
+   * A call into the worktree's directory, which starts its OpenCode instance (and so its loop) after a restart; a
+   * failure is logged, never thrown.
+   */
   "worktree-wake": { ask: { path: string }; result: void }
   /** `/ralph -- <task>` in the worktree's session; done when its first turn has ended (or the call failed: why). */
   "worktree-command": { ask: { path: string; sessionID: string; task: string }; result: { failure?: string } }
@@ -147,7 +175,10 @@ interface Effects {
   /** The worktree's instance ends and its loop's files go to a fresh `merged/<NAME>/`; the archive's path. */
   "worktree-archive": { ask: { name: string; path: string }; result: string }
   /** The worktree folder and its merged branch removed; what failed, and whether the folder is gone all the same. */
-  "worktree-remove": { ask: { name: string; path: string }; result: { removed: true } | { problem: string; folderGone: boolean } }
+  "worktree-remove": {
+    ask: { name: string; path: string }
+    result: { removed: true } | { problem: string; folderGone: boolean }
+  }
   /** worktree.json written in `directory` (the worktree, or its archive). */
   "worktree-record": { ask: { directory: string; state: WorktreeState }; result: void }
   /** Where a parallel run's story worktree `name` is now: settled, running, or absent. */
@@ -170,7 +201,9 @@ interface Effects {
 }
 
 export type EffectKind = keyof Effects
-export type Effect = { [K in EffectKind]: { kind: K } & Effects[K]["ask"] }[EffectKind] | { kind: "all"; effects: readonly Effect[] }
+export type Effect =
+  | { [K in EffectKind]: { kind: K } & Effects[K]["ask"] }[EffectKind]
+  | { kind: "all"; effects: readonly Effect[] }
 export type ResultOf<E extends Effect> = E extends { kind: EffectKind } ? Effects[E["kind"]]["result"] : unknown[]
 
 export const INSTANT: ReadonlySet<Effect["kind"]> = new Set(["toast", "log", "reached", "schedule", "spawn"])
@@ -183,7 +216,9 @@ export function* io<E extends Effect>(effect: E): Job<ResultOf<E>> {
 }
 
 /** Several effects at once (production runs them side by side); their results in order. */
-export function* all<const T extends readonly Effect[]>(...effects: T): Job<{ -readonly [I in keyof T]: T[I] extends Effect ? ResultOf<T[I]> : never }> {
+export function* all<const T extends readonly Effect[]>(
+  ...effects: T
+): Job<{ -readonly [I in keyof T]: T[I] extends Effect ? ResultOf<T[I]> : never }> {
   return (yield { kind: "all", effects }) as { -readonly [I in keyof T]: T[I] extends Effect ? ResultOf<T[I]> : never }
 }
 

@@ -3,7 +3,12 @@
 // never throws out of here (a failure it does not handle itself is logged).
 import { commitLoopWork } from "../changes/auto-commit.js"
 import { commitStoryBranch } from "../worktrees/story-commit.js"
-import { listCheckpoints, makeCheckpoint, restoreCheckpoint, saveBeforeRollback } from "../checkpoints/checkpoint-git.js"
+import {
+  listCheckpoints,
+  makeCheckpoint,
+  restoreCheckpoint,
+  saveBeforeRollback,
+} from "../checkpoints/checkpoint-git.js"
 import { diffSinceStart } from "../changes/loop-diff.js"
 import { readGuardInput } from "../changes/guard-read.js"
 import { loopChangedFiles } from "../changes/loop-changes.js"
@@ -32,7 +37,14 @@ import { existsSync } from "node:fs"
 import { readWorktrees } from "../worktrees/worktree-loops.js"
 import { writeWorktreeState } from "../worktrees/worktree-file.js"
 import { readParallelRun, storyWorktree, writeParallelRun } from "../worktrees/parallel-file.js"
-import { commitWork, fastForward, mergeBranch, mergeFacts, reclaimWorktree, removeWorktree } from "../worktrees/worktree-git.js"
+import {
+  commitWork,
+  fastForward,
+  mergeBranch,
+  mergeFacts,
+  reclaimWorktree,
+  removeWorktree,
+} from "../worktrees/worktree-git.js"
 import { archiveWorktreeFiles } from "../worktrees/worktree-archive.js"
 import { makeWorktreeLoop } from "../worktrees/worktree-launch.js"
 import type { CheckConfig } from "../config/schema.js"
@@ -54,8 +66,25 @@ export interface InterpreterOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** The steps of worktree loops and parallel runs: each one's time goes to the debug log (bench/worktree.ts reads it). */
-const TIMED = new Set<Effect["kind"]>(["lock", "worktrees", "worktree-launch", "worktree-command", "worktree-commit", "worktree-merge-facts", "worktree-merge", "worktree-archive", "worktree-remove", "worktree-record", "story-worktree", "parallel-run", "parallel-record", "parallel-mark"])
+/**
+ * The steps of worktree loops and parallel runs: each one's time goes to the debug log (bench/worktree.ts reads it).
+ */
+const TIMED = new Set<Effect["kind"]>([
+  "lock",
+  "worktrees",
+  "worktree-launch",
+  "worktree-command",
+  "worktree-commit",
+  "worktree-merge-facts",
+  "worktree-merge",
+  "worktree-archive",
+  "worktree-remove",
+  "worktree-record",
+  "story-worktree",
+  "parallel-run",
+  "parallel-record",
+  "parallel-mark",
+])
 
 /** Which worktree (or lock) a timed step was about. */
 function subject(effect: Effect): string | undefined {
@@ -194,7 +223,9 @@ export class Interpreter {
           () => [],
         )
       case "work-tree":
-        return snapshotWorkTree(directory).catch((error: unknown) => ({ unknown: error instanceof Error ? error.message : String(error) }))
+        return snapshotWorkTree(directory).catch((error: unknown) => ({
+          unknown: error instanceof Error ? error.message : String(error),
+        }))
       case "checkpoint":
         return makeCheckpoint(directory, effect.loop.id, effect.iteration).then(
           (made) => (made ? { made } : { notGit: true as const }),
@@ -209,7 +240,14 @@ export class Interpreter {
       case "commit-story":
         return commitLoopWork(directory, effect.loop, ownFolders(effect.loop), effect.message)
       case "story-branch":
-        return commitStoryBranch(directory, effect.loop, ownFolders(effect.loop), effect.loop.plan?.file ?? "", effect.branch, effect.message)
+        return commitStoryBranch(
+          directory,
+          effect.loop,
+          ownFolders(effect.loop),
+          effect.loop.plan?.file ?? "",
+          effect.branch,
+          effect.message,
+        )
       case "loop-diff":
         // A failure is said to the reviewer, never read as "no change".
         return diffSinceStart(directory, loopStart(effect.loop), ownFolders(effect.loop)).catch((error: unknown) => ({
@@ -263,7 +301,9 @@ export class Interpreter {
         })
       case "remember": {
         const date = isoDate(this.now())
-        await memory.update((m) => effect.items.reduce((acc, item) => remember(acc, item.section, { ...item, date }, effect.maxEntries), m))
+        await memory.update((m) =>
+          effect.items.reduce((acc, item) => remember(acc, item.section, { ...item, date }, effect.maxEntries), m),
+        )
         return
       }
       case "settle-staged": {
@@ -289,14 +329,19 @@ export class Interpreter {
       case "worktree-merge-facts":
         return mergeFacts(effect.state, effect.state.mergeStrategy)
       case "worktree-merge":
-        return effect.how === "fast-forward" ? fastForward(directory, effect.state.branch) : mergeBranch(directory, effect.state.branch, effect.message)
+        return effect.how === "fast-forward"
+          ? fastForward(directory, effect.state.branch)
+          : mergeBranch(directory, effect.state.branch, effect.message)
       case "worktree-archive":
         await api.disposeInstance(effect.path).catch(() => undefined)
         return archiveWorktreeFiles(directory, effect.name, effect.path, this.now())
       case "worktree-remove":
         return removeWorktree(directory, effect.name).then(
           () => ({ removed: true as const }),
-          (error: unknown) => ({ problem: error instanceof Error ? error.message : String(error), folderGone: !existsSync(effect.path) }),
+          (error: unknown) => ({
+            problem: error instanceof Error ? error.message : String(error),
+            folderGone: !existsSync(effect.path),
+          }),
         )
       case "worktree-wake":
         return api.sessionsIn(effect.path).then(
@@ -350,17 +395,25 @@ export class Interpreter {
       prefix === undefined ? undefined : sampleWorkTree(this.options.directory, prefix, ignore, loop.targets),
       this.options.api.todos(loop.sessionID).catch(() => []),
     ])
-    return { workTree, todosCompleted: todos.filter((t) => t.status === "completed").length, openTodos: openTodos(todos), sessionID: loop.sessionID }
+    return {
+      workTree,
+      todosCompleted: todos.filter((t) => t.status === "completed").length,
+      openTodos: openTodos(todos),
+      sessionID: loop.sessionID,
+    }
   }
 
   private schedule(loop: Loop, until: number): void {
     this.cancelTimer(loop)
     // Paused or stopped between its wait and this effect (a command ran meanwhile): no timer for it.
     if (!keepsTimer(loop)) return
-    const timer = setTimeout(() => {
-      this.timers.delete(loop)
-      this.options.onWake(loop)
-    }, Math.max(0, until - this.now()))
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(loop)
+        this.options.onWake(loop)
+      },
+      Math.max(0, until - this.now()),
+    )
     timer.unref?.()
     this.timers.set(loop, timer)
   }

@@ -74,7 +74,10 @@ export class LoopRunner {
     this.host.start(`resume of ${loop.id}`, resumeNow(this.ctx, loop, how))
   }
 
-  /** After OpenCode (re)started: the loops taken back from disk go on (a moment later); ended ones finish their retirements. */
+  /**
+   * After OpenCode (re)started: the loops taken back from disk go on (a moment later); ended ones finish their
+   * retirements.
+   */
   recoverAll(adopted: readonly Loop[], found: Pick<LoadResult, "problems" | "owned" | "loops">): void {
     this.host.start("recovery", recoverAll(this.ctx, adopted, found))
   }
@@ -89,10 +92,13 @@ export class LoopRunner {
   captureBaseline(sessionID: string): void {
     const watch = this.ctx.continuations
     const { userEpoch } = watch.moment(sessionID)
-    this.host.start(`work tree before the turn of ${sessionID}`, (function* () {
-      const tree = yield* io({ kind: "fingerprint" })
-      watch.baselineTaken(sessionID, tree, userEpoch)
-    })())
+    this.host.start(
+      `work tree before the turn of ${sessionID}`,
+      (function* () {
+        const tree = yield* io({ kind: "fingerprint" })
+        watch.baselineTaken(sessionID, tree, userEpoch)
+      })(),
+    )
   }
 
   /**
@@ -103,24 +109,34 @@ export class LoopRunner {
    */
   loopChanged(loop: Loop, change: string): void {
     if (!keepsTimer(loop)) this.host.cancelTimer(loop)
-    const notification = notificationFor(loop, change, this.ctx.now(), () => {
-      try {
-        return reportFile(this.ctx.directory, loop)
-      } catch {
-        return undefined // an id or summaryPath unfit for a path: no report is written either
-      }
-    }, this.ctx.settings().notify.webhook)
+    const notification = notificationFor(
+      loop,
+      change,
+      this.ctx.now(),
+      () => {
+        try {
+          return reportFile(this.ctx.directory, loop)
+        } catch {
+          return undefined // an id or summaryPath unfit for a path: no report is written either
+        }
+      },
+      this.ctx.settings().notify.webhook,
+    )
     if (notification) this.host.start(`notification for ${loop.id}`, announce(notification))
-    if (change.startsWith("stopped:") && featureOn(loop.settings, "remember")) this.host.start(`staged notes of ${loop.id}`, settleStaged(loop))
+    if (change.startsWith("stopped:") && featureOn(loop.settings, "remember"))
+      this.host.start(`staged notes of ${loop.id}`, settleStaged(loop))
   }
 
   /** The model called ralph_done in the loop's session: its claim judged now (undefined: the job could not finish). */
   async judgeToolClaim(loop: Loop, messageID: string): Promise<JudgedClaim | undefined> {
     let judged: JudgedClaim | undefined
     const ctx = this.ctx
-    await this.host.runNow(`ralph_done of ${loop.id}`, (function* () {
-      judged = yield* judgeToolClaim(ctx, loop, messageID)
-    })())
+    await this.host.runNow(
+      `ralph_done of ${loop.id}`,
+      (function* () {
+        judged = yield* judgeToolClaim(ctx, loop, messageID)
+      })(),
+    )
     return judged
   }
 
@@ -128,9 +144,12 @@ export class LoopRunner {
   async rollback(loop: Loop, args: string): Promise<RollbackResult | undefined> {
     let result: RollbackResult | undefined
     const ctx = this.ctx
-    await this.host.runNow(`rollback of ${loop.id}`, (function* () {
-      result = yield* rollback(ctx, loop, args)
-    })())
+    await this.host.runNow(
+      `rollback of ${loop.id}`,
+      (function* () {
+        result = yield* rollback(ctx, loop, args)
+      })(),
+    )
     return result
   }
 
@@ -146,13 +165,16 @@ export class LoopRunner {
   captureStart(loop: Loop): Promise<void> {
     const { ctx } = this
     const manager = ctx.manager
-    return this.host.runNow(`start of ${loop.id}`, (function* () {
-      const [tree, sample] = yield* all({ kind: "work-tree", loop }, { kind: "sample", loop })
-      manager.startCaptured(loop, tree, sample)
-      yield* startCheckpoint(loop)
-      const initial = yield* initialChecks(ctx, loop)
-      if (initial) manager.initialChecksMeasured(loop, initial)
-    })())
+    return this.host.runNow(
+      `start of ${loop.id}`,
+      (function* () {
+        const [tree, sample] = yield* all({ kind: "work-tree", loop }, { kind: "sample", loop })
+        manager.startCaptured(loop, tree, sample)
+        yield* startCheckpoint(loop)
+        const initial = yield* initialChecks(ctx, loop)
+        if (initial) manager.initialChecksMeasured(loop, initial)
+      })(),
+    )
   }
 
   /**

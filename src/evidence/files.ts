@@ -40,5 +40,8 @@ export function isTestFile(path: string): boolean {
   const pytestFile = name.startsWith("test_") || name.endsWith("_test.py") || name === "conftest.py"
   if (language === "py" && pytestFile) return true
   if (language === "go") return name.endsWith("_test.go")
-  return path.split("/").slice(0, -1).some((folder) => TEST_FOLDERS.has(folder))
+  return path
+    .split("/")
+    .slice(0, -1)
+    .some((folder) => TEST_FOLDERS.has(folder))
 }

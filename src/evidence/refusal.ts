@@ -10,7 +10,8 @@ export const refusingFindings = (mode: GuardMode, weakened: readonly Weakened[] 
   mode === "refuse" && weakened ? weakened.filter(stands) : []
 
 /** The first line of a refusal: the next prompt's opening tells a refusal from failing checks by it. */
-export const REFUSED = "The completion claim was refused: since the loop began, your changes weaken the checks that verify the task:"
+export const REFUSED =
+  "The completion claim was refused: since the loop began, your changes weaken the checks that verify the task:"
 
 /** The next prompt's account of a refused claim. */
 export function refusalFeedback(findings: readonly Weakened[]): string[] {

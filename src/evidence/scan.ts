@@ -182,7 +182,7 @@ function testMarked(lines: readonly DiffLine[], at: number, language: Language, 
   let next = at + 1
   while (next < lines.length && lines[next]!.kind === "+" && isDecoration(lines[next]!.text)) next += 1
   const line = lines[next]
-  if (!line || line.kind !== "+") return undefined
+  if (line?.kind !== "+") return undefined
   return language === "py" ? testNameIn(line.text, language, testFile) : rustFnName(line.text)
 }
 

@@ -30,7 +30,10 @@ export function scriptsCalled(command: string): string[] {
   for (const separator of SEPARATORS) segments = segments.flatMap((s) => s.split(separator))
   const names: string[] = []
   for (const segment of segments) {
-    const words = segment.trim().split(/\s+/).filter((w) => w !== "")
+    const words = segment
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w !== "")
     let i = 0
     while (i < words.length && words[i]!.includes("=") && !words[i]!.startsWith("-")) i += 1 // FOO=1 npm test
     if (words[i] === "npx" || words[i] === "env") i += 1

@@ -181,7 +181,10 @@ function cargo(): Reader {
       const dot = trimmed.indexOf(". ")
       if (dot < 0) return
       const parts = trimmed.slice(dot + 2).split("; ")
-      const counts = tally(parts.filter((p) => !p.startsWith("finished in ")), ignore)
+      const counts = tally(
+        parts.filter((p) => !p.startsWith("finished in ")),
+        ignore,
+      )
       if (!counts) return
       found = found ? sum(found, counts) : counts
     },

@@ -21,20 +21,27 @@ export async function assertInside(root: string, target: string): Promise<void> 
   const stat = await lstat(existing)
   // The target file itself may be a symlink: rename replaces the link, so judge its folder.
   const real = await realpath(stat.isSymbolicLink() && existing === target ? dirname(existing) : existing)
-  if (!isInside(realRoot, real)) throw new OutsideProjectError(`refusing to write ${target}: it leads outside ${root} (to ${real})`)
+  if (!isInside(realRoot, real))
+    throw new OutsideProjectError(`refusing to write ${target}: it leads outside ${root} (to ${real})`)
 }
 
 /** The temp file of an atomic write that never finished (a crash between write and rename). */
 export const isLeftoverTemp = (name: string): boolean => /^\..+\.\d+\.[0-9a-f]{8}\.tmp$/.test(name)
 
 /** `beforeRename` runs between the two steps (fault injection: a crash mid-write). */
-export async function writeFileAtomic(file: string, content: string, root?: string, beforeRename?: () => void): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  content: string,
+  root?: string,
+  beforeRename?: () => void,
+): Promise<void> {
   if (root) await assertInside(root, file)
   if (!existsSync(dirname(file))) await mkdir(dirname(file), { recursive: true })
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`)
   const mode = await modeOf(file)
   try {
-    // Created with the old file's mode (the umask can only narrow it: never wider, even for a moment), then set to it exactly.
+    // Created with the old file's mode (the umask can only narrow it: never wider, even for a moment), then set to it
+    // exactly.
     await writeFile(temp, content, { encoding: "utf8", flag: "wx", ...(mode === undefined ? {} : { mode }) })
     if (mode !== undefined) await chmod(temp, mode)
     beforeRename?.()

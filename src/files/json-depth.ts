@@ -21,7 +21,10 @@ export function tooDeepAt(text: string, max = MAX_JSON_DEPTH): number | undefine
     if (token === TOKEN.openBrace || token === TOKEN.openBracket) {
       open.push(token)
       if (open.length > max) return scanner.getTokenOffset()
-    } else if ((token === TOKEN.closeBrace && open.at(-1) === TOKEN.openBrace) || (token === TOKEN.closeBracket && open.at(-1) === TOKEN.openBracket)) {
+    } else if (
+      (token === TOKEN.closeBrace && open.at(-1) === TOKEN.openBrace) ||
+      (token === TOKEN.closeBracket && open.at(-1) === TOKEN.openBracket)
+    ) {
       open.pop()
     }
   }

@@ -28,7 +28,10 @@ export interface ObjectChange {
 
 /** The edits that make `changes`; the text must be valid JSON(C), and every object must exist. */
 export function propertyEdits(text: string, changes: readonly ObjectChange[]): Edit[] {
-  const spans = objectSpans(text, changes.map((c) => c.at))
+  const spans = objectSpans(
+    text,
+    changes.map((c) => c.at),
+  )
   return changes.flatMap((change) => {
     const span = spans.get(pathKey(change.at))
     return span ? objectEdits(text, span, change.set) : []
@@ -41,7 +44,12 @@ function objectEdits(text: string, span: ObjectSpan, set: ObjectChange["set"]): 
   for (const { key, value } of set) {
     const index = span.properties.findIndex((p) => p.key === key)
     const property = span.properties[index]
-    if (property && value !== undefined) edits.push({ offset: property.valueStart, length: property.end - property.valueStart, content: JSON.stringify(value) })
+    if (property && value !== undefined)
+      edits.push({
+        offset: property.valueStart,
+        length: property.end - property.valueStart,
+        content: JSON.stringify(value),
+      })
     else if (property) edits.push(removal(span, index))
     else if (value !== undefined) added.push(`${JSON.stringify(key)}${colon(text, span)}${JSON.stringify(value)}`)
   }
@@ -71,7 +79,12 @@ function insertion(text: string, span: ObjectSpan, properties: string[]): Edit[]
   const newline = gap.lastIndexOf("\n")
   // One property on one line tells no gap between properties: `{"id":1}` gets none, `{"id": 1}` one space.
   const single = gap || (text.slice(last.keyEnd, last.valueStart).includes(" ") ? " " : "")
-  const separator = newline >= 0 ? gap.slice(gap[newline - 1] === "\r" ? newline - 1 : newline) : before ? gap.slice(gap.indexOf(",") + 1) : single
+  const separator =
+    newline >= 0
+      ? gap.slice(gap[newline - 1] === "\r" ? newline - 1 : newline)
+      : before
+        ? gap.slice(gap.indexOf(",") + 1)
+        : single
   const added = properties.map((p) => `${separator}${p}`).join(",")
   const lineEnd = endOfLine(text, last.end)
   const trailingComment = newline >= 0 && /^[ \t]*(\/\/|\/\*)/.test(text.slice(last.end, lineEnd))
@@ -91,7 +104,16 @@ function endOfLine(text: string, from: number): number {
 const pathKey = (path: JSONPath) => path.join("\u0000")
 
 /** jsonc-parser's SyntaxKind values (a const enum, which this build cannot import). */
-const TOKEN = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, comma: 5, colon: 6, string: 10, eof: 17 } as const
+const TOKEN = {
+  openBrace: 1,
+  closeBrace: 2,
+  openBracket: 3,
+  closeBracket: 4,
+  comma: 5,
+  colon: 6,
+  string: 10,
+  eof: 17,
+} as const
 
 /** The wanted paths as a tree, so the scan follows them a step at a time. */
 interface PathTree {
@@ -149,7 +171,8 @@ function objectSpans(text: string, paths: readonly JSONPath[]): Map<string, Obje
     return end
   }
   const object = (at: PathTree): number => {
-    const span: ObjectSpan | undefined = at.key !== undefined ? { start: scanner.getTokenOffset(), properties: [] } : undefined
+    const span: ObjectSpan | undefined =
+      at.key !== undefined ? { start: scanner.getTokenOffset(), properties: [] } : undefined
     if (span && at.key !== undefined) found.set(at.key, span)
     next()
     while (token() !== TOKEN.closeBrace && token() !== TOKEN.eof && !(finished() && !span)) {

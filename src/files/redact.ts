@@ -16,7 +16,12 @@ export function redactUrl(url: string): string {
     return "(hidden)"
   }
   if (!parsed.host) return "(hidden)"
-  const more = parsed.username || parsed.password || parsed.search || parsed.hash || (parsed.pathname !== "/" && parsed.pathname !== "")
+  const more =
+    parsed.username ||
+    parsed.password ||
+    parsed.search ||
+    parsed.hash ||
+    (parsed.pathname !== "/" && parsed.pathname !== "")
   return `${parsed.protocol}//${parsed.host}${more ? "/…" : ""}`
 }
 

@@ -6,9 +6,12 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs"
 import { open } from "node:fs/promises"
 
-export type FileText = { ok: true; text: string } | { ok: false; reason: "missing" | "not-a-file" | "unreadable"; message: string }
+export type FileText =
+  | { ok: true; text: string }
+  | { ok: false; reason: "missing" | "not-a-file" | "unreadable"; message: string }
 
-const flags = (follow: boolean): number => constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (follow ? 0 : (constants.O_NOFOLLOW ?? 0))
+const flags = (follow: boolean): number =>
+  constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (follow ? 0 : (constants.O_NOFOLLOW ?? 0))
 
 function kindOf(stat: Stats): string {
   if (stat.isFIFO()) return "a FIFO"
@@ -18,14 +21,22 @@ function kindOf(stat: Stats): string {
   return "not a regular file"
 }
 
-const notAFile = (what: string): FileText => ({ ok: false, reason: "not-a-file", message: `is ${what}, not a regular file` })
+const notAFile = (what: string): FileText => ({
+  ok: false,
+  reason: "not-a-file",
+  message: `is ${what}, not a regular file`,
+})
 
 function failure(error: unknown, follow: boolean): FileText {
   const code = (error as NodeJS.ErrnoException).code
   if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, reason: "missing", message: "does not exist" }
   // O_NOFOLLOW on a symlink: ELOOP (Linux, macOS), EMLINK (FreeBSD).
   if (!follow && (code === "ELOOP" || code === "EMLINK")) return notAFile("a symbolic link")
-  return { ok: false, reason: "unreadable", message: `could not be read (${code ?? (error instanceof Error ? error.message : String(error))})` }
+  return {
+    ok: false,
+    reason: "unreadable",
+    message: `could not be read (${code ?? (error instanceof Error ? error.message : String(error))})`,
+  }
 }
 
 export async function readRegularFile(path: string, { follow = false }: { follow?: boolean } = {}): Promise<FileText> {

@@ -38,24 +38,39 @@ export class GitError extends Error {
  * OpenCode's publishing of that event, and hold up the events after it (session.idle by ~15 ms).
  */
 export function git(directory: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-  return new Promise((resolve) => setImmediate(() => {
-    let child
-    try {
-      child = spawnGit(directory, args, options, resolve)
-    } catch (error) {
-      // Node throws, rather than calls back, when git cannot be started at all (E2BIG: a command line past the system's limit).
-      const code = (error as NodeJS.ErrnoException).code
-      return resolve({ ok: false, code: undefined, stdout: "", stderr: "", reason: code === "E2BIG" ? "its command line is longer than the system allows" : String(error) })
-    }
-    if (options.input !== undefined) {
-      // git may exit before it reads all of it (EPIPE): its exit code says what happened, the pipe's error nothing more.
-      child.stdin?.on("error", () => undefined)
-      child.stdin?.end(options.input)
-    }
-  }))
+  return new Promise((resolve) =>
+    setImmediate(() => {
+      let child
+      try {
+        child = spawnGit(directory, args, options, resolve)
+      } catch (error) {
+        // Node throws, rather than calls back, when git cannot be started at all (E2BIG: a command line past the
+        // system's limit).
+        const code = (error as NodeJS.ErrnoException).code
+        return resolve({
+          ok: false,
+          code: undefined,
+          stdout: "",
+          stderr: "",
+          reason: code === "E2BIG" ? "its command line is longer than the system allows" : String(error),
+        })
+      }
+      if (options.input !== undefined) {
+        // git may exit before it reads all of it (EPIPE): its exit code says what happened, the pipe's error nothing
+        // more.
+        child.stdin?.on("error", () => undefined)
+        child.stdin?.end(options.input)
+      }
+    }),
+  )
 }
 
-function spawnGit(directory: string, args: readonly string[], options: GitOptions, resolve: (result: GitResult) => void) {
+function spawnGit(
+  directory: string,
+  args: readonly string[],
+  options: GitOptions,
+  resolve: (result: GitResult) => void,
+) {
   return execFile(
     "git",
     ["-c", "core.quotepath=off", ...args],

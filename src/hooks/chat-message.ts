@@ -49,11 +49,19 @@ export const chatMessageHook =
     const typed = text !== "" && !loop?.needsInstruction && !isControl && !isContinuationText(text)
     // In a session without a loop, their message starts the continuations' counts over.
     if (typed && !loop) ctx.continuations.onUserMessage(sessionID)
-    const keyword = typed && featureOn(ctx.settings.current, "keyword") ? keywordArguments(text, ctx.settings.current.keywords) : undefined
+    const keyword =
+      typed && featureOn(ctx.settings.current, "keyword")
+        ? keywordArguments(text, ctx.settings.current.keywords)
+        : undefined
     if (keyword !== undefined) {
       await startFromCommand(ctx, sessionID, keyword, output.parts, text)
       loop = ctx.manager.get(sessionID)
-    } else if (!loop && isNewSession && ctx.settings.current.activation === "always" && ctx.settings.reload().activation === "always") {
+    } else if (
+      !loop &&
+      isNewSession &&
+      ctx.settings.current.activation === "always" &&
+      ctx.settings.reload().activation === "always"
+    ) {
       if (text) loop = await startLoop(ctx, sessionID, text)
     }
     if (!loop) {
@@ -81,12 +89,21 @@ export const chatMessageHook =
     }
   }
 
-async function runTypedCommand(ctx: RalphContext, sessionID: string, { name, args }: TypedCommand, parts: Part[]): Promise<void> {
+async function runTypedCommand(
+  ctx: RalphContext,
+  sessionID: string,
+  { name, args }: TypedCommand,
+  parts: Part[],
+): Promise<void> {
   if (isControlCommand(name)) return runControl(ctx, name, sessionID, args, parts)
   if (isMemoryCommand(name)) return runMemoryCommand(ctx, name, args, parts)
   // The loops view has no server command: it opens only from the TUI's own list.
   const view: "ralph-loops" = name
-  replaceText(parts, `${CONTROL_MARKER} /${view}\n\n/${view} opens the TUI's view of the project's loops: type it without anything after it, or pick it from the list.\n\n(This message is for the user. Reply with just "OK".)`)
+  replaceText(
+    parts,
+    `${CONTROL_MARKER} /${view}\n\n/${view} opens the TUI's view of the project's loops: type it without ` +
+      `anything after it, or pick it from the list.\n\n(This message is for the user. Reply with just "OK".)`,
+  )
 }
 
 function userText(parts: Part[]): string {

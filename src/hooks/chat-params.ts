@@ -15,5 +15,6 @@ export const chatParamsHook =
   async (input, output) => {
     if (input.agent === "title" || input.model.capabilities.reasoning) return
     if (!ctx.controlTurns.isControlMessage(input.sessionID, input.message.id)) return
-    if (typeof output.maxOutputTokens === "number") output.maxOutputTokens = Math.min(output.maxOutputTokens, CONTROL_MAX_OUTPUT_TOKENS)
+    if (typeof output.maxOutputTokens === "number")
+      output.maxOutputTokens = Math.min(output.maxOutputTokens, CONTROL_MAX_OUTPUT_TOKENS)
   }

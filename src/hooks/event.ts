@@ -19,7 +19,10 @@ export const eventHook =
       const observation = observe(event as RuntimeEvent)
       if (observation) handle(ctx, observation)
     } catch (error) {
-      ctx.api.log("error", `hook event failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+      ctx.api.log(
+        "error",
+        `hook event failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      )
     }
     return DONE
   }
@@ -27,7 +30,12 @@ export const eventHook =
 function handle(ctx: RalphContext, observation: Observation): void {
   const { manager, continuations } = ctx
   // A loop's review session is the plugin's own: nothing that happens in it is a loop's or a continuation's business.
-  if ("sessionID" in observation && manager.isReviewSession(observation.sessionID) && observation.kind !== "session-deleted") return
+  if (
+    "sessionID" in observation &&
+    manager.isReviewSession(observation.sessionID) &&
+    observation.kind !== "session-deleted"
+  )
+    return
   switch (observation.kind) {
     case "busy":
       continuations.onBusy(observation.sessionID)
@@ -40,7 +48,8 @@ function handle(ctx: RalphContext, observation: Observation): void {
       const turnEnded = continuations.takeIdle(observation.sessionID, observation.via)
       const loop = manager.takeIdle(observation.sessionID)
       if (loop) ctx.runner.onTurnEnded(loop)
-      else if (turnEnded && !manager.find(observation.sessionID) && continuationsOn(ctx)) ctx.runner.onPlainIdle(observation.sessionID)
+      else if (turnEnded && !manager.find(observation.sessionID) && continuationsOn(ctx))
+        ctx.runner.onPlainIdle(observation.sessionID)
       const request = ctx.plans.takeIdle(observation.sessionID)
       if (request) ctx.runner.onPlanTurnEnded(request)
       return
@@ -57,7 +66,8 @@ function handle(ctx: RalphContext, observation: Observation): void {
       return
     case "session-created":
       continuations.sessionCreated(observation.sessionID, observation.parentID)
-      if (!observation.parentID && ctx.settings.current.activation === "always") ctx.newSessions.add(observation.sessionID)
+      if (!observation.parentID && ctx.settings.current.activation === "always")
+        ctx.newSessions.add(observation.sessionID)
       return
     case "session-deleted": {
       ctx.newSessions.delete(observation.sessionID)

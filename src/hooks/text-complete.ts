@@ -27,13 +27,30 @@ async function rememberFromModel(ctx: RalphContext, sessionID: string, requests:
     const loop = ctx.manager.get(sessionID)
     const live = loop && loop.phase !== "stopped" ? loop : undefined
     const item = (r: RememberRequest) =>
-      live ? { section: "staging" as const, text: r.text, source: stagedSource(live.id, r.section) } : { section: r.section, text: r.text, source: "remember" }
-    await ctx.memory.update((memory) => requests.map(item).reduce((m, i) => remember(m, i.section, { text: i.text, source: i.source, date }, max), memory))
+      live
+        ? { section: "staging" as const, text: r.text, source: stagedSource(live.id, r.section) }
+        : { section: r.section, text: r.text, source: "remember" }
+    await ctx.memory.update((memory) =>
+      requests
+        .map(item)
+        .reduce((m, i) => remember(m, i.section, { text: i.text, source: i.source, date }, max), memory),
+    )
     // The loop ended while this was written (a tag in its last turn): settle what may have come too late for it.
-    if (live?.phase === "stopped") await ctx.memory.update((m) => settleStaged(m, live.id, live.stopReason === "completed", date, max))
-    ctx.api.log("info", live ? "staged for the loop from the model's text" : "remembered from the model's text", { session: sessionID, entries: requests.length })
+    if (live?.phase === "stopped")
+      await ctx.memory.update((m) => settleStaged(m, live.id, live.stopReason === "completed", date, max))
+    ctx.api.log("info", live ? "staged for the loop from the model's text" : "remembered from the model's text", {
+      session: sessionID,
+      entries: requests.length,
+    })
     const title = live ? "Ralph · staged until the loop completes" : "Ralph · remembered"
-    ctx.api.toast("info", title, requests.map((r) => `${r.section === "priority" ? "Priority: " : ""}${r.text}`).join("\n").slice(0, 300))
+    ctx.api.toast(
+      "info",
+      title,
+      requests
+        .map((r) => `${r.section === "priority" ? "Priority: " : ""}${r.text}`)
+        .join("\n")
+        .slice(0, 300),
+    )
   } catch (error) {
     ctx.api.log("warn", `could not write the project memory: ${String(error)}`, { session: sessionID })
   }

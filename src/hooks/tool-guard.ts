@@ -19,9 +19,16 @@ export const toolGuardHook =
     if (ctx.manager.size === 0 || !featureOn(ctx.settings.current, "tool-guard")) return
     // The state folder, and the session folders the loops wrote (not the whole summaryPath): those
     // looked up by name (the loops' ids and earlier sessions), never by listing every loop's.
-    const sessionFolderParents = (name: string) => ctx.manager.withSessionFolder(name).map((l) => resolve(ctx.directory, l.settings.summaryPath))
-    const reason = refusal(input.tool, output.args, { directory: ctx.directory, folders: [STATE_DIR], sessionFolderParents })
+    const sessionFolderParents = (name: string) =>
+      ctx.manager.withSessionFolder(name).map((l) => resolve(ctx.directory, l.settings.summaryPath))
+    const reason = refusal(input.tool, output.args, {
+      directory: ctx.directory,
+      folders: [STATE_DIR],
+      sessionFolderParents,
+    })
     if (!reason) return
     ctx.api.log("warn", `refused a tool call: ${reason}`, { tool: input.tool, session: input.sessionID })
-    throw new RefusedByRalph(`${reason}. These files are the loop's memory; leave them alone and carry on with the task.`)
+    throw new RefusedByRalph(
+      `${reason}. These files are the loop's memory; leave them alone and carry on with the task.`,
+    )
   }

@@ -12,8 +12,10 @@ export type ToolName = (typeof TOOL_NAMES)[number]
 export const TOOL_SPECS: Record<ToolName, { description: string; args: Record<string, object> }> = {
   ralph_done: {
     description:
-      "Declare the Ralph loop's task (in a plan loop: the current story) done. Call it only when everything asked for works. " +
-      "The plugin runs the loop's checks at once and answers whether the claim is accepted, and if not, why — then keep working. " +
+      "Declare the Ralph loop's task (in a plan loop: the current story) done. Call it only when everything " +
+      "asked for works. " +
+      "The plugin runs the loop's checks at once and answers whether the claim is accepted, and if not, why — " +
+      "then keep working. " +
       "Only meaningful in a session with a Ralph loop (/ralph).",
     args: {
       summary: { type: "string", description: "What was done, in a few sentences." },
@@ -25,7 +27,9 @@ export const TOOL_SPECS: Record<ToolName, { description: string; args: Record<st
     },
   },
   ralph_status: {
-    description: "Read the Ralph loop's state: iteration and limits, budgets, the current story of a plan, the last check results. Changes nothing.",
+    description:
+      "Read the Ralph loop's state: iteration and limits, budgets, the current story of a plan, the last check " +
+      "results. Changes nothing.",
     args: {},
   },
 }
@@ -36,6 +40,9 @@ export type ToolCall = (name: ToolName, args: unknown, context: ToolContext) => 
 export function toolDefinitions(call: ToolCall): Record<ToolName, ToolDefinition> {
   const definition = (name: ToolName): ToolDefinition =>
     // The cast: OpenCode accepts JSON Schema properties where the type says zod (see above).
-    ({ ...TOOL_SPECS[name], execute: (args: unknown, context: ToolContext) => call(name, args, context) }) as unknown as ToolDefinition
+    ({
+      ...TOOL_SPECS[name],
+      execute: (args: unknown, context: ToolContext) => call(name, args, context),
+    }) as unknown as ToolDefinition
   return { ralph_done: definition("ralph_done"), ralph_status: definition("ralph_status") }
 }

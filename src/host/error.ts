@@ -24,10 +24,12 @@ type ReportedData = { [K in keyof ApiError["data"]]?: unknown }
 /** How much of a response body is kept (it is saved with the loop's last turn). */
 const BODY_CHARS = 2_000
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** True for an error as OpenCode reports one: `{ name, data: { message } }`. */
-export const isReportedError = (value: unknown): boolean => isObject(value) && isObject(value.data) && typeof value.data.message === "string"
+export const isReportedError = (value: unknown): boolean =>
+  isObject(value) && isObject(value.data) && typeof value.data.message === "string"
 
 export function parseError(error: unknown): OpencodeError {
   const reported = isObject(error) ? error : {}
@@ -39,8 +41,11 @@ export function parseError(error: unknown): OpencodeError {
   }
   if (typeof data.statusCode === "number") parsed.statusCode = data.statusCode
   if (typeof data.isRetryable === "boolean") parsed.retryable = data.isRetryable
-  const headers = isObject(data.responseHeaders) ? Object.entries(data.responseHeaders).filter((entry): entry is [string, string] => typeof entry[1] === "string") : []
+  const headers = isObject(data.responseHeaders)
+    ? Object.entries(data.responseHeaders).filter((entry): entry is [string, string] => typeof entry[1] === "string")
+    : []
   if (headers.length > 0) parsed.headers = Object.fromEntries(headers)
-  if (typeof data.responseBody === "string" && data.responseBody.length > 0) parsed.body = data.responseBody.slice(0, BODY_CHARS)
+  if (typeof data.responseBody === "string" && data.responseBody.length > 0)
+    parsed.body = data.responseBody.slice(0, BODY_CHARS)
   return parsed
 }

@@ -52,7 +52,8 @@ export function observe(event: RuntimeEvent): Observation | undefined {
       const { sessionID, status } = payload<"session.status">(event)
       if (!sessionID) return undefined
       // "retry" is still a turn under way (the provider is being retried).
-      if (status?.type === "busy" || status?.type === "retry") return { kind: "busy", sessionID, retry: status.type === "retry" }
+      if (status?.type === "busy" || status?.type === "retry")
+        return { kind: "busy", sessionID, retry: status.type === "retry" }
       // The end of a turn, as OpenCode now announces it (session.idle is deprecated). Both arrive;
       // the manager claims only the first (takeIdle wants a busy since the last claim).
       if (status?.type === "idle") return { kind: "idle", sessionID, via: "status" }
@@ -85,7 +86,9 @@ export function observe(event: RuntimeEvent): Observation | undefined {
       const { sessionID, info } = payload<"session.created">(event)
       const id = info?.id ?? sessionID
       if (!id) return undefined
-      return info?.parentID ? { kind: "session-created", sessionID: id, parentID: info.parentID } : { kind: "session-created", sessionID: id }
+      return info?.parentID
+        ? { kind: "session-created", sessionID: id, parentID: info.parentID }
+        : { kind: "session-created", sessionID: id }
     }
     case "session.deleted": {
       const { sessionID, info } = payload<"session.deleted">(event)

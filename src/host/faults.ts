@@ -32,7 +32,12 @@ export type CrashPoint =
 const planSchema = z.object({
   /** Timeout of every SDK call while faults are injected (so a "timeout" fault ends quickly). */
   callTimeoutMs: z.number().int().positive().optional(),
-  calls: z.record(z.string(), z.object({ mode: z.enum(["error", "timeout", "throw"]), times: z.number().int().positive().default(1) })).default({}),
+  calls: z
+    .record(
+      z.string(),
+      z.object({ mode: z.enum(["error", "timeout", "throw"]), times: z.number().int().positive().default(1) }),
+    )
+    .default({}),
   /** Kill OpenCode the `nth` time the loop reaches `at` — once: a marker file keeps the restarted process alive. */
   crash: z.object({ at: z.string(), nth: z.number().int().positive().default(1) }).optional(),
 })
@@ -52,7 +57,10 @@ export class Faults {
     if (env.RALPH_LOOP_FAULT_INJECTION !== "1") return undefined
     const configDir = join(directory, OPENCODE_DIR)
     try {
-      return new Faults(planSchema.parse(JSON.parse(readFileSync(join(configDir, "ralph-loop-faults.json"), "utf8"))), configDir)
+      return new Faults(
+        planSchema.parse(JSON.parse(readFileSync(join(configDir, "ralph-loop-faults.json"), "utf8"))),
+        configDir,
+      )
     } catch {
       return undefined
     }

@@ -17,7 +17,10 @@ export interface ConfigFile {
   half: Half
 }
 
-const GLOBAL_NAMES: Record<Half, string[]> = { server: ["opencode.json", "opencode.jsonc", "config.json"], tui: ["tui.json", "tui.jsonc"] }
+const GLOBAL_NAMES: Record<Half, string[]> = {
+  server: ["opencode.json", "opencode.jsonc", "config.json"],
+  tui: ["tui.json", "tui.jsonc"],
+}
 const PROJECT_NAMES: Record<Half, string[]> = {
   server: ["opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc"],
   tui: ["tui.json", "tui.jsonc", ".opencode/tui.json", ".opencode/tui.jsonc"],
@@ -41,7 +44,11 @@ export function projectFolders(project: string): string[] {
   }
 }
 
-export function projectConfigFiles(project: string, env: NodeJS.ProcessEnv = process.env, half: Half = "server"): ConfigFile[] {
+export function projectConfigFiles(
+  project: string,
+  env: NodeJS.ProcessEnv = process.env,
+  half: Half = "server",
+): ConfigFile[] {
   const globalDir = globalConfigDir(env)
   return projectFolders(project)
     .flatMap((dir) => PROJECT_NAMES[half].map((name) => join(dir, name)))

@@ -9,7 +9,10 @@ export interface PackageInfo {
   version: string
   /** engines.opencode: the OpenCode versions this package is made for. */
   opencodeRange: string
-  /** `ralph-loop@file:<dir>`: an npm-style spec OpenCode installs from this folder (the bare name is another package on npm). */
+  /**
+   * `ralph-loop@file:<dir>`: an npm-style spec OpenCode installs from this folder (the bare name is another package on
+   * npm).
+   */
   spec: string
   schemaFile: string
 }
@@ -17,7 +20,11 @@ export interface PackageInfo {
 export function packageInfo(): PackageInfo {
   // dist/cli/package-info.js → the package folder is two levels up.
   const dir = dirname(dirname(dirname(fileURLToPath(import.meta.url))))
-  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; version: string; engines?: { opencode?: string } }
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+    name: string
+    version: string
+    engines?: { opencode?: string }
+  }
   return {
     dir,
     name: manifest.name,

@@ -35,7 +35,11 @@ export function readConfig(file: string): ConfigRead {
     text = readFileSync(file, "utf8")
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    return { text: "", tree: undefined, error: code === "EISDIR" ? "a folder, not a file" : `not readable (${code ?? String(error)})` }
+    return {
+      text: "",
+      tree: undefined,
+      error: code === "EISDIR" ? "a folder, not a file" : `not readable (${code ?? String(error)})`,
+    }
   }
   const errors: ParseError[] = []
   const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
@@ -107,7 +111,9 @@ export interface Listings {
 /** The top-level `plugin` properties of a config file, in order. */
 function pluginProperties(tree: Node | undefined): Node[] {
   if (tree?.type !== "object") return []
-  return (tree.children ?? []).filter((property) => property.children?.length === 2 && property.children[0]?.value === "plugin")
+  return (tree.children ?? []).filter(
+    (property) => property.children?.length === 2 && property.children[0]?.value === "plugin",
+  )
 }
 
 /** The `plugin` property OpenCode reads: the last one, as with JSON.parse (OpenCode 1.18 checked). */
@@ -120,10 +126,11 @@ export function listingsIn(config: ConfigFile, read: ConfigRead, thisDir: string
   const properties = pluginProperties(read.tree)
   const array = properties.at(-1)?.children?.[1]
   const found: Listings = { listings: [], unclear: [], pluginKeys: properties.length }
-  if (!array || array.type !== "array") return found
+  if (array?.type !== "array") return found
   array.children?.forEach((node, index) => {
     const value: unknown = getNodeValue(node)
-    const spec = typeof value === "string" ? value : Array.isArray(value) && typeof value[0] === "string" ? value[0] : undefined
+    const spec =
+      typeof value === "string" ? value : Array.isArray(value) && typeof value[0] === "string" ? value[0] : undefined
     if (spec === undefined) return
     let reach: Reach | undefined
     try {
@@ -133,7 +140,10 @@ export function listingsIn(config: ConfigFile, read: ConfigRead, thisDir: string
       return
     }
     if (!reach) return
-    const options = Array.isArray(value) && typeof value[1] === "object" && value[1] !== null ? (value[1] as Record<string, unknown>) : undefined
+    const options =
+      Array.isArray(value) && typeof value[1] === "object" && value[1] !== null
+        ? (value[1] as Record<string, unknown>)
+        : undefined
     found.listings.push({ ...config, index, spec, ...(options ? { options } : {}), reach, node })
   })
   return found

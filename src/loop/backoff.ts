@@ -31,7 +31,10 @@ export function delayWithin(error: ProviderError, attempt: number, baseMs: numbe
  * (a header and its words, two limits), the latest: the limit is gone only when all of them are.
  */
 export function providerDelayMs(error: ProviderError, now: number): number | undefined {
-  const named = [...headerDelays(error.headers ?? {}, now), ...textDelays(`${error.message}\n${error.body ?? ""}`, now)].filter((ms) => Number.isFinite(ms) && ms >= 0)
+  const named = [
+    ...headerDelays(error.headers ?? {}, now),
+    ...textDelays(`${error.message}\n${error.body ?? ""}`, now),
+  ].filter((ms) => Number.isFinite(ms) && ms >= 0)
   return named.length > 0 ? Math.max(...named) : undefined
 }
 
@@ -67,9 +70,13 @@ function resetValueMs(value: string, now: number): number | undefined {
 const UNIT = String.raw`(?:ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)`
 const DURATION = String.raw`(\d+(?:\.\d+)?\s*${UNIT}(?![a-z])(?:[\s,]*(?:and\s+)?\d+(?:\.\d+)?\s*${UNIT}(?![a-z]))*)`
 /** "try again in 2h 14m", "resets in 3 seconds", "retry after 20s", "available again in 5 minutes". */
-const IN_TEXT = new RegExp(String.raw`(?:try again|retry|resets?|available(?: again)?)\s+(?:in|after)\s+${DURATION}`, "gi")
+const IN_TEXT = new RegExp(
+  String.raw`(?:try again|retry|resets?|available(?: again)?)\s+(?:in|after)\s+${DURATION}`,
+  "gi",
+)
 /** "resets at 3pm", "reset at 15:30 UTC", "try again at 2025-06-01T10:00:00Z", "resets at 3:00 PM (Europe/Berlin)". */
-const AT_TEXT = /(?:try again|retry|resets?|available(?: again)?)\s+(?:at|on|after)\s+(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|\d{10}\b|\d{1,2}(?::\d{2}){0,2}\s*(?:[ap]\.?m\.?)?(?:\s*\(?(?:UTC|GMT|[A-Z][A-Za-z_]+\/[A-Za-z_/]+)\)?)?)/gi
+const AT_TEXT =
+  /(?:try again|retry|resets?|available(?: again)?)\s+(?:at|on|after)\s+(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|\d{10}\b|\d{1,2}(?::\d{2}){0,2}\s*(?:[ap]\.?m\.?)?(?:\s*\(?(?:UTC|GMT|[A-Z][A-Za-z_]+\/[A-Za-z_/]+)\)?)?)/gi
 /** Claude's "usage limit reached|1735689600": the reset as epoch seconds after a bar. */
 const EPOCH_AFTER_BAR = /limit reached\|(\d{10})\b/gi
 
@@ -87,7 +94,10 @@ function textDelays(text: string, now: number): number[] {
   return delays
 }
 
-/** A named reset time → its epoch ms: a date-time, epoch seconds, or a clock time (the next one to come, in its zone or else local). */
+/**
+ * A named reset time → its epoch ms: a date-time, epoch seconds, or a clock time (the next one to come, in its zone or
+ * else local).
+ */
 function timeOfReset(time: string, now: number): number | undefined {
   if (/^\d{10}$/.test(time)) return Number(time) * 1_000
   if (/^\d{4}-/.test(time)) {
@@ -117,15 +127,49 @@ function zoneOffsetMs(zone: string | undefined, at: number): number | undefined 
   if (!zone) return -new Date(at).getTimezoneOffset() * 60_000
   if (/^(utc|gmt)$/i.test(zone)) return 0
   try {
-    const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" }).formatToParts(at)
+    const parts = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    }).formatToParts(at)
     const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
-    return Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second")) - Math.floor(at / 1_000) * 1_000
+    return (
+      Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second")) -
+      Math.floor(at / 1_000) * 1_000
+    )
   } catch {
     return undefined // not a zone Intl knows
   }
 }
 
-const UNITS: Record<string, number> = { ms: 1, millisecond: 1, milliseconds: 1, s: 1_000, sec: 1_000, secs: 1_000, second: 1_000, seconds: 1_000, m: 60_000, min: 60_000, mins: 60_000, minute: 60_000, minutes: 60_000, h: 3_600_000, hr: 3_600_000, hrs: 3_600_000, hour: 3_600_000, hours: 3_600_000, d: 86_400_000, day: 86_400_000, days: 86_400_000 }
+const UNITS: Record<string, number> = {
+  ms: 1,
+  millisecond: 1,
+  milliseconds: 1,
+  s: 1_000,
+  sec: 1_000,
+  secs: 1_000,
+  second: 1_000,
+  seconds: 1_000,
+  m: 60_000,
+  min: 60_000,
+  mins: 60_000,
+  minute: 60_000,
+  minutes: 60_000,
+  h: 3_600_000,
+  hr: 3_600_000,
+  hrs: 3_600_000,
+  hour: 3_600_000,
+  hours: 3_600_000,
+  d: 86_400_000,
+  day: 86_400_000,
+  days: 86_400_000,
+}
 
 /** "20s", "1m30s", "250ms", "2 minutes", "1.5h", "2h 14m", "1 hour and 5 minutes" → milliseconds. */
 function durationMs(text: string): number | undefined {

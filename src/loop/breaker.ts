@@ -32,7 +32,12 @@ export interface BreakerLimits {
 
 export const closedBreaker = (): Breaker => ({ state: "CLOSED", noProgress: 0, sameError: 0 })
 
-export function recordIteration(breaker: Breaker, outcome: IterationOutcome, limits: BreakerLimits, now: number): Breaker {
+export function recordIteration(
+  breaker: Breaker,
+  outcome: IterationOutcome,
+  limits: BreakerLimits,
+  now: number,
+): Breaker {
   const fault = outcome.error ?? outcome.failure
   const sameError = fault !== undefined && fault === breaker.lastError ? breaker.sameError + 1 : fault ? 1 : 0
   // An error turn is judged by the same-error counter only, so a flaky provider does not also
@@ -42,11 +47,16 @@ export function recordIteration(breaker: Breaker, outcome: IterationOutcome, lim
 
   if (breaker.state === "HALF_OPEN") {
     if (outcome.progress && !outcome.error) return { ...next, state: "CLOSED", noProgress: 0, sameError: 0 }
-    return open(next, now, outcome.error ? `the probe turn ended in an error: ${outcome.error}` : "the probe turn made no progress")
+    return open(
+      next,
+      now,
+      outcome.error ? `the probe turn ended in an error: ${outcome.error}` : "the probe turn made no progress",
+    )
   }
   if (sameError >= limits.sameErrorThreshold)
     return open(next, now, `${sameError} iterations in a row ended in the same error: ${fault}`)
-  if (noProgress >= limits.noProgressThreshold) return open(next, now, `${noProgress} iterations in a row without progress`)
+  if (noProgress >= limits.noProgressThreshold)
+    return open(next, now, `${noProgress} iterations in a row without progress`)
   return next
 }
 

@@ -15,7 +15,10 @@ export function exceededBudget(loop: Loop, now: number): BudgetBreach | undefine
   const { settings } = loop
   // Both reached together (the limit set last raised the other to match): the iteration limit is named.
   if (loop.iteration >= settings.maxIterations)
-    return { reason: "max-iterations", detail: `iteration limit reached: ${loop.iteration} of ${settings.maxIterations} (maxIterations)` }
+    return {
+      reason: "max-iterations",
+      detail: `iteration limit reached: ${loop.iteration} of ${settings.maxIterations} (maxIterations)`,
+    }
   // A plan's retries are its current story's: a story done starts the count over.
   const retries = taskRetries(loop)
   if (retries >= settings.maxRetries) {
@@ -24,7 +27,8 @@ export function exceededBudget(loop: Loop, now: number): BudgetBreach | undefine
     return {
       reason: "retries-exhausted",
       detail: story
-        ? `story ${story.id} (${story.title}) is not done after ${retries + 1} iteration${retries === 0 ? "" : "s"}, ${restarts} (maxRetries ${settings.maxRetries} per story)`
+        ? `story ${story.id} (${story.title}) is not done after ${retries + 1} ` +
+          `iteration${retries === 0 ? "" : "s"}, ${restarts} (maxRetries ${settings.maxRetries} per story)`
         : `stopped after ${restarts} (maxRetries ${settings.maxRetries})`,
     }
   }
@@ -36,11 +40,22 @@ export function exceededSpend(loop: Loop, now: number): BudgetBreach | undefined
   const { settings } = loop
   const usage = totalUsage(loop)
   if (usage.tokens >= settings.maxTokens)
-    return { reason: "token-budget", detail: `token budget used up: ${usage.tokens.toLocaleString("en")} of ${settings.maxTokens.toLocaleString("en")} tokens (maxTokens)` }
+    return {
+      reason: "token-budget",
+      detail:
+        `token budget used up: ${usage.tokens.toLocaleString("en")} of ` +
+        `${settings.maxTokens.toLocaleString("en")} tokens (maxTokens)`,
+    }
   if (usage.cost >= settings.maxCost)
-    return { reason: "cost-budget", detail: `cost budget used up: ${usage.cost.toFixed(2)} of ${settings.maxCost.toFixed(2)} (maxCost)` }
+    return {
+      reason: "cost-budget",
+      detail: `cost budget used up: ${usage.cost.toFixed(2)} of ${settings.maxCost.toFixed(2)} (maxCost)`,
+    }
   const minutes = (now - loop.startedAt) / 60_000
   if (minutes >= settings.maxWallMinutes)
-    return { reason: "time-budget", detail: `time budget used up: ${minutes.toFixed(1)} of ${settings.maxWallMinutes} minutes (maxWallMinutes)` }
+    return {
+      reason: "time-budget",
+      detail: `time budget used up: ${minutes.toFixed(1)} of ${settings.maxWallMinutes} minutes (maxWallMinutes)`,
+    }
   return undefined
 }

@@ -26,20 +26,34 @@ export type StartCapture = StartTree | { unknown: string } | undefined
  * every file that differs from HEAD now, and of every file in the snapshot. Without a snapshot
  * (a loop saved by an older version) every changed file counts, as it did then.
  */
-export function changedSinceStart(startFiles: FileHashes | undefined, committed: readonly string[], now: FileHashes): string[] {
+export function changedSinceStart(
+  startFiles: FileHashes | undefined,
+  committed: readonly string[],
+  now: FileHashes,
+): string[] {
   const changed = new Set(committed)
   for (const [path, hash] of Object.entries(now)) if (startFiles?.[path] !== hash) changed.add(path)
   return [...changed].sort()
 }
 
-type StartRecord = { startHead?: string | undefined; startTree?: string | undefined; startFiles?: FileHashes | undefined; startUnknown?: string | undefined }
+type StartRecord = {
+  startHead?: string | undefined
+  startTree?: string | undefined
+  startFiles?: FileHashes | undefined
+  startUnknown?: string | undefined
+}
 
 /** What a loop recorded of its start, as the work-tree comparison takes it. */
 export const loopStart = (loop: StartRecord) => ({ head: loop.startHead, tree: loop.startTree, files: loop.startFiles })
 
 /** Why the files a loop changed cannot be told from the user's (nothing is then committed for it). */
 export function startUnknown(loop: StartRecord): string | undefined {
-  if (loop.startUnknown !== undefined) return `the work tree at the loop's start could not be read (${loop.startUnknown}), so which files are the loop's is unknown`
-  if (loop.startTree === undefined && loop.startFiles === undefined) return "the loop has no record of the work tree at its start, so which files are its own is unknown"
+  if (loop.startUnknown !== undefined)
+    return (
+      `the work tree at the loop's start could not be read (${loop.startUnknown}), so which files are the ` +
+      `loop's is unknown`
+    )
+  if (loop.startTree === undefined && loop.startFiles === undefined)
+    return "the loop has no record of the work tree at its start, so which files are its own is unknown"
   return undefined
 }

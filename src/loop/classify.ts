@@ -17,7 +17,8 @@ export type TurnClass =
   | { kind: "failed"; error: OpencodeError }
   | { kind: "finished" }
 
-const OVERFLOW = /context[ _-]?(length|window|overflow)|maximum context|too many tokens|prompt is too long|context_length_exceeded/i
+const OVERFLOW =
+  /context[ _-]?(length|window|overflow)|maximum context|too many tokens|prompt is too long|context_length_exceeded/i
 const TRANSIENT = /capacity|try again later|temporarily unavailable/i
 
 export function classify(turn: Turn, events: TurnEvents): TurnClass {
@@ -25,13 +26,16 @@ export function classify(turn: Turn, events: TurnEvents): TurnClass {
   const error = turn.error ?? events.errors.at(-1)
   if (error?.name === "MessageAbortedError" || (turn.interrupted && !error)) return { kind: "aborted" }
   if (error && isAuth(error)) return { kind: "auth", error }
-  if (error?.name === "ContextOverflowError" || error?.name === "MessageOutputLengthError") return { kind: "overflow", detail: error.message }
+  if (error?.name === "ContextOverflowError" || error?.name === "MessageOutputLengthError")
+    return { kind: "overflow", detail: error.message }
   // A limit's status wins over the overflow words ("rate limit of 40,000 input tokens per minute" is a
   // 429); without it the overflow words win ("quota of the context window exceeded" is a full context).
-  if (error && isUsageLimit(error) && (hasLimitStatus(error) || !OVERFLOW.test(error.message))) return { kind: "usage-limit", error }
+  if (error && isUsageLimit(error) && (hasLimitStatus(error) || !OVERFLOW.test(error.message)))
+    return { kind: "usage-limit", error }
   if (error && OVERFLOW.test(error.message)) return { kind: "overflow", detail: error.message }
   if (turn.finish === "length") return { kind: "overflow", detail: "the model's output hit its length limit" }
-  if (turn.compacted || events.compacted) return { kind: "overflow", detail: "OpenCode compacted the session (context full)" }
+  if (turn.compacted || events.compacted)
+    return { kind: "overflow", detail: "OpenCode compacted the session (context full)" }
   if (error && isTransient(error)) return { kind: "transient", error }
   if (error) return { kind: "failed", error }
   return { kind: "finished" }
@@ -43,7 +47,12 @@ function isAuth(error: OpencodeError): boolean {
 
 function isTransient(error: OpencodeError): boolean {
   const status = error.statusCode
-  return status === 408 || (status !== undefined && status >= 500) || error.retryable === true || TRANSIENT.test(error.message)
+  return (
+    status === 408 ||
+    (status !== undefined && status >= 500) ||
+    error.retryable === true ||
+    TRANSIENT.test(error.message)
+  )
 }
 
 /** An error's identity for "the same error again": digits, ids, paths and quotes folded away. */

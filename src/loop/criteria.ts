@@ -20,7 +20,9 @@ export function unmetCriteria(snapshot: DiagnosticSnapshot, criteria: Criteria):
     if (check.status === "missing") unmet.push(`check "${check.name}" could not run: its command was not found`)
     // A failure the counts below already name needs no line of its own.
     if (check.status === "failed" && countedUnmet({ ...check, securityIssues: check.security }, criteria).length === 0)
-      unmet.push(`check "${check.name}" failed (${check.exitCode !== null ? `exit ${check.exitCode}` : "killed by a signal"})`)
+      unmet.push(
+        `check "${check.name}" failed (${check.exitCode !== null ? `exit ${check.exitCode}` : "killed by a signal"})`,
+      )
   }
   unmet.push(...countedUnmet(snapshot, criteria))
   return [...new Set(unmet)]
@@ -51,17 +53,34 @@ export function stagnantRuns(history: readonly DiagnosticSnapshot[]): number {
   return runs
 }
 
-/** Seed 004's feedback line: `Ralph Loop: CONTINUE | Iteration 3/10 | 5 error(s) … | Progress: 45% improvement | Next: …`. */
-export function feedbackLine(iteration: number, max: number, unmet: string[], history: readonly DiagnosticSnapshot[], next: string): string {
+/**
+ * Seed 004's feedback line: `Ralph Loop: CONTINUE | Iteration 3/10 | 5 error(s) … | Progress: 45% improvement | Next:
+ * …`.
+ */
+export function feedbackLine(
+  iteration: number,
+  max: number,
+  unmet: string[],
+  history: readonly DiagnosticSnapshot[],
+  next: string,
+): string {
   const first = history[0]
   const last = history.at(-1)
   let progress = "first check run"
   if (first && last && history.length > 1) {
     const before = issueCount(first)
     const now = issueCount(last)
-    progress = before === 0 ? (now === 0 ? "no issues" : `${now} new issue(s)`) : `${Math.round(((before - now) / before) * 100)}% improvement`
+    progress =
+      before === 0
+        ? now === 0
+          ? "no issues"
+          : `${now} new issue(s)`
+        : `${Math.round(((before - now) / before) * 100)}% improvement`
   }
-  return `Ralph Loop: CONTINUE | Iteration ${iteration}/${max} | ${unmet.join(", ") || "checks pass"} | Progress: ${progress} | Next: ${next}`
+  return (
+    `Ralph Loop: CONTINUE | Iteration ${iteration}/${max} | ${unmet.join(", ") || "checks pass"} | ` +
+    `Progress: ${progress} | Next: ${next}`
+  )
 }
 
 /**
@@ -70,31 +89,57 @@ export function feedbackLine(iteration: number, max: number, unmet: string[], hi
  * Initial: the checks before the first prompt where they ran then, else the first run. Failing
  * tests are named too (the seed's line has no place for them, and 100% of nothing would puzzle).
  */
-export function completeLine(session: string, iterations: number, history: readonly DiagnosticSnapshot[], initial?: DiagnosticSnapshot): string {
+export function completeLine(
+  session: string,
+  iterations: number,
+  history: readonly DiagnosticSnapshot[],
+  initial?: DiagnosticSnapshot,
+): string {
   const first = initial ?? history[0]
   const last = history.at(-1)
-  const counts = (s: DiagnosticSnapshot | undefined) => `${s?.errors ?? 0} errors, ${s?.warnings ?? 0} warnings${s?.testsFailed ? `, ${s.testsFailed} tests failing` : ""}`
+  const counts = (s: DiagnosticSnapshot | undefined) =>
+    `${s?.errors ?? 0} errors, ${s?.warnings ?? 0} warnings${s?.testsFailed ? `, ${s.testsFailed} tests failing` : ""}`
   const before = first ? issueCount(first) : 0
-  const improvement = before === 0 ? "no issues at the start" : `${Math.round(((before - (last ? issueCount(last) : 0)) / before) * 100)}%`
-  return `Ralph Loop: COMPLETE - All conditions satisfied | Session: ${session} | Iterations: ${iterations} | Total improvement: ${improvement} | Initial: ${counts(first)} | Final: ${counts(last)}`
+  const improvement =
+    before === 0
+      ? "no issues at the start"
+      : `${Math.round(((before - (last ? issueCount(last) : 0)) / before) * 100)}%`
+  return (
+    `Ralph Loop: COMPLETE - All conditions satisfied | Session: ${session} | Iterations: ${iterations} | ` +
+    `Total improvement: ${improvement} | Initial: ${counts(first)} | Final: ${counts(last)}`
+  )
 }
 
 /** The failing checks' output, bounded, for the next prompt. */
 export function failureReport(snapshot: DiagnosticSnapshot, perCheck = 1_500): string {
   return snapshot.checks
     .filter((c) => c.status !== "passed")
-    .map((c) => `### ${c.name} (${c.kind}) — ${c.status}${c.exitCode !== null ? `, exit ${c.exitCode}` : ""}\n\n\`\`\`\n$ ${c.command}\n${c.output.trim().slice(-perCheck)}\n\`\`\``)
+    .map(
+      (c) =>
+        `### ${c.name} (${c.kind}) — ` +
+        `${c.status}${c.exitCode !== null ? `, exit ${c.exitCode}` : ""}\n\n\`\`\`\n$ ${c.command}\n${c.output.trim().slice(-perCheck)}\n\`\`\``,
+    )
     .join("\n\n")
 }
 
-/** A failing check as a key: its name and what failed in it (failures/index.ts) — never a timing, a banner or a line number. */
+/**
+ * A failing check as a key: its name and what failed in it (failures/index.ts) — never a timing, a banner or a line
+ * number.
+ */
 export const failureKey = (check: CheckResult): string => `${check.name}: ${checkFailures(check).join("; ")}`
 
 const MAX_FINGERPRINT = 600
 
-/** The checks that failed, as one fingerprint for the breaker's same-error count (undefined: none failed); a long one ends in a hash of the whole. */
+/**
+ * The checks that failed, as one fingerprint for the breaker's same-error count (undefined: none failed); a long one
+ * ends in a hash of the whole.
+ */
 export function failureFingerprint(snapshot: DiagnosticSnapshot | undefined): string | undefined {
-  const keys = snapshot?.checks.filter((c) => c.status !== "passed").map(failureKey).sort() ?? []
+  const keys =
+    snapshot?.checks
+      .filter((c) => c.status !== "passed")
+      .map(failureKey)
+      .sort() ?? []
   if (keys.length === 0) return undefined
   const whole = `checks failing: ${keys.join("; ")}`
   return whole.length <= MAX_FINGERPRINT ? whole : `${whole.slice(0, MAX_FINGERPRINT - 100)}… #${hash(whole)}`

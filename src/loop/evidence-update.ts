@@ -8,7 +8,12 @@ import type { Loop } from "./loop.js"
 export const recordsEvidence = (loop: Pick<Loop, "plan">, decision: Decision, update: LoopUpdate): boolean =>
   decision.type === "complete" || (update.plan !== undefined && update.plan.done.length > (loop.plan?.done.length ?? 0))
 
-export function withEvidence(loop: Pick<Loop, "plan">, decision: Decision, update: LoopUpdate, evidence: Evidence): LoopUpdate {
+export function withEvidence(
+  loop: Pick<Loop, "plan">,
+  decision: Decision,
+  update: LoopUpdate,
+  evidence: Evidence,
+): LoopUpdate {
   const next: LoopUpdate = decision.type === "complete" ? { ...update, evidence } : { ...update }
   const plan = update.plan
   if (plan && plan.done.length > (loop.plan?.done.length ?? 0)) {

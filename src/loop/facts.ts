@@ -67,7 +67,13 @@ export class LoopFacts extends LoopRegistry {
         loop.startTree = start.tree
       }
     }
-    if (loop.progress.workTree === undefined) loop.progress = { ...loop.progress, workTree: sample.workTree, todosCompleted: sample.todosCompleted, todosSession: sample.sessionID }
+    if (loop.progress.workTree === undefined)
+      loop.progress = {
+        ...loop.progress,
+        workTree: sample.workTree,
+        todosCompleted: sample.todosCompleted,
+        todosSession: sample.sessionID,
+      }
     this.changed(loop, "start-captured")
   }
 

@@ -13,10 +13,7 @@ export const callsToGoOn = (loop: Loop, how: GoOnHow): number =>
 
 export type GoOn =
   /** Stopped or paused meanwhile: nothing is sent. */
-  | { type: "none" }
-  | { type: "stop"; breach: BudgetBreach }
-  | { type: "resume" }
-  | { type: "next"; fresh: boolean }
+  { type: "none" } | { type: "stop"; breach: BudgetBreach } | { type: "resume" } | { type: "next"; fresh: boolean }
 
 export function decideGoOn(loop: Loop, how: GoOnHow, now: number): GoOn {
   if (loop.phase === "stopped" || loop.phase === "paused") return { type: "none" }

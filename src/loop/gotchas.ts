@@ -3,7 +3,12 @@
 import { z } from "zod"
 import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
 
-export const gotchaSchema = z.object({ title: z.string(), message: z.string(), files: z.array(z.string()), iteration: z.int().min(1) })
+export const gotchaSchema = z.object({
+  title: z.string(),
+  message: z.string(),
+  files: z.array(z.string()),
+  iteration: z.int().min(1),
+})
 export type Gotcha = z.infer<typeof gotchaSchema>
 
 const LIMIT = 20

@@ -34,21 +34,29 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 function list(title: string, items: string[]): string[] {
   if (items.length === 0) return []
   const shown = items.slice(0, LIST_LIMIT).map((item) => `  - ${clip(item.replace(/\s+/g, " ").trim(), ITEM_LIMIT)}`)
-  return [`- ${title}:`, ...shown, ...(items.length > LIST_LIMIT ? [`  - … and ${items.length - LIST_LIMIT} more`] : [])]
+  return [
+    `- ${title}:`,
+    ...shown,
+    ...(items.length > LIST_LIMIT ? [`  - … and ${items.length - LIST_LIMIT} more`] : []),
+  ]
 }
 
 /** The facts the summary does not already mention (case-insensitive). */
-const omitted = (summary: string, items: string[]) => items.filter((item) => !summary.toLowerCase().includes(item.toLowerCase().trim().slice(0, 80)))
+const omitted = (summary: string, items: string[]) =>
+  items.filter((item) => !summary.toLowerCase().includes(item.toLowerCase().trim().slice(0, 80)))
 
 /**
  * The latest check run of a loop: the last of its iterations', else a criteria loop's run before its
  * first prompt. An iteration whose checks did not run leaves the failures of the run before it standing.
  */
-export const latestCheckRun = (loop: { snapshots: readonly DiagnosticSnapshot[]; initialChecks?: DiagnosticSnapshot | undefined }): DiagnosticSnapshot | undefined =>
-  loop.snapshots.at(-1) ?? loop.initialChecks
+export const latestCheckRun = (loop: {
+  snapshots: readonly DiagnosticSnapshot[]
+  initialChecks?: DiagnosticSnapshot | undefined
+}): DiagnosticSnapshot | undefined => loop.snapshots.at(-1) ?? loop.initialChecks
 
 /** "iteration 3", or for a criteria loop's first run "before the first prompt". */
-export const ranAt = (iteration: number): string => (iteration === 0 ? "before the first prompt" : `iteration ${iteration}`)
+export const ranAt = (iteration: number): string =>
+  iteration === 0 ? "before the first prompt" : `iteration ${iteration}`
 
 export function digest(facts: HandoffFacts, summary: string): string {
   return [
@@ -56,7 +64,10 @@ export function digest(facts: HandoffFacts, summary: string): string {
     `- Goal: ${clip(facts.goal.split("\n")[0] ?? "", ITEM_LIMIT)}`,
     `- Iteration ${facts.iteration} of ${facts.maxIterations} starts now`,
     ...list("Files changed since the loop began", facts.files),
-    ...list(`Failing checks${facts.checksRanAt === undefined ? "" : ` (latest run, ${ranAt(facts.checksRanAt)})`}`, omitted(summary, facts.failingChecks).length ? facts.failingChecks : []),
+    ...list(
+      `Failing checks${facts.checksRanAt === undefined ? "" : ` (latest run, ${ranAt(facts.checksRanAt)})`}`,
+      omitted(summary, facts.failingChecks).length ? facts.failingChecks : [],
+    ),
     ...list("Open todos", omitted(summary, facts.openTodos)),
     ...list("Tried and failed", facts.tried),
     ...list("Recurring errors", facts.recurring),
@@ -71,7 +82,8 @@ export function buildHandoff(summary: string, facts: HandoffFacts, budget = HAND
   const facts_ = digest(facts, summary)
   const room = Math.max(500, budget - facts_.length - 2)
   const trimmed = summary.trim()
-  const body = trimmed.length > room ? `${trimmed.slice(0, room - 40)}\n… (summary cut to fit the handoff budget)` : trimmed
+  const body =
+    trimmed.length > room ? `${trimmed.slice(0, room - 40)}\n… (summary cut to fit the handoff budget)` : trimmed
   return `${body || "(no summary could be produced — inspect the project to see what was done)"}\n\n${facts_}`
 }
 
@@ -80,5 +92,6 @@ export const RALPH_SUMMARY_INSTRUCTIONS = [
   "This summary is the handoff of a Ralph loop: a fresh session will continue the task from it alone.",
   "Include, in this order: the goal; what is done (files and what changed); what was tried and did not work, and why;",
   "the open todos; failing tests or checks with their exact error messages; and the next concrete steps.",
-  "Be specific (paths, names, commands); leave out pleasantries and anything the next session can re-read from the files.",
+  "Be specific (paths, names, commands); leave out pleasantries and anything the next session can re-read from " +
+    "the files.",
 ].join(" ")

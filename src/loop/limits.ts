@@ -27,13 +27,16 @@ export function consistentSettings(
   plan = false,
 ): { settings: LoopSettings; notices: string[] } {
   let next = settings
-  if (settings.completeOnCriteria && !CRITERIA_FLAGS.some((key) => given.has(key))) next = { ...next, completeOnCriteria: false }
+  if (settings.completeOnCriteria && !CRITERIA_FLAGS.some((key) => given.has(key)))
+    next = { ...next, completeOnCriteria: false }
   const limits = consistentLimits(settings, explicit, given, plan)
   next = { ...next, ...limits.settings }
   const notices = [...limits.notices]
   if (settings.exitGate !== "promise" && !settings.statusBlock) {
     next = { ...next, statusBlock: true }
-    notices.push(`exitGate "${settings.exitGate}" reads the RALPH_STATUS block, so statusBlock is turned on for this loop`)
+    notices.push(
+      `exitGate "${settings.exitGate}" reads the RALPH_STATUS block, so statusBlock is turned on for this loop`,
+    )
   }
   return { settings: next, notices }
 }
@@ -48,7 +51,12 @@ const named = (key: keyof Limits, value: number, level: Level): string =>
   level === 2 ? `${FLAG[key]} ${value}` : `${key} ${value} (${level === 1 ? "settings" : "default"})`
 
 /** The limit rule (see the top of this file): the two limits a loop runs with, and what the user is told. */
-export function consistentLimits(settings: Limits, explicit: ReadonlySet<SettingKey>, given: ReadonlySet<SettingKey>, plan: boolean): { settings: Limits; notices: string[] } {
+export function consistentLimits(
+  settings: Limits,
+  explicit: ReadonlySet<SettingKey>,
+  given: ReadonlySet<SettingKey>,
+  plan: boolean,
+): { settings: Limits; notices: string[] } {
   const level = (key: keyof Limits): Level => (given.has(key) ? 2 : explicit.has(key) ? 1 : 0)
   const { maxIterations: iterations, maxRetries: retries } = settings
   const [li, lr] = [level("maxIterations"), level("maxRetries")]
@@ -61,22 +69,42 @@ export function consistentLimits(settings: Limits, explicit: ReadonlySet<Setting
   }
   if (retries + 1 === iterations) return unchanged
   if (retries + 1 < iterations) {
-    // The iteration limit is the larger: set last, it raises the retry limit; else the retry limit stops the loop first.
-    if (li > lr) return { settings: { maxIterations: iterations, maxRetries: iterations - 1 }, notices: lr > 0 ? [`${it} raises ${re} to ${iterations - 1} for this loop: the limit set last is the limit`] : [] }
-    return { ...unchanged, notices: li > 0 ? [`${re} stops this loop after ${retries + 1} iterations, before ${it}`] : [] }
+    // The iteration limit is the larger: set last, it raises the retry limit; else the retry limit stops the loop
+    // first.
+    if (li > lr)
+      return {
+        settings: { maxIterations: iterations, maxRetries: iterations - 1 },
+        notices:
+          lr > 0 ? [`${it} raises ${re} to ${iterations - 1} for this loop: the limit set last is the limit`] : [],
+      }
+    return {
+      ...unchanged,
+      notices: li > 0 ? [`${re} stops this loop after ${retries + 1} iterations, before ${it}`] : [],
+    }
   }
-  if (lr > li) return { settings: { maxIterations: retries + 1, maxRetries: retries }, notices: li > 0 ? [`${re} raises ${it} to ${retries + 1} for this loop: the limit set last is the limit`] : [] }
-  return { ...unchanged, notices: lr > 0 ? [`${it} stops this loop after ${iterations} iterations, before ${re} restarts are used`] : [] }
+  if (lr > li)
+    return {
+      settings: { maxIterations: retries + 1, maxRetries: retries },
+      notices: li > 0 ? [`${re} raises ${it} to ${retries + 1} for this loop: the limit set last is the limit`] : [],
+    }
+  return {
+    ...unchanged,
+    notices: lr > 0 ? [`${it} stops this loop after ${iterations} iterations, before ${re} restarts are used`] : [],
+  }
 }
 
 /** A loop's iterations at most: a plan's, every iteration of it; another's, its task's first turn and its restarts. */
-export const iterationLimit = (settings: Limits, plan: boolean): number => (plan ? settings.maxIterations : Math.min(settings.maxRetries + 1, settings.maxIterations))
+export const iterationLimit = (settings: Limits, plan: boolean): number =>
+  plan ? settings.maxIterations : Math.min(settings.maxRetries + 1, settings.maxIterations)
 
 /**
  * The restarts of the current task: a loop's, or a plan's current story (counted from the iteration
  * after the last story done; -1 between a story done and the next story's first iteration).
  */
-export function taskRetries(loop: { retries: number; plan?: { done: ReadonlyArray<{ iteration: number }> } | undefined }): number {
+export function taskRetries(loop: {
+  retries: number
+  plan?: { done: ReadonlyArray<{ iteration: number }> } | undefined
+}): number {
   const lastDone = loop.plan ? loop.plan.done.reduce((max, d) => Math.max(max, d.iteration), 0) : 0
   return loop.retries - lastDone
 }
@@ -85,6 +113,8 @@ export function taskRetries(loop: { retries: number; plan?: { done: ReadonlyArra
 export function limitsText(settings: Limits, plan: boolean): string {
   const { maxIterations: iterations, maxRetries: retries } = settings
   return plan
-    ? `${iterations} iterations for the whole plan (maxIterations); ${retries + 1} per story (maxRetries ${retries} + 1, counted again from each story done)`
-    : `${iterationLimit(settings, false)} iterations (the smaller of maxIterations ${iterations} and maxRetries ${retries} + 1)`
+    ? `${iterations} iterations for the whole plan (maxIterations); ${retries + 1} per story (maxRetries ` +
+        `${retries} + 1, counted again from each story done)`
+    : `${iterationLimit(settings, false)} iterations (the smaller of maxIterations ${iterations} and maxRetries ` +
+        `${retries} + 1)`
 }

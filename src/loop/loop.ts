@@ -154,7 +154,9 @@ export const loopStateSchema = z.object({
   plan: planStateSchema.optional(),
   /** Its reviews (review on): rejections in a row, their cost, the last verdict. */
   review: reviewStateSchema.optional(),
-  /** What the guard found at the last claim of done it read (issue 39): each finding, and whether the user accepted it. */
+  /**
+   * What the guard found at the last claim of done it read (issue 39): each finding, and whether the user accepted it.
+   */
   guard: z.object({ iteration: z.int().min(1), findings: z.array(weakenedSchema) }).optional(),
   /** What its completion rested on (issue 39): the checks after the last change, the files, the review, the guard. */
   evidence: evidenceSchema.optional(),
@@ -172,7 +174,10 @@ export interface LoopRuntime {
   sawBusy: boolean
   /** Counts busy statuses, so a decision can tell that the session started again meanwhile. */
   busyEpoch: number
-  /** Counts messages written into the loop's session outside a pending decision (the user's): the plugin never acts on a turn the user has moved past. */
+  /**
+   * Counts messages written into the loop's session outside a pending decision (the user's): the plugin never acts on a
+   * turn the user has moved past.
+   */
   userEpoch: number
   /** What OpenCode reported for the current turn (errors, compaction, pending permissions). */
   turnEvents: TurnEvents
@@ -204,7 +209,17 @@ export const loopFromState = (state: LoopState): Loop => ({ ...state, ...runtime
 
 /** The part of a loop that is written to disk. */
 export function stateOf(loop: Loop): LoopState {
-  const { sawBusy: _sawBusy, busyEpoch: _busyEpoch, userEpoch: _userEpoch, turnEvents: _turnEvents, resumeRequested: _resumeRequested, recoveryPending: _recoveryPending, iterationUnsent: _iterationUnsent, judgedClaim: _judgedClaim, ...state } = loop
+  const {
+    sawBusy: _sawBusy,
+    busyEpoch: _busyEpoch,
+    userEpoch: _userEpoch,
+    turnEvents: _turnEvents,
+    resumeRequested: _resumeRequested,
+    recoveryPending: _recoveryPending,
+    iterationUnsent: _iterationUnsent,
+    judgedClaim: _judgedClaim,
+    ...state
+  } = loop
   return state
 }
 
@@ -235,9 +250,18 @@ export function newLoop(sessionID: string, task: string, settings: LoopSettings,
   })
 }
 
-/** Turns the loop may run in all: a plan's, maxIterations; another's, its first turn and maxRetries restarts (limits.ts). */
-export const maxIterations = (loop: { settings: Pick<LoopSettings, "maxRetries" | "maxIterations">; plan?: unknown }): number => iterationLimit(loop.settings, loop.plan !== undefined)
+/**
+ * Turns the loop may run in all: a plan's, maxIterations; another's, its first turn and maxRetries restarts
+ * (limits.ts).
+ */
+export const maxIterations = (loop: {
+  settings: Pick<LoopSettings, "maxRetries" | "maxIterations">
+  plan?: unknown
+}): number => iterationLimit(loop.settings, loop.plan !== undefined)
 
 /** Everything the loop has used: its sessions and its reviews (budgets count both). */
 export const totalUsage = (loop: Pick<Loop, "usage" | "review">): Usage =>
-  [...Object.values(loop.usage), ...(loop.review ? [loop.review.usage] : [])].reduce((sum, u) => ({ tokens: sum.tokens + u.tokens, cost: sum.cost + u.cost }), { tokens: 0, cost: 0 })
+  [...Object.values(loop.usage), ...(loop.review ? [loop.review.usage] : [])].reduce(
+    (sum, u) => ({ tokens: sum.tokens + u.tokens, cost: sum.cost + u.cost }),
+    { tokens: 0, cost: 0 },
+  )

@@ -7,7 +7,15 @@ import type { Breaker } from "./breaker.js"
 import type { Decision, LoopUpdate } from "./decide.js"
 import { LoopFacts } from "./facts.js"
 import type { ResumeHow } from "./go-on.js"
-import { newLoop, type Loop, type LoopSettings, type PauseCause, type PendingRestart, type StopReason, type Wait } from "./loop.js"
+import {
+  newLoop,
+  type Loop,
+  type LoopSettings,
+  type PauseCause,
+  type PendingRestart,
+  type StopReason,
+  type Wait,
+} from "./loop.js"
 import type { PlanState } from "../plan/plan.js"
 import type { Turn } from "./turn.js"
 import { emptyTurnEvents } from "./turn-events.js"
@@ -16,10 +24,20 @@ export type { LoopListener } from "./registry.js"
 
 export class LoopManager extends LoopFacts {
   /** Starts a loop in `sessionID` (with `plan`: a plan loop); a live loop already there is replaced (and returned). */
-  start(sessionID: string, task: string, settings: LoopSettings, now: number, plan?: PlanState): { loop: Loop; replaced?: Loop } {
+  start(
+    sessionID: string,
+    task: string,
+    settings: LoopSettings,
+    now: number,
+    plan?: PlanState,
+  ): { loop: Loop; replaced?: Loop } {
     const previous = this.bySession.get(sessionID)
     if (previous) this.stop(previous, "replaced")
-    const loop: Loop = { ...newLoop(sessionID, task, settings, now), id: this.freeID(sessionID), ...(plan ? { plan } : {}) }
+    const loop: Loop = {
+      ...newLoop(sessionID, task, settings, now),
+      id: this.freeID(sessionID),
+      ...(plan ? { plan } : {}),
+    }
     this.enter(loop)
     this.changed(loop, "started")
     return previous ? { loop, replaced: previous } : { loop }
@@ -52,7 +70,7 @@ export class LoopManager extends LoopFacts {
    */
   takeIdle(sessionID: string): Loop | undefined {
     const loop = this.bySession.get(sessionID)
-    if (!loop || loop.phase !== "running" || !loop.sawBusy) return undefined
+    if (loop?.phase !== "running" || !loop.sawBusy) return undefined
     loop.phase = "deciding"
     loop.sawBusy = false
     return loop
@@ -106,7 +124,12 @@ export class LoopManager extends LoopFacts {
   /** Keeps a fresh session an earlier, abandoned restart already created (it is still empty). */
   private pendRestart(loop: Loop, { fresh, note, feedback }: PendingRestart): void {
     const sessionID = loop.restart?.sessionID
-    loop.restart = { fresh, ...(note ? { note } : {}), ...(feedback ? { feedback } : {}), ...(sessionID ? { sessionID } : {}) }
+    loop.restart = {
+      fresh,
+      ...(note ? { note } : {}),
+      ...(feedback ? { feedback } : {}),
+      ...(sessionID ? { sessionID } : {}),
+    }
   }
 
   /**

@@ -12,7 +12,8 @@ export interface Notice {
   duration?: number
 }
 
-export const show = (api: Pick<OpencodeApi, "toast">, notice: Notice): void => api.toast(notice.variant, notice.title, notice.message, notice.duration)
+export const show = (api: Pick<OpencodeApi, "toast">, notice: Notice): void =>
+  api.toast(notice.variant, notice.title, notice.message, notice.duration)
 
 /** A time of day, as toasts and /ralph-status show it. */
 export const clock = (at: number) => new Date(at).toLocaleTimeString("en-GB", { hour12: false })
@@ -27,27 +28,39 @@ export function iterationTitle(loop: Loop): string {
 }
 
 export function started(loop: Loop): Notice {
-  const checks = loop.settings.checks.length ? ` and these checks pass: ${loop.settings.checks.map((c) => c.name).join(", ")}` : ""
+  const checks = loop.settings.checks.length
+    ? ` and these checks pass: ${loop.settings.checks.map((c) => c.name).join(", ")}`
+    : ""
   const plan = loop.plan
   return {
     variant: "info",
     title: iterationTitle(loop),
     message: plan
-      ? `Plan loop started (${loop.settings.strategy}): ${plan.stories.length} stories in ${plan.file}, ${plan.done.length} done already. One story per iteration; the plugin marks a story done when the model writes ${promiseTag(loop.settings.promiseWord)}${checks || " (no loop checks; a story's own checks still run)"}.`
+      ? `Plan loop started (${loop.settings.strategy}): ${plan.stories.length} stories in ${plan.file}, ` +
+        `${plan.done.length} done already. One story per iteration; the plugin marks a story done when the model ` +
+        `writes ${promiseTag(loop.settings.promiseWord)}${checks || " (no loop checks; a story's own checks still run)"}.`
       : `Loop started (${loop.settings.strategy}). It ends when the model writes ${promiseTag(loop.settings.promiseWord)}${checks}.`,
   }
 }
 
 export function iterationStarted(loop: Loop, how: string): Notice {
   const done = loop.plan ? doneIn(loop.plan, loop.iteration - 1) : undefined
-  return { variant: "info", title: iterationTitle(loop), message: done ? `Story ${done.id} done (${done.checks.length ? "its checks pass" : "no checks to run"}). ${how}` : how }
+  return {
+    variant: "info",
+    title: iterationTitle(loop),
+    message: done
+      ? `Story ${done.id} done (${done.checks.length ? "its checks pass" : "no checks to run"}). ${how}`
+      : how,
+  }
 }
 
 export function completed(loop: Loop, detail: string): Notice {
   return {
     variant: "success",
     title: "Ralph · done",
-    message: `${shorten(loop.task, 60)} — finished in ${loop.iteration} iteration${loop.iteration === 1 ? "" : "s"} (${detail}).`,
+    message:
+      `${shorten(loop.task, 60)} — finished in ${loop.iteration} ` +
+      `iteration${loop.iteration === 1 ? "" : "s"} (${detail}).`,
   }
 }
 
@@ -68,7 +81,8 @@ const STOP_TITLES: Record<StopReason, string> = {
 
 export function stopped(loop: Loop, reason: StopReason, detail: string): Notice {
   // A plan's story may have been claimed and not verified: its detail says what is missing.
-  const promise = reason === "retries-exhausted" && !loop.plan ? ` without ${promiseTag(loop.settings.promiseWord)}` : ""
+  const promise =
+    reason === "retries-exhausted" && !loop.plan ? ` without ${promiseTag(loop.settings.promiseWord)}` : ""
   return {
     variant: reason === "auth-error" ? "error" : "warning",
     title: STOP_TITLES[reason],
@@ -95,7 +109,10 @@ const WAIT_TITLES: Record<Wait["reason"], string> = {
 
 export function waiting(wait: Wait, detail: string): Notice {
   const what = wait.then === "resume" ? "the same iteration resumes" : "the loop goes on"
-  const early = wait.reason === "usage-limit" ? "/ralph-resume or a message goes on now (no retry is counted)" : "Send a message to go on now"
+  const early =
+    wait.reason === "usage-limit"
+      ? "/ralph-resume or a message goes on now (no retry is counted)"
+      : "Send a message to go on now"
   return {
     variant: "warning",
     title: WAIT_TITLES[wait.reason],
@@ -107,15 +124,25 @@ export function waiting(wait: Wait, detail: string): Notice {
 export function breakerChanged(from: BreakerState, to: BreakerState, reason?: string): Notice | undefined {
   if (from === to || to === "OPEN") return undefined // OPEN is announced with its wait
   if (to === "HALF_OPEN")
-    return { variant: "info", title: "Ralph · circuit breaker HALF_OPEN", message: "Cooldown over: one probe turn is sent to see whether the loop makes progress." }
-  return { variant: "success", title: "Ralph · circuit breaker CLOSED", message: `Progress again${reason ? ` after: ${reason}` : ""}; the loop goes on normally.` }
+    return {
+      variant: "info",
+      title: "Ralph · circuit breaker HALF_OPEN",
+      message: "Cooldown over: one probe turn is sent to see whether the loop makes progress.",
+    }
+  return {
+    variant: "success",
+    title: "Ralph · circuit breaker CLOSED",
+    message: `Progress again${reason ? ` after: ${reason}` : ""}; the loop goes on normally.`,
+  }
 }
 
 export function missingPromise(loop: Loop): Notice {
   return {
     variant: "warning",
     title: "Ralph · no promise yet",
-    message: `The model stopped without ${promiseTag(loop.settings.promiseWord)}. autoRestart is off, so nothing was sent; reply to go on.`,
+    message:
+      `The model stopped without ${promiseTag(loop.settings.promiseWord)}. autoRestart is off, so nothing ` +
+      `was sent; reply to go on.`,
   }
 }
 

@@ -21,11 +21,14 @@ const MARKS: Record<StopReason, string | undefined> = {
 
 export const iterations = (n: number): string => `${n} iteration${n === 1 ? "" : "s"}`
 
-/** `Ralph ✓ · <task> · 3 iterations`, `Ralph ■ cancelled · …`, `Ralph ⚠ limit · …`; undefined: leave the title alone. */
+/**
+ * `Ralph ✓ · <task> · 3 iterations`, `Ralph ■ cancelled · …`, `Ralph ⚠ limit · …`; undefined: leave the title alone.
+ */
 export function outcomeTitle(loop: Loop): string | undefined {
   const mark = loop.phase === "stopped" && loop.stopReason ? MARKS[loop.stopReason] : undefined
   return mark ? `Ralph ${mark} · ${shorten(loop.task, 50)} · ${iterations(loop.iteration)}` : undefined
 }
 
 /** The mark and reason of a stop, as /ralph-status lists it: "✓ completed", "■ cancelled", "⚠ max-iterations". */
-export const stopLabel = (reason: StopReason | undefined): string => `${(reason && MARKS[reason]?.split(" ")[0]) ?? "■"} ${reason ?? "stopped"}`
+export const stopLabel = (reason: StopReason | undefined): string =>
+  `${(reason && MARKS[reason]?.split(" ")[0]) ?? "■"} ${reason ?? "stopped"}`

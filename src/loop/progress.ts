@@ -1,4 +1,5 @@
-// Progress is measured, not claimed: the work tree changed, or the checks found fewer issues. Words are not progress — a model that rewords "still working on it"
+// Progress is measured, not claimed: the work tree changed, or the checks found fewer issues. Words are not progress —
+// a model that rewords "still working on it"
 // makes none. Only where the work tree cannot be seen (not a git repository) does a reply the model
 // has not given before count (digits folded, so "step 4" ≠ progress over "step 3").
 import { createHash } from "node:crypto"
@@ -28,7 +29,12 @@ const RECENT = 10
 export function outputHash(texts: readonly string[]): string | undefined {
   // Whitespace runs become one space; written so that the many single spaces of prose are not
   // replaced one by one (that took half a second on a 5 MB reply).
-  const normal = texts.join("\n").toLowerCase().replace(/\d+/g, "#").replace(/\s{2,}|[^\S ]/g, " ").trim()
+  const normal = texts
+    .join("\n")
+    .toLowerCase()
+    .replace(/\d+/g, "#")
+    .replace(/\s{2,}|[^\S ]/g, " ")
+    .trim()
   return normal ? createHash("sha1").update(normal).digest("hex").slice(0, 16) : undefined
 }
 
@@ -40,7 +46,12 @@ export const workTreeChanged = (before: Progress, sample: ProgressSample): boole
  * A todo the model marks completed is its own word, so it is not progress by itself: it counts only
  * beside a change of the work tree or better checks, which are progress already.
  */
-export function measureProgress(before: Progress, sample: ProgressSample, texts: readonly string[], checksImproved = false): { progress: boolean; next: Progress } {
+export function measureProgress(
+  before: Progress,
+  sample: ProgressSample,
+  texts: readonly string[],
+  checksImproved = false,
+): { progress: boolean; next: Progress } {
   const output = outputHash(texts)
   const changed = workTreeChanged(before, sample)
   const newOutput = output !== undefined && !before.recentOutputs.includes(output)

@@ -12,16 +12,23 @@ export function promiseTag(word: string): string {
 }
 
 /** How the model hands on what it learned: the progress log keeps these lines for later sessions. */
-export const LEARNING_RULE = "Anything a later session should know about this codebase (a convention, a gotcha, where something lives), write as a line <learning>…</learning>; the progress log keeps it."
+export const LEARNING_RULE =
+  "Anything a later session should know about this codebase (a convention, a gotcha, where something lives), " +
+  "write as a line <learning>…</learning>; the progress log keeps it."
 
 /** The other way to claim: the tool answers in the same turn whether the claim holds. */
-export const DONE_TOOL_RULE = "Instead of the promise you may call the ralph_done tool (summary, evidence): it runs the checks at once and answers whether the claim is accepted; ralph_status shows the loop's state."
+export const DONE_TOOL_RULE =
+  "Instead of the promise you may call the ralph_done tool (summary, evidence): it runs the checks at once and " +
+  "answers whether the claim is accepted; ralph_status shows the loop's state."
 
 /**
  * Appended to the first user message of a loop (seed 000, step 0), and closing every restart
  * prompt. With a plan, the promise is for the current story.
  */
-export function loopRules(settings: Pick<LoopSettings, "promiseWord" | "statusBlock" | "disabledFeatures" | "autoContinue">, plan?: PlanState): string {
+export function loopRules(
+  settings: Pick<LoopSettings, "promiseWord" | "statusBlock" | "disabledFeatures" | "autoContinue">,
+  plan?: PlanState,
+): string {
   const promise = plan
     ? planRules(promiseTag(settings.promiseWord))
     : [
@@ -46,11 +53,17 @@ export function planFirstPrompt(loop: Loop, progress: string): string {
 /** The short loop-mode note added to the system prompt of a loop's session. */
 export function systemNote(loop: Loop): string {
   const story = loop.plan ? currentStory(loop.plan) : undefined
-  const position = loop.plan && story ? ` Plan: story ${story.id} (${storyPosition(loop.plan).number} of ${loop.plan.stories.length}) — work on this story only.` : ""
+  const position =
+    loop.plan && story
+      ? ` Plan: story ${story.id} (${storyPosition(loop.plan).number} of ${loop.plan.stories.length}) — work on ` +
+        `this story only.`
+      : ""
   return [
     `Ralph loop mode: iteration ${loop.iteration} of ${maxIterations(loop)}.${position}`,
-    `You are working autonomously on a task the user gave once; nobody will answer questions in between — make reasonable choices and keep going.`,
-    `Finish with ${promiseTag(loop.settings.promiseWord)} (or call ralph_done) only when the whole ${loop.plan ? "story" : "task"} is truly done.`,
+    `You are working autonomously on a task the user gave once; nobody will answer questions in between — make ` +
+      `reasonable choices and keep going.`,
+    `Finish with ${promiseTag(loop.settings.promiseWord)} (or call ralph_done) only when the whole ` +
+      `${loop.plan ? "story" : "task"} is truly done.`,
     loop.settings.statusBlock ? "End every reply with the ---RALPH_STATUS--- block." : "",
     `What earlier loops learned in this project is in ${MEMORY_FILE} (read it when stuck)${featureOn(loop.settings, "remember") ? "; add a lasting lesson with <remember>…</remember>" : ""}.`,
   ]
@@ -69,11 +82,18 @@ const hintSection = (loop: Loop): string[] =>
 const checkSection = (feedback?: string): string[] => (feedback ? ["", "## Checks run by the plugin", feedback] : [])
 
 /** The prompt that restarts the task in a fresh session, carrying the previous session's summary. */
-export function freshSessionPrompt(loop: Loop, iteration: number, summary: string, note?: string, feedback?: string): string {
+export function freshSessionPrompt(
+  loop: Loop,
+  iteration: number,
+  summary: string,
+  note?: string,
+  feedback?: string,
+): string {
   return [
     header(loop, iteration, "fresh session"),
     "",
-    "You are continuing a task that an earlier session worked on. Its changes are already on disk; the handoff below says what was done and what is left. Check the current state of the files before relying on it.",
+    "You are continuing a task that an earlier session worked on. Its changes are already on disk; the handoff " +
+      "below says what was done and what is left. Check the current state of the files before relying on it.",
     note ? `The previous session ended because ${note}.` : "",
     loop.plan ? (storyOpening(loop.plan, iteration) ?? "") : "",
     "",
@@ -95,8 +115,18 @@ export function freshSessionPrompt(loop: Loop, iteration: number, summary: strin
 const gotchaSection = (gotchas: readonly string[]): string[] =>
   gotchas.length === 0 ? [] : ["", "## Gotchas from earlier failures on these files", ...gotchas.map((g) => `- ${g}`)]
 
-/** The prompt that re-prompts the same session (strategy `continue`); `progress`: the progress log's excerpt (plan loops). */
-export function continuePrompt(loop: Loop, iteration: number, note?: string, feedback?: string, gotchas: readonly string[] = [], progress = ""): string {
+/**
+ * The prompt that re-prompts the same session (strategy `continue`); `progress`: the progress log's excerpt (plan
+ * loops).
+ */
+export function continuePrompt(
+  loop: Loop,
+  iteration: number,
+  note?: string,
+  feedback?: string,
+  gotchas: readonly string[] = [],
+  progress = "",
+): string {
   const what = loop.plan ? "story" : "task"
   return [
     header(loop, iteration, "same session"),
@@ -105,10 +135,13 @@ export function continuePrompt(loop: Loop, iteration: number, note?: string, fee
       (note
         ? `The last turn ended because ${note}. Continue working on the ${what} from where you stopped.`
         : feedback?.startsWith(REFUSED)
-          ? `The plugin did not accept your claim: your changes weaken the checks (below), so the ${what} is not finished. Continue working on it.`
+          ? `The plugin did not accept your claim: your changes weaken the checks (below), so the ${what} is not ` +
+            `finished. Continue working on it.`
           : feedback
-          ? `The plugin ran the project's checks and they do not pass yet, so the ${what} is not finished. Continue working on it.`
-          : `Your last reply did not end with ${promiseTag(loop.settings.promiseWord)}, so the ${what} is not finished. Continue working on it from where you stopped.`),
+            ? `The plugin ran the project's checks and they do not pass yet, so the ${what} is not finished. ` +
+              `Continue working on it.`
+            : `Your last reply did not end with ${promiseTag(loop.settings.promiseWord)}, so the ${what} is not ` +
+              `finished. Continue working on it from where you stopped.`),
     "",
     ...taskSection(loop, progress),
     ...checkSection(feedback),
@@ -121,7 +154,12 @@ export function continuePrompt(loop: Loop, iteration: number, note?: string, fee
 }
 
 /** The same iteration goes on: after a back-off, a pause, or a restart of OpenCode. */
-export function resumePrompt(loop: Loop, why = "Your last turn was cut short by the model provider (a usage limit, rate limit or overload), not by you. Continue the task from where you stopped.", progress = ""): string {
+export function resumePrompt(
+  loop: Loop,
+  why = "Your last turn was cut short by the model provider (a usage limit, rate limit or overload), not by you. " +
+    "Continue the task from where you stopped.",
+  progress = "",
+): string {
   return [
     header(loop, loop.iteration, "resuming"),
     "",

@@ -18,7 +18,8 @@ export interface ProtectedArea {
 }
 
 const WRITE_TOOLS = new Set(["write", "edit", "multiedit", "patch", "apply_patch"])
-const DESTRUCTIVE = /\b(rm|rmdir|unlink|mv|cp|truncate|shred|tee|dd|install|rsync|chmod|chown)\b|\bsed\s+(-[a-zA-Z]*i|--in-place)|>|\bgit\s+(clean|checkout|restore|rm|mv|stash)\b/
+const DESTRUCTIVE =
+  /\b(rm|rmdir|unlink|mv|cp|truncate|shred|tee|dd|install|rsync|chmod|chown)\b|\bsed\s+(-[a-zA-Z]*i|--in-place)|>|\bgit\s+(clean|checkout|restore|rm|mv|stash)\b/
 
 /** A reason to refuse the call, or undefined to let it run. */
 export function refusal(tool: string, args: unknown, area: ProtectedArea): string | undefined {
@@ -26,7 +27,8 @@ export function refusal(tool: string, args: unknown, area: ProtectedArea): strin
   if (WRITE_TOOLS.has(tool)) {
     const paths = [a.filePath, a.path, a.file_path].filter((p): p is string => typeof p === "string")
     const patch = typeof a.patchText === "string" ? a.patchText : typeof a.patch === "string" ? a.patch : ""
-    for (const [, path] of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) if (path) paths.push(path.trim())
+    for (const [, path] of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm))
+      if (path) paths.push(path.trim())
     const hit = paths.find((p) => inside(p, area))
     return hit ? `${tool} on ${hit} is refused: it belongs to the running Ralph loop` : undefined
   }
@@ -34,7 +36,9 @@ export function refusal(tool: string, args: unknown, area: ProtectedArea): strin
     const command = a.command
     if (!DESTRUCTIVE.test(command) && !findDeletes(command)) return undefined
     if (gitCleanX(command)) return "git clean -x would delete the running Ralph loop's files"
-    const hit = words(command).find((word) => word === OPENCODE_DIR || word === `${area.directory}/${OPENCODE_DIR}` || inside(word, area))
+    const hit = words(command).find(
+      (word) => word === OPENCODE_DIR || word === `${area.directory}/${OPENCODE_DIR}` || inside(word, area),
+    )
     return hit ? `this command would change ${hit}, which belongs to the running Ralph loop` : undefined
   }
   return undefined

@@ -69,16 +69,23 @@ export const DONE_TOOL = "ralph_done"
 
 /** The arguments of the turn's last completed ralph_done call (what the model claimed), if any. */
 function lastDoneCall(assistants: readonly MessageWithParts[]): Turn["doneCall"] {
-  const calls = assistants.flatMap((m) => m.parts.filter((p): p is ToolPart => p.type === "tool" && p.tool === DONE_TOOL && p.state.status === "completed"))
+  const calls = assistants.flatMap((m) =>
+    m.parts.filter((p): p is ToolPart => p.type === "tool" && p.tool === DONE_TOOL && p.state.status === "completed"),
+  )
   const last = calls.at(-1)
   const input = last?.state.input
   if (!last || !input) return undefined
-  const evidence = Array.isArray(input.evidence) ? input.evidence.map(String) : typeof input.evidence === "string" ? [input.evidence] : []
+  const evidence = Array.isArray(input.evidence)
+    ? input.evidence.map(String)
+    : typeof input.evidence === "string"
+      ? [input.evidence]
+      : []
   return { summary: typeof input.summary === "string" ? input.summary : "", evidence, messageID: last.messageID }
 }
 
 /** A summary OpenCode finished writing (one a crash or an error cut off is no handoff). */
-const isFinishedSummary = (info: Message): boolean => isSummary(info) && info.role === "assistant" && info.time.completed !== undefined && !info.error
+const isFinishedSummary = (info: Message): boolean =>
+  isSummary(info) && info.role === "assistant" && info.time.completed !== undefined && !info.error
 
 /** The text of the newest finished summary message (what `session.summarize` produced). */
 export function readSummary(messages: readonly MessageWithParts[]): string | undefined {

@@ -22,7 +22,9 @@ export function decideRecovery(loop: Loop, session: { idle: boolean; turn: Turn;
   if (!idle) return { type: "watch" }
   const decided = isDecided(loop, turn)
   if (decided && loop.restart) return { type: "finish-restart" }
-  if (messageCount === 0 || (decided && loop.lastDecision === "restart")) return { type: "reopen", emptySession: messageCount === 0 }
-  if (turn.lastAssistantID !== undefined && !turn.interrupted && turn.error?.name !== "MessageAbortedError") return { type: "decide", again: decided }
+  if (messageCount === 0 || (decided && loop.lastDecision === "restart"))
+    return { type: "reopen", emptySession: messageCount === 0 }
+  if (turn.lastAssistantID !== undefined && !turn.interrupted && turn.error?.name !== "MessageAbortedError")
+    return { type: "decide", again: decided }
   return { type: "resume" }
 }

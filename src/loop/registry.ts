@@ -24,7 +24,8 @@ export class LoopRegistry {
    * list an old session that is gone — unless a new loop took over the same state file since.
    */
   protected changed(loop: Loop, event: string): void {
-    if (loop.phase === "stopped" && !event.startsWith("stopped:") && !(event === "retired" && this.ownsItsFile(loop))) return
+    if (loop.phase === "stopped" && !event.startsWith("stopped:") && !(event === "retired" && this.ownsItsFile(loop)))
+      return
     this.onChange(loop, event)
   }
 
@@ -42,7 +43,10 @@ export class LoopRegistry {
     return this.bySession.get(sessionID) ?? this.byEarlierSession.get(sessionID)?.at(-1)
   }
 
-  /** A live loop lives in `sessionID`, lived there, or is about to move there (its restart created it): the loop owns its turns. */
+  /**
+   * A live loop lives in `sessionID`, lived there, or is about to move there (its restart created it): the loop owns
+   * its turns.
+   */
   owns(sessionID: string): boolean {
     return this.find(sessionID) !== undefined || this.byNextSession.has(sessionID)
   }
@@ -75,7 +79,9 @@ export class LoopRegistry {
     return id
   }
 
-  /** `loop` lives in its session from now on (started, or taken back from disk with its earlier sessions and restart). */
+  /**
+   * `loop` lives in its session from now on (started, or taken back from disk with its earlier sessions and restart).
+   */
   protected enter(loop: Loop): void {
     this.bySession.set(loop.sessionID, loop)
     this.byID.set(loop.id, loop)
@@ -90,7 +96,10 @@ export class LoopRegistry {
     this.bySession.set(loop.sessionID, loop)
   }
 
-  /** The restart of a live `loop` created `sessionID`, or (undefined) is over: the loop moved there or sends in its own session. */
+  /**
+   * The restart of a live `loop` created `sessionID`, or (undefined) is over: the loop moved there or sends in its own
+   * session.
+   */
   protected nextSession(loop: Loop, sessionID: string | undefined): void {
     const before = loop.restart?.sessionID
     if (before !== undefined && this.byNextSession.get(before) === loop) this.byNextSession.delete(before)

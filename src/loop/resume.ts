@@ -5,6 +5,10 @@ import type { ResumeHow } from "./go-on.js"
 import type { Loop } from "./loop.js"
 
 export function resumeByHand(loop: Loop): { how: ResumeHow; breaker: Breaker } {
-  const how: ResumeHow = { then: loop.wait?.then ?? "resume", fresh: loop.wait?.fresh ?? false, ...(loop.recoveryPending ? { recover: true } : {}) }
+  const how: ResumeHow = {
+    then: loop.wait?.then ?? "resume",
+    fresh: loop.wait?.fresh ?? false,
+    ...(loop.recoveryPending ? { recover: true } : {}),
+  }
   return { how, breaker: loop.wait?.reason === "breaker" ? probe(loop.breaker) : loop.breaker }
 }

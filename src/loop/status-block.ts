@@ -52,12 +52,21 @@ export function parseStatusBlock(text: string): RalphStatus | undefined {
     if (line.length > 400) continue
     const colon = line.indexOf(":")
     if (colon < 0) continue
-    const key = line.slice(0, colon).replace(/[\s>*_`-]+/g, " ").trim().toUpperCase().replace(/ /g, "_")
+    const key = line
+      .slice(0, colon)
+      .replace(/[\s>*_`-]+/g, " ")
+      .trim()
+      .toUpperCase()
+      .replace(/ /g, "_")
     const value = line.slice(colon + 1).replace(/^[\s*_`]+|[\s*_`]+$/g, "")
     if (/^[A-Z_]+$/.test(key)) fields.set(key, value)
   }
   const status: RalphStatus = {}
-  const word = (key: string) => fields.get(key)?.toUpperCase().replace(/[\s-]+/g, "_")
+  const word = (key: string) =>
+    fields
+      .get(key)
+      ?.toUpperCase()
+      .replace(/[\s-]+/g, "_")
   const number = (key: string) => {
     const n = Number.parseInt(fields.get(key) ?? "", 10)
     return Number.isFinite(n) ? n : undefined

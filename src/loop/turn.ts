@@ -19,6 +19,8 @@ export const turnSchema = z.object({
   model: z.object({ providerID: z.string(), modelID: z.string() }).optional(),
   agent: z.string().optional(),
   /** The turn's last call of the ralph_done tool: a completion claim, as the promise is. */
-  doneCall: z.object({ summary: z.string(), evidence: z.array(z.string()), messageID: z.string().optional() }).optional(),
+  doneCall: z
+    .object({ summary: z.string(), evidence: z.array(z.string()), messageID: z.string().optional() })
+    .optional(),
 })
 export type Turn = z.infer<typeof turnSchema>

@@ -5,12 +5,17 @@
 import type { OpencodeError } from "../host/error.js"
 import { delayWithin, providerDelayMs } from "./backoff.js"
 
-/** What providers say: "usage limit reached", "quota exceeded", `insufficient_quota`, `rate_limit_error`, "Overloaded", RESOURCE_EXHAUSTED. */
+/**
+ * What providers say: "usage limit reached", "quota exceeded", `insufficient_quota`, `rate_limit_error`, "Overloaded",
+ * RESOURCE_EXHAUSTED.
+ */
 const LIMIT_WORDS = /usage[ _-]?limit|quota|rate[ _-]?limit|overloaded|too many requests|resource[ _-]?exhausted/i
 /** A reset named in words: "resets at 3pm", "try again in 2h 14m". */
 const RESET_WORDS = /(?:try again|retry|resets?|available(?: again)?)\s+(?:in|at|after|on)\s+\d/i
 
-/** 429 (too many requests), 529 (Anthropic: overloaded), or the words of a limit in the message or the response body. */
+/**
+ * 429 (too many requests), 529 (Anthropic: overloaded), or the words of a limit in the message or the response body.
+ */
 export function isUsageLimit(error: OpencodeError): boolean {
   if (hasLimitStatus(error)) return true
   const text = `${error.message}\n${error.body ?? ""}`
@@ -31,8 +36,19 @@ export interface UsageLimitWait {
   named: boolean
 }
 
-/** Until the reset the provider names, or `backoffBaseSeconds` doubled per limit in a row; at most `usageLimitMaxWaitHours`. */
-export function usageLimitWait(error: OpencodeError, limitsInARow: number, settings: UsageLimitSettings, now: number): UsageLimitWait {
+/**
+ * Until the reset the provider names, or `backoffBaseSeconds` doubled per limit in a row; at most
+ * `usageLimitMaxWaitHours`.
+ */
+export function usageLimitWait(
+  error: OpencodeError,
+  limitsInARow: number,
+  settings: UsageLimitSettings,
+  now: number,
+): UsageLimitWait {
   const max = settings.usageLimitMaxWaitHours * 3_600_000
-  return { until: now + delayWithin(error, limitsInARow, settings.backoffBaseSeconds * 1_000, max, now), named: providerDelayMs(error, now) !== undefined }
+  return {
+    until: now + delayWithin(error, limitsInARow, settings.backoffBaseSeconds * 1_000, max, now),
+    named: providerDelayMs(error, now) !== undefined,
+  }
 }

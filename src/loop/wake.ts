@@ -21,7 +21,10 @@ export type Wake =
   | { type: "wait"; wait: Wait; detail: string }
   | { type: "go-on"; goOn: GoOn }
 
-export function decideWake(loop: Loop, { now, idle }: { now: number; idle: boolean }): { breaker: Breaker; next: Wake } {
+export function decideWake(
+  loop: Loop,
+  { now, idle }: { now: number; idle: boolean },
+): { breaker: Breaker; next: Wake } {
   const wait = loop.wait
   if (loop.phase !== "waiting" || !wait) return { breaker: loop.breaker, next: { type: "stale" } }
   const breaker = wait.reason === "breaker" ? afterCooldown(loop.breaker, loop.settings, now) : loop.breaker
@@ -30,7 +33,14 @@ export function decideWake(loop: Loop, { now, idle }: { now: number; idle: boole
   if (goOn.type !== "stop") {
     const blocked = blockedUntil(loop.calls, loop.settings, now, callsToGoOn(loop, wait))
     if (blocked !== undefined)
-      return { breaker, next: { type: "wait", wait: { ...wait, reason: "call-limit", until: blocked }, detail: `${loop.settings.maxCallsPerHour} calls per window reached (maxCallsPerHour)` } }
+      return {
+        breaker,
+        next: {
+          type: "wait",
+          wait: { ...wait, reason: "call-limit", until: blocked },
+          detail: `${loop.settings.maxCallsPerHour} calls per window reached (maxCallsPerHour)`,
+        },
+      }
   }
   return { breaker, next: { type: "go-on", goOn } }
 }

@@ -54,11 +54,16 @@ export function lessonsOf(loop: LoopHistory): Lesson[] {
     for (const { files, failures, fixedIn } of groups.values()) {
       const fixedFiles = loop.changed.filter((f) => files.includes(f))
       const changed = (fixedFiles.length ? fixedFiles : loop.changed).slice(0, 5)
-      const named = failures.slice(0, NAMED).join("; ") + (failures.length > NAMED ? ` and ${failures.length - NAMED} more` : "")
-      lessons.push({ source: "lesson", text: `check ${check} failed on ${files.join(", ")}: ${named}${FIXED}${fixedIn}${changed.length ? ` by changing ${changed.join(", ")}` : ""}` })
+      const named =
+        failures.slice(0, NAMED).join("; ") + (failures.length > NAMED ? ` and ${failures.length - NAMED} more` : "")
+      lessons.push({
+        source: "lesson",
+        text: `check ${check} failed on ${files.join(", ")}: ${named}${FIXED}${fixedIn}${changed.length ? ` by changing ${changed.join(", ")}` : ""}`,
+      })
     }
   }
-  for (const failure of loop.recurring) lessons.push({ source: "circular fix", text: `circular fix: ${failure} — it was fixed, then came back` })
+  for (const failure of loop.recurring)
+    lessons.push({ source: "circular fix", text: `circular fix: ${failure} — it was fixed, then came back` })
   return lessons
 }
 
@@ -67,17 +72,21 @@ export function lessonsOf(loop: LoopHistory): Lesson[] {
  * concerns (its own file, else those its check's output named when it last failed) and the
  * iteration of the first run without it.
  */
-function fixedFailures(snapshots: readonly DiagnosticSnapshot[], check: string): Array<{ failure: string; files: string[]; fixedIn: number }> {
+function fixedFailures(
+  snapshots: readonly DiagnosticSnapshot[],
+  check: string,
+): Array<{ failure: string; files: string[]; fixedIn: number }> {
   const open = new Map<string, string[]>()
   const fixed = new Map<string, { failure: string; files: string[]; fixedIn: number }>()
   for (const snapshot of snapshots) {
     const run = snapshot.checks.find((c) => c.name === check)
     if (!run || (run.status !== "passed" && run.status !== "failed")) continue
     const failing = checkFailures(run)
-    for (const [failure, files] of open) if (!failing.includes(failure)) {
-      fixed.set(failure, { failure, files, fixedIn: snapshot.iteration })
-      open.delete(failure)
-    }
+    for (const [failure, files] of open)
+      if (!failing.includes(failure)) {
+        fixed.set(failure, { failure, files, fixedIn: snapshot.iteration })
+        open.delete(failure)
+      }
     const named = [...new Set([...run.files.map((f) => f.path), ...(run.mentioned ?? [])])].slice(0, 10)
     for (const failure of failing) {
       if (isRest(failure)) continue
@@ -90,29 +99,50 @@ function fixedFailures(snapshots: readonly DiagnosticSnapshot[], check: string):
 }
 
 /** What a lesson written by `lessonsOf` says failed, and in which check; undefined for any other entry. */
-function lessonFailures(text: string, checkNames: readonly string[]): { check: string; failures: string[] } | undefined {
-  const check = [...checkNames].sort((a, b) => b.length - a.length).find((name) => text.startsWith(`check ${name} failed on `))
+function lessonFailures(
+  text: string,
+  checkNames: readonly string[],
+): { check: string; failures: string[] } | undefined {
+  const check = [...checkNames]
+    .sort((a, b) => b.length - a.length)
+    .find((name) => text.startsWith(`check ${name} failed on `))
   const end = text.lastIndexOf(FIXED)
   if (!check || end < 0) return undefined
   const rest = text.slice(`check ${check} failed on `.length, end)
   const colon = rest.indexOf(": ")
   if (colon < 0) return undefined
-  return { check, failures: rest.slice(colon + 2).replace(/ and \d+ more$/, "").split("; ") }
+  return {
+    check,
+    failures: rest
+      .slice(colon + 2)
+      .replace(/ and \d+ more$/, "")
+      .split("; "),
+  }
 }
 
 /**
  * The remembered lessons whose failure is back: the same check failing now with a failure the lesson
  * names. Each is worded for the prompt.
  */
-export function returningFailures(remembered: readonly MemoryEntry[], now: DiagnosticSnapshot | undefined, checkNames: readonly string[]): string[] {
-  const failing = (now?.checks ?? []).filter((c) => c.status !== "passed").map((c) => ({ name: c.name, failures: new Set(checkFailures(c)) }))
+export function returningFailures(
+  remembered: readonly MemoryEntry[],
+  now: DiagnosticSnapshot | undefined,
+  checkNames: readonly string[],
+): string[] {
+  const failing = (now?.checks ?? [])
+    .filter((c) => c.status !== "passed")
+    .map((c) => ({ name: c.name, failures: new Set(checkFailures(c)) }))
   if (failing.length === 0) return []
   const found: string[] = []
   for (const entry of remembered) {
     const lesson = lessonFailures(entry.text, checkNames)
     if (!lesson) continue
     const back = failing.some((c) => c.name === lesson.check && lesson.failures.some((f) => c.failures.has(f)))
-    if (back) found.push(`circular fix across loops: an earlier loop (${entry.date ?? "earlier"}) fixed this and it is failing again — ${entry.text}`)
+    if (back)
+      found.push(
+        `circular fix across loops: an earlier loop (${entry.date ?? "earlier"}) fixed this and it is failing ` +
+          `again — ${entry.text}`,
+      )
   }
   return found
 }

@@ -26,7 +26,12 @@ export interface MemoryFile {
   blocks: Block[]
 }
 
-export const HEADINGS: Record<MemorySection | "manual", string> = { priority: "## Priority", working: "## Working memory", staging: "## Staging", manual: "## Manual" }
+export const HEADINGS: Record<MemorySection | "manual", string> = {
+  priority: "## Priority",
+  working: "## Working memory",
+  staging: "## Staging",
+  manual: "## Manual",
+}
 const INTRO = [
   "# Ralph memory",
   "",
@@ -43,7 +48,9 @@ export class BrokenMemoryError extends Error {
 const ENTRY = /^- (\d{4}-\d{2}-\d{2}) · ([^·×\n]+?)(?: ×(\d+))? · (.+)$/
 const sectionOf = (line: string): MemorySection | "manual" | undefined => {
   const heading = line.trim().replace(/\s+/g, " ").toLowerCase()
-  return (Object.keys(HEADINGS) as Array<MemorySection | "manual">).find((key) => HEADINGS[key].toLowerCase() === heading)
+  return (Object.keys(HEADINGS) as Array<MemorySection | "manual">).find(
+    (key) => HEADINGS[key].toLowerCase() === heading,
+  )
 }
 
 export const emptyMemory = (): MemoryFile => ({
@@ -77,7 +84,8 @@ export function parseMemory(text: string): MemoryFile {
       if (seen.has(section)) throw new BrokenMemoryError(`has the heading "${HEADINGS[section]}" twice`)
       seen.add(section)
       // The manual section is text the plugin never parses: kept byte for byte, heading included.
-      current = section === "manual" ? { kind: "text", raw: line } : { kind: section, heading: line.trimEnd(), entries: [] }
+      current =
+        section === "manual" ? { kind: "text", raw: line } : { kind: section, heading: line.trimEnd(), entries: [] }
       blocks.push(current)
     } else if (current.kind === "text") current.raw += line
     else addLine(current.entries, line.trimEnd())
@@ -89,7 +97,8 @@ export function parseMemory(text: string): MemoryFile {
 function addLine(entries: MemoryEntry[], line: string): void {
   if (line.trim() === "") return
   const match = ENTRY.exec(line)
-  if (match) entries.push({ date: match[1], source: match[2]!.trim(), count: Number(match[3] ?? 1), text: match[4]!.trim() })
+  if (match)
+    entries.push({ date: match[1], source: match[2]!.trim(), count: Number(match[3] ?? 1), text: match[4]!.trim() })
   else entries.push({ source: "hand-written", count: 1, text: line.replace(/^\s*[-*]\s+/, "").trim(), raw: line })
 }
 
@@ -97,16 +106,21 @@ export function serializeMemory(memory: MemoryFile): string {
   const blocks = withAllSections(memory).blocks
   return blocks
     .map((block, i) => {
-      if (block.kind !== "text") return `${block.heading}\n\n${block.entries.map(entryLine).join("")}${block.entries.length ? "\n" : ""}`
+      if (block.kind !== "text")
+        return `${block.heading}\n\n${block.entries.map(entryLine).join("")}${block.entries.length ? "\n" : ""}`
       // Text is written as it was read; only a missing line end before the next section is added.
       return i < blocks.length - 1 && !block.raw.endsWith("\n") ? `${block.raw}\n` : block.raw
     })
     .join("")
 }
 
-const entryLine = (e: MemoryEntry): string => `${e.raw ?? `- ${e.date} · ${e.source}${e.count > 1 ? ` ×${e.count}` : ""} · ${e.text}`}\n`
+const entryLine = (e: MemoryEntry): string =>
+  `${e.raw ?? `- ${e.date} · ${e.source}${e.count > 1 ? ` ×${e.count}` : ""} · ${e.text}`}\n`
 
-/** The file with the plugin's sections present (added before `## Manual`, or at the end); staging only once it is needed. */
+/**
+ * The file with the plugin's sections present (added before `## Manual`, or at the end); staging only once it is
+ * needed.
+ */
 function withAllSections(memory: MemoryFile, staging = false): MemoryFile {
   const blocks = [...memory.blocks]
   for (const kind of staging ? (["priority", "working", "staging"] as const) : (["priority", "working"] as const)) {
@@ -141,15 +155,37 @@ export const entryText = (text: string): string => text.replace(/\s+/g, " ").tri
  * Remembers `text` in `section`: the same text again (in either section) is one entry with a
  * count and the newer date. Working memory keeps its newest `maxEntries`.
  */
-export function remember(memory: MemoryFile, section: MemorySection, item: { text: string; source: string; date: string }, maxEntries: number): MemoryFile {
+export function remember(
+  memory: MemoryFile,
+  section: MemorySection,
+  item: { text: string; source: string; date: string },
+  maxEntries: number,
+): MemoryFile {
   const text = entryText(item.text)
   if (text === "") return memory
   const next = withAllSections(memory, section === "staging")
-  const blocks = next.blocks.map((b) => (b.kind === "text" ? b : { ...b, entries: b.kind === section ? b.entries.filter((e) => !supersedes({ text, source: item.source }, e)) : [...b.entries] }))
-  const same = blocks.flatMap((b) => (b.kind === "text" ? [] : b.entries.map((e, i) => ({ b, e, i })))).find(({ e }) => normal(e.text) === normal(text))
+  const blocks = next.blocks.map((b) =>
+    b.kind === "text"
+      ? b
+      : {
+          ...b,
+          entries:
+            b.kind === section
+              ? b.entries.filter((e) => !supersedes({ text, source: item.source }, e))
+              : [...b.entries],
+        },
+  )
+  const same = blocks
+    .flatMap((b) => (b.kind === "text" ? [] : b.entries.map((e, i) => ({ b, e, i }))))
+    .find(({ e }) => normal(e.text) === normal(text))
   if (same) {
     const { raw, ...entry } = same.e
-    same.b.entries[same.i] = { ...entry, count: entry.count + 1, date: item.date, source: raw === undefined ? entry.source : item.source }
+    same.b.entries[same.i] = {
+      ...entry,
+      count: entry.count + 1,
+      date: item.date,
+      source: raw === undefined ? entry.source : item.source,
+    }
   } else {
     const target = blocks.find((b) => b.kind === section)
     if (target && target.kind !== "text") target.entries.push({ date: item.date, source: item.source, count: 1, text })
@@ -163,7 +199,8 @@ export function remember(memory: MemoryFile, section: MemorySection, item: { tex
  * what holds now (seed 001). Hand-written lines are never superseded.
  */
 export function supersedes(newer: { text: string; source: string }, older: MemoryEntry): boolean {
-  if (older.raw !== undefined || older.source !== newer.source || normal(older.text) === normal(newer.text)) return false
+  if (older.raw !== undefined || older.source !== newer.source || normal(older.text) === normal(newer.text))
+    return false
   const subject = (text: string) => {
     const lesson = lessonParts(text)
     const files = [...new Set(mentionedFiles(lesson ? lesson.files.split(", ").join(" ") : text))].sort().join(" ")
@@ -179,9 +216,15 @@ export function prune(memory: MemoryFile, maxEntries: number): MemoryFile {
   const dated = working.filter((e) => e.raw === undefined)
   if (dated.length <= maxEntries) return memory
   // Newest first; of the same day, the one written later.
-  const byAge = dated.map((e, i) => ({ e, i })).sort((a, b) => (b.e.date ?? "").localeCompare(a.e.date ?? "") || b.i - a.i)
+  const byAge = dated
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => (b.e.date ?? "").localeCompare(a.e.date ?? "") || b.i - a.i)
   const keep = new Set(byAge.slice(0, maxEntries).map(({ e }) => e))
-  return { blocks: memory.blocks.map((b) => (b.kind === "working" ? { ...b, entries: b.entries.filter((e) => e.raw !== undefined || keep.has(e)) } : b)) }
+  return {
+    blocks: memory.blocks.map((b) =>
+      b.kind === "working" ? { ...b, entries: b.entries.filter((e) => e.raw !== undefined || keep.has(e)) } : b,
+    ),
+  }
 }
 
 /** Empties the working memory; priority entries and the manual section stay. */
@@ -210,5 +253,13 @@ export function forget(memory: MemoryFile, text: string): Forgetting {
   const removed = exact.length > 0 ? exact : containing.length === 1 ? containing : []
   if (removed.length === 0) return { memory, removed, candidates: containing }
   const gone = new Set(removed)
-  return { memory: { blocks: memory.blocks.map((b) => (b.kind === "text" ? b : { ...b, entries: b.entries.filter((e) => !gone.has(e)) })) }, removed, candidates: [] }
+  return {
+    memory: {
+      blocks: memory.blocks.map((b) =>
+        b.kind === "text" ? b : { ...b, entries: b.entries.filter((e) => !gone.has(e)) },
+      ),
+    },
+    removed,
+    candidates: [],
+  }
 }

@@ -33,7 +33,11 @@ export function* consolidate(loop: Loop): Job {
     const changed = yield* io({ kind: "changed-files", loop })
     const lessons = lessonsOf({ snapshots: loop.snapshots, checkNames: checkNames(loop), recurring, changed })
     if (lessons.length === 0) return
-    yield* io({ kind: "remember", items: lessons.map((l) => ({ section: "working" as const, ...l })), maxEntries: loop.settings.memoryMaxEntries })
+    yield* io({
+      kind: "remember",
+      items: lessons.map((l) => ({ section: "working" as const, ...l })),
+      maxEntries: loop.settings.memoryMaxEntries,
+    })
     yield* log("info", "lessons of the loop remembered", { loop: loop.id, lessons: lessons.length })
   } catch (error) {
     yield* log("warn", `could not remember the loop's lessons: ${String(error)}`, { loop: loop.id })

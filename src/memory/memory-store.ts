@@ -1,6 +1,7 @@
 // memory.md on disk: read tolerantly, written atomically, one change at a time — also across the
 // plugin instances of the process (a worktree loop's instance writes the project's memory.md too,
-// src/worktrees/shared-files.ts). A file that is not a memory file at all is moved aside (memory.md.broken-<time>) with one message, and a new
+// src/worktrees/shared-files.ts). A file that is not a memory file at all is moved aside (memory.md.broken-<time>) with
+// one message, and a new
 // one is started — a loop never stops over it.
 import { readFile, rename } from "node:fs/promises"
 import { join } from "node:path"
@@ -62,7 +63,10 @@ export class MemoryStore implements ProjectMemory {
       if (!(error instanceof BrokenMemoryError)) throw error
       const aside = `${this.file}.broken-${new Date(this.now()).toISOString().replace(/[:.]/g, "-")}`
       await rename(this.file, aside)
-      this.problem(`${MEMORY_FILE} ${error.message}; moved aside to ${aside.slice(this.directory.length + 1)} and a new memory file is started`)
+      this.problem(
+        `${MEMORY_FILE} ${error.message}; moved aside to ${aside.slice(this.directory.length + 1)} and a new ` +
+          `memory file is started`,
+      )
       return emptyMemory()
     }
   }

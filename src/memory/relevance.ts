@@ -16,12 +16,15 @@ export interface Hydration {
 
 // Words too common in tasks and lessons to say that one concerns the other.
 const STOP = new Set(
-  "the and for with that this from into are was were not but all any can has have its when then than use used using will would should must make add fix check checks failed failing fixed iteration changing error errors src lib test tests index main file files".split(" "),
+  "the and for with that this from into are was were not but all any can has have its when then than use used " +
+    "using will would should must make add fix check checks failed failing fixed iteration changing error errors " +
+    "src lib test tests index main file files".split(" "),
 )
 
 export function terms(text: string): Set<string> {
   const found = new Set<string>()
-  for (const word of text.toLowerCase().match(/[a-z0-9_]+/g) ?? []) if (word.length >= 3 && !STOP.has(word)) found.add(word)
+  for (const word of text.toLowerCase().match(/[a-z0-9_]+/g) ?? [])
+    if (word.length >= 3 && !STOP.has(word)) found.add(word)
   return found
 }
 
@@ -63,8 +66,14 @@ export function memoryPromptSection(h: Hydration, file: string): string | undefi
   return lines.join("\n")
 }
 
-/** The memory section of a loop's prompt: for its task, the files it names (`@path` or not) and the files it changed. */
-export function loopMemorySection(memory: MemoryFile, loop: { task: string; targets: readonly string[]; settings: { memoryBudgetChars: number } }, files: readonly string[] = []): string | undefined {
+/**
+ * The memory section of a loop's prompt: for its task, the files it names (`@path` or not) and the files it changed.
+ */
+export function loopMemorySection(
+  memory: MemoryFile,
+  loop: { task: string; targets: readonly string[]; settings: { memoryBudgetChars: number } },
+  files: readonly string[] = [],
+): string | undefined {
   const touched = [...new Set([...loop.targets, ...mentionedFiles(loop.task), ...files])]
   return memoryPromptSection(hydrate(memory, loop.task, touched, loop.settings.memoryBudgetChars), MEMORY_FILE)
 }

@@ -63,7 +63,8 @@ function skipSpace(text: string, from: number): number {
 }
 
 /** Where a fence's marker (```` ``` ```` or `~~~`) opens at `at`, if it does. */
-const markerAt = (text: string, at: number) => (text.startsWith("```", at) ? "```" : text.startsWith("~~~", at) ? "~~~" : undefined)
+const markerAt = (text: string, at: number) =>
+  text.startsWith("```", at) ? "```" : text.startsWith("~~~", at) ? "~~~" : undefined
 
 /**
  * The text without its fenced blocks (an opening marker first on its line, up to the first line

@@ -7,15 +7,27 @@ import { remember, type MemoryEntry, type MemoryFile, type MemorySection } from 
 const staged = (loopID: string) => new RegExp(`^staged ${loopID.replace(/[^\w]/g, "\\$&")}( priority)?$`)
 
 /** The source a staged entry carries: `staged <loop>` (`… priority` for a priority note). */
-export const stagedSource = (loopID: string, section: Exclude<MemorySection, "staging">) => `staged ${loopID}${section === "priority" ? " priority" : ""}`
+export const stagedSource = (loopID: string, section: Exclude<MemorySection, "staging">) =>
+  `staged ${loopID}${section === "priority" ? " priority" : ""}`
 
 /** The loop's staged notes move to Priority or Working memory, as the model asked. */
 export function promoteStaged(memory: MemoryFile, loopID: string, date: string, maxEntries: number): MemoryFile {
   const mine = (e: MemoryEntry) => staged(loopID).test(e.source)
   const notes = memory.blocks.flatMap((b) => (b.kind === "staging" ? b.entries.filter(mine) : []))
   if (notes.length === 0) return memory
-  const rest: MemoryFile = { blocks: memory.blocks.map((b) => (b.kind === "staging" ? { ...b, entries: b.entries.filter((e) => !mine(e)) } : b)) }
-  return notes.reduce((m, e) => remember(m, e.source.endsWith(" priority") ? "priority" : "working", { text: e.text, source: "remember", date }, maxEntries), rest)
+  const rest: MemoryFile = {
+    blocks: memory.blocks.map((b) => (b.kind === "staging" ? { ...b, entries: b.entries.filter((e) => !mine(e)) } : b)),
+  }
+  return notes.reduce(
+    (m, e) =>
+      remember(
+        m,
+        e.source.endsWith(" priority") ? "priority" : "working",
+        { text: e.text, source: "remember", date },
+        maxEntries,
+      ),
+    rest,
+  )
 }
 
 /** The loop's staged notes stay where they are, marked unverified. */
@@ -23,12 +35,23 @@ export function markUnverified(memory: MemoryFile, loopID: string): MemoryFile {
   const pattern = staged(loopID)
   return {
     blocks: memory.blocks.map((b) =>
-      b.kind === "staging" ? { ...b, entries: b.entries.map((e) => (pattern.test(e.source) ? { ...e, source: e.source.replace(/^staged/, "unverified") } : e)) } : b,
+      b.kind === "staging"
+        ? {
+            ...b,
+            entries: b.entries.map((e) =>
+              pattern.test(e.source) ? { ...e, source: e.source.replace(/^staged/, "unverified") } : e,
+            ),
+          }
+        : b,
     ),
   }
 }
 
 /** A loop ended: its staged notes become memory if it completed, and stay marked unverified if not. */
-export const settleStaged = (memory: MemoryFile, loopID: string, completed: boolean, date: string, maxEntries: number): MemoryFile =>
-  completed ? promoteStaged(memory, loopID, date, maxEntries) : markUnverified(memory, loopID)
-
+export const settleStaged = (
+  memory: MemoryFile,
+  loopID: string,
+  completed: boolean,
+  date: string,
+  maxEntries: number,
+): MemoryFile => (completed ? promoteStaged(memory, loopID, date, maxEntries) : markUnverified(memory, loopID))

@@ -5,5 +5,9 @@ import { io, log, type Job } from "../engine/effects.js"
 
 export function* announce(notification: Notification): Job {
   const { problems } = yield* io({ kind: "send-notification", notification })
-  for (const problem of problems) yield* log("warn", `notification not delivered: ${problem}`, { loop: notification.payload.loop, event: notification.payload.event })
+  for (const problem of problems)
+    yield* log("warn", `notification not delivered: ${problem}`, {
+      loop: notification.payload.loop,
+      event: notification.payload.event,
+    })
 }

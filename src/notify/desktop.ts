@@ -13,7 +13,10 @@ export function desktopCommand(platform: NodeJS.Platform, title: string, message
     case "openbsd":
       return { file: "notify-send", args: [title, message] }
     case "darwin":
-      return { file: "osascript", args: ["-e", `display notification ${appleScriptString(message)} with title ${appleScriptString(title)}`] }
+      return {
+        file: "osascript",
+        args: ["-e", `display notification ${appleScriptString(message)} with title ${appleScriptString(title)}`],
+      }
     case "win32":
       return { file: "powershell", args: ["-NoProfile", "-NonInteractive", "-Command", windowsToast(title, message)] }
     default:
@@ -28,7 +31,8 @@ const powerShellString = (text: string) => `'${text.replace(/'/g, "''")}'`
 
 function windowsToast(title: string, message: string): string {
   return [
-    "[Windows.UI.Notifications.ToastNotificationManager, Windows.UI.Notifications, ContentType = WindowsRuntime] > $null",
+    "[Windows.UI.Notifications.ToastNotificationManager, Windows.UI.Notifications, ContentType = WindowsRuntime] " +
+      "> $null",
     "$xml = [Windows.UI.Notifications.ToastNotificationManager]::GetTemplateContent([Windows.UI.Notifications.ToastTemplateType]::ToastText02)",
     "$texts = $xml.GetElementsByTagName('text')",
     `$texts.Item(0).AppendChild($xml.CreateTextNode(${powerShellString(title)})) > $null`,

@@ -14,7 +14,10 @@ export interface NotificationPayload {
   loop: string
   task: string
   event: NotifyEvent
-  /** ended: the stop reason (`completed`, `cancelled`, …); breaker: why it opened; waiting: the wait's reason (`usage-limit`, …). */
+  /**
+   * ended: the stop reason (`completed`, `cancelled`, …); breaker: why it opened; waiting: the wait's reason
+   * (`usage-limit`, …).
+   */
   reason: string
   iterations: number
   tokens: number
@@ -39,7 +42,13 @@ export interface Notification {
  * it is none of the events the loop's `notify.on` asks for. `report`: where an ended loop's report goes.
  * `webhook`: the one in the settings in force — a loop does not keep it (it is a secret; see redact.ts).
  */
-export function notificationFor(loop: Loop, change: string, now: number, report: () => string | undefined, webhook?: string): Notification | undefined {
+export function notificationFor(
+  loop: Loop,
+  change: string,
+  now: number,
+  report: () => string | undefined,
+  webhook?: string,
+): Notification | undefined {
   const { notify } = loop.settings
   const happened = eventOf(loop, change, now)
   if (!happened || !notify.on.includes(happened.event) || (!notify.desktop && !webhook)) return undefined
@@ -69,7 +78,8 @@ export function notificationFor(loop: Loop, change: string, now: number, report:
 }
 
 function eventOf(loop: Loop, change: string, now: number): { event: NotifyEvent; reason: string } | undefined {
-  if (change.startsWith("stopped:")) return { event: "ended", reason: loop.stopReason ?? change.slice("stopped:".length) }
+  if (change.startsWith("stopped:"))
+    return { event: "ended", reason: loop.stopReason ?? change.slice("stopped:".length) }
   if (!change.startsWith("waiting:") || !loop.wait) return undefined
   if (loop.wait.reason === "breaker") return { event: "breaker", reason: loop.breaker.reason ?? "no progress" }
   return loop.wait.until - now > NOTIFY_WAIT_MS ? { event: "waiting", reason: loop.wait.reason } : undefined

@@ -22,12 +22,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export async function sendNotification(notification: Notification): Promise<string[]> {
   // Out of the moment that asked for it (a hook's event, a decision): a process start takes a while.
   await sleep(0)
-  const sent = await Promise.all([notification.desktop ? showOnDesktop(notification) : undefined, notification.webhook ? post(notification.webhook, notification.payload) : undefined])
+  const sent = await Promise.all([
+    notification.desktop ? showOnDesktop(notification) : undefined,
+    notification.webhook ? post(notification.webhook, notification.payload) : undefined,
+  ])
   return sent.filter((problem): problem is string => problem !== undefined)
 }
 
 /** The platform's desktop notification; undefined when it was shown, or when the platform has none. */
-export function showOnDesktop({ title, message }: Pick<Notification, "title" | "message">, platform = process.platform): Promise<string | undefined> {
+export function showOnDesktop(
+  { title, message }: Pick<Notification, "title" | "message">,
+  platform = process.platform,
+): Promise<string | undefined> {
   const command = desktopCommand(platform, title, message)
   if (!command) return Promise.resolve(undefined)
   return new Promise((resolve) => {
@@ -42,17 +48,27 @@ export function showOnDesktop({ title, message }: Pick<Notification, "title" | "
     child.once("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer)
       // No such command on this machine: no desktop notification, and nothing to report.
-      resolve(error.code === "ENOENT" ? undefined : `the desktop notification (${command.file}) failed: ${error.message}`)
+      resolve(
+        error.code === "ENOENT" ? undefined : `the desktop notification (${command.file}) failed: ${error.message}`,
+      )
     })
     child.once("exit", (code, signal) => {
       clearTimeout(timer)
-      resolve(code === 0 ? undefined : `the desktop notification (${command.file}) ended with ${signal ?? `exit code ${code}`}`)
+      resolve(
+        code === 0
+          ? undefined
+          : `the desktop notification (${command.file}) ended with ${signal ?? `exit code ${code}`}`,
+      )
     })
   })
 }
 
 /** POSTs `payload` as JSON; undefined when it was taken (2xx), else what went wrong the last time. */
-export async function post(url: string, payload: unknown, policy: WebhookPolicy = WEBHOOK_POLICY): Promise<string | undefined> {
+export async function post(
+  url: string,
+  payload: unknown,
+  policy: WebhookPolicy = WEBHOOK_POLICY,
+): Promise<string | undefined> {
   let problem = ""
   for (let attempt = 0; attempt <= policy.retries; attempt += 1) {
     if (attempt > 0) await sleep(policy.retryDelayMs * 2 ** (attempt - 1))
@@ -70,7 +86,9 @@ export async function post(url: string, payload: unknown, policy: WebhookPolicy 
       if (response.status < 500 && response.status !== 408 && response.status !== 429) break
     } catch (error) {
       // An error can name the URL (Node's fetch does, for one with credentials).
-      problem = redactUrls((error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split(url).join(redactUrl(url)))
+      problem = redactUrls(
+        (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split(url).join(redactUrl(url)),
+      )
     }
   }
   // The URL itself can be a secret (Slack's hooks are): only its origin is logged.

@@ -27,7 +27,9 @@ export class OpencodeCallError extends Error {
   }
 }
 
-/** What every SDK call resolves to (the client's default "fields" style): its data or its error, and the HTTP response. */
+/**
+ * What every SDK call resolves to (the client's default "fields" style): its data or its error, and the HTTP response.
+ */
 interface Answer {
   data?: unknown
   error?: unknown
@@ -54,16 +56,21 @@ export class OpencodeApi {
   private async answer<A extends Answer>(name: string, send: () => Promise<A>): Promise<A> {
     const fault = this.faults?.take(name)
     if (fault === "throw") throw new OpencodeCallError(name, "injected throw")
-    if (fault === "error") throw new OpencodeCallError(name, { name: "InjectedFault", data: { message: "injected error" } })
+    if (fault === "error")
+      throw new OpencodeCallError(name, { name: "InjectedFault", data: { message: "injected error" } })
     const request = fault === "timeout" ? new Promise<never>(() => undefined) : send()
     const timeoutMs = this.faults?.callTimeoutMs ?? TIMEOUT_MS[name] ?? DEFAULT_TIMEOUT_MS
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new OpencodeCallError(name, `no answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs)
+      timer = setTimeout(
+        () => reject(new OpencodeCallError(name, `no answer within ${Math.round(timeoutMs / 1000)} s`)),
+        timeoutMs,
+      )
     })
     try {
       const answer = await Promise.race([request, timeout])
-      if (answer.error !== undefined || !answer.response.ok) throw new OpencodeCallError(name, answer.error ?? answer.response.status)
+      if (answer.error !== undefined || !answer.response.ok)
+        throw new OpencodeCallError(name, answer.error ?? answer.response.status)
       return answer
     } finally {
       clearTimeout(timer)
@@ -73,7 +80,8 @@ export class OpencodeApi {
   /** One SDK call that answers with data: the data, or an OpencodeCallError. */
   private async call<A extends Answer>(name: string, send: () => Promise<A>): Promise<NonNullable<A["data"]>> {
     const { data, response } = await this.answer(name, send)
-    if (data === undefined || data === null) throw new OpencodeCallError(name, `no data in the answer (HTTP ${response.status})`)
+    if (data === undefined || data === null)
+      throw new OpencodeCallError(name, `no data in the answer (HTTP ${response.status})`)
     return data
   }
 
@@ -89,7 +97,8 @@ export class OpencodeApi {
   sessionExists(sessionID: string): Promise<boolean | undefined> {
     return this.session(sessionID).then(
       () => true,
-      (error: unknown) => (error instanceof OpencodeCallError && /NotFound/i.test(JSON.stringify(error.detail)) ? false : undefined),
+      (error: unknown) =>
+        error instanceof OpencodeCallError && /NotFound/i.test(JSON.stringify(error.detail)) ? false : undefined,
     )
   }
 
@@ -118,7 +127,13 @@ export class OpencodeApi {
 
   /** Runs a slash command in a session of `directory`'s instance; resolves when its turn has ended. */
   async command(directory: string, sessionID: string, command: string, args: string): Promise<void> {
-    await this.answer("session.command", () => this.client.session.command({ path: { id: sessionID }, body: { command, arguments: args }, query: { directory } }))
+    await this.answer("session.command", () =>
+      this.client.session.command({
+        path: { id: sessionID },
+        body: { command, arguments: args },
+        query: { directory },
+      }),
+    )
   }
 
   /** Ends `directory`'s OpenCode instance (its plugins' dispose hooks run); the next call there starts a new one. */
@@ -139,7 +154,9 @@ export class OpencodeApi {
     // A worktree loop never moves the user's TUI: the session they started it from shows its progress.
     if (this.tuiDirectory) return
     const event: EventTuiSessionSelect = { type: "tui.session.select", properties: { sessionID } }
-    await this.call("tui.session.select", () => this.client.tui.publish({ body: event as unknown as TuiPublishData["body"] }))
+    await this.call("tui.session.select", () =>
+      this.client.tui.publish({ body: event as unknown as TuiPublishData["body"] }),
+    )
   }
 
   /** Queues a prompt and returns at once (HTTP 204); the turn runs in the background. */
@@ -209,7 +226,9 @@ export class OpencodeApi {
   log(level: LogLevel, message: string, extra?: Record<string, unknown>): void {
     if (level === "debug" && !this.debug) return
     const shown = level === "debug" ? "info" : level
-    this.call("app.log", () => this.client.app.log({ body: { service: "ralph-loop", level: shown, message, ...(extra ? { extra } : {}) } })).catch(() => undefined)
+    this.call("app.log", () =>
+      this.client.app.log({ body: { service: "ralph-loop", level: shown, message, ...(extra ? { extra } : {}) } }),
+    ).catch(() => undefined)
   }
 }
 

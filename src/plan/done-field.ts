@@ -7,11 +7,38 @@ import type { Item } from "./story-fields.js"
 export const FLAG_FIELDS = ["passes", "passed", "tested", "complete", "completed", "done"] as const
 export const STATUS_FIELDS = ["status", "state"] as const
 
-const DONE_STATUSES = new Set(["completed", "complete", "done", "passed", "passing", "finished", "closed", "resolved", "verified", "shipped"])
+const DONE_STATUSES = new Set([
+  "completed",
+  "complete",
+  "done",
+  "passed",
+  "passing",
+  "finished",
+  "closed",
+  "resolved",
+  "verified",
+  "shipped",
+])
 /** Not-done values that say where the work is rather than that it waits: never written back as "not done". */
-const UNDER_WAY = new Set(["in_progress", "inprogress", "started", "wip", "doing", "active", "review", "in_review", "blocked", "failed", "failing"])
+const UNDER_WAY = new Set([
+  "in_progress",
+  "inprogress",
+  "started",
+  "wip",
+  "doing",
+  "active",
+  "review",
+  "in_review",
+  "blocked",
+  "failed",
+  "failing",
+])
 
-const normal = (status: string) => status.trim().toLowerCase().replace(/[\s-]+/g, "_")
+const normal = (status: string) =>
+  status
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_")
 export const isDoneStatus = (status: string) => DONE_STATUSES.has(normal(status))
 
 export type DoneField = { key: string; kind: "flag" } | { key: string; kind: "status" }
@@ -37,13 +64,19 @@ export interface DoneStyle {
   field: DoneField
   doneStatus: string
   notDoneStatus: string
-  /** The file's word for the story being worked on (`in_progress`, `in-progress`, `doing`), if it has one or is seed 003's shape. */
+  /**
+   * The file's word for the story being worked on (`in_progress`, `in-progress`, `doing`), if it has one or is seed
+   * 003's shape.
+   */
   inProgressStatus: string | undefined
 }
 
 const IN_PROGRESS = new Set(["in_progress", "inprogress", "doing", "wip", "active"])
 
-/** `seed`: seed 003's shape, whose stories are `pending`, `in_progress` or `completed` even where none is in progress yet. */
+/**
+ * `seed`: seed 003's shape, whose stories are `pending`, `in_progress` or `completed` even where none is in progress
+ * yet.
+ */
 export function doneStyle(items: readonly Item[], seed = false): DoneStyle {
   const fields: DoneField[] = []
   const statuses: string[] = []

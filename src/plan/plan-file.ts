@@ -11,7 +11,14 @@ import { readRegularFile, readRegularFileSync, type FileText } from "../files/re
 export type PlanFileRead =
   | { ok: true; file: string; plan: ParsedPlan; text: string }
   /** `problems`: what is wrong inside the file (none when it could not be read at all). */
-  | { ok: false; reason: "outside" | "missing" | "unreadable" | "broken"; file: string; message: string; problems: string[]; text?: string | undefined }
+  | {
+      ok: false
+      reason: "outside" | "missing" | "unreadable" | "broken"
+      file: string
+      message: string
+      problems: string[]
+      text?: string | undefined
+    }
 
 /** `path` relative to the project (or absolute), as the project-relative name used in messages. */
 function locate(directory: string, path: string): { absolute: string; file: string } | undefined {
@@ -21,13 +28,28 @@ function locate(directory: string, path: string): { absolute: string; file: stri
 }
 
 function checked(file: string, content: FileText): PlanFileRead {
-  if (!content.ok) return { ok: false, reason: content.reason === "missing" ? "missing" : "unreadable", file, message: `the plan file ${file} ${content.message}`, problems: [] }
+  if (!content.ok)
+    return {
+      ok: false,
+      reason: content.reason === "missing" ? "missing" : "unreadable",
+      file,
+      message: `the plan file ${file} ${content.message}`,
+      problems: [],
+    }
   const text = content.text
   const read = parsePlan(text)
-  return read.ok ? { ok: true, file, plan: read.plan, text } : { ok: false, reason: "broken", file, message: planProblem(file, read.problems), problems: read.problems, text }
+  return read.ok
+    ? { ok: true, file, plan: read.plan, text }
+    : { ok: false, reason: "broken", file, message: planProblem(file, read.problems), problems: read.problems, text }
 }
 
-const outside = (path: string): PlanFileRead => ({ ok: false, reason: "outside", file: path, message: `the plan file ${path} is outside the project`, problems: [] })
+const outside = (path: string): PlanFileRead => ({
+  ok: false,
+  reason: "outside",
+  file: path,
+  message: `the plan file ${path} is outside the project`,
+  problems: [],
+})
 
 export async function readPlanFile(directory: string, path: string): Promise<PlanFileRead> {
   const where = locate(directory, path)
@@ -51,7 +73,11 @@ export function readPlanFileSync(directory: string, path: string): PlanFileRead 
  * Writes the plugin's record of the stories into the plan file (only what differs). Returns the
  * ids whose fields changed, or the problem that kept it from writing.
  */
-export async function writePlanBack(directory: string, plan: PlanState, options: { markCurrent?: boolean } = {}): Promise<{ changed: string[] } | { problem: string }> {
+export async function writePlanBack(
+  directory: string,
+  plan: PlanState,
+  options: { markCurrent?: boolean } = {},
+): Promise<{ changed: string[] } | { problem: string }> {
   const where = locate(directory, plan.file)
   if (!where) return { problem: `the plan file ${plan.file} is outside the project` }
   const read = await readRegularFile(where.absolute, { follow: true })

@@ -18,7 +18,9 @@ export interface PlanEntry {
 }
 
 export interface PlanLayout {
-  /** Where the list was found, as a short label: `userStories`, `prd.tasks`, `phases[].tasks`, `[]` (a top-level array). */
+  /**
+   * Where the list was found, as a short label: `userStories`, `prd.tasks`, `phases[].tasks`, `[]` (a top-level array).
+   */
   shape: string
   /** The object holding the list, if the file is not a bare array, and where it is. */
   holder: Item | undefined
@@ -43,7 +45,8 @@ export const foundLabel = (shape: string) => (shape === "[]" ? "a top-level arra
 
 export function locatePlan(data: unknown): Located {
   if (Array.isArray(data)) return { ok: true, layout: listLayout(data, [], "[]", undefined, undefined, []) }
-  if (!isObject(data)) return { ok: false, problem: `expected a JSON object or array of stories, found ${kindOf(data)}` }
+  if (!isObject(data))
+    return { ok: false, problem: `expected a JSON object or array of stories, found ${kindOf(data)}` }
   const here = locateIn(data, [])
   if (here) return here
   for (const [key, value] of Object.entries(data)) {
@@ -55,15 +58,24 @@ export function locatePlan(data: unknown): Located {
   return {
     ok: false,
     problem:
-      `expected a list of stories — a top-level array, or ${[...LIST_KEYS, PHASES].map((k) => `"${k}"`).join(", ")} (also one level down, as in {"prd": {…}}); ` +
-      `found an object with ${keys.length === 0 ? "no keys" : `the keys ${keys.slice(0, 8).map((k) => `"${k}"`).join(", ")}${keys.length > 8 ? ", …" : ""}`}`,
+      `expected a list of stories — a top-level array, or ` +
+      `${[...LIST_KEYS, PHASES].map((k) => `"${k}"`).join(", ")} (also one level down, as in {"prd": {…}}); ` +
+      `found an object with ${
+        keys.length === 0
+          ? "no keys"
+          : `the keys ${keys
+              .slice(0, 8)
+              .map((k) => `"${k}"`)
+              .join(", ")}${keys.length > 8 ? ", …" : ""}`
+      }`,
   }
 }
 
 /** The plan's name, if its holder has one. */
 export function projectName(layout: PlanLayout): string | undefined {
   const holder = layout.holder
-  const key = holder && PROJECT_KEYS.find((k) => typeof own(holder, k) === "string" && (holder[k] as string).trim() !== "")
+  const key =
+    holder && PROJECT_KEYS.find((k) => typeof own(holder, k) === "string" && (holder[k] as string).trim() !== "")
   return key ? (holder?.[key] as string) : undefined
 }
 
@@ -72,17 +84,35 @@ function locateIn(holder: Item, prefix: JSONPath): Located | undefined {
   const key = LIST_KEYS.find((k) => own(holder, k) !== undefined && holder[k] !== null)
   if (key) {
     const list = holder[key]
-    if (!Array.isArray(list)) return { ok: false, problem: `found ${foundLabel(label(key))}, but it is ${kindOf(list)}, not a list of stories` }
+    if (!Array.isArray(list))
+      return { ok: false, problem: `found ${foundLabel(label(key))}, but it is ${kindOf(list)}, not a list of stories` }
     return { ok: true, layout: listLayout(list, [...prefix, key], label(key), holder, key, prefix) }
   }
   if (own(holder, PHASES) === undefined || holder[PHASES] === null) return undefined
   const phases = holder[PHASES]
-  if (!Array.isArray(phases)) return { ok: false, problem: `found ${foundLabel(label(PHASES))}, but it is ${kindOf(phases)}, not a list of phases` }
+  if (!Array.isArray(phases))
+    return {
+      ok: false,
+      problem: `found ${foundLabel(label(PHASES))}, but it is ${kindOf(phases)}, not a list of phases`,
+    }
   return { ok: true, layout: phasesLayout(phases, [...prefix, PHASES], label(PHASES), holder, prefix) }
 }
 
-function listLayout(list: unknown[], at: JSONPath, shape: string, holder: Item | undefined, listKey: string | undefined, holderAt: JSONPath): PlanLayout {
-  return { shape, holder, holderAt, listKey, entries: list.map((value, index) => ({ at: [...at, index], value, position: String(index + 1) })) }
+function listLayout(
+  list: unknown[],
+  at: JSONPath,
+  shape: string,
+  holder: Item | undefined,
+  listKey: string | undefined,
+  holderAt: JSONPath,
+): PlanLayout {
+  return {
+    shape,
+    holder,
+    holderAt,
+    listKey,
+    entries: list.map((value, index) => ({ at: [...at, index], value, position: String(index + 1) })),
+  }
 }
 
 /** Each phase's inner list, flattened in order; a phase without one is itself a story. */
@@ -96,7 +126,9 @@ function phasesLayout(phases: unknown[], at: JSONPath, shape: string, holder: It
       return
     }
     inner ??= key
-    ;(phase[key] as unknown[]).forEach((value, i) => entries.push({ at: [...at, p, key, i], value, position: `${p + 1}.${i + 1}` }))
+    ;(phase[key] as unknown[]).forEach((value, i) =>
+      entries.push({ at: [...at, p, key, i], value, position: `${p + 1}.${i + 1}` }),
+    )
   })
   return { shape: inner ? `${shape}[].${inner}` : shape, holder, holderAt, listKey: inner, entries }
 }

@@ -8,7 +8,17 @@ import { MAX_JSON_DEPTH, tooDeepAt } from "../files/json-depth.js"
 import { saysDone } from "./done-field.js"
 import { foundLabel, kindOf, locatePlan, projectName, type PlanEntry } from "./plan-layout.js"
 import type { Story } from "./plan.js"
-import { readChecks, readCriteria, readDependsOn, readId, readPriority, readText, STORY_FIELDS, type Item, type Read } from "./story-fields.js"
+import {
+  readChecks,
+  readCriteria,
+  readDependsOn,
+  readId,
+  readPriority,
+  readText,
+  STORY_FIELDS,
+  type Item,
+  type Read,
+} from "./story-fields.js"
 
 export interface ParsedPlan {
   /** Where the stories were found (`userStories`, `tasks`, `prd.tasks`, `phases[].tasks`, `[]`). */
@@ -38,21 +48,35 @@ export function parsePlan(source: string): PlanRead {
   if (problems.length > 0) return { ok: false, problems: problems.map((p, i) => (i === 0 ? `${found}, but ${p}` : p)) }
   return {
     ok: true,
-    plan: { shape: layout.shape, project: projectName(layout), stories, doneInFile: stories.filter((_, i) => saysDone(layout.entries[i]?.value as Item)).map((s) => s.id) },
+    plan: {
+      shape: layout.shape,
+      project: projectName(layout),
+      stories,
+      doneInFile: stories.filter((_, i) => saysDone(layout.entries[i]?.value as Item)).map((s) => s.id),
+    },
   }
 }
 
-/** The file's data: JSON.parse where it can (the common case, ~6× faster on a 1 MB plan), jsonc-parser for comments and trailing commas. */
+/**
+ * The file's data: JSON.parse where it can (the common case, ~6× faster on a 1 MB plan), jsonc-parser for comments and
+ * trailing commas.
+ */
 export function readJson(source: string): { ok: true; data: unknown } | { ok: false; error: string } {
   try {
     return { ok: true, data: JSON.parse(source) }
   } catch {
     // jsonc-parser parses by recursion: a text nested past the limit would throw RangeError out of it.
     const deep = tooDeepAt(source)
-    if (deep !== undefined) return { ok: false, error: `${where(source, deep)}: nested too deeply (more than ${MAX_JSON_DEPTH} levels of brackets)` }
+    if (deep !== undefined)
+      return {
+        ok: false,
+        error: `${where(source, deep)}: nested too deeply (more than ${MAX_JSON_DEPTH} levels of brackets)`,
+      }
     const errors: ParseError[] = []
     const tree = parseTree(source, errors, { allowTrailingComma: true })
-    return errors.length > 0 ? { ok: false, error: syntaxError(source, errors[0] as ParseError) } : { ok: true, data: tree ? valueOf(tree) : undefined }
+    return errors.length > 0
+      ? { ok: false, error: syntaxError(source, errors[0] as ParseError) }
+      : { ok: true, data: tree ? valueOf(tree) : undefined }
   }
 }
 
@@ -63,7 +87,12 @@ export function readJson(source: string): { ok: true; data: unknown } | { ok: fa
 function valueOf(node: Node): unknown {
   if (node.type === "array") return (node.children ?? []).map(valueOf)
   if (node.type !== "object") return node.value
-  return Object.fromEntries((node.children ?? []).map((property) => [property.children?.[0]?.value as string, property.children?.[1] ? valueOf(property.children[1]) : undefined]))
+  return Object.fromEntries(
+    (node.children ?? []).map((property) => [
+      property.children?.[0]?.value as string,
+      property.children?.[1] ? valueOf(property.children[1]) : undefined,
+    ]),
+  )
 }
 
 const count = (n: number) => `${n} ${n === 1 ? "item" : "items"}`
@@ -76,7 +105,8 @@ export function entryId(entry: PlanEntry): string {
 
 function readEntry(entry: PlanEntry): { story: Story } | { problem: string } {
   const item = entry.value
-  if (typeof item !== "object" || item === null || Array.isArray(item)) return { problem: `item ${entry.position} is ${kindOf(item)}, not an object` }
+  if (typeof item !== "object" || item === null || Array.isArray(item))
+    return { problem: `item ${entry.position} is ${kindOf(item)}, not an object` }
   const fields = item as Item
   const own = readId(fields)
   const label = `item ${entry.position}${"value" in own && own.value !== undefined && own.value !== entry.position ? ` (${own.value})` : ""}`
@@ -86,7 +116,9 @@ function readEntry(entry: PlanEntry): { story: Story } | { problem: string } {
   const priority = readPriority(fields)
   const dependsOn = readDependsOn(fields)
   const checks = readChecks(fields)
-  const problem = [own, title, description, criteria, priority, dependsOn, checks].find((r): r is { problem: string } => "problem" in r)
+  const problem = [own, title, description, criteria, priority, dependsOn, checks].find(
+    (r): r is { problem: string } => "problem" in r,
+  )
   if (problem) return { problem: `${label} ${problem.problem}` }
   const value = <T>(r: Read<T>) => (r as { value: T }).value
   const text = value(description)
@@ -126,7 +158,9 @@ function duplicateIDs(stories: readonly Story[], entries: readonly PlanEntry[]):
 function badDependencies(stories: readonly Story[]): string[] {
   const known = new Set(stories.map((s) => s.id))
   const problems: string[] = []
-  for (const s of stories) for (const dep of s.dependsOn) if (!known.has(dep)) problems.push(`story ${s.id} depends on "${dep}", which no item has as its id`)
+  for (const s of stories)
+    for (const dep of s.dependsOn)
+      if (!known.has(dep)) problems.push(`story ${s.id} depends on "${dep}", which no item has as its id`)
   if (problems.length > 0 || stories.every((s) => s.dependsOn.length === 0)) return problems
   const cycle = findCycle(stories)
   return cycle ? [`the stories ${cycle.join(" → ")} depend on each other, so none of them can start`] : []

@@ -9,7 +9,8 @@ import type { JobContext } from "../engine/jobs/context.js"
 /** Asks in all: /ralph-plan's own and one more with the problems. */
 export const PLAN_ASKS = 2
 
-export const planReadyTitle = (stories: number) => `Ralph · plan ready — ${stories} ${stories === 1 ? "story" : "stories"}`
+export const planReadyTitle = (stories: number) =>
+  `Ralph · plan ready — ${stories} ${stories === 1 ? "story" : "stories"}`
 
 export function* planTurnEnded(ctx: JobContext, request: PlanRequest): Job {
   const { sessionID } = request
@@ -25,15 +26,28 @@ export function* planTurnEnded(ctx: JobContext, request: PlanRequest): Job {
       return yield* notify({
         variant: "success",
         title: planReadyTitle(ids.length),
-        message: `${read.file}: ${ids.slice(0, 8).join(", ")}${ids.length > 8 ? ", …" : ""}. Read it, then /ralph --prd works through it, one story per iteration.`,
+        message:
+          `${read.file}: ${ids.slice(0, 8).join(", ")}${ids.length > 8 ? ", …" : ""}. Read it, then ` +
+          `/ralph --prd works through it, one story per iteration.`,
         duration: 15_000,
       })
     }
-    const problems = unchanged ? [`the plan was not written (${read.file} is as it was before /ralph-plan)`] : read.ok ? [] : read.problems.length ? read.problems : [read.message]
+    const problems = unchanged
+      ? [`the plan was not written (${read.file} is as it was before /ralph-plan)`]
+      : read.ok
+        ? []
+        : read.problems.length
+          ? read.problems
+          : [read.message]
     if (request.asks >= PLAN_ASKS) {
       ctx.plans.finished(sessionID)
       yield* log("warn", "the plan is still not valid; gave up", { session: sessionID, problems })
-      return yield* notify({ variant: "error", title: "Ralph · plan not valid", message: `${planProblem(read.file, problems)}. Fix it by hand, or run /ralph-plan again.`, duration: 20_000 })
+      return yield* notify({
+        variant: "error",
+        title: "Ralph · plan not valid",
+        message: `${planProblem(read.file, problems)}. Fix it by hand, or run /ralph-plan again.`,
+        duration: 20_000,
+      })
     }
     ctx.plans.askedAgain(request)
     yield* log("info", "the plan is not valid; asking once more", { session: sessionID, problems })

@@ -6,7 +6,9 @@ import { z } from "zod"
 import { checkSchema, type CheckConfig } from "../config/schema.js"
 import { evidenceSchema } from "../evidence/record.js"
 
-/** Where the file keeps its stories, as the reader found it (`userStories`, `stories`, `tasks`, `prd.tasks`, `[]`, …). */
+/**
+ * Where the file keeps its stories, as the reader found it (`userStories`, `stories`, `tasks`, `prd.tasks`, `[]`, …).
+ */
 export const planShapeSchema = z.string().min(1)
 
 export const storySchema = z.object({
@@ -86,7 +88,11 @@ export function onlyStoryProblem(plan: PlanState, id: string): string | undefine
   }
   if (isDone(plan, id)) return `story ${id} of the plan ${plan.file} is done already`
   const waiting = story.dependsOn.filter((dep) => !isDone(plan, dep))
-  if (waiting.length > 0) return `story ${id} is not ready: it depends on ${waiting.join(", ")}, not done in ${plan.file} (ralph-loop plan ready lists the stories that can start)`
+  if (waiting.length > 0)
+    return (
+      `story ${id} is not ready: it depends on ${waiting.join(", ")}, not done in ${plan.file} (ralph-loop ` +
+      `plan ready lists the stories that can start)`
+    )
   return undefined
 }
 

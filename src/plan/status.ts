@@ -8,10 +8,19 @@ function states(plan: PlanState): Array<{ id: string; title: string; state: Stor
   const current = currentStory(plan)
   return plan.stories.map((story) => {
     const done = plan.done.find((d) => d.id === story.id)
-    if (done) return { ...story, state: "done", detail: done.iteration > 0 ? `iteration ${done.iteration}` : "before this loop" }
+    if (done)
+      return {
+        ...story,
+        state: "done",
+        detail: done.iteration > 0 ? `iteration ${done.iteration}` : "before this loop",
+      }
     if (story === current) return { ...story, state: "current", detail: "" }
     const waiting = story.dependsOn.filter((id) => !plan.done.some((d) => d.id === id))
-    return { ...story, state: waiting.length ? "waiting" : "to do", detail: waiting.length ? `for ${waiting.join(", ")}` : "" }
+    return {
+      ...story,
+      state: waiting.length ? "waiting" : "to do",
+      detail: waiting.length ? `for ${waiting.join(", ")}` : "",
+    }
   })
 }
 
@@ -20,7 +29,10 @@ export function planStatusLines(plan: PlanState | undefined): string[] {
   if (!plan) return []
   return [
     `Plan: ${plan.file} — ${plan.done.length} of ${plan.stories.length} stories done`,
-    ...states(plan).map((s) => `  ${s.state === "done" ? "✓" : s.state === "current" ? "→" : "·"} ${s.id} ${s.title} — ${s.state}${s.detail ? ` (${s.detail})` : ""}`),
+    ...states(plan).map(
+      (s) =>
+        `  ${s.state === "done" ? "✓" : s.state === "current" ? "→" : "·"} ${s.id} ${s.title} — ${s.state}${s.detail ? ` (${s.detail})` : ""}`,
+    ),
   ]
 }
 
@@ -28,8 +40,12 @@ export function planStatusLines(plan: PlanState | undefined): string[] {
 export function planFileLines(file: string, plan: ParsedPlan): string[] {
   const done = new Set(plan.doneInFile)
   return [
-    `Plan ${file}${plan.project ? ` (${plan.project})` : ""}: ${plan.stories.length} stories, ${done.size} done — /ralph --prd works through it`,
-    ...plan.stories.map((s) => `  ${done.has(s.id) ? "✓" : "·"} ${s.id} ${s.title}${s.dependsOn.length ? ` (after ${s.dependsOn.join(", ")})` : ""}`),
+    `Plan ${file}${plan.project ? ` (${plan.project})` : ""}: ${plan.stories.length} stories, ${done.size} done ` +
+      `— /ralph --prd works through it`,
+    ...plan.stories.map(
+      (s) =>
+        `  ${done.has(s.id) ? "✓" : "·"} ${s.id} ${s.title}${s.dependsOn.length ? ` (after ${s.dependsOn.join(", ")})` : ""}`,
+    ),
   ]
 }
 
@@ -39,7 +55,11 @@ export function planReportLines(plan: PlanState | undefined): string[] {
   const rows = states(plan).map((s) => {
     const done = plan.done.find((d) => d.id === s.id)
     const cell = (text: string) => text.replace(/\|/g, "\\|")
-    return `| ${cell(s.id)} | ${cell(s.title)} | ${s.state} | ${done ? (done.iteration > 0 ? done.iteration : "before") : ""} | ${done ? cell(done.checks.join(", ") || "(no checks)") : ""} |`
+    return (
+      `| ${cell(s.id)} | ${cell(s.title)} | ${s.state} | ` +
+      `${done ? (done.iteration > 0 ? done.iteration : "before") : ""} | ` +
+      `${done ? cell(done.checks.join(", ") || "(no checks)") : ""} |`
+    )
   })
   return [
     `## Stories (${plan.file}: ${plan.done.length} of ${plan.stories.length} done)`,
@@ -58,19 +78,30 @@ export function planReportLines(plan: PlanState | undefined): string[] {
 export function planCheckLines(file: string, plan: ParsedPlan): string[] {
   const done = new Set(plan.doneInFile)
   const order = workOrder(plan.stories, done)
-  const about = (s: Story) => [s.priority !== undefined ? `priority ${s.priority}` : "", s.dependsOn.length ? `after ${s.dependsOn.join(", ")}` : ""].filter(Boolean).join(", ")
+  const about = (s: Story) =>
+    [
+      s.priority !== undefined ? `priority ${s.priority}` : "",
+      s.dependsOn.length ? `after ${s.dependsOn.join(", ")}` : "",
+    ]
+      .filter(Boolean)
+      .join(", ")
   const line = (mark: string, s: Story, note = about(s)) => `  ${mark} ${s.id}  ${s.title}${note ? `  (${note})` : ""}`
   const next = order[0]
   return [
-    `${file}: ${plan.stories.length} ${plan.stories.length === 1 ? "story" : "stories"} read from ${plan.shape === "[]" ? "a top-level array" : `"${plan.shape}"`}${plan.project ? ` — ${plan.project}` : ""}; ${done.size} done`,
+    `${file}: ${plan.stories.length} ${plan.stories.length === 1 ? "story" : "stories"} read from ` +
+      `${plan.shape === "[]" ? "a top-level array" : `"${plan.shape}"`}${plan.project ? ` — ${plan.project}` : ""}; ` +
+      `${done.size} done`,
     ...plan.stories.filter((s) => done.has(s.id)).map((s) => line("✓", s, "done")),
     ...order.map((s, i) => line(i === 0 ? "→" : `${i + 1}.`.padStart(2), s)),
     "",
     ...(next
       ? [
           `Next: ${next.id} — ${next.title}`,
-          ...(next.acceptanceCriteria.length ? next.acceptanceCriteria.map((c) => `  - ${c}`) : ["  (no acceptance criteria: the title and description say what is wanted)"]),
-          `/ralph --prd ${file} works through the ${order.length} ${order.length === 1 ? "story" : "stories"} left, one per iteration.`,
+          ...(next.acceptanceCriteria.length
+            ? next.acceptanceCriteria.map((c) => `  - ${c}`)
+            : ["  (no acceptance criteria: the title and description say what is wanted)"]),
+          `/ralph --prd ${file} works through the ${order.length} ${order.length === 1 ? "story" : "stories"} ` +
+            `left, one per iteration.`,
         ]
       : ["Every story is done: /ralph --prd would start nothing."]),
   ]

@@ -54,12 +54,23 @@ export function readCriteria(item: Item): Read<string[]> {
   const found = pick(item, STORY_FIELDS.acceptanceCriteria)
   if (!found) return ok([])
   if (typeof found.value === "string") return ok(found.value.trim() ? [found.value] : [])
-  if (Array.isArray(found.value) && found.value.every((c) => typeof c === "string")) return ok(found.value.filter((c) => c.trim() !== ""))
+  if (Array.isArray(found.value) && found.value.every((c) => typeof c === "string"))
+    return ok(found.value.filter((c) => c.trim() !== ""))
   return wrong(found.key, "a list of strings")
 }
 
 // A Map: a word from the file (`"__proto__"`, `"constructor"`) must not find Object.prototype's.
-const PRIORITY_WORDS = new Map([["critical", 0], ["urgent", 0], ["highest", 0], ["high", 1], ["medium", 2], ["normal", 2], ["mid", 2], ["low", 3], ["lowest", 4]])
+const PRIORITY_WORDS = new Map([
+  ["critical", 0],
+  ["urgent", 0],
+  ["highest", 0],
+  ["high", 1],
+  ["medium", 2],
+  ["normal", 2],
+  ["mid", 2],
+  ["low", 3],
+  ["lowest", 4],
+])
 
 /**
  * Lower comes first. A number as it is; `"P1"` → 1; `"high"` → 1 (critical 0, medium 2, low 3,
@@ -77,7 +88,10 @@ export function readPriority(item: Item): Read<number | undefined> {
     if (ranked !== undefined) return ok(ranked)
     if (word !== "" && Number.isFinite(Number(word))) return ok(Number(word))
   }
-  return wrong(found.key, `a number, "high", "medium", "low" (or critical, lowest) or P0–P4 (it is ${JSON.stringify(found.value)})`)
+  return wrong(
+    found.key,
+    `a number, "high", "medium", "low" (or critical, lowest) or P0–P4 (it is ${JSON.stringify(found.value)})`,
+  )
 }
 
 /** Ids of the stories this one waits for: a list, or one id. */
@@ -97,5 +111,7 @@ export function readChecks(item: Item): Read<CheckConfig[]> {
   const result = storyChecks.safeParse(found.value)
   if (result.success) return ok(result.data)
   const issue = result.error.issues[0]
-  return { problem: `has "checks" that are not valid${issue ? ` (${issue.path.join(".") || "the list"}: ${issue.message})` : ""}` }
+  return {
+    problem: `has "checks" that are not valid${issue ? ` (${issue.path.join(".") || "the list"}: ${issue.message})` : ""}`,
+  }
 }

@@ -27,13 +27,20 @@ export const doneNote = (done: StoryDone): string => {
  * `markCurrent: false` (plan merge, which works no story): no story gets the in-progress word, and
  * the plan's own status says only whether every story is done.
  */
-export function writeBack(source: string, plan: PlanState, { markCurrent = true }: { markCurrent?: boolean } = {}): WriteBack {
+export function writeBack(
+  source: string,
+  plan: PlanState,
+  { markCurrent = true }: { markCurrent?: boolean } = {},
+): WriteBack {
   const json = readJson(source)
-  if (!json.ok) return { problem: "is no longer valid JSON, so the plugin's record of the stories could not be written into it" }
+  if (!json.ok)
+    return { problem: "is no longer valid JSON, so the plugin's record of the stories could not be written into it" }
   const located = locatePlan(json.data)
   if (!located.ok) return { problem: `no longer has its list of stories (${located.problem})` }
   const { layout } = located
-  const items = layout.entries.map((e) => e.value).filter((v): v is Item => typeof v === "object" && v !== null && !Array.isArray(v))
+  const items = layout.entries
+    .map((e) => e.value)
+    .filter((v): v is Item => typeof v === "object" && v !== null && !Array.isArray(v))
   const style = doneStyle(items, layout.listKey === "stories")
   const next = currentStory(plan)?.id
   const current = markCurrent ? next : undefined
@@ -46,7 +53,15 @@ export function writeBack(source: string, plan: PlanState, { markCurrent = true 
     if (typeof item !== "object" || item === null || Array.isArray(item)) continue
     const id = entryId(entry)
     if (!known.has(id)) continue
-    const set = [...storyEdits(item as Item, plan.done.find((d) => d.id === id), style, extras), ...inProgressMark(item as Item, id === current, style)]
+    const set = [
+      ...storyEdits(
+        item as Item,
+        plan.done.find((d) => d.id === id),
+        style,
+        extras,
+      ),
+      ...inProgressMark(item as Item, id === current, style),
+    ]
     if (set.length > 0) changes.push({ at: entry.at, set })
     ids.push(...(set.length > 0 ? [id] : []))
   }
@@ -58,11 +73,20 @@ export function writeBack(source: string, plan: PlanState, { markCurrent = true 
 /** The story being worked on gets the file's in-progress word, where its state is a status and the file has one. */
 function inProgressMark(item: Item, current: boolean, style: DoneStyle): Array<{ key: string; value: unknown }> {
   const field = ownDoneField(item) ?? style.field
-  if (!current || field.kind !== "status" || !style.inProgressStatus || saysDone(item) || item[field.key] === style.inProgressStatus) return []
+  if (
+    !current ||
+    field.kind !== "status" ||
+    !style.inProgressStatus ||
+    saysDone(item) ||
+    item[field.key] === style.inProgressStatus
+  )
+    return []
   return [{ key: field.key, value: style.inProgressStatus }]
 }
 
-/** Seed 003's plan `status`: in progress while stories are left, completed when none is (only where the file has one). */
+/**
+ * Seed 003's plan `status`: in progress while stories are left, completed when none is (only where the file has one).
+ */
 function planStatusEdit(layout: PlanLayout, allDone: boolean, style: DoneStyle): ObjectChange | undefined {
   const status = layout.holder?.status
   if (layout.listKey !== "stories" || typeof status !== "string") return undefined
@@ -71,14 +95,20 @@ function planStatusEdit(layout: PlanLayout, allDone: boolean, style: DoneStyle):
 }
 
 /** What changes in one item: its done field to the plugin's record, and the note or iteration that goes with it. */
-function storyEdits(item: Item, done: StoryDone | undefined, style: DoneStyle, extras: { notes: boolean; iteration: boolean }): Array<{ key: string; value: unknown }> {
+function storyEdits(
+  item: Item,
+  done: StoryDone | undefined,
+  style: DoneStyle,
+  extras: { notes: boolean; iteration: boolean },
+): Array<{ key: string; value: unknown }> {
   const edits: Array<{ key: string; value: unknown }> = []
   const fileDone = saysDone(item)
   const target = doneValue(item, style, done !== undefined)
   if (done && !fileDone) edits.push({ key: target.field.key, value: target.value })
   if (!done && fileDone) edits.push({ key: target.field.key, value: target.value })
   const marked = done !== undefined && done.iteration > 0
-  if (marked && extras.notes && (item.notes === undefined || item.notes === "")) edits.push({ key: "notes", value: doneNote(done) })
+  if (marked && extras.notes && (item.notes === undefined || item.notes === ""))
+    edits.push({ key: "notes", value: doneNote(done) })
   if (extras.iteration && target.field.kind === "status") {
     if (marked && item.iteration !== done.iteration) edits.push({ key: "iteration", value: done.iteration })
     if (!done && fileDone && item.iteration !== undefined) edits.push({ key: "iteration", value: undefined })
@@ -91,5 +121,5 @@ const hasNotes = (layout: PlanLayout, items: readonly Item[]) =>
   layout.listKey === "userStories" || layout.listKey === "user_stories" || items.some((item) => "notes" in item)
 
 /** Seed 003's shape records the iteration a story was done in; others only where their items already do. */
-const hasIterations = (layout: PlanLayout, items: readonly Item[]) => layout.listKey === "stories" || items.some((item) => "iteration" in item)
-
+const hasIterations = (layout: PlanLayout, items: readonly Item[]) =>
+  layout.listKey === "stories" || items.some((item) => "iteration" in item)

@@ -9,4 +9,5 @@ export function isInside(root: string, path: string): boolean {
 }
 
 /** Below `root`, and not `root` itself. */
-export const isStrictlyInside = (root: string, path: string): boolean => isInside(root, path) && relative(root, resolve(root, path)) !== ""
+export const isStrictlyInside = (root: string, path: string): boolean =>
+  isInside(root, path) && relative(root, resolve(root, path)) !== ""

@@ -12,6 +12,9 @@ export const STATE_DIR = `${OPENCODE_DIR}/ralph-loop`
 export const MEMORY_FILE = `${STATE_DIR}/memory.md`
 
 /** The loop's own folders, relative to the project, each with one trailing slash. */
-export const ownFolders = (loop: { settings: { summaryPath: string } }): string[] => [`${OPENCODE_DIR}/`, asFolder(loop.settings.summaryPath)]
+export const ownFolders = (loop: { settings: { summaryPath: string } }): string[] => [
+  `${OPENCODE_DIR}/`,
+  asFolder(loop.settings.summaryPath),
+]
 
 const asFolder = (path: string): string => path.replace(/^\.\//, "").replace(/\/?$/, "/")

@@ -28,21 +28,30 @@ export function capDiff(diff: string, max: number): string {
   if (diff.length <= max) return diff
   const cut = diff.lastIndexOf("\n", max)
   const kept = diff.slice(0, cut > 0 ? cut : max)
-  return `${kept}\n[… the diff is cut here: ${kept.length.toLocaleString("en")} of ${diff.length.toLocaleString("en")} characters shown (review.maxDiffChars)]`
+  return (
+    `${kept}\n[… the diff is cut here: ${kept.length.toLocaleString("en")} of ` +
+    `${diff.length.toLocaleString("en")} characters shown (review.maxDiffChars)]`
+  )
 }
 
 const claimText = (turn: Turn): string[] =>
   turn.doneCall
-    ? [`Summary: ${turn.doneCall.summary}`, ...(turn.doneCall.evidence.length ? ["Evidence:", ...turn.doneCall.evidence.map((e) => `- ${e}`)] : [])]
+    ? [
+        `Summary: ${turn.doneCall.summary}`,
+        ...(turn.doneCall.evidence.length ? ["Evidence:", ...turn.doneCall.evidence.map((e) => `- ${e}`)] : []),
+      ]
     : [(turn.texts.at(-1) ?? "").trim().slice(-4_000)]
 
 const checksText = (snapshot: DiagnosticSnapshot | undefined): string[] =>
-  snapshot ? snapshot.checks.map((c) => `- ${c.name} (${c.kind}): ${c.status} — \`${c.command}\``) : ["(no checks are configured)"]
+  snapshot
+    ? snapshot.checks.map((c) => `- ${c.name} (${c.kind}): ${c.status} — \`${c.command}\``)
+    : ["(no checks are configured)"]
 
 export const VERDICT_FORMAT = [
   "Answer with exactly one verdict:",
   "- `<verdict>approve</verdict>` when the change does what the task asks;",
-  "- `<verdict>reject</verdict>` followed by the reasons as a list (`- reason`), each saying what is wrong and what would fix it.",
+  "- `<verdict>reject</verdict>` followed by the reasons as a list (`- reason`), each saying what is wrong and " +
+    "what would fix it.",
 ].join("\n")
 
 const diffText = (diff: ReviewMaterial["diff"], max: number): string =>
@@ -53,11 +62,20 @@ const diffText = (diff: ReviewMaterial["diff"], max: number): string =>
 export function reviewPrompt(material: ReviewMaterial): string {
   const { story } = material
   return [
-    "You are reviewing the work of another coding agent before its task is accepted as done. The project's checks passed; they cannot tell whether the agent solved a different problem, deleted or weakened the tests, or stubbed what the task was about. Judge that. Do not change any file.",
+    "You are reviewing the work of another coding agent before its task is accepted as done. The project's " +
+      "checks passed; they cannot tell whether the agent solved a different problem, deleted or weakened the " +
+      "tests, or stubbed what the task was about. Judge that. Do not change any file.",
     "",
     "## Task",
     material.task,
-    ...(story ? ["", `## Story ${story.id}: ${story.title}`, ...(story.description ? [story.description] : []), ...story.acceptanceCriteria.map((c) => `- ${c}`)] : []),
+    ...(story
+      ? [
+          "",
+          `## Story ${story.id}: ${story.title}`,
+          ...(story.description ? [story.description] : []),
+          ...story.acceptanceCriteria.map((c) => `- ${c}`),
+        ]
+      : []),
     "",
     "## The agent's claim",
     ...claimText(material.claim),
@@ -66,7 +84,12 @@ export function reviewPrompt(material: ReviewMaterial): string {
     ...checksText(material.snapshot),
     "",
     ...(material.expectations?.length
-      ? ["## Expectations the agent changed in tests", "Judge whether each is right, or made a failing test pass by changing what it expects:", ...material.expectations.map((e) => `- ${e}`), ""]
+      ? [
+          "## Expectations the agent changed in tests",
+          "Judge whether each is right, or made a failing test pass by changing what it expects:",
+          ...material.expectations.map((e) => `- ${e}`),
+          "",
+        ]
       : []),
     "## The change (diff since the loop began)",
     "```diff",
@@ -88,7 +111,8 @@ export function rejectionFeedback(reasons: readonly string[], rejections: number
   const list = reasons.map((r) => `- ${r}`).join("\n")
   const bounded = list.length > MAX_FEEDBACK_CHARS ? `${list.slice(0, MAX_FEEDBACK_CHARS)}\n[… cut]` : list
   return [
-    `A reviewer rejected the completion claim (rejection ${rejections} of ${maxRejections} in a row before the loop stops). The checks passed, but the reviewer found:`,
+    `A reviewer rejected the completion claim (rejection ${rejections} of ${maxRejections} in a row before the ` +
+      `loop stops). The checks passed, but the reviewer found:`,
     bounded,
     "",
     "Fix these, then claim again.",

@@ -38,8 +38,20 @@ export function* review(
   const model = modelRef(options.model) ?? modelRef(models.small) ?? facts.turn.model
   // Changed expectations are not refused: the reviewer judges them (issue 39).
   const expectations = (facts.guard?.weakened ?? []).filter((f) => f.kind === "expectation").map(findingText)
-  const text = reviewPrompt({ task: loop.task, story: loop.plan ? currentStory(loop.plan) : undefined, diff, maxDiffChars: options.maxDiffChars, snapshot: facts.snapshot, claim: facts.turn, expectations })
-  yield* notify({ variant: "info", title: "Ralph · review", message: "The checks pass; a reviewer is looking at the change…" })
+  const text = reviewPrompt({
+    task: loop.task,
+    story: loop.plan ? currentStory(loop.plan) : undefined,
+    diff,
+    maxDiffChars: options.maxDiffChars,
+    snapshot: facts.snapshot,
+    claim: facts.turn,
+    expectations,
+  })
+  yield* notify({
+    variant: "info",
+    title: "Ralph · review",
+    message: "The checks pass; a reviewer is looking at the change…",
+  })
   const session = yield* io({ kind: "create-session", title: reviewTitle(loop.task) })
   ctx.manager.reviewSession(loop, session.id)
   try {
@@ -47,21 +59,39 @@ export function* review(
     let verdict: Verdict = { kind: "malformed" }
     try {
       verdict = parseVerdict(yield* io({ kind: "review-ask", sessionID: session.id, input: { ...input, text } }))
-      if (verdict.kind === "malformed") verdict = parseVerdict(yield* io({ kind: "review-ask", sessionID: session.id, input: { ...input, text: VERDICT_AGAIN } }))
+      if (verdict.kind === "malformed")
+        verdict = parseVerdict(
+          yield* io({ kind: "review-ask", sessionID: session.id, input: { ...input, text: VERDICT_AGAIN } }),
+        )
     } catch (error) {
       // A reviewer that cannot answer (its model failed) gives no verdict: the checks passed.
       yield* log("warn", `the review failed: ${String(error)}`, { loop: loop.id })
     }
     const usage = sessionUsage(yield* io({ kind: "messages", sessionID: session.id }))
-    yield* log("info", `review: ${verdict.kind}`, { loop: loop.id, iteration: loop.iteration, session: session.id, model, diffChars: typeof diff === "string" ? diff.length : undefined, ...(verdict.kind === "reject" ? { reasons: verdict.reasons } : {}) })
-    if (verdict.kind === "malformed") yield* notify({ variant: "warning", title: "Ralph · review gave no verdict", message: "The reviewer answered twice without a verdict; the claim counts as approved (the checks passed)." })
+    yield* log("info", `review: ${verdict.kind}`, {
+      loop: loop.id,
+      iteration: loop.iteration,
+      session: session.id,
+      model,
+      diffChars: typeof diff === "string" ? diff.length : undefined,
+      ...(verdict.kind === "reject" ? { reasons: verdict.reasons } : {}),
+    })
+    if (verdict.kind === "malformed")
+      yield* notify({
+        variant: "warning",
+        title: "Ralph · review gave no verdict",
+        message: "The reviewer answered twice without a verdict; the claim counts as approved (the checks passed).",
+      })
     return { verdict, usage }
   } finally {
     yield* closeReview(ctx, loop, options.keep)
   }
 }
 
-/** The loop's review session is deleted (unless kept), then forgotten: also after a restart of OpenCode cut a review off. */
+/**
+ * The loop's review session is deleted (unless kept), then forgotten: also after a restart of OpenCode cut a review
+ * off.
+ */
 export function* closeReview(ctx: JobContext, loop: Loop, keep: boolean): Job {
   const sessionID = loop.review?.session
   if (sessionID === undefined) return

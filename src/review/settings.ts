@@ -25,7 +25,10 @@ export function reviewOptions(settings: Pick<Settings, "review">): ReviewOptions
 }
 
 /** `/ralph --review` turns review on and keeps the options the configuration gives it. */
-export function withReviewFlag(configured: Settings["review"], flag: Settings["review"] | undefined): Settings["review"] {
+export function withReviewFlag(
+  configured: Settings["review"],
+  flag: Settings["review"] | undefined,
+): Settings["review"] {
   if (flag === undefined) return configured
   return flag === true && typeof configured === "object" ? configured : flag
 }

@@ -21,5 +21,8 @@ export function parseVerdict(reply: string): Verdict {
   const items = (text: string) => text.split("\n").flatMap((line) => LIST_ITEM.exec(line)?.slice(1, 2) ?? [])
   const listed = items(after).length > 0 ? items(after) : items(before)
   const reasons = listed.length > 0 ? listed : [after.trim() || before.replace(VERDICT, "").trim()].filter(Boolean)
-  return { kind: "reject", reasons: reasons.length > 0 ? reasons : ["the reviewer rejected the change without giving reasons"] }
+  return {
+    kind: "reject",
+    reasons: reasons.length > 0 ? reasons : ["the reviewer rejected the change without giving reasons"],
+  }
 }

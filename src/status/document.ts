@@ -16,7 +16,13 @@ export const STATUS_VERSION = 1
 
 const count = z.int().min(0)
 const isoTime = z.string().describe("ISO 8601 time (UTC)")
-const checkCounts = z.object({ errors: count, warnings: count, securityIssues: count, testsFailed: count, testsRun: count })
+const checkCounts = z.object({
+  errors: count,
+  warnings: count,
+  securityIssues: count,
+  testsFailed: count,
+  testsRun: count,
+})
 
 export const struggleSchema = z.object({
   signal: z.enum(["ok", "slowing", "stuck"]).describe("ok, slowing or stuck, from the iteration history"),
@@ -26,13 +32,19 @@ export const struggleSchema = z.object({
 export const iterationSchema = z.object({
   iteration: z.int().min(1),
   decidedAt: isoTime,
-  decision: z.string().nullable().describe("what the plugin decided when the turn ended (restart, complete, stop, wait, pause, …)"),
+  decision: z
+    .string()
+    .nullable()
+    .describe("what the plugin decided when the turn ended (restart, complete, stop, wait, pause, …)"),
   tokens: z.number().min(0).describe("tokens of this iteration alone"),
   cost: z.number().min(0).describe("cost of this iteration alone"),
   durationMs: z.number().min(0),
   checks: checkCounts.nullable().describe("what the checks found; null when they did not run"),
   failing: z.array(z.string()).describe("names of the checks that did not pass"),
-  progress: z.boolean().nullable().describe("progress as the circuit breaker counts it; null when the journal does not say"),
+  progress: z
+    .boolean()
+    .nullable()
+    .describe("progress as the circuit breaker counts it; null when the journal does not say"),
   rejected: z.boolean().describe("the turn claimed completion and the claim was not accepted"),
   storiesDone: count.nullable().describe("stories done after this iteration (plan loops)"),
 })
@@ -40,30 +52,65 @@ export const iterationSchema = z.object({
 export const loopSummarySchema = z.object({
   id: z.string(),
   task: z.string().describe("the task's first line"),
-  worktree: z.string().nullable().describe("a worktree loop (/ralph --worktree, --prd --parallel): its worktree's name (.opencode/ralph-loop/worktrees/NAME); null for the project's own"),
+  worktree: z
+    .string()
+    .nullable()
+    .describe(
+      "a worktree loop (/ralph --worktree, --prd --parallel): its worktree's name " +
+        "(.opencode/ralph-loop/worktrees/NAME); null for the project's own",
+    ),
   state: z.enum(["running", "deciding", "restarting", "waiting", "paused", "stopped"]),
   stopReason: z.string().nullable(),
   detail: z.string().nullable(),
   iteration: z.int().min(1),
-  maxIterations: z.int().min(1).describe("the iteration limit in force: a plan loop's maxIterations, another's the smaller of maxIterations and maxRetries + 1"),
+  maxIterations: z
+    .int()
+    .min(1)
+    .describe(
+      "the iteration limit in force: a plan loop's maxIterations, another's the smaller of maxIterations and " +
+        "maxRetries + 1",
+    ),
   retries: z
-    .object({ used: count, max: count, story: z.string().nullable().describe("the plan's current story they count for; null for other loops") })
-    .describe("restarts of the current task — of a plan loop's current story, counted again from each story done — and maxRetries"),
+    .object({
+      used: count,
+      max: count,
+      story: z.string().nullable().describe("the plan's current story they count for; null for other loops"),
+    })
+    .describe(
+      "restarts of the current task — of a plan loop's current story, counted again from each story done — and maxRetries",
+    ),
   limits: z.string().describe("the iteration and retry limits in force, in words"),
   strategy: z.string(),
   plan: z
     .object({
       file: z.string(),
-      current: z.object({ id: z.string(), title: z.string() }).nullable().describe("the story under way; null once every story is done"),
+      current: z
+        .object({ id: z.string(), title: z.string() })
+        .nullable()
+        .describe("the story under way; null once every story is done"),
       done: count,
       total: count,
       stories: z
-        .array(z.object({ id: z.string(), title: z.string(), done: z.boolean(), evidence: evidenceSchema.nullable().describe("what marking it done rested on; null: not done, or done before the loop") }))
+        .array(
+          z.object({
+            id: z.string(),
+            title: z.string(),
+            done: z.boolean(),
+            evidence: evidenceSchema
+              .nullable()
+              .describe("what marking it done rested on; null: not done, or done before the loop"),
+          }),
+        )
         .describe("every story, in file order"),
     })
     .nullable()
     .describe("plan loops (/ralph --prd); null for others"),
-  breaker: z.object({ state: z.enum(["CLOSED", "OPEN", "HALF_OPEN"]), noProgress: count, sameError: count, reason: z.string().nullable() }),
+  breaker: z.object({
+    state: z.enum(["CLOSED", "OPEN", "HALF_OPEN"]),
+    noProgress: count,
+    sameError: count,
+    reason: z.string().nullable(),
+  }),
   wait: z.object({ reason: z.string(), until: isoTime }).nullable(),
   tokens: z.number().min(0),
   cost: z.number().min(0),
@@ -75,7 +122,11 @@ export const loopSummarySchema = z.object({
   guard: guardSummarySchema,
   evidence: evidenceSchema
     .nullable()
-    .describe("what the loop's completion rested on: the checks run after its last change (test counts, output sha256), the files it changed, the review, the guard's findings; verified only when a check passed and no finding stands. null while it runs, and for a loop that did not complete"),
+    .describe(
+      "what the loop's completion rested on: the checks run after its last change (test counts, output sha256), " +
+        "the files it changed, the review, the guard's findings; verified only when a check passed and no finding " +
+        "stands. null while it runs, and for a loop that did not complete",
+    ),
 })
 
 export const statusDocumentSchema = z.object({
@@ -84,7 +135,10 @@ export const statusDocumentSchema = z.object({
   generatedAt: isoTime,
   loops: z.array(loopSummarySchema).describe("every loop of the project, newest first"),
   selected: loopSummarySchema
-    .extend({ sessions: z.array(z.string()).describe("the sessions it lived in, oldest first"), history: z.array(iterationSchema) })
+    .extend({
+      sessions: z.array(z.string()).describe("the sessions it lived in, oldest first"),
+      history: z.array(iterationSchema),
+    })
     .nullable()
     .describe("the loop asked for, else the newest; null when the project has none"),
 })
@@ -112,7 +166,12 @@ export function loopSummary({ loop, savedAt, worktree }: StatusSaved, rows: read
     limits: limitsText(loop.settings, loop.plan !== undefined),
     strategy: loop.settings.strategy,
     plan: loop.plan ? planSummary(loop.plan, story) : null,
-    breaker: { state: loop.breaker.state, noProgress: loop.breaker.noProgress, sameError: loop.breaker.sameError, reason: loop.breaker.reason ?? null },
+    breaker: {
+      state: loop.breaker.state,
+      noProgress: loop.breaker.noProgress,
+      sameError: loop.breaker.sameError,
+      reason: loop.breaker.reason ?? null,
+    },
     wait: loop.phase === "waiting" && loop.wait ? { reason: loop.wait.reason, until: iso(loop.wait.until) } : null,
     tokens: usage.tokens,
     cost: usage.cost,
@@ -120,7 +179,14 @@ export function loopSummary({ loop, savedAt, worktree }: StatusSaved, rows: read
     updatedAt: iso(savedAt),
     iterationMs: durations.length ? Math.round(durations.reduce((a, b) => a + b, 0) / durations.length) : null,
     lastChecks: last
-      ? { iteration: last.iteration, errors: last.errors, warnings: last.warnings, securityIssues: last.securityIssues, testsFailed: last.testsFailed, testsRun: last.testsRun }
+      ? {
+          iteration: last.iteration,
+          errors: last.errors,
+          warnings: last.warnings,
+          securityIssues: last.securityIssues,
+          testsFailed: last.testsFailed,
+          testsRun: last.testsRun,
+        }
       : null,
     struggle: struggle(rows, loop.stopReason),
     guard: guardSummary(loop.guard),
@@ -128,10 +194,24 @@ export function loopSummary({ loop, savedAt, worktree }: StatusSaved, rows: read
   }
 }
 
-function planSummary(plan: NonNullable<StatusLoop["plan"]>, story: { id: string; title: string } | undefined): NonNullable<LoopSummary["plan"]> {
+function planSummary(
+  plan: NonNullable<StatusLoop["plan"]>,
+  story: { id: string; title: string } | undefined,
+): NonNullable<LoopSummary["plan"]> {
   const done = new Map(plan.done.map((d) => [d.id, d]))
-  const stories = plan.stories.map((s) => ({ id: s.id, title: s.title, done: done.has(s.id), evidence: done.get(s.id)?.evidence ?? null }))
-  return { file: plan.file, current: story ? { id: story.id, title: story.title } : null, done: plan.done.length, total: plan.stories.length, stories }
+  const stories = plan.stories.map((s) => ({
+    id: s.id,
+    title: s.title,
+    done: done.has(s.id),
+    evidence: done.get(s.id)?.evidence ?? null,
+  }))
+  return {
+    file: plan.file,
+    current: story ? { id: story.id, title: story.title } : null,
+    done: plan.done.length,
+    total: plan.stories.length,
+    stories,
+  }
 }
 
 export const iterationJSON = (row: IterationRow): IterationJSON => ({
@@ -152,14 +232,29 @@ export const iterationJSON = (row: IterationRow): IterationJSON => ({
  * The document for `loops` (newest first) with their histories; `chosen`: the id (or its start)
  * of the loop to show in detail, else the newest. Undefined `selected` when `chosen` matches none.
  */
-export function statusDocument(project: string, loops: readonly StatusSaved[], history: Histories, chosen: string | undefined, now: number): StatusDocument {
-  const pick = chosen === undefined ? loops[0] : (loops.find((l) => l.loop.id === chosen) ?? loops.find((l) => l.loop.id.startsWith(chosen)))
+export function statusDocument(
+  project: string,
+  loops: readonly StatusSaved[],
+  history: Histories,
+  chosen: string | undefined,
+  now: number,
+): StatusDocument {
+  const pick =
+    chosen === undefined
+      ? loops[0]
+      : (loops.find((l) => l.loop.id === chosen) ?? loops.find((l) => l.loop.id.startsWith(chosen)))
   const rows = (loop: StatusLoop) => historyOf(history, loop)
   return {
     version: STATUS_VERSION,
     project,
     generatedAt: iso(now),
     loops: loops.map((l) => loopSummary(l, rows(l.loop))),
-    selected: pick ? { ...loopSummary(pick, rows(pick.loop)), sessions: [...pick.loop.lineage, pick.loop.sessionID], history: rows(pick.loop).map(iterationJSON) } : null,
+    selected: pick
+      ? {
+          ...loopSummary(pick, rows(pick.loop)),
+          sessions: [...pick.loop.lineage, pick.loop.sessionID],
+          history: rows(pick.loop).map(iterationJSON),
+        }
+      : null,
   }
 }

@@ -15,24 +15,49 @@ export const guardSummarySchema = z
 export type GuardSummary = z.infer<typeof guardSummarySchema>
 
 export const guardSummary = (guard: { iteration: number; findings: readonly Weakened[] } | undefined): GuardSummary =>
-  guard ? { iteration: guard.iteration, findings: guard.findings.map((f) => ({ ...f, key: findingKey(f), text: findingText(f) })) } : null
+  guard
+    ? {
+        iteration: guard.iteration,
+        findings: guard.findings.map((f) => ({ ...f, key: findingKey(f), text: findingText(f) })),
+      }
+    : null
 
 /** The status text's lines for it (none when nothing was found). */
 export const guardLines = (guard: GuardSummary): string[] =>
   guard && guard.findings.length > 0
-    ? [`Guard (iteration ${guard.iteration}):`, ...guard.findings.map((f) => `  ${f.accepted ? "accepted" : "refuses"}: ${f.text} [${f.key}]`)]
+    ? [
+        `Guard (iteration ${guard.iteration}):`,
+        ...guard.findings.map((f) => `  ${f.accepted ? "accepted" : "refuses"}: ${f.text} [${f.key}]`),
+      ]
     : []
 
 /** What a completion rested on, in one line (none while the loop has no evidence). */
 export function evidenceLines(evidence: Evidence | null | undefined): string[] {
   if (!evidence) return []
-  const passed = evidence.checks.map((c) => `${c.name}${c.tests ? ` ${c.tests.passed} passed${c.tests.skipped ? `, ${c.tests.skipped} skipped` : ""}` : " passed"}`)
-  return [`Evidence: ${evidence.verified ? `verified — ${passed.join("; ")}` : `not verified: ${notVerifiedBecause(evidence)}`} · ${evidence.changedFiles.length} file(s) changed`]
+  const passed = evidence.checks.map(
+    (c) =>
+      `${c.name}${c.tests ? ` ${c.tests.passed} passed${c.tests.skipped ? `, ${c.tests.skipped} skipped` : ""}` : " passed"}`,
+  )
+  return [
+    `Evidence: ` +
+      `${evidence.verified ? `verified — ${passed.join("; ")}` : `not verified: ${notVerifiedBecause(evidence)}`} ` +
+      `· ${evidence.changedFiles.length} file(s) changed`,
+  ]
 }
 
 /** ralph_report.md's section: what the completion rested on, and the guard's findings at the last claim. */
-export function reportEvidenceLines(evidence: Evidence | undefined, guard: { iteration: number; findings: readonly Weakened[] } | undefined): string[] {
+export function reportEvidenceLines(
+  evidence: Evidence | undefined,
+  guard: { iteration: number; findings: readonly Weakened[] } | undefined,
+): string[] {
   const found = guardLines(guardSummary(guard))
   if (!evidence && found.length === 0) return []
-  return ["## Evidence", "", ...evidenceLines(evidence), ...(evidence?.review ? [`Review: ${evidence.review.verdict}`] : []), ...found, ""]
+  return [
+    "## Evidence",
+    "",
+    ...evidenceLines(evidence),
+    ...(evidence?.review ? [`Review: ${evidence.review.verdict}`] : []),
+    ...found,
+    "",
+  ]
 }

@@ -13,7 +13,9 @@ export interface IterationRow {
   cost: number
   durationMs: number
   /** Counts of the checks run for it; undefined when none ran. */
-  checks: { errors: number; warnings: number; securityIssues: number; testsFailed: number; testsRun: number } | undefined
+  checks:
+    | { errors: number; warnings: number; securityIssues: number; testsFailed: number; testsRun: number }
+    | undefined
   /** The checks that did not pass. */
   failing: string[]
   /** Whether the iteration made progress as the breaker counts it; undefined when the journal does not say. */
@@ -34,7 +36,8 @@ export type Histories = ReadonlyMap<string, IterationRow[]>
 export const historyKey = (loop: { id: string; startedAt: number }): string => `${loop.id}@${loop.startedAt}`
 
 /** The decided turns of `loop`, oldest first. */
-export const historyOf = (histories: Histories, loop: { id: string; startedAt: number }): IterationRow[] => histories.get(historyKey(loop)) ?? []
+export const historyOf = (histories: Histories, loop: { id: string; startedAt: number }): IterationRow[] =>
+  histories.get(historyKey(loop)) ?? []
 
 /**
  * The decided turns of each loop in `entries` (journal order). A line repeated by a journal's
@@ -59,7 +62,8 @@ export function histories(entries: Iterable<DecidedLine>): Histories {
       durationMs: record.durationMs,
       checks: record.checks,
       failing: record.failing ?? [],
-      // An older journal has no progress field: the breaker's counter after the decision says it (not for a completing turn).
+      // An older journal has no progress field: the breaker's counter after the decision says it (not for a completing
+      // turn).
       progress: record.progress ?? (record.breaker && record.breaker.noProgress === 0),
       rejected: record.claimed === true && record.decision !== "complete",
       storiesDone: entry.plan?.done.length,

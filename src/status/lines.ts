@@ -3,9 +3,17 @@
 import type { IterationJSON, LoopSummary, StatusDocument } from "./document.js"
 import { evidenceLines, guardLines } from "./guard-summary.js"
 
-const MARK: Record<LoopSummary["state"], string> = { running: "●", deciding: "●", restarting: "●", waiting: "◷", paused: "‖", stopped: "■" }
+const MARK: Record<LoopSummary["state"], string> = {
+  running: "●",
+  deciding: "●",
+  restarting: "●",
+  waiting: "◷",
+  paused: "‖",
+  stopped: "■",
+}
 
-export const seconds = (ms: number | null): string => (ms === null ? "–" : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 60_000).toFixed(1)} min`)
+export const seconds = (ms: number | null): string =>
+  ms === null ? "–" : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 60_000).toFixed(1)} min`
 /** 12,345 — by hand: Intl's toLocaleString took 100 ms for a thousand loops' lines in a cold process. */
 export const thousands = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
 const tokens = thousands
@@ -18,7 +26,9 @@ function state(l: LoopSummary): string {
 }
 
 function checks(c: LoopSummary["lastChecks"]): string {
-  return c ? `${c.errors} err ${c.warnings} warn${c.testsRun ? ` ${c.testsFailed}/${c.testsRun} tests failed` : ""}` : "no checks"
+  return c
+    ? `${c.errors} err ${c.warnings} warn${c.testsRun ? ` ${c.testsFailed}/${c.testsRun} tests failed` : ""}`
+    : "no checks"
 }
 
 /** One line for a loop. */
@@ -44,12 +54,18 @@ export function loopDetail(l: NonNullable<StatusDocument["selected"]>): string[]
   return [
     `Loop ${l.id}${l.worktree ? ` (worktree ${l.worktree})` : ""} — ${state(l)}${l.detail ? `: ${l.detail}` : ""}`,
     `Task: ${l.task}`,
-    `Iteration ${l.iteration} of ${l.maxIterations} · restarts${l.retries.story ? ` of story ${l.retries.story}:` : ""} ${l.retries.used} of ${l.retries.max} · strategy ${l.strategy}${l.plan ? ` · ${l.plan.current ? `story ${l.plan.current.id} ${l.plan.current.title}` : "every story done"} (${l.plan.done} of ${l.plan.total} in ${l.plan.file})` : ""}`,
+    `Iteration ${l.iteration} of ${l.maxIterations} · ` +
+      `restarts${l.retries.story ? ` of story ${l.retries.story}:` : ""} ${l.retries.used} of ${l.retries.max} · ` +
+      `strategy ${l.strategy}${l.plan ? ` · ${l.plan.current ? `story ${l.plan.current.id} ${l.plan.current.title}` : "every story done"} (${l.plan.done} of ${l.plan.total} in ${l.plan.file})` : ""}`,
     `Limits: ${l.limits}`,
     `Circuit breaker: ${l.breaker.state} · no progress ${l.breaker.noProgress} · same error ${l.breaker.sameError}${l.breaker.reason ? ` (last opened: ${l.breaker.reason})` : ""}`,
     ...(l.wait ? [`Waiting (${l.wait.reason}) until ${l.wait.until}`] : []),
     `Tokens ${tokens(l.tokens)} · cost $${l.cost.toFixed(4)} · ${seconds(l.iterationMs)} per iteration · started ${l.startedAt}`,
-    `Last checks: ${l.lastChecks ? `iteration ${l.lastChecks.iteration}: ${checks(l.lastChecks)}, ${l.lastChecks.securityIssues} security` : "none ran"}`,
+    `Last checks: ${
+      l.lastChecks
+        ? `iteration ${l.lastChecks.iteration}: ${checks(l.lastChecks)}, ` + `${l.lastChecks.securityIssues} security`
+        : "none ran"
+    }`,
     `Struggle: ${l.struggle.signal} — ${l.struggle.reason}`,
     ...guardLines(l.guard),
     ...evidenceLines(l.evidence),
@@ -73,14 +89,22 @@ const COLUMNS: Array<[string, (r: IterationJSON) => string]> = [
 ]
 
 /** The iteration history's cells: the header, then one row per decided turn. */
-export const historyCells = (rows: readonly IterationJSON[]): string[][] => [COLUMNS.map(([name]) => name), ...rows.map((r) => COLUMNS.map(([, cell]) => cell(r)))]
+export const historyCells = (rows: readonly IterationJSON[]): string[][] => [
+  COLUMNS.map(([name]) => name),
+  ...rows.map((r) => COLUMNS.map(([, cell]) => cell(r))),
+]
 
 /** The iteration history as an aligned text table. */
 export function historyTable(rows: readonly IterationJSON[]): string[] {
   if (rows.length === 0) return ["(no iteration decided yet)"]
   const cells = historyCells(rows)
   const widths = COLUMNS.map((_, i) => Math.max(...cells.map((row) => (row[i] as string).length)))
-  return cells.map((row) => row.map((cell, i) => cell.padEnd(widths[i] as number)).join("  ").trimEnd())
+  return cells.map((row) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i] as number))
+      .join("  ")
+      .trimEnd(),
+  )
 }
 
 /** The whole text of `ralph-loop status`. */

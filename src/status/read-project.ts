@@ -11,7 +11,10 @@ import { parseStatusLoop, type StatusSaved } from "./status-loop.js"
 import { histories, type Histories } from "./history.js"
 
 export interface ProjectLoops {
-  /** Every loop with a readable state file, newest first — a worktree loop's (the newest of each worktree) with its worktree. */
+  /**
+   * Every loop with a readable state file, newest first — a worktree loop's (the newest of each worktree) with its
+   * worktree.
+   */
   loops: StatusSaved[]
   history: Histories
 }
@@ -21,7 +24,14 @@ export async function readProjectLoops(directory: string): Promise<ProjectLoops>
   const entries = readDecidedLines(dir)
   const loops = readLoopsSync(join(dir, "loops"), parseStatusLoop)
   // /ralph --worktree and --prd --parallel loops keep their files in their worktrees.
-  const worktrees = (await readWorktrees(directory)).flatMap((w): StatusSaved[] => (w.saved ? [{ ...w.saved, worktree: { name: w.name, path: w.path } }] : []))
-  const worktreeEntries = await Promise.all(worktrees.map((w) => readDecidedLines(join(w.worktree?.path ?? directory, STATE_DIR))))
-  return { loops: [...loops, ...worktrees].sort((a, b) => b.savedAt - a.savedAt), history: histories([...(await entries), ...worktreeEntries.flat()]) }
+  const worktrees = (await readWorktrees(directory)).flatMap((w): StatusSaved[] =>
+    w.saved ? [{ ...w.saved, worktree: { name: w.name, path: w.path } }] : [],
+  )
+  const worktreeEntries = await Promise.all(
+    worktrees.map((w) => readDecidedLines(join(w.worktree?.path ?? directory, STATE_DIR))),
+  )
+  return {
+    loops: [...loops, ...worktrees].sort((a, b) => b.savedAt - a.savedAt),
+    history: histories([...(await entries), ...worktreeEntries.flat()]),
+  }
 }

@@ -7,7 +7,10 @@ import { escapeXml as esc, lineChart, type Chart } from "./report-svg.js"
 
 type Selected = NonNullable<StatusDocument["selected"]>
 
-/** One value per iteration: a turn decided twice (a back-off resumed it) adds its tokens, cost and time; checks and stories are the last seen. */
+/**
+ * One value per iteration: a turn decided twice (a back-off resumed it) adds its tokens, cost and time; checks and
+ * stories are the last seen.
+ */
 export function perIteration(rows: readonly IterationJSON[]): IterationJSON[] {
   const by = new Map<number, IterationJSON>()
   for (const row of rows) {
@@ -15,7 +18,14 @@ export function perIteration(rows: readonly IterationJSON[]): IterationJSON[] {
     by.set(
       row.iteration,
       seen
-        ? { ...row, tokens: seen.tokens + row.tokens, cost: seen.cost + row.cost, durationMs: seen.durationMs + row.durationMs, checks: row.checks ?? seen.checks, storiesDone: row.storiesDone ?? seen.storiesDone }
+        ? {
+            ...row,
+            tokens: seen.tokens + row.tokens,
+            cost: seen.cost + row.cost,
+            durationMs: seen.durationMs + row.durationMs,
+            checks: row.checks ?? seen.checks,
+            storiesDone: row.storiesDone ?? seen.storiesDone,
+          }
         : row,
     )
   }
@@ -25,7 +35,8 @@ export function perIteration(rows: readonly IterationJSON[]): IterationJSON[] {
 /** The charts of a loop; the stories chart only for a plan loop. */
 export function reportCharts(loop: Selected): Chart[] {
   const rows = perIteration(loop.history)
-  const point = (y: (r: IterationJSON) => number | null) => rows.flatMap((r) => (y(r) === null ? [] : [{ x: r.iteration, y: y(r) as number }]))
+  const point = (y: (r: IterationJSON) => number | null) =>
+    rows.flatMap((r) => (y(r) === null ? [] : [{ x: r.iteration, y: y(r) as number }]))
   const charts: Chart[] = [
     {
       id: "checks",
@@ -36,12 +47,34 @@ export function reportCharts(loop: Selected): Chart[] {
         { name: "warnings", color: "#e67e22", points: point((r) => r.checks?.warnings ?? null) },
       ],
     },
-    { id: "tokens", title: "Tokens per iteration", yLabel: "tokens", series: [{ name: "tokens", color: "#2c7fb8", points: point((r) => r.tokens) }] },
-    { id: "cost", title: "Cost per iteration", yLabel: "cost", series: [{ name: "cost", color: "#8e44ad", points: point((r) => r.cost) }], format: (y) => y.toFixed(4) },
-    { id: "time", title: "Time per iteration", yLabel: "time", series: [{ name: "time", color: "#16a085", points: point((r) => r.durationMs) }], format: (ms) => seconds(ms) },
+    {
+      id: "tokens",
+      title: "Tokens per iteration",
+      yLabel: "tokens",
+      series: [{ name: "tokens", color: "#2c7fb8", points: point((r) => r.tokens) }],
+    },
+    {
+      id: "cost",
+      title: "Cost per iteration",
+      yLabel: "cost",
+      series: [{ name: "cost", color: "#8e44ad", points: point((r) => r.cost) }],
+      format: (y) => y.toFixed(4),
+    },
+    {
+      id: "time",
+      title: "Time per iteration",
+      yLabel: "time",
+      series: [{ name: "time", color: "#16a085", points: point((r) => r.durationMs) }],
+      format: (ms) => seconds(ms),
+    },
   ]
   if (loop.plan)
-    charts.push({ id: "stories", title: `Stories done over time (of ${loop.plan.total})`, yLabel: "stories done", series: [{ name: "stories done", color: "#27ae60", points: point((r) => r.storiesDone) }] })
+    charts.push({
+      id: "stories",
+      title: `Stories done over time (of ${loop.plan.total})`,
+      yLabel: "stories done",
+      series: [{ name: "stories done", color: "#27ae60", points: point((r) => r.storiesDone) }],
+    })
   return charts
 }
 
@@ -87,6 +120,7 @@ ${htmlTable(loop.history)}
 function htmlTable(rows: readonly IterationJSON[]): string {
   if (rows.length === 0) return "<p>No iteration decided yet.</p>"
   const [header = [], ...body] = historyCells(rows)
-  const row = (cells: string[], tag: "th" | "td") => `<tr>${cells.map((c) => `<${tag}>${esc(c)}</${tag}>`).join("")}</tr>`
+  const row = (cells: string[], tag: "th" | "td") =>
+    `<tr>${cells.map((c) => `<${tag}>${esc(c)}</${tag}>`).join("")}</tr>`
   return `<table class="iterations">\n<thead>${row(header, "th")}</thead>\n<tbody>\n${body.map((r) => row(r, "td")).join("\n")}\n</tbody>\n</table>`
 }

@@ -32,12 +32,17 @@ export function lineChart(chart: Chart): string {
   const xs = all.map((p) => p.x)
   const [x0, x1] = xs.length ? [Math.min(...xs), Math.max(...xs)] : [0, 1]
   const yMax = Math.max(0, ...all.map((p) => p.y)) || 1
-  const px = (x: number) => round(M.left + (x1 === x0 ? (W - M.left - M.right) / 2 : ((x - x0) / (x1 - x0)) * (W - M.left - M.right)))
+  const px = (x: number) =>
+    round(M.left + (x1 === x0 ? (W - M.left - M.right) / 2 : ((x - x0) / (x1 - x0)) * (W - M.left - M.right)))
   const py = (y: number) => round(H - M.bottom - (y / yMax) * (H - M.top - M.bottom))
   const xTicks = [...new Set(xs)].sort((a, b) => a - b)
   const step = Math.max(1, Math.ceil(xTicks.length / 12))
   const grid = [0, yMax / 2, yMax]
-    .map((y) => `<line x1="${M.left}" x2="${W - M.right}" y1="${py(y)}" y2="${py(y)}" stroke="#ddd"/><text x="${M.left - 6}" y="${py(y) + 4}" text-anchor="end">${escapeXml(format(y))}</text>`)
+    .map(
+      (y) =>
+        `<line x1="${M.left}" x2="${W - M.right}" y1="${py(y)}" y2="${py(y)}" stroke="#ddd"/><text ` +
+        `x="${M.left - 6}" y="${py(y) + 4}" text-anchor="end">${escapeXml(format(y))}</text>`,
+    )
     .join("")
   const xLabels = xTicks
     .filter((_, i) => i % step === 0)
@@ -46,19 +51,32 @@ export function lineChart(chart: Chart): string {
   const series = chart.series
     .map((s) => {
       const sorted = [...s.points].sort((a, b) => a.x - b.x)
-      const line = sorted.length > 1 ? `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${sorted.map((p) => `${px(p.x)},${py(p.y)}`).join(" ")}"/>` : ""
+      const line =
+        sorted.length > 1
+          ? `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${sorted.map((p) => `${px(p.x)},${py(p.y)}`).join(" ")}"/>`
+          : ""
       const dots = sorted
-        .map((p) => `<circle cx="${px(p.x)}" cy="${py(p.y)}" r="3.5" fill="${s.color}" data-series="${escapeXml(s.name)}" data-iteration="${p.x}" data-value="${p.y}"><title>${escapeXml(`${s.name}, iteration ${p.x}: ${format(p.y)}`)}</title></circle>`)
+        .map(
+          (p) =>
+            `<circle cx="${px(p.x)}" cy="${py(p.y)}" r="3.5" fill="${s.color}" ` +
+            `data-series="${escapeXml(s.name)}" data-iteration="${p.x}" data-value="${p.y}"><title>${escapeXml(`${s.name}, iteration ${p.x}: ${format(p.y)}`)}</title></circle>`,
+        )
         .join("")
       return `<g class="series">${line}${dots}</g>`
     })
     .join("")
   const legend = chart.series
-    .map((s, i) => `<rect x="${M.left + i * 150}" y="8" width="10" height="10" fill="${s.color}"/><text x="${M.left + i * 150 + 14}" y="17">${escapeXml(s.name)}</text>`)
+    .map(
+      (s, i) =>
+        `<rect x="${M.left + i * 150}" y="8" width="10" height="10" fill="${s.color}"/><text ` +
+        `x="${M.left + i * 150 + 14}" y="17">${escapeXml(s.name)}</text>`,
+    )
     .join("")
   const empty = all.length === 0 ? `<text x="${W / 2}" y="${H / 2}" text-anchor="middle">no data</text>` : ""
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" data-chart="${escapeXml(chart.id)}" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeXml(chart.title)}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" data-chart="${escapeXml(chart.id)}" width="${W}" ` +
+      `height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeXml(chart.title)}" ` +
+      `font-family="sans-serif" font-size="11">`,
     `<title>${escapeXml(chart.title)}</title>`,
     grid,
     `<line x1="${M.left}" x2="${W - M.right}" y1="${H - M.bottom}" y2="${H - M.bottom}" stroke="#888"/>`,

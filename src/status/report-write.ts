@@ -11,13 +11,17 @@ import { reportFile } from "../store/report.js"
 import type { StatusSaved } from "./status-loop.js"
 import { renderHtmlReport } from "./report-html.js"
 
-export const htmlReportFile = (directory: string, saved: StatusSaved): string => join(dirname(reportFile(directory, saved.loop)), "ralph_report.html")
+export const htmlReportFile = (directory: string, saved: StatusSaved): string =>
+  join(dirname(reportFile(directory, saved.loop)), "ralph_report.html")
 
 /**
  * Whether a stopped loop's instance has written its end files: its old sessions archived, and its
  * HTML report (written last) there. A loop whose id or summaryPath makes no path has none to wait for.
  */
-export function endFilesWritten(directory: string, saved: StatusSaved & { loop: { retiring: readonly string[] } }): boolean {
+export function endFilesWritten(
+  directory: string,
+  saved: StatusSaved & { loop: { retiring: readonly string[] } },
+): boolean {
   if (saved.loop.retiring.length > 0) return false
   try {
     return existsSync(htmlReportFile(directory, saved))

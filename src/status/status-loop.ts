@@ -10,18 +10,50 @@ import { parseStateFile, savedAtOf } from "../store/saved-loops.js"
 const { strategy, maxRetries, maxIterations, summaryPath } = DEFAULT_SETTINGS
 
 export const statusLoopSchema = storedLoopSchema
-  .pick({ id: true, task: true, startedAt: true, sessionID: true, lineage: true, iteration: true, retries: true, phase: true, stopReason: true, detail: true, breaker: true, usage: true, wait: true, plan: true, guard: true, evidence: true })
+  .pick({
+    id: true,
+    task: true,
+    startedAt: true,
+    sessionID: true,
+    lineage: true,
+    iteration: true,
+    retries: true,
+    phase: true,
+    stopReason: true,
+    detail: true,
+    breaker: true,
+    usage: true,
+    wait: true,
+    plan: true,
+    guard: true,
+    evidence: true,
+  })
   .extend({
     // Keys a newer version added get their defaults, as the store does.
     settings: loopSettingsSchema
       .pick({ strategy: true, maxRetries: true, maxIterations: true, summaryPath: true })
       .partial()
       .transform((stored) => ({ strategy, maxRetries, maxIterations, summaryPath, ...stored })),
-    snapshots: z.array(diagnosticSnapshotSchema.pick({ iteration: true, errors: true, warnings: true, securityIssues: true, testsRun: true, testsFailed: true })).default([]),
+    snapshots: z
+      .array(
+        diagnosticSnapshotSchema.pick({
+          iteration: true,
+          errors: true,
+          warnings: true,
+          securityIssues: true,
+          testsRun: true,
+          testsFailed: true,
+        }),
+      )
+      .default([]),
   })
 export type StatusLoop = z.infer<typeof statusLoopSchema>
 
-const statusFileSchema = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), savedAt: z.string(), loop: statusLoopSchema })
+const statusFileSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  savedAt: z.string(),
+  loop: statusLoopSchema,
+})
 
 /** A loop as the status shows it, and when its file was last written (for an ended loop: when it ended). */
 export interface StatusSaved {

@@ -10,7 +10,10 @@ export type Struggle = { signal: "ok" | "slowing" | "stuck"; reason: string }
 
 export const STUCK_AFTER = 3
 const SLOWING_AFTER = 2
-/** Tokens per iteration "rise" when each of the last three is above the one before and the last is this many times the first. */
+/**
+ * Tokens per iteration "rise" when each of the last three is above the one before and the last is this many times the
+ * first.
+ */
 const TOKEN_RISE = 1.5
 
 /** `stopReason`: how the loop ended, if it did — a loop that completed struggles no more. */
@@ -18,15 +21,27 @@ export function struggle(rows: readonly IterationRow[], stopReason?: string): St
   if (stopReason === "completed") return { signal: "ok", reason: "completed" }
   const noProgress = trailing(rows, (r) => r.progress === false)
   const failing = sameFailingCheck(rows)
-  if (noProgress >= STUCK_AFTER) return { signal: "stuck", reason: `${noProgress} iterations in a row without progress` }
-  if (failing && failing.times >= STUCK_AFTER) return { signal: "stuck", reason: `check "${failing.name}" failed ${failing.times} iterations in a row` }
-  if (noProgress >= SLOWING_AFTER) return { signal: "slowing", reason: `${noProgress} iterations in a row without progress` }
-  if (failing && failing.times >= SLOWING_AFTER) return { signal: "slowing", reason: `check "${failing.name}" failed ${failing.times} iterations in a row` }
+  if (noProgress >= STUCK_AFTER)
+    return { signal: "stuck", reason: `${noProgress} iterations in a row without progress` }
+  if (failing && failing.times >= STUCK_AFTER)
+    return { signal: "stuck", reason: `check "${failing.name}" failed ${failing.times} iterations in a row` }
+  if (noProgress >= SLOWING_AFTER)
+    return { signal: "slowing", reason: `${noProgress} iterations in a row without progress` }
+  if (failing && failing.times >= SLOWING_AFTER)
+    return { signal: "slowing", reason: `check "${failing.name}" failed ${failing.times} iterations in a row` }
   const rejected = rows.slice(-3).filter((r) => r.rejected).length
   if (rejected >= 2) return { signal: "slowing", reason: `${rejected} of the last 3 completion claims were rejected` }
   const rising = risingTokens(rows)
   if (rising) return { signal: "slowing", reason: rising }
-  return { signal: "ok", reason: rows.length === 0 ? "no iteration decided yet" : rows.at(-1)?.progress === false ? "the last iteration made no progress" : "making progress" }
+  return {
+    signal: "ok",
+    reason:
+      rows.length === 0
+        ? "no iteration decided yet"
+        : rows.at(-1)?.progress === false
+          ? "the last iteration made no progress"
+          : "making progress",
+  }
 }
 
 /** How many of the newest rows in a row satisfy `test`. */

@@ -28,7 +28,9 @@ export async function readDecidedLines(stateDir: string): Promise<DecidedLine[]>
   const names = await readdir(stateDir).catch(() => [] as string[])
   const files = [...rotatedInOrder(names), ...(names.includes("journal.jsonl") ? ["journal.jsonl"] : [])]
   // A journal that is not a regular file (a FIFO would never end) is no history.
-  const texts = await Promise.all(files.map((name) => readRegularFile(join(stateDir, name)).then((read) => (read.ok ? read.text : ""))))
+  const texts = await Promise.all(
+    files.map((name) => readRegularFile(join(stateDir, name)).then((read) => (read.ok ? read.text : ""))),
+  )
   const lines: DecidedLine[] = []
   for (const text of texts)
     for (const line of text.split("\n")) {

@@ -44,11 +44,18 @@ function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["rec
     durationMs: Math.max(0, now - loop.iterationStartedAt),
     ...(last && last.iteration === loop.iteration
       ? {
-          checks: { errors: last.errors, warnings: last.warnings, securityIssues: last.securityIssues, testsFailed: last.testsFailed, testsRun: last.testsRun },
+          checks: {
+            errors: last.errors,
+            warnings: last.warnings,
+            securityIssues: last.securityIssues,
+            testsFailed: last.testsFailed,
+            testsRun: last.testsRun,
+          },
           failing: last.checks.filter((c) => c.status !== "passed").map((c) => c.name),
         }
       : {}),
-    // What the struggle signal reads (src/status/struggle.ts): progress as the breaker counts it, and a claim not accepted.
+    // What the struggle signal reads (src/status/struggle.ts): progress as the breaker counts it, and a claim not
+    // accepted.
     breaker: { state: loop.breaker.state, noProgress: loop.breaker.noProgress, sameError: loop.breaker.sameError },
     // Said for every decided turn that measured it — the completing one too, which leaves the breaker as it was.
     ...(loop.lastProgress !== undefined ? { progress: loop.lastProgress } : {}),
@@ -68,8 +75,15 @@ function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
     event,
     loop: {
       // A loop of an older version may still hold the webhook: never written (it is a secret).
-      id: loop.id, task: loop.task, settings: withoutWebhook(loop.settings), startedAt: loop.startedAt, sessionID: loop.sessionID,
-      lineage: loop.lineage.slice(-JOURNAL_LINEAGE), iteration: loop.iteration, retries: loop.retries, phase: loop.phase,
+      id: loop.id,
+      task: loop.task,
+      settings: withoutWebhook(loop.settings),
+      startedAt: loop.startedAt,
+      sessionID: loop.sessionID,
+      lineage: loop.lineage.slice(-JOURNAL_LINEAGE),
+      iteration: loop.iteration,
+      retries: loop.retries,
+      phase: loop.phase,
       ...(loop.stopReason ? { stopReason: loop.stopReason } : {}),
       // Why and how it paused, as it was at this line: a follower that reads the line late (the state
       // file has moved on: rolled back, resumed) still knows what this pause was.
@@ -82,7 +96,8 @@ function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
 }
 
 /** The journal's line for a change of `loop`. */
-export const journalLine = (loop: Loop, event: string, now: number): string => `${JSON.stringify(journalEntry(loop, event, now))}\n`
+export const journalLine = (loop: Loop, event: string, now: number): string =>
+  `${JSON.stringify(journalEntry(loop, event, now))}\n`
 
 export class Journal {
   private writes: Promise<void> = Promise.resolve()
@@ -111,7 +126,8 @@ export class Journal {
     if (stat?.isSymbolicLink()) throw new OutsideProjectError(`refusing to append to ${journal}: it is a symlink`)
     // Opening a FIFO to write waits for a reader forever (and every later save behind it).
     if (stat && !stat.isFile()) throw new Error(`refusing to append to ${journal}: it is not a regular file`)
-    if (stat && stat.size > 0 && stat.size + Buffer.byteLength(lines) > this.limits.maxBytes) await this.rotate(journal, now)
+    if (stat && stat.size > 0 && stat.size + Buffer.byteLength(lines) > this.limits.maxBytes)
+      await this.rotate(journal, now)
     this.faults?.pointWithin("journal.mid-append", () => appendFileSync(journal, lines.slice(0, lines.length >> 1)))
     await appendFile(journal, lines)
   }
@@ -131,7 +147,8 @@ export class Journal {
     await copyFile(journal, join(this.dir, target))
     await writeFileAtomic(journal, linesOfOpenLoops(text), this.directory)
     const rotated = [...names.filter(isRotatedJournal), target].sort()
-    for (const old of rotated.slice(0, Math.max(0, rotated.length - this.limits.kept))) await rm(join(this.dir, old), { force: true })
+    for (const old of rotated.slice(0, Math.max(0, rotated.length - this.limits.kept)))
+      await rm(join(this.dir, old), { force: true })
   }
 
   /** The entries of the newest journal (a torn last line is dropped; unreadable lines are reported). */
@@ -176,11 +193,16 @@ function linesOfOpenLoops(text: string): string {
       const entry = JSON.parse(line) as { loop?: { id?: unknown; phase?: unknown }; plan?: unknown }
       if (typeof entry.loop?.id !== "string") return
       const plan = entry.plan !== undefined ? line : last.get(entry.loop.id)?.plan
-      last.set(entry.loop.id, { index, line, ended: entry.loop.phase === "stopped", ...(plan !== undefined ? { plan } : {}) })
+      last.set(entry.loop.id, {
+        index,
+        line,
+        ended: entry.loop.phase === "stopped",
+        ...(plan !== undefined ? { plan } : {}),
+      })
     } catch {
       // a torn or foreign line: nothing to carry
     }
   })
   const open = [...last.values()].filter((l) => !l.ended).sort((a, b) => a.index - b.index)
-  return open.map((l) => (l.plan !== undefined && l.plan !== l.line ? `${l.plan}\n` : "") + `${l.line}\n`).join("")
+  return open.map((l) => `${l.plan !== undefined && l.plan !== l.line ? `${l.plan}\n` : ""}${l.line}\n`).join("")
 }

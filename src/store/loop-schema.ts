@@ -39,16 +39,24 @@ export const iterationRecordSchema = z.object({
   tokens: z.number(),
   cost: z.number(),
   durationMs: z.number(),
-  checks: z.object({ errors: count, warnings: count, securityIssues: count, testsFailed: count, testsRun: count }).optional(),
+  checks: z
+    .object({ errors: count, warnings: count, securityIssues: count, testsFailed: count, testsRun: count })
+    .optional(),
   /** The checks that did not pass in this iteration's run (absent: they did not run, or an older journal). */
   failing: z.array(z.string()).optional(),
   /** The breaker after the decision: its counters say whether the iteration made progress. */
   breaker: z.object({ state: z.enum(["CLOSED", "OPEN", "HALF_OPEN"]), noProgress: count, sameError: count }).optional(),
-  /** Whether the iteration made progress as the breaker counts it (absent: an older journal, or a wait for the same turn). */
+  /**
+   * Whether the iteration made progress as the breaker counts it (absent: an older journal, or a wait for the same
+   * turn).
+   */
   progress: z.boolean().optional(),
   /** The turn claimed completion (promise or STATUS: COMPLETE). */
   claimed: z.boolean().optional(),
-  /** What the guard found in the loop's changes at this claim (issue 39), one line each (findingText; accepted ones say so). */
+  /**
+   * What the guard found in the loop's changes at this claim (issue 39), one line each (findingText; accepted ones say
+   * so).
+   */
   weakened: z.array(z.string()).optional(),
 })
 
@@ -69,5 +77,11 @@ const journalLoop = storedLoopSchema.pick({
 })
 
 /** A plan loop's start and decisions carry its plan, so a loop rebuilt from the journal keeps its place in the plan. */
-export const journalEntrySchema = z.object({ at: z.string(), event: z.string(), loop: journalLoop, record: iterationRecordSchema.optional(), plan: field.plan })
+export const journalEntrySchema = z.object({
+  at: z.string(),
+  event: z.string(),
+  loop: journalLoop,
+  record: iterationRecordSchema.optional(),
+  plan: field.plan,
+})
 export type JournalEntry = z.infer<typeof journalEntrySchema>

@@ -2,18 +2,18 @@
 // (loops/<loopID>.json, schema-versioned, validated, written atomically) and an append-only
 // journal of every change (journal.ts). A damaged file is moved aside with a timestamp and the loop
 // is rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
-import { appendFile, copyFile, lstat, mkdir, readdir, rename, rm, truncate } from "node:fs/promises"
-import { appendFileSync, existsSync } from "node:fs"
+import { mkdir, readdir, rename, rm } from "node:fs/promises"
+import { existsSync } from "node:fs"
 import { hostname } from "node:os"
 import { join } from "node:path"
 import { z } from "zod"
 import { FALLBACK_REPLY_CHARS } from "../loop/handoff.js"
-import { loopFromState, newLoop, stateOf, totalUsage, type Loop, type LoopState } from "../loop/loop.js"
+import { loopFromState, newLoop, stateOf, type Loop, type LoopState } from "../loop/loop.js"
 import { withoutWebhook } from "../files/redact.js"
 import type { Faults } from "../host/faults.js"
 import { fileSafeID } from "../host/session-id.js"
 import { STATE_DIR } from "../project/own-files.js"
-import { assertInside, isLeftoverTemp, OutsideProjectError, writeFileAtomic } from "../files/atomic.js"
+import { assertInside, isLeftoverTemp, writeFileAtomic } from "../files/atomic.js"
 import { Journal, JOURNAL_LIMITS, journalLine, type JournalLimits } from "./journal.js"
 import { persistedLoopSchema, SCHEMA_VERSION, type PersistedLoop } from "./loop-schema.js"
 import { readRegularFile } from "../files/regular-file.js"
@@ -66,7 +66,13 @@ function persistable(loop: Loop): LoopState {
   const state = { ...rest, settings: withoutWebhook(rest.settings) }
   if (!lastTurn) return state
   const text = lastTurn.texts.join("\n")
-  return { ...state, lastTurn: { ...lastTurn, texts: text.length > FALLBACK_REPLY_CHARS ? [text.slice(-FALLBACK_REPLY_CHARS)] : lastTurn.texts } }
+  return {
+    ...state,
+    lastTurn: {
+      ...lastTurn,
+      texts: text.length > FALLBACK_REPLY_CHARS ? [text.slice(-FALLBACK_REPLY_CHARS)] : lastTurn.texts,
+    },
+  }
 }
 
 /** The state file's text for `loop`. */
@@ -84,7 +90,9 @@ export function parseStateText(text: string): { loop: Loop; owner?: LoopOwner | 
 
 /** Changes of one loop waiting to be written together. */
 interface Batch {
-  /** The loop whose file it writes: the newest one of that id (a new /ralph in the same session replaces the old loop). */
+  /**
+   * The loop whose file it writes: the newest one of that id (a new /ralph in the same session replaces the old loop).
+   */
   loop: Loop
   lines: string[]
   now: number
@@ -140,10 +148,7 @@ export class LoopStore {
       const text = stateText(batch.loop, batch.now, this.boot === undefined ? OWNER : { ...OWNER, boot: this.boot })
       await this.ensureDir()
       // The file and the journal do not depend on each other: written side by side (a prompt waits for both).
-      await Promise.all([
-        this.writeState(loop.id, text),
-        this.journal.append(batch.lines.join(""), batch.now),
-      ])
+      await Promise.all([this.writeState(loop.id, text), this.journal.append(batch.lines.join(""), batch.now)])
     })
     batch.done = next
     const settled = next.catch(() => undefined)
@@ -205,7 +210,10 @@ export class LoopStore {
     await this.save(loop, "restored", now)
     return {
       file,
-      message: actual === undefined ? "was missing; rewritten from the running loop" : `was changed outside the plugin; moved aside to ${moved} and rewritten from the running loop`,
+      message:
+        actual === undefined
+          ? "was missing; rewritten from the running loop"
+          : `was changed outside the plugin; moved aside to ${moved} and rewritten from the running loop`,
     }
   }
 
@@ -220,7 +228,9 @@ export class LoopStore {
       const file = join(dir, name)
       // Never a FIFO or a link: one would hang the start-up, the other lead outside.
       const parsed = await readRegularFile(file)
-        .then((read) => (read.ok ? { text: read.text, ...parseStateText(read.text) } : { error: new Error(`it ${read.message}`) }))
+        .then((read) =>
+          read.ok ? { text: read.text, ...parseStateText(read.text) } : { error: new Error(`it ${read.message}`) },
+        )
         .catch((error: unknown) => ({ error }))
       if ("loop" in parsed && ownedByAnotherLiveProcess(parsed.owner)) {
         result.owned.push(parsed.loop.id)
@@ -236,14 +246,28 @@ export class LoopStore {
       const id = name.replace(/\.json$/, "")
       const last = [...journal].reverse().find((entry) => entry.loop.id === id || this.fileOf(entry.loop.id) === file)
       if (!last) {
-        result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; the journal has nothing to rebuild it from, so the loop is not resumed` })
+        result.problems.push({
+          file,
+          message:
+            `is damaged (${describe(parsed.error)}); moved aside to ${moved}; the journal has nothing to ` +
+            `rebuild it from, so the loop is not resumed`,
+        })
         continue
       }
       const plan = [...journal].reverse().find((entry) => entry.loop.id === last.loop.id && entry.plan)?.plan
-      const loop: Loop = { ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt), ...last.loop, ...(plan ? { plan } : {}) }
+      const loop: Loop = {
+        ...newLoop(last.loop.id, last.loop.task, last.loop.settings, last.loop.startedAt),
+        ...last.loop,
+        ...(plan ? { plan } : {}),
+      }
       result.loops.push(loop)
       result.rebuilt.push(loop.id)
-      result.problems.push({ file, message: `is damaged (${describe(parsed.error)}); moved aside to ${moved}; rebuilt from the journal at iteration ${loop.iteration} (breaker and call counts start fresh)` })
+      result.problems.push({
+        file,
+        message:
+          `is damaged (${describe(parsed.error)}); moved aside to ${moved}; rebuilt from the journal at ` +
+          `iteration ${loop.iteration} (breaker and call counts start fresh)`,
+      })
       await this.save(loop, "rebuilt", now)
     }
     return result
@@ -272,7 +296,11 @@ export async function ignoreOwnFolder(directory: string): Promise<void> {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof z.ZodError) return error.issues.map((i) => `${i.path.join(".") || "file"}: ${i.message}`).slice(0, 3).join("; ")
+  if (error instanceof z.ZodError)
+    return error.issues
+      .map((i) => `${i.path.join(".") || "file"}: ${i.message}`)
+      .slice(0, 3)
+      .join("; ")
   if (error instanceof Error) return error.message
   return String(error)
 }

@@ -31,7 +31,8 @@ export function learningsIn(texts: readonly string[]): string[] {
   for (const text of texts)
     for (const body of taggedTexts(text, "<learning>", "</learning>")) {
       const line = body.replace(/\s+/g, " ").trim()
-      if (line && !found.includes(line)) found.push(line.length > LEARNING_CHARS ? `${line.slice(0, LEARNING_CHARS - 1)}…` : line)
+      if (line && !found.includes(line))
+        found.push(line.length > LEARNING_CHARS ? `${line.slice(0, LEARNING_CHARS - 1)}…` : line)
       // The first five are kept: no need to read on (or to compare thousands of tags with each other).
       if (found.length === MAX_LEARNINGS) return found
     }
@@ -81,7 +82,9 @@ export function outcomeOf(entry: Pick<ProgressEntry, "decision" | "storyDone">):
 function checksLine({ failingChecks, checksRanAt, iteration }: ProgressEntry): string {
   if (checksRanAt === undefined) return "- Failing checks: no check has run yet"
   const list = failingChecks.length ? failingChecks.join("; ") : "none"
-  return checksRanAt === iteration ? `- Failing checks: ${list}` : `- Failing checks (latest run, ${ranAt(checksRanAt)}): ${list}`
+  return checksRanAt === iteration
+    ? `- Failing checks: ${list}`
+    : `- Failing checks (latest run, ${ranAt(checksRanAt)}): ${list}`
 }
 
 const stamp = (at: number) => `${new Date(at).toISOString().slice(0, 19).replace("T", " ")}Z`
@@ -92,10 +95,12 @@ export function renderEntry(entry: ProgressEntry): string {
     : "(none)"
   return [
     `## ${stamp(entry.at)} · iteration ${entry.iteration}${entry.story ? ` · story ${entry.story.id}` : ""}`,
-    `- Loop: ${entry.loopID} — ${(entry.story ? entry.story.title : entry.task.split("\n")[0] ?? "").slice(0, 120)}`,
+    `- Loop: ${entry.loopID} — ${(entry.story ? entry.story.title : (entry.task.split("\n")[0] ?? "")).slice(0, 120)}`,
     `- Outcome: ${outcomeOf(entry)}`,
     `- Files changed since the loop began: ${files}`,
     checksLine(entry),
-    ...(entry.learnings.length ? ["- Learnings for future iterations:", ...entry.learnings.map((l) => `  - ${l}`)] : []),
+    ...(entry.learnings.length
+      ? ["- Learnings for future iterations:", ...entry.learnings.map((l) => `  - ${l}`)]
+      : []),
   ].join("\n")
 }

@@ -84,9 +84,19 @@ export function addPatterns(patterns: readonly string[], learnings: readonly str
  * The log with one more entry (and its learnings among the patterns). `rotated`: the oldest entries
  * moved out to keep it within `max` (the newest entry always stays).
  */
-export function appendEntry(text: string, entry: string, learnings: readonly string[], max = PROGRESS_MAX_CHARS, keep = PROGRESS_KEEP_CHARS): { text: string; rotated: string[] } {
+export function appendEntry(
+  text: string,
+  entry: string,
+  learnings: readonly string[],
+  max = PROGRESS_MAX_CHARS,
+  keep = PROGRESS_KEEP_CHARS,
+): { text: string; rotated: string[] } {
   const doc = parseProgress(text)
-  const next: ProgressDoc = { ...doc, patterns: addPatterns(doc.patterns, learnings), entries: [...doc.entries, entry.trim()] }
+  const next: ProgressDoc = {
+    ...doc,
+    patterns: addPatterns(doc.patterns, learnings),
+    entries: [...doc.entries, entry.trim()],
+  }
   let rendered = renderProgress(next)
   if (rendered.length <= max) return { text: rendered, rotated: [] }
   const rotated: string[] = []
@@ -122,7 +132,8 @@ export function progressExcerpt(text: string | undefined, budget = PROGRESS_EXCE
     used += line.length + 1
   }
   const entries: string[] = []
-  const own = loopID === undefined ? doc.entries : doc.entries.filter((entry) => entry.includes(`\n- Loop: ${loopID} — `))
+  const own =
+    loopID === undefined ? doc.entries : doc.entries.filter((entry) => entry.includes(`\n- Loop: ${loopID} — `))
   for (const entry of own.slice(-EXCERPT_ENTRIES).reverse()) {
     const shown = clip(entry.replace(/^## /, "### "), 600)
     if (used + shown.length + 1 > budget) break
@@ -131,6 +142,8 @@ export function progressExcerpt(text: string | undefined, budget = PROGRESS_EXCE
   }
   return [
     ...(patterns.length ? ["Codebase patterns learned so far:", ...patterns] : []),
-    ...(entries.length ? [...(patterns.length ? [""] : []), "Newest entries:", ...entries.flatMap((e, i) => (i > 0 ? ["", e] : [e]))] : []),
+    ...(entries.length
+      ? [...(patterns.length ? [""] : []), "Newest entries:", ...entries.flatMap((e, i) => (i > 0 ? ["", e] : [e]))]
+      : []),
   ].join("\n")
 }

@@ -10,7 +10,12 @@ import { planReportLines } from "../plan/status.js"
 import { checkpointsLine, type Checkpoint } from "../checkpoints/checkpoints.js"
 import { reportEvidenceLines } from "../status/guard-summary.js"
 
-export function renderReport(loop: Loop, files: Array<{ code: string; path: string }>, now: number, checkpoints: readonly Checkpoint[] = []): string {
+export function renderReport(
+  loop: Loop,
+  files: Array<{ code: string; path: string }>,
+  now: number,
+  checkpoints: readonly Checkpoint[] = [],
+): string {
   const usage = totalUsage(loop)
   const minutes = ((now - loop.startedAt) / 60_000).toFixed(1)
   const checks = loop.snapshots.length
@@ -19,16 +24,22 @@ export function renderReport(loop: Loop, files: Array<{ code: string; path: stri
         "|---|---|---|---|---|---|---|",
         ...loop.snapshots.map(
           (s) =>
-            `| ${s.iteration} | ${s.errors} | ${s.warnings} | ${s.securityIssues} | ${s.testsFailed} / ${s.testsRun} | ${issueCount(s)} | ${s.checks.map((c) => `${c.name}: ${c.status}`).join(", ")} |`,
+            `| ${s.iteration} | ${s.errors} | ${s.warnings} | ${s.securityIssues} | ${s.testsFailed} / ` +
+            `${s.testsRun} | ${issueCount(s)} | ${s.checks.map((c) => `${c.name}: ${c.status}`).join(", ")} |`,
         ),
       ]
-    : [loop.settings.checks.length ? "The checks never ran (no completion was claimed)." : "No checks were configured or detected."]
+    : [
+        loop.settings.checks.length
+          ? "The checks never ran (no completion was claimed)."
+          : "No checks were configured or detected.",
+      ]
   return [
     "# Ralph report",
     "",
     `- Task: ${loop.task.split("\n")[0]}`,
     `- Ended: ${loop.stopReason ?? loop.phase}${loop.detail ? ` — ${loop.detail}` : ""}`,
-    `- Iterations: ${loop.iteration} of at most ${maxIterations(loop)} (${loop.retries} restart${loop.retries === 1 ? "" : "s"}), strategy ${loop.settings.strategy}`,
+    `- Iterations: ${loop.iteration} of at most ${maxIterations(loop)} (${loop.retries} ` +
+      `restart${loop.retries === 1 ? "" : "s"}), strategy ${loop.settings.strategy}`,
     `- Time: ${minutes} min, from ${new Date(loop.startedAt).toISOString()} to ${new Date(now).toISOString()}`,
     ...(checkpoints.length ? [`- ${checkpointsLine(loop.id, checkpoints)}`] : []),
     `- Tokens: ${usage.tokens.toLocaleString("en")} · cost: ${usage.cost.toFixed(4)}`,
@@ -43,7 +54,11 @@ export function renderReport(loop: Loop, files: Array<{ code: string; path: stri
     "",
     "## Open gotchas (checks still failing at the end)",
     "",
-    ...(openGotchas(loop).length ? openGotchas(loop).map((g) => `- ${g.title} (iteration ${g.iteration}${g.files.length ? `; ${g.files.join(", ")}` : ""})`) : ["(none)"]),
+    ...(openGotchas(loop).length
+      ? openGotchas(loop).map(
+          (g) => `- ${g.title} (iteration ${g.iteration}${g.files.length ? `; ${g.files.join(", ")}` : ""})`,
+        )
+      : ["(none)"]),
     "",
     "## Files changed since the loop began",
     "",
@@ -54,13 +69,24 @@ export function renderReport(loop: Loop, files: Array<{ code: string; path: stri
 
 function openGotchas(loop: Loop) {
   const last = loop.snapshots.at(-1)
-  return loop.gotchas.filter((g) => last?.checks.some((c) => c.status !== "passed" && g.title.startsWith(`${c.name}: `)))
+  return loop.gotchas.filter((g) =>
+    last?.checks.some((c) => c.status !== "passed" && g.title.startsWith(`${c.name}: `)),
+  )
 }
 
 /** Where a loop's report is written: <summaryPath>/<loopID>/ralph_report.md (throws for an unsafe id or path). */
-export const reportFile = (directory: string, loop: Pick<Loop, "id"> & { settings: Pick<Loop["settings"], "summaryPath"> }): string => join(sessionDir(directory, loop.settings.summaryPath, loop.id), "ralph_report.md")
+export const reportFile = (
+  directory: string,
+  loop: Pick<Loop, "id"> & { settings: Pick<Loop["settings"], "summaryPath"> },
+): string => join(sessionDir(directory, loop.settings.summaryPath, loop.id), "ralph_report.md")
 
-export async function writeReport(directory: string, loop: Loop, files: Array<{ code: string; path: string }>, now: number, checkpoints: readonly Checkpoint[] = []): Promise<string> {
+export async function writeReport(
+  directory: string,
+  loop: Loop,
+  files: Array<{ code: string; path: string }>,
+  now: number,
+  checkpoints: readonly Checkpoint[] = [],
+): Promise<string> {
   const file = reportFile(directory, loop)
   await writeFileAtomic(file, renderReport(loop, files, now, checkpoints), directory)
   return file

@@ -19,8 +19,13 @@ export interface SavedLoop {
   savedAt: number
 }
 
-/** A state file's data, checked with `schema` (the whole file, or the fields a reader needs); throws when it is not one. */
-export function parseStateFile<S extends z.ZodType<{ savedAt: string; loop: unknown }>>(text: string, schema: S): z.output<S> {
+/**
+ * A state file's data, checked with `schema` (the whole file, or the fields a reader needs); throws when it is not one.
+ */
+export function parseStateFile<S extends z.ZodType<{ savedAt: string; loop: unknown }>>(
+  text: string,
+  schema: S,
+): z.output<S> {
   return schema.parse(JSON.parse(text))
 }
 
@@ -57,7 +62,9 @@ export const isAsideName = (name: string): boolean => name.includes(".json.corru
  * one) and the damaged files moved aside (files or links, whatever they point to). Empty when the
  * folder is missing.
  */
-export async function listLoopsFolder(loopsDir: string): Promise<{ state: LoopsFolderEntry[]; aside: LoopsFolderEntry[] }> {
+export async function listLoopsFolder(
+  loopsDir: string,
+): Promise<{ state: LoopsFolderEntry[]; aside: LoopsFolderEntry[] }> {
   const names = await readdir(loopsDir).catch(() => [] as string[])
   const entries = await Promise.all(
     names
@@ -65,7 +72,9 @@ export async function listLoopsFolder(loopsDir: string): Promise<{ state: LoopsF
       .map(async (name) => {
         const file = join(loopsDir, name)
         const info = await lstat(file).catch(() => undefined)
-        return info ? { name, file, writtenAt: info.mtimeMs, regular: info.isFile(), link: info.isSymbolicLink() } : undefined
+        return info
+          ? { name, file, writtenAt: info.mtimeMs, regular: info.isFile(), link: info.isSymbolicLink() }
+          : undefined
       }),
   )
   const state: LoopsFolderEntry[] = []
@@ -84,8 +93,15 @@ export interface SavedLoopFile extends SavedLoop {
   file: string
 }
 
-/** Every state file in `loopsDir`: the loops, newest first, the files that are not one (with why), and the damaged ones moved aside. */
-export async function readLoopFiles(loopsDir: string): Promise<{ loops: SavedLoopFile[]; unreadable: Array<{ file: string; message: string }>; aside: LoopsFolderEntry[] }> {
+/**
+ * Every state file in `loopsDir`: the loops, newest first, the files that are not one (with why), and the damaged ones
+ * moved aside.
+ */
+export async function readLoopFiles(loopsDir: string): Promise<{
+  loops: SavedLoopFile[]
+  unreadable: Array<{ file: string; message: string }>
+  aside: LoopsFolderEntry[]
+}> {
   const { state, aside } = await listLoopsFolder(loopsDir)
   const loops: SavedLoopFile[] = []
   const unreadable: Array<{ file: string; message: string }> = []
@@ -102,7 +118,9 @@ export async function readLoopFiles(loopsDir: string): Promise<{ loops: SavedLoo
 export async function readNewestLoops(loopsDir: string, limit: number): Promise<SavedLoop[]> {
   const { state } = await listLoopsFolder(loopsDir)
   const newest = state.sort((a, b) => b.writtenAt - a.writtenAt).slice(0, limit)
-  const loops = await Promise.all(newest.map(({ file }) => readRegularFile(file).then((read) => (read.ok ? parseSavedLoop(read.text) : undefined))))
+  const loops = await Promise.all(
+    newest.map(({ file }) => readRegularFile(file).then((read) => (read.ok ? parseSavedLoop(read.text) : undefined))),
+  )
   return loops.filter((l) => l !== undefined).sort((a, b) => b.savedAt - a.savedAt)
 }
 
@@ -111,7 +129,10 @@ export async function readNewestLoops(loopsDir: string, limit: number): Promise<
  * command, a process of its own, where it is faster than reading 1,000 files side by side (never
  * call it inside OpenCode: it would block the event path).
  */
-export function readLoopsSync<T extends { savedAt: number }>(loopsDir: string, parse: (text: string) => T | undefined): T[] {
+export function readLoopsSync<T extends { savedAt: number }>(
+  loopsDir: string,
+  parse: (text: string) => T | undefined,
+): T[] {
   let names: string[]
   try {
     names = readdirSync(loopsDir).filter(isStateName)

@@ -11,7 +11,8 @@ import { writeFileAtomic } from "../files/atomic.js"
 
 /** The folder for one session's files; refuses ids or paths that would leave the project. */
 export function sessionDir(directory: string, summaryPath: string, sessionID: string): string {
-  if (!SESSION_ID.test(sessionID)) throw new Error(`refusing unsafe session id for a file name: ${JSON.stringify(sessionID)}`)
+  if (!SESSION_ID.test(sessionID))
+    throw new Error(`refusing unsafe session id for a file name: ${JSON.stringify(sessionID)}`)
   const dir = resolve(directory, summaryPath, sessionID)
   if (!isInside(directory, dir)) throw new Error(`summary folder ${dir} is outside the project ${directory}`)
   return dir
@@ -36,7 +37,8 @@ export function renderSummary(record: SummaryRecord): string {
     "",
     `- Task: ${loop.task.split("\n")[0]}`,
     `- Session: ${record.sessionID}`,
-    `- Iteration: ${record.nextIteration - 1} of ${maxIterations(loop)} ended; iteration ${record.nextIteration} starts in a fresh session`,
+    `- Iteration: ${record.nextIteration - 1} of ${maxIterations(loop)} ended; iteration ${record.nextIteration} ` +
+      `starts in a fresh session`,
     `- Strategy: ${loop.settings.strategy}`,
     `- Written: ${record.at.toISOString()}`,
     `- Summary by: ${record.source === "model" ? "the model (session.summarize)" : "ralph-loop (the model's summary was not available)"}`,
@@ -75,12 +77,22 @@ export async function writeTranscript(
   messages: readonly MessageWithParts[],
 ): Promise<string> {
   const file = join(sessionDir(directory, summaryPath, sessionID), "transcript.json")
-  await writeFileAtomic(file, `${JSON.stringify({ sessionID, archivedAt: new Date().toISOString(), messages }, null, 2)}\n`, directory)
+  await writeFileAtomic(
+    file,
+    `${JSON.stringify({ sessionID, archivedAt: new Date().toISOString(), messages }, null, 2)}\n`,
+    directory,
+  )
   return file
 }
 
 /** The summary part of a ralph_summary.md written earlier (for a prompt that must be sent again). */
-export async function readSummaryFile(directory: string, summaryPath: string, sessionID: string): Promise<string | undefined> {
-  const text = await readFile(join(sessionDir(directory, summaryPath, sessionID), "ralph_summary.md"), "utf8").catch(() => undefined)
+export async function readSummaryFile(
+  directory: string,
+  summaryPath: string,
+  sessionID: string,
+): Promise<string | undefined> {
+  const text = await readFile(join(sessionDir(directory, summaryPath, sessionID), "ralph_summary.md"), "utf8").catch(
+    () => undefined,
+  )
   return text?.split("\n## Summary\n").slice(1).join("\n## Summary\n").trim()
 }

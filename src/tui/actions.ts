@@ -61,9 +61,19 @@ export class TuiActions {
     const directory = own?.worktree?.path ?? this.directory
     const folder = await stat(join(directory, OPENCODE_DIR)).catch(() => undefined)
     if (!folder?.isDirectory()) return { ok: false, why: undefined }
-    const outcome = await sendControl(directory, { verb: "status", ...(session ? { session } : {}), from: FROM }, { timeoutMs: STATUS_TIMEOUT_MS, takenTimeoutMs: STATUS_TAKEN_TIMEOUT_MS })
+    const outcome = await sendControl(
+      directory,
+      { verb: "status", ...(session ? { session } : {}), from: FROM },
+      { timeoutMs: STATUS_TIMEOUT_MS, takenTimeoutMs: STATUS_TAKEN_TIMEOUT_MS },
+    )
     if (outcome.status === "done") return { ok: true, title: outcome.title, message: outcome.message }
-    return { ok: false, why: outcome.status === "no-answer" ? "the ralph-loop server plugin did not answer (OpenCode's server runs elsewhere, or without the plugin)" : outcome.message }
+    return {
+      ok: false,
+      why:
+        outcome.status === "no-answer"
+          ? "the ralph-loop server plugin did not answer (OpenCode's server runs elsewhere, or without the plugin)"
+          : outcome.message,
+    }
   }
 
   /** A dialog asking for a text, then `send`. */
@@ -105,7 +115,14 @@ export class TuiActions {
       checkpoints.map(async (c, i) => {
         const before = checkpoints[i - 1]
         const files = before ? (await changedBetween(directory, before.commit, c.commit)).length : undefined
-        return { ...checkpointOption(c, files, history.find((r) => r.iteration === c.iteration)), value: c.number }
+        return {
+          ...checkpointOption(
+            c,
+            files,
+            history.find((r) => r.iteration === c.iteration),
+          ),
+          value: c.number,
+        }
       }),
     )
     this.api.ui.dialog.replace(() =>
@@ -121,7 +138,9 @@ export class TuiActions {
     this.api.ui.dialog.replace(() =>
       createComponent(this.api.ui.DialogConfirm, {
         title: "Roll back?",
-        message: `Put the work tree back to checkpoint ${title}? The loop is paused first; the present work tree is saved as a checkpoint of its own.`,
+        message:
+          `Put the work tree back to checkpoint ${title}? The loop is paused first; the present work tree ` +
+          `is saved as a checkpoint of its own.`,
         onConfirm: () => {
           this.api.ui.dialog.clear()
           void this.send({ verb: "rollback", checkpoint }, loop)

@@ -21,7 +21,12 @@ export function currentSession(api: TuiPluginApi): string | undefined {
 }
 
 /** The status document for `sessionID`: its loop selected when it has one, else the newest. */
-export function sessionView(directory: string, loops: ProjectLoops, sessionID: string | undefined, now = Date.now()): SessionView {
+export function sessionView(
+  directory: string,
+  loops: ProjectLoops,
+  sessionID: string | undefined,
+  now = Date.now(),
+): SessionView {
   const own = sessionLoop(loops.loops, sessionID)
   return { doc: statusDocument(directory, loops.loops, loops.history, own?.loop.id, now), own: own !== undefined }
 }
@@ -48,7 +53,9 @@ export const tui: TuiPlugin = async (api) => {
   const view = registerLoopsView(api, directory, loops, actions)
 
   const alert = (title: string, message: string) =>
-    api.ui.dialog.replace(() => createComponent(api.ui.DialogAlert, { title, message, onConfirm: () => api.ui.dialog.clear() }))
+    api.ui.dialog.replace(() =>
+      createComponent(api.ui.DialogAlert, { title, message, onConfirm: () => api.ui.dialog.clear() }),
+    )
 
   // The server leaves commands of these names to this half in the TUI process (src/listings/tui-half.ts).
   const command = (slashName: TuiCommandName, title: string, run: () => void | Promise<void>) => ({
@@ -62,7 +69,11 @@ export const tui: TuiPlugin = async (api) => {
       try {
         await run()
       } catch (error) {
-        api.ui.toast({ variant: "error", title: "Ralph loop", message: error instanceof Error ? error.message : String(error) })
+        api.ui.toast({
+          variant: "error",
+          title: "Ralph loop",
+          message: error instanceof Error ? error.message : String(error),
+        })
       }
     },
   })
@@ -85,10 +96,16 @@ export const tui: TuiPlugin = async (api) => {
       command("ralph-resume", "Resume the Ralph loop", () => actions.send({ verb: "resume" })),
       command("cancel-ralph", "Cancel the Ralph loop", () => actions.send({ verb: "cancel" })),
       command("ralph-rollback", "Roll the Ralph loop back to a checkpoint", () => actions.rollback()),
-      command("ralph-hint", "Hint for the Ralph loop's next prompt", () => actions.ask("Hint for the next prompt (once)", "what the model should know", "hint")),
-      command("ralph-remember", "Remember a lesson for every Ralph loop", () => actions.ask("Remember for every loop of this project", "the lesson", "remember")),
+      command("ralph-hint", "Hint for the Ralph loop's next prompt", () =>
+        actions.ask("Hint for the next prompt (once)", "what the model should know", "hint"),
+      ),
+      command("ralph-remember", "Remember a lesson for every Ralph loop", () =>
+        actions.ask("Remember for every loop of this project", "the lesson", "remember"),
+      ),
       command("ralph-memory", "Show the Ralph loop's project memory", () => actions.memory()),
-      command("ralph-loops", "All the project's Ralph loops (full screen)", async () => view.open(await loopOfSession())),
+      command("ralph-loops", "All the project's Ralph loops (full screen)", async () =>
+        view.open(await loopOfSession()),
+      ),
       command("ralph-help", "How to use the Ralph loop", () => {
         alert("Ralph loop · help", `${TUI_HELP}\n\n${helpText()}`)
         api.ui.dialog.setSize("large")

@@ -51,9 +51,12 @@ export function watchProjectLoops(
 
   const folders = (loops: ProjectLoops | undefined): string[] => {
     const state = join(directory, STATE_DIR)
-    const worktrees = (loops?.loops ?? []).flatMap((l) => (l.worktree ? [join(l.worktree.path, STATE_DIR), join(l.worktree.path, STATE_DIR, "loops")] : []))
+    const worktrees = (loops?.loops ?? []).flatMap((l) =>
+      l.worktree ? [join(l.worktree.path, STATE_DIR), join(l.worktree.path, STATE_DIR, "loops")] : [],
+    )
     // Until the state folder exists, the nearest folder above it (for its creation), never the project's own files.
-    if (!existsSync(state)) return [existsSync(join(directory, OPENCODE_DIR)) ? join(directory, OPENCODE_DIR) : directory]
+    if (!existsSync(state))
+      return [existsSync(join(directory, OPENCODE_DIR)) ? join(directory, OPENCODE_DIR) : directory]
     return [state, join(state, "loops"), join(state, "worktrees"), ...worktrees]
   }
 
@@ -111,7 +114,8 @@ export function watchProjectLoops(
   /** A state file of the project (not of a worktree: its loop's files are rarer) being written now. */
   async function writing(): Promise<boolean> {
     const state = join(directory, STATE_DIR)
-    for (const folder of [state, join(state, "loops")]) if ((await readdir(folder).catch(() => [] as string[])).some(isLeftoverTemp)) return true
+    for (const folder of [state, join(state, "loops")])
+      if ((await readdir(folder).catch(() => [] as string[])).some(isLeftoverTemp)) return true
     return false
   }
 

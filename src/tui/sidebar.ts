@@ -20,7 +20,9 @@ export function Sidebar(ctx: TuiSlotContext, view: Accessor<SessionView | undefi
     const v = view()
     return v?.own && v.doc.selected ? v.doc.selected : undefined
   })
-  const worktrees = createMemo(() => view()?.doc.loops.filter((l) => l.worktree !== null && l.state !== "stopped") ?? [])
+  const worktrees = createMemo(
+    () => view()?.doc.loops.filter((l) => l.worktree !== null && l.state !== "stopped") ?? [],
+  )
   // A wait shows a countdown: a timer while it is on screen, none otherwise.
   createEffect(() => {
     const until = loop()?.wait?.until

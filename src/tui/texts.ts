@@ -14,14 +14,21 @@ export function sessionLoop(loops: readonly StatusSaved[], sessionID: string | u
 
 const worktreeLoops = (doc: StatusDocument) => doc.loops.filter((l) => l.worktree !== null)
 
-/** The /ralph-status dialog when the server plugin does not answer: the session's loop in detail (doc.selected when `own`), the project's worktree loops. */
+/**
+ * The /ralph-status dialog when the server plugin does not answer: the session's loop in detail (doc.selected when
+ * `own`), the project's worktree loops.
+ */
 export function statusDialogText(doc: StatusDocument, own: boolean): string {
   const worktrees = worktreeLoops(doc)
   const tail = worktrees.length ? ["", "Worktree loops:", ...worktrees.map(loopLine)] : []
   if (own && doc.selected) return [...loopDetail(doc.selected), ...tail].join("\n")
   if (doc.loops.length === 0) return "No Ralph loop in this project yet. /ralph <task> starts one."
   const others = doc.loops.filter((l) => l.worktree === null).slice(0, 10)
-  return ["No Ralph loop in this session.", ...(others.length ? ["", "Loops in this project (newest first):", ...others.map(loopLine)] : []), ...tail].join("\n")
+  return [
+    "No Ralph loop in this session.",
+    ...(others.length ? ["", "Loops in this project (newest first):", ...others.map(loopLine)] : []),
+    ...tail,
+  ].join("\n")
 }
 
 /** The dialog's text from the files when the server plugin's own /ralph-status could not be had: `why` says so. */
@@ -48,14 +55,28 @@ function checksText(c: LoopSummary["lastChecks"]): string {
 
 const short = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
-/** The sidebar panel's lines for the session's loop (`loop`) and the project's worktree loops; empty when there is neither. */
-export function sidebarLines(loop: LoopSummary | undefined, worktrees: readonly LoopSummary[], now: number, width = 38): string[] {
+/**
+ * The sidebar panel's lines for the session's loop (`loop`) and the project's worktree loops; empty when there is
+ * neither.
+ */
+export function sidebarLines(
+  loop: LoopSummary | undefined,
+  worktrees: readonly LoopSummary[],
+  now: number,
+  width = 38,
+): string[] {
   const lines: string[] = []
   if (loop) {
     lines.push(
       stateText(loop, now),
       `iteration ${loop.iteration} of ${loop.maxIterations}`,
-      ...(loop.plan ? [`story ${loop.plan.current ? short(`${loop.plan.current.id} ${loop.plan.current.title}`, width - 6) : "(all done)"} · ${loop.plan.done}/${loop.plan.total}`] : []),
+      ...(loop.plan
+        ? [
+            `story ` +
+              `${loop.plan.current ? short(`${loop.plan.current.id} ${loop.plan.current.title}`, width - 6) : "(all done)"} ` +
+              `· ${loop.plan.done}/${loop.plan.total}`,
+          ]
+        : []),
       `breaker ${loop.breaker.state}${loop.breaker.state === "CLOSED" ? "" : loop.breaker.reason ? `: ${short(loop.breaker.reason, width - 16)}` : ""}`,
       `struggle: ${loop.struggle.signal}`,
       checksText(loop.lastChecks),
@@ -64,7 +85,10 @@ export function sidebarLines(loop: LoopSummary | undefined, worktrees: readonly 
   }
   if (worktrees.length) {
     if (lines.length) lines.push("")
-    lines.push("worktree loops:", ...worktrees.map((w) => short(`${w.worktree} · ${stateText(w, now)} · ${w.iteration}/${w.maxIterations}`, width)))
+    lines.push(
+      "worktree loops:",
+      ...worktrees.map((w) => short(`${w.worktree} · ${stateText(w, now)} · ${w.iteration}/${w.maxIterations}`, width)),
+    )
   }
   return lines
 }
@@ -90,12 +114,24 @@ export function chartLines(history: readonly IterationJSON[], width = 60): strin
   ]
 }
 
-/** The full-screen view's detail of the selected loop: its summary, chart and iteration table (its newest `maxRows` rows). */
-export function viewDetailLines(selected: NonNullable<StatusDocument["selected"]>, maxRows = Number.POSITIVE_INFINITY): string[] {
+/**
+ * The full-screen view's detail of the selected loop: its summary, chart and iteration table (its newest `maxRows`
+ * rows).
+ */
+export function viewDetailLines(
+  selected: NonNullable<StatusDocument["selected"]>,
+  maxRows = Number.POSITIVE_INFINITY,
+): string[] {
   const chart = chartLines(selected.history)
   const rows = selected.history.length > maxRows ? selected.history.slice(-Math.max(1, maxRows)) : selected.history
   const earlier = selected.history.length - rows.length
-  return [...loopDetail(selected), ...(chart.length ? ["", ...chart] : []), "", ...historyTable(rows), ...(earlier ? [`(${earlier} earlier iteration${earlier === 1 ? "" : "s"} not shown)`] : [])]
+  return [
+    ...loopDetail(selected),
+    ...(chart.length ? ["", ...chart] : []),
+    "",
+    ...historyTable(rows),
+    ...(earlier ? [`(${earlier} earlier iteration${earlier === 1 ? "" : "s"} not shown)`] : []),
+  ]
 }
 
 /** The view's loop list: one line per loop, the selected one marked. */
@@ -105,7 +141,11 @@ export function viewListLines(loops: readonly LoopSummary[], selected: string | 
 }
 
 /** The loop `delta` places from `selected` in `loops` (clamped to the list; the first when none is selected). */
-export function moveSelection(loops: readonly { id: string }[], selected: string | undefined, delta: number): string | undefined {
+export function moveSelection(
+  loops: readonly { id: string }[],
+  selected: string | undefined,
+  delta: number,
+): string | undefined {
   if (loops.length === 0) return undefined
   const at = loops.findIndex((l) => l.id === selected)
   if (at < 0) return loops[0]?.id
@@ -127,16 +167,32 @@ export const VIEW_KEYS = "↑/↓ select · p pause · r resume · c cancel · b
 
 /** One line of the view's loop list. */
 export const viewLoopLine = (l: LoopSummary, now: number): string =>
-  `${l.worktree ? `[${l.worktree}] ` : ""}${l.id.slice(0, 24)} · ${stateText(l, now)} · ${l.iteration}/${l.maxIterations} · ${seconds(l.iterationMs)}/it · ${short(l.task, 40)}`
+  `${l.worktree ? `[${l.worktree}] ` : ""}${l.id.slice(0, 24)} · ${stateText(l, now)} · ` +
+  `${l.iteration}/${l.maxIterations} · ${seconds(l.iterationMs)}/it · ${short(l.task, 40)}`
 
-/** A checkpoint in the rollback picker: its number and what it holds; when, files changed since the one before, the checks then. */
+/**
+ * A checkpoint in the rollback picker: its number and what it holds; when, files changed since the one before, the
+ * checks then.
+ */
 export function checkpointOption(
   c: { number: number; iteration?: number | undefined; at: number },
   filesChanged: number | undefined,
   row: IterationJSON | undefined,
 ): { title: string; description: string } {
-  const what = c.iteration === undefined ? "saved before a rollback" : c.iteration === 0 ? "before the loop" : `iteration ${c.iteration}`
-  const checks = row?.checks ? `${row.checks.errors} err, ${row.checks.testsFailed}/${row.checks.testsRun} tests failed` : c.iteration ? "checks not run" : ""
+  const what =
+    c.iteration === undefined
+      ? "saved before a rollback"
+      : c.iteration === 0
+        ? "before the loop"
+        : `iteration ${c.iteration}`
+  const checks = row?.checks
+    ? `${row.checks.errors} err, ${row.checks.testsFailed}/${row.checks.testsRun} tests failed`
+    : c.iteration
+      ? "checks not run"
+      : ""
   const files = filesChanged === undefined ? "" : `${filesChanged} file${filesChanged === 1 ? "" : "s"} changed`
-  return { title: `${c.number} · ${what}`, description: [new Date(c.at).toISOString().slice(11, 19), files, checks].filter(Boolean).join(" · ") }
+  return {
+    title: `${c.number} · ${what}`,
+    description: [new Date(c.at).toISOString().slice(11, 19), files, checks].filter(Boolean).join(" · "),
+  }
 }

@@ -16,7 +16,12 @@ export const VIEW_ROUTE = "ralph-loops"
 /** Lines the view keeps for everything but the iteration table (title, keys, list, summary, chart). */
 const FIXED_LINES = 24
 
-export function registerLoopsView(api: TuiPluginApi, directory: string, loops: Accessor<ProjectLoops | undefined>, actions: TuiActions) {
+export function registerLoopsView(
+  api: TuiPluginApi,
+  directory: string,
+  loops: Accessor<ProjectLoops | undefined>,
+  actions: TuiActions,
+) {
   const [selected, setSelected] = createSignal<string | undefined>(undefined)
   let back: TuiRouteCurrent = { name: "home" }
   const ids = () => loops()?.loops.map((s) => s.loop.id) ?? []
@@ -28,13 +33,20 @@ export function registerLoopsView(api: TuiPluginApi, directory: string, loops: A
   }
 
   const goBack = () => {
-    if (back.name === "session" && typeof back.params?.sessionID === "string") api.route.navigate("session", { sessionID: back.params.sessionID })
+    if (back.name === "session" && typeof back.params?.sessionID === "string")
+      api.route.navigate("session", { sessionID: back.params.sessionID })
     else api.route.navigate("home")
   }
   const act = (what: (loop: string) => Promise<void>) => {
     const loop = chosen()
     if (!loop) return
-    what(loop).catch((error: unknown) => api.ui.toast({ variant: "error", title: "Ralph loop", message: error instanceof Error ? error.message : String(error) }))
+    what(loop).catch((error: unknown) =>
+      api.ui.toast({
+        variant: "error",
+        title: "Ralph loop",
+        message: error instanceof Error ? error.message : String(error),
+      }),
+    )
   }
 
   api.route.register([
@@ -49,8 +61,28 @@ export function registerLoopsView(api: TuiPluginApi, directory: string, loops: A
     priority: 100,
     enabled: () => api.route.current.name === VIEW_ROUTE && !api.ui.dialog.open,
     bindings: [
-      { key: "up", cmd: () => void setSelected(moveSelection(ids().map((id) => ({ id })), chosen(), -1)) },
-      { key: "down", cmd: () => void setSelected(moveSelection(ids().map((id) => ({ id })), chosen(), 1)) },
+      {
+        key: "up",
+        cmd: () =>
+          void setSelected(
+            moveSelection(
+              ids().map((id) => ({ id })),
+              chosen(),
+              -1,
+            ),
+          ),
+      },
+      {
+        key: "down",
+        cmd: () =>
+          void setSelected(
+            moveSelection(
+              ids().map((id) => ({ id })),
+              chosen(),
+              1,
+            ),
+          ),
+      },
       { key: "p", cmd: () => act((loop) => actions.send({ verb: "pause" }, loop)) },
       { key: "r", cmd: () => act((loop) => actions.send({ verb: "resume" }, loop)) },
       { key: "c", cmd: () => act((loop) => actions.send({ verb: "cancel" }, loop)) },
@@ -70,7 +102,12 @@ export function registerLoopsView(api: TuiPluginApi, directory: string, loops: A
   }
 }
 
-function LoopsView(api: TuiPluginApi, directory: string, loops: Accessor<ProjectLoops | undefined>, chosen: () => string | undefined) {
+function LoopsView(
+  api: TuiPluginApi,
+  directory: string,
+  loops: Accessor<ProjectLoops | undefined>,
+  chosen: () => string | undefined,
+) {
   const [now, setNow] = createSignal(Date.now())
   const doc = createMemo(() => {
     const current = loops()

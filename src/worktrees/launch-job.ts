@@ -14,15 +14,34 @@ export function* launchWorktree(ctx: RalphContext, fromSession: string, start: W
   const settings = { ...ctx.settings.current, ...start.overrides }
   const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
   const live = worktrees.filter(isLive).length
-  if (live >= settings.maxParallelLoops) return { ok: false, error: `${live} worktree loops run already (maxParallelLoops is ${settings.maxParallelLoops}); wait for one to end or raise the setting`, full: true }
+  if (live >= settings.maxParallelLoops)
+    return {
+      ok: false,
+      error:
+        `${live} worktree loops run already (maxParallelLoops is ${settings.maxParallelLoops}); wait for ` +
+        `one to end or raise the setting`,
+      full: true,
+    }
   const name = start.request.name ?? nameFromTask(start.task, new Set(worktrees.map((w) => w.name)))
   const there = worktrees.find((w) => w.name === name)
-  if (there && !leftByFailedStart(there)) return { ok: false, error: `the worktree ${name} exists already; choose another name (ralph-loop worktrees lists them)` }
+  if (there && !leftByFailedStart(there))
+    return {
+      ok: false,
+      error: `the worktree ${name} exists already; choose another name (ralph-loop worktrees lists them)`,
+    }
   if (there) {
     // Left by a start of this name that did not finish: its place is taken once git shows it holds nothing.
     const reclaimed = yield* io({ kind: "worktree-reclaim", name, path: there.path, base: there.state?.base.commit })
-    if (!reclaimed.ok) return { ok: false, error: `the worktree ${name} exists already, left by a start that did not finish, and is kept: ${reclaimed.why}; choose another name, or look at it and remove it (git worktree remove)` }
-    yield* log("info", `worktree ${name}: removed what a start that did not finish left, to start again`, { worktree: there.path })
+    if (!reclaimed.ok)
+      return {
+        ok: false,
+        error:
+          `the worktree ${name} exists already, left by a start that did not finish, and is kept: ` +
+          `${reclaimed.why}; choose another name, or look at it and remove it (git worktree remove)`,
+      }
+    yield* log("info", `worktree ${name}: removed what a start that did not finish left, to start again`, {
+      worktree: there.path,
+    })
   }
   const state: Omit<WorktreeState, "base"> = {
     name,
@@ -36,16 +55,35 @@ export function* launchWorktree(ctx: RalphContext, fromSession: string, start: W
     ...(start.run ? { run: start.run } : {}),
     ...(Object.keys(start.overrides).length > 0 ? { overrides: start.overrides } : {}),
   }
-  const started = yield* io({ kind: "worktree-launch", state, withChanges: start.request.withChanges, title: `Ralph · ${start.task.split("\n")[0]?.slice(0, 60)}` })
+  const started = yield* io({
+    kind: "worktree-launch",
+    state,
+    withChanges: start.request.withChanges,
+    title: `Ralph · ${start.task.split("\n")[0]?.slice(0, 60)}`,
+  })
   if (!started.ok) return started
-  yield* log("info", "worktree loop started", { worktree: started.path, branch: started.state.branch, session: started.sessionID })
+  yield* log("info", "worktree loop started", {
+    worktree: started.path,
+    branch: started.state.branch,
+    session: started.sessionID,
+  })
   yield {
     kind: "toast",
-    notice: { variant: "info", title: `Ralph · worktree ${name}`, message: `Loop started on branch ${started.state.branch} in ${relative(ctx.directory, started.path)}. /ralph-status shows its progress; it is merged back by ${started.state.mergeStrategy} when it completes.` },
+    notice: {
+      variant: "info",
+      title: `Ralph · worktree ${name}`,
+      message:
+        `Loop started on branch ${started.state.branch} in ${relative(ctx.directory, started.path)}. ` +
+        `/ralph-status shows its progress; it is merged back by ${started.state.mergeStrategy} when it completes.`,
+    },
   }
   ctx.worktrees.start()
   // The loop's first turn runs for as long as the model works: its own job, not awaited here.
-  yield { kind: "spawn", label: `start of the worktree loop ${name}`, job: confirmStarted(ctx, started.path, started.state, started.sessionID, start.task) }
+  yield {
+    kind: "spawn",
+    label: `start of the worktree loop ${name}`,
+    job: confirmStarted(ctx, started.path, started.state, started.sessionID, start.task),
+  }
   return started
 }
 
@@ -55,12 +93,19 @@ export function* launchWorktree(ctx: RalphContext, fromSession: string, start: W
  * recorded as failed, so it no longer holds a place under maxParallelLoops and `clean` takes it,
  * and a parallel run counts its story as failed and goes on.
  */
-export function* confirmStarted(ctx: RalphContext, path: string, state: WorktreeState, sessionID: string, task: string): Job {
+export function* confirmStarted(
+  ctx: RalphContext,
+  path: string,
+  state: WorktreeState,
+  sessionID: string,
+  task: string,
+): Job {
   const { failure } = yield* io({ kind: "worktree-command", path, sessionID, task })
   const entry = (yield* io({ kind: "worktrees", launcher: ctx.launcher })).find((w) => w.name === state.name)
   if (!entry || stageOf(entry) !== "starting") return
   const detail = failure
-    ? `the loop could not be started in the worktree: ${failure}; is ralph-loop in a config the worktree sees (committed, global, or its .opencode/)?`
+    ? `the loop could not be started in the worktree: ${failure}; is ralph-loop in a config the worktree sees ` +
+      `(committed, global, or its .opencode/)?`
     : "no loop started in the worktree: its /ralph was refused (the worktree's session says why)"
   yield* notStarted(ctx, path, state, detail)
 }
@@ -77,7 +122,10 @@ export function* startCut(ctx: RalphContext, path: string, state: WorktreeState)
 
 function* notStarted(ctx: RalphContext, path: string, state: WorktreeState, detail: string): Job {
   yield* recordNotStarted(path, state, detail)
-  yield { kind: "toast", notice: { variant: "error", title: `Ralph · worktree ${state.name}`, message: detail, duration: 15_000 } }
+  yield {
+    kind: "toast",
+    notice: { variant: "error", title: `Ralph · worktree ${state.name}`, message: detail, duration: 15_000 },
+  }
   if (state.story) ctx.parallel.notStarted(state, detail)
 }
 

@@ -17,8 +17,12 @@ import type { Launcher, WorktreeState } from "./worktree-state.js"
  */
 export const END_FILES_WAIT_MS = 30_000
 
-/** Whether an ended loop's end files are still to be waited for: not `written` yet, and it stopped (was saved) less than END_FILES_WAIT_MS ago. */
-export const awaitsEndFiles = (written: boolean, savedAt: number, now: number): boolean => !written && now - savedAt < END_FILES_WAIT_MS
+/**
+ * Whether an ended loop's end files are still to be waited for: not `written` yet, and it stopped (was saved) less than
+ * END_FILES_WAIT_MS ago.
+ */
+export const awaitsEndFiles = (written: boolean, savedAt: number, now: number): boolean =>
+  !written && now - savedAt < END_FILES_WAIT_MS
 
 export type WorktreeStage = "starting" | "unstarted" | "running" | "ended" | "settled"
 
@@ -35,7 +39,11 @@ export interface WorktreeFacts {
  * disposed), or in a process that no longer runs. A launcher in another live process (a second
  * OpenCode in the project) may still be launching: not cut. No record (an older version): not cut.
  */
-export function launchCut(launch: Launcher | undefined, me: { pid: number; boot?: string }, alive: (pid: number) => boolean): boolean {
+export function launchCut(
+  launch: Launcher | undefined,
+  me: { pid: number; boot?: string },
+  alive: (pid: number) => boolean,
+): boolean {
   if (launch === undefined || launch.boot === me.boot) return false
   return launch.pid === me.pid || !alive(launch.pid)
 }
@@ -77,7 +85,8 @@ export function leftByFailedStart(facts: WorktreeFacts): boolean {
  * never a live one (a loop saved there and not stopped), nor a folder it does not know.
  */
 export function cleanVerdict(facts: WorktreeFacts): { remove: true } | { remove: false; why: string } {
-  if (facts.saved !== undefined && facts.saved.loop.phase !== "stopped") return { remove: false, why: "its loop is still running" }
+  if (facts.saved !== undefined && facts.saved.loop.phase !== "stopped")
+    return { remove: false, why: "its loop is still running" }
   switch (stageOf(facts)) {
     case "settled":
     case "unstarted":

@@ -32,7 +32,13 @@ export type MergeAction =
 export function mergeAction(f: MergeFacts): MergeAction {
   if (!f.ahead) return { kind: "nothing", reason: "the loop left no change to merge" }
   if (f.strategy === "none") return { kind: "keep", reason: "mergeStrategy is none" }
-  if (!f.onBaseBranch) return { kind: "keep", reason: f.baseBranch ? `the main work tree is no longer on ${f.baseBranch}` : "the worktree was made from a detached HEAD" }
+  if (!f.onBaseBranch)
+    return {
+      kind: "keep",
+      reason: f.baseBranch
+        ? `the main work tree is no longer on ${f.baseBranch}`
+        : "the worktree was made from a detached HEAD",
+    }
   if (f.strategy === "ff-or-branch") {
     if (!f.fastForward) return { kind: "keep", reason: `${f.baseBranch} has moved since the loop began` }
     if (!f.mainClean) return { kind: "keep", reason: "the main work tree has uncommitted changes" }

@@ -14,7 +14,11 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 
 /** Why `name` cannot name a worktree and its branch, or undefined when it can. */
 export function invalidName(name: string): string | undefined {
-  if (!NAME.test(name)) return `"${name}" is not a worktree name: use letters, digits, ".", "_" and "-" (at most 64, starting with a letter or digit)`
+  if (!NAME.test(name))
+    return (
+      `"${name}" is not a worktree name: use letters, digits, ".", "_" and "-" (at most 64, starting with a ` +
+      `letter or digit)`
+    )
   const refused = branchNameProblem(branchOf(name))
   if (refused) return `"${name}" is not a worktree name: git refuses it as a branch name (it ${refused})`
   return undefined
@@ -29,7 +33,8 @@ const REFUSED_CHARACTERS = new Set([" ", "~", "^", ":", "?", "*", "[", "\\"])
 export function refNameProblem(ref: string): string | undefined {
   if (ref === "@") return "is the single character @"
   if (!ref.includes("/")) return "has no slash"
-  if (ref.startsWith("/") || ref.endsWith("/") || ref.includes("//")) return "begins or ends with a slash, or has two in a row"
+  if (ref.startsWith("/") || ref.endsWith("/") || ref.includes("//"))
+    return "begins or ends with a slash, or has two in a row"
   if (ref.endsWith(".")) return "ends with a dot"
   if (ref.includes("..")) return "has two dots in a row"
   if (ref.includes("@{")) return "has @{"
@@ -46,7 +51,8 @@ export function refNameProblem(ref: string): string | undefined {
 }
 
 /** What `git check-ref-format --branch` refuses in a branch name, or undefined when it takes it. */
-export const branchNameProblem = (branch: string): string | undefined => (branch.startsWith("-") ? "begins with a dash" : refNameProblem(`refs/heads/${branch}`))
+export const branchNameProblem = (branch: string): string | undefined =>
+  branch.startsWith("-") ? "begins with a dash" : refNameProblem(`refs/heads/${branch}`)
 
 /**
  * After `--worktree`, a word is the worktree's name (not the task's first word) when it could only

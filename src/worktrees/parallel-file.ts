@@ -52,7 +52,8 @@ export type StoryWorktree = { settled: SettledWorktree } | { running: true } | {
 
 /**
  * Where the worktree `name` of `run` is: settled (merged and archived, or kept), still running, or
- * absent (its launch never happened, or stopped before worktree.json: the run recorded it, then OpenCode stopped). Only this run's
+ * absent (its launch never happened, or stopped before worktree.json: the run recorded it, then OpenCode stopped). Only
+ * this run's
  * own worktree or archive counts — an archive an earlier run left under the same name does not.
  */
 export async function storyWorktree(main: string, name: string, run: ParallelRun): Promise<StoryWorktree> {
@@ -60,7 +61,8 @@ export async function storyWorktree(main: string, name: string, run: ParallelRun
     const state = readWorktreeState(path)
     if (!state || !madeByRun(run, state)) continue
     const [saved] = await readNewestLoops(join(path, STATE_DIR, "loops"), 1)
-    if (stageOf({ state, saved }) === "settled" && state.merge) return { settled: { entry: { name, path, state, saved }, state, loop: saved?.loop, outcome: state.merge } }
+    if (stageOf({ state, saved }) === "settled" && state.merge)
+      return { settled: { entry: { name, path, state, saved }, state, loop: saved?.loop, outcome: state.merge } }
   }
   // A folder without a worktree.json: made, then OpenCode stopped before it was written — its start
   // is taken again (the new start removes it once git shows it holds nothing).

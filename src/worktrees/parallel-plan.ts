@@ -36,25 +36,39 @@ export class ParallelPlan {
   async start(plan: PlanState, parallel: number, fromSession: string, overrides: Partial<Settings>): Promise<RunStart> {
     const ctx = this.ctx()
     let result: RunStart | undefined
-    await ctx.runner.worktreeJobNow(`start of a parallel run of ${plan.file}`, locked(this.lock, (function* () {
-      result = yield* startRun(ctx, plan, parallel, fromSession, overrides)
-    })()))
+    await ctx.runner.worktreeJobNow(
+      `start of a parallel run of ${plan.file}`,
+      locked(
+        this.lock,
+        (function* () {
+          result = yield* startRun(ctx, plan, parallel, fromSession, overrides)
+        })(),
+      ),
+    )
     return result ?? { ok: false, error: "the parallel run's start did not finish (OpenCode's log says why)" }
   }
 
   /** A worktree loop's branch was settled: its story is done if its work reached the user's branch. */
   settled(settled: SettledWorktree): void {
-    this.step(`parallel run: worktree ${settled.entry.name} settled`, storyEnded(this.ctx(), settled.state, storyEnd(settled)))
+    this.step(
+      `parallel run: worktree ${settled.entry.name} settled`,
+      storyEnded(this.ctx(), settled.state, storyEnd(settled)),
+    )
   }
 
-  /** A story's worktree loop did not start there: the story failed, its place is free, and the run goes on (or ends). */
+  /**
+   * A story's worktree loop did not start there: the story failed, its place is free, and the run goes on (or ends).
+   */
   notStarted(state: WorktreeState, detail: string): void {
     this.step(`parallel run: worktree ${state.name} did not start`, storyEnded(this.ctx(), state, { failed: detail }))
   }
 
   /** After a restart of OpenCode: what happened to the run's stories meanwhile (resolves when taken up). */
   reconcile(): Promise<void> {
-    return this.ctx().runner.worktreeJobNow("parallel run: after a restart", locked(this.lock, reconcileRun(this.ctx())))
+    return this.ctx().runner.worktreeJobNow(
+      "parallel run: after a restart",
+      locked(this.lock, reconcileRun(this.ctx())),
+    )
   }
 
   private step(label: string, job: Job): void {

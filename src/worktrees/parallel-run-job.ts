@@ -20,15 +20,40 @@ export type StoryEnd = { done: Omit<StoryDone, "id"> } | { failed: string }
 
 /** What a settled worktree makes of its story: done if its work reached the user's branch. */
 export function storyEnd({ loop, outcome }: Pick<SettledWorktree, "loop" | "outcome">): StoryEnd {
-  const checks = loop?.snapshots.at(-1)?.checks.filter((c) => c.status === "passed").map((c) => c.name) ?? []
+  const checks =
+    loop?.snapshots
+      .at(-1)
+      ?.checks.filter((c) => c.status === "passed")
+      .map((c) => c.name) ?? []
   return reachedBranch(outcome) ? { done: { iteration: loop?.iteration ?? 0, checks } } : { failed: outcome.detail }
 }
 
 /** Starts a run: the stories started, or why none could. */
-export function* startRun(ctx: RalphContext, plan: PlanState, parallel: number, fromSession: string, overrides: Partial<Settings>): Job<RunStart> {
+export function* startRun(
+  ctx: RalphContext,
+  plan: PlanState,
+  parallel: number,
+  fromSession: string,
+  overrides: Partial<Settings>,
+): Job<RunStart> {
   const under = yield* io({ kind: "parallel-run" })
-  if (under) return { ok: false, error: `a parallel run of ${under.plan.file} is under way (${under.running.map((r) => r.story).join(", ") || "settling"}); /ralph-status shows it` }
-  const run: ParallelRun = { id: randomUUID(), plan, parallel, fromSession, startedAt: ctx.now(), running: [], failed: [], ...(Object.keys(overrides).length ? { overrides } : {}) }
+  if (under)
+    return {
+      ok: false,
+      error:
+        `a parallel run of ${under.plan.file} is under way ` +
+        `(${under.running.map((r) => r.story).join(", ") || "settling"}); /ralph-status shows it`,
+    }
+  const run: ParallelRun = {
+    id: randomUUID(),
+    plan,
+    parallel,
+    fromSession,
+    startedAt: ctx.now(),
+    running: [],
+    failed: [],
+    ...(Object.keys(overrides).length ? { overrides } : {}),
+  }
   const { started, full } = yield* startReady(ctx, run)
   if (started.length > 0) return { ok: true, started }
   yield* io({ kind: "parallel-record", run: undefined })
@@ -73,15 +98,18 @@ export function* reconcileRun(ctx: RalphContext): Job {
 /** A running story of this run has ended, done (marked in the plan file) or failed. */
 function* endStory(run: ParallelRun, state: WorktreeState, end: StoryEnd): Job {
   const story = state.story
-  if (!story || !madeByRun(run, state) || !run.running.some((r) => r.story === story && r.worktree === state.name)) return
+  if (!story || !madeByRun(run, state) || !run.running.some((r) => r.story === story && r.worktree === state.name))
+    return
   run.running = run.running.filter((r) => r.story !== story)
   if ("failed" in end) {
     run.failed.push({ story, reason: end.failed })
     return
   }
-  if (!run.plan.done.some((d) => d.id === story)) run.plan = { ...run.plan, done: [...run.plan.done, { id: story, ...end.done }] }
+  if (!run.plan.done.some((d) => d.id === story))
+    run.plan = { ...run.plan, done: [...run.plan.done, { id: story, ...end.done }] }
   const marked = yield* io({ kind: "parallel-mark", plan: run.plan })
-  if ("problem" in marked) yield* log("warn", `could not mark story ${story} done in ${run.plan.file}: ${marked.problem}`)
+  if ("problem" in marked)
+    yield* log("warn", `could not mark story ${story} done in ${run.plan.file}: ${marked.problem}`)
 }
 
 /**
@@ -94,7 +122,11 @@ function* startReady(ctx: RalphContext, run: ParallelRun): Job<{ started: string
   const started: string[] = []
   let full: string | undefined
   // A story that could not start leaves its place to the next: look again until none starts.
-  for (let ready = storiesToStart(run, settings.maxParallelLoops); ready.length > 0 && !full; ready = storiesToStart(run, settings.maxParallelLoops)) {
+  for (
+    let ready = storiesToStart(run, settings.maxParallelLoops);
+    ready.length > 0 && !full;
+    ready = storiesToStart(run, settings.maxParallelLoops)
+  ) {
     for (const story of ready) {
       const checks = [...settings.checks, ...story.checks]
       // Fast-forward cannot take two branches from one start: a parallel run merges (unless told none).
@@ -133,11 +165,24 @@ function* saveRun(run: ParallelRun): Job {
   yield* io({ kind: "parallel-record", run: undefined })
   const failed = run.failed.map((f) => [f.story, f.reason] as const)
   const left = run.plan.stories.length - run.plan.done.length
-  if (left === 0) yield { kind: "toast", notice: { variant: "success", title: "Ralph · plan done", message: `Every story of ${run.plan.file} is done and merged (${run.plan.stories.length}).` } }
+  if (left === 0)
+    yield {
+      kind: "toast",
+      notice: {
+        variant: "success",
+        title: "Ralph · plan done",
+        message: `Every story of ${run.plan.file} is done and merged (${run.plan.stories.length}).`,
+      },
+    }
   else
     yield {
       kind: "toast",
-      notice: { variant: "warning", title: "Ralph · plan stopped", message: `${left} of ${run.plan.stories.length} stories of ${run.plan.file} are not done: ${failed.map(([id, why]) => `${id}: ${why}`).join("; ") || "none could start"}.`, duration: 20_000 },
+      notice: {
+        variant: "warning",
+        title: "Ralph · plan stopped",
+        message: `${left} of ${run.plan.stories.length} stories of ${run.plan.file} are not done: ${failed.map(([id, why]) => `${id}: ${why}`).join("; ") || "none could start"}.`,
+        duration: 20_000,
+      },
     }
   yield* log("info", "parallel plan run ended", { plan: run.plan.file, done: run.plan.done.length, failed: run.failed })
 }

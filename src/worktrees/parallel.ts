@@ -15,13 +15,19 @@ const failedStory = z.object({ story: z.string(), reason: z.string() })
  */
 const byStory = <T extends z.ZodType>(item: T, field: "worktree" | "reason") =>
   z.preprocess(
-    (value) => (typeof value === "object" && value !== null && !Array.isArray(value) ? Object.entries(value).map(([story, text]) => ({ story, [field]: text })) : value),
+    (value) =>
+      typeof value === "object" && value !== null && !Array.isArray(value)
+        ? Object.entries(value).map(([story, text]) => ({ story, [field]: text }))
+        : value,
     z.array(item),
   )
 
 /** A parallel run of a plan, kept by the main instance in `.opencode/ralph-loop/parallel.json`. */
 export const parallelRunSchema = z.object({
-  /** This run, in each of its worktrees' worktree.json: a record of an earlier run is not this run's (none: a file from before). */
+  /**
+   * This run, in each of its worktrees' worktree.json: a record of an earlier run is not this run's (none: a file from
+   * before).
+   */
   id: z.string().optional(),
   plan: planStateSchema,
   /** Stories running at once at most. */
@@ -37,8 +43,14 @@ export const parallelRunSchema = z.object({
 })
 export type ParallelRun = z.infer<typeof parallelRunSchema>
 
-/** Whether a worktree (its worktree.json) was made by this run: an archive an earlier run left under the same name is not. */
-export function madeByRun(run: Pick<ParallelRun, "id" | "startedAt">, worktree: { run?: string | undefined; createdAt: number }): boolean {
+/**
+ * Whether a worktree (its worktree.json) was made by this run: an archive an earlier run left under the same name is
+ * not.
+ */
+export function madeByRun(
+  run: Pick<ParallelRun, "id" | "startedAt">,
+  worktree: { run?: string | undefined; createdAt: number },
+): boolean {
   // A run from before runs had ids: its worktrees were made after it started.
   return run.id !== undefined ? worktree.run === run.id : worktree.createdAt >= run.startedAt
 }
@@ -55,7 +67,9 @@ export function storiesToStart(run: ParallelRun, limit: number): Story[] {
 }
 
 /** Nothing runs and nothing can start: every story is done, or the rest wait on failed ones. */
-export const runOver = (run: ParallelRun): boolean => run.running.length === 0 && storiesToStart({ ...run, parallel: Number.MAX_SAFE_INTEGER }, Number.MAX_SAFE_INTEGER).length === 0
+export const runOver = (run: ParallelRun): boolean =>
+  run.running.length === 0 &&
+  storiesToStart({ ...run, parallel: Number.MAX_SAFE_INTEGER }, Number.MAX_SAFE_INTEGER).length === 0
 
 /** A story's worktree loop: one task, this story, told what the plan around it is. */
 export function storyTask(plan: PlanState, story: Story): string {
@@ -64,9 +78,12 @@ export function storyTask(plan: PlanState, story: Story): string {
     ...(story.description?.trim() ? ["", story.description.trim()] : []),
     "",
     "Acceptance criteria:",
-    ...(story.acceptanceCriteria.length ? story.acceptanceCriteria.map((c) => `- ${c}`) : ["- (none listed: the title and description say what is wanted)"]),
+    ...(story.acceptanceCriteria.length
+      ? story.acceptanceCriteria.map((c) => `- ${c}`)
+      : ["- (none listed: the title and description say what is wanted)"]),
     "",
-    `Other stories of the plan run in their own worktrees at the same time: work on this story only, and do not edit ${plan.file} (the plugin marks the story done there once your work is merged).`,
+    `Other stories of the plan run in their own worktrees at the same time: work on this story only, and do not ` +
+      `edit ${plan.file} (the plugin marks the story done there once your work is merged).`,
   ].join("\n")
 }
 
@@ -91,7 +108,10 @@ export function storyWorktreeName(id: string, stories: readonly Pick<Story, "id"
 /** An id as letters, digits, `.`, `_` and single `-`, without `..` or a separator at either end. */
 function slugOf(lower: string): string {
   // Cut before the replacing: an id may be long, and only its start is kept.
-  const kept = lower.slice(0, SLUG_LENGTH + 1).replace(/[^a-z0-9._]+/g, "-").replace(/\.{2,}/g, ".")
+  const kept = lower
+    .slice(0, SLUG_LENGTH + 1)
+    .replace(/[^a-z0-9._]+/g, "-")
+    .replace(/\.{2,}/g, ".")
   let start = 0
   let end = kept.length
   while (start < end && "-._".includes(kept[start] as string)) start += 1

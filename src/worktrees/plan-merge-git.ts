@@ -9,14 +9,28 @@ import { localName, type StoryBranchRef } from "./plan-merge.js"
 import { STORY_BRANCH_PREFIX } from "./story-branch.js"
 import { conflictsOf, mergeBranch } from "./worktree-git.js"
 
-/** Why merges cannot be made here (undefined: they can): no repository, no branch, a merge under way, or tracked changes. */
+/**
+ * Why merges cannot be made here (undefined: they can): no repository, no branch, a merge under way, or tracked
+ * changes.
+ */
 export async function mergeTreeProblem(directory: string): Promise<string | undefined> {
   const head = await git(directory, ["symbolic-ref", "-q", "--short", "HEAD"], { answers: [1] })
-  if (!head.ok) return /not a git repository/i.test(head.stderr) ? "the project is not in a git repository" : `git symbolic-ref: ${head.reason}`
+  if (!head.ok)
+    return /not a git repository/i.test(head.stderr)
+      ? "the project is not in a git repository"
+      : `git symbolic-ref: ${head.reason}`
   if (!head.stdout.trim()) return "HEAD is detached: check out the branch the stories are merged into"
-  if (await gitAsks(directory, ["rev-parse", "-q", "--verify", "MERGE_HEAD"])) return "a merge is under way: finish it (git commit) or abort it (git merge --abort) first"
-  const changed = (await gitText(directory, ["status", "--porcelain", "--untracked-files=no", "-z", "--no-renames"])).split("\0").filter(Boolean).map((line) => line.slice(3))
-  if (changed.length > 0) return `the work tree has uncommitted changes to tracked files (${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""}): commit them or put them aside first`
+  if (await gitAsks(directory, ["rev-parse", "-q", "--verify", "MERGE_HEAD"]))
+    return "a merge is under way: finish it (git commit) or abort it (git merge --abort) first"
+  const changed = (await gitText(directory, ["status", "--porcelain", "--untracked-files=no", "-z", "--no-renames"]))
+    .split("\0")
+    .filter(Boolean)
+    .map((line) => line.slice(3))
+  if (changed.length > 0)
+    return (
+      `the work tree has uncommitted changes to tracked files ` +
+      `(${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""}): commit them or put them aside first`
+    )
   return undefined
 }
 
@@ -32,24 +46,41 @@ export async function mergeToolProblem(directory: string): Promise<string | unde
 }
 
 /** The current branch's name. */
-export const currentBranchName = async (directory: string): Promise<string> => (await gitText(directory, ["symbolic-ref", "--short", "HEAD"])).trim()
+export const currentBranchName = async (directory: string): Promise<string> =>
+  (await gitText(directory, ["symbolic-ref", "--short", "HEAD"])).trim()
 
 /** The story branches to consider: those named (a missing one in `missing`), else every `ralph/story-*` found. */
-export async function storyBranchRefs(directory: string, named: readonly string[]): Promise<{ refs: StoryBranchRef[]; missing: string[] }> {
+export async function storyBranchRefs(
+  directory: string,
+  named: readonly string[],
+): Promise<{ refs: StoryBranchRef[]; missing: string[] }> {
   const refs: StoryBranchRef[] = []
   const missing: string[] = []
   if (named.length > 0) {
     for (const name of named) {
       // --end-of-options: a name that begins with a dash is a name.
-      const found = await git(directory, ["rev-parse", "-q", "--verify", "--end-of-options", `${name}^{commit}`], { answers: [1] })
+      const found = await git(directory, ["rev-parse", "-q", "--verify", "--end-of-options", `${name}^{commit}`], {
+        answers: [1],
+      })
       if (!found.ok) throw new Error(`git rev-parse: ${found.reason}`)
       if (!found.stdout.trim()) missing.push(name)
       else refs.push({ name, merged: await merged(directory, name), named: true })
     }
     return { refs, missing }
   }
-  const listed = (await gitText(directory, ["for-each-ref", "--format=%(refname)", `refs/heads/${STORY_BRANCH_PREFIX}*`, `refs/remotes/*/${STORY_BRANCH_PREFIX}*`])).split("\n").filter(Boolean)
-  const local = new Set(listed.filter((ref) => ref.startsWith("refs/heads/")).map((ref) => ref.slice("refs/heads/".length)))
+  const listed = (
+    await gitText(directory, [
+      "for-each-ref",
+      "--format=%(refname)",
+      `refs/heads/${STORY_BRANCH_PREFIX}*`,
+      `refs/remotes/*/${STORY_BRANCH_PREFIX}*`,
+    ])
+  )
+    .split("\n")
+    .filter(Boolean)
+  const local = new Set(
+    listed.filter((ref) => ref.startsWith("refs/heads/")).map((ref) => ref.slice("refs/heads/".length)),
+  )
   for (const ref of listed) {
     const name = ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref.slice("refs/remotes/".length)
     if (ref.startsWith("refs/remotes/") && local.has(localName(name))) continue
@@ -58,11 +89,14 @@ export async function storyBranchRefs(directory: string, named: readonly string[
   return { refs, missing }
 }
 
-const merged = (directory: string, name: string): Promise<boolean> => gitAsks(directory, ["merge-base", "--is-ancestor", "--end-of-options", name, "HEAD"])
+const merged = (directory: string, name: string): Promise<boolean> =>
+  gitAsks(directory, ["merge-base", "--is-ancestor", "--end-of-options", name, "HEAD"])
 
 export type BranchMerge = { merged: true } | { conflict: string[] } | { failed: string }
 
-/** Merges `branch` into the current branch with a merge commit; a conflict is found first and nothing is merged then. */
+/**
+ * Merges `branch` into the current branch with a merge commit; a conflict is found first and nothing is merged then.
+ */
 export async function mergeStoryBranch(directory: string, branch: string, message: string): Promise<BranchMerge> {
   const conflicts = await conflictsOf(directory, branch)
   if (conflicts.length > 0) return { conflict: conflicts }
@@ -71,7 +105,8 @@ export async function mergeStoryBranch(directory: string, branch: string, messag
     return { merged: true }
   } catch (error) {
     // A hook or anything else that stopped git mid-merge: the tree goes back to where it was.
-    if (await gitAsks(directory, ["rev-parse", "-q", "--verify", "MERGE_HEAD"])) await gitText(directory, ["merge", "--abort"])
+    if (await gitAsks(directory, ["rev-parse", "-q", "--verify", "MERGE_HEAD"]))
+      await gitText(directory, ["merge", "--abort"])
     return { failed: error instanceof Error ? error.message : String(error) }
   }
 }

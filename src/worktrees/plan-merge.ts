@@ -30,34 +30,63 @@ export function localName(name: string): string {
 }
 
 /** What to do with each branch, the merges in the plan's work order. */
-export function mergeSteps(stories: readonly Story[], done: ReadonlySet<string>, branches: readonly StoryBranchRef[]): MergeStep[] {
-  const order = new Map([...stories.filter((s) => done.has(s.id)), ...workOrder(stories, done)].map((s, i) => [s.id, i]))
+export function mergeSteps(
+  stories: readonly Story[],
+  done: ReadonlySet<string>,
+  branches: readonly StoryBranchRef[],
+): MergeStep[] {
+  const order = new Map(
+    [...stories.filter((s) => done.has(s.id)), ...workOrder(stories, done)].map((s, i) => [s.id, i]),
+  )
   const steps: Array<{ step: MergeStep; rank: number }> = []
   const taken = new Set<string>()
   for (const branch of branches) {
     const story = storyOfBranch(localName(branch.name), stories)
     if (story === undefined) {
-      steps.push({ step: { kind: "refuse", branch: branch.name, reason: "it is no story's branch in this plan" }, rank: -1 })
+      steps.push({
+        step: { kind: "refuse", branch: branch.name, reason: "it is no story's branch in this plan" },
+        rank: -1,
+      })
       continue
     }
     if (taken.has(story)) {
-      steps.push({ step: { kind: "skip", branch: branch.name, reason: `another branch of story ${story} is merged in this run` }, rank: -1 })
+      steps.push({
+        step: { kind: "skip", branch: branch.name, reason: `another branch of story ${story} is merged in this run` },
+        rank: -1,
+      })
       continue
     }
     taken.add(story)
     const rank = order.get(story) ?? 0
     if (branch.merged) {
       if (!done.has(story)) steps.push({ step: { kind: "mark", branch: branch.name, story }, rank })
-      else if (branch.named) steps.push({ step: { kind: "skip", branch: branch.name, reason: `it is merged already and story ${story} is done` }, rank })
+      else if (branch.named)
+        steps.push({
+          step: { kind: "skip", branch: branch.name, reason: `it is merged already and story ${story} is done` },
+          rank,
+        })
     } else if (done.has(story) && !branch.named) {
-      steps.push({ step: { kind: "skip", branch: branch.name, reason: `story ${story} is done in the plan already (name the branch to merge it all the same)` }, rank })
+      steps.push({
+        step: {
+          kind: "skip",
+          branch: branch.name,
+          reason: `story ${story} is done in the plan already (name the branch to merge it all the same)`,
+        },
+        rank,
+      })
     } else steps.push({ step: { kind: "merge", branch: branch.name, story }, rank })
   }
   return steps.sort((a, b) => a.rank - b.rank).map((s) => s.step)
 }
 
 /** The stories ready after the merges that were not ready before. */
-export function becameReady(stories: readonly Story[], before: ReadonlySet<string>, after: ReadonlySet<string>): string[] {
+export function becameReady(
+  stories: readonly Story[],
+  before: ReadonlySet<string>,
+  after: ReadonlySet<string>,
+): string[] {
   const was = new Set(readyStories(stories, before).map((s) => s.id))
-  return readyStories(stories, after).map((s) => s.id).filter((id) => !was.has(id))
+  return readyStories(stories, after)
+    .map((s) => s.id)
+    .filter((id) => !was.has(id))
 }

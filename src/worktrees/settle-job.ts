@@ -18,14 +18,34 @@ export interface EndedWorktree {
 }
 
 /** Whether the loop's work is in the user's branch (or there was none): only then is its worktree removed. */
-export const reachedBranch = (outcome: MergeOutcome): boolean => outcome.result === "merged" || outcome.result === "fast-forwarded" || outcome.result === "nothing"
+export const reachedBranch = (outcome: MergeOutcome): boolean =>
+  outcome.result === "merged" || outcome.result === "fast-forwarded" || outcome.result === "nothing"
 
-export function* settleWorktree(ended: EndedWorktree, onSettled: (settled: SettledWorktree) => void): Job<MergeOutcome> {
+export function* settleWorktree(
+  ended: EndedWorktree,
+  onSettled: (settled: SettledWorktree) => void,
+): Job<MergeOutcome> {
   const { entry, state, loop } = ended
-  const outcome = loop.stopReason === "completed" ? yield* mergeBack(ended) : yield* record(entry.path, state, kept(state, `the loop stopped (${loop.stopReason ?? "?"}) without completing`))
+  const outcome =
+    loop.stopReason === "completed"
+      ? yield* mergeBack(ended)
+      : yield* record(entry.path, state, kept(state, `the loop stopped (${loop.stopReason ?? "?"}) without completing`))
   yield* log("info", `worktree ${entry.name}: ${outcome.result}`, { worktree: entry.path, detail: outcome.detail })
-  const variant = outcome.result === "conflict" || outcome.result === "failed" ? "error" : outcome.result === "kept" ? "warning" : "success"
-  yield { kind: "toast", notice: { variant, title: `Ralph · worktree ${entry.name}`, message: outcome.detail, ...(variant === "success" ? {} : { duration: 15_000 }) } }
+  const variant =
+    outcome.result === "conflict" || outcome.result === "failed"
+      ? "error"
+      : outcome.result === "kept"
+        ? "warning"
+        : "success"
+  yield {
+    kind: "toast",
+    notice: {
+      variant,
+      title: `Ralph · worktree ${entry.name}`,
+      message: outcome.detail,
+      ...(variant === "success" ? {} : { duration: 15_000 }),
+    },
+  }
   onSettled({ entry, state, loop, outcome })
   return outcome
 }
@@ -38,8 +58,16 @@ function* mergeBack({ entry, state, loop }: EndedWorktree): Job<MergeOutcome> {
     const action = mergeAction(yield* io({ kind: "worktree-merge-facts", state }))
     merged = yield* perform(action, state, title)
   } catch (error) {
-    yield { kind: "log", level: "warn", message: `worktree ${entry.name}: could not merge ${state.branch}: ${String(error)}`, cause: error }
-    return yield* record(entry.path, state, { result: "failed", detail: `could not merge ${state.branch}: ${messageOf(error)}; the worktree and its branch are kept (${mergeHint(state.branch)})` })
+    yield {
+      kind: "log",
+      level: "warn",
+      message: `worktree ${entry.name}: could not merge ${state.branch}: ${String(error)}`,
+      cause: error,
+    }
+    return yield* record(entry.path, state, {
+      result: "failed",
+      detail: `could not merge ${state.branch}: ${messageOf(error)}; the worktree and its branch are kept (${mergeHint(state.branch)})`,
+    })
   }
   if (!reachedBranch(merged)) return yield* record(entry.path, state, merged)
   // The merge is done from here on: what fails now is said as such, never as a failed merge.
@@ -48,13 +76,22 @@ function* mergeBack({ entry, state, loop }: EndedWorktree): Job<MergeOutcome> {
   try {
     archive = yield* io({ kind: "worktree-archive", name: entry.name, path: entry.path })
   } catch (error) {
-    return yield* record(entry.path, state, { ...merged, detail: `${done}; the loop's files could not be archived (${messageOf(error)}), so the worktree is kept: ralph-loop clean removes it` })
+    return yield* record(entry.path, state, {
+      ...merged,
+      detail:
+        `${done}; the loop's files could not be archived (${messageOf(error)}), so the worktree is kept: ` +
+        `ralph-loop clean removes it`,
+    })
   }
   const removed = { ...merged, removed: true }
   yield* record(archive, state, removed)
   const removal = yield* io({ kind: "worktree-remove", name: entry.name, path: entry.path })
   if ("removed" in removal) return removed
-  const outcome = { ...merged, removed: removal.folderGone, detail: `${done}; the worktree could not be removed (${removal.problem}): ralph-loop clean removes it` }
+  const outcome = {
+    ...merged,
+    removed: removal.folderGone,
+    detail: `${done}; the worktree could not be removed (${removal.problem}): ralph-loop clean removes it`,
+  }
   yield* record(archive, state, outcome)
   if (!removal.folderGone) yield* record(entry.path, state, outcome)
   return outcome
@@ -70,7 +107,13 @@ function* perform(action: MergeAction, state: WorktreeState, title: string): Job
       yield* io({ kind: "worktree-merge", state, how: "merge", message: `Merge ${state.branch}: ${title}` })
       return { result: "merged", detail: `${state.branch} merged into ${base}; the worktree is removed` }
     case "conflict":
-      return { result: "conflict", files: [...action.files], detail: `merging ${state.branch} into ${base} would conflict in ${action.files.join(", ")}; the worktree and its branch are kept (${mergeHint(state.branch)})` }
+      return {
+        result: "conflict",
+        files: [...action.files],
+        detail:
+          `merging ${state.branch} into ${base} would conflict in ${action.files.join(", ")}; the worktree ` +
+          `and its branch are kept (${mergeHint(state.branch)})`,
+      }
     case "keep":
       return kept(state, action.reason)
     case "nothing":
@@ -84,6 +127,9 @@ function* record(directory: string, state: WorktreeState, outcome: MergeOutcome)
   return outcome
 }
 
-const kept = (state: WorktreeState, reason: string): MergeOutcome => ({ result: "kept", detail: `${reason}; the worktree and its branch ${state.branch} are kept (${mergeHint(state.branch)})` })
+const kept = (state: WorktreeState, reason: string): MergeOutcome => ({
+  result: "kept",
+  detail: `${reason}; the worktree and its branch ${state.branch} are kept (${mergeHint(state.branch)})`,
+})
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))

@@ -15,12 +15,21 @@ export interface SharedFilesFolder {
   problem?: string
 }
 
-export async function sharedFilesFolder(directory: string, worktree: WorktreeState | undefined): Promise<SharedFilesFolder> {
+export async function sharedFilesFolder(
+  directory: string,
+  worktree: WorktreeState | undefined,
+): Promise<SharedFilesFolder> {
   if (!worktree) return { directory }
   const main = worktree.mainDirectory
-  const own = (why: string): SharedFilesFolder => ({ directory, problem: `this worktree keeps its own project memory and progress log: its project ${main} ${why}` })
+  const own = (why: string): SharedFilesFolder => ({
+    directory,
+    problem: `this worktree keeps its own project memory and progress log: its project ${main} ${why}`,
+  })
   if (!isAbsolute(main)) return own("is not an absolute path")
-  const [expected, actual] = await Promise.all([realpath(worktreePath(main, worktree.name)).catch(() => undefined), realpath(directory).catch(() => undefined)])
+  const [expected, actual] = await Promise.all([
+    realpath(worktreePath(main, worktree.name)).catch(() => undefined),
+    realpath(directory).catch(() => undefined),
+  ])
   if (expected === undefined) return own(`cannot be read, or has no worktree ${worktree.name}`)
   if (expected !== actual) return own(`has another folder as its worktree ${worktree.name}`)
   // The project's own spelling of its path (what its instance was given): the file queues match it.

@@ -17,12 +17,15 @@ const shorten = (text: string, max: number) => {
 
 function loopPart(loop: Loop | undefined): string {
   if (!loop) return "starting"
-  if (loop.phase === "stopped") return `${loop.stopReason ?? "stopped"} after ${loop.iteration} iteration${loop.iteration === 1 ? "" : "s"}`
+  if (loop.phase === "stopped")
+    return `${loop.stopReason ?? "stopped"} after ${loop.iteration} iteration${loop.iteration === 1 ? "" : "s"}`
   return `${loop.phase} · iteration ${loop.iteration} of ${maxIterations(loop)}`
 }
 
 export function worktreeLine({ name, state, loop }: WorktreeView): string {
-  const merge = state?.merge ? ` · ${state.merge.result}${state.merge.files?.length ? ` (${state.merge.files.join(", ")})` : ""}` : ""
+  const merge = state?.merge
+    ? ` · ${state.merge.result}${state.merge.files?.length ? ` (${state.merge.files.join(", ")})` : ""}`
+    : ""
   const story = state?.story ? ` · story ${state.story}` : ""
   return `- ${name} · ${state?.branch ?? "no worktree.json"} · ${loopPart(loop)}${merge}${story}${loop ? ` · ${shorten(loop.task, 40)}` : ""}`
 }
@@ -38,7 +41,8 @@ export function parallelLines(run: ParallelRun | undefined): string[] {
   const settled = new Set([...running, ...failed.map(([id]) => id), ...run.plan.done.map((d) => d.id)])
   const waiting = run.plan.stories.filter((s) => !settled.has(s.id)).map((s) => s.id)
   return [
-    `Parallel run of ${run.plan.file}: ${run.plan.done.length} of ${run.plan.stories.length} stories done, up to ${run.parallel} at once.`,
+    `Parallel run of ${run.plan.file}: ${run.plan.done.length} of ${run.plan.stories.length} stories done, up to ` +
+      `${run.parallel} at once.`,
     ...(running.length ? [`  running: ${running.join(", ")}`] : []),
     ...(waiting.length ? [`  waiting: ${waiting.join(", ")}`] : []),
     ...(failed.length ? [`  not merged: ${failed.map(([id, why]) => `${id} (${why})`).join("; ")}`] : []),

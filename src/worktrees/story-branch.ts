@@ -9,7 +9,8 @@ import type { Story } from "../plan/plan.js"
 /** Every story branch begins with this (`plan merge` takes these by default). */
 export const STORY_BRANCH_PREFIX = "ralph/story-"
 
-export const storyBranch = (id: string, stories: readonly Pick<Story, "id">[]): string => branchOf(storyWorktreeName(id, stories))
+export const storyBranch = (id: string, stories: readonly Pick<Story, "id">[]): string =>
+  branchOf(storyWorktreeName(id, stories))
 
 /** The story of the plan whose branch `branch` is, if any. */
 export const storyOfBranch = (branch: string, stories: readonly Pick<Story, "id">[]): string | undefined =>

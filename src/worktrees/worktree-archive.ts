@@ -17,7 +17,11 @@ export { MERGED_DIR }
 export const archiveDir = (main: string, name: string): string => join(main, MERGED_DIR, name)
 
 /** `20250106T090000Z`: a folder-name-safe time ("@" is never part of a worktree name). */
-const stamp = (at: number): string => new Date(at).toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")
+const stamp = (at: number): string =>
+  new Date(at)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z")
 
 async function copied(source: string): Promise<boolean> {
   if (basename(source) === "node_modules") return false
@@ -25,8 +29,16 @@ async function copied(source: string): Promise<boolean> {
   return info !== undefined && (info.isFile() || info.isDirectory() || info.isSymbolicLink())
 }
 
-/** Copies the worktree's `.opencode/` into a fresh `merged/<NAME>/.opencode/` (throws when it cannot); the archive's folder. */
-export async function archiveWorktreeFiles(main: string, name: string, worktree: string, now: number = Date.now()): Promise<string> {
+/**
+ * Copies the worktree's `.opencode/` into a fresh `merged/<NAME>/.opencode/` (throws when it cannot); the archive's
+ * folder.
+ */
+export async function archiveWorktreeFiles(
+  main: string,
+  name: string,
+  worktree: string,
+  now: number = Date.now(),
+): Promise<string> {
   const archive = archiveDir(main, name)
   if (existsSync(archive)) {
     let aside = `${archive}@${stamp(now)}`
@@ -34,6 +46,10 @@ export async function archiveWorktreeFiles(main: string, name: string, worktree:
     await rename(archive, aside)
   }
   await mkdir(archive, { recursive: true })
-  await cp(join(worktree, OPENCODE_DIR), join(archive, OPENCODE_DIR), { recursive: true, verbatimSymlinks: true, filter: copied })
+  await cp(join(worktree, OPENCODE_DIR), join(archive, OPENCODE_DIR), {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: copied,
+  })
   return archive
 }

@@ -13,7 +13,8 @@ import { OPENCODE_FILES, SETTINGS_FILES } from "../config/files.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
 import { OVERRIDES_FILE, withWorktreeOverrides } from "./opencode-overrides.js"
 
-const present = (dir: string, names: readonly string[]): string | undefined => names.find((name) => existsSync(join(dir, name)))
+const present = (dir: string, names: readonly string[]): string | undefined =>
+  names.find((name) => existsSync(join(dir, name)))
 
 export async function prepareWorktreeConfig(main: string, worktree: string): Promise<void> {
   const from = join(main, OPENCODE_DIR)
@@ -24,7 +25,8 @@ export async function prepareWorktreeConfig(main: string, worktree: string): Pro
   let written: string | undefined
   if (!present(worktree, OPENCODE_FILES) && !own) {
     const config = present(from, OPENCODE_FILES) ?? present(main, OPENCODE_FILES)
-    if (config) await copyFile(present(from, OPENCODE_FILES) ? join(from, config) : join(main, config), join(to, config))
+    if (config)
+      await copyFile(present(from, OPENCODE_FILES) ? join(from, config) : join(main, config), join(to, config))
     written = config
   }
   // Only into a file of the plugin's own: one beside a committed `.opencode/` config would hide that
@@ -38,7 +40,8 @@ export async function prepareWorktreeConfig(main: string, worktree: string): Pro
   if (settings && !present(to, SETTINGS_FILES)) await copyFile(join(from, settings), join(to, settings))
   // OpenCode skips its install where node_modules exists and the lock lists package.json's dependencies.
   if (existsSync(join(from, "node_modules")) && !existsSync(join(to, "node_modules"))) {
-    for (const file of ["package.json", "package-lock.json"]) if (existsSync(join(from, file))) await copyFile(join(from, file), join(to, file))
+    for (const file of ["package.json", "package-lock.json"])
+      if (existsSync(join(from, file))) await copyFile(join(from, file), join(to, file))
     await symlink(join(from, "node_modules"), join(to, "node_modules"), "dir")
   }
 }

@@ -15,7 +15,8 @@ import { requireMergeTree } from "../git/version.js"
 /** The work tree without the loop's own files. */
 const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
 
-const git = (directory: string, args: readonly string[], env: Record<string, string> = {}): Promise<string> => gitText(directory, args, { env })
+const git = (directory: string, args: readonly string[], env: Record<string, string> = {}): Promise<string> =>
+  gitText(directory, args, { env })
 
 /**
  * A change of the repository's list of worktrees, one at a time in this process (every instance of
@@ -24,7 +25,8 @@ const git = (directory: string, args: readonly string[], env: Record<string, str
  * empty) makes it fail — "fatal: failed to read .git/worktrees/<other>/commondir: Success" — which
  * a parallel run's worktrees made side by side met.
  */
-const worktreeListChange = <T>(main: string, change: () => Promise<T>): Promise<T> => inFileQueue(join(main, ".git", "worktrees"), change)
+const worktreeListChange = <T>(main: string, change: () => Promise<T>): Promise<T> =>
+  inFileQueue(join(main, ".git", "worktrees"), change)
 
 /** What git answers (exit 0 or 1) to a yes/no question; a failure throws. */
 const succeeds = (directory: string, args: readonly string[]): Promise<boolean> => gitAsks(directory, args)
@@ -40,7 +42,12 @@ async function currentBranch(directory: string): Promise<string | undefined> {
 export async function identity(directory: string): Promise<Record<string, string>> {
   const email = await runGit(directory, ["config", "user.email"])
   if (email.ok && email.stdout.trim()) return {}
-  return { GIT_AUTHOR_NAME: "ralph-loop", GIT_AUTHOR_EMAIL: "ralph-loop@localhost", GIT_COMMITTER_NAME: "ralph-loop", GIT_COMMITTER_EMAIL: "ralph-loop@localhost" }
+  return {
+    GIT_AUTHOR_NAME: "ralph-loop",
+    GIT_AUTHOR_EMAIL: "ralph-loop@localhost",
+    GIT_COMMITTER_NAME: "ralph-loop",
+    GIT_COMMITTER_EMAIL: "ralph-loop@localhost",
+  }
 }
 
 export class WorktreeError extends Error {}
@@ -56,15 +63,24 @@ export async function createWorktree(
   withChanges: boolean,
   made?: (made: { path: string; base: WorktreeState["base"] }) => Promise<void>,
 ): Promise<{ path: string; base: WorktreeState["base"] }> {
-  const top = await git(directory, ["rev-parse", "--show-toplevel"]).then((out) => out.trim(), () => undefined)
+  const top = await git(directory, ["rev-parse", "--show-toplevel"]).then(
+    (out) => out.trim(),
+    () => undefined,
+  )
   if (!top) throw new WorktreeError("the project is not a git repository")
   if ((await realFolder(top)) !== (await realFolder(directory))) {
     throw new WorktreeError(`worktree loops run from the repository's top folder (${top})`)
   }
-  const commit = await git(directory, ["rev-parse", "--verify", "-q", "HEAD"]).then((out) => out.trim(), () => undefined)
+  const commit = await git(directory, ["rev-parse", "--verify", "-q", "HEAD"]).then(
+    (out) => out.trim(),
+    () => undefined,
+  )
   if (!commit) throw new WorktreeError("the repository has no commit yet to branch from")
   const branch = branchOf(name)
-  if (await succeeds(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])) throw new WorktreeError(`the branch ${branch} exists already; choose another name (or delete it: git branch -D ${branch})`)
+  if (await succeeds(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`]))
+    throw new WorktreeError(
+      `the branch ${branch} exists already; choose another name (or delete it: git branch -D ${branch})`,
+    )
   const path = worktreePath(directory, name)
   const baseBranch = await currentBranch(directory)
   const tree = withChanges ? await workTreeSnapshot(directory) : undefined
@@ -93,13 +109,26 @@ export async function mergeFacts(state: WorktreeState, strategy: MergeStrategy):
   const fastForward = await succeeds(main, ["merge-base", "--is-ancestor", "HEAD", state.branch])
   const mainClean = (await git(main, ["status", "--porcelain", ...WORK])).trim() === ""
   const conflicts = strategy === "merge" && ahead && onBaseBranch ? await conflictsOf(main, state.branch) : []
-  return { strategy, branch: state.branch, ahead, onBaseBranch, baseBranch: state.base.branch, fastForward, mainClean, conflicts }
+  return {
+    strategy,
+    branch: state.branch,
+    ahead,
+    onBaseBranch,
+    baseBranch: state.base.branch,
+    fastForward,
+    mainClean,
+    conflicts,
+  }
 }
 
 /** The files a merge of `branch` into HEAD would leave in conflict, found without touching the work tree. */
 export async function conflictsOf(main: string, branch: string): Promise<string[]> {
   await requireMergeTree(main)
-  const result = await runGit(main, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "HEAD", branch], { answers: [1] })
+  const result = await runGit(
+    main,
+    ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "HEAD", branch],
+    { answers: [1] },
+  )
   if (!result.ok) throw new Error(`git merge-tree: ${result.reason}`)
   if (result.code === 0) return []
   // -z: the tree's id, then each conflicted file, NUL-terminated.
@@ -143,10 +172,17 @@ async function uncommittedInTheWay(main: string, branch: string): Promise<string
   // Changed in the work tree (the index is HEAD's), or untracked where the merge puts a file.
   const changed = new Set((await git(main, ["diff", "--name-only", "--no-renames", "-z"])).split("\0"))
   const found: string[] = []
-  const there = (path: string) => lstat(join(main, path)).then(() => true, () => false)
+  const there = (path: string) =>
+    lstat(join(main, path)).then(
+      () => true,
+      () => false,
+    )
   for (const { path, added } of written) if (changed.has(path) || (added && (await there(path)))) found.push(path)
   if (found.length === 0) return undefined
-  return `your uncommitted ${found.slice(0, 10).join(", ")}${found.length > 10 ? ", …" : ""} ${found.length === 1 ? "is" : "are"} in its way`
+  return (
+    `your uncommitted ${found.slice(0, 10).join(", ")}${found.length > 10 ? ", …" : ""} ` +
+    `${found.length === 1 ? "is" : "are"} in its way`
+  )
 }
 
 /** Removes the worktree folder and its branch, once merged (`git branch -d` refuses an unmerged one). */
@@ -164,25 +200,35 @@ export async function removeWorktree(main: string, name: string, force = false):
  * own (it is still at `base`, or your branch has every commit of it), and its folder holds no file
  * beyond that commit, ignored ones included (the plugin's `.opencode/` aside). What stops it: why.
  */
-export async function reclaimWorktree(main: string, name: string, base: string | undefined): Promise<{ ok: true } | { ok: false; why: string }> {
+export async function reclaimWorktree(
+  main: string,
+  name: string,
+  base: string | undefined,
+): Promise<{ ok: true } | { ok: false; why: string }> {
   try {
     const branch = branchOf(name)
     const listed = (await listWorktreeFolders(main)).find((w) => w.name === name)
     if (!listed) return { ok: false, why: "git does not list it as a worktree" }
     if (listed.branch !== branch) return { ok: false, why: `it is not on its branch ${branch}` }
     const tip = (await git(main, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])).trim()
-    if (tip !== base && (await unmergedCommits(main, branch)) > 0) return { ok: false, why: `its branch ${branch} has commits of its own` }
+    if (tip !== base && (await unmergedCommits(main, branch)) > 0)
+      return { ok: false, why: `its branch ${branch} has commits of its own` }
     const files = await git(listed.path, ["status", "--porcelain", "-z", "--ignored", "--untracked-files=all", ...WORK])
     if (files !== "") return { ok: false, why: "it holds files that are not in its commit" }
     await worktreeListChange(main, () => git(main, ["worktree", "remove", "--force", listed.path]))
     await worktreeListChange(main, () => git(main, ["branch", "-D", branch]))
     return { ok: true }
   } catch (error) {
-    return { ok: false, why: `git could not tell whether it holds work (${error instanceof Error ? error.message : String(error)})` }
+    return {
+      ok: false,
+      why: `git could not tell whether it holds work (${error instanceof Error ? error.message : String(error)})`,
+    }
   }
 }
 
-/** Commits on the worktree's branch that its base branch (or HEAD) does not have; a git failure throws (never "none"). */
+/**
+ * Commits on the worktree's branch that its base branch (or HEAD) does not have; a git failure throws (never "none").
+ */
 export async function unmergedCommits(main: string, branch: string): Promise<number> {
   const count = Number((await git(main, ["rev-list", "--count", `HEAD..${branch}`])).trim())
   if (!Number.isInteger(count)) throw new Error(`git rev-list: no count for ${branch}`)
@@ -196,7 +242,10 @@ export async function unmergedCommits(main: string, branch: string): Promise<num
  */
 export async function worktreeUncommitted(worktree: string): Promise<string[]> {
   const out = await git(worktree, ["status", "--porcelain", "-z", "--ignored", "--no-renames", ...WORK])
-  return out.split("\0").filter(Boolean).map((entry) => entry.slice(3))
+  return out
+    .split("\0")
+    .filter(Boolean)
+    .map((entry) => entry.slice(3))
 }
 
 /** Whether the worktree holds anything beyond its commit (worktreeUncommitted); a git failure throws. */
@@ -207,7 +256,9 @@ export const worktreeDirty = async (worktree: string): Promise<boolean> =>
 const realFolder = (path: string): Promise<string> => realpath(path).catch(() => resolve(path))
 
 /** The worktrees of the repository under `.opencode/ralph-loop/worktrees/`, by name. */
-export async function listWorktreeFolders(main: string): Promise<Array<{ name: string; path: string; branch?: string }>> {
+export async function listWorktreeFolders(
+  main: string,
+): Promise<Array<{ name: string; path: string; branch?: string }>> {
   const listed = await runGit(main, ["worktree", "list", "--porcelain"])
   if (notARepository(listed)) return []
   if (!listed.ok) throw new Error(`git worktree list: ${listed.reason}`)

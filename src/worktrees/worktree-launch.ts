@@ -29,7 +29,11 @@ export async function makeWorktreeLoop(
     const session = await api.createSessionIn(path, ask.title)
     return { ok: true, state, path, sessionID: session.id }
   } catch (error) {
-    if (!made) return { ok: false, error: error instanceof WorktreeError ? error.message : `could not make the worktree: ${String(error)}` }
+    if (!made)
+      return {
+        ok: false,
+        error: error instanceof WorktreeError ? error.message : `could not make the worktree: ${String(error)}`,
+      }
     // The worktree is there, its loop is not: recorded as failed, so it no longer counts as running.
     const detail = `the loop could not be started in the worktree ${name}: ${String(error)}`
     await writeWorktreeState(made.path, { ...made.state, merge: { result: "failed", detail } }).catch(() => undefined)

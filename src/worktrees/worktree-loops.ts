@@ -34,10 +34,17 @@ function processRuns(pid: number): boolean {
  * `me`: the main instance that asks (its token tells its own launches from a restarted one's); the
  * `ralph-loop` command has none, and sees a launch cut when its process is gone.
  */
-export async function readWorktrees(main: string, me: { pid: number; boot?: string } = { pid: process.pid }): Promise<WorktreeEntry[]> {
+export async function readWorktrees(
+  main: string,
+  me: { pid: number; boot?: string } = { pid: process.pid },
+): Promise<WorktreeEntry[]> {
   const root = join(main, WORKTREES_DIR)
   const names = await readdir(root, { withFileTypes: true }).then(
-    (entries) => entries.filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name).sort(),
+    (entries) =>
+      entries
+        .filter((e) => e.isDirectory() && !e.name.startsWith("."))
+        .map((e) => e.name)
+        .sort(),
     () => [],
   )
   return Promise.all(

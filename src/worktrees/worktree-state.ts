@@ -34,10 +34,15 @@ export const worktreeStateSchema = z.object({
   fromSession: z.string().optional(),
   /** A story of a parallel plan run (`/ralph --prd --parallel N`): the main instance marks it done. */
   story: z.string().optional(),
-  /** The parallel run that made it (its id): an earlier run's worktree or archive of the same name is not this run's. */
+  /**
+   * The parallel run that made it (its id): an earlier run's worktree or archive of the same name is not this run's.
+   */
   run: z.string().optional(),
   createdAt: z.number(),
-  /** Who launched it, written as the worktree is made: a launch whose launcher is gone before the loop was saved was cut. */
+  /**
+   * Who launched it, written as the worktree is made: a launch whose launcher is gone before the loop was saved was
+   * cut.
+   */
   launch: launcherSchema.optional(),
   /** The flags of the /ralph that made it (settings for the loop), applied by the worktree's instance. */
   overrides: z.record(z.string(), z.unknown()).optional(),

@@ -88,7 +88,10 @@ export class WorktreeWatch {
     }
   }
 
-  /** A call into the worktree's directory starts its OpenCode instance, whose plugin takes its loop back (a job: its call is an effect). */
+  /**
+   * A call into the worktree's directory starts its OpenCode instance, whose plugin takes its loop back (a job: its
+   * call is an effect).
+   */
   private wake(entry: WorktreeEntry): void {
     if (!entry.saved || this.woken.has(entry.name)) return
     this.woken.add(entry.name)
@@ -102,13 +105,16 @@ export class WorktreeWatch {
     const { settling } = this
     settling.add(entry.name)
     const job = startCut(this.ctx(), entry.path, state)
-    this.ctx().runner.worktreeJob(`failed start of the worktree ${entry.name}`, (function* () {
-      try {
-        yield* job
-      } finally {
-        settling.delete(entry.name)
-      }
-    })())
+    this.ctx().runner.worktreeJob(
+      `failed start of the worktree ${entry.name}`,
+      (function* () {
+        try {
+          yield* job
+        } finally {
+          settling.delete(entry.name)
+        }
+      })(),
+    )
   }
 
   /**
@@ -125,12 +131,15 @@ export class WorktreeWatch {
     const { settling, merges } = this
     settling.add(entry.name)
     const job = settleWorktree({ entry, state, loop }, (settled) => ctx.parallel.settled(settled))
-    ctx.runner.worktreeJob(`settling of the worktree ${entry.name}`, (function* () {
-      try {
-        yield* locked(merges, job)
-      } finally {
-        settling.delete(entry.name)
-      }
-    })())
+    ctx.runner.worktreeJob(
+      `settling of the worktree ${entry.name}`,
+      (function* () {
+        try {
+          yield* locked(merges, job)
+        } finally {
+          settling.delete(entry.name)
+        }
+      })(),
+    )
   }
 }

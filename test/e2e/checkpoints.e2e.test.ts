@@ -17,17 +17,30 @@ const harness = sharedHarness()
 
 const isControl = (r: MockRequest) => r.lastUser.startsWith("[ralph-loop control]")
 const git = (project: Project, ...args: string[]) =>
-  execFileSync("git", args, { cwd: project.dir, encoding: "utf8", env: { ...process.env, HOME: harness().root, GIT_CONFIG_NOSYSTEM: "1" } })
+  execFileSync("git", args, {
+    cwd: project.dir,
+    encoding: "utf8",
+    env: { ...process.env, HOME: harness().root, GIT_CONFIG_NOSYSTEM: "1" },
+  })
 const read = (project: Project, path: string) => readFileSync(join(project.dir, path), "utf8")
 
 /** Iteration n writes work.txt "version n" (iteration 2 also extra.txt), the third promises. */
 function threeIterations(project: () => Project) {
   return (r: MockRequest): Reply => {
     if (isControl(r)) return { text: "OK" }
-    const iteration = project().requests("main").filter((q) => q.lastRole === "user" && !isControl(q)).length
-    if (r.lastRole === "tool") return { text: iteration >= 3 ? "All done. <promise>DONE</promise>" : `Iteration ${iteration} written.` }
-    const writes = [{ name: "write", args: { filePath: "work.txt", content: `version ${iteration}\n${"x".repeat(iteration * 10)}\n` } }]
-    if (iteration === 2) writes.push({ name: "write", args: { filePath: "extra.txt", content: "only in iteration 2 and later\n" } })
+    const iteration = project()
+      .requests("main")
+      .filter((q) => q.lastRole === "user" && !isControl(q)).length
+    if (r.lastRole === "tool")
+      return { text: iteration >= 3 ? "All done. <promise>DONE</promise>" : `Iteration ${iteration} written.` }
+    const writes = [
+      {
+        name: "write",
+        args: { filePath: "work.txt", content: `version ${iteration}\n${"x".repeat(iteration * 10)}\n` },
+      },
+    ]
+    if (iteration === 2)
+      writes.push({ name: "write", args: { filePath: "extra.txt", content: "only in iteration 2 and later\n" } })
     return { toolCalls: writes }
   }
 }
@@ -35,7 +48,10 @@ function threeIterations(project: () => Project) {
 describe("checkpoints and /ralph-rollback", () => {
   it("3 iterations leave 4 refs; rollback to 1 restores its files byte for byte, the user's branch, index and untracked file untouched; a rollback of the rollback restores the later state", async () => {
     let project!: Project
-    project = await harness().project("checkpoints", { pluginOptions: { strategy: "continue" }, script: { main: threeIterations(() => project) } })
+    project = await harness().project("checkpoints", {
+      pluginOptions: { strategy: "continue" },
+      script: { main: threeIterations(() => project) },
+    })
     // The user's own state: a staged edit and an untracked file of theirs.
     writeFileSync(join(project.dir, "README.md"), "# checkpoints\n\nstaged by the user\n")
     git(project, "add", "README.md")
@@ -47,7 +63,7 @@ describe("checkpoints and /ralph-rollback", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "write the work file three times")
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
-    const iteration1 = "version 1\n" + "x".repeat(10) + "\n"
+    const iteration1 = `version 1\n${"x".repeat(10)}\n`
     const refs = () => git(project, "for-each-ref", "--format=%(refname)", `refs/ralph/${session}/`).trim().split("\n")
     expect(refs().sort()).toEqual([0, 1, 2, 3].map((n) => `refs/ralph/${session}/${n}`))
     expect(git(project, "show", `refs/ralph/${session}/1:work.txt`)).toBe(iteration1)
@@ -84,7 +100,11 @@ describe("checkpoints and /ralph-rollback", () => {
     expect(refs()).toHaveLength(6)
 
     // The CLI lists them; `clean` removes an ended loop's refs with its files.
-    const cli = (...args: string[]) => execFileSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), ...args, "--project", project.dir], { encoding: "utf8", env: { ...process.env, HOME: harness().root } })
+    const cli = (...args: string[]) =>
+      execFileSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), ...args, "--project", project.dir], {
+        encoding: "utf8",
+        env: { ...process.env, HOME: harness().root },
+      })
     const listed = cli("checkpoints")
     expect(listed).toMatch(new RegExp(`^${session} — write the work file three times \\(stopped: completed\\)$`, "m"))
     expect(listed).toMatch(/^ {4}0 {2}\S+ {2}before the loop\s*$/m)
@@ -97,7 +117,10 @@ describe("checkpoints and /ralph-rollback", () => {
   })
 
   it("a project that is not a git repository gets one notice and no checkpoints; /ralph-rollback says so", async () => {
-    const project = await harness().project("no-git", { pluginOptions: { strategy: "continue" }, script: { main: [{ text: "<promise>DONE</promise>" }] } })
+    const project = await harness().project("no-git", {
+      pluginOptions: { strategy: "continue" },
+      script: { main: [{ text: "<promise>DONE</promise>" }] },
+    })
     rmSync(join(project.dir, ".git"), { recursive: true, force: true })
     const session = await project.newSession()
     await project.command(session, "ralph", "a task")
@@ -110,7 +133,15 @@ describe("checkpoints and /ralph-rollback", () => {
   })
 
   it("autoCommit: each story verified done is committed on the branch with its hooks, only the loop's files, as `story <id>: <title>`", async () => {
-    const stories = { userStories: ["first", "second"].map((title, i) => ({ id: `S-${i + 1}`, title, acceptanceCriteria: [`story-S-${i + 1}.txt exists`], priority: i + 1, passes: false })) }
+    const stories = {
+      userStories: ["first", "second"].map((title, i) => ({
+        id: `S-${i + 1}`,
+        title,
+        acceptanceCriteria: [`story-S-${i + 1}.txt exists`],
+        priority: i + 1,
+        passes: false,
+      })),
+    }
     const project = await harness().project("auto-commit", {
       pluginOptions: { strategy: "continue", autoCommit: true },
       script: {
@@ -118,20 +149,30 @@ describe("checkpoints and /ralph-rollback", () => {
           if (isControl(r)) return { text: "OK" }
           const id = /^## Current story: (\S+)/m.exec(r.lastUser)?.[1]
           if (!id) return { text: "nothing to do" }
-          return r.lastRole === "tool" ? { text: `Story ${id} is done. <promise>DONE</promise>` } : { toolCalls: [{ name: "write", args: { filePath: `story-${id}.txt`, content: `${id}\n` } }] }
+          return r.lastRole === "tool"
+            ? { text: `Story ${id} is done. <promise>DONE</promise>` }
+            : { toolCalls: [{ name: "write", args: { filePath: `story-${id}.txt`, content: `${id}\n` } }] }
         },
       },
     })
     writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(stories, null, 2)}\n`)
     writeFileSync(join(project.dir, "notes.txt"), "mine, not the loop's\n")
     // The repository's own hook runs for each commit (no --no-verify).
-    writeFileSync(join(project.dir, ".git/hooks/pre-commit"), `#!/bin/sh\necho ran >> "${join(project.dir, ".git/hook-runs")}"\n`, { mode: 0o755 })
+    writeFileSync(
+      join(project.dir, ".git/hooks/pre-commit"),
+      `#!/bin/sh\necho ran >> "${join(project.dir, ".git/hook-runs")}"\n`,
+      { mode: 0o755 },
+    )
     git(project, "config", "user.name", "The User")
     git(project, "config", "user.email", "user@example.invalid")
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd")
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
-    expect(git(project, "log", "--format=%s").trim().split("\n")).toEqual(["story S-2: second", "story S-1: first", "init"])
+    expect(git(project, "log", "--format=%s").trim().split("\n")).toEqual([
+      "story S-2: second",
+      "story S-1: first",
+      "init",
+    ])
     expect(git(project, "show", "--name-only", "--format=", "HEAD~1").trim()).toBe("story-S-1.txt")
     expect(git(project, "show", "--name-only", "--format=", "HEAD").trim()).toBe("story-S-2.txt")
     expect(read(project, ".git/hook-runs")).toBe("ran\nran\n")
@@ -144,8 +185,12 @@ describe("checkpoints and /ralph-rollback", () => {
       script: {
         main: (r: MockRequest): Reply => {
           if (isControl(r)) return { text: "OK" }
-          if (r.index === 0) return { toolCalls: [{ name: "write", args: { filePath: "work.txt", content: "written by iteration 1\n" } }] }
-          if (r.lastRole === "tool") return { error: { status: 400, message: "usage limit reached, resets in 2 hours" } }
+          if (r.index === 0)
+            return {
+              toolCalls: [{ name: "write", args: { filePath: "work.txt", content: "written by iteration 1\n" } }],
+            }
+          if (r.lastRole === "tool")
+            return { error: { status: 400, message: "usage limit reached, resets in 2 hours" } }
           return { text: "<promise>DONE</promise>" }
         },
       },
@@ -176,9 +221,12 @@ describe("checkpoints and /ralph-rollback", () => {
       script: {
         main: (r: MockRequest): Reply => {
           if (isControl(r)) return { text: "OK" }
-          if (r.lastUser.includes("the second task")) return { text: "a slow reply that takes a while", holdAfterFirstChunk: secondTurn.opened }
+          if (r.lastUser.includes("the second task"))
+            return { text: "a slow reply that takes a while", holdAfterFirstChunk: secondTurn.opened }
           if (r.lastRole === "tool") return { text: "Written. <promise>DONE</promise>" }
-          return { toolCalls: [{ name: "write", args: { filePath: "work.txt", content: "written by the first loop\n" } }] }
+          return {
+            toolCalls: [{ name: "write", args: { filePath: "work.txt", content: "written by the first loop\n" } }],
+          }
         },
       },
     })
@@ -202,7 +250,10 @@ describe("checkpoints and /ralph-rollback", () => {
 
     secondTurn.open()
     void project.command(second, "cancel-ralph", "").catch(() => undefined)
-    await waitUntil(() => project.loops().some((l) => l.sessionID === second && l.phase === "stopped"), "the second loop cancelled")
+    await waitUntil(
+      () => project.loops().some((l) => l.sessionID === second && l.phase === "stopped"),
+      "the second loop cancelled",
+    )
     await project.waitForIdle()
   })
 
@@ -210,7 +261,12 @@ describe("checkpoints and /ralph-rollback", () => {
     const turnOne = gate()
     const project = await harness().project("rollback-mid-turn", {
       pluginOptions: { strategy: "continue" },
-      script: { main: (r) => (isControl(r) ? { text: "OK" } : { text: "a slow reply that takes a while", holdAfterFirstChunk: turnOne.opened }) },
+      script: {
+        main: (r) =>
+          isControl(r)
+            ? { text: "OK" }
+            : { text: "a slow reply that takes a while", holdAfterFirstChunk: turnOne.opened },
+      },
     })
     writeFileSync(join(project.dir, "work.txt"), "before the loop\n")
     const session = await project.newSession()
@@ -221,10 +277,11 @@ describe("checkpoints and /ralph-rollback", () => {
     const refused = await waitForToast(project, /^Ralph · no rollback/)
     expect(refused.properties.message).toContain("A turn of the loop is under way")
     expect(read(project, "work.txt")).toBe("written during the turn\n")
-    expect(git(project, "for-each-ref", "--format=%(refname)", `refs/ralph/${session}/`).trim()).toBe(`refs/ralph/${session}/0`)
+    expect(git(project, "for-each-ref", "--format=%(refname)", `refs/ralph/${session}/`).trim()).toBe(
+      `refs/ralph/${session}/0`,
+    )
     turnOne.open()
     void project.command(session, "cancel-ralph", "").catch(() => undefined)
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "cancelled" })
   })
 })
-

@@ -25,12 +25,15 @@ describe("checks", () => {
     const project = await harness().project("marker-check", {
       pluginOptions: {
         strategy: "continue",
-        checks: [{ name: "marker", kind: "test", command: "test -f done.txt || (echo 'FAIL: done.txt is missing'; exit 1)" }],
+        checks: [
+          { name: "marker", kind: "test", command: "test -f done.txt || (echo 'FAIL: done.txt is missing'; exit 1)" },
+        ],
       },
       script: {
         main: (r: MockRequest) => {
           if (r.lastRole === "tool") return { text: "Wrote done.txt. <promise>DONE</promise>" }
-          if (r.lastUser.includes("done.txt is missing")) return { toolCalls: [{ name: "write", args: { filePath: "done.txt", content: "ok\n" } }] }
+          if (r.lastUser.includes("done.txt is missing"))
+            return { toolCalls: [{ name: "write", args: { filePath: "done.txt", content: "ok\n" } }] }
           return { text: "All done already. <promise>DONE</promise>" }
         },
       },
@@ -43,7 +46,9 @@ describe("checks", () => {
     const [first, second] = prompted(project)
     expect(prompted(project)).toHaveLength(2)
     expect(first?.lastUser).toContain("create done.txt")
-    expect(second?.lastUser).toContain("Ralph Loop: CONTINUE | Iteration 2/6 | 1 test(s) failing | Progress: first check run")
+    expect(second?.lastUser).toContain(
+      "Ralph Loop: CONTINUE | Iteration 2/6 | 1 test(s) failing | Progress: first check run",
+    )
     expect(second?.lastUser).toContain("the completion claim was rejected")
     expect(second?.lastUser).toContain("FAIL: done.txt is missing")
     expect(done.properties.message).toContain("the promise was kept and the checks pass")
@@ -95,7 +100,7 @@ describe("checks", () => {
         strategy: "continue",
         stagnationLimit: 2,
         maxRetries: 10,
-        checks: [{ name: "types", kind: "typecheck", command: "echo \"src/a.ts(1,1): error TS2322: nope\"; exit 2" }],
+        checks: [{ name: "types", kind: "typecheck", command: 'echo "src/a.ts(1,1): error TS2322: nope"; exit 2' }],
       },
       script: { main: (r: MockRequest) => ({ text: `attempt ${"x".repeat(r.index + 1)} <promise>DONE</promise>` }) },
     })
@@ -103,15 +108,24 @@ describe("checks", () => {
     await project.command(session, "ralph", "fix the types")
     const stop = await waitForToast(project, /no progress on the checks/)
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "stagnation" })
-    expect(stop.properties.message).toContain("2 check runs in a row without fewer issues (stagnationLimit); still: 1 error(s)")
+    expect(stop.properties.message).toContain(
+      "2 check runs in a row without fewer issues (stagnationLimit); still: 1 error(s)",
+    )
     expect(prompted(project)).toHaveLength(3)
     const text = await report(project, session)
     expect(text).toContain("- Ended: stagnation")
     expect(text).toContain("- types: src/a.ts(1,1): error TS2322: nope (iteration 3; src/a.ts)")
     // The progress journal has a line per decided iteration, with its checks, tokens and duration.
-    const journalLines = () => readFileSync(join(project.dir, ".opencode/ralph-loop/journal.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l))
+    const journalLines = () =>
+      readFileSync(join(project.dir, ".opencode/ralph-loop/journal.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
     // The journal is appended beside the state file: its lines of the stop may land a moment later.
-    const journal = await waitUntil(() => journalLines().some((e) => e.event === "stopped:stagnation") && journalLines(), "the stop in the journal")
+    const journal = await waitUntil(
+      () => journalLines().some((e) => e.event === "stopped:stagnation") && journalLines(),
+      "the stop in the journal",
+    )
     const records = journal.filter((e) => e.event === "decided").map((e) => e.record)
     expect(records).toHaveLength(3)
     expect(records[0]).toMatchObject({ decision: "restart", checks: { errors: 1 }, tokens: expect.any(Number) })
@@ -156,7 +170,9 @@ describe("handoff and memory", () => {
         noProgressThreshold: 50,
         // The same check fails the same way every iteration: the breaker must not stop it before 10.
         sameErrorThreshold: 50,
-        checks: [{ name: "marker", kind: "test", command: "test -f never.txt || (echo 'FAIL: never.txt is missing'; exit 1)" }],
+        checks: [
+          { name: "marker", kind: "test", command: "test -f never.txt || (echo 'FAIL: never.txt is missing'; exit 1)" },
+        ],
       },
       script: {
         main: (r: MockRequest) =>
@@ -164,8 +180,16 @@ describe("handoff and memory", () => {
             ? { text: `did some work ${"w".repeat(prompted(project).length)}` }
             : {
                 toolCalls: [
-                  { name: "todowrite", args: { todos: [{ content: "document the widget API", status: "pending", priority: "high", id: "t1" }] } },
-                  { name: "write", args: { filePath: "src/widget.ts", content: `export const step = ${prompted(project).length}\n` } },
+                  {
+                    name: "todowrite",
+                    args: {
+                      todos: [{ content: "document the widget API", status: "pending", priority: "high", id: "t1" }],
+                    },
+                  },
+                  {
+                    name: "write",
+                    args: { filePath: "src/widget.ts", content: `export const step = ${prompted(project).length}\n` },
+                  },
                 ],
               },
         compaction: [{ text: "SUMMARY: worked on it." }],
@@ -180,14 +204,18 @@ describe("handoff and memory", () => {
     for (const prompt of [second, tenth]) {
       expect(prompt.lastUser).toContain("SUMMARY: worked on it.")
       expect(prompt.lastUser).toContain("Goal: build the widget library")
-      expect(prompt.lastUser).toMatch(/Failing checks \(latest run, iteration \d+\):\n\s+- marker \(test\): failed — FAIL: never.txt is missing/)
+      expect(prompt.lastUser).toMatch(
+        /Failing checks \(latest run, iteration \d+\):\n\s+- marker \(test\): failed — FAIL: never.txt is missing/,
+      )
       expect(prompt.lastUser).toMatch(/Open todos:\n\s+- document the widget API/)
       expect(prompt.lastUser).toMatch(/Files changed since the loop began:\n\s+- src\/widget.ts/)
     }
     expect(tenth.lastUser).toMatch(/iteration 10 of 11/)
     // The progress log's newest entries (EXCERPT_ENTRIES of them) fill the handoff over the first
     // restarts, within PROGRESS_EXCERPT_CHARS; from then on the prompt stays the same size.
-    expect(tenth.lastUser).toMatch(/## Progress log \(.opencode\/ralph-loop\/progress.md\)\nNewest entries:\n### .* · iteration 7\n/)
+    expect(tenth.lastUser).toMatch(
+      /## Progress log \(.opencode\/ralph-loop\/progress.md\)\nNewest entries:\n### .* · iteration 7\n/,
+    )
     expect(tenth.lastUser.length - second.lastUser.length).toBeLessThan(PROGRESS_EXCERPT_CHARS)
     const ratio = tenth.lastUser.length / fifth.lastUser.length
     expect(ratio).toBeGreaterThan(0.8)
@@ -212,7 +240,9 @@ describe("handoff and memory", () => {
         main: (r: MockRequest) => {
           if (r.lastRole === "tool") return { text: `changed the state ${"s".repeat(prompted(project).length)}` }
           const n = prompted(project).length
-          return n <= states.length ? { toolCalls: [{ name: "write", args: { filePath: "state.txt", content: `${states[n - 1]}\n` } }] } : { text: "looking" }
+          return n <= states.length
+            ? { toolCalls: [{ name: "write", args: { filePath: "state.txt", content: `${states[n - 1]}\n` } }] }
+            : { text: "looking" }
         },
       },
     })

@@ -25,7 +25,14 @@ interface Machine {
 /** A temp HOME without `opencode` on PATH, and a git project with one commit. */
 function machine(): Machine {
   const root = tempDir("ralph-cli-input-")
-  const env: NodeJS.ProcessEnv = { ...isolatedEnv(root), PATH: [dirname(process.execPath), "/usr/bin", "/bin"].join(":"), GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" }
+  const env: NodeJS.ProcessEnv = {
+    ...isolatedEnv(root),
+    PATH: [dirname(process.execPath), "/usr/bin", "/bin"].join(":"),
+    GIT_AUTHOR_NAME: "t",
+    GIT_AUTHOR_EMAIL: "t@t",
+    GIT_COMMITTER_NAME: "t",
+    GIT_COMMITTER_EMAIL: "t@t",
+  }
   const project = join(root, "project")
   mkdirSync(project)
   execFileSync("git", ["init", "-q"], { cwd: project, env })
@@ -36,11 +43,26 @@ function machine(): Machine {
 }
 
 function cli(m: Machine, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: m.project, env: m.env, encoding: "utf8", timeout: 120_000 })
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: m.project,
+    env: m.env,
+    encoding: "utf8",
+    timeout: 120_000,
+  })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-const COMMANDS: string[][] = [["install"], ["uninstall"], ["doctor"], ["clean"], ["plan", "check"], ["status"], ["report"], ["checkpoints"], ["worktrees"]]
+const COMMANDS: string[][] = [
+  ["install"],
+  ["uninstall"],
+  ["doctor"],
+  ["clean"],
+  ["plan", "check"],
+  ["status"],
+  ["report"],
+  ["checkpoints"],
+  ["worktrees"],
+]
 
 describe("--project that is not a folder", () => {
   it("every command that takes --project says the folder does not exist and exits 2, creating nothing", () => {
@@ -77,7 +99,10 @@ describe("file-derived text reaches the terminal with its control characters esc
   it("plan check: story titles, the plan's name and the acceptance criteria", () => {
     const m = machine()
     mkdirSync(join(m.project, ".opencode"))
-    const plan = { project: HOSTILE, userStories: [{ id: "US-1", title: HOSTILE, acceptanceCriteria: [HOSTILE], passes: false }] }
+    const plan = {
+      project: HOSTILE,
+      userStories: [{ id: "US-1", title: HOSTILE, acceptanceCriteria: [HOSTILE], passes: false }],
+    }
     writeFileSync(join(m.project, ".opencode", "prd.json"), JSON.stringify(plan))
     const result = cli(m, "plan", "check")
     expect(result.status, result.stderr).toBe(0)
@@ -117,7 +142,11 @@ describe("file-derived text reaches the terminal with its control characters esc
   it("status --watch still clears the screen itself before each redraw (its own escape, not a file's)", async () => {
     const m = machine()
     await new LoopStore(m.project).save(loop({ task: HOSTILE }), "started", 0)
-    const watcher = spawn(process.execPath, [CLI, "status", "--watch"], { cwd: m.project, env: m.env, stdio: ["ignore", "pipe", "inherit"] })
+    const watcher = spawn(process.execPath, [CLI, "status", "--watch"], {
+      cwd: m.project,
+      env: m.env,
+      stdio: ["ignore", "pipe", "inherit"],
+    })
     let screen = ""
     const exited = new Promise<number | null>((resolve) => watcher.on("exit", resolve))
     const drawn = new Promise<void>((resolve) => {

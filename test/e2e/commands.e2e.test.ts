@@ -4,7 +4,16 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import { gate, type MockRequest } from "../harness/mock-model.js"
-import { distinctReply, selectedSessions, sharedHarness, toastTitles, waitForLoopEnd, waitForStreamedText, waitForToast, waitForToasts } from "./helpers.js"
+import {
+  distinctReply,
+  selectedSessions,
+  sharedHarness,
+  toastTitles,
+  waitForLoopEnd,
+  waitForStreamedText,
+  waitForToast,
+  waitForToasts,
+} from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -33,7 +42,9 @@ describe("/ralph flags", () => {
   })
 
   it("a bad flag starts nothing, and the reply names it", async () => {
-    const project = await harness().project("bad-flag", { script: { main: [{ text: "No loop was started: unknown flag --max-iteration." }] } })
+    const project = await harness().project("bad-flag", {
+      script: { main: [{ text: "No loop was started: unknown flag --max-iteration." }] },
+    })
     const session = await project.newSession()
     await project.command(session, "ralph", "do it --max-iteration 5")
     const toast = await waitForToast(project, /^Ralph · not started$/)
@@ -51,7 +62,12 @@ describe("control commands", () => {
     const turnOne = gate()
     const project = await harness().project("cancel-mid-turn", {
       pluginOptions: { strategy: "continue" },
-      script: { main: (r) => (isControl(r) ? { text: "OK" } : { text: "a slow reply that takes a while", holdAfterFirstChunk: turnOne.opened }) },
+      script: {
+        main: (r) =>
+          isControl(r)
+            ? { text: "OK" }
+            : { text: "a slow reply that takes a while", holdAfterFirstChunk: turnOne.opened },
+      },
     })
     const session = await project.newSession()
     void project.command(session, "ralph", "a slow task").catch(() => undefined)
@@ -103,12 +119,17 @@ describe("control commands", () => {
     await project.command(session, "ralph-hint", "HINT-TOKEN use the fast path")
     await project.command(session, "ralph-resume", "")
     await waitForToast(project, /^Ralph · done/)
-    const resumed = project.requests("main").filter((r) => !isControl(r)).at(-1)!
+    const resumed = project
+      .requests("main")
+      .filter((r) => !isControl(r))
+      .at(-1)!
     expect(resumed.lastUser).toContain("## Hint from the user")
     expect(resumed.lastUser).toContain("HINT-TOKEN use the fast path")
     // Turn 1 ended while paused, undecided: resuming decides it (no promise → iteration 2).
     expect(resumed.lastUser).toMatch(/iteration 2 of 6 · same session/)
-    expect(toastTitles(project)).toEqual(expect.arrayContaining(["Ralph · paused", "Ralph · status", "Ralph · hint queued", "Ralph · resumed"]))
+    expect(toastTitles(project)).toEqual(
+      expect.arrayContaining(["Ralph · paused", "Ralph · status", "Ralph · hint queued", "Ralph · resumed"]),
+    )
   })
 
   it("/ralph-help explains usage without a loop", async () => {
@@ -131,7 +152,9 @@ describe("isolation", () => {
           const task = r.lastUser.includes("alpha task") ? "alpha" : r.lastUser.includes("beta task") ? "beta" : "other"
           const n = (turns.get(task) ?? 0) + 1
           turns.set(task, n)
-          return n < 3 ? { text: `${task} still working ${"z".repeat(n)}`, delayMs: 150 } : { text: "<promise>DONE</promise>" }
+          return n < 3
+            ? { text: `${task} still working ${"z".repeat(n)}`, delayMs: 150 }
+            : { text: "<promise>DONE</promise>" }
         },
       },
     })
@@ -142,7 +165,11 @@ describe("isolation", () => {
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 2)
     await waitForToasts(project, /^Ralph · done/, 2)
     expect(project.events.toasts().filter((t) => t.title === "Ralph · done")).toHaveLength(2)
-    const [textsA, textsB, textsC] = await Promise.all([userTexts(project, a), userTexts(project, b), userTexts(project, c)])
+    const [textsA, textsB, textsC] = await Promise.all([
+      userTexts(project, a),
+      userTexts(project, b),
+      userTexts(project, c),
+    ])
     expect(textsA).toHaveLength(3)
     expect(textsB).toHaveLength(3)
     expect(textsC).toHaveLength(0)
@@ -159,7 +186,11 @@ describe("self-protection", () => {
         main: (r) =>
           r.lastRole === "tool"
             ? { text: "<promise>DONE</promise>" }
-            : { toolCalls: [{ name: "bash", args: { command: "rm -rf .opencode/ralph-loop", description: "Clean up" } }] },
+            : {
+                toolCalls: [
+                  { name: "bash", args: { command: "rm -rf .opencode/ralph-loop", description: "Clean up" } },
+                ],
+              },
       },
     })
     const session = await project.newSession()

@@ -45,18 +45,34 @@ describe("a broken config file", () => {
     const dir = join(harness().root, "block-syntax")
     mkdirSync(join(dir, ".opencode"), { recursive: true })
     writeFileSync(join(dir, "opencode.json"), "{}")
-    writeFileSync(join(dir, ".opencode/opencode.jsonc"), '{\n  "ralph-loop": { "promiseWord": "FIN" }\n  "share": "disabled"\n}\n')
-    const response = await fetch(`${harness().server.url}/session?directory=${encodeURIComponent(dir)}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+    writeFileSync(
+      join(dir, ".opencode/opencode.jsonc"),
+      '{\n  "ralph-loop": { "promiseWord": "FIN" }\n  "share": "disabled"\n}\n',
+    )
+    const response = await fetch(`${harness().server.url}/session?directory=${encodeURIComponent(dir)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    })
     expect(response.status).toBe(400)
-    expect(await response.json()).toMatchObject({ name: "ConfigJsonError", data: { path: join(dir, ".opencode/opencode.jsonc") } })
-    const doctor = spawnSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), "doctor", "--project", dir], { encoding: "utf8", env: { ...process.env, PATH: "", HOME: dir, XDG_CONFIG_HOME: join(dir, "xdg") } })
-    expect(doctor.stdout).toContain('FAIL  settings: .opencode/opencode.jsonc has a syntax error (CommaExpected at line 3, column 3); its "ralph-loop" block is skipped')
+    expect(await response.json()).toMatchObject({
+      name: "ConfigJsonError",
+      data: { path: join(dir, ".opencode/opencode.jsonc") },
+    })
+    const doctor = spawnSync(process.execPath, [join(packageDir(), "dist/cli/main.js"), "doctor", "--project", dir], {
+      encoding: "utf8",
+      env: { ...process.env, PATH: "", HOME: dir, XDG_CONFIG_HOME: join(dir, "xdg") },
+    })
+    expect(doctor.stdout).toContain(
+      'FAIL  settings: .opencode/opencode.jsonc has a syntax error (CommaExpected at line 3, column 3); its "ralph-loop" block is skipped',
+    )
     expect(doctor.status).toBe(1)
   })
 
   it("with a wrong type: one message names the file and the key; the other keys of the file still apply", async () => {
     const project = await harness().project("wrong-type", {
-      configFile: '{\n  // comments and trailing commas are fine\n  "strategy": "continue",\n  "maxRetries": "three",\n}\n',
+      configFile:
+        '{\n  // comments and trailing commas are fine\n  "strategy": "continue",\n  "maxRetries": "three",\n}\n',
       // Replies that change nothing are no progress: the breaker must not end this loop first.
       pluginOptions: { noProgressThreshold: 100 },
       script: { main: (r) => distinctReply(r.index) },

@@ -13,17 +13,27 @@ import { sharedHarness, toastTitles, waitForLoopEnd, waitForToast } from "./help
 const harness = sharedHarness({ env: { RALPH_LOOP_DEBUG: "1" } })
 
 async function prompt(project: Project, sessionID: string, text: string): Promise<void> {
-  const { error } = await project.client.session.prompt({ path: { id: sessionID }, body: { parts: [{ type: "text", text }] } })
+  const { error } = await project.client.session.prompt({
+    path: { id: sessionID },
+    body: { parts: [{ type: "text", text }] },
+  })
   if (error) throw new Error(JSON.stringify(error))
 }
 
 async function userTexts(project: Project, sessionID: string): Promise<string[]> {
   const { data } = await project.client.session.messages({ path: { id: sessionID } })
-  return (data ?? []).filter((m) => m.info.role === "user").map((m) => m.parts.map((p) => (p.type === "text" ? p.text : "")).join(""))
+  return (data ?? [])
+    .filter((m) => m.info.role === "user")
+    .map((m) => m.parts.map((p) => (p.type === "text" ? p.text : "")).join(""))
 }
 
 const waitForLog = (text: string, timeoutMs = 30_000) =>
-  waitUntil(() => harness().server.output().includes(text), `the log line "${text}"`, timeoutMs, () => harness().server.output().slice(-1_500))
+  waitUntil(
+    () => harness().server.output().includes(text),
+    `the log line "${text}"`,
+    timeoutMs,
+    () => harness().server.output().slice(-1_500),
+  )
 
 async function project(name: string, options: ProjectOptions): Promise<Project> {
   const p = await harness().project(name, options)
@@ -43,9 +53,15 @@ describe("keyword", () => {
     })
     let typedDir = ""
     let commandDir = ""
-    const typed = await project("keyword-typed", { pluginOptions: { strategy: "continue" }, script: script(() => typedDir) })
+    const typed = await project("keyword-typed", {
+      pluginOptions: { strategy: "continue" },
+      script: script(() => typedDir),
+    })
     typedDir = typed.dir
-    const command = await project("keyword-command", { pluginOptions: { strategy: "continue" }, script: script(() => commandDir) })
+    const command = await project("keyword-command", {
+      pluginOptions: { strategy: "continue" },
+      script: script(() => commandDir),
+    })
     commandDir = command.dir
 
     const a = await typed.newSession()
@@ -70,7 +86,10 @@ describe("keyword", () => {
   })
 
   it("with the keyword switched off, `ralph: …` is just a message", async () => {
-    const off = await project("keyword-off", { pluginOptions: { disabledFeatures: ["keyword"] }, script: { main: [{ text: "sure" }] } })
+    const off = await project("keyword-off", {
+      pluginOptions: { disabledFeatures: ["keyword"] },
+      script: { main: [{ text: "sure" }] },
+    })
     const session = await off.newSession()
     await prompt(off, session, "ralph: write hello.txt")
     await off.waitForIdle()
@@ -88,7 +107,7 @@ function typecheckProject(dir: string): void {
       'import { appendFileSync, existsSync, readFileSync } from "node:fs"',
       'appendFileSync(".opencode/check-runs.log", "run\\n")',
       'const lines = existsSync("src.txt") ? readFileSync("src.txt", "utf8").split("\\n").filter((l) => l === "bad") : []',
-      'for (const [i] of lines.entries()) console.log(`src.txt(${i + 1},1): error TS2322: a bad line`)',
+      "for (const [i] of lines.entries()) console.log(`src.txt(${i + 1},1): error TS2322: a bad line`)",
       "process.exit(lines.length ? 2 : 0)",
     ].join("\n"),
   )
@@ -96,8 +115,12 @@ function typecheckProject(dir: string): void {
 
 const CHECKS = [{ name: "typecheck", kind: "typecheck", command: "node check.mjs" }]
 const AUTO = "Ralph Loop: AUTO-CONTINUE"
-const autoPrompts = (p: Project) => p.requests("main").filter((r) => r.lastRole === "user" && r.lastUser.startsWith(AUTO))
-const checkRuns = (p: Project) => (existsSync(join(p.dir, ".opencode/check-runs.log")) ? readFileSync(join(p.dir, ".opencode/check-runs.log"), "utf8").split("\n").filter(Boolean).length : 0)
+const autoPrompts = (p: Project) =>
+  p.requests("main").filter((r) => r.lastRole === "user" && r.lastUser.startsWith(AUTO))
+const checkRuns = (p: Project) =>
+  existsSync(join(p.dir, ".opencode/check-runs.log"))
+    ? readFileSync(join(p.dir, ".opencode/check-runs.log"), "utf8").split("\n").filter(Boolean).length
+    : 0
 
 /** The model writes src.txt with `bad` lines: `first` of them, then one fewer after each continuation. */
 function fixingModel(get: () => Project, first: number) {
@@ -105,14 +128,21 @@ function fixingModel(get: () => Project, first: number) {
     if (control(r)) return { text: "OK" }
     if (r.lastRole === "tool") return { text: "src.txt is written." }
     const bad = Math.max(0, first - autoPrompts(get()).length)
-    return { toolCalls: [{ name: "write", args: { filePath: join(get().dir, "src.txt"), content: `${"bad\n".repeat(bad)}good\n` } }] }
+    return {
+      toolCalls: [
+        { name: "write", args: { filePath: join(get().dir, "src.txt"), content: `${"bad\n".repeat(bad)}good\n` } },
+      ],
+    }
   }
 }
 
 describe("auto-continue", () => {
   it("a turn that changed files and fails the typecheck is continued with the feedback line until the check passes", async () => {
     let p!: Project
-    p = await project("auto-fix", { pluginOptions: { autoContinue: true, checks: CHECKS }, script: { main: fixingModel(() => p, 2) } })
+    p = await project("auto-fix", {
+      pluginOptions: { autoContinue: true, checks: CHECKS },
+      script: { main: fixingModel(() => p, 2) },
+    })
     typecheckProject(p.dir)
     const session = await p.newSession()
     await prompt(p, session, "fix the types in src.txt")
@@ -131,13 +161,18 @@ describe("auto-continue", () => {
 
   it("at most autoContinueMax continuations per user message, then a toast", async () => {
     let p!: Project
-    p = await project("auto-max", { pluginOptions: { autoContinue: true, autoContinueMax: 2, checks: CHECKS }, script: { main: fixingModel(() => p, 5) } })
+    p = await project("auto-max", {
+      pluginOptions: { autoContinue: true, autoContinueMax: 2, checks: CHECKS },
+      script: { main: fixingModel(() => p, 5) },
+    })
     typecheckProject(p.dir)
     const session = await p.newSession()
     await prompt(p, session, "fix the types in src.txt")
     const stopped = await waitForToast(p, /^Ralph · auto-continue stopped/)
     await p.waitForIdle()
-    expect(stopped.properties.message).toContain("2 continuations for this message (autoContinueMax); 3 error(s) remain")
+    expect(stopped.properties.message).toContain(
+      "2 continuations for this message (autoContinueMax); 3 error(s) remain",
+    )
     expect(autoPrompts(p)).toHaveLength(2)
     expect(checkRuns(p)).toBe(3)
   })
@@ -180,7 +215,14 @@ describe("feature switches", () => {
         main: (r) =>
           r.lastRole === "tool"
             ? { text: "<promise>DONE</promise>" }
-            : { toolCalls: [{ name: "write", args: { filePath: join(dir, ".opencode/ralph-loop/note.txt"), content: "written by the model\n" } }] },
+            : {
+                toolCalls: [
+                  {
+                    name: "write",
+                    args: { filePath: join(dir, ".opencode/ralph-loop/note.txt"), content: "written by the model\n" },
+                  },
+                ],
+              },
       },
     })
     dir = p.dir

@@ -23,7 +23,14 @@ describe("ralph-loop pause, resume, cancel and rollback through the control chan
     const turnOne = gate()
     const project = await harness().project("channel-pause", {
       pluginOptions: { strategy: "continue" },
-      script: { main: (r) => (isControl(r) ? { text: "OK" } : r.index === 0 ? { text: "working on part one", holdAfterFirstChunk: turnOne.opened } : { text: "all done <promise>DONE</promise>" }) },
+      script: {
+        main: (r) =>
+          isControl(r)
+            ? { text: "OK" }
+            : r.index === 0
+              ? { text: "working on part one", holdAfterFirstChunk: turnOne.opened }
+              : { text: "all done <promise>DONE</promise>" },
+      },
     })
     const session = await project.newSession()
     void project.command(session, "ralph", "build the parser").catch(() => undefined)
@@ -56,7 +63,10 @@ describe("ralph-loop pause, resume, cancel and rollback through the control chan
     const turnOne = gate()
     const project = await harness().project("channel-cancel", {
       pluginOptions: { strategy: "continue" },
-      script: { main: (r) => (isControl(r) ? { text: "OK" } : { text: "working on part one", holdAfterFirstChunk: turnOne.opened }) },
+      script: {
+        main: (r) =>
+          isControl(r) ? { text: "OK" } : { text: "working on part one", holdAfterFirstChunk: turnOne.opened },
+      },
     })
     const session = await project.newSession()
     void project.command(session, "ralph", "build the parser").catch(() => undefined)
@@ -75,14 +85,24 @@ describe("ralph-loop pause, resume, cancel and rollback through the control chan
     expect(loop?.detail).toBe("cancelled with ralph-loop cancel")
     expect(project.requests("main")).toHaveLength(1)
     // Nothing is live any more: the next request is refused by the command itself.
-    expect(await cli(project.dir, "pause")).toMatchObject({ code: 1, stderr: "ralph-loop pause: There is no live Ralph loop in this project.\n" })
+    expect(await cli(project.dir, "pause")).toMatchObject({
+      code: 1,
+      stderr: "ralph-loop pause: There is no live Ralph loop in this project.\n",
+    })
   })
 
   it("a request written while OpenCode is down is acted on once it starts; one it had taken when it stopped is not acted on again", async () => {
     const turnOne = gate()
     const project = await harness().project("channel-restart", {
       pluginOptions: { strategy: "continue" },
-      script: { main: (r) => (isControl(r) ? { text: "OK" } : r.index === 0 ? { text: "working on part one", holdAfterFirstChunk: turnOne.opened } : { text: "all done <promise>DONE</promise>" }) },
+      script: {
+        main: (r) =>
+          isControl(r)
+            ? { text: "OK" }
+            : r.index === 0
+              ? { text: "working on part one", holdAfterFirstChunk: turnOne.opened }
+              : { text: "all done <promise>DONE</promise>" },
+      },
     })
     const session = await project.newSession()
     void project.command(session, "ralph", "build the parser").catch(() => undefined)
@@ -98,7 +118,10 @@ describe("ralph-loop pause, resume, cancel and rollback through the control chan
       mkdirSync(folder, { recursive: true })
       // Taken by the run that stopped, never answered: a cancel that must not happen now.
       writeFileSync(join(folder, `${taken}.taken.json`), JSON.stringify({ id: taken, verb: "cancel", loop: session }))
-      writeFileSync(join(folder, `${waiting}.request.json`), JSON.stringify({ id: waiting, verb: "resume", loop: session, from: "a test" }))
+      writeFileSync(
+        join(folder, `${waiting}.request.json`),
+        JSON.stringify({ id: waiting, verb: "resume", loop: session, from: "a test" }),
+      )
     })
 
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
@@ -107,6 +130,10 @@ describe("ralph-loop pause, resume, cancel and rollback through the control chan
     const answer = (id: string) => JSON.parse(readFileSync(join(folder, `${id}.result.json`), "utf8"))
     expect(answer(waiting)).toMatchObject({ id: waiting, ok: true, title: "Ralph · resumed", loop: session })
     expect(answer(taken)).toMatchObject({ id: taken, ok: false, title: "Ralph · request interrupted" })
-    expect(readdirSync(folder).filter((name) => name !== ".tmp").sort()).toEqual([`${taken}.result.json`, `${waiting}.result.json`])
+    expect(
+      readdirSync(folder)
+        .filter((name) => name !== ".tmp")
+        .sort(),
+    ).toEqual([`${taken}.result.json`, `${waiting}.result.json`])
   })
 })

@@ -3,21 +3,34 @@
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
-import { selectedSessions, sessionIDs, sharedHarness, toastTitles, waitForLoopEnd, waitForStreamedText, waitForToast } from "./helpers.js"
+import {
+  selectedSessions,
+  sessionIDs,
+  sharedHarness,
+  toastTitles,
+  waitForLoopEnd,
+  waitForStreamedText,
+  waitForToast,
+} from "./helpers.js"
 
 const harness = sharedHarness()
 
 const prompted = (project: Project) => project.requests("main").filter((r) => r.lastRole === "user")
 
 async function say(project: Project, sessionID: string, text: string): Promise<void> {
-  const { error } = await project.client.session.promptAsync({ path: { id: sessionID }, body: { parts: [{ type: "text", text }] } })
+  const { error } = await project.client.session.promptAsync({
+    path: { id: sessionID },
+    body: { parts: [{ type: "text", text }] },
+  })
   if (error) throw new Error(JSON.stringify(error))
 }
 
 describe("rate limit", () => {
   it("429 with retry-after: a usage limit — no iteration used, the loop waits for the reset, then resumes", async () => {
     // OpenCode itself retries a 429 five times; the sixth answer ends the turn with the error.
-    const rateLimited: Reply = { error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "1" } } }
+    const rateLimited: Reply = {
+      error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "1" } },
+    }
     const project = await harness().project("rate-limit", {
       pluginOptions: { strategy: "continue" },
       script: { main: (r: MockRequest) => (r.index < 6 ? rateLimited : { text: "<promise>DONE</promise>" }) },
@@ -44,7 +57,12 @@ describe("user abort", () => {
     const stream = gate()
     const project = await harness().project("esc", {
       pluginOptions: { strategy: "continue" },
-      script: { main: [{ text: "a long answer that streams very slowly indeed", holdAfterFirstChunk: stream.opened }, { text: "<promise>DONE</promise>" }] },
+      script: {
+        main: [
+          { text: "a long answer that streams very slowly indeed", holdAfterFirstChunk: stream.opened },
+          { text: "<promise>DONE</promise>" },
+        ],
+      },
     })
     const session = await project.newSession()
     void project.command(session, "ralph", "a slow task").catch(() => undefined)
@@ -93,13 +111,24 @@ describe("permission pending", () => {
     // Nothing marks "the plugin let the wait pass" (OpenCode sends no idle while a permission is
     // asked), so the whole wait is checked afterwards: the loop's only prompt after /ralph came
     // after turn 1 had ended, and no iteration started before it.
-    const turnOneEnded = await project.events.waitFor((e) => e.type === "session.idle" && e.properties.sessionID === session, "turn 1's idle")
-    const userMessages = project.events.of("message.updated", (e) => e.properties.info?.role === "user" && e.properties.info?.sessionID === session)
+    const turnOneEnded = await project.events.waitFor(
+      (e) => e.type === "session.idle" && e.properties.sessionID === session,
+      "turn 1's idle",
+    )
+    const userMessages = project.events.of(
+      "message.updated",
+      (e) => e.properties.info?.role === "user" && e.properties.info?.sessionID === session,
+    )
     const userMessageIDs = [...new Set(userMessages.map((e) => String(e.properties.info.id)))]
     expect(userMessageIDs).toHaveLength(2)
     const secondAt = userMessages.find((e) => e.properties.info.id === userMessageIDs[1])!.at
     expect(secondAt).toBeGreaterThan(turnOneEnded.at)
-    expect(project.events.of("tui.toast.show", (e) => /^Ralph [2-9]/.test(String(e.properties.title)) && e.at < turnOneEnded.at)).toEqual([])
+    expect(
+      project.events.of(
+        "tui.toast.show",
+        (e) => /^Ralph [2-9]/.test(String(e.properties.title)) && e.at < turnOneEnded.at,
+      ),
+    ).toEqual([])
     expect(prompted(project)).toHaveLength(2)
   })
 })
@@ -112,7 +141,10 @@ describe("duplicate idles", () => {
     })
     const session = await project.newSession()
     void project.command(session, "ralph", "a task").catch(() => undefined)
-    await project.events.waitFor((e) => e.type === "session.idle" && e.properties.sessionID === session, "the first idle")
+    await project.events.waitFor(
+      (e) => e.type === "session.idle" && e.properties.sessionID === session,
+      "the first idle",
+    )
     // Aborting an idle session makes OpenCode publish session.idle again.
     await project.client.session.abort({ path: { id: session } })
     await project.client.session.abort({ path: { id: session } })
@@ -151,7 +183,12 @@ describe("context overflow", () => {
       pluginOptions: { strategy: "continue" },
       script: {
         main: [
-          { error: { status: 400, message: "This model's maximum context length is 8192 tokens. context_length_exceeded" } },
+          {
+            error: {
+              status: 400,
+              message: "This model's maximum context length is 8192 tokens. context_length_exceeded",
+            },
+          },
           { text: "<promise>DONE</promise>" },
         ],
         compaction: [{ text: "COMPACTED-HANDOFF: half the files are done" }],
@@ -171,6 +208,9 @@ describe("context overflow", () => {
     expect(restart?.lastUser).toMatch(/iteration 2 of 6 · fresh session/)
     // OpenCode's own auto-continue was switched off: the old session got no "continue" turn.
     const { data: messages } = await project.client.session.messages({ path: { id: first } })
-    expect((messages ?? []).filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && !p.synthetic)).length).toBe(1)
+    expect(
+      (messages ?? []).filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && !p.synthetic))
+        .length,
+    ).toBe(1)
   })
 })

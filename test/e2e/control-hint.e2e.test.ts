@@ -35,7 +35,11 @@ describe("ralph-loop hint", () => {
     await waitForLoopEnd(project, { phase: "paused" })
 
     const tooLong = await cli(project.dir, "hint", "x".repeat(4_001))
-    expect(tooLong).toEqual({ code: 2, stdout: "", stderr: "ralph-loop: the hint is 4,001 characters long; a hint can be at most 4,000\n" })
+    expect(tooLong).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "ralph-loop: the hint is 4,001 characters long; a hint can be at most 4,000\n",
+    })
 
     const hinted = await cli(project.dir, "hint", "--", HINT)
     expect(hinted).toMatchObject({ code: 0, stderr: "" })

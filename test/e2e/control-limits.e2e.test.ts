@@ -8,7 +8,8 @@ import { sharedHarness, toastTitles, waitForLoopEnd, waitForToast } from "./help
 const harness = sharedHarness()
 
 const prompted = (project: Project) => project.requests("main").filter((r) => r.lastRole === "user")
-const between = (project: Project, from: number, to: number) => project.requests("main").filter((r) => r.at > from && r.at < to)
+const between = (project: Project, from: number, to: number) =>
+  project.requests("main").filter((r) => r.at > from && r.at < to)
 
 describe("circuit breaker", () => {
   it("no progress → OPEN (no prompts), cooldown → HALF_OPEN (one probe), progress → CLOSED", async () => {
@@ -19,7 +20,8 @@ describe("circuit breaker", () => {
           if (r.lastRole === "tool") return { text: "wrote progress.txt" }
           const turn = prompted(project).length
           if (turn <= 3) return { text: `nothing changed here, try ${"x".repeat(turn)}` }
-          if (turn === 4) return { toolCalls: [{ name: "write", args: { filePath: "progress.txt", content: "step\n" } }] }
+          if (turn === 4)
+            return { toolCalls: [{ name: "write", args: { filePath: "progress.txt", content: "step\n" } }] }
           return { text: "<promise>DONE</promise>" }
         },
       },
@@ -43,14 +45,22 @@ describe("circuit breaker", () => {
     // One probe turn (its request and the follow-up with the tool result), then CLOSED.
     expect(between(project, probe!.at, after!.at).map((r) => r.lastRole)).toEqual(["tool"])
     const titles = toastTitles(project)
-    expect(titles.indexOf("Ralph · circuit breaker HALF_OPEN")).toBeGreaterThan(titles.indexOf("Ralph · circuit breaker OPEN"))
-    expect(titles.indexOf("Ralph · circuit breaker CLOSED")).toBeGreaterThan(titles.indexOf("Ralph · circuit breaker HALF_OPEN"))
+    expect(titles.indexOf("Ralph · circuit breaker HALF_OPEN")).toBeGreaterThan(
+      titles.indexOf("Ralph · circuit breaker OPEN"),
+    )
+    expect(titles.indexOf("Ralph · circuit breaker CLOSED")).toBeGreaterThan(
+      titles.indexOf("Ralph · circuit breaker HALF_OPEN"),
+    )
   })
 
   it("the same error five times → OPEN", async () => {
     const project = await harness().project("same-error", {
       pluginOptions: { strategy: "continue", maxRetries: 20, cooldownMinutes: 30 },
-      script: { main: (r: MockRequest) => ({ error: { status: 400, message: `Invalid request: tool schema rejected (req_${r.index}abc)` } }) },
+      script: {
+        main: (r: MockRequest) => ({
+          error: { status: 400, message: `Invalid request: tool schema rejected (req_${r.index}abc)` },
+        }),
+      },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "a task that keeps failing")
@@ -66,8 +76,17 @@ describe("calls per hour", () => {
     const words = ["alpha", "beta", "gamma", "delta"]
     const project = await harness().project("call-limit", {
       // A 12 s window: two turns fit in it even on a loaded machine.
-      pluginOptions: { strategy: "continue", maxCallsPerHour: 2, rateLimitWindowMinutes: 0.2, noProgressThreshold: 100 },
-      script: { main: (r: MockRequest) => ({ text: r.index < words.length ? `working on ${words[r.index]}` : "<promise>DONE</promise>" }) },
+      pluginOptions: {
+        strategy: "continue",
+        maxCallsPerHour: 2,
+        rateLimitWindowMinutes: 0.2,
+        noProgressThreshold: 100,
+      },
+      script: {
+        main: (r: MockRequest) => ({
+          text: r.index < words.length ? `working on ${words[r.index]}` : "<promise>DONE</promise>",
+        }),
+      },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "a task with a call limit")
@@ -89,7 +108,12 @@ describe("budgets", () => {
   it("the token budget stops the loop and says so", async () => {
     const project = await harness().project("tokens", {
       pluginOptions: { strategy: "continue", maxTokens: 2_500, noProgressThreshold: 100 },
-      script: { main: (r: MockRequest) => ({ text: `turn ${"x".repeat(r.index + 1)}`, usage: { prompt_tokens: 1_000, completion_tokens: 100 } }) },
+      script: {
+        main: (r: MockRequest) => ({
+          text: `turn ${"x".repeat(r.index + 1)}`,
+          usage: { prompt_tokens: 1_000, completion_tokens: 100 },
+        }),
+      },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "an expensive task")
@@ -112,7 +136,12 @@ describe("budgets", () => {
           },
         },
       },
-      script: { main: (r: MockRequest) => ({ text: `turn ${"y".repeat(r.index + 1)}`, usage: { prompt_tokens: 1_000, completion_tokens: 100 } }) },
+      script: {
+        main: (r: MockRequest) => ({
+          text: `turn ${"y".repeat(r.index + 1)}`,
+          usage: { prompt_tokens: 1_000, completion_tokens: 100 },
+        }),
+      },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "a costly task")
@@ -144,7 +173,13 @@ describe("RALPH_STATUS exit gate", () => {
   it("STATUS: BLOCKED pauses the loop and shows the recommendation", async () => {
     const project = await harness().project("blocked", {
       pluginOptions: { strategy: "continue", statusBlock: true },
-      script: { main: [{ text: "---RALPH_STATUS---\nSTATUS: BLOCKED\nEXIT_SIGNAL: false\nRECOMMENDATION: need the API key for the staging server\n---END_RALPH_STATUS---" }] },
+      script: {
+        main: [
+          {
+            text: "---RALPH_STATUS---\nSTATUS: BLOCKED\nEXIT_SIGNAL: false\nRECOMMENDATION: need the API key for the staging server\n---END_RALPH_STATUS---",
+          },
+        ],
+      },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "a blocked task")

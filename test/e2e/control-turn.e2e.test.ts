@@ -33,7 +33,9 @@ function expectWholeContext(r: MockRequest) {
   expect(toolCount(r)).toBeGreaterThan(0)
   expect(texts(r)).toContain("TASK-TOKEN build the parser\n\nWhen the task is completely done")
   expect(texts(r)).toContain("working on part one")
-  expect((r.body as { max_tokens?: number }).max_tokens ?? Number.POSITIVE_INFINITY).toBeGreaterThan(CONTROL_MAX_OUTPUT_TOKENS)
+  expect((r.body as { max_tokens?: number }).max_tokens ?? Number.POSITIVE_INFINITY).toBeGreaterThan(
+    CONTROL_MAX_OUTPUT_TOKENS,
+  )
 }
 
 describe("a control command's turn", () => {
@@ -45,7 +47,9 @@ describe("a control command's turn", () => {
         main: (r) => {
           if (isControl(r)) return { text: "OK" }
           if (r.lastUser.includes("USER-QUESTION")) return { text: "an answer with the whole context" }
-          return r.index === 0 ? { text: "working on part one", holdAfterFirstChunk: turnOne.opened } : { text: "working on part two" }
+          return r.index === 0
+            ? { text: "working on part one", holdAfterFirstChunk: turnOne.opened }
+            : { text: "working on part two" }
         },
       },
     })
@@ -64,7 +68,9 @@ describe("a control command's turn", () => {
     expect(status.lastUser).toContain("Ralph loop — paused: paused with /ralph-pause")
     // Tools were switched off for that request only: the stored message has no tools setting.
     const { data: stored } = await project.client.session.messages({ path: { id: session } })
-    const controlMessage = stored?.find((m) => m.parts.some((p) => p.type === "text" && p.text.startsWith("[ralph-loop control] /ralph-status")))
+    const controlMessage = stored?.find((m) =>
+      m.parts.some((p) => p.type === "text" && p.text.startsWith("[ralph-loop control] /ralph-status")),
+    )
     expect(controlMessage?.info.role).toBe("user")
     expect(controlMessage?.info.role === "user" && controlMessage.info.tools).toBeFalsy()
 
@@ -81,7 +87,10 @@ describe("a control command's turn", () => {
     // The control turns stay in the session's history for the turns after them.
     expect(texts(turnTwo)).toContain("[ralph-loop control] /ralph-status")
 
-    const { error } = await project.client.session.prompt({ path: { id: session }, body: { parts: [{ type: "text", text: "USER-QUESTION what changed?" }] } })
+    const { error } = await project.client.session.prompt({
+      path: { id: session },
+      body: { parts: [{ type: "text", text: "USER-QUESTION what changed?" }] },
+    })
     expect(error).toBeUndefined()
     const own = project.requests("main").at(-1)!
     expect(own.lastUser).toBe("USER-QUESTION what changed?")
@@ -99,6 +108,12 @@ describe("a control command's turn", () => {
     await project.waitForIdle()
     expectControlOnly(project.requests("main")[0]!, "ralph-help")
     expect(project.requests("title")[0]?.system).toMatch(/title generator/i)
-    await project.events.waitFor((e) => e.type === "session.updated" && e.properties.info?.id === session!.id && e.properties.info?.title === "Mock title", "the generated title")
+    await project.events.waitFor(
+      (e) =>
+        e.type === "session.updated" &&
+        e.properties.info?.id === session!.id &&
+        e.properties.info?.title === "Mock title",
+      "the generated title",
+    )
   })
 })

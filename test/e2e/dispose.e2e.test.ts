@@ -29,13 +29,19 @@ async function loopInItsCheck(name: string): Promise<{ harness: Harness; project
   const harness = await startHarness()
   harnesses.push(harness)
   const project = await harness.project(name, {
-    pluginOptions: { strategy: "continue", checks: [{ name: "long", kind: "test", command: "sleep 600 & echo $! > sleep.pid; wait" }] },
+    pluginOptions: {
+      strategy: "continue",
+      checks: [{ name: "long", kind: "test", command: "sleep 600 & echo $! > sleep.pid; wait" }],
+    },
     script: { main: [{ text: "Done. <promise>DONE</promise>" }] },
   })
   const session = await project.newSession()
   await project.command(session, "ralph", "finish the work")
   const file = join(project.dir, "sleep.pid")
-  const pid = await waitUntil(() => existsSync(file) && Number(readFileSync(file, "utf8").trim()), "the check's sleep to start")
+  const pid = await waitUntil(
+    () => existsSync(file) && Number(readFileSync(file, "utf8").trim()),
+    "the check's sleep to start",
+  )
   sleeps.push(pid)
   return { harness, project, pid }
 }

@@ -10,13 +10,18 @@ import { sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
 
 const harness = sharedHarness()
 
-const MARKER_CHECK = { name: "marker", kind: "test", command: "test -f done.txt || (echo 'FAIL: done.txt is missing'; exit 1)" }
+const MARKER_CHECK = {
+  name: "marker",
+  kind: "test",
+  command: "test -f done.txt || (echo 'FAIL: done.txt is missing'; exit 1)",
+}
 const done = { name: "ralph_done", args: { summary: "Created done.txt.", evidence: ["ls done.txt: present"] } }
 
 /** The text of the tool result the model is called back with (empty when the request is not one). */
 const toolResult = (r: MockRequest): string => (r.lastRole === "tool" ? messageText(r.body.messages?.at(-1)) : "")
 /** How many times the checks ran (each run toasts "Running N check(s): …"). */
-const checkRuns = (project: Project) => project.events.toasts().filter((t) => /^Running \d+ checks?:/.test(t.message)).length
+const checkRuns = (project: Project) =>
+  project.events.toasts().filter((t) => /^Running \d+ checks?:/.test(t.message)).length
 /** Requests that start a turn (the plugin's prompts). */
 const prompted = (project: Project) => project.requests("main").filter((r) => r.lastRole === "user")
 
@@ -44,7 +49,10 @@ describe("ralph_done", () => {
     expect(tools).toContain("ralph_done")
     expect(tools).toMatch(/"summary".*"evidence"/)
     expect(prompted(project)[0]?.lastUser).toContain("ralph_done tool")
-    const answer = project.requests("main").map(toolResult).find((t) => t.includes("Accepted"))
+    const answer = project
+      .requests("main")
+      .map(toolResult)
+      .find((t) => t.includes("Accepted"))
     expect(answer).toContain("Accepted: the checks pass (marker)")
     expect(toast.properties.message).toContain("ralph_done was called and the checks pass")
     // The turn ended on the work tree the call's checks saw: they were not run a second time.
@@ -57,8 +65,10 @@ describe("ralph_done", () => {
       script: {
         main: (r) => {
           const result = toolResult(r)
-          if (result.includes("Accepted")) return { toolCalls: [{ name: "write", args: { filePath: "notes.txt", content: "one more thing\n" } }] }
-          if (r.lastRole === "tool" && project.requests("main").some((q) => toolResult(q).includes("Accepted"))) return { text: "Done, with notes." }
+          if (result.includes("Accepted"))
+            return { toolCalls: [{ name: "write", args: { filePath: "notes.txt", content: "one more thing\n" } }] }
+          if (r.lastRole === "tool" && project.requests("main").some((q) => toolResult(q).includes("Accepted")))
+            return { text: "Done, with notes." }
           if (r.lastRole === "tool") return { toolCalls: [done] }
           return { toolCalls: [{ name: "write", args: { filePath: "done.txt", content: "ok\n" } }] }
         },
@@ -81,7 +91,8 @@ describe("ralph_done", () => {
           if (result.includes("Rejected")) return { text: "The check fails; I will fix it next." }
           if (result.includes("Iteration 1 of")) return { toolCalls: [done] }
           if (r.lastRole === "tool") return { toolCalls: [done] } // after the write
-          if (r.lastUser.includes("done.txt is missing")) return { toolCalls: [{ name: "write", args: { filePath: "done.txt", content: "ok\n" } }] }
+          if (r.lastUser.includes("done.txt is missing"))
+            return { toolCalls: [{ name: "write", args: { filePath: "done.txt", content: "ok\n" } }] }
           return { toolCalls: [{ name: "ralph_status", args: {} }] }
         },
       },
@@ -102,13 +113,19 @@ describe("ralph_done", () => {
     const requests = project.requests("main")
     const [, second] = prompted(project)
     expect(prompted(project)).toHaveLength(2)
-    expect(requests.findIndex((r) => toolResult(r).includes("Rejected"))).toBeLessThan(requests.indexOf(second as MockRequest))
+    expect(requests.findIndex((r) => toolResult(r).includes("Rejected"))).toBeLessThan(
+      requests.indexOf(second as MockRequest),
+    )
     expect(second?.lastUser).toContain("the completion claim was rejected")
     expect(second?.lastUser).toContain("FAIL: done.txt is missing")
   })
 
   it("in a plan loop, an accepted call marks the current story done and the loop moves on; the last one completes it", async () => {
-    const storyCheck = (id: string) => ({ name: `${id} file`, kind: "test", command: `test -f ${id}.txt || (echo 'FAIL: ${id}.txt is missing'; exit 1)` })
+    const storyCheck = (id: string) => ({
+      name: `${id} file`,
+      kind: "test",
+      command: `test -f ${id}.txt || (echo 'FAIL: ${id}.txt is missing'; exit 1)`,
+    })
     const project = await harness().project("done-plan", {
       pluginOptions: { strategy: "continue" },
       script: {
@@ -116,40 +133,63 @@ describe("ralph_done", () => {
           const story = /^## Current story: (\S+)/m.exec(r.lastUser)?.[1] ?? "none"
           const result = toolResult(r)
           if (result.includes("Accepted")) return { text: "Next." }
-          if (r.lastRole === "tool") return { toolCalls: [{ name: "ralph_done", args: { summary: `Did ${story}.`, evidence: [`${story}.txt written`] } }] }
+          if (r.lastRole === "tool")
+            return {
+              toolCalls: [
+                { name: "ralph_done", args: { summary: `Did ${story}.`, evidence: [`${story}.txt written`] } },
+              ],
+            }
           return { toolCalls: [{ name: "write", args: { filePath: `${story}.txt`, content: "ok\n" } }] }
         },
       },
     })
     mkdirSync(join(project.dir, ".opencode"), { recursive: true })
-    const stories = ["US-1", "US-2"].map((id) => ({ id, title: id, acceptanceCriteria: [`${id}.txt exists`], passes: false, checks: [storyCheck(id)] }))
+    const stories = ["US-1", "US-2"].map((id) => ({
+      id,
+      title: id,
+      acceptanceCriteria: [`${id}.txt exists`],
+      passes: false,
+      checks: [storyCheck(id)],
+    }))
     writeFileSync(join(project.dir, ".opencode/prd.json"), JSON.stringify({ userStories: stories }, null, 2))
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd")
     await waitForToast(project, /^Ralph · done/)
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
 
-    const answers = project.requests("main").map(toolResult).filter((t) => t.startsWith("Accepted"))
+    const answers = project
+      .requests("main")
+      .map(toolResult)
+      .filter((t) => t.startsWith("Accepted"))
     expect(answers).toEqual([
       "Accepted: story US-1 is done — the checks pass (US-1 file). End your turn now; the next story comes in the next prompt.",
       "Accepted: the checks pass (US-2 file). End your turn now: the loop completes when it ends.",
     ])
-    expect(JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")).userStories.map((s: { passes: boolean }) => s.passes)).toEqual([true, true])
+    expect(
+      JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")).userStories.map(
+        (s: { passes: boolean }) => s.passes,
+      ),
+    ).toEqual([true, true])
     expect(prompted(project)).toHaveLength(2)
   })
 
   it("outside a loop, both tools answer that there is none", async () => {
     const project: Project = await harness().project("done-no-loop", {
       script: {
-        main: (r) => {
-          const answered = project.requests("main").filter((q) => toolResult(q).includes("There is no Ralph loop")).length
+        main: (_r) => {
+          const answered = project
+            .requests("main")
+            .filter((q) => toolResult(q).includes("There is no Ralph loop")).length
           if (answered === 0) return { toolCalls: [done] }
           return answered === 1 ? { toolCalls: [{ name: "ralph_status", args: {} }] } : { text: "noted" }
         },
       },
     })
     const session = await project.newSession()
-    const { error } = await project.client.session.prompt({ path: { id: session }, body: { parts: [{ type: "text", text: "finish up" }] } })
+    const { error } = await project.client.session.prompt({
+      path: { id: session },
+      body: { parts: [{ type: "text", text: "finish up" }] },
+    })
     expect(error).toBeUndefined()
     await project.waitForIdle()
     const results = project.requests("main").map(toolResult).filter(Boolean)

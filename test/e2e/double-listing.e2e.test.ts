@@ -8,7 +8,14 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { dirname, join } from "node:path"
 import { parse } from "jsonc-parser"
 import { afterEach, describe, expect, it } from "vitest"
-import { packageDir, startHarness, writeProject, type Harness, type Project, type ProjectOptions } from "../harness/harness.js"
+import {
+  packageDir,
+  startHarness,
+  writeProject,
+  type Harness,
+  type Project,
+  type ProjectOptions,
+} from "../harness/harness.js"
 import { isolatedEnv, opencodeBinary } from "../harness/opencode-server.js"
 import { waitForLoopEnd, waitForToast } from "./helpers.js"
 
@@ -58,7 +65,7 @@ const progressEntries = (project: Project) =>
     .filter((entry) => entry.trim())
 
 /** Runs a three-iteration loop and checks that one engine ran it. */
-async function loopRunsOnce(h: Harness, project: Project): Promise<void> {
+async function loopRunsOnce(_h: Harness, project: Project): Promise<void> {
   const session = await project.newSession()
   await project.command(session, "ralph", "build the widget")
   await waitForToast(project, /^Ralph · done/)
@@ -77,53 +84,72 @@ async function loopRunsOnce(h: Harness, project: Project): Promise<void> {
 }
 
 /** How often OpenCode's log says a copy stayed out for `dir`. */
-const deferrals = (h: Harness, dir: string) => h.server.output().split(`ralph-loop is listed more than once for ${dir}:`).length - 1
+const deferrals = (h: Harness, dir: string) =>
+  h.server.output().split(`ralph-loop is listed more than once for ${dir}:`).length - 1
 
 describe("ralph-loop listed twice for one project: one engine", () => {
-  it("listed by path in opencode.json, then `ralph-loop install`: install leaves the listing, the loop prompts once per iteration", async () => {
-    const h = await harness()
-    const dir = writeFirst(h, "path-then-install")
-    const out = install(h, "--project", dir)
-    expect(out).toContain(`already listed in ${join(dir, "opencode.json")}`)
-    expect(existsSync(join(dir, ".opencode", "opencode.json"))).toBe(false)
+  it(
+    "listed by path in opencode.json, then `ralph-loop install`: install leaves the listing, the loop prompts once per iteration",
+    async () => {
+      const h = await harness()
+      const dir = writeFirst(h, "path-then-install")
+      const out = install(h, "--project", dir)
+      expect(out).toContain(`already listed in ${join(dir, "opencode.json")}`)
+      expect(existsSync(join(dir, ".opencode", "opencode.json"))).toBe(false)
 
-    const project = await h.project("path-then-install", { script: SCRIPT })
-    await loopRunsOnce(h, project)
-    expect(deferrals(h, dir)).toBe(0)
-  }, SLOW)
+      const project = await h.project("path-then-install", { script: SCRIPT })
+      await loopRunsOnce(h, project)
+      expect(deferrals(h, dir)).toBe(0)
+    },
+    SLOW,
+  )
 
-  it("listed by path in the project, then `ralph-loop install --global`: both copies load, the later one stays out and says so once", async () => {
-    const h = await harness()
-    const dir = writeFirst(h, "path-then-global")
-    install(h, "--global")
-    const globalDir = join(h.root, "home", ".config", "opencode")
-    const globalFile = ["opencode.json", "opencode.jsonc"].map((name) => join(globalDir, name)).find((file) => existsSync(file))
-    expect((parse(readFileSync(globalFile as string, "utf8")) as { plugin?: unknown[] }).plugin).toEqual([SPEC])
-    // OpenCode reads its global config once per process.
-    await h.restartServer("SIGTERM")
+  it(
+    "listed by path in the project, then `ralph-loop install --global`: both copies load, the later one stays out and says so once",
+    async () => {
+      const h = await harness()
+      const dir = writeFirst(h, "path-then-global")
+      install(h, "--global")
+      const globalDir = join(h.root, "home", ".config", "opencode")
+      const globalFile = ["opencode.json", "opencode.jsonc"]
+        .map((name) => join(globalDir, name))
+        .find((file) => existsSync(file))
+      expect((parse(readFileSync(globalFile as string, "utf8")) as { plugin?: unknown[] }).plugin).toEqual([SPEC])
+      // OpenCode reads its global config once per process.
+      await h.restartServer("SIGTERM")
 
-    const project = await h.project("path-then-global", { script: SCRIPT })
-    await loopRunsOnce(h, project)
-    expect(deferrals(h, dir)).toBe(1)
-  }, SLOW)
+      const project = await h.project("path-then-global", { script: SCRIPT })
+      await loopRunsOnce(h, project)
+      expect(deferrals(h, dir)).toBe(1)
+    },
+    SLOW,
+  )
 
-  it("a path in opencode.json and the file: spec in .opencode/opencode.json (what install used to leave): one engine", async () => {
-    const h = await harness()
-    const dir = writeFirst(h, "path-and-spec")
-    writeFileSync(join(dir, ".opencode", "opencode.json"), JSON.stringify({ plugin: [SPEC] }))
+  it(
+    "a path in opencode.json and the file: spec in .opencode/opencode.json (what install used to leave): one engine",
+    async () => {
+      const h = await harness()
+      const dir = writeFirst(h, "path-and-spec")
+      writeFileSync(join(dir, ".opencode", "opencode.json"), JSON.stringify({ plugin: [SPEC] }))
 
-    const project = await h.project("path-and-spec", { script: SCRIPT })
-    await loopRunsOnce(h, project)
-    expect(deferrals(h, dir)).toBe(1)
-  }, SLOW)
+      const project = await h.project("path-and-spec", { script: SCRIPT })
+      await loopRunsOnce(h, project)
+      expect(deferrals(h, dir)).toBe(1)
+    },
+    SLOW,
+  )
 
-  it("the package's path and a symlink to it in one plugin list: one engine", async () => {
-    const h = await harness()
-    const link = join(h.root, "ralph-loop-link")
-    symlinkSync(packageDir(), link)
-    const options: ProjectOptions = { script: SCRIPT, opencodeConfig: { plugin: [packageDir(), link] } }
-    const project = await h.project("path-and-link", options)
-    await loopRunsOnce(h, project)
-    expect(deferrals(h, project.dir)).toBe(1)
-  }, SLOW)
+  it(
+    "the package's path and a symlink to it in one plugin list: one engine",
+    async () => {
+      const h = await harness()
+      const link = join(h.root, "ralph-loop-link")
+      symlinkSync(packageDir(), link)
+      const options: ProjectOptions = { script: SCRIPT, opencodeConfig: { plugin: [packageDir(), link] } }
+      const project = await h.project("path-and-link", options)
+      await loopRunsOnce(h, project)
+      expect(deferrals(h, project.dir)).toBe(1)
+    },
+    SLOW,
+  )
 })

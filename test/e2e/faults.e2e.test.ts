@@ -29,7 +29,9 @@ const CALLS: Record<string, Expected> = {
   "tui.showToast": { outcome: "done", created: 1, deleted: 1 },
   "app.log": { outcome: "done", created: 1, deleted: 1 },
 }
-const cases = Object.entries(CALLS).flatMap(([call, expected]) => (["error", "timeout", "throw"] as const).map((mode) => [call, mode, expected.outcome, expected] as const))
+const cases = Object.entries(CALLS).flatMap(([call, expected]) =>
+  (["error", "timeout", "throw"] as const).map((mode) => [call, mode, expected.outcome, expected] as const),
+)
 
 describe("SDK failure injection", () => {
   it.each(cases)("%s fails by %s → %s", async (call, mode, outcome, { created, deleted }) => {
@@ -38,7 +40,10 @@ describe("SDK failure injection", () => {
       configFileName: "ralph-loop-faults.json",
       configFile: JSON.stringify({ callTimeoutMs: 5_000, calls: { [call]: { mode, times: 1 } } }),
       pluginOptions: { maxRetries: 2 },
-      script: { main: [{ text: "first half done" }, { text: "<promise>DONE</promise>" }], compaction: [{ text: "SUMMARY of the first half" }] },
+      script: {
+        main: [{ text: "first half done" }, { text: "<promise>DONE</promise>" }],
+        compaction: [{ text: "SUMMARY of the first half" }],
+      },
     })
     const first = await project.newSession()
     await project.command(first, "ralph", "a task in two halves")
@@ -47,7 +52,10 @@ describe("SDK failure injection", () => {
       "the loop to end or pause",
       60_000,
     )
-    const [loop] = await waitForLoopEnd(project, outcome === "done" ? { phase: "stopped", stopReason: "completed" } : { phase: "paused" })
+    const [loop] = await waitForLoopEnd(
+      project,
+      outcome === "done" ? { phase: "stopped", stopReason: "completed" } : { phase: "paused" },
+    )
 
     expect(String(end.properties.title)).toMatch(outcome === "done" ? /done/ : /paused after an error/)
     // Paused: turn 1 only, nothing sent after the pause. Done: both halves.
@@ -56,7 +64,10 @@ describe("SDK failure injection", () => {
       expect(String(end.properties.message)).toContain(call)
       expect(loop?.detail).toContain(call)
     }
-    const createdIDs = project.events.of("session.created").map((e) => String(e.properties.info?.id)).filter((id) => id !== first)
+    const createdIDs = project.events
+      .of("session.created")
+      .map((e) => String(e.properties.info?.id))
+      .filter((id) => id !== first)
     expect(createdIDs).toHaveLength(created)
     const deletedIDs = project.events.of("session.deleted").map((e) => String(e.properties.info?.id))
     expect(deletedIDs).toEqual(deleted ? [first] : [])
@@ -65,6 +76,7 @@ describe("SDK failure injection", () => {
       expect(existsSync(join(project.dir, ".opencode/sessions", id, "ralph_summary.md"))).toBe(true)
       expect(existsSync(join(project.dir, ".opencode/sessions", id, "transcript.json"))).toBe(true)
     }
-    if (call === "session.summarize") expect(project.requests("main").at(-1)?.lastUser).toContain("no model summary was available")
+    if (call === "session.summarize")
+      expect(project.requests("main").at(-1)?.lastUser).toContain("no model summary was available")
   })
 })

@@ -19,7 +19,8 @@ const prompts = (project: Project) => project.requests("main").filter((r) => r.l
 const PACKAGE = { name: "guarded", private: true, type: "module", scripts: { test: "vitest run" } }
 const SUM_BUGGY = "export const add = (a, b) => a - b\n"
 const SUM_FIXED = "export const add = (a, b) => a + b\n"
-const TEST = 'import { expect, test } from "vitest"\nimport { add } from "./sum.js"\n\ntest("adds two numbers", () => {\n  expect(add(1, 2)).toBe(3)\n})\n'
+const TEST =
+  'import { expect, test } from "vitest"\nimport { add } from "./sum.js"\n\ntest("adds two numbers", () => {\n  expect(add(1, 2)).toBe(3)\n})\n'
 const TEST_SKIPPED = TEST.replace('test("adds', 'test.skip("adds')
 const TEST_ADDED = `${TEST}\ntest("adds zero", () => {\n  expect(add(2, 0)).toBe(2)\n})\n`
 
@@ -55,11 +56,17 @@ describe("the guard on a claim of done", () => {
     project = await harness().project("guard-js", {
       pluginOptions: { strategy: "continue", checks: [UNIT], maxRetries: 6 },
       script: {
-        main: scripted(() => project, [
-          [write("sum.test.js", TEST_SKIPPED)],
-          [write("sum.test.js", TEST), write("package.json", `${JSON.stringify({ ...PACKAGE, scripts: { test: "echo ok" } }, null, 2)}\n`)],
-          [write("package.json", `${JSON.stringify(PACKAGE, null, 2)}\n`), write("sum.js", SUM_FIXED)],
-        ]),
+        main: scripted(
+          () => project,
+          [
+            [write("sum.test.js", TEST_SKIPPED)],
+            [
+              write("sum.test.js", TEST),
+              write("package.json", `${JSON.stringify({ ...PACKAGE, scripts: { test: "echo ok" } }, null, 2)}\n`),
+            ],
+            [write("package.json", `${JSON.stringify(PACKAGE, null, 2)}\n`), write("sum.js", SUM_FIXED)],
+          ],
+        ),
       },
     })
     jsProject(project)
@@ -71,19 +78,27 @@ describe("the guard on a claim of done", () => {
     const [, second, third] = prompts(project).map((r) => r.lastUser)
     expect(second).toContain("The plugin did not accept your claim: your changes weaken the checks (below)")
     expect(second).toContain("The completion claim was refused")
-    expect(second).toContain('sum.test.js:4 skips or focuses a test (test.skip): `test.skip("adds two numbers", () => {`')
+    expect(second).toContain(
+      'sum.test.js:4 skips or focuses a test (test.skip): `test.skip("adds two numbers", () => {`',
+    )
     expect(third).toContain("The completion claim was refused")
-    expect(third).toContain('the "test" script in package.json, which a check runs, changed: before `vitest run`, after `echo ok`')
+    expect(third).toContain(
+      'the "test" script in package.json, which a check runs, changed: before `vitest run`, after `echo ok`',
+    )
     expect(third).not.toContain("skips or focuses")
 
     // The journal records each refused claim's findings; status --json the last claim's (none stands).
-    const journal = readFileSync(join(project.dir, ".opencode/ralph-loop/journal.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { event: string; record?: { weakened?: string[] } })
+    const journal = readFileSync(join(project.dir, ".opencode/ralph-loop/journal.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { event: string; record?: { weakened?: string[] } })
     const weakened = journal.filter((e) => e.event === "decided").map((e) => e.record?.weakened ?? [])
     expect(weakened[0]?.[0]).toContain("skips or focuses a test")
     expect(weakened[1]?.[0]).toContain('the "test" script in package.json')
     expect(weakened[2]).toEqual([])
     const status = await ralphCli(project.dir, ["status", "--json"])
-    const selected = (JSON.parse(status.stdout) as { selected: { guard: unknown; evidence: Record<string, unknown> } }).selected
+    const selected = (JSON.parse(status.stdout) as { selected: { guard: unknown; evidence: Record<string, unknown> } })
+      .selected
     expect(selected.guard).toEqual({ iteration: 3, findings: [] })
     // What the completion rests on: the check after the last change, with vitest's own counts.
     expect(selected.evidence).toMatchObject({
@@ -113,8 +128,13 @@ describe("the guard on a claim of done", () => {
     const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 120_000)
     expect(loop).toMatchObject({ iteration: 1 })
     const status = await ralphCli(project.dir, ["status", "--json"])
-    const evidence = (JSON.parse(status.stdout) as { selected: { evidence: Record<string, unknown> } }).selected.evidence
-    expect(evidence).toMatchObject({ verified: true, checks: [{ name: "unit", tests: { passed: 0, failed: 0, skipped: 1 } }], weakened: [{ kind: "skip", file: "sum.test.js", accepted: true }] })
+    const evidence = (JSON.parse(status.stdout) as { selected: { evidence: Record<string, unknown> } }).selected
+      .evidence
+    expect(evidence).toMatchObject({
+      verified: true,
+      checks: [{ name: "unit", tests: { passed: 0, failed: 0, skipped: 1 } }],
+      weakened: [{ kind: "skip", file: "sum.test.js", accepted: true }],
+    })
   })
 
   it("a plan story done with no check is recorded as not verified, and never written back as verified", async () => {
@@ -124,27 +144,51 @@ describe("the guard on a claim of done", () => {
       script: { main: scripted(() => project, [[write("US-1.txt", "done\n")]]) },
     })
     mkdirSync(join(project.dir, ".opencode"), { recursive: true })
-    const plan = { userStories: [{ id: "US-1", title: "write the file", acceptanceCriteria: ["US-1.txt exists"], passes: false }] }
+    const plan = {
+      userStories: [{ id: "US-1", title: "write the file", acceptanceCriteria: ["US-1.txt exists"], passes: false }],
+    }
     writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd")
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 120_000)
-    const written = JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")) as { userStories: Array<{ passes: boolean; notes: string }> }
-    expect(written.userStories[0]).toMatchObject({ passes: true, notes: "Done in iteration 1, not verified: no check ran" })
+    const written = JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")) as {
+      userStories: Array<{ passes: boolean; notes: string }>
+    }
+    expect(written.userStories[0]).toMatchObject({
+      passes: true,
+      notes: "Done in iteration 1, not verified: no check ran",
+    })
     const status = await ralphCli(project.dir, ["status", "--json"])
-    const selected = (JSON.parse(status.stdout) as { selected: { evidence: { verified: boolean }; plan: { stories: Array<{ id: string; evidence: unknown }> } } }).selected
+    const selected = (
+      JSON.parse(status.stdout) as {
+        selected: { evidence: { verified: boolean }; plan: { stories: Array<{ id: string; evidence: unknown }> } }
+      }
+    ).selected
     expect(selected.evidence).toMatchObject({ verified: false, checks: [], changedFiles: ["US-1.txt"] })
-    expect(selected.plan.stories).toEqual([{ id: "US-1", title: "write the file", done: true, evidence: selected.evidence }])
+    expect(selected.plan.stories).toEqual([
+      { id: "US-1", title: "write the file", done: true, evidence: selected.evidence },
+    ])
   })
 
   it("refuses a deleted pytest test, naming it; restored with the fix, the loop completes", async () => {
-    const TESTS = "from calc import double\n\n\ndef test_double():\n    assert double(2) == 4\n\n\ndef test_double_zero():\n    assert double(0) == 0\n"
+    const TESTS =
+      "from calc import double\n\n\ndef test_double():\n    assert double(2) == 4\n\n\ndef test_double_zero():\n    assert double(0) == 0\n"
     const WITHOUT = "from calc import double\n\n\ndef test_double_zero():\n    assert double(0) == 0\n"
     let project!: Project
     project = await harness().project("guard-py", {
-      pluginOptions: { strategy: "continue", checks: [{ name: "pytest", kind: "test", command: "python3 -m pytest -q -p no:cacheprovider" }], maxRetries: 6 },
+      pluginOptions: {
+        strategy: "continue",
+        checks: [{ name: "pytest", kind: "test", command: "python3 -m pytest -q -p no:cacheprovider" }],
+        maxRetries: 6,
+      },
       script: {
-        main: scripted(() => project, [[write("test_calc.py", WITHOUT)], [write("test_calc.py", TESTS), write("calc.py", "def double(x):\n    return x * 2\n")]]),
+        main: scripted(
+          () => project,
+          [
+            [write("test_calc.py", WITHOUT)],
+            [write("test_calc.py", TESTS), write("calc.py", "def double(x):\n    return x * 2\n")],
+          ],
+        ),
       },
     })
     writeFileSync(join(project.dir, "calc.py"), "def double(x):\n    return x * 3\n")
@@ -171,7 +215,12 @@ describe("the guard on a claim of done", () => {
           if (isControl(r)) return { text: "OK" }
           if (/^(Rejected|Accepted)/.test(toolResult(r))) return { text: "Understood." }
           if (r.lastRole === "tool") return { toolCalls: [done] }
-          return { toolCalls: prompts(project).length === 1 ? [write("sum.test.js", TEST_SKIPPED)] : [write("sum.test.js", TEST), write("sum.js", SUM_FIXED)] }
+          return {
+            toolCalls:
+              prompts(project).length === 1
+                ? [write("sum.test.js", TEST_SKIPPED)]
+                : [write("sum.test.js", TEST), write("sum.js", SUM_FIXED)],
+          }
         },
       },
     })
@@ -180,7 +229,10 @@ describe("the guard on a claim of done", () => {
     await project.command(session, "ralph", "make the tests pass")
     const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 120_000)
     expect(loop).toMatchObject({ iteration: 2 })
-    const answers = project.requests("main").map(toolResult).filter((t) => /^(Rejected|Accepted)/.test(t))
+    const answers = project
+      .requests("main")
+      .map(toolResult)
+      .filter((t) => /^(Rejected|Accepted)/.test(t))
     expect(answers[0]).toMatch(/^Rejected/)
     expect(answers[0]).toContain("sum.test.js:4 skips or focuses a test (test.skip)")
     expect(answers[1]).toMatch(/^Accepted/)
@@ -206,7 +258,9 @@ describe("the guard on a claim of done", () => {
     expect(loop).toMatchObject({ iteration: 1 })
     const review = project.requests("main").find(isReview)?.lastUser ?? ""
     expect(review).toContain("## Expectations the agent changed in tests")
-    expect(review).toContain("- an expectation in sum.test.js:5 (adds two numbers) changed: `expect(add(1, 2)).toBe(3)` → `expect(add(1, 2)).toBe(-1)`")
+    expect(review).toContain(
+      "- an expectation in sum.test.js:5 (adds two numbers) changed: `expect(add(1, 2)).toBe(3)` → `expect(add(1, 2)).toBe(-1)`",
+    )
   })
 
   it("a loop that adds a test and fixes the code completes on that claim", async () => {

@@ -7,7 +7,10 @@ import { distinctReply, sharedHarness, toastTitles, waitForLoopEnd, waitForToast
 const harness = sharedHarness()
 
 async function prompt(project: Project, sessionID: string, text: string): Promise<void> {
-  const { error } = await project.client.session.prompt({ path: { id: sessionID }, body: { parts: [{ type: "text", text }] } })
+  const { error } = await project.client.session.prompt({
+    path: { id: sessionID },
+    body: { parts: [{ type: "text", text }] },
+  })
   if (error) throw new Error(JSON.stringify(error))
 }
 
@@ -36,7 +39,9 @@ describe("the promise", () => {
   it("is found with other whitespace and case, and a custom promise word with regex characters works", async () => {
     const project = await harness().project("custom-word", {
       pluginOptions: { strategy: "continue", promiseWord: "ALL (DONE)?" },
-      script: { main: [{ text: "<promise>ALL DONE</promise> is not it" }, { text: "ok <promise>\n all  (done)? </promise>" }] },
+      script: {
+        main: [{ text: "<promise>ALL DONE</promise> is not it" }, { text: "ok <promise>\n all  (done)? </promise>" }],
+      },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "do it")

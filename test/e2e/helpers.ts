@@ -10,7 +10,10 @@ import { describeLoops } from "../harness/loop-files.js"
 import { waitUntil } from "../harness/wait.js"
 
 /** How a test's loop ends: stopped for a reason, paused for the user, or waiting on its own timer. */
-export type LoopEnd = { phase: "stopped"; stopReason: StopReason } | { phase: "paused" } | { phase: "waiting"; wait: Wait["reason"] }
+export type LoopEnd =
+  | { phase: "stopped"; stopReason: StopReason }
+  | { phase: "paused" }
+  | { phase: "waiting"; wait: Wait["reason"] }
 
 function hasEnded(loop: Loop, end: LoopEnd): boolean {
   if (loop.phase !== end.phase) return false
@@ -29,8 +32,11 @@ export async function waitForLoopEnd(project: Project, end: LoopEnd, count = 1, 
   const loops = await waitUntil(
     () => {
       const loops = project.loops()
-      const wrong = loops.find((l) => l.phase === "stopped" && !(end.phase === "stopped" && l.stopReason === end.stopReason))
-      if (wrong) throw new Error(`waiting for ${JSON.stringify(end)}, but a loop ended otherwise: ${describeLoops(loops)}`)
+      const wrong = loops.find(
+        (l) => l.phase === "stopped" && !(end.phase === "stopped" && l.stopReason === end.stopReason),
+      )
+      if (wrong)
+        throw new Error(`waiting for ${JSON.stringify(end)}, but a loop ended otherwise: ${describeLoops(loops)}`)
       return loops.length === count && loops.every((l) => hasEnded(l, end)) && loops
     },
     `${count} loop(s) ${JSON.stringify(end)}`,
@@ -101,7 +107,8 @@ export function selectedSessions(project: Project): string[] {
 
 /** "working on aa", "working on ab", …: a reply that differs each turn (letters: digits are folded). */
 export function distinctReply(index: number): { text: string } {
-  const letters = (n: number): string => (n < 26 ? String.fromCharCode(97 + n) : letters(Math.floor(n / 26) - 1) + letters(n % 26))
+  const letters = (n: number): string =>
+    n < 26 ? String.fromCharCode(97 + n) : letters(Math.floor(n / 26) - 1) + letters(n % 26)
   return { text: `working on part ${letters(index + 26)}` }
 }
 
@@ -126,10 +133,17 @@ const execCli = promisify(execFile)
  * `ralph-loop --project DIR <args>` in a process of its own: its exit status and output. The project
  * goes first, so arguments after a `--` stay operands.
  */
-export async function ralphCli(project: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function ralphCli(
+  project: string,
+  args: readonly string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const cli = join(packageDir(), "dist", "cli", "main.js")
   try {
-    const { stdout, stderr } = await execCli(process.execPath, [cli, "--project", project, ...args], { encoding: "utf8", ...(env ? { env } : {}) })
+    const { stdout, stderr } = await execCli(process.execPath, [cli, "--project", project, ...args], {
+      encoding: "utf8",
+      ...(env ? { env } : {}),
+    })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string }

@@ -16,13 +16,17 @@ describe("load", () => {
           const task = /task-(\d\d)/.exec(r.lastUser)?.[1] ?? "none"
           const n = (turns.get(task) ?? 0) + 1
           turns.set(task, n)
-          return n < 2 ? { text: `task-${task} first half done`, delayMs: 100 } : { text: `task-${task} <promise>DONE</promise>` }
+          return n < 2
+            ? { text: `task-${task} first half done`, delayMs: 100 }
+            : { text: `task-${task} <promise>DONE</promise>` }
         },
         compaction: (r: MockRequest) => ({ text: `SUMMARY for ${/task-\d\d/.exec(r.lastUser)?.[0] ?? "?"}` }),
       },
     })
     const sessions = await Promise.all(Array.from({ length: LOOPS }, (_, i) => project.newSession(`loop ${i}`)))
-    await Promise.all(sessions.map((id, i) => project.command(id, "ralph", `work on task-${String(i).padStart(2, "0")}`)))
+    await Promise.all(
+      sessions.map((id, i) => project.command(id, "ralph", `work on task-${String(i).padStart(2, "0")}`)),
+    )
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, LOOPS, 120_000)
     await waitForToasts(project, /^Ralph · done/, LOOPS)
 

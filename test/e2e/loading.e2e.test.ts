@@ -40,7 +40,11 @@ describe("loading", () => {
 
   it.each([
     ["RALPH_LOOP_DISABLE=1", { RALPH_LOOP_DISABLE: "1" }, { pluginOptions: { activation: "always" } }],
-    ["enabled: false in the project's settings file", {}, { configFile: '{ // off for this project\n  "enabled": false, "activation": "always" }' }],
+    [
+      "enabled: false in the project's settings file",
+      {},
+      { configFile: '{ // off for this project\n  "enabled": false, "activation": "always" }' },
+    ],
   ] as const)("%s: no commands, no hooks, no prompts", async (_how, env, options) => {
     const h = await harness(env)
     const project = await h.project("disabled", { ...options, script: { main: [{ text: "working" }] } })

@@ -41,14 +41,24 @@ const env = () => ({
  * (docs/opencode-notes.md).
  */
 const machine = (runner: string) => ({ XDG_DATA_HOME: join(setup().root, "machines", runner, "data") })
-const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, env: env(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim()
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, env: env(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim()
 
 function cli(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
   return cliOn({}, cwd, ...args)
 }
 
-function cliOn(own: Record<string, string>, cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, env: { ...env(), ...own }, encoding: "utf8", timeout: 120_000 })
+function cliOn(
+  own: Record<string, string>,
+  cwd: string,
+  ...args: string[]
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    env: { ...env(), ...own },
+    encoding: "utf8",
+    timeout: 120_000,
+  })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -68,7 +78,9 @@ function storyScript(r: MockRequest): Reply {
   const id = /^## Current story: (\S+)/m.exec(r.lastUser)?.[1]
   if (!id) return { text: "nothing to do" }
   if (r.lastRole === "tool") return { text: `Story ${id} is done. <promise>DONE</promise>` }
-  return { toolCalls: [{ name: "bash", args: { command: `printf '${id}\\n' > ${id}.txt`, description: `Story ${id}` } }] }
+  return {
+    toolCalls: [{ name: "bash", args: { command: `printf '${id}\\n' > ${id}.txt`, description: `Story ${id}` } }],
+  }
 }
 
 /**
@@ -80,7 +92,11 @@ async function runStory(remote: string, runner: string, story: string): Promise<
   git(setup().root, "clone", "-q", remote, dir)
   // The OpenCode config (the scripted model) and what install writes (the plugin's listing) go into
   // the clone: untracked files of the runner's, never in the story's commit.
-  setup().project(runner, { withPlugin: false, configFile: '{ "strategy": "continue" }\n', script: { main: storyScript } })
+  setup().project(runner, {
+    withPlugin: false,
+    configFile: '{ "strategy": "continue" }\n',
+    script: { main: storyScript },
+  })
   const installed = cliOn(machine(runner), dir, ...planCommands.install)
   expect(installed.status, `${installed.stdout}\n${installed.stderr}`).toBe(0)
   // `opencode plugin` leaves .opencode/ a config folder OpenCode would npm-install into at its start.
@@ -90,7 +106,10 @@ async function runStory(remote: string, runner: string, story: string): Promise<
   expect(code, `${run.lines().join("\n")}\n${run.stderr()}`).toBe(EXIT.completed)
   expect(alive(serverPid(run.lines()) as number)).toBe(false)
   // Every prompt of the run was about its story.
-  const stories = setup().requests(runner, "main").map((r) => /^## Current story: (\S+)/m.exec(r.lastUser)?.[1]).filter(Boolean)
+  const stories = setup()
+    .requests(runner, "main")
+    .map((r) => /^## Current story: (\S+)/m.exec(r.lastUser)?.[1])
+    .filter(Boolean)
   expect(new Set(stories)).toEqual(new Set([story]))
   git(dir, ...STORY_BRANCH_PUSH)
   return dir
@@ -111,7 +130,11 @@ describe("a plan over many machines", () => {
 
     expect(cli(seed, ...planCommands.ready("plan.json"))).toMatchObject({ status: 0, stdout: "s1\ns2\n" })
     const [a] = await Promise.all([runStory(remote, "runner-a", "s1"), runStory(remote, "runner-b", "s2")])
-    expect(git(remote, "for-each-ref", "--format=%(refname:short)", "refs/heads/").split("\n").sort()).toEqual(["main", "ralph/story-s1", "ralph/story-s2"])
+    expect(git(remote, "for-each-ref", "--format=%(refname:short)", "refs/heads/").split("\n").sort()).toEqual([
+      "main",
+      "ralph/story-s1",
+      "ralph/story-s2",
+    ])
     expect(git(remote, "show", "--name-only", "--format=", "ralph/story-s1")).toBe("s1.txt")
     expect(git(remote, "show", "--name-only", "--format=", "ralph/story-s2")).toBe("s2.txt")
     // The runner's checkout is as it was: main at the plan's commit, the plan file untouched.
@@ -121,7 +144,9 @@ describe("a plan over many machines", () => {
     // s3 is not ready yet on a runner that has not merged: the run is refused with the reason, exit 2.
     const early = startRun(setup(), a as string, planCommands.story("plan.json", "s3").slice(1))
     expect(await early.exit(300_000)).toBe(EXIT.usage)
-    expect(`${early.lines().join("\n")}\n${early.stderr()}`).toContain("story s3 is not ready: it depends on s1, s2, not done in plan.json")
+    expect(`${early.lines().join("\n")}\n${early.stderr()}`).toContain(
+      "story s3 is not ready: it depends on s1, s2, not done in plan.json",
+    )
 
     const merger = join(root, "runner-c")
     git(root, "clone", "-q", remote, merger)
@@ -140,19 +165,36 @@ describe("a plan over many machines", () => {
     git(merger, "commit", "-q", "-m", "plan: stories merged", "--", "plan.json")
     git(merger, "push", "-q", "origin", "HEAD")
     expect(cli(merger, ...planCommands.ready("plan.json"))).toMatchObject({ status: 0, stdout: "s3\n" })
-    expect(JSON.parse(cli(merger, ...planCommands.ready("plan.json"), "--json").stdout)).toEqual({ stories: ["s3"], done: ["s1", "s2"], left: 1 })
+    expect(JSON.parse(cli(merger, ...planCommands.ready("plan.json"), "--json").stdout)).toEqual({
+      stories: ["s3"],
+      done: ["s1", "s2"],
+      left: 1,
+    })
 
     await runStory(remote, "runner-d", "s3")
     expect(git(remote, "show", "--name-only", "--format=", "ralph/story-s3")).toBe("s3.txt")
     git(merger, "fetch", "-q", "origin")
     expect(cli(merger, ...planCommands.merge("plan.json"))).toEqual({
       status: 0,
-      stdout: ["origin/ralph/story-s3: merged into main (story s3: three)", "plan.json: marked done: s3 (not committed: commit plan.json)", "every story of plan.json is done (3)", ""].join("\n"),
+      stdout: [
+        "origin/ralph/story-s3: merged into main (story s3: three)",
+        "plan.json: marked done: s3 (not committed: commit plan.json)",
+        "every story of plan.json is done (3)",
+        "",
+      ].join("\n"),
       stderr: "",
     })
-    expect(["s1.txt", "s2.txt", "s3.txt"].map((f) => readFileSync(join(merger, f), "utf8"))).toEqual(["s1\n", "s2\n", "s3\n"])
-    expect(JSON.parse(readFileSync(join(merger, "plan.json"), "utf8")).userStories.map((s: { passes: boolean }) => s.passes)).toEqual([true, true, true])
-    expect(cli(merger, ...planCommands.ready("plan.json"), "--json").stdout).toBe('{"stories":[],"done":["s1","s2","s3"],"left":0}\n')
+    expect(["s1.txt", "s2.txt", "s3.txt"].map((f) => readFileSync(join(merger, f), "utf8"))).toEqual([
+      "s1\n",
+      "s2\n",
+      "s3\n",
+    ])
+    expect(
+      JSON.parse(readFileSync(join(merger, "plan.json"), "utf8")).userStories.map((s: { passes: boolean }) => s.passes),
+    ).toEqual([true, true, true])
+    expect(cli(merger, ...planCommands.ready("plan.json"), "--json").stdout).toBe(
+      '{"stories":[],"done":["s1","s2","s3"],"left":0}\n',
+    )
     // Three whole `ralph-loop run`s (each its own OpenCode start) and three merges: 150 s on a loaded
     // 2-core machine, past the suite's 120 s default for one test.
   }, 400_000)

@@ -26,16 +26,37 @@ beforeAll(async () => {
 afterAll(() => hook.close())
 
 /** The desktop notifications the stub recorded whose line names `task`. */
-const desktopCalls = (task: string) => (existsSync(desktopLog) ? readFileSync(desktopLog, "utf8").split("\n").filter((line) => line.includes(task)) : [])
+const desktopCalls = (task: string) =>
+  existsSync(desktopLog)
+    ? readFileSync(desktopLog, "utf8")
+        .split("\n")
+        .filter((line) => line.includes(task))
+    : []
 /** A line of the server's log (the plugin logs through client.app.log). */
 const logLine = (pattern: RegExp) =>
-  waitUntil(() => harness().server.output().split("\n").find((line) => pattern.test(line)), `a log line ${pattern}`, 30_000, () => harness().server.output().slice(-1_500))
+  waitUntil(
+    () =>
+      harness()
+        .server.output()
+        .split("\n")
+        .find((line) => pattern.test(line)),
+    `a log line ${pattern}`,
+    30_000,
+    () => harness().server.output().slice(-1_500),
+  )
 /** Every file under `dir`, with its text. */
 const filesUnder = (dir: string) =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => ({ file: join(entry.parentPath, entry.name), text: readFileSync(join(entry.parentPath, entry.name), "utf8") }))
-const waitForDesktop = (task: string, count: number) => waitUntil(() => desktopCalls(task).length >= count && desktopCalls(task), `${count} desktop notifications for ${task}`)
+    .map((entry) => ({
+      file: join(entry.parentPath, entry.name),
+      text: readFileSync(join(entry.parentPath, entry.name), "utf8"),
+    }))
+const waitForDesktop = (task: string, count: number) =>
+  waitUntil(
+    () => desktopCalls(task).length >= count && desktopCalls(task),
+    `${count} desktop notifications for ${task}`,
+  )
 
 describe("notifications", () => {
   it("one webhook payload per ended loop, with its reason, and a desktop notification through notify-send; the URL's secret in no file or log line", async () => {
@@ -50,8 +71,24 @@ describe("notifications", () => {
     await project.command(first, "ralph", "the first notified task")
     const [done] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     const [payload] = await hook.waitFor(ENDED, 1)
-    expect(Object.keys(payload ?? {}).sort()).toEqual(["cost", "event", "iterations", "loop", "reason", "report", "task", "text", "tokens"])
-    expect(payload).toMatchObject({ loop: done?.id, task: "the first notified task", event: "ended", reason: "completed", iterations: 2 })
+    expect(Object.keys(payload ?? {}).sort()).toEqual([
+      "cost",
+      "event",
+      "iterations",
+      "loop",
+      "reason",
+      "report",
+      "task",
+      "text",
+      "tokens",
+    ])
+    expect(payload).toMatchObject({
+      loop: done?.id,
+      task: "the first notified task",
+      event: "ended",
+      reason: "completed",
+      iterations: 2,
+    })
     expect(payload?.tokens).toBeGreaterThan(0)
     expect(typeof payload?.cost).toBe("number")
     expect(payload?.text).toMatch(/^Ralph loop ended \(completed\): "the first notified task" \(2 iterations/)
@@ -69,16 +106,25 @@ describe("notifications", () => {
 
     const [desktop] = await waitForDesktop("the first notified task", 1)
     expect(desktop).toMatch(/^Ralph · ended \(completed\)\tthe first notified task \(2 iterations/)
-    expect(await waitForDesktop("the second notified task", 1)).toEqual([expect.stringMatching(/^Ralph · ended \(retries-exhausted\)\t/)])
+    expect(await waitForDesktop("the second notified task", 1)).toEqual([
+      expect.stringMatching(/^Ralph · ended \(retries-exhausted\)\t/),
+    ])
     expect(desktopCalls("the first notified task")).toHaveLength(1)
     expect(hook.at(ENDED)).toHaveLength(2)
 
     // The plugin's files and log lines hold no webhook secret: the start's line names the webhook by its origin.
     const started = await logLine(/message="loop started"/)
     const own = filesUnder(join(project.dir, ".opencode", "ralph-loop"))
-    expect(own.map((f) => f.file)).toEqual(expect.arrayContaining([expect.stringMatching(/journal\.jsonl$/), expect.stringMatching(/loops\/.+\.json$/)]))
+    expect(own.map((f) => f.file)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/journal\.jsonl$/), expect.stringMatching(/loops\/.+\.json$/)]),
+    )
     expect(own.filter((f) => f.text.includes(token)).map((f) => f.file)).toEqual([])
-    expect(harness().server.output().split("\n").filter((line) => line.includes(token))).toEqual([])
+    expect(
+      harness()
+        .server.output()
+        .split("\n")
+        .filter((line) => line.includes(token)),
+    ).toEqual([])
     expect(started).toMatch(/ webhook=http:\/\/127\.0\.0\.1:\d+\/…/)
   })
 
@@ -117,15 +163,26 @@ describe("notifications", () => {
     const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     expect(loop).toMatchObject({ iteration: 1, retries: 0 })
     await waitForDesktop("a task whose webhook is gone", 1)
-    await logLine(new RegExp(`notification not delivered: the webhook ${url.replace("/gone", "").replace(/[.]/g, "\\.")}/… failed: `))
+    await logLine(
+      new RegExp(
+        `notification not delivered: the webhook ${url.replace("/gone", "").replace(/[.]/g, "\\.")}/… failed: `,
+      ),
+    )
   })
 
   it("the breaker opening is notified with why, and the cancel that ends the loop after it", async () => {
     const project = await harness().project("notify-breaker", {
-      pluginOptions: { strategy: "continue", sameErrorThreshold: 2, cooldownMinutes: 30, notify: { webhook: hook.url("/breaker") } },
+      pluginOptions: {
+        strategy: "continue",
+        sameErrorThreshold: 2,
+        cooldownMinutes: 30,
+        notify: { webhook: hook.url("/breaker") },
+      },
       script: {
         main: (r: MockRequest) =>
-          r.lastUser.startsWith("[ralph-loop control]") ? { text: "ok" } : { error: { status: 400, message: `Invalid request: tool schema rejected (req_${r.index}abc)` } },
+          r.lastUser.startsWith("[ralph-loop control]")
+            ? { text: "ok" }
+            : { error: { status: 400, message: `Invalid request: tool schema rejected (req_${r.index}abc)` } },
       },
     })
     const session = await project.newSession()

@@ -5,7 +5,16 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import { gate, type MockRequest } from "../harness/mock-model.js"
-import { readIfExists, selectedSessions, sharedHarness, summaryFile, waitForFile, waitForLoopEnd, waitForStreamedText, waitForToast } from "./helpers.js"
+import {
+  readIfExists,
+  selectedSessions,
+  sharedHarness,
+  summaryFile,
+  waitForFile,
+  waitForLoopEnd,
+  waitForStreamedText,
+  waitForToast,
+} from "./helpers.js"
 
 const harness = sharedHarness()
 
@@ -28,7 +37,17 @@ describe("a loop started on a dirty work tree", () => {
         main: (r: MockRequest) => {
           if (r.lastUser.includes("fresh session")) return { text: "All done. <promise>DONE</promise>" }
           if (r.lastRole === "tool") return { text: "wrote new.txt and added to draft.txt; more to do" }
-          return { toolCalls: [{ name: "bash", args: { command: "printf 'new\\n' > new.txt && printf 'more\\n' >> draft.txt", description: "Write files" } }] }
+          return {
+            toolCalls: [
+              {
+                name: "bash",
+                args: {
+                  command: "printf 'new\\n' > new.txt && printf 'more\\n' >> draft.txt",
+                  description: "Write files",
+                },
+              },
+            ],
+          }
         },
       },
     })
@@ -44,23 +63,36 @@ describe("a loop started on a dirty work tree", () => {
     expect(listedFiles(handoff, /^- Files changed since the loop began:/)).toEqual(["- draft.txt", "- new.txt"])
     expect(selectedSessions(project)).toHaveLength(1)
     // The second iteration's prompt carries the same facts.
-    expect(project.requests("main").find((r) => r.lastUser.includes("fresh session"))?.lastUser).toContain("  - new.txt")
+    expect(project.requests("main").find((r) => r.lastUser.includes("fresh session"))?.lastUser).toContain(
+      "  - new.txt",
+    )
 
     const report = await waitForFile(join(project.dir, ".opencode/sessions", first, "ralph_report.md"))
-    expect(listedFiles(report, /^## Files changed since the loop began/)).toEqual(["- `??` draft.txt", "- `??` new.txt"])
+    expect(listedFiles(report, /^## Files changed since the loop began/)).toEqual([
+      "- `??` draft.txt",
+      "- `??` new.txt",
+    ])
   })
 })
 
 describe("the title of a stopped loop's last session", () => {
   /** Resolves with the session's title once OpenCode announced it (session.updated), read back from the server. */
   async function titleBecomes(project: Project, sessionID: string, title: RegExp): Promise<string> {
-    await project.events.waitFor((e) => e.type === "session.updated" && e.properties.info?.id === sessionID && title.test(String(e.properties.info?.title)), `the title of ${sessionID} to match ${title}`)
+    await project.events.waitFor(
+      (e) =>
+        e.type === "session.updated" &&
+        e.properties.info?.id === sessionID &&
+        title.test(String(e.properties.info?.title)),
+      `the title of ${sessionID} to match ${title}`,
+    )
     const { data } = await project.client.session.get({ path: { id: sessionID } })
     return data?.title ?? ""
   }
 
   it("after completion: Ralph ✓ · <task> · 2 iterations", async () => {
-    const project = await harness().project("title-done", { script: { main: [{ text: "working on it" }, { text: "Done. <promise>DONE</promise>" }] } })
+    const project = await harness().project("title-done", {
+      script: { main: [{ text: "working on it" }, { text: "Done. <promise>DONE</promise>" }] },
+    })
     const first = await project.newSession()
     await project.command(first, "ralph", "polish the widget")
     await waitForToast(project, /^Ralph · done/)
@@ -72,7 +104,12 @@ describe("the title of a stopped loop's last session", () => {
     const turnOne = gate()
     const project = await harness().project("title-cancel", {
       pluginOptions: { strategy: "continue" },
-      script: { main: (r: MockRequest) => (r.lastUser.startsWith("[ralph-loop control]") ? { text: "OK" } : { text: "a slow reply that takes a while", holdAfterFirstChunk: turnOne.opened }) },
+      script: {
+        main: (r: MockRequest) =>
+          r.lastUser.startsWith("[ralph-loop control]")
+            ? { text: "OK" }
+            : { text: "a slow reply that takes a while", holdAfterFirstChunk: turnOne.opened },
+      },
     })
     const session = await project.newSession()
     void project.command(session, "ralph", "a task to cancel").catch(() => undefined)
@@ -110,7 +147,14 @@ describe("/ralph-status after the loop ended", () => {
     const project = await harness().project("status-ended", {
       // fresh: the loop's first session stays (recreate would delete it).
       pluginOptions: { strategy: "fresh" },
-      script: { main: (r: MockRequest) => (isControl(r) ? { text: "OK" } : r.lastUser.includes("fresh session") ? { text: "Done. <promise>DONE</promise>" } : { text: "working on it" }) },
+      script: {
+        main: (r: MockRequest) =>
+          isControl(r)
+            ? { text: "OK" }
+            : r.lastUser.includes("fresh session")
+              ? { text: "Done. <promise>DONE</promise>" }
+              : { text: "working on it" },
+      },
     })
     const first = await project.newSession()
     await project.command(first, "ralph", "polish the widget")
@@ -140,6 +184,8 @@ describe("/ralph-status after the loop ended", () => {
 
   it("says there is no loop in a project that never had one", async () => {
     const project = await harness().project("status-none", { script: { main: [{ text: "OK" }] } })
-    expect(await status(project, await project.newSession())).toContain("There is no Ralph loop in this session. Start one with /ralph <task>.")
+    expect(await status(project, await project.newSession())).toContain(
+      "There is no Ralph loop in this session. Start one with /ralph <task>.",
+    )
   })
 })

@@ -19,7 +19,11 @@ import { alive, CLI, serverPid } from "./run-helpers.js"
 
 /** `ralph-loop ARGS --project DIR` with the TUI's isolated environment: its exit status and output. */
 function cli(tui: Tui, ...args: string[]): { status: number | null; out: string } {
-  const run = spawnSync(process.execPath, [CLI, ...args, "--project", tui.dir], { encoding: "utf8", env: tui.env, timeout: 60_000 })
+  const run = spawnSync(process.execPath, [CLI, ...args, "--project", tui.dir], {
+    encoding: "utf8",
+    env: tui.env,
+    timeout: 60_000,
+  })
   return { status: run.status, out: `${run.stdout}${run.stderr}` }
 }
 
@@ -36,20 +40,33 @@ function stopRun(child: ChildProcess | undefined, lines: string[]): void {
 }
 
 describe("one owner per loop across OpenCode processes", () => {
-  it("a TUI and `ralph-loop run` on one project: ten control requests to the run's loop all reach the run's OpenCode, ten out of ten", { timeout: 300_000 }, async () => {
+  it("a TUI and `ralph-loop run` on one project: ten control requests to the run's loop all reach the run's OpenCode, ten out of ten", {
+    timeout: 300_000,
+  }, async () => {
     const hold = gate()
     const tui = await startTui("owner-tui-run", {
       // The run's loop: its first reply is held mid-stream while the requests come, then it completes.
-      script: { main: (r) => (r.index === 0 ? { text: "working on the widget", holdAfterFirstChunk: hold.opened } : { text: "All finished. <promise>DONE</promise>" }) },
+      script: {
+        main: (r) =>
+          r.index === 0
+            ? { text: "working on the widget", holdAfterFirstChunk: hold.opened }
+            : { text: "All finished. <promise>DONE</promise>" },
+      },
     })
     let run: ChildProcess | undefined
     let out = ""
     try {
       // The TUI's plugin answers on the project's control folder: the only process there yet.
       mkdirSync(join(tui.dir, STATE_DIR), { recursive: true })
-      expect(await sendControl(tui.dir, { verb: "status", from: "the test" }, { timeoutMs: 60_000 })).toMatchObject({ status: "done" })
+      expect(await sendControl(tui.dir, { verb: "status", from: "the test" }, { timeoutMs: 60_000 })).toMatchObject({
+        status: "done",
+      })
 
-      run = spawn(process.execPath, [CLI, "run", "--project", tui.dir, "--opencode", opencodeBinary(), "build the widget"], { cwd: tui.dir, env: tui.env, stdio: ["ignore", "pipe", "pipe"] })
+      run = spawn(
+        process.execPath,
+        [CLI, "run", "--project", tui.dir, "--opencode", opencodeBinary(), "build the widget"],
+        { cwd: tui.dir, env: tui.env, stdio: ["ignore", "pipe", "pipe"] },
+      )
       run.stdout?.setEncoding("utf8").on("data", (chunk: string) => (out += chunk))
       run.stderr?.setEncoding("utf8").on("data", (chunk: string) => (out += chunk))
       const exited = new Promise<number | null>((resolve) => run?.once("exit", (code) => resolve(code)))
@@ -59,7 +76,10 @@ describe("one owner per loop across OpenCode processes", () => {
 
       const answers = []
       for (let i = 1; i <= 10; i += 1) answers.push(cli(tui, "hint", loop?.id as string, `hint number ${i}`))
-      expect(answers.map((a) => a.status), answers.map((a) => a.out).join("\n")).toEqual(Array(10).fill(0))
+      expect(
+        answers.map((a) => a.status),
+        answers.map((a) => a.out).join("\n"),
+      ).toEqual(Array(10).fill(0))
       expect(answers.every((a) => a.out.includes("Ralph · hint queued"))).toBe(true)
 
       hold.open()
@@ -74,15 +94,23 @@ describe("one owner per loop across OpenCode processes", () => {
     }
   })
 
-  it("`ralph-loop clean` is refused, naming the holder, while a live OpenCode holds the project's lease, and done once that OpenCode has died", { timeout: 180_000 }, async () => {
+  it("`ralph-loop clean` is refused, naming the holder, while a live OpenCode holds the project's lease, and done once that OpenCode has died", {
+    timeout: 180_000,
+  }, async () => {
     const tui = await startTui("owner-clean")
     try {
       mkdirSync(join(tui.dir, STATE_DIR), { recursive: true })
       const leaseFolder = join(tui.dir, LEASE_DIR)
-      await waitUntil(() => existsSync(leaseFolder) && readdirSync(leaseFolder).some((n) => n.endsWith(".json")), "the TUI's OpenCode to take the project's lease", 60_000)
+      await waitUntil(
+        () => existsSync(leaseFolder) && readdirSync(leaseFolder).some((n) => n.endsWith(".json")),
+        "the TUI's OpenCode to take the project's lease",
+        60_000,
+      )
       const refused = cli(tui, "clean", "--days", "0")
       expect(refused.status, refused.out).toBe(1)
-      expect(refused.out).toMatch(/^ralph-loop clean: nothing removed: the project's lease is held by OpenCode \(pid \d+ on \S+, running; last heartbeat \d+ s ago\)\./m)
+      expect(refused.out).toMatch(
+        /^ralph-loop clean: nothing removed: the project's lease is held by OpenCode \(pid \d+ on \S+, running; last heartbeat \d+ s ago\)\./m,
+      )
 
       process.kill(tui.pid, "SIGKILL")
       // What the lease rule reads as a holder that stopped: its pid gone, or — a killed process still

@@ -45,7 +45,8 @@ function repo(): Repo {
   return r
 }
 
-const git = (r: Repo, ...args: string[]) => execFileSync("git", args, { cwd: r.dir, env: r.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim()
+const git = (r: Repo, ...args: string[]) =>
+  execFileSync("git", args, { cwd: r.dir, env: r.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim()
 
 /** A story branch as --story leaves it: one commit from `from` with `files`, the plan file untouched. */
 function storyBranch(r: Repo, id: string, files: Record<string, string>, from = "main"): void {
@@ -57,7 +58,12 @@ function storyBranch(r: Repo, id: string, files: Record<string, string>, from = 
 }
 
 function cli(r: Repo, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: r.dir, env: r.env, encoding: "utf8", timeout: 120_000 })
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: r.dir,
+    env: r.env,
+    encoding: "utf8",
+    timeout: 120_000,
+  })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -65,7 +71,11 @@ describe("ralph-loop plan ready and plan merge, on real repositories", () => {
   it("merges two story branches with a merge commit each, marks them done in the plan's style, and the story that waited on both is ready", () => {
     const r = repo()
     expect(cli(r, "plan", "ready", "plan.json")).toMatchObject({ status: 0, stdout: "s1\ns2\n" })
-    expect(JSON.parse(cli(r, "plan", "ready", "plan.json", "--json").stdout)).toEqual({ stories: ["s1", "s2"], done: [], left: 3 })
+    expect(JSON.parse(cli(r, "plan", "ready", "plan.json", "--json").stdout)).toEqual({
+      stories: ["s1", "s2"],
+      done: [],
+      left: 3,
+    })
     storyBranch(r, "s1", { "one.txt": "one\n" })
     storyBranch(r, "s2", { "two.txt": "two\n" })
     writeFileSync(join(r.dir, "mine.txt"), "the user's untracked file\n")
@@ -87,16 +97,27 @@ describe("ralph-loop plan ready and plan merge, on real repositories", () => {
       "start",
     ])
     expect(git(r, "rev-list", "--merges", "--count", "main")).toBe("2")
-    expect(readFileSync(join(r.dir, "plan.json"), "utf8")).toBe(PLAN.replace('"one", "priority": 1, "passes": false', '"one", "priority": 1, "passes": true').replace('"two", "priority": 2, "passes": false', '"two", "priority": 2, "passes": true'))
+    expect(readFileSync(join(r.dir, "plan.json"), "utf8")).toBe(
+      PLAN.replace('"one", "priority": 1, "passes": false', '"one", "priority": 1, "passes": true').replace(
+        '"two", "priority": 2, "passes": false',
+        '"two", "priority": 2, "passes": true',
+      ),
+    )
     expect(readFileSync(join(r.dir, "mine.txt"), "utf8")).toBe("the user's untracked file\n")
     expect(cli(r, "plan", "ready", "plan.json")).toMatchObject({ status: 0, stdout: "s3\n" })
     // The plan is not committed yet: a second merge refuses the dirty tree.
     const dirty = cli(r, "plan", "merge", "plan.json")
     expect(dirty).toMatchObject({ status: 1, stdout: "" })
-    expect(dirty.stderr).toBe("ralph-loop plan merge: nothing merged: the work tree has uncommitted changes to tracked files (plan.json): commit them or put them aside first\n")
+    expect(dirty.stderr).toBe(
+      "ralph-loop plan merge: nothing merged: the work tree has uncommitted changes to tracked files (plan.json): commit them or put them aside first\n",
+    )
     git(r, "commit", "-q", "-am", "plan: s1, s2 done")
     // Merged branches are left out by default: nothing to do, and nothing is written.
-    expect(cli(r, "plan", "merge", "plan.json")).toEqual({ status: 0, stdout: "no story became ready (1 not done)\n", stderr: "" })
+    expect(cli(r, "plan", "merge", "plan.json")).toEqual({
+      status: 0,
+      stdout: "no story became ready (1 not done)\n",
+      stderr: "",
+    })
   })
 
   it("a branch that would conflict is named with its files and kept, the tree untouched; the others are merged; exit 1", () => {
@@ -106,8 +127,17 @@ describe("ralph-loop plan ready and plan merge, on real repositories", () => {
     const head = () => git(r, "rev-parse", "HEAD")
     const result = cli(r, "plan", "merge", "plan.json")
     expect(result.status).toBe(1)
-    expect(result.stdout).toBe(["ralph/story-s1: merged into main (story s1: one)", "plan.json: marked done: s1 (not committed: commit plan.json)", "no story became ready (2 not done)", ""].join("\n"))
-    expect(result.stderr).toBe("ralph-loop plan merge: ralph/story-s2: not merged: merging it into main would conflict in shared.txt; the branch is kept and main is as it was (merge it by hand: git merge ralph/story-s2)\n")
+    expect(result.stdout).toBe(
+      [
+        "ralph/story-s1: merged into main (story s1: one)",
+        "plan.json: marked done: s1 (not committed: commit plan.json)",
+        "no story became ready (2 not done)",
+        "",
+      ].join("\n"),
+    )
+    expect(result.stderr).toBe(
+      "ralph-loop plan merge: ralph/story-s2: not merged: merging it into main would conflict in shared.txt; the branch is kept and main is as it was (merge it by hand: git merge ralph/story-s2)\n",
+    )
     expect(git(r, "rev-parse", "-q", "--verify", "ralph/story-s2")).not.toBe("")
     expect(git(r, "status", "--porcelain")).toBe("M plan.json")
     expect(readFileSync(join(r.dir, "shared.txt"), "utf8")).toBe("s1's version\n")
@@ -118,11 +148,15 @@ describe("ralph-loop plan ready and plan merge, on real repositories", () => {
   it("a merge git stops half-way (a pre-merge-commit hook says no) is aborted: the tree as it was, the branch kept; exit 1", () => {
     const r = repo()
     storyBranch(r, "s1", { "one.txt": "one\n" })
-    writeFileSync(join(r.dir, ".git", "hooks", "pre-merge-commit"), "#!/bin/sh\necho 'no merges today' >&2\nexit 1\n", { mode: 0o755 })
+    writeFileSync(join(r.dir, ".git", "hooks", "pre-merge-commit"), "#!/bin/sh\necho 'no merges today' >&2\nexit 1\n", {
+      mode: 0o755,
+    })
     const head = git(r, "rev-parse", "HEAD")
     const result = cli(r, "plan", "merge", "plan.json")
     expect(result.status).toBe(1)
-    expect(result.stderr).toMatch(/^ralph-loop plan merge: ralph\/story-s1: not merged: the merge failed \(.*no merges today.*\); the branch is kept and main is as it was/)
+    expect(result.stderr).toMatch(
+      /^ralph-loop plan merge: ralph\/story-s1: not merged: the merge failed \(.*no merges today.*\); the branch is kept and main is as it was/,
+    )
     expect(git(r, "rev-parse", "HEAD")).toBe(head)
     expect(git(r, "status", "--porcelain", "--untracked-files=all")).toBe("")
     expect(spawnSync("git", ["rev-parse", "-q", "--verify", "MERGE_HEAD"], { cwd: r.dir, env: r.env }).status).toBe(1)
@@ -130,21 +164,37 @@ describe("ralph-loop plan ready and plan merge, on real repositories", () => {
 
   it("branches named on the command line, a remote's branches after a fetch, and what it refuses (exit 1 / 2)", () => {
     const r = repo()
-    expect(cli(r, "plan", "merge", "plan.json")).toEqual({ status: 0, stdout: "no ralph/story-* branch to merge (a remote's are seen once fetched: git fetch)\nno story became ready (3 not done)\n", stderr: "" })
+    expect(cli(r, "plan", "merge", "plan.json")).toEqual({
+      status: 0,
+      stdout:
+        "no ralph/story-* branch to merge (a remote's are seen once fetched: git fetch)\nno story became ready (3 not done)\n",
+      stderr: "",
+    })
     storyBranch(r, "s1", { "one.txt": "one\n" })
     // A clone stands in for the merge job's runner: the story branch is only its remote's.
     const clone = { dir: join(r.dir, "..", "clone"), env: r.env }
     execFileSync("git", ["clone", "-q", r.dir, clone.dir], { env: r.env })
     expect(git(clone, "branch", "--list", "ralph/*")).toBe("")
-    expect(cli(clone, "plan", "merge", "plan.json")).toMatchObject({ status: 0, stdout: expect.stringContaining("origin/ralph/story-s1: merged into main (story s1: one)\n") })
+    expect(cli(clone, "plan", "merge", "plan.json")).toMatchObject({
+      status: 0,
+      stdout: expect.stringContaining("origin/ralph/story-s1: merged into main (story s1: one)\n"),
+    })
     expect(cli(r, "plan", "merge", "plan.json", "ralph/story-nope", "main")).toEqual({
       status: 1,
       stdout: "no story became ready (3 not done)\n",
-      stderr: "ralph-loop plan merge: ralph/story-nope: no such branch\nralph-loop plan merge: main: not merged: it is no story's branch in this plan\n",
+      stderr:
+        "ralph-loop plan merge: ralph/story-nope: no such branch\nralph-loop plan merge: main: not merged: it is no story's branch in this plan\n",
     })
     expect(cli(r, "plan", "merge", "--bogus").status).toBe(2)
-    expect(cli(r, "plan", "merge", "ralph/story-s1")).toMatchObject({ status: 1, stderr: expect.stringContaining("the plan file .opencode/prd.json does not exist") })
+    expect(cli(r, "plan", "merge", "ralph/story-s1")).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining("the plan file .opencode/prd.json does not exist"),
+    })
     git(r, "checkout", "-q", "--detach")
-    expect(cli(r, "plan", "merge", "plan.json")).toMatchObject({ status: 1, stderr: "ralph-loop plan merge: nothing merged: HEAD is detached: check out the branch the stories are merged into\n" })
+    expect(cli(r, "plan", "merge", "plan.json")).toMatchObject({
+      status: 1,
+      stderr:
+        "ralph-loop plan merge: nothing merged: HEAD is detached: check out the branch the stories are merged into\n",
+    })
   })
 })

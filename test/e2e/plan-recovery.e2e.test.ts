@@ -16,7 +16,11 @@ const prompted = (project: Project) => project.requests("main").filter((r) => r.
 const storyOf = (r: MockRequest) => /^## Current story: (\S+)/m.exec(r.lastUser)?.[1]
 
 function toastNow(project: Project, title: RegExp, timeoutMs = 60_000) {
-  return project.events.waitFor((e) => e.type === "tui.toast.show" && title.test(String(e.properties.title)), `a toast titled ${title}`, timeoutMs)
+  return project.events.waitFor(
+    (e) => e.type === "tui.toast.show" && title.test(String(e.properties.title)),
+    `a toast titled ${title}`,
+    timeoutMs,
+  )
 }
 
 describe("a plan loop killed with SIGKILL mid-plan", () => {
@@ -32,7 +36,8 @@ describe("a plan loop killed with SIGKILL mid-plan", () => {
           if (!id) return { text: "nothing to do" }
           if (r.lastRole === "tool") return { text: `Story ${id} done. <promise>DONE</promise>` }
           // US-2's first turn streams until the kill: the kill lands in it.
-          if (id === "US-2" && !/restarted while you were working/.test(r.lastUser)) return { text: "working on US-2 slowly", holdAfterFirstChunk: cutOff.opened }
+          if (id === "US-2" && !/restarted while you were working/.test(r.lastUser))
+            return { text: "working on US-2 slowly", holdAfterFirstChunk: cutOff.opened }
           return { toolCalls: [{ name: "write", args: { filePath: `${id}.txt`, content: "done\n" } }] }
         },
       },
@@ -41,7 +46,20 @@ describe("a plan loop killed with SIGKILL mid-plan", () => {
     const check = (id: string) => [{ name: `${id} file`, command: `test -f ${id}.txt`, kind: "test" }]
     writeFileSync(
       join(project.dir, ".opencode/prd.json"),
-      JSON.stringify({ userStories: ["US-1", "US-2", "US-3"].map((id, i) => ({ id, title: `story ${i + 1}`, acceptanceCriteria: [], priority: i + 1, passes: false, checks: check(id) })) }, null, 2),
+      JSON.stringify(
+        {
+          userStories: ["US-1", "US-2", "US-3"].map((id, i) => ({
+            id,
+            title: `story ${i + 1}`,
+            acceptanceCriteria: [],
+            priority: i + 1,
+            passes: false,
+            checks: check(id),
+          })),
+        },
+        null,
+        2,
+      ),
     )
     const session = await project.newSession()
     void project.command(session, "ralph", "--prd").catch(() => undefined)

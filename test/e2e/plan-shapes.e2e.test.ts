@@ -62,7 +62,10 @@ const TASKS = `{
 
 describe("/ralph --prd over the shapes other Ralph tools write", () => {
   it("a top-level array of features: each item in file order, marked `passes: true` in place, every other byte kept (recreate)", async () => {
-    const project = await harness().project("plan-array", { pluginOptions: { strategy: "recreate", checks: [fileCheck] }, script: { main: worker } })
+    const project = await harness().project("plan-array", {
+      pluginOptions: { strategy: "recreate", checks: [fileCheck] },
+      script: { main: worker },
+    })
     writeText(project, "features.json", FEATURES)
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd features.json")
@@ -75,11 +78,16 @@ describe("/ralph --prd over the shapes other Ralph tools write", () => {
     expect(first).toContain("Acceptance criteria:\n- Click 'New Chat'\n- Verify a new conversation is created")
     expect(prompted(project)[1]!.lastUser).toContain("Story 1 (New chat button creates a fresh conversation) is done")
     expect(done.properties.message).toContain("all 3 stories of the plan are done")
-    expect(readFileSync(join(project.dir, "features.json"), "utf8")).toBe(FEATURES.replaceAll('"passes": false', '"passes": true'))
+    expect(readFileSync(join(project.dir, "features.json"), "utf8")).toBe(
+      FEATURES.replaceAll('"passes": false', '"passes": true'),
+    )
   })
 
   it("a tasks list with string priorities, a status vocabulary and depends_on: by priority, marked with the file's own `done` (continue)", async () => {
-    const project = await harness().project("plan-tasks", { pluginOptions: { strategy: "continue", checks: [fileCheck] }, script: { main: worker } })
+    const project = await harness().project("plan-tasks", {
+      pluginOptions: { strategy: "continue", checks: [fileCheck] },
+      script: { main: worker },
+    })
     writeText(project, ".opencode/prd.json", TASKS)
     const session = await project.newSession()
     await project.command(session, "ralph", "--prd")

@@ -19,14 +19,20 @@ function killableScript(project: () => Project, cutOff: Gate) {
   return {
     main: (r: MockRequest) => {
       if (/restarted while you were working/.test(r.lastUser)) return { text: "<promise>DONE</promise>" }
-      return prompted(project()).length <= 1 ? { text: "first part written" } : { text: "working on the second part", holdAfterFirstChunk: cutOff.opened }
+      return prompted(project()).length <= 1
+        ? { text: "first part written" }
+        : { text: "working on the second part", holdAfterFirstChunk: cutOff.opened }
     },
   }
 }
 
 /** Waits for a toast in the events of the server running now. */
 function toastNow(project: Project, title: RegExp, timeoutMs = 60_000) {
-  return project.events.waitFor((e) => e.type === "tui.toast.show" && title.test(String(e.properties.title)), `a toast titled ${title}`, timeoutMs)
+  return project.events.waitFor(
+    (e) => e.type === "tui.toast.show" && title.test(String(e.properties.title)),
+    `a toast titled ${title}`,
+    timeoutMs,
+  )
 }
 
 describe.each(["SIGKILL", "SIGTERM"] as const)("OpenCode killed with %s mid-loop", (signal) => {
@@ -36,7 +42,10 @@ describe.each(["SIGKILL", "SIGTERM"] as const)("OpenCode killed with %s mid-loop
     const strategy = signal === "SIGKILL" ? "continue" : "recreate"
     let project!: Project
     const cutOff = gate()
-    project = await harness.project(`kill-${signal}`, { pluginOptions: { strategy }, script: killableScript(() => project, cutOff) })
+    project = await harness.project(`kill-${signal}`, {
+      pluginOptions: { strategy },
+      script: killableScript(() => project, cutOff),
+    })
     const session = await project.newSession()
     void project.command(session, "ralph", "a task in two parts").catch(() => undefined)
     // Iteration 2 is streaming when the server dies.
@@ -66,7 +75,10 @@ describe("a corrupted state file", () => {
     harnesses.push(harness)
     let project!: Project
     const cutOff = gate()
-    project = await harness.project("corrupt", { pluginOptions: { strategy: "continue" }, script: killableScript(() => project, cutOff) })
+    project = await harness.project("corrupt", {
+      pluginOptions: { strategy: "continue" },
+      script: killableScript(() => project, cutOff),
+    })
     const session = await project.newSession()
     void project.command(session, "ralph", "a task in two parts").catch(() => undefined)
     await waitForStreamedText(project, /^working/)
@@ -78,7 +90,9 @@ describe("a corrupted state file", () => {
     await harness.restartServer("SIGTERM")
 
     const problem = await toastNow(project, /state file problem/)
-    expect(problem.properties.message).toMatch(/is damaged .* moved aside to .*\.corrupt-.* rebuilt from the journal at iteration 2/)
+    expect(problem.properties.message).toMatch(
+      /is damaged .* moved aside to .*\.corrupt-.* rebuilt from the journal at iteration 2/,
+    )
     await toastNow(project, /^Ralph · done/)
     await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })
     expect(readdirSync(loops).some((n) => n.includes(".corrupt-"))).toBe(true)

@@ -11,27 +11,37 @@ const harness = sharedHarness()
 const MANY = 12_000
 /** ~190 characters' path each: 2.3 MB of names. */
 const FOLDER = `packages/a-package-with-a-rather-descriptive-name/src/components/${"generated-by-the-loop-".repeat(2)}`
-const fileName = (i: number) => `${FOLDER}/component-${String(i).padStart(5, "0")}-with-a-long-descriptive-name-as-real-projects-have.ts`
+const fileName = (i: number) =>
+  `${FOLDER}/component-${String(i).padStart(5, "0")}-with-a-long-descriptive-name-as-real-projects-have.ts`
 const CHECK = { name: "answer", kind: "test", command: 'test "$(cat answer.txt 2>/dev/null)" = 4' }
 const isReview = (r: MockRequest) => r.system.includes("You review another coding agent's change")
 
 /** Commits the many files with git's plumbing (one blob for all) and writes them out: git hashes nothing 12,000 times. */
 function commitManyFiles(dir: string): void {
-  const run = (args: string[], input?: string) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], { cwd: dir, input, encoding: "utf8" }).trim()
+  const run = (args: string[], input?: string) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], {
+      cwd: dir,
+      input,
+      encoding: "utf8",
+    }).trim()
   const blob = run(["hash-object", "-w", "--stdin"], "export const generated = true\n")
-  run(["update-index", "-z", "--index-info"], Array.from({ length: MANY }, (_, i) => `100644 ${blob}\t${fileName(i)}\0`).join(""))
+  run(
+    ["update-index", "-z", "--index-info"],
+    Array.from({ length: MANY }, (_, i) => `100644 ${blob}\t${fileName(i)}\0`).join(""),
+  )
   run(["checkout-index", "-a", "-f"])
   run(["commit", "-qm", "12,000 generated files"])
 }
 
 describe("review of a loop that changed 12,000 files", () => {
-  it("the reviewer is sent their diff, not \"no change\"", async () => {
+  it('the reviewer is sent their diff, not "no change"', async () => {
     const project = await harness().project("review-many-files", {
       pluginOptions: { strategy: "continue", checks: [CHECK], review: true },
       script: {
         main: (r) => {
           if (isReview(r)) return { text: "<verdict>approve</verdict>" }
-          if (r.lastRole === "tool") return { text: "Removed the generated files and wrote the answer. <promise>DONE</promise>" }
+          if (r.lastRole === "tool")
+            return { text: "Removed the generated files and wrote the answer. <promise>DONE</promise>" }
           const command = "rm -r packages && echo 4 > answer.txt"
           return { toolCalls: [{ name: "bash", args: { command, description: "Remove the generated files" } }] }
         },

@@ -45,10 +45,16 @@ describe("ralph-loop run --attach", () => {
     const server = await startOpencodeServer({ cwd: project, env: setup().env, readyDirectory: project })
     try {
       const first = startRun(setup(), project, ["build the widget"], { attach: server.url })
-      await setup().mock.waitFor(() => setup().requests("run-attach-interrupt", "main").length >= 2, 120_000, "the second iteration's request")
+      await setup().mock.waitFor(
+        () => setup().requests("run-attach-interrupt", "main").length >= 2,
+        120_000,
+        "the second iteration's request",
+      )
       first.child.kill("SIGINT")
       expect(await first.exit(), first.stderr()).toBe(EXIT.interrupted)
-      expect(first.lines().at(-1)).toMatch(/^ended: interrupted after 2 iterations .*`ralph-loop run --resume ses_\S+` goes on .*\(exit 130\)$/)
+      expect(first.lines().at(-1)).toMatch(
+        /^ended: interrupted after 2 iterations .*`ralph-loop run --resume ses_\S+` goes on .*\(exit 130\)$/,
+      )
       expect(alive(server.pid)).toBe(true)
       const [paused] = savedLoops(project)
       expect(paused).toMatchObject({ phase: "paused", iteration: 2 })

@@ -17,9 +17,15 @@ describe("ralph-loop run: how a loop ends is its exit code", () => {
     const code = await run.exit()
     const lines = run.lines()
     expect(code, run.stderr()).toBe(EXIT.completed)
-    expect(lines.find((l) => l.startsWith("loop "))).toMatch(/^loop ses_\S+ started at iteration 1: build the widget — /)
-    expect(lines.filter((l) => /^iteration \d+: /.test(l)).map((l) => /^iteration (\d+): (\w+)/.exec(l)?.slice(1).join(" "))).toEqual(["1 restart", "2 complete"])
-    expect(lines.at(-1)).toMatch(/^ended: completed after 2 iterations · [\d,]+ tokens · \$[\d.]+ — the promise was kept · report \S+ralph_report\.md \(exit 0\)$/)
+    expect(lines.find((l) => l.startsWith("loop "))).toMatch(
+      /^loop ses_\S+ started at iteration 1: build the widget — /,
+    )
+    expect(
+      lines.filter((l) => /^iteration \d+: /.test(l)).map((l) => /^iteration (\d+): (\w+)/.exec(l)?.slice(1).join(" ")),
+    ).toEqual(["1 restart", "2 complete"])
+    expect(lines.at(-1)).toMatch(
+      /^ended: completed after 2 iterations · [\d,]+ tokens · \$[\d.]+ — the promise was kept · report \S+ralph_report\.md \(exit 0\)$/,
+    )
     expect(setup().requests("run-completed", "main")).toHaveLength(2)
     const pid = serverPid(lines)
     expect(pid).toBeGreaterThan(0)
@@ -27,7 +33,9 @@ describe("ralph-loop run: how a loop ends is its exit code", () => {
   })
 
   it("a limit reached: --max-iterations 2 on a model that never finishes exits 3 with the reason", async () => {
-    const project = setup().project("run-limit", { script: { main: (r) => ({ text: `still working, part ${r.index}` }) } })
+    const project = setup().project("run-limit", {
+      script: { main: (r) => ({ text: `still working, part ${r.index}` }) },
+    })
     const run = startRun(setup(), project, ["never done", "--max-iterations", "2", "--strategy", "continue"])
     const code = await run.exit()
     expect(code, run.stderr()).toBe(EXIT.limit)
@@ -37,22 +45,37 @@ describe("ralph-loop run: how a loop ends is its exit code", () => {
 
   it("gave up (stagnation), with --json: every line an event of the schema, the end's exit code 4", async () => {
     const project = setup().project("run-stagnation", {
-      pluginOptions: { checks: [{ name: "types", kind: "typecheck", command: 'echo "src/a.ts(1,1): error TS2322: nope"; exit 2' }] },
+      pluginOptions: {
+        checks: [{ name: "types", kind: "typecheck", command: 'echo "src/a.ts(1,1): error TS2322: nope"; exit 2' }],
+      },
       script: { main: (r) => ({ text: `attempt ${"x".repeat(r.index + 1)} <promise>DONE</promise>` }) },
     })
-    const run = startRun(setup(), project, ["fix the types", "--strategy", "continue", "--stagnation-limit", "2", "--max-retries", "10"], { json: true })
+    const run = startRun(
+      setup(),
+      project,
+      ["fix the types", "--strategy", "continue", "--stagnation-limit", "2", "--max-retries", "10"],
+      { json: true },
+    )
     const code = await run.exit()
     expect(code, run.stderr()).toBe(EXIT.gaveUp)
     // events() parses each line with the schema.
     const events = run.events()
     expect(events.map((e) => e.type)).toEqual(["host", "started", "iteration", "iteration", "iteration", "ended"])
     expect(events.filter((e) => e.type === "iteration").map((e) => e.checks?.errors)).toEqual([1, 1, 1])
-    expect(events.at(-1)).toMatchObject({ type: "ended", outcome: "stagnation", exitCode: 4, iteration: 3, detail: expect.stringContaining("stagnationLimit") })
+    expect(events.at(-1)).toMatchObject({
+      type: "ended",
+      outcome: "stagnation",
+      exitCode: 4,
+      iteration: 3,
+      detail: expect.stringContaining("stagnationLimit"),
+    })
     expect(new Set(events.map((e) => e.loop).slice(1))).toEqual(new Set([events[1]?.loop]))
   })
 
   it("an auth error: the provider answers 401, exit 5", async () => {
-    const project = setup().project("run-auth", { script: { main: [{ error: { status: 401, message: "Incorrect API key provided" } }] } })
+    const project = setup().project("run-auth", {
+      script: { main: [{ error: { status: 401, message: "Incorrect API key provided" } }] },
+    })
     const run = startRun(setup(), project, ["a task"])
     expect(await run.exit(), run.stderr()).toBe(EXIT.auth)
     expect(run.lines().at(-1)).toMatch(/^ended: auth-error after 1 iteration .*Incorrect API key provided.*\(exit 5\)$/)
@@ -78,13 +101,26 @@ describe("ralph-loop run: how a loop ends is its exit code", () => {
 
   it("paused for a person (the model reports it is blocked): exit 6, the pause's why in its event and the end", async () => {
     const project = setup().project("run-blocked", {
-      script: { main: [{ text: "---RALPH_STATUS---\nSTATUS: BLOCKED\nEXIT_SIGNAL: false\nRECOMMENDATION: need the API key for the staging server\n---END_RALPH_STATUS---" }] },
+      script: {
+        main: [
+          {
+            text: "---RALPH_STATUS---\nSTATUS: BLOCKED\nEXIT_SIGNAL: false\nRECOMMENDATION: need the API key for the staging server\n---END_RALPH_STATUS---",
+          },
+        ],
+      },
     })
     const run = startRun(setup(), project, ["a blocked task", "--status-block"], { json: true })
     expect(await run.exit(), run.stderr()).toBe(EXIT.paused)
     const events = run.events()
-    expect(events.find((e) => e.type === "paused")).toMatchObject({ detail: expect.stringContaining("need the API key for the staging server") })
-    expect(events.at(-1)).toMatchObject({ type: "ended", outcome: "paused", exitCode: 6, detail: expect.stringMatching(/need the API key.*ralph-loop run --resume ses_/) })
+    expect(events.find((e) => e.type === "paused")).toMatchObject({
+      detail: expect.stringContaining("need the API key for the staging server"),
+    })
+    expect(events.at(-1)).toMatchObject({
+      type: "ended",
+      outcome: "paused",
+      exitCode: 6,
+      detail: expect.stringMatching(/need the API key.*ralph-loop run --resume ses_/),
+    })
   })
 
   it("OpenCode not found: --opencode to a file that is not there, and no `opencode` on PATH, each exit 1 with what to do, no server started", async () => {
@@ -98,8 +134,11 @@ describe("ralph-loop run: how a loop ends is its exit code", () => {
     const path = [join(packageDir(), "node_modules", ".bin"), "/usr/bin", "/bin"].join(":")
     const notOnPath = startRun(setup(), project, ["a task"], { opencode: null, env: { PATH: path } })
     expect(await notOnPath.exit()).toBe(EXIT.runnerFailure)
-    expect(notOnPath.stderr()).toContain("OpenCode (the `opencode` command) is not on PATH: install it (https://opencode.ai), or give its path with --opencode PATH")
-    for (const run of [missing, notOnPath]) expect(run.lines().some((l) => l.startsWith("OpenCode started"))).toBe(false)
+    expect(notOnPath.stderr()).toContain(
+      "OpenCode (the `opencode` command) is not on PATH: install it (https://opencode.ai), or give its path with --opencode PATH",
+    )
+    for (const run of [missing, notOnPath])
+      expect(run.lines().some((l) => l.startsWith("OpenCode started"))).toBe(false)
     expect(setup().requests("run-no-opencode")).toHaveLength(0)
   })
 
@@ -117,7 +156,8 @@ describe("ralph-loop run: how a loop ends is its exit code", () => {
     expect(worktree.stderr()).toContain("--worktree is not supported by `ralph-loop run`")
     expect(worktree.stderr()).toContain("`ralph-loop run --project DIR …`")
     expect(worktree.stderr()).toContain("/ralph --worktree inside OpenCode")
-    for (const run of [parallel, worktree]) expect(run.lines().some((l) => l.startsWith("OpenCode started"))).toBe(false)
+    for (const run of [parallel, worktree])
+      expect(run.lines().some((l) => l.startsWith("OpenCode started"))).toBe(false)
     expect(setup().requests("run-unsupported")).toHaveLength(0)
   })
 })

@@ -58,7 +58,8 @@ export function runSetup(): () => RunSetup {
     }
   })
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(child.pid, "SIGKILL")
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(child.pid, "SIGKILL")
     for (const pid of servers)
       try {
         process.kill(-pid, "SIGKILL")
@@ -91,14 +92,23 @@ export interface RunProcess {
  * `ralph-loop run ARGS` in the project, with the harness's opencode binary (or `--attach` to a
  * running server; `opencode: null`: neither, the one on PATH).
  */
-export function startRun(setup: RunSetup, project: string, args: string[], options: { json?: boolean; env?: Record<string, string>; attach?: string; opencode?: string | null } = {}): RunProcess {
+export function startRun(
+  setup: RunSetup,
+  project: string,
+  args: string[],
+  options: { json?: boolean; env?: Record<string, string>; attach?: string; opencode?: string | null } = {},
+): RunProcess {
   const opencode = options.opencode === undefined ? opencodeBinary() : options.opencode
   const host = options.attach ? ["--attach", options.attach] : opencode === null ? [] : ["--opencode", opencode]
-  const child = spawn(process.execPath, [CLI, "run", "--project", project, ...host, ...(options.json ? ["--json"] : []), ...args], {
-    cwd: project,
-    env: { ...setup.env, ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  })
+  const child = spawn(
+    process.execPath,
+    [CLI, "run", "--project", project, ...host, ...(options.json ? ["--json"] : []), ...args],
+    {
+      cwd: project,
+      env: { ...setup.env, ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  )
   children.add(child)
   child.once("exit", () => children.delete(child))
   let out = ""
@@ -120,7 +130,10 @@ export function startRun(setup: RunSetup, project: string, args: string[], optio
     async exit(timeoutMs = 100_000) {
       let timer: NodeJS.Timeout | undefined
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`ralph-loop run did not exit within ${timeoutMs} ms\n${describe()}`)), timeoutMs)
+        timer = setTimeout(
+          () => reject(new Error(`ralph-loop run did not exit within ${timeoutMs} ms\n${describe()}`)),
+          timeoutMs,
+        )
       })
       try {
         return await Promise.race([exited, timeout])
@@ -128,7 +141,8 @@ export function startRun(setup: RunSetup, project: string, args: string[], optio
         clearTimeout(timer)
       }
     },
-    waitForLine: (pattern, timeoutMs = 120_000) => waitUntil(() => lines().find((line) => pattern.test(line)), `a line ${pattern}`, timeoutMs, describe),
+    waitForLine: (pattern, timeoutMs = 120_000) =>
+      waitUntil(() => lines().find((line) => pattern.test(line)), `a line ${pattern}`, timeoutMs, describe),
   }
 }
 
@@ -161,15 +175,28 @@ export function processGroup(pid: number): number {
 }
 
 /** A run's usage from its lines: each iteration's, and the total its end line gives. */
-export function usageOf(lines: readonly string[]): { iterations: { tokens: number; cost: number }[]; total: { tokens: number; cost: number } | undefined } {
-  const parse = (m: RegExpExecArray | null) => (m ? { tokens: Number((m[1] as string).replace(/,/g, "")), cost: Number(m[2]) } : undefined)
-  const iterations = lines.map((l) => parse(/^iteration \d+: .* · ([\d,]+) tokens · \$([\d.]+) · /.exec(l))).filter((u) => u !== undefined)
+export function usageOf(lines: readonly string[]): {
+  iterations: { tokens: number; cost: number }[]
+  total: { tokens: number; cost: number } | undefined
+} {
+  const parse = (m: RegExpExecArray | null) =>
+    m ? { tokens: Number((m[1] as string).replace(/,/g, "")), cost: Number(m[2]) } : undefined
+  const iterations = lines
+    .map((l) => parse(/^iteration \d+: .* · ([\d,]+) tokens · \$([\d.]+) · /.exec(l)))
+    .filter((u) => u !== undefined)
   const end = lines.find((l) => l.startsWith("ended: "))
-  return { iterations, total: end ? parse(/ after \d+ iterations? · ([\d,]+) tokens · \$([\d.]+)/.exec(end)) : undefined }
+  return {
+    iterations,
+    total: end ? parse(/ after \d+ iterations? · ([\d,]+) tokens · \$([\d.]+)/.exec(end)) : undefined,
+  }
 }
 
 /** A model that works on part one, holds its reply to iteration 2 after the first chunk until `opened` settles, then keeps the promise. */
 export function holdingIterationTwo(opened: Promise<unknown>): (r: MockRequest) => Reply {
   return (r) =>
-    r.index === 0 ? { text: "working on part one" } : r.index === 1 ? { text: "holding part two — a long answer", holdAfterFirstChunk: opened } : { text: "All finished. <promise>DONE</promise>" }
+    r.index === 0
+      ? { text: "working on part one" }
+      : r.index === 1
+        ? { text: "holding part two — a long answer", holdAfterFirstChunk: opened }
+        : { text: "All finished. <promise>DONE</promise>" }
 }

@@ -5,7 +5,16 @@ import { describe, expect, it } from "vitest"
 import { EXIT } from "../../src/cli/run/exit-code.js"
 import { savedLoops } from "../harness/loop-files.js"
 import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
-import { alive, groupAlive, holdingIterationTwo, processGroup, runSetup, serverPid, startRun, usageOf } from "./run-helpers.js"
+import {
+  alive,
+  groupAlive,
+  holdingIterationTwo,
+  processGroup,
+  runSetup,
+  serverPid,
+  startRun,
+  usageOf,
+} from "./run-helpers.js"
 
 const setup = runSetup()
 
@@ -30,7 +39,11 @@ describe("ralph-loop run: interrupts and --resume", () => {
     })
     try {
       const first = startRun(setup(), project, ["build the widget"])
-      await setup().mock.waitFor(() => setup().requests("run-interrupt", "main").length >= 2, 120_000, "the second iteration's request")
+      await setup().mock.waitFor(
+        () => setup().requests("run-interrupt", "main").length >= 2,
+        120_000,
+        "the second iteration's request",
+      )
       // The server leads a process group of its own, which the runner stops as a whole.
       const firstServer = serverPid(first.lines()) as number
       expect(processGroup(firstServer)).toBe(firstServer)
@@ -38,7 +51,9 @@ describe("ralph-loop run: interrupts and --resume", () => {
       expect(await first.exit(), first.stderr()).toBe(EXIT.interrupted)
       const lines = first.lines()
       expect(lines).toContain("SIGINT: pausing the loop, then stopping (again to stop at once)")
-      expect(lines.at(-1)).toMatch(/^ended: interrupted after 2 iterations .*paused with ralph-loop run \(SIGINT\); `ralph-loop run --resume ses_\S+` goes on .*\(exit 130\)$/)
+      expect(lines.at(-1)).toMatch(
+        /^ended: interrupted after 2 iterations .*paused with ralph-loop run \(SIGINT\); `ralph-loop run --resume ses_\S+` goes on .*\(exit 130\)$/,
+      )
       expect(alive(firstServer)).toBe(false)
       expect(groupAlive(firstServer)).toBe(false)
       const before = usageOf(lines)
@@ -51,7 +66,9 @@ describe("ralph-loop run: interrupts and --resume", () => {
       const second = startRun(setup(), project, ["--resume"])
       expect(await second.exit(), second.stderr()).toBe(EXIT.completed)
       const resumed = second.lines()
-      expect(resumed.find((l) => l.startsWith("loop "))).toBe(`loop ${paused?.id} taken back at iteration 2: build the widget — ${resumed.find((l) => l.startsWith("loop "))?.split(" — ")[1]}`)
+      expect(resumed.find((l) => l.startsWith("loop "))).toBe(
+        `loop ${paused?.id} taken back at iteration 2: build the widget — ${resumed.find((l) => l.startsWith("loop "))?.split(" — ")[1]}`,
+      )
       expect(resumed).toContain("resumed at iteration 2")
       expect(resumed.at(-1)).toMatch(/^ended: completed after [23] iterations .*\(exit 0\)$/)
       const [done] = savedLoops(project)
@@ -65,7 +82,10 @@ describe("ralph-loop run: interrupts and --resume", () => {
       expect(after.total?.tokens).toBeGreaterThan(before.total?.tokens as number)
       const spent = [...before.iterations, ...after.iterations]
       expect(after.total?.tokens).toBe(spent.reduce((sum, u) => sum + u.tokens, 0))
-      expect(after.total?.cost).toBeCloseTo(spent.reduce((sum, u) => sum + u.cost, 0), 4)
+      expect(after.total?.cost).toBeCloseTo(
+        spent.reduce((sum, u) => sum + u.cost, 0),
+        4,
+      )
       expect(alive(serverPid(resumed) as number)).toBe(false)
       expect(groupAlive(serverPid(resumed) as number)).toBe(false)
       expect(alive(second.child.pid as number)).toBe(false)
@@ -81,18 +101,28 @@ describe("ralph-loop run: interrupts and --resume", () => {
     })
     try {
       const first = startRun(setup(), project, ["build the widget"])
-      await setup().mock.waitFor(() => setup().requests("run-server-dies", "main").length >= 2, 120_000, "the second iteration's request")
+      await setup().mock.waitFor(
+        () => setup().requests("run-server-dies", "main").length >= 2,
+        120_000,
+        "the second iteration's request",
+      )
       const server = serverPid(first.lines()) as number
       process.kill(-server, "SIGKILL")
       expect(await first.exit(), first.stderr()).toBe(EXIT.runnerFailure)
-      expect(first.stderr()).toMatch(/the OpenCode server ended by SIGKILL while the loop ran; `ralph-loop run --resume ses_\S+` takes the loop back/)
+      expect(first.stderr()).toMatch(
+        /the OpenCode server ended by SIGKILL while the loop ran; `ralph-loop run --resume ses_\S+` takes the loop back/,
+      )
       const [cut] = savedLoops(project)
       expect(cut).toMatchObject({ phase: "running", iteration: 2 })
 
       const second = startRun(setup(), project, ["--resume", cut?.id as string])
       expect(await second.exit(), second.stderr()).toBe(EXIT.completed)
-      expect(second.lines().find((l) => l.startsWith("loop "))).toMatch(new RegExp(`^loop ${cut?.id} taken back at iteration 2: `))
-      expect(savedLoops(project)).toEqual([expect.objectContaining({ id: cut?.id, phase: "stopped", stopReason: "completed" })])
+      expect(second.lines().find((l) => l.startsWith("loop "))).toMatch(
+        new RegExp(`^loop ${cut?.id} taken back at iteration 2: `),
+      )
+      expect(savedLoops(project)).toEqual([
+        expect.objectContaining({ id: cut?.id, phase: "stopped", stopReason: "completed" }),
+      ])
       expect(alive(serverPid(second.lines()) as number)).toBe(false)
     } finally {
       hold.open()
@@ -102,16 +132,28 @@ describe("ralph-loop run: interrupts and --resume", () => {
   it("SIGTERM with --on-interrupt cancel ends the loop (cancelled, its report written) and exits 130", async () => {
     const hold = gate()
     const project = setup().project("run-cancel", {
-      script: { main: (r: MockRequest): Reply => (r.index === 0 ? { text: "holding part one", holdAfterFirstChunk: hold.opened } : { text: "more" }) },
+      script: {
+        main: (r: MockRequest): Reply =>
+          r.index === 0 ? { text: "holding part one", holdAfterFirstChunk: hold.opened } : { text: "more" },
+      },
     })
     try {
       const run = startRun(setup(), project, ["build the widget", "--on-interrupt", "cancel"], { json: true })
-      await setup().mock.waitFor(() => setup().requests("run-cancel", "main").length >= 1, 120_000, "the first iteration's request")
+      await setup().mock.waitFor(
+        () => setup().requests("run-cancel", "main").length >= 1,
+        120_000,
+        "the first iteration's request",
+      )
       run.child.kill("SIGTERM")
       expect(await run.exit(), run.stderr()).toBe(EXIT.interrupted)
       const events = run.events()
       expect(events.find((e) => e.type === "interrupt")).toMatchObject({ signal: "SIGTERM", action: "cancel" })
-      expect(events.at(-1)).toMatchObject({ type: "ended", outcome: "cancelled", exitCode: 130, report: expect.stringMatching(/ralph_report\.md$/) })
+      expect(events.at(-1)).toMatchObject({
+        type: "ended",
+        outcome: "cancelled",
+        exitCode: 130,
+        report: expect.stringMatching(/ralph_report\.md$/),
+      })
       expect(savedLoops(project)).toEqual([expect.objectContaining({ phase: "stopped", stopReason: "cancelled" })])
       expect(alive(serverPid(run.lines()) as number)).toBe(false)
     } finally {

@@ -19,8 +19,15 @@ describe("ralph-loop run: --model and --verbose", () => {
     expect(await run.exit(), run.stderr()).toBe(EXIT.completed)
     const main = setup().requests("run-model", "main")
     expect(main.map((r) => r.body.model)).toEqual(["other-model", "other-model"])
-    expect(setup().requests("run-model", "compaction").every((r) => r.body.model === "other-model")).toBe(true)
+    expect(
+      setup()
+        .requests("run-model", "compaction")
+        .every((r) => r.body.model === "other-model"),
+    ).toBe(true)
     expect(readFileSync(join(project, "opencode.json"), "utf8")).toBe(config)
-    expect(run.lines().filter((l) => l.startsWith("model: "))).toEqual(["model: working on it", "model: All finished. <promise>DONE</promise>"])
+    expect(run.lines().filter((l) => l.startsWith("model: "))).toEqual([
+      "model: working on it",
+      "model: All finished. <promise>DONE</promise>",
+    ])
   })
 })

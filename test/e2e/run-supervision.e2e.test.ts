@@ -32,13 +32,19 @@ describe("ralph-loop run supervises its server", () => {
     const project = setup().project("run-sighup", { script: { main: holdingIterationTwo(hold.opened) } })
     try {
       const run = startRun(setup(), project, ["build the widget"])
-      await setup().mock.waitFor(() => setup().requests("run-sighup", "main").length >= 2, 120_000, "the second iteration's request")
+      await setup().mock.waitFor(
+        () => setup().requests("run-sighup", "main").length >= 2,
+        120_000,
+        "the second iteration's request",
+      )
       const server = serverPid(run.lines()) as number
       const pgid = processGroup(server)
       run.child.kill("SIGHUP")
       expect(await run.exit(), run.stderr()).toBe(EXIT.interrupted)
       expect(run.lines()).toContain("SIGHUP: pausing the loop, then stopping (again to stop at once)")
-      expect(savedLoops(project)).toMatchObject([{ phase: "paused", pauseCause: "interrupt", detail: "paused with ralph-loop run (SIGHUP)" }])
+      expect(savedLoops(project)).toMatchObject([
+        { phase: "paused", pauseCause: "interrupt", detail: "paused with ralph-loop run (SIGHUP)" },
+      ])
       await groupGone(pgid, "the server's process group to be gone")
     } finally {
       hold.open()
@@ -50,7 +56,11 @@ describe("ralph-loop run supervises its server", () => {
     const project = setup().project("run-sigkill", { script: { main: holdingIterationTwo(hold.opened) } })
     try {
       const run = startRun(setup(), project, ["build the widget"])
-      await setup().mock.waitFor(() => setup().requests("run-sigkill", "main").length >= 2, 120_000, "the second iteration's request")
+      await setup().mock.waitFor(
+        () => setup().requests("run-sigkill", "main").length >= 2,
+        120_000,
+        "the second iteration's request",
+      )
       const pgid = processGroup(serverPid(run.lines()) as number)
       run.child.kill("SIGKILL")
       await run.exit()
@@ -66,7 +76,10 @@ describe("ralph-loop run supervises its server", () => {
     const mark = join(dir, "booting.pid")
     const release = join(dir, "release")
     const holdPlugin = join(dir, "hold-boot.mjs")
-    const project = setup().project(name, { opencodeConfig: { plugin: [packageDir(), holdPlugin] }, script: { main: [{ text: "<promise>DONE</promise>" }] } })
+    const project = setup().project(name, {
+      opencodeConfig: { plugin: [packageDir(), holdPlugin] },
+      script: { main: [{ text: "<promise>DONE</promise>" }] },
+    })
     // A plugin whose loading holds OpenCode's boot of the project (GET /config answers after it) until released.
     writeFileSync(
       holdPlugin,
@@ -85,7 +98,11 @@ export default {
     try {
       const run = startRun(setup(), project, ["build the widget"])
       // OpenCode is booting the project: the server process runs, the runner has not said it is up.
-      const server = await waitUntil(() => existsSync(mark) && Number(readFileSync(mark, "utf8")), "OpenCode to be loading the project's plugins", 120_000)
+      const server = await waitUntil(
+        () => existsSync(mark) && Number(readFileSync(mark, "utf8")),
+        "OpenCode to be loading the project's plugins",
+        120_000,
+      )
       expect(run.lines()).toEqual([])
       const pgid = processGroup(server)
       const signalled = Date.now()
@@ -104,10 +121,17 @@ export default {
 
   it('--resume with resumeOnStart "ask": the pause of OpenCode\'s start is lifted and the loop completes', async () => {
     const hold = gate()
-    const project = setup().project("run-resume-ask", { pluginOptions: { resumeOnStart: "ask" }, script: { main: holdingIterationTwo(hold.opened) } })
+    const project = setup().project("run-resume-ask", {
+      pluginOptions: { resumeOnStart: "ask" },
+      script: { main: holdingIterationTwo(hold.opened) },
+    })
     try {
       const first = startRun(setup(), project, ["build the widget"])
-      await setup().mock.waitFor(() => setup().requests("run-resume-ask", "main").length >= 2, 120_000, "the second iteration's request")
+      await setup().mock.waitFor(
+        () => setup().requests("run-resume-ask", "main").length >= 2,
+        120_000,
+        "the second iteration's request",
+      )
       process.kill(-(serverPid(first.lines()) as number), "SIGKILL")
       expect(await first.exit(), first.stderr()).toBe(EXIT.runnerFailure)
       hold.open()
@@ -129,7 +153,11 @@ export default {
     const server = await startOpencodeServer({ cwd: project, env: setup().env, readyDirectory: project })
     try {
       const run = startRun(setup(), project, ["build the widget"], { attach: server.url })
-      await setup().mock.waitFor(() => setup().requests("run-attach-dies", "main").length >= 2, 120_000, "the second iteration's request")
+      await setup().mock.waitFor(
+        () => setup().requests("run-attach-dies", "main").length >= 2,
+        120_000,
+        "the second iteration's request",
+      )
       // Still following: the server answered its health requests until now.
       expect(run.child.exitCode).toBeNull()
       const killed = Date.now()
@@ -151,8 +179,12 @@ export default {
       pluginOptions: { strategy: "continue" },
       script: {
         main: (r: MockRequest): Reply => {
-          if (r.index === 0) return { toolCalls: [{ name: "write", args: { filePath: "work.txt", content: "written by iteration 1\n" } }] }
-          if (r.lastRole === "tool" && r.index === 1) return { error: { status: 400, message: "usage limit reached, resets in 2 hours" } }
+          if (r.index === 0)
+            return {
+              toolCalls: [{ name: "write", args: { filePath: "work.txt", content: "written by iteration 1\n" } }],
+            }
+          if (r.lastRole === "tool" && r.index === 1)
+            return { error: { status: 400, message: "usage limit reached, resets in 2 hours" } }
           return { text: "<promise>DONE</promise>" }
         },
       },
@@ -177,7 +209,9 @@ export default {
 
 describe("ralph-loop run's arguments and endings", () => {
   it("a task holding --verbose after -- reaches /ralph and the model whole", async () => {
-    const project = setup().project("run-dashes-task", { script: { main: [{ text: "Done. <promise>DONE</promise>" }] } })
+    const project = setup().project("run-dashes-task", {
+      script: { main: [{ text: "Done. <promise>DONE</promise>" }] },
+    })
     const run = startRun(setup(), project, ["--", "fix the --verbose flag handling"])
     expect(await run.exit(), run.stderr()).toBe(EXIT.completed)
     const [first] = setup().requests("run-dashes-task", "main")
@@ -195,7 +229,9 @@ describe("ralph-loop run's arguments and endings", () => {
             : { toolCalls: [{ name: "bash", args: { command: "printf 's1\\n' > s1.txt", description: "Story s1" } }] },
       },
     })
-    const plan = { userStories: [{ id: "s1", title: "one", acceptanceCriteria: ["s1.txt exists"], priority: 1, passes: false }] }
+    const plan = {
+      userStories: [{ id: "s1", title: "one", acceptanceCriteria: ["s1.txt exists"], priority: 1, passes: false }],
+    }
     writeFileSync(join(project, "plan.json"), `${JSON.stringify(plan, null, 2)}\n`)
     const git = (...args: string[]) => execCli("git", args, { cwd: project, env: setup().env })
     await git("add", "plan.json")

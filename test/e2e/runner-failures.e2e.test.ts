@@ -20,9 +20,11 @@ interface Run {
 }
 
 /** The check's n-th call prints the n-th recorded run and exits with its code. */
-const REPLAY = "n=$(( $(cat .opencode/replay/n 2>/dev/null || echo 0) + 1 )); echo $n > .opencode/replay/n; cat .opencode/replay/$n.txt; exit $(cat .opencode/replay/$n.code)"
+const REPLAY =
+  "n=$(( $(cat .opencode/replay/n 2>/dev/null || echo 0) + 1 )); echo $n > .opencode/replay/n; cat .opencode/replay/$n.txt; exit $(cat .opencode/replay/$n.code)"
 
-const settings = (tool: string) => JSON.stringify({ checks: [{ name: tool, kind: "test", command: REPLAY }], checkAfter: "iteration" })
+const settings = (tool: string) =>
+  JSON.stringify({ checks: [{ name: tool, kind: "test", command: REPLAY }], checkAfter: "iteration" })
 
 /** Copies the runner's recorded runs into the project, in the order the check prints them. */
 function recordedRuns(project: Project, tool: string, files: string[]): void {
@@ -45,8 +47,18 @@ const worker = (r: MockRequest): Reply => {
 
 describe("the same-error breaker on real runners' output", () => {
   it("pytest failing a different test each iteration is progress: the breaker never opens, and the loop completes when the tests pass", async () => {
-    const project = await harness().project("pytest-different", { configFile: settings("pytest"), pluginOptions: { strategy: "continue", sameErrorThreshold: 2, noProgressThreshold: 10, maxRetries: 10 }, script: { main: worker } })
-    recordedRuns(project, "pytest", ["different-1.txt", "different-2.txt", "different-3.txt", "different-4.txt", "pass-1.txt"])
+    const project = await harness().project("pytest-different", {
+      configFile: settings("pytest"),
+      pluginOptions: { strategy: "continue", sameErrorThreshold: 2, noProgressThreshold: 10, maxRetries: 10 },
+      script: { main: worker },
+    })
+    recordedRuns(project, "pytest", [
+      "different-1.txt",
+      "different-2.txt",
+      "different-3.txt",
+      "different-4.txt",
+      "pass-1.txt",
+    ])
     const session = await project.newSession()
     await project.command(session, "ralph", "make the tests pass --tests-pass")
     const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 100_000)
@@ -55,8 +67,19 @@ describe("the same-error breaker on real runners' output", () => {
   })
 
   it("vitest failing the same test the same way (other timings) is the same error: the breaker opens at its threshold", async () => {
-    const project = await harness().project("vitest-same", { configFile: settings("vitest"), pluginOptions: { strategy: "continue", sameErrorThreshold: 3, noProgressThreshold: 10, maxRetries: 10 }, script: { main: worker } })
-    recordedRuns(project, "vitest", ["same-1.txt", "same-2.txt", "same-1.txt", "same-2.txt", "same-1.txt", "same-2.txt"])
+    const project = await harness().project("vitest-same", {
+      configFile: settings("vitest"),
+      pluginOptions: { strategy: "continue", sameErrorThreshold: 3, noProgressThreshold: 10, maxRetries: 10 },
+      script: { main: worker },
+    })
+    recordedRuns(project, "vitest", [
+      "same-1.txt",
+      "same-2.txt",
+      "same-1.txt",
+      "same-2.txt",
+      "same-1.txt",
+      "same-2.txt",
+    ])
     const session = await project.newSession()
     await project.command(session, "ralph", "make the tests pass --tests-pass")
     const open = await waitForToast(project, /circuit breaker OPEN/, 100_000)

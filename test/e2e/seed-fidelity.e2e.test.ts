@@ -22,7 +22,8 @@ function stateFile(project: Project): string {
   return join(dir, files[0] as string)
 }
 
-const loopState = (project: Project) => JSON.parse(readFileSync(stateFile(project), "utf8")).loop as Record<string, unknown>
+const loopState = (project: Project) =>
+  JSON.parse(readFileSync(stateFile(project), "utf8")).loop as Record<string, unknown>
 
 /** The loop's state file once it has reached `phase` (a toast can come before the write it announces). */
 async function stateOnceIn(project: Project, phase: string, timeoutMs = 30_000): Promise<Record<string, unknown>> {
@@ -45,7 +46,12 @@ describe("limits as the user set them", () => {
     await project.command(session, "ralph", "a long task --max-iterations 8")
     const stop = await waitForToast(project, /iteration limit/)
     expect(stop.properties.message).toContain("iteration limit reached: 8 of 8")
-    expect(await stateOnceIn(project, "stopped")).toMatchObject({ phase: "stopped", stopReason: "max-iterations", iteration: 8, retries: 7 })
+    expect(await stateOnceIn(project, "stopped")).toMatchObject({
+      phase: "stopped",
+      stopReason: "max-iterations",
+      iteration: 8,
+      retries: 7,
+    })
     expect(prompts(project)).toHaveLength(8)
   })
 
@@ -58,15 +64,27 @@ describe("limits as the user set them", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "a long task --max-iterations 8")
     const adjusted = await waitForToast(project, /^Ralph · settings adjusted/)
-    expect(adjusted.properties.message).toBe("--max-iterations 8 raises maxRetries 5 (settings) to 7 for this loop: the limit set last is the limit")
+    expect(adjusted.properties.message).toBe(
+      "--max-iterations 8 raises maxRetries 5 (settings) to 7 for this loop: the limit set last is the limit",
+    )
     await waitForToast(project, /iteration limit/)
-    expect(await stateOnceIn(project, "stopped")).toMatchObject({ phase: "stopped", stopReason: "max-iterations", iteration: 8, settings: { maxIterations: 8, maxRetries: 7 } })
+    expect(await stateOnceIn(project, "stopped")).toMatchObject({
+      phase: "stopped",
+      stopReason: "max-iterations",
+      iteration: 8,
+      settings: { maxIterations: 8, maxRetries: 7 },
+    })
     expect(prompts(project)).toHaveLength(8)
   })
 
   it("maxRetries 52 in the settings file is the limit: 53 turns, not the default iteration limit's 50", async () => {
     const project = await harness().project("max-retries", {
-      configFile: JSON.stringify({ strategy: "continue", noProgressThreshold: 100, maxCallsPerHour: 1000, maxRetries: 52 }),
+      configFile: JSON.stringify({
+        strategy: "continue",
+        noProgressThreshold: 100,
+        maxCallsPerHour: 1000,
+        maxRetries: 52,
+      }),
       script: { main: (r: MockRequest) => distinctReply(r.index) },
     })
     onTestFinished(() => project.close())
@@ -75,12 +93,18 @@ describe("limits as the user set them", () => {
     // 53 model turns: on a busy machine (two OpenCode servers and a CPU hog beside it) that is minutes.
     const stop = await waitForToast(project, /retry limit|iteration limit/, 280_000)
     // Both limits are reached together; the iteration limit is the one named.
-    expect(await stateOnceIn(project, "stopped")).toMatchObject({ phase: "stopped", stopReason: "max-iterations", iteration: 53, retries: 52, settings: { maxIterations: 53, maxRetries: 52 } })
+    expect(await stateOnceIn(project, "stopped")).toMatchObject({
+      phase: "stopped",
+      stopReason: "max-iterations",
+      iteration: 53,
+      retries: 52,
+      settings: { maxIterations: 53, maxRetries: 52 },
+    })
     expect(stop.properties.message).toContain("iteration limit reached: 53 of 53")
     expect(prompts(project)).toHaveLength(53)
   }, 300_000)
 
-  it("seed 000's \"ralph-loop\" block in opencode.json is read: its promise word and retry limit apply", async () => {
+  it('seed 000\'s "ralph-loop" block in opencode.json is read: its promise word and retry limit apply', async () => {
     const project = await harness().project("seed-block", {
       opencodeConfig: { "ralph-loop": { promiseWord: "FIN", maxRetries: 1, strategy: "continue" } },
       script: { main: (r: MockRequest) => distinctReply(r.index) },
@@ -90,7 +114,12 @@ describe("limits as the user set them", () => {
     await project.command(session, "ralph", "a task configured as seed 000 does")
     await waitForToast(project, /limit/)
     expect(prompts(project)[0]?.lastUser).toContain("<promise>FIN</promise>")
-    expect(await stateOnceIn(project, "stopped")).toMatchObject({ phase: "stopped", stopReason: "retries-exhausted", iteration: 2, retries: 1 })
+    expect(await stateOnceIn(project, "stopped")).toMatchObject({
+      phase: "stopped",
+      stopReason: "retries-exhausted",
+      iteration: 2,
+      retries: 1,
+    })
     expect(prompts(project)).toHaveLength(2)
   })
 })
@@ -122,7 +151,14 @@ describe("open todos veto a completion claim", () => {
           const turn = prompts(project).length
           if (r.lastRole === "tool") return { text: "Done. <promise>DONE</promise>" }
           const status = turn === 1 ? "pending" : "completed"
-          return { toolCalls: [{ name: "todowrite", args: { todos: [todo("write the parser", status, "1"), todo("document the flags", status, "2")] } }] }
+          return {
+            toolCalls: [
+              {
+                name: "todowrite",
+                args: { todos: [todo("write the parser", status, "1"), todo("document the flags", status, "2")] },
+              },
+            ],
+          }
         },
       },
     })
@@ -206,7 +242,9 @@ describe("behaviour that had no test", () => {
     expect(edited).toBe(true)
     expect(restored.properties.message).toMatch(/was changed outside the plugin; moved aside to .*\.corrupt-/)
     expect(await stateOnceIn(project, "stopped")).toMatchObject({ stopReason: "completed", iteration: 2 })
-    expect(readdirSync(join(project.dir, ".opencode/ralph-loop/loops")).filter((f) => f.includes(".corrupt-"))).toHaveLength(1)
+    expect(
+      readdirSync(join(project.dir, ".opencode/ralph-loop/loops")).filter((f) => f.includes(".corrupt-")),
+    ).toHaveLength(1)
   })
 
   it("RALPH_LOOP_DEBUG=1 writes each decision to OpenCode's log", async () => {
@@ -220,14 +258,22 @@ describe("behaviour that had no test", () => {
     await waitForToast(project, /^Ralph · done/)
     // The log reaches the server's output on a path of its own (not the toast's): the last decision is waited for.
     const output = () => harness().server.output()
-    await waitUntil(() => output().includes(`idle of ${session}: complete`), `the log line "idle of ${session}: complete"`, 30_000, () => output().slice(-1_500))
+    await waitUntil(
+      () => output().includes(`idle of ${session}: complete`),
+      `the log line "idle of ${session}: complete"`,
+      30_000,
+      () => output().slice(-1_500),
+    )
     expect(output()).toContain(`idle of ${session}: restart`)
   })
 
   it("the summary for a fresh session is asked to be a handoff (experimental.session.compacting)", async () => {
     const project = await harness().project("handoff-instructions", {
       pluginOptions: { strategy: "fresh" },
-      script: { main: (r: MockRequest) => (/iteration 2 of/.test(r.lastUser) ? { text: "<promise>DONE</promise>" } : { text: "first half" }) },
+      script: {
+        main: (r: MockRequest) =>
+          /iteration 2 of/.test(r.lastUser) ? { text: "<promise>DONE</promise>" } : { text: "first half" },
+      },
     })
     onTestFinished(() => project.close())
     const session = await project.newSession()
@@ -240,7 +286,7 @@ describe("behaviour that had no test", () => {
   })
 })
 
-describe("resumeOnStart \"ask\"", () => {
+describe('resumeOnStart "ask"', () => {
   it("after a kill mid-turn the loop waits, paused, sending nothing; /ralph-resume goes on as recovery would", async () => {
     const h = await startHarness()
     onTestFinished(() => h.stop())
@@ -252,7 +298,9 @@ describe("resumeOnStart \"ask\"", () => {
         main: (r: MockRequest) => {
           if (r.lastUser.includes("[ralph-loop control]")) return { text: "OK" }
           if (/restarted while you were working/.test(r.lastUser)) return { text: "<promise>DONE</promise>" }
-          return loopPrompts().length <= 1 ? { text: "first part written" } : { text: "working on the second part slowly", chunkDelayMs: 4_000 }
+          return loopPrompts().length <= 1
+            ? { text: "first part written" }
+            : { text: "working on the second part slowly", chunkDelayMs: 4_000 }
         },
       },
     })

@@ -8,7 +8,9 @@ import { formatReport } from "../soak/report.js"
 import { runSoak, SHORT_SOAK } from "../soak/soak.js"
 
 describe("soak (short form)", () => {
-  it("nothing lost, doubled or foreign; every loop in a named final state; nothing left behind; nothing growing", { timeout: 900_000 }, async () => {
+  it("nothing lost, doubled or foreign; every loop in a named final state; nothing left behind; nothing growing", {
+    timeout: 900_000,
+  }, async () => {
     const report = await runSoak(SHORT_SOAK, () => undefined)
     const text = formatReport(report)
     console.log(text)
@@ -22,7 +24,9 @@ describe("soak (short form)", () => {
     expect(totals.missingFiles, text).toEqual([])
     // Every iteration of the recreate loop after the first left an old session, deleted with its files on disk.
     expect(totals.deleted).toBeGreaterThanOrEqual(SHORT_SOAK.long.recreate - 1)
-    expect(totals.prompts).toBeGreaterThanOrEqual(SHORT_SOAK.long.recreate + SHORT_SOAK.long.continue + SHORT_SOAK.wide.loops * SHORT_SOAK.wide.iterations)
+    expect(totals.prompts).toBeGreaterThanOrEqual(
+      SHORT_SOAK.long.recreate + SHORT_SOAK.long.continue + SHORT_SOAK.wide.loops * SHORT_SOAK.wide.iterations,
+    )
     // Every kind of fault happened while loops ran.
     expect(new Set(report.wide.faults.map((f) => f.kind))).toEqual(new Set(["esc", "cancel", "429", "kill"]))
     expect(report.wide.cancelled).toHaveLength(1)

@@ -18,7 +18,11 @@ const run = promisify(execFile)
 
 const isControl = (r: MockRequest) => r.lastUser.startsWith("[ralph-loop control]")
 const storyOf = (r: MockRequest) => /^## Current story: (\S+)/m.exec(r.lastUser)?.[1]
-const fileCheck = (id: string) => ({ name: `${id} file`, command: `test -f ${id}.txt || (echo 'FAIL: ${id}.txt is missing'; exit 1)`, kind: "test" })
+const fileCheck = (id: string) => ({
+  name: `${id} file`,
+  command: `test -f ${id}.txt || (echo 'FAIL: ${id}.txt is missing'; exit 1)`,
+  kind: "test",
+})
 
 /** `ralph-loop status --json --project DIR` in a process of its own, parsed and checked against its schema. */
 async function statusJSON(project: string): Promise<StatusDocument> {
@@ -38,16 +42,29 @@ describe("ralph-loop status and report, outside OpenCode", () => {
           if (isControl(r)) return { text: "OK" }
           const id = storyOf(r)
           if (!id) return { text: "nothing to do" }
-          if (r.lastRole === "tool") return { text: `holding ${id} — done. <promise>DONE</promise>`, holdAfterFirstChunk: holds.get(id)?.opened }
+          if (r.lastRole === "tool")
+            return { text: `holding ${id} — done. <promise>DONE</promise>`, holdAfterFirstChunk: holds.get(id)?.opened }
           return { toolCalls: [{ name: "write", args: { filePath: `${id}.txt`, content: `${id} done\n` } }] }
         },
       },
     })
     mkdirSync(join(project.dir, ".opencode"), { recursive: true })
-    const plan = { project: "Shop", userStories: stories.map((id, i) => ({ id, title: `story ${i + 1}`, acceptanceCriteria: [`${id}.txt exists`], priority: i + 1, passes: false, checks: [fileCheck(id)] })) }
+    const plan = {
+      project: "Shop",
+      userStories: stories.map((id, i) => ({
+        id,
+        title: `story ${i + 1}`,
+        acceptanceCriteria: [`${id}.txt exists`],
+        priority: i + 1,
+        passes: false,
+        checks: [fileCheck(id)],
+      })),
+    }
     writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
     // --watch --json: a document per line whenever the loop's files change.
-    const watcher = spawn(process.execPath, [CLI, "status", "--watch", "--json", "--project", project.dir], { stdio: ["ignore", "pipe", "inherit"] })
+    const watcher = spawn(process.execPath, [CLI, "status", "--watch", "--json", "--project", project.dir], {
+      stdio: ["ignore", "pipe", "inherit"],
+    })
     const watched: StatusDocument[] = []
     let buffered = ""
     watcher.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -71,7 +88,12 @@ describe("ralph-loop status and report, outside OpenCode", () => {
       const loop = doc.selected
       seen.push([loop?.iteration ?? 0, loop?.history.length ?? -1, loop?.plan?.current?.id])
       expect(loop?.state).toBe("running")
-      expect(loop?.plan).toEqual({ file: ".opencode/prd.json", current: { id, title: `story ${index + 1}` }, done: index, total: 3 })
+      expect(loop?.plan).toEqual({
+        file: ".opencode/prd.json",
+        current: { id, title: `story ${index + 1}` },
+        done: index,
+        total: 3,
+      })
       expect(doc.loops.map((l) => l.id)).toEqual([session])
       if (id === "US-2") {
         // `ralph-loop report` for the loop still running: its one decided iteration so far.
@@ -79,12 +101,19 @@ describe("ralph-loop status and report, outside OpenCode", () => {
         const written = stdout.trim()
         expect(written).toBe(join(project.dir, ".opencode/sessions", session, "ralph_report.html"))
         const midway = parseHtml(readFileSync(written, "utf8"))
-        expect(midway.filter((e) => e.tag === "circle" && e.attrs["data-series"] === "tokens").map((e) => e.attrs["data-iteration"])).toEqual(["1"])
+        expect(
+          midway
+            .filter((e) => e.tag === "circle" && e.attrs["data-series"] === "tokens")
+            .map((e) => e.attrs["data-iteration"]),
+        ).toEqual(["1"])
         // Out of the way: the one the plugin writes when the loop ends goes to the same path.
         rmSync(written)
       }
       // The watcher shows it too before the model goes on (it redraws at most once a second).
-      await waitUntil(() => watched.some((d) => d.selected?.iteration === index + 1), `--watch to show iteration ${index + 1}`)
+      await waitUntil(
+        () => watched.some((d) => d.selected?.iteration === index + 1),
+        `--watch to show iteration ${index + 1}`,
+      )
       holds.get(id)?.open()
     }
     expect(seen).toEqual([
@@ -103,14 +132,33 @@ describe("ralph-loop status and report, outside OpenCode", () => {
     const iterationsOf = (chart: string, series: string) => {
       const start = elements.indexOf(charts.find((c) => c.attrs["data-chart"] === chart) ?? charts[0]!)
       const end = elements.findIndex((e, i) => i > start && e.tag === "svg")
-      return elements.slice(start, end < 0 ? undefined : end).filter((e) => e.tag === "circle" && e.attrs["data-series"] === series).map((e) => Number(e.attrs["data-iteration"]))
+      return elements
+        .slice(start, end < 0 ? undefined : end)
+        .filter((e) => e.tag === "circle" && e.attrs["data-series"] === series)
+        .map((e) => Number(e.attrs["data-iteration"]))
     }
-    for (const [chart, series] of [["checks", "errors"], ["checks", "warnings"], ["tokens", "tokens"], ["cost", "cost"], ["time", "time"], ["stories", "stories done"]] as const)
+    for (const [chart, series] of [
+      ["checks", "errors"],
+      ["checks", "warnings"],
+      ["tokens", "tokens"],
+      ["cost", "cost"],
+      ["time", "time"],
+      ["stories", "stories done"],
+    ] as const)
       expect([chart, series, iterationsOf(chart, series)]).toEqual([chart, series, [1, 2, 3]])
-    expect(elements.filter((e) => e.tag === "circle" && e.attrs["data-series"] === "stories done").map((e) => e.attrs["data-value"])).toEqual(["1", "2", "3"])
+    expect(
+      elements
+        .filter((e) => e.tag === "circle" && e.attrs["data-series"] === "stories done")
+        .map((e) => e.attrs["data-value"]),
+    ).toEqual(["1", "2", "3"])
 
     // --watch saw the loop advance and end, then ends itself on SIGTERM.
-    await waitUntil(() => watched.at(-1)?.selected?.state === "stopped", "--watch to show the loop stopped", 30_000, () => JSON.stringify(watched.at(-1)?.selected))
+    await waitUntil(
+      () => watched.at(-1)?.selected?.state === "stopped",
+      "--watch to show the loop stopped",
+      30_000,
+      () => JSON.stringify(watched.at(-1)?.selected),
+    )
     const iterations = watched.flatMap((d) => (d.selected ? [d.selected.iteration] : []))
     expect(iterations).toEqual([...iterations].sort((a, b) => a - b))
     expect(new Set(iterations)).toEqual(new Set([1, 2, 3]))
@@ -119,7 +167,12 @@ describe("ralph-loop status and report, outside OpenCode", () => {
 
     // After the loop (and with OpenCode still up or not: the CLI needs only the files) the status says how it ended.
     const after = await statusJSON(project.dir)
-    expect(after.selected).toMatchObject({ state: "stopped", stopReason: "completed", iteration: 3, plan: { current: null, done: 3, total: 3 } })
+    expect(after.selected).toMatchObject({
+      state: "stopped",
+      stopReason: "completed",
+      iteration: 3,
+      plan: { current: null, done: 3, total: 3 },
+    })
     expect(after.selected?.history.map((r) => [r.iteration, r.failing, r.storiesDone])).toEqual([
       [1, [], 1],
       [2, [], 2],
@@ -143,7 +196,9 @@ describe("ralph-loop status and report, outside OpenCode", () => {
           if (isControl(r)) return { text: "OK" }
           if (r.lastRole === "tool") return { text: "Wrote done.txt. <promise>DONE</promise>" }
           // The first prompt: look around only; the next one does the work.
-          return r.index === 0 ? { text: "Looking around before I change anything." } : { toolCalls: [{ name: "write", args: { filePath: "done.txt", content: "done\n" } }] }
+          return r.index === 0
+            ? { text: "Looking around before I change anything." }
+            : { toolCalls: [{ name: "write", args: { filePath: "done.txt", content: "done\n" } }] }
         },
       },
     })
@@ -172,7 +227,10 @@ describe("ralph-loop status and report, outside OpenCode", () => {
         maxRetries: 10,
         checks: [{ name: "types", kind: "typecheck", command: 'echo "src/a.ts(1,1): error TS2322: nope"; exit 2' }],
       },
-      script: { main: (r: MockRequest) => (isControl(r) ? { text: "OK" } : { text: `attempt ${"x".repeat(r.index + 1)} <promise>DONE</promise>` }) },
+      script: {
+        main: (r: MockRequest) =>
+          isControl(r) ? { text: "OK" } : { text: `attempt ${"x".repeat(r.index + 1)} <promise>DONE</promise>` },
+      },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "fix the types")

@@ -2,12 +2,27 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { readIfExists, selectedSessions, sessionIDs, sharedHarness, summaryFile, toastTitles, waitForLoopEnd, waitForToast } from "./helpers.js"
+import {
+  readIfExists,
+  selectedSessions,
+  sessionIDs,
+  sharedHarness,
+  summaryFile,
+  toastTitles,
+  waitForLoopEnd,
+  waitForToast,
+} from "./helpers.js"
 
 const harness = sharedHarness()
 
-const WORKING_TWICE_THEN_DONE = [{ text: "working on it" }, { text: "still working" }, { text: "All finished. <promise>DONE</promise>" }]
-const numberedSummaries = { compaction: (r: { index: number }) => ({ text: `SUMMARY-${r.index + 1}: files a.txt and b.txt written` }) }
+const WORKING_TWICE_THEN_DONE = [
+  { text: "working on it" },
+  { text: "still working" },
+  { text: "All finished. <promise>DONE</promise>" },
+]
+const numberedSummaries = {
+  compaction: (r: { index: number }) => ({ text: `SUMMARY-${r.index + 1}: files a.txt and b.txt written` }),
+}
 
 describe("recreate (the default)", () => {
   it("restarts twice in fresh sessions, hands over the summary, archives and deletes the old ones, then stops on the promise", async () => {
@@ -49,14 +64,20 @@ describe("recreate (the default)", () => {
 
     // Old sessions deleted, only after their transcript was archived and the new session was prompted.
     expect(await sessionIDs(project)).toEqual([third])
-    for (const [old, next] of [[first, second], [second, third]] as const) {
-      const transcript = JSON.parse(readFileSync(join(project.dir, ".opencode/sessions", old, "transcript.json"), "utf8"))
+    for (const [old, next] of [
+      [first, second],
+      [second, third],
+    ] as const) {
+      const transcript = JSON.parse(
+        readFileSync(join(project.dir, ".opencode/sessions", old, "transcript.json"), "utf8"),
+      )
       expect(transcript.sessionID).toBe(old)
       expect(JSON.stringify(transcript.messages)).toContain("SUMMARY")
       const events = project.events.events
       const deletedAt = events.findIndex((e) => e.type === "session.deleted" && e.properties.info?.id === old)
       const promptedAt = events.findIndex(
-        (e) => e.type === "message.updated" && e.properties.info?.sessionID === next && e.properties.info?.role === "user",
+        (e) =>
+          e.type === "message.updated" && e.properties.info?.sessionID === next && e.properties.info?.role === "user",
       )
       expect(promptedAt).toBeGreaterThan(-1)
       expect(deletedAt).toBeGreaterThan(promptedAt)

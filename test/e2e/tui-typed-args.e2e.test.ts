@@ -18,7 +18,14 @@ const isControl = (r: MockRequest) => r.lastUser.includes("[ralph-loop control]"
 async function pausedLoop(name: string): Promise<Tui> {
   const held = gate()
   const tui = await startTui(name, {
-    script: { main: (r) => (isControl(r) ? { text: "OK" } : r.index === 0 ? { text: "still working", holdAfterFirstChunk: held.opened } : { text: `next turn ${r.index}` }) },
+    script: {
+      main: (r) =>
+        isControl(r)
+          ? { text: "OK" }
+          : r.index === 0
+            ? { text: "still working", holdAfterFirstChunk: held.opened }
+            : { text: `next turn ${r.index}` },
+    },
   })
   running.push(tui)
   await tui.waitForScreen("Ask anything", 90_000)
@@ -41,8 +48,17 @@ async function typeLine(tui: Tui, line: string, name: string): Promise<MockReque
   tui.type(line)
   await tui.waitForScreen(line)
   tui.press("Enter")
-  const request = () => tui.requests("main").slice(before).find((r) => r.lastUser.includes(`/${name}`))
-  await waitUntil(() => request()?.endedAt !== undefined, `the model's request for "${line}" to be answered`, 60_000, () => JSON.stringify(tui.requests("main").map((r) => r.lastUser.slice(0, 80))))
+  const request = () =>
+    tui
+      .requests("main")
+      .slice(before)
+      .find((r) => r.lastUser.includes(`/${name}`))
+  await waitUntil(
+    () => request()?.endedAt !== undefined,
+    `the model's request for "${line}" to be answered`,
+    60_000,
+    () => JSON.stringify(tui.requests("main").map((r) => r.lastUser.slice(0, 80))),
+  )
   return request()!
 }
 
@@ -61,14 +77,23 @@ describe("TUI commands typed with arguments", () => {
     const tui = await pausedLoop("typed-hint")
     const request = await typeLine(tui, "/ralph-hint use pnpm", "ralph-hint")
     expect(isControl(request)).toBe(true)
-    await waitUntil(() => tui.loops()[0]?.hints.includes("use pnpm"), "the hint queued on disk", 30_000, () => JSON.stringify(tui.loops()[0]?.hints))
+    await waitUntil(
+      () => tui.loops()[0]?.hints.includes("use pnpm"),
+      "the hint queued on disk",
+      30_000,
+      () => JSON.stringify(tui.loops()[0]?.hints),
+    )
     expect(tui.loops()[0]?.phase).toBe("paused")
     expect(tui.requests("main").filter((r) => !isControl(r))).toHaveLength(1)
 
     tui.type("/ralph-resume")
     await tui.waitForScreen("/ralph-resume")
     tui.press("Enter")
-    await tui.mock.waitFor(() => tui.requests("main").filter((r) => !isControl(r)).length >= 2, 60_000, "the resumed loop's next request")
+    await tui.mock.waitFor(
+      () => tui.requests("main").filter((r) => !isControl(r)).length >= 2,
+      60_000,
+      "the resumed loop's next request",
+    )
     expect(tui.requests("main").filter((r) => !isControl(r))[1]?.lastUser).toContain("use pnpm")
   })
 })

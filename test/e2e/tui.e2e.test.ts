@@ -45,7 +45,14 @@ describe("zero-turn commands in the TUI", () => {
   it("/ralph-status on a running loop shows the server's /ralph-status text in a dialog; /ralph-hint asks for a hint that the loop's next prompt carries; the model gets no request for either", async () => {
     const held = gate()
     const tui = await open("status", {
-      script: { main: (r) => (isControl(r) ? { text: "OK" } : r.index === 0 ? { text: "working on it slowly", holdAfterFirstChunk: held.opened } : { text: "<promise>DONE</promise>" }) },
+      script: {
+        main: (r) =>
+          isControl(r)
+            ? { text: "OK" }
+            : r.index === 0
+              ? { text: "working on it slowly", holdAfterFirstChunk: held.opened }
+              : { text: "<promise>DONE</promise>" },
+      },
     })
     await startLoop(tui, "count the widgets")
     await slash(tui, "ralph-status")
@@ -67,7 +74,10 @@ describe("zero-turn commands in the TUI", () => {
     tui.type("look in the blue drawer")
     tui.press("Enter")
     await tui.waitForScreen("The next prompt of the loop will carry your hint")
-    await waitUntil(() => tui.loops()[0]?.hints.includes("look in the blue drawer"), "the hint queued in the loop's state")
+    await waitUntil(
+      () => tui.loops()[0]?.hints.includes("look in the blue drawer"),
+      "the hint queued in the loop's state",
+    )
 
     // The loop goes on and ends: every request the model got is the loop's, none a control turn.
     held.open()
@@ -109,7 +119,10 @@ describe("help and the project memory in the TUI", () => {
     tui.type("use pnpm, never npm")
     tui.press("Enter")
     const memoryFile = join(tui.dir, ".opencode", "ralph-loop", "memory.md")
-    await waitUntil(() => existsSync(memoryFile) && readFileSync(memoryFile, "utf8").includes("use pnpm, never npm"), "the entry in memory.md")
+    await waitUntil(
+      () => existsSync(memoryFile) && readFileSync(memoryFile, "utf8").includes("use pnpm, never npm"),
+      "the entry in memory.md",
+    )
     await tui.waitForScreenWithout("Remember for every loop of this project")
 
     await slash(tui, "ralph-memory")
@@ -124,7 +137,12 @@ describe("control from the TUI", () => {
   it("/ralph-pause, /ralph-resume and /cancel-ralph act on the running loop with no model request, and each says so on the screen", async () => {
     const turns = [gate(), gate()]
     const tui = await open("control", {
-      script: { main: (r) => (isControl(r) ? { text: "OK" } : { text: `still working ${r.index}`, holdAfterFirstChunk: turns[r.index]?.opened }) },
+      script: {
+        main: (r) =>
+          isControl(r)
+            ? { text: "OK" }
+            : { text: `still working ${r.index}`, holdAfterFirstChunk: turns[r.index]?.opened },
+      },
     })
     await startLoop(tui, "sort the widgets")
     await slash(tui, "ralph-pause")
@@ -147,10 +165,16 @@ describe("control from the TUI", () => {
 describe("control from another process", () => {
   it("`ralph-loop pause` in another terminal pauses the loop the TUI shows, and the sidebar says so", async () => {
     const held = gate()
-    const tui = await open("cli-pause", { script: { main: [{ text: "still working", holdAfterFirstChunk: held.opened }] } })
+    const tui = await open("cli-pause", {
+      script: { main: [{ text: "still working", holdAfterFirstChunk: held.opened }] },
+    })
     await startLoop(tui, "count the gears")
     await tui.waitForScreen(/iteration 1 of \d+/)
-    const cli = spawnSync(process.execPath, [join(packageDir(), "dist", "cli", "main.js"), "pause", "--project", tui.dir], { env: tui.env, encoding: "utf8", timeout: 60_000 })
+    const cli = spawnSync(
+      process.execPath,
+      [join(packageDir(), "dist", "cli", "main.js"), "pause", "--project", tui.dir],
+      { env: tui.env, encoding: "utf8", timeout: 60_000 },
+    )
     expect(cli.status, `${cli.stdout}${cli.stderr}`).toBe(0)
     await waitUntil(() => tui.loops()[0]?.phase === "paused", "the loop paused on disk")
     await tui.waitForScreen(/Ralph loop\s+paused/)
@@ -163,7 +187,12 @@ describe("the sidebar panel", () => {
   it("shows the session's loop, and its iteration advances while the loop runs", async () => {
     const turns = [gate(), gate()]
     const tui = await open("sidebar", {
-      script: { main: (r) => (r.index < 2 ? { text: `still working ${r.index}`, holdAfterFirstChunk: turns[r.index]?.opened } : { text: "<promise>DONE</promise>" }) },
+      script: {
+        main: (r) =>
+          r.index < 2
+            ? { text: `still working ${r.index}`, holdAfterFirstChunk: turns[r.index]?.opened }
+            : { text: "<promise>DONE</promise>" },
+      },
     })
     await startLoop(tui, "polish the widgets")
     expect(await tui.waitForScreen(/iteration 1 of \d+/)).toContain("Ralph loop")
@@ -182,9 +211,11 @@ describe("/ralph-rollback in the TUI", () => {
     const iterations = (r: MockRequest): Reply => {
       if (isControl(r)) return { text: "OK" }
       const iteration = tui.requests("main").filter((q) => q.lastRole === "user").length
-      if (r.lastRole === "tool") return { text: iteration >= 3 ? "All done. <promise>DONE</promise>" : `Iteration ${iteration} written.` }
+      if (r.lastRole === "tool")
+        return { text: iteration >= 3 ? "All done. <promise>DONE</promise>" : `Iteration ${iteration} written.` }
       const writes = [{ name: "write", args: { filePath: "work.txt", content: `version ${iteration}\n` } }]
-      if (iteration === 2) writes.push({ name: "write", args: { filePath: "extra.txt", content: "only in iteration 2 and later\n" } })
+      if (iteration === 2)
+        writes.push({ name: "write", args: { filePath: "extra.txt", content: "only in iteration 2 and later\n" } })
       return { toolCalls: writes }
     }
     tui = await open("rollback", { pluginOptions: { strategy: "continue" }, script: { main: iterations } })
@@ -216,11 +247,21 @@ describe("the full-screen view", () => {
   it("/ralph-loops shows the project's loops and the selected loop's iteration table; p pauses, r resumes, c cancels it with no model request; b opens the rollback picker, Esc closes it; Esc goes back to the session", async () => {
     const held = gate()
     const tui = await open("view", {
-      script: { main: (r) => (isControl(r) ? { text: "OK" } : r.index === 0 ? { text: "first pass done" } : { text: "still working", holdAfterFirstChunk: held.opened }) },
+      script: {
+        main: (r) =>
+          isControl(r)
+            ? { text: "OK" }
+            : r.index === 0
+              ? { text: "first pass done" }
+              : { text: "still working", holdAfterFirstChunk: held.opened },
+      },
     })
     await startLoop(tui, "tidy the widgets")
     await tui.mock.waitFor(() => tui.requests("main").length >= 2, 60_000, "the loop's second request")
-    await waitUntil(() => tui.loops()[0]?.iteration === 2 && tui.loops()[0]?.phase === "running", "iteration 2 running on disk")
+    await waitUntil(
+      () => tui.loops()[0]?.iteration === 2 && tui.loops()[0]?.phase === "running",
+      "iteration 2 running on disk",
+    )
     const loop = tui.loops()[0]!
 
     await slash(tui, "ralph-loops")
@@ -232,14 +273,29 @@ describe("the full-screen view", () => {
     expect(await tui.waitForScreen("problems ")).toContain(loop.id.slice(0, 24))
 
     tui.press("p")
-    await waitUntil(() => tui.loops()[0]?.phase === "paused", "the loop paused on disk", 60_000, () => `${tui.loops()[0]?.phase}\n${tui.screen()}`)
+    await waitUntil(
+      () => tui.loops()[0]?.phase === "paused",
+      "the loop paused on disk",
+      60_000,
+      () => `${tui.loops()[0]?.phase}\n${tui.screen()}`,
+    )
     await tui.waitForScreen(new RegExp(`› ${loop.id.slice(0, 24)} · paused · 2/`))
     // Resumed while its turn is still under way: it runs again, and that turn goes on (no new prompt).
     tui.press("r")
-    await waitUntil(() => tui.loops()[0]?.phase === "running", "the loop running again on disk", 60_000, () => `${tui.loops()[0]?.phase}\n${tui.screen()}`)
+    await waitUntil(
+      () => tui.loops()[0]?.phase === "running",
+      "the loop running again on disk",
+      60_000,
+      () => `${tui.loops()[0]?.phase}\n${tui.screen()}`,
+    )
     await tui.waitForScreen(new RegExp(`› ${loop.id.slice(0, 24)} · running · 2/`))
     tui.press("c")
-    await waitUntil(() => tui.loops()[0]?.phase === "stopped", "the loop cancelled on disk", 60_000, () => `${tui.loops()[0]?.phase}\n${tui.screen()}`)
+    await waitUntil(
+      () => tui.loops()[0]?.phase === "stopped",
+      "the loop cancelled on disk",
+      60_000,
+      () => `${tui.loops()[0]?.phase}\n${tui.screen()}`,
+    )
     expect(tui.loops()[0]?.stopReason).toBe("cancelled")
     await tui.waitForScreen(new RegExp(`› ${loop.id.slice(0, 24)} · ended: cancelled · 2/`))
     // The rollback picker over the view (an ended loop may be rolled back); Esc closes it and leaves the view.

@@ -18,7 +18,9 @@ beforeAll(async () => {
 afterAll(() => hook.close())
 
 /** The journal's lines for the project's loops: every change, in order (a wait of a few seconds is seen there afterwards). */
-function journal(project: Project): Array<{ event: string; loop: { phase: string; retries: number; iteration: number } }> {
+function journal(
+  project: Project,
+): Array<{ event: string; loop: { phase: string; retries: number; iteration: number } }> {
   return readFileSync(join(project.dir, ".opencode/ralph-loop/journal.jsonl"), "utf8")
     .split("\n")
     .filter(Boolean)
@@ -28,7 +30,9 @@ function journal(project: Project): Array<{ event: string; loop: { phase: string
 describe("usage limit", () => {
   it('"usage limit reached, resets in 3 seconds" (429): waited out, the loop completes with its retry count unchanged', async () => {
     // OpenCode retries a 429 itself five times (at once: retry-after 0); the sixth answer ends the turn with the error.
-    const limited: Reply = { error: { status: 429, message: "usage limit reached, resets in 3 seconds", headers: { "retry-after": "0" } } }
+    const limited: Reply = {
+      error: { status: 429, message: "usage limit reached, resets in 3 seconds", headers: { "retry-after": "0" } },
+    }
     const project = await harness().project("usage-limit-429", {
       // Thresholds of 1: had the limit counted as an error or a turn without progress, the breaker would open.
       pluginOptions: { strategy: "continue", sameErrorThreshold: 1, noProgressThreshold: 1 },
@@ -56,7 +60,12 @@ describe("usage limit", () => {
   it("the same words with a status OpenCode does not retry (400): one answer, the same wait", async () => {
     const project = await harness().project("usage-limit-400", {
       pluginOptions: { strategy: "continue", sameErrorThreshold: 1 },
-      script: { main: [{ error: { status: 400, message: "usage limit reached, resets in 3 seconds" } }, { text: "<promise>DONE</promise>" }] },
+      script: {
+        main: [
+          { error: { status: 400, message: "usage limit reached, resets in 3 seconds" } },
+          { text: "<promise>DONE</promise>" },
+        ],
+      },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "another task behind a usage limit")
@@ -85,7 +94,13 @@ describe("usage limit", () => {
     const [waiting] = await waitForLoopEnd(project, { phase: "waiting", wait: "usage-limit" })
     const until = waiting!.wait!.until
     const [notified] = await hook.waitFor("/limit", 1)
-    expect(notified).toMatchObject({ event: "waiting", reason: "usage-limit", task: "a task behind a long usage limit", iterations: 1, report: null })
+    expect(notified).toMatchObject({
+      event: "waiting",
+      reason: "usage-limit",
+      task: "a task behind a long usage limit",
+      iterations: 1,
+      report: null,
+    })
 
     await project.command(session, "ralph-resume", "")
     const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" })

@@ -18,30 +18,49 @@ const PROGRESS = ".opencode/ralph-loop/progress.md"
 const textOf = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : "")
 const worktreeDir = (project: Project, name: string) => join(project.dir, ".opencode/ralph-loop/worktrees", name)
 /** Requests of the main session (told what started, control prompts) are not the loop's. */
-const isLoops = (r: MockRequest) => r.lastUser.includes("task-wt") && !r.lastUser.startsWith("A Ralph loop now runs") && !r.lastUser.startsWith("[ralph-loop control]")
+const isLoops = (r: MockRequest) =>
+  r.lastUser.includes("task-wt") &&
+  !r.lastUser.startsWith("A Ralph loop now runs") &&
+  !r.lastUser.startsWith("[ralph-loop control]")
 
 describe("worktree loops and the project memory", () => {
-  it("a /ralph-remember priority written in the project before: the worktree loop's first prompt carries it", { timeout: 180_000 }, async () => {
+  it("a /ralph-remember priority written in the project before: the worktree loop's first prompt carries it", {
+    timeout: 180_000,
+  }, async () => {
     const project = await harness().project("worktree-memory-priority", {
-      script: { main: (r: MockRequest): Reply => (isLoops(r) ? { text: "Done. <promise>DONE</promise>" } : { text: "OK" }) },
+      script: {
+        main: (r: MockRequest): Reply => (isLoops(r) ? { text: "Done. <promise>DONE</promise>" } : { text: "OK" }),
+      },
     })
     const session = await project.newSession()
     await project.command(session, "ralph-remember", "Use pnpm, never npm")
     expect(textOf(join(project.dir, MEMORY))).toMatch(/^- \d{4}-\d{2}-\d{2} · command · Use pnpm, never npm$/m)
 
     await project.command(session, "ralph", "--worktree prio-wt task-wt: write a haiku about autumn")
-    await waitUntil(() => readWorktreeState(worktreeDir(project, "prio-wt"))?.merge ?? readWorktreeState(join(project.dir, ".opencode/ralph-loop/merged/prio-wt"))?.merge, "the worktree loop settled", 120_000)
+    await waitUntil(
+      () =>
+        readWorktreeState(worktreeDir(project, "prio-wt"))?.merge ??
+        readWorktreeState(join(project.dir, ".opencode/ralph-loop/merged/prio-wt"))?.merge,
+      "the worktree loop settled",
+      120_000,
+    )
     // Its first prompt, made in the worktree's instance, has the project's priority entry.
     const first = project.requests("main").find(isLoops)
     expect(first?.lastUser).toContain("Project memory (from .opencode/ralph-loop/memory.md")
     expect(first?.lastUser).toContain("- Use pnpm, never npm")
   })
 
-  it("a worktree loop's fixed check (a lesson), <remember> note and progress entries reach the project's memory.md and progress.md, though its branch is kept", { timeout: 180_000 }, async () => {
+  it("a worktree loop's fixed check (a lesson), <remember> note and progress entries reach the project's memory.md and progress.md, though its branch is kept", {
+    timeout: 180_000,
+  }, async () => {
     const reply = (r: MockRequest): Reply => {
       if (!isLoops(r)) return { text: "OK" }
-      if (r.lastRole === "tool") return { text: "Fixed. <remember>src/a.js is plain JavaScript checked by tsc</remember>\n<learning>tsc checks src/a.js</learning>\n<promise>DONE</promise>" }
-      if (r.lastUser.includes("the completion claim was rejected")) return { toolCalls: [{ name: "write", args: { filePath: "fixed.txt", content: "fixed\n" } }] }
+      if (r.lastRole === "tool")
+        return {
+          text: "Fixed. <remember>src/a.js is plain JavaScript checked by tsc</remember>\n<learning>tsc checks src/a.js</learning>\n<promise>DONE</promise>",
+        }
+      if (r.lastUser.includes("the completion claim was rejected"))
+        return { toolCalls: [{ name: "write", args: { filePath: "fixed.txt", content: "fixed\n" } }] }
       return { text: "Done. <promise>DONE</promise>" }
     }
     const project = await harness().project("worktree-memory-lesson", {
@@ -49,13 +68,23 @@ describe("worktree loops and the project memory", () => {
         strategy: "continue",
         // The branch is kept, not merged: what the loop learned must not depend on a merge.
         mergeStrategy: "none",
-        checks: [{ name: "types", kind: "typecheck", command: "test -f fixed.txt || (echo 'src/a.js(1,1): error TS2322: Type string is not assignable'; exit 2)" }],
+        checks: [
+          {
+            name: "types",
+            kind: "typecheck",
+            command: "test -f fixed.txt || (echo 'src/a.js(1,1): error TS2322: Type string is not assignable'; exit 2)",
+          },
+        ],
       },
       script: { main: reply },
     })
     const session = await project.newSession()
     await project.command(session, "ralph", "--worktree mem-wt task-wt: make src/a.js type-check")
-    const merge = await waitUntil(() => readWorktreeState(worktreeDir(project, "mem-wt"))?.merge, "the worktree loop settled", 120_000)
+    const merge = await waitUntil(
+      () => readWorktreeState(worktreeDir(project, "mem-wt"))?.merge,
+      "the worktree loop settled",
+      120_000,
+    )
     expect(merge.result).toBe("kept")
 
     // The project's memory.md has the fixed check's lesson and the note, promoted as the loop completed.
@@ -63,7 +92,9 @@ describe("worktree loops and the project memory", () => {
       const text = textOf(join(project.dir, MEMORY))
       return text.includes("check types failed on src/a.js") && text.includes("src/a.js is plain JavaScript") && text
     }, "the worktree loop's lesson and note in the project's memory.md")
-    expect(memory).toMatch(/^- \d{4}-\d{2}-\d{2} · lesson · check types failed on src\/a\.js: src\/a\.js TS2322: Type string is not assignable — fixed in iteration 2 by changing fixed\.txt$/m)
+    expect(memory).toMatch(
+      /^- \d{4}-\d{2}-\d{2} · lesson · check types failed on src\/a\.js: src\/a\.js TS2322: Type string is not assignable — fixed in iteration 2 by changing fixed\.txt$/m,
+    )
     expect(memory).toMatch(/^- \d{4}-\d{2}-\d{2} · remember · src\/a\.js is plain JavaScript checked by tsc$/m)
     expect(memory).not.toContain("staged")
 

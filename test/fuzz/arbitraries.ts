@@ -5,7 +5,18 @@
 import fc from "fast-check"
 import { FEATURES, type Feature } from "../../src/config/features.js"
 import type { CheckConfig } from "../../src/config/schema.js"
-import type { Action, ControlName, ErrorKind, IdleOrder, RalphFlags, Reply, ReplyKind, RunConfig, Target, WorktreeEvent } from "./sim.js"
+import type {
+  Action,
+  ControlName,
+  ErrorKind,
+  IdleOrder,
+  RalphFlags,
+  Reply,
+  ReplyKind,
+  RunConfig,
+  Target,
+  WorktreeEvent,
+} from "./sim.js"
 
 export const target: fc.Arbitrary<Target> = fc.oneof(
   { weight: 14, arbitrary: fc.nat({ max: 7 }).map((i): Target => ({ kind: "loop", i })) },
@@ -20,7 +31,10 @@ const errorKind: fc.Arbitrary<ErrorKind> = fc.oneof(
 )
 
 /** Most turns end cleanly. */
-const maybeError: fc.Arbitrary<ErrorKind | undefined> = fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: errorKind })
+const maybeError: fc.Arbitrary<ErrorKind | undefined> = fc.oneof(
+  { weight: 5, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: errorKind },
+)
 
 const replyKind: fc.Arbitrary<ReplyKind> = fc.oneof(
   { weight: 6, arbitrary: fc.constant<ReplyKind>("fresh") },
@@ -33,7 +47,10 @@ const replyKind: fc.Arbitrary<ReplyKind> = fc.oneof(
 /** The model's todowrite: mostly none; open todos left behind drive todo-continuation. */
 const todoWrite = fc.oneof(
   { weight: 3, arbitrary: fc.constant(undefined) },
-  { weight: 2, arbitrary: fc.record({ open: fc.integer({ min: 0, max: 2 }), completed: fc.integer({ min: 0, max: 3 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ open: fc.integer({ min: 0, max: 2 }), completed: fc.integer({ min: 0, max: 3 }) }),
+  },
 )
 
 export const reply: fc.Arbitrary<Reply> = fc
@@ -57,12 +74,14 @@ export const flags: fc.Arbitrary<RalphFlags> = fc.record(
   { requiredKeys: [] },
 )
 
-const ralph: fc.Arbitrary<Action> = fc.record({
-  type: fc.constant("ralph" as const),
-  at: target,
-  flags,
-  args: fc.option(fc.constantFrom("bad-flag" as const, "no-task" as const), { freq: 12, nil: undefined }),
-}).map(({ args, ...rest }): Action => (args ? { ...rest, args } : rest))
+const ralph: fc.Arbitrary<Action> = fc
+  .record({
+    type: fc.constant("ralph" as const),
+    at: target,
+    flags,
+    args: fc.option(fc.constantFrom("bad-flag" as const, "no-task" as const), { freq: 12, nil: undefined }),
+  })
+  .map(({ args, ...rest }): Action => (args ? { ...rest, args } : rest))
 
 /** How a turn's end is announced: mostly as OpenCode 1.18 does, sometimes in the other order or by one event alone. */
 const idleOrder: fc.Arbitrary<IdleOrder> = fc.oneof(
@@ -78,7 +97,11 @@ const turn: fc.Arbitrary<Action> = fc
     error: maybeError,
     lateError: fc.boolean(),
     compact: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-    idles: fc.oneof({ weight: 6, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.constant(2) }, { weight: 1, arbitrary: fc.constant(3) }),
+    idles: fc.oneof(
+      { weight: 6, arbitrary: fc.constant(1) },
+      { weight: 2, arbitrary: fc.constant(2) },
+      { weight: 1, arbitrary: fc.constant(3) },
+    ),
     settle: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     idleOrder,
   })
@@ -105,36 +128,79 @@ const deleteTarget: fc.Arbitrary<Target> = fc.oneof(
 
 export const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 25, arbitrary: turn },
-  { weight: 15, arbitrary: fc.record({ type: fc.constant("step" as const), i: fc.nat({ max: 3 }), times: fc.integer({ min: 1, max: 6 }) }) },
+  {
+    weight: 15,
+    arbitrary: fc.record({
+      type: fc.constant("step" as const),
+      i: fc.nat({ max: 3 }),
+      times: fc.integer({ min: 1, max: 6 }),
+    }),
+  },
   { weight: 8, arbitrary: fc.constant<Action>({ type: "settle" }) },
   { weight: 4, arbitrary: fc.record({ type: fc.constant("busy" as const), at: target, retry: fc.boolean() }) },
   { weight: 6, arbitrary: fc.record({ type: fc.constant("idle" as const), at: target, order: idleOrder }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant("error" as const), at: target, error: errorKind }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant("reply" as const), at: target, reply }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant("compacted" as const), at: target, auto: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant("ask" as const), at: target, id: fc.nat({ max: 1 }), question: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant("answer" as const), at: target, id: fc.nat({ max: 1 }), question: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant("ask" as const),
+      at: target,
+      id: fc.nat({ max: 1 }),
+      question: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant("answer" as const),
+      at: target,
+      id: fc.nat({ max: 1 }),
+      question: fc.boolean(),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ type: fc.constant("user" as const), at: target }) },
   // "ralph: <task>" typed: the keyword starts a loop as /ralph would.
   { weight: 1, arbitrary: fc.record({ type: fc.constant("user" as const), at: target, keyword: fc.constant(true) }) },
   { weight: 5, arbitrary: control },
   { weight: 1, arbitrary: ralph },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant("create" as const), parent: fc.option(target, { nil: undefined }) }).map(({ parent }): Action => (parent ? { type: "create", parent } : { type: "create" })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ type: fc.constant("create" as const), parent: fc.option(target, { nil: undefined }) })
+      .map(({ parent }): Action => (parent ? { type: "create", parent } : { type: "create" })),
+  },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("delete" as const), at: deleteTarget }) },
-  { weight: 3, arbitrary: fc.record({ type: fc.constant("advance" as const), ms: fc.constantFrom(200, 5_000, 60_000, 30 * 60_000) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant("advance" as const),
+      ms: fc.constantFrom(200, 5_000, 60_000, 30 * 60_000),
+    }),
+  },
   { weight: 5, arbitrary: fc.record({ type: fc.constant("wake" as const), i: fc.nat({ max: 3 }) }) },
   // OpenCode killed and restarted: rare, or most runs would be recoveries.
   { weight: 1, arbitrary: fc.constant<Action>({ type: "restart" }) },
 )
 
 export const runConfig: fc.Arbitrary<RunConfig> = fc.record({
-  activation: fc.oneof({ weight: 4, arbitrary: fc.constant("command" as const) }, { weight: 1, arbitrary: fc.constant("always" as const) }),
+  activation: fc.oneof(
+    { weight: 4, arbitrary: fc.constant("command" as const) },
+    { weight: 1, arbitrary: fc.constant("always" as const) },
+  ),
   settings: fc.record({
     settleMs: fc.constantFrom(0, 150),
     autoRestart: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
     strategy: fc.constantFrom("recreate", "fresh", "continue"),
-    maxRetries: fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 0, max: 2 }) }, { weight: 3, arbitrary: fc.integer({ min: 3, max: 8 }) }),
-    maxIterations: fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 3, arbitrary: fc.integer({ min: 4, max: 9 }) }),
+    maxRetries: fc.oneof(
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: 2 }) },
+      { weight: 3, arbitrary: fc.integer({ min: 3, max: 8 }) },
+    ),
+    maxIterations: fc.oneof(
+      { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }) },
+      { weight: 3, arbitrary: fc.integer({ min: 4, max: 9 }) },
+    ),
     maxCallsPerHour: fc.integer({ min: 2, max: 12 }),
     noProgressThreshold: fc.integer({ min: 1, max: 3 }),
     sameErrorThreshold: fc.integer({ min: 1, max: 3 }),
@@ -146,10 +212,16 @@ export const runConfig: fc.Arbitrary<RunConfig> = fc.record({
       { weight: 3, arbitrary: fc.constant<CheckConfig[]>([]) },
       { weight: 1, arbitrary: fc.constant<CheckConfig[]>([{ name: "test", kind: "test", command: "sim test" }]) },
       // A typecheck: auto-continue's fast check (and a loop's check too).
-      { weight: 1, arbitrary: fc.constant<CheckConfig[]>([{ name: "types", kind: "typecheck", command: "sim typecheck" }]) },
+      {
+        weight: 1,
+        arbitrary: fc.constant<CheckConfig[]>([{ name: "types", kind: "typecheck", command: "sim typecheck" }]),
+      },
     ),
     checkAfter: fc.constantFrom("claim", "iteration"),
-    resumeOnStart: fc.oneof({ weight: 3, arbitrary: fc.constant("auto" as const) }, { weight: 1, arbitrary: fc.constant("ask" as const) }),
+    resumeOnStart: fc.oneof(
+      { weight: 3, arbitrary: fc.constant("auto" as const) },
+      { weight: 1, arbitrary: fc.constant("ask" as const) },
+    ),
     // The continuations outside /ralph: each feature on or off, small limits so they are reached.
     disabledFeatures: fc.subarray([...FEATURES]),
     autoContinue: fc.boolean(),
@@ -163,7 +235,11 @@ export const runConfig: fc.Arbitrary<RunConfig> = fc.record({
 export const scenario = (maxLength: number): fc.Arbitrary<Action[]> =>
   fc
     .tuple(
-      fc.record({ type: fc.constant("ralph" as const), at: fc.constantFrom<Target>({ kind: "id", id: "ses_A" }, { kind: "id", id: "ses_B" }), flags }),
+      fc.record({
+        type: fc.constant("ralph" as const),
+        at: fc.constantFrom<Target>({ kind: "id", id: "ses_A" }, { kind: "id", id: "ses_B" }),
+        flags,
+      }),
       fc.array(action, { minLength: 1, maxLength, size: "max" }),
     )
     .map(([first, rest]): Action[] => [first, ...rest])
@@ -174,7 +250,10 @@ export const scenario = (maxLength: number): fc.Arbitrary<Action[]> =>
 // starting (/ralph or the keyword), more turns and OpenCode restarting.
 
 const PLAIN: Target = { kind: "id", id: "ses_B" }
-const plainOrOther: fc.Arbitrary<Target> = fc.oneof({ weight: 8, arbitrary: fc.constant(PLAIN) }, { weight: 1, arbitrary: fc.nat({ max: 5 }).map((i): Target => ({ kind: "any", i })) })
+const plainOrOther: fc.Arbitrary<Target> = fc.oneof(
+  { weight: 8, arbitrary: fc.constant(PLAIN) },
+  { weight: 1, arbitrary: fc.nat({ max: 5 }).map((i): Target => ({ kind: "any", i })) },
+)
 
 const plainTurn: fc.Arbitrary<Action> = fc
   .record({
@@ -189,19 +268,55 @@ const plainTurn: fc.Arbitrary<Action> = fc
 
 const plainAction: fc.Arbitrary<Action> = fc.oneof(
   { weight: 8, arbitrary: plainTurn },
-  { weight: 10, arbitrary: fc.record({ type: fc.constant("step" as const), i: fc.nat({ max: 3 }), times: fc.integer({ min: 1, max: 6 }) }) },
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      type: fc.constant("step" as const),
+      i: fc.nat({ max: 3 }),
+      times: fc.integer({ min: 1, max: 6 }),
+    }),
+  },
   { weight: 3, arbitrary: fc.constant<Action>({ type: "settle" }) },
   // The user types; presses Esc on the idle session (OpenCode re-publishes idle); the session works again.
   { weight: 3, arbitrary: fc.record({ type: fc.constant("user" as const), at: plainOrOther }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant("idle" as const), at: plainOrOther }) },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant("busy" as const), at: plainOrOther, retry: fc.constant(false) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ type: fc.constant("busy" as const), at: plainOrOther, retry: fc.constant(false) }),
+  },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("error" as const), at: plainOrOther, error: errorKind }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant("ask" as const), at: plainOrOther, id: fc.nat({ max: 1 }), question: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant("answer" as const), at: plainOrOther, id: fc.nat({ max: 1 }), question: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant("control" as const), at: plainOrOther, command: fc.constantFrom<ControlName>("cancel-ralph", "ralph-status", "cancel-ralph") }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant("ask" as const),
+      at: plainOrOther,
+      id: fc.nat({ max: 1 }),
+      question: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant("answer" as const),
+      at: plainOrOther,
+      id: fc.nat({ max: 1 }),
+      question: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant("control" as const),
+      at: plainOrOther,
+      command: fc.constantFrom<ControlName>("cancel-ralph", "ralph-status", "cancel-ralph"),
+    }),
+  },
   // A loop starts in the session: by /ralph or by the keyword.
   { weight: 1, arbitrary: fc.record({ type: fc.constant("ralph" as const), at: plainOrOther, flags }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant("user" as const), at: plainOrOther, keyword: fc.constant(true) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constant("user" as const), at: plainOrOther, keyword: fc.constant(true) }),
+  },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("create" as const), parent: fc.constant(PLAIN) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("advance" as const), ms: fc.constantFrom(1_000, 5_000) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("wake" as const), i: fc.nat({ max: 3 }) }) },
@@ -212,7 +327,12 @@ const plainAction: fc.Arbitrary<Action> = fc.oneof(
 export const plainScenario = (maxLength: number): fc.Arbitrary<Action[]> =>
   fc
     .tuple(
-      fc.record({ kind: replyKind, edit: fc.boolean(), tokens: fc.constant(0), todos: fc.record({ open: fc.integer({ min: 1, max: 2 }), completed: fc.nat({ max: 1 }) }) }),
+      fc.record({
+        kind: replyKind,
+        edit: fc.boolean(),
+        tokens: fc.constant(0),
+        todos: fc.record({ open: fc.integer({ min: 1, max: 2 }), completed: fc.nat({ max: 1 }) }),
+      }),
       fc.array(plainAction, { minLength: 1, maxLength, size: "max" }),
     )
     .map(([first, rest]): Action[] => [
@@ -225,7 +345,10 @@ export const plainScenario = (maxLength: number): fc.Arbitrary<Action[]> =>
 export const plainConfig: fc.Arbitrary<RunConfig> = runConfig.chain((config) =>
   fc
     .record({
-      disabledFeatures: fc.oneof({ weight: 4, arbitrary: fc.constant<Feature[]>([]) }, { weight: 1, arbitrary: fc.subarray([...FEATURES]) }),
+      disabledFeatures: fc.oneof(
+        { weight: 4, arbitrary: fc.constant<Feature[]>([]) },
+        { weight: 1, arbitrary: fc.subarray([...FEATURES]) },
+      ),
       checks: fc.constantFrom<CheckConfig[]>([], [{ name: "types", kind: "typecheck", command: "sim typecheck" }]),
     })
     .map((more): RunConfig => ({ ...config, settings: { ...config.settings, ...more } })),
@@ -248,27 +371,50 @@ const worktreeEvent: fc.Arbitrary<WorktreeEvent> = fc.oneof(
 )
 
 const parallelRalph = (at: fc.Arbitrary<Target>): fc.Arbitrary<Action> =>
-  fc.record({ at, n: fc.integer({ min: 1, max: 3 }) }).map(({ at, n }): Action => ({ type: "ralph", at, flags: { parallel: n } }))
+  fc
+    .record({ at, n: fc.integer({ min: 1, max: 3 }) })
+    .map(({ at, n }): Action => ({ type: "ralph", at, flags: { parallel: n } }))
 
 const worktreeAction: fc.Arbitrary<Action> = fc.oneof(
   { weight: 30, arbitrary: action },
-  { weight: 14, arbitrary: fc.record({ type: fc.constant("wt" as const), i: fc.nat({ max: 3 }), event: worktreeEvent }) },
+  {
+    weight: 14,
+    arbitrary: fc.record({ type: fc.constant("wt" as const), i: fc.nat({ max: 3 }), event: worktreeEvent }),
+  },
   { weight: 6, arbitrary: fc.constant<Action>({ type: "tick" }) },
   { weight: 1, arbitrary: fc.constant<Action>({ type: "user-commit" }) },
   { weight: 2, arbitrary: fc.constant<Action>({ type: "restart" }) },
   { weight: 1, arbitrary: parallelRalph(target) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant("ralph" as const), at: target, flags: fc.constant<RalphFlags>({ worktree: true }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant("ralph" as const),
+      at: target,
+      flags: fc.constant<RalphFlags>({ worktree: true }),
+    }),
+  },
 )
 
 /** A loop in ses_A, a parallel run of the plan from ses_B, then anything. */
 export const worktreeScenario = (maxLength: number): fc.Arbitrary<Action[]> =>
   fc
-    .tuple(flags, parallelRalph(fc.constant<Target>({ kind: "id", id: "ses_B" })), fc.array(worktreeAction, { minLength: 1, maxLength, size: "max" }))
-    .map(([first, parallel, rest]): Action[] => [{ type: "ralph", at: { kind: "id", id: "ses_A" }, flags: first }, parallel, ...rest])
+    .tuple(
+      flags,
+      parallelRalph(fc.constant<Target>({ kind: "id", id: "ses_B" })),
+      fc.array(worktreeAction, { minLength: 1, maxLength, size: "max" }),
+    )
+    .map(([first, parallel, rest]): Action[] => [
+      { type: "ralph", at: { kind: "id", id: "ses_A" }, flags: first },
+      parallel,
+      ...rest,
+    ])
 
 /** The instance config for those: few places for worktree loops, every merge strategy. */
 export const worktreeConfig: fc.Arbitrary<RunConfig> = runConfig.chain((config) =>
   fc
-    .record({ maxParallelLoops: fc.integer({ min: 1, max: 3 }), mergeStrategy: fc.constantFrom("ff-or-branch" as const, "merge" as const, "none" as const) })
+    .record({
+      maxParallelLoops: fc.integer({ min: 1, max: 3 }),
+      mergeStrategy: fc.constantFrom("ff-or-branch" as const, "merge" as const, "none" as const),
+    })
     .map((more): RunConfig => ({ ...config, settings: { ...config.settings, ...more } })),
 )

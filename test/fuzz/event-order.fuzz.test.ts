@@ -52,7 +52,8 @@ function tally(world: World): void {
     if (/: parallel-mark /.test(line)) add("plan marked by a parallel run")
     if (line.includes("waits: ")) add("job waited for a lock")
   }
-  for (const wt of world.worktreeLoops) add(`worktree ${wt.outcome?.result ?? (wt.loop ? wt.loop.phase : "starting")}${wt.removed ? " (removed)" : ""}`)
+  for (const wt of world.worktreeLoops)
+    add(`worktree ${wt.outcome?.result ?? (wt.loop ? wt.loop.phase : "starting")}${wt.removed ? " (removed)" : ""}`)
   for (const t of world.loops) {
     add(`end ${t.loop.phase}${t.loop.stopReason ? ` ${t.loop.stopReason}` : ""}`)
     add(`loops reaching iteration ${t.loop.iteration}`)
@@ -74,67 +75,101 @@ interface Runs {
 const LOOPS: Runs = { config: runConfig, scenario: scenario(maxLength), name: "loops", runs: numRuns, msPerRun: 40 }
 // Continuations outside /ralph: a session without a loop that stops with open todos, its countdown
 // against typing, Esc, commands, requests, loops starting, restarts.
-const CONTINUATIONS: Runs = { config: plainConfig, scenario: plainScenario(maxLength), name: "continuations", runs: numRuns, msPerRun: 40 }
+const CONTINUATIONS: Runs = {
+  config: plainConfig,
+  scenario: plainScenario(maxLength),
+  name: "continuations",
+  runs: numRuns,
+  msPerRun: 40,
+}
 // Worktree loops and parallel plan runs: a main-tree loop beside a run whose worktree loops start,
 // complete and are settled (merge, archive, remove) while OpenCode may be killed between any two steps.
-const WORKTREES: Runs = { config: worktreeConfig, scenario: worktreeScenario(maxLength), name: "worktrees", runs: Math.ceil(numRuns / 4), msPerRun: 400 }
+const WORKTREES: Runs = {
+  config: worktreeConfig,
+  scenario: worktreeScenario(maxLength),
+  name: "worktrees",
+  runs: Math.ceil(numRuns / 4),
+  msPerRun: 400,
+}
 const only = process.env.FUZZ_ONLY
 
 describe("event-order fuzzer", () => {
   // One test per kind of runs, two modes (FUZZ_SURVEY=1 lists every broken invariant instead of stopping at the first).
   for (const runs of [LOOPS, CONTINUATIONS, WORKTREES].filter((r) => !only || r.name === only))
-    it(`keeps the invariants over ${runs.runs} event orders: ${runs.name} (seed ${seed}${survey ? ", survey" : ""})`, { timeout: Math.max(120_000, runs.runs * runs.msPerRun) }, () =>
-      survey ? surveyRuns(runs) : checkRuns(runs),
+    it(
+      `keeps the invariants over ${runs.runs} event orders: ${runs.name} (seed ${seed}${survey ? ", survey" : ""})`,
+      { timeout: Math.max(120_000, runs.runs * runs.msPerRun) },
+      () => (survey ? surveyRuns(runs) : checkRuns(runs)),
     )
 })
 
 async function checkRuns(runs: Runs): Promise<void> {
-    const property = fc.asyncProperty(runs.config, runs.scenario, async (config, actions) => {
-      tally(await runScenario(config, actions))
-    })
-    const details = await fc.check(property, { numRuns: runs.runs, seed, ...(path ? { path } : {}) })
-    if (stats) console.log([...stats.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`).join("\n"))
-    if (!details.failed) return
-    const replay = `FUZZ_ONLY=${runs.name} FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath ?? ""} npx vitest run test/fuzz/event-order.fuzz.test.ts`
-    const error = details.errorInstance
-    const message = error instanceof Error ? error.message : String(error)
-    throw new Error(
-      [
-        `Event-order fuzzer: ${details.numShrinks} shrinks after ${details.numRuns} runs, seed ${details.seed}, path ${details.counterexamplePath ?? "?"}`,
-        `Replay: ${replay}`,
-        "",
-        message,
-        "",
-        `Counterexample: ${fc.stringify(details.counterexample)}`,
-      ].join("\n"),
+  const property = fc.asyncProperty(runs.config, runs.scenario, async (config, actions) => {
+    tally(await runScenario(config, actions))
+  })
+  const details = await fc.check(property, { numRuns: runs.runs, seed, ...(path ? { path } : {}) })
+  if (stats)
+    console.log(
+      [...stats.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => `${k}: ${v}`)
+        .join("\n"),
     )
+  if (!details.failed) return
+  const replay = `FUZZ_ONLY=${runs.name} FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath ?? ""} npx vitest run test/fuzz/event-order.fuzz.test.ts`
+  const error = details.errorInstance
+  const message = error instanceof Error ? error.message : String(error)
+  throw new Error(
+    [
+      `Event-order fuzzer: ${details.numShrinks} shrinks after ${details.numRuns} runs, seed ${details.seed}, path ${details.counterexamplePath ?? "?"}`,
+      `Replay: ${replay}`,
+      "",
+      message,
+      "",
+      `Counterexample: ${fc.stringify(details.counterexample)}`,
+    ].join("\n"),
+  )
 }
 
 async function surveyRuns(runs: Runs): Promise<void> {
-    const found = new Map<string, { count: number; sample: [RunConfig, Action[]]; message: string }>()
-    for (const sample of fc.sample(fc.tuple(runs.config, runs.scenario), { numRuns: runs.runs, seed })) {
-      try {
-        tally(await runScenario(...sample))
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error)
-        // One class per invariant and wording, names and numbers folded.
-        const key = (message.split("\n")[0] ?? "").replace(/loop \d+ \(\S+\)/g, "L").replace(/ses_\w+/g, "S").replace(/\d+/g, "#")
-        const seen = found.get(key)
-        if (!seen) found.set(key, { count: 1, sample, message })
-        else {
-          seen.count += 1
-          if (sample[1].length < seen.sample[1].length) Object.assign(seen, { sample, message })
-        }
+  const found = new Map<string, { count: number; sample: [RunConfig, Action[]]; message: string }>()
+  for (const sample of fc.sample(fc.tuple(runs.config, runs.scenario), { numRuns: runs.runs, seed })) {
+    try {
+      tally(await runScenario(...sample))
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      // One class per invariant and wording, names and numbers folded.
+      const key = (message.split("\n")[0] ?? "")
+        .replace(/loop \d+ \(\S+\)/g, "L")
+        .replace(/ses_\w+/g, "S")
+        .replace(/\d+/g, "#")
+      const seen = found.get(key)
+      if (!seen) found.set(key, { count: 1, sample, message })
+      else {
+        seen.count += 1
+        if (sample[1].length < seen.sample[1].length) Object.assign(seen, { sample, message })
       }
     }
-    if (stats) console.log([...stats.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`).join("\n"))
-    if (found.size === 0) return
-    const classes = [...found.entries()].sort((a, b) => b[1].count - a[1].count)
-    throw new Error(
-      [
-        `Event-order survey, seed ${seed}: ${classes.length} distinct broken invariant(s) in ${runs.runs} runs`,
-        ...classes.map(([key, { count }]) => `  ${count}× ${key}`),
-        ...classes.flatMap(([key, { sample, message }]) => ["", `=== ${key}`, `Sequence: ${fc.stringify(sample)}`, message]),
-      ].join("\n"),
+  }
+  if (stats)
+    console.log(
+      [...stats.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => `${k}: ${v}`)
+        .join("\n"),
     )
+  if (found.size === 0) return
+  const classes = [...found.entries()].sort((a, b) => b[1].count - a[1].count)
+  throw new Error(
+    [
+      `Event-order survey, seed ${seed}: ${classes.length} distinct broken invariant(s) in ${runs.runs} runs`,
+      ...classes.map(([key, { count }]) => `  ${count}× ${key}`),
+      ...classes.flatMap(([key, { sample, message }]) => [
+        "",
+        `=== ${key}`,
+        `Sequence: ${fc.stringify(sample)}`,
+        message,
+      ]),
+    ].join("\n"),
+  )
 }

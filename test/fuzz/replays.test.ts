@@ -119,7 +119,12 @@ describe("replays: classic event orders", () => {
     ])
     expect(world.prompts).toHaveLength(0)
     expect(world.loops).toHaveLength(1)
-    const done = await run([S.ralph("ses_A"), S.child("ses_A"), S.turn(nth(2), "fresh", { idles: 2 }), S.turn("ses_A", "fresh", { settle: true })])
+    const done = await run([
+      S.ralph("ses_A"),
+      S.child("ses_A"),
+      S.turn(nth(2), "fresh", { idles: 2 }),
+      S.turn("ses_A", "fresh", { settle: true }),
+    ])
     expect(sessionsPrompted(done)).toEqual(["ses_A"])
   })
 
@@ -155,14 +160,20 @@ describe("replays: classic event orders", () => {
   })
 
   it("/cancel-ralph while the runner summarizes for a fresh session: no session is prompted", async () => {
-    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("summarize"), S.cancel("ses_A"), S.settle()], config({ strategy: "recreate" }))
+    const world = await run(
+      [S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("summarize"), S.cancel("ses_A"), S.settle()],
+      config({ strategy: "recreate" }),
+    )
     expect(world.prompts).toHaveLength(0)
     expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", sessionID: "ses_A" })
   })
 
   it("/cancel-ralph once the fresh session exists, before the loop moved in: that empty session is deleted, the loop's own is kept", async () => {
     // Found by the soak: the empty "Ralph 2/…" session stayed in the session list for good.
-    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("select-session"), S.cancel("ses_A"), S.settle()], config({ strategy: "recreate" }))
+    const world = await run(
+      [S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("select-session"), S.cancel("ses_A"), S.settle()],
+      config({ strategy: "recreate" }),
+    )
     expect(world.prompts).toHaveLength(0)
     expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", sessionID: "ses_A", retiring: [] })
     // ses_A, ses_B, and the fresh session the restart created.
@@ -174,20 +185,40 @@ describe("replays: classic event orders", () => {
     // summary and the new session found the loop "running" on disk, decided the turn again (reading
     // the plugin's own summary as a context overflow) and left the new session behind for good.
     const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.settle()], config({ strategy: "recreate" }))
-    const steps = world.trace.map((line) => /^\s*job \d+: (persisted|summarize|create-session) /.exec(line)?.[1]).filter(Boolean)
+    const steps = world.trace
+      .map((line) => /^\s*job \d+: (persisted|summarize|create-session) /.exec(line)?.[1])
+      .filter(Boolean)
     expect(steps).toEqual(["persisted", "summarize", "create-session", "persisted", "persisted"])
   })
 
   it("/cancel-ralph after the loop moved into its fresh session, before the prompt: the old session is still archived and deleted", async () => {
-    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("persisted", 3), S.cancel(LOOP), S.settle()], config({ strategy: "recreate" }))
+    const world = await run(
+      [S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("persisted", 3), S.cancel(LOOP), S.settle()],
+      config({ strategy: "recreate" }),
+    )
     expect(world.prompts).toHaveLength(0)
     // Iteration 2 was counted, but its prompt never went out: the loop ended at iteration 1.
-    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled", iteration: 1, retries: 0, sessionID: world.order[2]?.id, lineage: ["ses_A"], retiring: [] })
+    expect(first(world)).toMatchObject({
+      phase: "stopped",
+      stopReason: "cancelled",
+      iteration: 1,
+      retries: 0,
+      sessionID: world.order[2]?.id,
+      lineage: ["ses_A"],
+      retiring: [],
+    })
     expect(world.order.map((s) => s.deleted)).toEqual([true, false, false])
   })
 
   it("a second /ralph mid-turn replaces the loop; the old one's pending decision sends nothing", async () => {
-    const world = await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("messages"), S.ralph("ses_A"), S.settle(), S.turn("ses_A", "fresh", { settle: true })])
+    const world = await run([
+      S.ralph("ses_A"),
+      S.turn("ses_A"),
+      S.stepTo("messages"),
+      S.ralph("ses_A"),
+      S.settle(),
+      S.turn("ses_A", "fresh", { settle: true }),
+    ])
     expect(world.loops.map((t) => [t.loop.phase, t.loop.stopReason])).toEqual([
       ["stopped", "replaced"],
       ["running", undefined],
@@ -196,7 +227,11 @@ describe("replays: classic event orders", () => {
   })
 
   it("a stop retitles the loop's last session with how it ended", async () => {
-    const done = await run([S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true }), S.turn("ses_A", "promise", { settle: true })])
+    const done = await run([
+      S.ralph("ses_A"),
+      S.turn("ses_A", "fresh", { settle: true }),
+      S.turn("ses_A", "promise", { settle: true }),
+    ])
     expect(done.sessions.get("ses_A")?.title).toMatch(/^Ralph ✓ · Build feature \w+ · 2 iterations$/)
     const cancelled = await run([S.ralph("ses_A"), S.cancel("ses_A"), S.settle()])
     expect(cancelled.sessions.get("ses_A")?.title).toMatch(/^Ralph ■ cancelled · Build feature \w+ · 1 iteration$/)
@@ -213,7 +248,12 @@ describe("replays: classic event orders", () => {
   })
 
   it("a rate limit waits, and the wake-up resumes the same iteration with one prompt", async () => {
-    const world = await run([S.ralph("ses_A"), S.turn("ses_A", "fresh", { error: "rate-limit", settle: true }), S.wake(), S.settle()])
+    const world = await run([
+      S.ralph("ses_A"),
+      S.turn("ses_A", "fresh", { error: "rate-limit", settle: true }),
+      S.wake(),
+      S.settle(),
+    ])
     expect(sessionsPrompted(world)).toEqual(["ses_A"])
     expect(first(world)).toMatchObject({ phase: "running", iteration: 1, retries: 0 })
   })
@@ -274,13 +314,27 @@ describe("replays: bugs found by the fuzzer", () => {
   })
 
   it("/cancel-ralph while the runner verifies the state file after a /ralph-resume: nothing may be sent", async () => {
-    await run([S.ralph("ses_A"), S.pause("ses_A"), S.resume("ses_A"), S.busy("ses_A"), S.idle("ses_A"), S.stepTo("verify-state"), S.cancel("ses_A"), S.settle()])
+    await run([
+      S.ralph("ses_A"),
+      S.pause("ses_A"),
+      S.resume("ses_A"),
+      S.busy("ses_A"),
+      S.idle("ses_A"),
+      S.stepTo("verify-state"),
+      S.cancel("ses_A"),
+      S.settle(),
+    ])
   })
 
   it("/ralph-resume of a circuit-breaker wait must not start an iteration past maxRetries", async () => {
     // The breaker opens before the budgets are checked; wake() re-checks them, the /ralph-resume path does not.
     await run(
-      [S.ralph("ses_A"), S.turn("ses_A", "same", { error: "rate-limit", settle: true }), S.resume("ses_A"), S.turn("ses_A", "fresh", { settle: true })],
+      [
+        S.ralph("ses_A"),
+        S.turn("ses_A", "same", { error: "rate-limit", settle: true }),
+        S.resume("ses_A"),
+        S.turn("ses_A", "fresh", { settle: true }),
+      ],
       config({ maxRetries: 0, sameErrorThreshold: 1, strategy: "recreate" }),
     )
   })
@@ -288,7 +342,10 @@ describe("replays: bugs found by the fuzzer", () => {
   it("/ralph typed into the fresh session before the runner moves the loop there must not orphan the new loop", async () => {
     // The new session exists (nth(2)); the user starts a loop there; then selectSession returns and
     // nextIteration would move the old loop into the same session.
-    await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("select-session"), S.ralph(nth(2)), S.settle()], config({ strategy: "recreate" }))
+    await run(
+      [S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("select-session"), S.ralph(nth(2)), S.settle()],
+      config({ strategy: "recreate" }),
+    )
   })
 
   it("a wake-up that finds the session busy must not un-pause a loop the user paused meanwhile", async () => {
@@ -304,7 +361,10 @@ describe("replays: bugs found by the fuzzer", () => {
 
   it("the recreate retirement must not delete the old session once the user started a new loop there", async () => {
     // The prompt went to the new session; the retirement of ses_A waits for it to be idle when the user types /ralph there.
-    await run([S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("is-idle"), S.ralph("ses_A"), S.settle()], config({ strategy: "recreate" }))
+    await run(
+      [S.ralph("ses_A"), S.turn("ses_A"), S.stepTo("is-idle"), S.ralph("ses_A"), S.settle()],
+      config({ strategy: "recreate" }),
+    )
   })
 
   it("a loop cancelled while its old session waits to be retired, then OpenCode killed: the old session is archived and deleted after the restart", async () => {
@@ -324,14 +384,27 @@ describe("replays: the continue strategy with checks", () => {
 
   it("a message the user sends while the gotchas are read (a git call) stops the loop's prompt: their turn is watched", async () => {
     // Issue 11: continueInPlace re-checked only the phase after its await, not the user's epoch.
-    const world = await run([S.ralph("ses_A"), S.turn("ses_A", "promise", { edit: true }), S.stepTo("changed-files"), S.user("ses_A"), S.settle()], withChecks)
+    const world = await run(
+      [
+        S.ralph("ses_A"),
+        S.turn("ses_A", "promise", { edit: true }),
+        S.stepTo("changed-files"),
+        S.user("ses_A"),
+        S.settle(),
+      ],
+      withChecks,
+    )
     expect(world.prompts).toHaveLength(0)
     expect(first(world)).toMatchObject({ phase: "running", iteration: 1, sawBusy: true })
   })
 
   it("a failing check after the promise keeps the loop going with the failure; the fix completes it", async () => {
     const world = await run(
-      [S.ralph("ses_A"), S.turn("ses_A", "promise", { edit: true, settle: true }), S.turn("ses_A", "promise", { edit: true, settle: true })],
+      [
+        S.ralph("ses_A"),
+        S.turn("ses_A", "promise", { edit: true, settle: true }),
+        S.turn("ses_A", "promise", { edit: true, settle: true }),
+      ],
       withChecks,
     )
     expect(sessionsPrompted(world)).toEqual(["ses_A"])
@@ -382,26 +455,39 @@ describe("replays: plan loops", () => {
   })
 
   it("a turn that claims nothing never marks a story", async () => {
-    const world = await run([S.ralph("ses_A", { plan: true }), S.turn("ses_A", "fresh", { settle: true }), S.turn("ses_A", "same", { settle: true })])
+    const world = await run([
+      S.ralph("ses_A", { plan: true }),
+      S.turn("ses_A", "fresh", { settle: true }),
+      S.turn("ses_A", "same", { settle: true }),
+    ])
     expect(first(world).plan?.done).toEqual([])
   })
 })
 
 // The invariants have teeth: plant a bug in the manager, and the simulator must catch it.
 describe("replays: the invariants catch planted bugs", () => {
-  const expectViolation = async (invariant: number, actions: Action[], patch: (manager: LoopManager) => void, cfg = config()) => {
+  const expectViolation = async (
+    invariant: number,
+    actions: Action[],
+    patch: (manager: LoopManager) => void,
+    cfg = config(),
+  ) => {
     await expect(run(actions, cfg, patch)).rejects.toThrow(new RegExp(`^invariant ${invariant}:`))
   }
 
   it("1: a duplicate idle answered twice", async () => {
-    await expectViolation(1, [S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true }), S.idle("ses_A"), S.settle()], (m) => {
-      const takeIdle = m.takeIdle.bind(m)
-      m.takeIdle = (id) => {
-        const loop = m.get(id)
-        if (loop?.phase === "running") loop.sawBusy = true
-        return takeIdle(id)
-      }
-    })
+    await expectViolation(
+      1,
+      [S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true }), S.idle("ses_A"), S.settle()],
+      (m) => {
+        const takeIdle = m.takeIdle.bind(m)
+        m.takeIdle = (id) => {
+          const loop = m.get(id)
+          if (loop?.phase === "running") loop.sawBusy = true
+          return takeIdle(id)
+        }
+      },
+    )
   })
 
   it("3: a cancelled loop that comes back", async () => {
@@ -478,26 +564,43 @@ describe("replays: the invariants catch planted bugs", () => {
   it("13: a story marked done on a turn that claimed nothing", async () => {
     await expectViolation(13, [S.ralph("ses_A", { plan: true }), S.turn("ses_A", "fresh", { settle: true })], (m) => {
       const decided = m.decided.bind(m)
-      m.decided = (loop, turn, update, decision) => decided(loop, turn, loop.plan ? { ...update, plan: markCurrentDone(loop.plan, loop.iteration, []) } : update, decision)
+      m.decided = (loop, turn, update, decision) =>
+        decided(
+          loop,
+          turn,
+          loop.plan ? { ...update, plan: markCurrentDone(loop.plan, loop.iteration, []) } : update,
+          decision,
+        )
     })
   })
 
   it("5: a loop left deciding when the runner has nothing more to do", async () => {
     // A permission is pending at the idle: wait-for-user → keepWatching, planted to do nothing.
-    await expectViolation(5, [S.ralph("ses_A"), S.busy("ses_A"), S.ask("ses_A"), S.reply("ses_A"), S.idle("ses_A")], (m) => {
-      m.keepWatching = () => undefined
-    })
+    await expectViolation(
+      5,
+      [S.ralph("ses_A"), S.busy("ses_A"), S.ask("ses_A"), S.reply("ses_A"), S.idle("ses_A")],
+      (m) => {
+        m.keepWatching = () => undefined
+      },
+    )
   })
 })
 
 describe("replays: continuations outside /ralph", () => {
   const todos = (open: number, completed = 0) => ({ todos: { open, completed } })
   /** ses_B has no loop: the user writes, the model stops with open todos; its continuation job waits in the countdown. */
-  const stoppedWithTodos = (open = 2): Action[] => [S.user("ses_B"), S.turn("ses_B", "fresh", todos(open)), S.stepTo("sleep")]
+  const stoppedWithTodos = (open = 2): Action[] => [
+    S.user("ses_B"),
+    S.turn("ses_B", "fresh", todos(open)),
+    S.stepTo("sleep"),
+  ]
   const sentTo = (world: World) => world.continuations.map((c) => `${c.feature} ${c.sessionID}`)
 
   it("open todos: a countdown, then one continuation naming them; none once they are completed", async () => {
-    const world = await run([...stoppedWithTodos(2), S.settle(), S.turn("ses_B", "fresh", { ...todos(0, 2), settle: true })], config({ todoContinuationDelaySeconds: 3 }))
+    const world = await run(
+      [...stoppedWithTodos(2), S.settle(), S.turn("ses_B", "fresh", { ...todos(0, 2), settle: true })],
+      config({ todoContinuationDelaySeconds: 3 }),
+    )
     expect(sentTo(world)).toEqual(["todo-continuation ses_B"])
     expect(world.continuations[0]?.text.match(/^- \[pending\] step \w+$/gm)).toHaveLength(2)
     expect(world.trace.filter((l) => l.includes("sleep 3000 ms"))).toHaveLength(1)
@@ -505,7 +608,10 @@ describe("replays: continuations outside /ralph", () => {
 
   it("a model that never completes a todo: exactly todoContinuationMax continuations, then silence", async () => {
     const turns = Array.from({ length: 5 }, () => S.turn("ses_B", "fresh", { ...todos(1), settle: true }))
-    const world = await run([S.user("ses_B"), ...turns], config({ todoContinuationMax: 3, todoContinuationDelaySeconds: 0 }))
+    const world = await run(
+      [S.user("ses_B"), ...turns],
+      config({ todoContinuationMax: 3, todoContinuationDelaySeconds: 0 }),
+    )
     expect(sentTo(world)).toEqual(Array(3).fill("todo-continuation ses_B"))
     expect(world.trace.filter((l) => l.includes("todo continuation of ses_B stopped"))).toHaveLength(1)
   })
@@ -527,13 +633,22 @@ describe("replays: continuations outside /ralph", () => {
   })
 
   it("an aborted or failed turn, a child session, or the feature switched off: no continuation, and when off no todo read", async () => {
-    const aborted = await run([S.user("ses_B"), S.turn("ses_B", "interrupted", { ...todos(2), error: "aborted", settle: true })])
+    const aborted = await run([
+      S.user("ses_B"),
+      S.turn("ses_B", "interrupted", { ...todos(2), error: "aborted", settle: true }),
+    ])
     expect(aborted.continuations).toEqual([])
-    const failed = await run([S.user("ses_B"), S.turn("ses_B", "fresh", { ...todos(2), error: "rate-limit", settle: true })])
+    const failed = await run([
+      S.user("ses_B"),
+      S.turn("ses_B", "fresh", { ...todos(2), error: "rate-limit", settle: true }),
+    ])
     expect(failed.continuations).toEqual([])
     const child = await run([S.child("ses_B"), S.user(nth(2)), S.turn(nth(2), "fresh", { ...todos(2), settle: true })])
     expect(child.continuations).toEqual([])
-    const off = await run([...stoppedWithTodos().slice(0, 2), S.settle()], config({ disabledFeatures: ["todo-continuation"] }))
+    const off = await run(
+      [...stoppedWithTodos().slice(0, 2), S.settle()],
+      config({ disabledFeatures: ["todo-continuation"] }),
+    )
     expect(off.continuations).toEqual([])
     expect(off.trace.some((l) => l.includes("todos ses_B"))).toBe(false)
   })
@@ -542,12 +657,22 @@ describe("replays: continuations outside /ralph", () => {
     const types = [{ name: "types", kind: "typecheck" as const, command: "sim typecheck" }]
     // Each edit flips the simulated typecheck: odd work trees fail. The work tree is sampled when the user writes.
     const world = await run(
-      [S.user("ses_B"), S.settle(), S.turn("ses_B", "fresh", { edit: true, settle: true }), S.turn("ses_B", "fresh", { edit: true, settle: true })],
+      [
+        S.user("ses_B"),
+        S.settle(),
+        S.turn("ses_B", "fresh", { edit: true, settle: true }),
+        S.turn("ses_B", "fresh", { edit: true, settle: true }),
+      ],
       config({ autoContinue: true, autoContinueMax: 3, checks: types, disabledFeatures: ["todo-continuation"] }),
     )
     expect(sentTo(world)).toEqual(["auto-continue ses_B"])
-    expect(world.continuations[0]?.text).toMatch(/^Ralph Loop: AUTO-CONTINUE \| \d+ error\(s\) remaining \| Next: fix src\/a\.ts/)
-    const off = await run([S.user("ses_B"), S.settle(), S.turn("ses_B", "fresh", { edit: true, settle: true })], config({ checks: types }))
+    expect(world.continuations[0]?.text).toMatch(
+      /^Ralph Loop: AUTO-CONTINUE \| \d+ error\(s\) remaining \| Next: fix src\/a\.ts/,
+    )
+    const off = await run(
+      [S.user("ses_B"), S.settle(), S.turn("ses_B", "fresh", { edit: true, settle: true })],
+      config({ checks: types }),
+    )
     expect(off.continuations).toEqual([])
     expect(off.trace.some((l) => /auto-checks|work-tree/.test(l))).toBe(false)
   })
@@ -558,15 +683,30 @@ describe("replays: review", () => {
   const live = (world: World) => new Set(world.order.filter((s) => !s.deleted).map((s) => s.id))
 
   it("the first review rejects (the loop goes on with its reasons), the second approves and the loop completes; both sessions are gone", async () => {
-    const world = await run([S.ralph("ses_A", { review: true }), S.turn("ses_A", "promise", { settle: true }), S.turn("ses_A", "promise", { settle: true })])
-    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "completed", iteration: 2, review: { reviews: 2, rejections: 0 } })
+    const world = await run([
+      S.ralph("ses_A", { review: true }),
+      S.turn("ses_A", "promise", { settle: true }),
+      S.turn("ses_A", "promise", { settle: true }),
+    ])
+    expect(first(world)).toMatchObject({
+      phase: "stopped",
+      stopReason: "completed",
+      iteration: 2,
+      review: { reviews: 2, rejections: 0 },
+    })
     expect(sessionsPrompted(world)).toEqual(["ses_A"])
     expect(reviewed(world)).toHaveLength(2)
     for (const id of reviewed(world)) expect(live(world).has(id)).toBe(false)
   })
 
   it("/cancel-ralph while the reviewer answers: the loop stops, nothing is sent, the review session is deleted", async () => {
-    const world = await run([S.ralph("ses_A", { review: true }), S.turn("ses_A", "promise"), S.stepTo("review-ask"), S.cancel("ses_A"), S.settle()])
+    const world = await run([
+      S.ralph("ses_A", { review: true }),
+      S.turn("ses_A", "promise"),
+      S.stepTo("review-ask"),
+      S.cancel("ses_A"),
+      S.settle(),
+    ])
     expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "cancelled" })
     expect(world.prompts).toHaveLength(0)
     expect(reviewed(world)).toHaveLength(1)
@@ -574,7 +714,13 @@ describe("replays: review", () => {
   })
 
   it("OpenCode restarts mid-review: recovery deletes the review session and the claim is reviewed again", async () => {
-    const world = await run([S.ralph("ses_A", { review: true }), S.turn("ses_A", "promise"), S.stepTo("review-ask"), S.restart(), S.settle()])
+    const world = await run([
+      S.ralph("ses_A", { review: true }),
+      S.turn("ses_A", "promise"),
+      S.stepTo("review-ask"),
+      S.restart(),
+      S.settle(),
+    ])
     expect(reviewed(world).length).toBeGreaterThanOrEqual(2)
     for (const id of reviewed(world)) expect(live(world).has(id)).toBe(false)
     expect(first(world).review?.session).toBeUndefined()
@@ -583,10 +729,22 @@ describe("replays: review", () => {
 
 describe("replays: /ralph-rollback", () => {
   /** A loop that decided an iteration, then waits out a rate limit (checkpoints 0, 1, 2): its wake-up timer is armed. */
-  const waiting = (): Action[] => [S.ralph("ses_A"), S.turn("ses_A", "fresh", { settle: true }), S.turn("ses_A", "fresh", { error: "rate-limit", settle: true })]
+  const waiting = (): Action[] => [
+    S.ralph("ses_A"),
+    S.turn("ses_A", "fresh", { settle: true }),
+    S.turn("ses_A", "fresh", { error: "rate-limit", settle: true }),
+  ]
 
   it("a rollback of a waiting loop pauses it (its timer gone) before it writes; a wake-up during the restore prompts nothing, and it stays paused", async () => {
-    const world = await run([...waiting(), S.rollback("ses_A"), S.stepTo("checkpoint-restore"), S.wake(), S.settle(), S.wake(), S.settle()])
+    const world = await run([
+      ...waiting(),
+      S.rollback("ses_A"),
+      S.stepTo("checkpoint-restore"),
+      S.wake(),
+      S.settle(),
+      S.wake(),
+      S.settle(),
+    ])
     expect(world.prompts).toHaveLength(1) // the first iteration's; none after the rate limit
     expect(first(world)).toMatchObject({ phase: "paused", detail: "rolled back to checkpoint 1" })
     expect(world.timers.size).toBe(0)
@@ -608,7 +766,13 @@ describe("replays: /ralph-rollback", () => {
   })
 
   it("the user resuming the loop while the present state is saved: nothing is restored", async () => {
-    const world = await run([...waiting(), S.rollback("ses_A"), S.stepTo("checkpoint-save"), S.user("ses_A"), S.settle()])
+    const world = await run([
+      ...waiting(),
+      S.rollback("ses_A"),
+      S.stepTo("checkpoint-save"),
+      S.user("ses_A"),
+      S.settle(),
+    ])
     expect(first(world)).toMatchObject({ phase: "running" })
     expect(world.checkpoints.get("ses_A")?.map((c) => c.number)).toEqual([0, 1, 2, 3])
     expect(world.trace.some((line) => line.includes("checkpoint-restore"))).toBe(false)
@@ -633,7 +797,9 @@ describe("replays: /ralph-rollback", () => {
       run([...waiting(), S.rollback("ses_A"), S.settle()], config(), (m) => {
         m.pause = () => undefined
       }),
-    ).rejects.toThrow(/^invariant 23: a rollback of loop 1 \(ses_A\) writes the work tree \(checkpoint-save\) while the loop is waiting/)
+    ).rejects.toThrow(
+      /^invariant 23: a rollback of loop 1 \(ses_A\) writes the work tree \(checkpoint-save\) while the loop is waiting/,
+    )
   })
 })
 
@@ -653,7 +819,8 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
     S.tick(), // the watch starts settling story-s1
   ]
   const lineOf = (world: World, pattern: RegExp) => world.trace.findIndex((line) => pattern.test(line))
-  const merges = (world: World) => world.trace.filter((line) => /: worktree-merge story-s1 \(merge\) → ok/.test(line)).length
+  const merges = (world: World) =>
+    world.trace.filter((line) => /: worktree-merge story-s1 \(merge\) → ok/.test(line)).length
   /**
    * S1 merged once and marked done; S2 (which depends on it) started after the mark. `settled`: what
    * S1's worktree.json says last (settled again after a restart, its branch has "nothing" left to merge).
@@ -668,19 +835,22 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
     expect(lineOf(world, /parallel-mark \[S1\]/)).toBeLessThan(lineOf(world, /worktree-launch story-s2/))
   }
 
-  it.each(["transient", "rate-limit"] as const)("a %s wait of the main-tree loop wakes during the merge: its prompt goes out, the merge goes on, S1 is marked and S2 starts", async (error) => {
-    const world = await run([
-      ...s1Completed([S.turn("ses_A", "fresh", { error, settle: true })]),
-      S.stepTo("worktree-merge"), // the merge into the user's branch is under way
-      S.wake(),
-      S.stepTo("prompt"), // the woken loop prompts before the merge comes back
-      S.settle(),
-    ])
-    expect(sessionsPrompted(world)).toEqual(["ses_A"])
-    expect(lineOf(world, /PROMPT → ses_A/)).toBeLessThan(lineOf(world, /worktree-merge story-s1 \(merge\) → ok/))
-    expect(first(world).phase).toBe("running")
-    s1MergedThenS2(world)
-  })
+  it.each(["transient", "rate-limit"] as const)(
+    "a %s wait of the main-tree loop wakes during the merge: its prompt goes out, the merge goes on, S1 is marked and S2 starts",
+    async (error) => {
+      const world = await run([
+        ...s1Completed([S.turn("ses_A", "fresh", { error, settle: true })]),
+        S.stepTo("worktree-merge"), // the merge into the user's branch is under way
+        S.wake(),
+        S.stepTo("prompt"), // the woken loop prompts before the merge comes back
+        S.settle(),
+      ])
+      expect(sessionsPrompted(world)).toEqual(["ses_A"])
+      expect(lineOf(world, /PROMPT → ses_A/)).toBeLessThan(lineOf(world, /worktree-merge story-s1 \(merge\) → ok/))
+      expect(first(world).phase).toBe("running")
+      s1MergedThenS2(world)
+    },
+  )
 
   it("the user's turn in the main-tree loop's session during the merge: the loop answers it once, the merge goes on", async () => {
     const world = await run([
@@ -703,34 +873,43 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
     ["the run hears of it", [S.stepTo("worktree-remove"), S.step()], "merged"],
     // The settling job ends with the removal; the run's step that marks the plan is the newest job then.
     ["the story is marked in the plan", [S.stepTo("worktree-remove"), S.step(), S.stepTo("parallel-mark")], "merged"],
-  ] as const)("OpenCode killed after S1's merge, before %s: after the restart S1 is marked done once and S2 starts", async (_what, moment, settled) => {
-    const world = await run([
-      ...s1Completed(),
-      ...moment,
-      S.restart(),
-      S.settle(),
-      S.tick(), // the new instance's watch: a worktree still there is settled again ("nothing" left to merge)
-      S.settle(),
-    ])
-    s1MergedThenS2(world, settled)
-  })
+  ] as const)(
+    "OpenCode killed after S1's merge, before %s: after the restart S1 is marked done once and S2 starts",
+    async (_what, moment, settled) => {
+      const world = await run([
+        ...s1Completed(),
+        ...moment,
+        S.restart(),
+        S.settle(),
+        S.tick(), // the new instance's watch: a worktree still there is settled again ("nothing" left to merge)
+        S.settle(),
+      ])
+      s1MergedThenS2(world, settled)
+    },
+  )
 
   it.each([
     ["complete", "merged", true],
     ["stop", "kept", false], // stopped by a limit: its branch is kept, not merged
-  ] as const)("28: a worktree loop's end (%s) is settled only once its instance wrote its report, or after END_FILES_WAIT_MS", async (end, result, removed) => {
-    // Archived and removed before, its report was missing from merged/, and git's removal of the
-    // worktree met the instance's writes ("Directory not empty"). A loop stopped by a limit was not waited for.
-    /** S1's worktree loop started by a parallel run, edits, and ends with `end`; then `after`. */
-    const ended = (...after: Action[]) => run([S.ralph("ses_B", { parallel: 1 }), S.settle(), S.wt(0, "start"), S.wt(0, "edit"), S.wt(0, end), ...after])
-    const early = await ended(S.tick(), S.settle())
-    expect(early.worktreeLoops.map((w) => [w.name, w.outcome?.result, w.removed])).toEqual([["story-s1", undefined, false]])
-    const reported = await ended(S.tick(), S.settle(), S.wt(0, "end-files"), S.tick(), S.settle())
-    expect(reported.worktreeLoops[0]).toMatchObject({ name: "story-s1", removed, outcome: { result } })
-    // Its instance died before writing them: settled all the same, once waited for long enough.
-    const waited = await ended(S.advance(END_FILES_WAIT_MS), S.tick(), S.settle())
-    expect(waited.worktreeLoops[0]).toMatchObject({ name: "story-s1", removed, outcome: { result } })
-  })
+  ] as const)(
+    "28: a worktree loop's end (%s) is settled only once its instance wrote its report, or after END_FILES_WAIT_MS",
+    async (end, result, removed) => {
+      // Archived and removed before, its report was missing from merged/, and git's removal of the
+      // worktree met the instance's writes ("Directory not empty"). A loop stopped by a limit was not waited for.
+      /** S1's worktree loop started by a parallel run, edits, and ends with `end`; then `after`. */
+      const ended = (...after: Action[]) =>
+        run([S.ralph("ses_B", { parallel: 1 }), S.settle(), S.wt(0, "start"), S.wt(0, "edit"), S.wt(0, end), ...after])
+      const early = await ended(S.tick(), S.settle())
+      expect(early.worktreeLoops.map((w) => [w.name, w.outcome?.result, w.removed])).toEqual([
+        ["story-s1", undefined, false],
+      ])
+      const reported = await ended(S.tick(), S.settle(), S.wt(0, "end-files"), S.tick(), S.settle())
+      expect(reported.worktreeLoops[0]).toMatchObject({ name: "story-s1", removed, outcome: { result } })
+      // Its instance died before writing them: settled all the same, once waited for long enough.
+      const waited = await ended(S.advance(END_FILES_WAIT_MS), S.tick(), S.settle())
+      expect(waited.worktreeLoops[0]).toMatchObject({ name: "story-s1", removed, outcome: { result } })
+    },
+  )
 
   it("OpenCode restarts while S1's loop runs: the new instance's watch wakes S1's instance once, through the runner (an effect the simulator answers)", async () => {
     const world = await run([

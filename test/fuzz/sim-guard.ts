@@ -4,6 +4,9 @@
 import type { GuardRead } from "../../src/changes/guard-read.js"
 
 export function simGuardRead(workTree: number): GuardRead {
-  const diff = workTree > 0 ? `diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-export const a = 0\n+export const a = ${workTree}\n` : ""
+  const diff =
+    workTree > 0
+      ? `diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-export const a = 0\n+export const a = ${workTree}\n`
+      : ""
   return { diff, texts: new Map(), packageJson: undefined }
 }

@@ -124,7 +124,12 @@ import type { MessageWithParts } from "../../src/loop/read-turn.js"
 import { parseStateText, stateText } from "../../src/store/loop-store.js"
 import { parseSavedLoop } from "../../src/store/saved-loops.js"
 import type { CheckResult } from "../../src/checks/diagnostics.js"
-import { checkpointNumber, checkpointRef, nextCheckpointNumber, type Checkpoint } from "../../src/checkpoints/checkpoints.js"
+import {
+  checkpointNumber,
+  checkpointRef,
+  nextCheckpointNumber,
+  type Checkpoint,
+} from "../../src/checkpoints/checkpoints.js"
 import type { CheckKind } from "../../src/config/schema.js"
 import { featureOn } from "../../src/config/features.js"
 import { ContinuationWatch } from "../../src/continuations/watch.js"
@@ -139,11 +144,23 @@ import { simGuardRead } from "./sim-guard.js"
 // Scenarios
 
 /** Which session an action is about. `loop`: where the i-th live loop lives now (the common case). */
-export type Target = { kind: "loop"; i: number } | { kind: "any"; i: number } | { kind: "unknown" } | { kind: "id"; id: string }
+export type Target =
+  | { kind: "loop"; i: number }
+  | { kind: "any"; i: number }
+  | { kind: "unknown" }
+  | { kind: "id"; id: string }
 
 export type ErrorKind = "aborted" | "rate-limit" | "transient" | "auth" | "overflow" | "bad-request"
 
-export type ReplyKind = "fresh" | "same" | "promise" | "empty" | "interrupted" | "length" | "blocked" | "status-complete"
+export type ReplyKind =
+  | "fresh"
+  | "same"
+  | "promise"
+  | "empty"
+  | "interrupted"
+  | "length"
+  | "blocked"
+  | "status-complete"
 
 export interface Reply {
   kind: ReplyKind
@@ -160,7 +177,13 @@ export interface Reply {
  */
 export type IdleOrder = "status-first" | "idle-first" | "status-only" | "idle-only"
 
-export type ControlName = "cancel-ralph" | "ralph-pause" | "ralph-resume" | "ralph-status" | "ralph-hint" | "ralph-rollback"
+export type ControlName =
+  | "cancel-ralph"
+  | "ralph-pause"
+  | "ralph-resume"
+  | "ralph-status"
+  | "ralph-hint"
+  | "ralph-rollback"
 
 /** /ralph flags (see src/commands/ralph-args.ts). */
 export interface RalphFlags {
@@ -196,7 +219,18 @@ export type Action =
    * A whole model turn as OpenCode publishes it: busy, (retry), the reply, (error), (compaction),
    * idle ×`idles`, (late error); `settle`: then every runner job runs to its end (a fast plugin).
    */
-  | { type: "turn"; at: Target; retry: boolean; reply: Reply; error?: ErrorKind; lateError?: boolean; compact?: boolean; idles: number; settle?: boolean; idleOrder?: IdleOrder }
+  | {
+      type: "turn"
+      at: Target
+      retry: boolean
+      reply: Reply
+      error?: ErrorKind
+      lateError?: boolean
+      compact?: boolean
+      idles: number
+      settle?: boolean
+      idleOrder?: IdleOrder
+    }
   | { type: "busy"; at: Target; retry: boolean }
   | { type: "idle"; at: Target; order?: IdleOrder }
   | { type: "error"; at: Target; error: ErrorKind }
@@ -244,7 +278,13 @@ export const SIM_PLAN = {
   userStories: [
     { id: "S1", title: "first", acceptanceCriteria: ["one"], priority: 2, passes: false },
     { id: "S2", title: "second", acceptanceCriteria: ["two"], priority: 1, passes: false, dependsOn: ["S1"] },
-    { id: "S3", title: "third", acceptanceCriteria: ["three"], passes: false, checks: [{ name: "own", command: "sim own", kind: "test" }] },
+    {
+      id: "S3",
+      title: "third",
+      acceptanceCriteria: ["three"],
+      passes: false,
+      checks: [{ name: "own", command: "sim own", kind: "test" }],
+    },
   ],
 }
 
@@ -365,7 +405,9 @@ interface RunningJob {
 const RESTING: readonly LoopPhase[] = ["running", "waiting", "paused", "stopped"]
 /** A loop that works on the project's files now, or will by itself (invariant 23). */
 const LIVE: readonly LoopPhase[] = ["running", "deciding", "waiting", "restarting"]
-const isRollbackWrite = (effect: Effect): effect is Extract<Effect, { kind: "checkpoint-save" | "checkpoint-restore" }> =>
+const isRollbackWrite = (
+  effect: Effect,
+): effect is Extract<Effect, { kind: "checkpoint-save" | "checkpoint-restore" }> =>
   effect.kind === "checkpoint-save" || effect.kind === "checkpoint-restore"
 const PHASES: readonly LoopPhase[] = ["running", "deciding", "restarting", "waiting", "paused", "stopped"]
 const MODEL = { providerID: "sim", modelID: "sim-model" }
@@ -376,13 +418,24 @@ const ERRORS: Record<ErrorKind, { name: string; data: Record<string, unknown> }>
   aborted: { name: "MessageAbortedError", data: { message: "The operation was aborted." } },
   "rate-limit": {
     name: "APIError",
-    data: { message: "Too Many Requests: rate limit exceeded", statusCode: 429, isRetryable: true, responseHeaders: { "retry-after": "20" } },
+    data: {
+      message: "Too Many Requests: rate limit exceeded",
+      statusCode: 429,
+      isRetryable: true,
+      responseHeaders: { "retry-after": "20" },
+    },
   },
   // A 429 is a usage limit (a wait that counts no retry and no breaker); a 503 a transient failure (a back-off).
   transient: { name: "APIError", data: { message: "Service Unavailable", statusCode: 503, isRetryable: true } },
   auth: { name: "APIError", data: { message: "Unauthorized: invalid x-api-key", statusCode: 401, isRetryable: false } },
-  overflow: { name: "ContextOverflowError", data: { message: "This model's maximum context length is 128000 tokens (context_length_exceeded)" } },
-  "bad-request": { name: "APIError", data: { message: "Bad Request: tools.3.input_schema is invalid", statusCode: 400, isRetryable: false } },
+  overflow: {
+    name: "ContextOverflowError",
+    data: { message: "This model's maximum context length is 128000 tokens (context_length_exceeded)" },
+  },
+  "bad-request": {
+    name: "APIError",
+    data: { message: "Bad Request: tools.3.input_schema is invalid", statusCode: 400, isRetryable: false },
+  },
 }
 
 /** Letters only: the progress hash folds digits, so "part 3" and "part 4" would be the same output. */
@@ -466,11 +519,25 @@ export class World {
     this.options.patch?.(this.manager)
     const current = this.settings
     const explicit = new Set(Object.keys(this.config.settings))
-    const settings = { current, explicit, reload: () => current, showUnseen: () => undefined } as unknown as LiveSettings
+    const settings = {
+      current,
+      explicit,
+      reload: () => current,
+      showUnseen: () => undefined,
+    } as unknown as LiveSettings
     const host: JobHost = {
       start: (label, job) => this.startJob(label, job),
       // As a job whose first effect is the wait, so that anything may happen meanwhile.
-      startAfter: (ms, label, job) => this.startJob(label, ms > 0 ? (function* () { yield* io({ kind: "sleep", ms }); yield* job() })() : job()),
+      startAfter: (ms, label, job) =>
+        this.startJob(
+          label,
+          ms > 0
+            ? (function* () {
+                yield* io({ kind: "sleep", ms })
+                yield* job()
+              })()
+            : job(),
+        ),
       // The job goes on when the scenario steps it: anything may happen before it ends.
       runNow: (label, job) => Promise.resolve(this.startJob(label, job)),
       persisted: () => Promise.resolve(),
@@ -482,7 +549,14 @@ export class World {
     const directory = this.options.directory ?? "/nonexistent/ralph-loop-fuzz"
     const plans = new PlanRequests()
     const continuations = new ContinuationWatch()
-    this.runner = new LoopRunner(host, { directory, manager: this.manager, plans, continuations, now: () => this.now, settings: () => current })
+    this.runner = new LoopRunner(host, {
+      directory,
+      manager: this.manager,
+      plans,
+      continuations,
+      now: () => this.now,
+      settings: () => current,
+    })
     const api = {
       toast: () => undefined,
       log: () => undefined,
@@ -503,12 +577,19 @@ export class World {
       continuations,
       newSessions: new Set<string>(),
       controlTurns: new ControlTurns(),
-      savedLoops: async (limit) => [...this.disk.values()].map(parseSavedLoop).filter((l) => l !== undefined).slice(0, limit),
+      savedLoops: async (limit) =>
+        [...this.disk.values()]
+          .map(parseSavedLoop)
+          .filter((l) => l !== undefined)
+          .slice(0, limit),
       // The simulator keeps no journal: /ralph-status shows the struggle signal of an empty history.
       loopHistory: async () => [],
       // Worktree loops run in other OpenCode instances; the simulated one has none.
       // The watch ticks when the scenario says so (`tick`), never by a real timer.
-      worktrees: new WorktreeWatch(() => this.ctx, () => () => undefined),
+      worktrees: new WorktreeWatch(
+        () => this.ctx,
+        () => () => undefined,
+      ),
       // Each start of the simulated OpenCode is another instance: a launch an earlier one began was cut.
       launcher: { pid: process.pid, boot: `sim-${this.restarts}` },
       worktree: undefined,
@@ -523,7 +604,11 @@ export class World {
     }
     // As createInstance does: the loops on disk are taken back before any hook acts, and go on a moment later.
     const found = [...this.disk.values()].map((text) => parseStateText(text).loop)
-    this.runner.recoverAll(this.manager.adoptAll(found, current.resumeOnStart === "ask"), { problems: [], owned: [], loops: found })
+    this.runner.recoverAll(this.manager.adoptAll(found, current.resumeOnStart === "ask"), {
+      problems: [],
+      owned: [],
+      loops: found,
+    })
     // As createInstance does in the project's own instance: the parallel run takes up what happened
     // meanwhile (its job does nothing without a run: left out then, so other scenarios' jobs keep their places).
     if (readParallelRun(directory)) void this.ctx.parallel.reconcile()
@@ -562,17 +647,23 @@ export class World {
     const marked = this.markedInPlan()
     for (const wt of this.worktreeLoops)
       if (wt.story && wt.run && wt.outcome && reachedBranch(wt.outcome) && !marked.has(wt.story))
-        this.violate(24, `story ${wt.story}'s worktree ${wt.name} reached the user's branch (${wt.outcome.result}) but the story is not marked done in the plan`)
+        this.violate(
+          24,
+          `story ${wt.story}'s worktree ${wt.name} reached the user's branch (${wt.outcome.result}) but the story is not marked done in the plan`,
+        )
     for (const t of this.loops) {
       const { loop } = t
       if (t.gone) continue
-      if (t.dormant) this.violate(11, `${t.name} was ${loop.phase} when OpenCode restarted, and recovery never took it back`)
+      if (t.dormant)
+        this.violate(11, `${t.name} was ${loop.phase} when OpenCode restarted, and recovery never took it back`)
       if (!PHASES.includes(loop.phase)) this.violate(5, `${t.name} ended in an unnamed phase ${String(loop.phase)}`)
       if (!RESTING.includes(loop.phase)) this.violate(5, `${t.name} is stuck in ${loop.phase} with no runner job left`)
-      if (loop.phase === "waiting" && !this.timers.has(loop)) this.violate(5, `${t.name} is waiting with no timer to wake it`)
+      if (loop.phase === "waiting" && !this.timers.has(loop))
+        this.violate(5, `${t.name} is waiting with no timer to wake it`)
       if (loop.phase === "stopped" && !loop.stopReason) this.violate(5, `${t.name} stopped without a stopReason`)
     }
-    for (const id of this.reviewSessions) if (this.live(id)) this.violate(22, `the review session ${id} was not deleted after its review`)
+    for (const id of this.reviewSessions)
+      if (this.live(id)) this.violate(22, `the review session ${id} was not deleted after its review`)
     this.checkEndNotifications()
   }
 
@@ -580,7 +671,9 @@ export class World {
   private checkEndNotifications(): void {
     const ids = new Set(this.loops.map((t) => t.loop.id))
     for (const id of ids) {
-      const stopped = this.loops.filter((t) => t.loop.id === id && t.loop.phase === "stopped").map((t) => t.loop.stopReason)
+      const stopped = this.loops
+        .filter((t) => t.loop.id === id && t.loop.phase === "stopped")
+        .map((t) => t.loop.stopReason)
       const notified = this.notifications.filter((n) => n.loop === id && n.event === "ended").map((n) => n.reason)
       const lost = this.restarts > 0 ? stopped.length - notified.length : 0
       if (notified.length > stopped.length || lost < 0 || (this.restarts === 0 && notified.length !== stopped.length))
@@ -593,9 +686,14 @@ export class World {
   private async runJobs(): Promise<void> {
     let steps = 0
     while (this.jobs.length > 0) {
-      if (++steps > MAX_DRAIN_STEPS) this.violate(5, `runner jobs still running after ${MAX_DRAIN_STEPS} steps: ${this.jobs.map((j) => j.label).join(", ")}`)
+      if (++steps > MAX_DRAIN_STEPS)
+        this.violate(
+          5,
+          `runner jobs still running after ${MAX_DRAIN_STEPS} steps: ${this.jobs.map((j) => j.label).join(", ")}`,
+        )
       const next = this.jobs.find((j) => !this.waitsForLock(j))
-      if (!next) this.violate(5, `every runner job waits for a lock another holds: ${this.jobs.map((j) => j.label).join(", ")}`)
+      if (!next)
+        this.violate(5, `every runner job waits for a lock another holds: ${this.jobs.map((j) => j.label).join(", ")}`)
       await this.stepJob(next)
       await this.settle()
     }
@@ -608,7 +706,13 @@ export class World {
       case "user": {
         const s = this.live(this.sessionAt(action.at))
         // keyword: "ralph: <task>" starts a loop as /ralph would.
-        if (s) await this.userMessage(s, action.keyword ? `ralph: Build feature ${word(++this.ids)}` : `Please also handle case ${word(++this.ids)}.`)
+        if (s)
+          await this.userMessage(
+            s,
+            action.keyword
+              ? `ralph: Build feature ${word(++this.ids)}`
+              : `Please also handle case ${word(++this.ids)}.`,
+          )
         return
       }
       case "control":
@@ -622,7 +726,10 @@ export class World {
       case "idle":
         return this.idle(this.sessionAt(action.at), false, action.order)
       case "error":
-        return this.emit({ type: "session.error", properties: { sessionID: this.sessionAt(action.at), error: ERRORS[action.error] } })
+        return this.emit({
+          type: "session.error",
+          properties: { sessionID: this.sessionAt(action.at), error: ERRORS[action.error] },
+        })
       case "reply": {
         // OpenCode writes an assistant message only during a turn: its status is busy meanwhile
         // (the events saying so may still reach the plugin late).
@@ -635,17 +742,40 @@ export class World {
       case "ask": {
         const sessionID = this.sessionAt(action.at)
         const type = action.question ? "question.asked" : "permission.asked"
-        return this.emit({ type, properties: { id: `per_${action.id}`, sessionID, permission: "bash", patterns: ["rm -rf build"], metadata: {}, always: [] } })
+        return this.emit({
+          type,
+          properties: {
+            id: `per_${action.id}`,
+            sessionID,
+            permission: "bash",
+            patterns: ["rm -rf build"],
+            metadata: {},
+            always: [],
+          },
+        })
       }
       case "answer": {
         const sessionID = this.sessionAt(action.at)
-        if (action.question) return this.emit({ type: "question.replied", properties: { sessionID, requestID: `per_${action.id}`, answers: [] } })
-        return this.emit({ type: "permission.replied", properties: { sessionID, requestID: `per_${action.id}`, reply: "once" } })
+        if (action.question)
+          return this.emit({
+            type: "question.replied",
+            properties: { sessionID, requestID: `per_${action.id}`, answers: [] },
+          })
+        return this.emit({
+          type: "permission.replied",
+          properties: { sessionID, requestID: `per_${action.id}`, reply: "once" },
+        })
       }
       case "create": {
         const parent = action.parent ? this.live(this.sessionAt(action.parent)) : undefined
         const s = this.addSession(parent ? `ses_C${++this.ids}` : `ses_R${++this.ids}`, parent?.id)
-        return this.emit({ type: "session.created", properties: { sessionID: s.id, info: { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}), title: "sim" } } })
+        return this.emit({
+          type: "session.created",
+          properties: {
+            sessionID: s.id,
+            info: { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}), title: "sim" },
+          },
+        })
       }
       case "delete":
         return this.deleteSession(this.sessionAt(action.at))
@@ -663,7 +793,8 @@ export class World {
         return
       }
       case "step":
-        for (let k = 0; k < action.times && this.jobs.length > 0; k += 1) await this.stepJob(this.jobs[action.i % this.jobs.length] as RunningJob)
+        for (let k = 0; k < action.times && this.jobs.length > 0; k += 1)
+          await this.stepJob(this.jobs[action.i % this.jobs.length] as RunningJob)
         return
       case "step-to":
         return this.stepTo(action)
@@ -699,7 +830,11 @@ export class World {
         return
       case "edit":
       case "conflicting-edit":
-        if (running) Object.assign(wt.branch, { uncommitted: true, conflicts: wt.branch.conflicts || event === "conflicting-edit" })
+        if (running)
+          Object.assign(wt.branch, {
+            uncommitted: true,
+            conflicts: wt.branch.conflicts || event === "conflicting-edit",
+          })
         return
       case "complete":
         if (running) this.saveWorktreeLoop(wt, "stopped", "completed")
@@ -713,9 +848,17 @@ export class World {
   }
 
   /** The worktree's instance saves its loop (a stopped one writes its report later: "end-files"). */
-  private saveWorktreeLoop(wt: SimWorktree, phase: "running" | "stopped", stopReason?: "completed" | "max-iterations"): void {
+  private saveWorktreeLoop(
+    wt: SimWorktree,
+    phase: "running" | "stopped",
+    stopReason?: "completed" | "max-iterations",
+  ): void {
     const { activation: _a, ...settings } = this.settings
-    const loop: Loop = { ...(wt.loop ?? newLoop(`ses_W${++this.ids}`, `Story ${wt.story ?? wt.name}`, settings, this.now)), phase, ...(stopReason ? { stopReason } : {}) }
+    const loop: Loop = {
+      ...(wt.loop ?? newLoop(`ses_W${++this.ids}`, `Story ${wt.story ?? wt.name}`, settings, this.now)),
+      phase,
+      ...(stopReason ? { stopReason } : {}),
+    }
     wt.loop = loop
     const loops = join(wt.path, STATE_DIR, "loops")
     mkdirSync(loops, { recursive: true })
@@ -740,15 +883,22 @@ export class World {
   /** `worktree-launch` as git and OpenCode do it: the worktree on a new branch from the user's, its worktree.json, a session there. */
   private async launchWorktree(ask: Extract<Effect, { kind: "worktree-launch" }>): Promise<unknown> {
     const { name } = ask.state
-    if (this.worktreeLoops.some((w) => w.name === name && w.branch.exists)) return { ok: false, error: `the branch ralph/${name} exists already` }
+    if (this.worktreeLoops.some((w) => w.name === name && w.branch.exists))
+      return { ok: false, error: `the branch ralph/${name} exists already` }
     const path = worktreePath(this.ctx.directory, name)
     const state: WorktreeState = { ...ask.state, base: { branch: "main", commit: this.mainHead } }
     mkdirSync(path, { recursive: true })
     await writeWorktreeState(path, state)
     this.worktreeLoops.push({
-      name, path, mergeStrategy: state.mergeStrategy, refused: false, removed: false, launchedIn: this.restarts,
+      name,
+      path,
+      mergeStrategy: state.mergeStrategy,
+      refused: false,
+      removed: false,
+      launchedIn: this.restarts,
       branch: { base: this.mainHead, commits: 0, inMain: 0, uncommitted: false, conflicts: false, exists: true },
-      ...(state.story ? { story: state.story } : {}), ...(state.run ? { run: state.run } : {}),
+      ...(state.story ? { story: state.story } : {}),
+      ...(state.run ? { run: state.run } : {}),
     })
     return { ok: true, state, path, sessionID: `ses_W${++this.ids}` }
   }
@@ -758,15 +908,26 @@ export class World {
     const ahead = branch.commits > branch.inMain
     const fastForward = branch.base === this.mainHead
     const conflicts = state.mergeStrategy === "merge" && ahead && branch.conflicts && !fastForward ? ["src/a.ts"] : []
-    return { strategy: state.mergeStrategy, branch: state.branch, ahead, onBaseBranch: true, baseBranch: "main", fastForward, mainClean: true, conflicts }
+    return {
+      strategy: state.mergeStrategy,
+      branch: state.branch,
+      ahead,
+      onBaseBranch: true,
+      baseBranch: "main",
+      fastForward,
+      mainClean: true,
+      conflicts,
+    }
   }
 
   /** git merge: what the facts said may no longer hold (the user committed meanwhile): then git refuses. */
   private merge({ state, how }: Extract<Effect, { kind: "worktree-merge" }>): void {
     const wt = this.worktreeNamed(state.name)
     const moved = wt.branch.base !== this.mainHead
-    if (how === "fast-forward" && moved) throw new SimCallError(`git merge --ff-only ${state.branch}: not possible to fast-forward`)
-    if (how === "merge" && moved && wt.branch.conflicts) throw new SimCallError(`git merge ${state.branch}: conflict in src/a.ts`)
+    if (how === "fast-forward" && moved)
+      throw new SimCallError(`git merge --ff-only ${state.branch}: not possible to fast-forward`)
+    if (how === "merge" && moved && wt.branch.conflicts)
+      throw new SimCallError(`git merge ${state.branch}: conflict in src/a.ts`)
     this.mainHead = how === "fast-forward" ? `${state.branch}@${wt.branch.commits}` : `m${++this.mainCommits}`
     if (how === "fast-forward") wt.branch.base = this.mainHead
     wt.branch.inMain = wt.branch.commits
@@ -784,14 +945,24 @@ export class World {
   private checkPlanMark(plan: PlanState): void {
     const before = this.markedInPlan()
     const after = plan.done.map((d) => d.id)
-    if (new Set(after).size !== after.length) this.violate(24, `the plan is written with a story done twice: [${after.join(", ")}]`)
-    for (const id of before) if (!after.includes(id)) this.violate(24, `the plan write takes back story ${id}, marked done before`)
+    if (new Set(after).size !== after.length)
+      this.violate(24, `the plan is written with a story done twice: [${after.join(", ")}]`)
+    for (const id of before)
+      if (!after.includes(id)) this.violate(24, `the plan write takes back story ${id}, marked done before`)
     for (const id of after) {
       if (before.has(id)) continue
       const wt = this.worktreeLoops.findLast((w) => w.story === id)
       if (!wt) this.violate(24, `story ${id} is marked done, but no worktree loop ever ran it`)
-      else if (!wt.outcome || !reachedBranch(wt.outcome) || wt.branch.commits > wt.branch.inMain || wt.branch.uncommitted)
-        this.violate(24, `story ${id} is marked done, but its worktree ${wt.name} did not reach the user's branch (${wt.outcome?.result ?? "not settled"}; ${wt.branch.commits - wt.branch.inMain} commit(s) not merged)`)
+      else if (
+        !wt.outcome ||
+        !reachedBranch(wt.outcome) ||
+        wt.branch.commits > wt.branch.inMain ||
+        wt.branch.uncommitted
+      )
+        this.violate(
+          24,
+          `story ${id} is marked done, but its worktree ${wt.name} did not reach the user's branch (${wt.outcome?.result ?? "not settled"}; ${wt.branch.commits - wt.branch.inMain} commit(s) not merged)`,
+        )
     }
   }
 
@@ -842,7 +1013,12 @@ export class World {
     const s = this.live(sessionID)
     if (!s) return // nobody types into a session that does not exist
     const task = `Build feature ${word(++this.ids)}`
-    const args = bad === "no-task" ? "--max-iterations 3" : bad === "bad-flag" ? `${task} --max-iteration 3` : [task, ...flagWords(flags)].join(" ")
+    const args =
+      bad === "no-task"
+        ? "--max-iterations 3"
+        : bad === "bad-flag"
+          ? `${task} --max-iteration 3`
+          : [task, ...flagWords(flags)].join(" ")
     // (`--prd` with no path: the setting prdPath, where SIM_PLAN is.)
     const parts = [this.textPart(s.id, "", args)]
     await this.hooks.command({ command: "ralph", sessionID: s.id, arguments: args }, { parts })
@@ -861,7 +1037,9 @@ export class World {
     // The command hook awaits a rollback job to its end (runNow): only then does OpenCode store the
     // command's message and start its turn. Here the job goes on as the scenario steps it.
     const rollback = this.jobs.find((j) => j.id > started && j.label.startsWith("rollback of"))
-    if (rollback) rollback.onEnd = () => this.deferred.push(async () => void (this.live(s.id) && (await this.userMessage(s, parts))))
+    if (rollback)
+      rollback.onEnd = () =>
+        this.deferred.push(async () => void (this.live(s.id) && (await this.userMessage(s, parts))))
     else await this.userMessage(s, parts)
   }
 
@@ -872,8 +1050,16 @@ export class World {
    */
   private async userMessage(s: SimSession, content: string | Part[], typed = true): Promise<void> {
     const id = this.messageID()
-    const info: UserMessage = { id, sessionID: s.id, role: "user", time: { created: this.now }, agent: "build", model: MODEL }
-    const parts = typeof content === "string" ? [this.textPart(s.id, id, content)] : content.map((p) => ({ ...p, messageID: id }))
+    const info: UserMessage = {
+      id,
+      sessionID: s.id,
+      role: "user",
+      time: { created: this.now },
+      agent: "build",
+      model: MODEL,
+    }
+    const parts =
+      typeof content === "string" ? [this.textPart(s.id, id, content)] : content.map((p) => ({ ...p, messageID: id }))
     const command = parts.some((p) => p.type === "text" && p.text.startsWith(CONTROL_MARKER))
     // The user writes in a session without a loop: the continuations' counts start over.
     if (typed && !command && !this.manager.get(s.id)) {
@@ -892,10 +1078,12 @@ export class World {
     if (a.retry) await this.status(sessionID, "retry")
     const s = this.live(sessionID)
     if (s) this.addReply(s, a.reply, a.error)
-    if (a.error && !a.lateError) await this.emit({ type: "session.error", properties: { sessionID, error: ERRORS[a.error] } })
+    if (a.error && !a.lateError)
+      await this.emit({ type: "session.error", properties: { sessionID, error: ERRORS[a.error] } })
     if (a.compact) await this.compaction(sessionID, true, false)
     for (let k = 0; k < Math.max(1, a.idles); k += 1) await this.idle(sessionID, false, a.idleOrder)
-    if (a.error && a.lateError) await this.emit({ type: "session.error", properties: { sessionID, error: ERRORS[a.error] } })
+    if (a.error && a.lateError)
+      await this.emit({ type: "session.error", properties: { sessionID, error: ERRORS[a.error] } })
     if (a.settle) await this.runJobs()
   }
 
@@ -909,8 +1097,12 @@ export class World {
       empty: [],
       interrupted: [`Starting on part ${word(n)}`],
       length: [`A very long answer about ${word(n)}`],
-      blocked: [`Cannot go on.\n---RALPH_STATUS---\nSTATUS: BLOCKED\nEXIT_SIGNAL: false\nRECOMMENDATION: needs a key ${word(n)}\n---END_RALPH_STATUS---`],
-      "status-complete": [`Finished ${word(n)}.\n---RALPH_STATUS---\nSTATUS: COMPLETE\nEXIT_SIGNAL: true\n---END_RALPH_STATUS---`],
+      blocked: [
+        `Cannot go on.\n---RALPH_STATUS---\nSTATUS: BLOCKED\nEXIT_SIGNAL: false\nRECOMMENDATION: needs a key ${word(n)}\n---END_RALPH_STATUS---`,
+      ],
+      "status-complete": [
+        `Finished ${word(n)}.\n---RALPH_STATUS---\nSTATUS: COMPLETE\nEXIT_SIGNAL: true\n---END_RALPH_STATUS---`,
+      ],
     }
     const info = {
       id,
@@ -931,8 +1123,16 @@ export class World {
     if (reply.edit) this.workTree += 1
     if (error) s.turnErrored = true
     if (reply.todos) {
-      const todo = (status: string, k: number): Todo => ({ id: `todo_${k}`, content: `step ${word(k + 1)}`, status, priority: "high" })
-      s.todos = [...Array.from({ length: reply.todos.completed }, (_, k) => todo("completed", k)), ...Array.from({ length: reply.todos.open }, (_, k) => todo("pending", 100 + k))]
+      const todo = (status: string, k: number): Todo => ({
+        id: `todo_${k}`,
+        content: `step ${word(k + 1)}`,
+        status,
+        priority: "high",
+      })
+      s.todos = [
+        ...Array.from({ length: reply.todos.completed }, (_, k) => todo("completed", k)),
+        ...Array.from({ length: reply.todos.open }, (_, k) => todo("pending", 100 + k)),
+      ]
       // An emptied list ends a todo streak (the plugin sees no open todos at the turn's end).
       if (reply.todos.open === 0) {
         s.todoStreak = 0
@@ -946,15 +1146,38 @@ export class World {
     const s = this.live(sessionID)
     if (s) {
       const requestID = this.messageID()
-      const request: UserMessage = { id: requestID, sessionID, role: "user", time: { created: this.now }, agent: "build", model: MODEL }
-      s.messages.push({ info: request, parts: [{ id: this.partID(), sessionID, messageID: requestID, type: "compaction", auto } as Part] })
+      const request: UserMessage = {
+        id: requestID,
+        sessionID,
+        role: "user",
+        time: { created: this.now },
+        agent: "build",
+        model: MODEL,
+      }
+      s.messages.push({
+        info: request,
+        parts: [{ id: this.partID(), sessionID, messageID: requestID, type: "compaction", auto } as Part],
+      })
       const summaryID = this.messageID()
       const summary = {
-        id: summaryID, sessionID, role: "assistant", time: { created: this.now, completed: this.now }, parentID: requestID,
-        modelID: MODEL.modelID, providerID: MODEL.providerID, mode: "compaction", summary: true, path: { cwd: "/", root: "/" },
-        cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }, finish: "stop",
+        id: summaryID,
+        sessionID,
+        role: "assistant",
+        time: { created: this.now, completed: this.now },
+        parentID: requestID,
+        modelID: MODEL.modelID,
+        providerID: MODEL.providerID,
+        mode: "compaction",
+        summary: true,
+        path: { cwd: "/", root: "/" },
+        cost: 0,
+        tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+        finish: "stop",
       } as AssistantMessage
-      s.messages.push({ info: summary, parts: [this.textPart(sessionID, summaryID, `Summary of the work so far (${word(++this.ids)}).`)] })
+      s.messages.push({
+        info: summary,
+        parts: [this.textPart(sessionID, summaryID, `Summary of the work so far (${word(++this.ids)}).`)],
+      })
       if (auto) {
         const output = { enabled: true }
         await this.hooks.autocontinue({ sessionID, agent: "build", overflow: true } as never, output)
@@ -1001,7 +1224,11 @@ export class World {
       if (busy) delete s.idleEcho
     }
     if (event.type === "session.error" && s) s.turnErrored = true
-    const request = event.type.endsWith(".asked") ? (props as { id?: string }).id : event.type.startsWith("permission.") || event.type.startsWith("question.") ? (props as { requestID?: string }).requestID : undefined
+    const request = event.type.endsWith(".asked")
+      ? (props as { id?: string }).id
+      : event.type.startsWith("permission.") || event.type.startsWith("question.")
+        ? (props as { requestID?: string }).requestID
+        : undefined
     if (s && request) {
       if (event.type.endsWith(".asked")) s.pending.add(request)
       else s.pending.delete(request)
@@ -1023,10 +1250,14 @@ export class World {
     this.note(`    ${own ? "(own) " : ""}${describeEvent(event)}`)
     const deletedID = event.type === "session.deleted" ? props.sessionID : undefined
     // A loop not yet recovered after a restart is closed by recovery instead (its session is gone then).
-    const living = deletedID ? this.loops.filter((t) => !t.dormant && !t.gone && t.loop.phase !== "stopped" && t.loop.sessionID === deletedID) : []
+    const living = deletedID
+      ? this.loops.filter((t) => !t.dormant && !t.gone && t.loop.phase !== "stopped" && t.loop.sessionID === deletedID)
+      : []
     await this.hooks.event({ event: event as unknown as Event })
     await this.flushDeferred()
-    for (const t of living) if (t.loop.phase !== "stopped") this.violate(7, `${deletedID} was deleted but ${t.name}, living there, is ${t.loop.phase}`)
+    for (const t of living)
+      if (t.loop.phase !== "stopped")
+        this.violate(7, `${deletedID} was deleted but ${t.name}, living there, is ${t.loop.phase}`)
   }
 
   // --- the runner's jobs and calls ------------------------------------------------------------
@@ -1045,8 +1276,10 @@ export class World {
   }
 
   private async stepJob(job: RunningJob): Promise<void> {
-    if (job.pending.kind === "lock" && !job.pending.lock.tryTake()) return this.note(`    job ${job.id} waits: ${job.pending.lock.name} is held`)
-    if (job.label.startsWith("continuations of") || job.label.startsWith("work tree before")) this.checkFeatureUse(job.pending)
+    if (job.pending.kind === "lock" && !job.pending.lock.tryTake())
+      return this.note(`    job ${job.id} waits: ${job.pending.lock.name} is held`)
+    if (job.label.startsWith("continuations of") || job.label.startsWith("work tree before"))
+      this.checkFeatureUse(job.pending)
     let value: unknown
     let failure: SimCallError | undefined
     try {
@@ -1055,7 +1288,9 @@ export class World {
       if (!(error instanceof SimCallError)) throw error
       failure = error
     }
-    this.note(`    job ${job.id}: ${describeEffect(job.pending)} → ${failure ? `fails (${failure.message})` : short(value)}`)
+    this.note(
+      `    job ${job.id}: ${describeEffect(job.pending)} → ${failure ? `fails (${failure.message})` : short(value)}`,
+    )
     const batch = job.batch
     if (batch && !failure) {
       batch.results.push(value)
@@ -1113,7 +1348,10 @@ export class World {
         // A violation found inside a job (a change the manager reported) is that violation, not a 12.
         if (effect.cause instanceof InvariantError) throw effect.cause
         if (effect.cause !== undefined && !(effect.cause instanceof SimCallError))
-          this.violate(12, `production code caught an error that is no failed OpenCode call: ${effect.message}\n${effect.cause instanceof Error ? effect.cause.stack : ""}`)
+          this.violate(
+            12,
+            `production code caught an error that is no failed OpenCode call: ${effect.message}\n${effect.cause instanceof Error ? effect.cause.stack : ""}`,
+          )
         return
       default:
         return
@@ -1130,20 +1368,33 @@ export class World {
     }
     if (effect.kind === "worktree-archive") {
       const wt = this.worktreeNamed(effect.name)
-      if (wt.loop?.phase === "stopped" && !wt.endFilesWritten && wt.stoppedAt !== undefined && this.now - wt.stoppedAt < END_FILES_WAIT_MS)
-        this.violate(28, `the worktree ${wt.name} is archived ${this.now - wt.stoppedAt} ms after its loop stopped, before its instance wrote its report`)
+      if (
+        wt.loop?.phase === "stopped" &&
+        !wt.endFilesWritten &&
+        wt.stoppedAt !== undefined &&
+        this.now - wt.stoppedAt < END_FILES_WAIT_MS
+      )
+        this.violate(
+          28,
+          `the worktree ${wt.name} is archived ${this.now - wt.stoppedAt} ms after its loop stopped, before its instance wrote its report`,
+        )
       return
     }
     if (effect.kind === "worktree-remove") {
       const { branch, name } = this.worktreeNamed(effect.name)
-      if (branch.commits > branch.inMain) this.violate(26, `the worktree ${name} is removed with ${branch.commits - branch.inMain} commit(s) the user's branch lacks`)
+      if (branch.commits > branch.inMain)
+        this.violate(
+          26,
+          `the worktree ${name} is removed with ${branch.commits - branch.inMain} commit(s) the user's branch lacks`,
+        )
       if (branch.uncommitted) this.violate(26, `the worktree ${name} is removed with uncommitted work in it`)
       return
     }
     if (effect.kind === "parallel-mark") return this.checkPlanMark(effect.plan)
     if (effect.kind === "parallel-record" && effect.run) {
       const done = effect.run.plan.done.map((d) => d.id)
-      if (new Set(done).size !== done.length) this.violate(24, `the run's record holds a story done twice: [${done.join(", ")}]`)
+      if (new Set(done).size !== done.length)
+        this.violate(24, `the run's record holds a story done twice: [${done.join(", ")}]`)
       return
     }
     if (effect.kind === "worktree-launch" && effect.state.story) {
@@ -1151,13 +1402,18 @@ export class World {
       const marked = this.markedInPlan()
       const dependsOn: readonly string[] = (story && "dependsOn" in story ? story.dependsOn : undefined) ?? []
       const waiting = dependsOn.filter((id) => !marked.has(id))
-      if (waiting.length > 0) this.violate(25, `story ${effect.state.story} starts before ${waiting.join(", ")} (its dependencies) are marked done in the plan`)
+      if (waiting.length > 0)
+        this.violate(
+          25,
+          `story ${effect.state.story} starts before ${waiting.join(", ")} (its dependencies) are marked done in the plan`,
+        )
       return
     }
     // Checked when the call goes out: a loop the user starts there while it is in flight ends with the session (invariant 7).
     if (effect.kind === "delete-session") {
       const living = this.manager.get(effect.sessionID)
-      if (living) this.violate(9, `the runner deletes ${effect.sessionID}, where ${this.nameOf(living)} lives (${living.phase})`)
+      if (living)
+        this.violate(9, `the runner deletes ${effect.sessionID}, where ${this.nameOf(living)} lives (${living.phase})`)
       return
     }
     if (effect.kind === "summarize") {
@@ -1174,14 +1430,19 @@ export class World {
     }
     if (effect.kind === "set-title") {
       const living = this.manager.get(effect.sessionID)
-      if (living) this.violate(14, `the runner retitles ${effect.sessionID} as ended ("${effect.title}"), but ${this.nameOf(living)} lives there (${living.phase})`)
+      if (living)
+        this.violate(
+          14,
+          `the runner retitles ${effect.sessionID} as ended ("${effect.title}"), but ${this.nameOf(living)} lives there (${living.phase})`,
+        )
       return
     }
     if (effect.kind !== "prompt") return
     this.onPrompt(effect.loop, effect.sessionID)
     const s = this.live(effect.sessionID)
     // OpenCode takes the prompt: chat.message runs and the user message is stored.
-    if (s) this.deferred.push(() => this.userMessage(s, `Continue the task (iteration ${effect.loop.iteration}).`, false))
+    if (s)
+      this.deferred.push(() => this.userMessage(s, `Continue the task (iteration ${effect.loop.iteration}).`, false))
   }
 
   /** The effect is done now: its result, or a SimCallError. */
@@ -1193,7 +1454,14 @@ export class World {
       case "messages":
         return [...this.mustLive(effect.sessionID, "session.messages").messages]
       case "sessions":
-        return this.order.filter((s) => !s.deleted).map((s) => ({ id: s.id, title: s.title, time: { created: s.created }, ...(s.parentID ? { parentID: s.parentID } : {}) }))
+        return this.order
+          .filter((s) => !s.deleted)
+          .map((s) => ({
+            id: s.id,
+            title: s.title,
+            time: { created: s.created },
+            ...(s.parentID ? { parentID: s.parentID } : {}),
+          }))
       case "session-exists":
         return this.live(effect.sessionID) !== undefined
       case "is-idle":
@@ -1211,8 +1479,17 @@ export class World {
         // As makeCheckpoint: checkpoint 0 starts the loop's afresh; the number is the real rule's.
         const kept = effect.iteration === 0 ? [] : (this.checkpoints.get(effect.loop.id) ?? [])
         const number = checkpointNumber(kept, effect.iteration)
-        const made: Checkpoint = { ref: checkpointRef(effect.loop.id, number), number, iteration: effect.iteration, commit: `sim-${this.workTree}`, at: this.now }
-        this.checkpoints.set(effect.loop.id, [...kept.filter((c) => c.number !== made.number), made].sort((a, b) => a.number - b.number))
+        const made: Checkpoint = {
+          ref: checkpointRef(effect.loop.id, number),
+          number,
+          iteration: effect.iteration,
+          commit: `sim-${this.workTree}`,
+          at: this.now,
+        }
+        this.checkpoints.set(
+          effect.loop.id,
+          [...kept.filter((c) => c.number !== made.number), made].sort((a, b) => a.number - b.number),
+        )
         return { made }
       }
       case "checkpoints":
@@ -1220,7 +1497,12 @@ export class World {
       case "checkpoint-save": {
         const list = this.checkpoints.get(effect.loop.id) ?? []
         const number = nextCheckpointNumber(list)
-        const saved: Checkpoint = { ref: checkpointRef(effect.loop.id, number), number, commit: `sim-${this.workTree}`, at: this.now }
+        const saved: Checkpoint = {
+          ref: checkpointRef(effect.loop.id, number),
+          number,
+          commit: `sim-${this.workTree}`,
+          at: this.now,
+        }
         this.checkpoints.set(effect.loop.id, [...list, saved])
         return saved
       }
@@ -1238,12 +1520,16 @@ export class World {
         const s = this.mustLive(effect.sessionID, "session.prompt")
         await this.userMessage(s, effect.input.text)
         await this.idle(s.id)
-        return ++this.reviews % 2 === 1 ? "<verdict>reject</verdict>\n- the test was deleted" : "<verdict>approve</verdict>"
+        return ++this.reviews % 2 === 1
+          ? "<verdict>reject</verdict>\n- the test was deleted"
+          : "<verdict>approve</verdict>"
       }
       case "guard-read":
         return simGuardRead(this.workTree)
       case "run-checks":
-        return checksFor(effect.loop.settings, effect.loop.plan).map((check) => this.checkResult(check.name, check.kind))
+        return checksFor(effect.loop.settings, effect.loop.plan).map((check) =>
+          this.checkResult(check.name, check.kind),
+        )
       case "todos":
         return [...this.mustLive(effect.sessionID, "session.todo").todos]
       case "session": {
@@ -1277,14 +1563,23 @@ export class World {
       case "read-progress":
         return undefined
       case "read-plan":
-        return { ok: false, reason: "missing", file: effect.path, message: `the plan file ${effect.path} does not exist`, problems: [] }
+        return {
+          ok: false,
+          reason: "missing",
+          file: effect.path,
+          message: `the plan file ${effect.path} does not exist`,
+          problems: [],
+        }
       case "ask":
         this.mustLive(effect.sessionID, "session.promptAsync")
         return undefined
       case "memory":
         return this.memory
       case "remember":
-        this.memory = effect.items.reduce((m, item) => remember(m, item.section, { ...item, date: isoDate(this.now) }, effect.maxEntries), this.memory)
+        this.memory = effect.items.reduce(
+          (m, item) => remember(m, item.section, { ...item, date: isoDate(this.now) }, effect.maxEntries),
+          this.memory,
+        )
         return undefined
       case "summarize": {
         const s = this.mustLive(effect.sessionID, "session.summarize")
@@ -1295,7 +1590,10 @@ export class World {
       case "create-session": {
         const s = this.addSession(`ses_N${++this.ids}`, undefined, effect.title)
         if (effect.title.startsWith("Ralph review · ")) this.reviewSessions.add(s.id)
-        await this.emit({ type: "session.created", properties: { sessionID: s.id, info: { id: s.id, title: effect.title } } })
+        await this.emit({
+          type: "session.created",
+          properties: { sessionID: s.id, info: { id: s.id, title: effect.title } },
+        })
         return { id: s.id }
       }
       case "prompt":
@@ -1353,7 +1651,8 @@ export class World {
       case "worktree-reclaim": {
         // What git would show: a branch with commits of its own, or files in the folder, keep it.
         const wt = this.worktreeLoops.findLast((w) => w.name === effect.name && !w.removed)
-        if (!wt || wt.loop || wt.branch.commits > wt.branch.inMain || wt.branch.uncommitted) return { ok: false, why: "it holds work" }
+        if (!wt || wt.loop || wt.branch.commits > wt.branch.inMain || wt.branch.uncommitted)
+          return { ok: false, why: "it holds work" }
         rmSync(effect.path, { recursive: true, force: true })
         Object.assign(wt, { removed: true })
         wt.branch.exists = false
@@ -1387,14 +1686,39 @@ export class World {
       const errors = passed ? 0 : 1 + (this.workTree % 3)
       const output = passed ? "" : `src/a.ts(1,1): error TS2322: Type 'x' is not assignable\nFound ${errors} errors`
       return {
-        name, kind, command: `sim ${kind}`, status: passed ? "passed" : "failed", exitCode: passed ? 0 : 2, durationMs: 10, output,
-        errors, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: passed ? [] : [{ path: "src/a.ts", errors, warnings: 0 }],
+        name,
+        kind,
+        command: `sim ${kind}`,
+        status: passed ? "passed" : "failed",
+        exitCode: passed ? 0 : 2,
+        durationMs: 10,
+        output,
+        errors,
+        warnings: 0,
+        info: 0,
+        security: 0,
+        testsRun: 0,
+        testsFailed: 0,
+        testsPassed: 0,
+        files: passed ? [] : [{ path: "src/a.ts", errors, warnings: 0 }],
       }
     }
     const output = passed ? "Tests 3 passed" : "FAIL src/a.test.ts\nTests 1 failed | 2 passed"
     return {
-      name, kind: "test", command: "sim test", status: passed ? "passed" : "failed", exitCode: passed ? 0 : 1, durationMs: 10, output,
-      errors: 0, warnings: 0, info: 0, security: 0, testsRun: 3, testsFailed: passed ? 0 : 1, testsPassed: passed ? 3 : 2,
+      name,
+      kind: "test",
+      command: "sim test",
+      status: passed ? "passed" : "failed",
+      exitCode: passed ? 0 : 1,
+      durationMs: 10,
+      output,
+      errors: 0,
+      warnings: 0,
+      info: 0,
+      security: 0,
+      testsRun: 3,
+      testsFailed: passed ? 0 : 1,
+      testsPassed: passed ? 3 : 2,
       files: passed ? [] : [{ path: "src/a.ts", errors: 1, warnings: 0 }],
     }
   }
@@ -1417,10 +1741,19 @@ export class World {
     this.runner.loopChanged(loop, event)
     if (event === "started") {
       // A loop started in its own session after a restart takes the place (and the file) of the dead process's loop.
-      for (const old of this.loops) if (old.dormant && old.loop.id === loop.id) Object.assign(old, { dormant: false, gone: true })
+      for (const old of this.loops)
+        if (old.dormant && old.loop.id === loop.id) Object.assign(old, { dormant: false, gone: true })
       const t: Tracked = {
-        loop, name: `loop ${this.loops.length + 1} (${loop.id})`, lastIteration: loop.iteration, lastRetries: loop.retries,
-        everStopped: false, pausedUntilResume: false, lastPromptSeq: this.seq, prompts: 0, dormant: false, gone: false,
+        loop,
+        name: `loop ${this.loops.length + 1} (${loop.id})`,
+        lastIteration: loop.iteration,
+        lastRetries: loop.retries,
+        everStopped: false,
+        pausedUntilResume: false,
+        lastPromptSeq: this.seq,
+        prompts: 0,
+        dormant: false,
+        gone: false,
         planDone: loop.plan?.done.map((d) => d.id) ?? [],
       }
       this.loops.push(t)
@@ -1428,8 +1761,11 @@ export class World {
     }
     // Recovery took back (or closed) a loop of the dead process, or finished the retirement of one
     // that had ended: the same loop, a new object.
-    const endedRetiring = (t: Tracked) => event === "retired" && loop.phase === "stopped" && t.loop.phase === "stopped" && !t.gone
-    const revived = this.tracked.has(loop) ? undefined : this.loops.findLast((t) => (t.dormant || endedRetiring(t)) && t.loop.id === loop.id)
+    const endedRetiring = (t: Tracked) =>
+      event === "retired" && loop.phase === "stopped" && t.loop.phase === "stopped" && !t.gone
+    const revived = this.tracked.has(loop)
+      ? undefined
+      : this.loops.findLast((t) => (t.dormant || endedRetiring(t)) && t.loop.id === loop.id)
     if (revived) {
       this.tracked.delete(revived.loop)
       revived.loop = loop
@@ -1442,8 +1778,13 @@ export class World {
     if (loop.plan) this.checkPlan(t, loop.plan, event)
     if (event === "decided") t.breakerBeforeDecision = t.breakerNow
     if (event === "waiting:usage-limit") {
-      if (JSON.stringify(loop.breaker) !== t.breakerBeforeDecision) this.violate(21, `${t.name}: a usage limit changed the breaker from ${t.breakerBeforeDecision} to ${JSON.stringify(loop.breaker)}`)
-      if (loop.retries !== t.lastRetries) this.violate(21, `${t.name}: a usage limit counted a retry (${t.lastRetries} → ${loop.retries})`)
+      if (JSON.stringify(loop.breaker) !== t.breakerBeforeDecision)
+        this.violate(
+          21,
+          `${t.name}: a usage limit changed the breaker from ${t.breakerBeforeDecision} to ${JSON.stringify(loop.breaker)}`,
+        )
+      if (loop.retries !== t.lastRetries)
+        this.violate(21, `${t.name}: a usage limit counted a retry (${t.lastRetries} → ${loop.retries})`)
     }
     t.breakerNow = JSON.stringify(loop.breaker)
     if (event.startsWith("stopped:")) t.everStopped = true
@@ -1456,22 +1797,37 @@ export class World {
   private checkPlan(t: Tracked, plan: PlanState, event: string): void {
     const { loop } = t
     const done = plan.done.map((d) => d.id)
-    if (t.planDone.some((id, i) => done[i] !== id)) this.violate(13, `${t.name}: stories done went from [${t.planDone.join(", ")}] to [${done.join(", ")}]`)
+    if (t.planDone.some((id, i) => done[i] !== id))
+      this.violate(13, `${t.name}: stories done went from [${t.planDone.join(", ")}] to [${done.join(", ")}]`)
     const added = done.slice(t.planDone.length)
     if (added.length > 0) {
-      if (event !== "decided") this.violate(13, `${t.name}: story ${added.join(", ")} marked done by "${event}", not by a decision`)
+      if (event !== "decided")
+        this.violate(13, `${t.name}: story ${added.join(", ")} marked done by "${event}", not by a decision`)
       if (added.length > 1) this.violate(13, `${t.name}: ${added.length} stories marked done by one decision`)
       const expected = nextStory(plan.stories, new Set(t.planDone))
-      if (added[0] !== expected?.id) this.violate(13, `${t.name}: story ${added[0]} marked done, but the next by priority and dependsOn was ${expected?.id ?? "none"}`)
+      if (added[0] !== expected?.id)
+        this.violate(
+          13,
+          `${t.name}: story ${added[0]} marked done, but the next by priority and dependsOn was ${expected?.id ?? "none"}`,
+        )
       const text = loop.lastTurn?.texts.join("\n") ?? ""
       if (!text.includes(`<promise>${loop.settings.promiseWord}</promise>`) && !text.includes("EXIT_SIGNAL: true"))
         this.violate(13, `${t.name}: story ${added[0]} marked done on a turn that claimed nothing`)
       const checks = checksFor(loop.settings, { ...plan, done: plan.done.slice(0, t.planDone.length) })
       const last = loop.snapshots.at(-1)
-      if (checks.length > 0 && (last?.iteration !== loop.iteration || last.checks.length !== checks.length || last.checks.some((c) => c.status !== "passed")))
-        this.violate(13, `${t.name}: story ${added[0]} marked done without its ${checks.length} check(s) passing on iteration ${loop.iteration}`)
+      if (
+        checks.length > 0 &&
+        (last?.iteration !== loop.iteration ||
+          last.checks.length !== checks.length ||
+          last.checks.some((c) => c.status !== "passed"))
+      )
+        this.violate(
+          13,
+          `${t.name}: story ${added[0]} marked done without its ${checks.length} check(s) passing on iteration ${loop.iteration}`,
+        )
     }
-    if (event === "stopped:completed" && done.length !== plan.stories.length) this.violate(13, `${t.name} completed with ${done.length} of ${plan.stories.length} stories done`)
+    if (event === "stopped:completed" && done.length !== plan.stories.length)
+      this.violate(13, `${t.name} completed with ${done.length} of ${plan.stories.length} stories done`)
     t.planDone = done
   }
 
@@ -1484,16 +1840,27 @@ export class World {
     if (!s) this.violate(2, `${t.name} prompts ${sessionID}, a session OpenCode does not know`)
     else if (s.parentID) this.violate(2, `${t.name} prompts ${sessionID}, a child session of ${s.parentID}`)
     const living = this.manager.get(sessionID)
-    if (living !== loop) this.violate(2, `${t.name} prompts ${sessionID}, but ${living ? this.nameOf(living) : "no loop"} lives there`)
+    if (living !== loop)
+      this.violate(2, `${t.name} prompts ${sessionID}, but ${living ? this.nameOf(living) : "no loop"} lives there`)
     if (loop.phase !== "running") this.violate(2, `${t.name} prompts while ${loop.phase}`)
     if (t.everStopped) this.violate(3, `${t.name} prompts after it stopped (${loop.stopReason ?? "?"})`)
     const writing = this.jobs.find((j) => isRollbackWrite(j.pending) && j.pending.loop === loop)
-    if (writing && t.pausedUntilResume) this.violate(23, `${t.name} prompts while a rollback of it waits on ${writing.pending.kind} (job ${writing.id}), not resumed by the user`)
-    if (t.pausedUntilResume) this.violate(8, `${t.name} prompts while paused by "${loop.detail ?? "?"}" and not resumed by the user`)
+    if (writing && t.pausedUntilResume)
+      this.violate(
+        23,
+        `${t.name} prompts while a rollback of it waits on ${writing.pending.kind} (job ${writing.id}), not resumed by the user`,
+      )
+    if (t.pausedUntilResume)
+      this.violate(8, `${t.name} prompts while paused by "${loop.detail ?? "?"}" and not resumed by the user`)
     if (t.credit !== undefined && s?.lastUserSeq !== undefined && s.lastUserSeq > t.credit)
-      this.violate(10, `${t.name} prompts ${sessionID} over the user: they wrote there (event ${s.lastUserSeq}) after the turn end it answers (event ${t.credit})`)
-    if (t.credit === undefined) this.violate(1, `${t.name} prompts with no busy→idle transition of its session since its last prompt`)
-    else if (this.consumed.has(t.credit)) this.violate(1, `${t.name} prompts for the transition ending at event ${t.credit}, already answered`)
+      this.violate(
+        10,
+        `${t.name} prompts ${sessionID} over the user: they wrote there (event ${s.lastUserSeq}) after the turn end it answers (event ${t.credit})`,
+      )
+    if (t.credit === undefined)
+      this.violate(1, `${t.name} prompts with no busy→idle transition of its session since its last prompt`)
+    else if (this.consumed.has(t.credit))
+      this.violate(1, `${t.name} prompts for the transition ending at event ${t.credit}, already answered`)
     else this.consumed.add(t.credit)
     this.prompts.push({ loop: t.name, sessionID, iteration: loop.iteration, transition: t.credit ?? -1, at: this.seq })
     delete t.credit
@@ -1504,10 +1871,16 @@ export class World {
   /** Invariant 23: a rollback's write goes out. */
   private checkRollbackWrite(loop: Loop, kind: string): void {
     const name = this.tracked.has(loop) ? this.nameOf(loop) : `the ended loop ${loop.id}`
-    if (loop.phase !== "paused" && loop.phase !== "stopped") this.violate(23, `a rollback of ${name} writes the work tree (${kind}) while the loop is ${loop.phase}`)
-    if (this.timers.has(loop)) this.violate(23, `a rollback of ${name} writes the work tree (${kind}) while the loop's wake-up timer is armed`)
+    if (loop.phase !== "paused" && loop.phase !== "stopped")
+      this.violate(23, `a rollback of ${name} writes the work tree (${kind}) while the loop is ${loop.phase}`)
+    if (this.timers.has(loop))
+      this.violate(23, `a rollback of ${name} writes the work tree (${kind}) while the loop's wake-up timer is armed`)
     const live = this.manager.all().find((other) => other !== loop && LIVE.includes(other.phase))
-    if (live) this.violate(23, `a rollback of ${name} writes the work tree (${kind}) while ${this.nameOf(live)} is ${live.phase}`)
+    if (live)
+      this.violate(
+        23,
+        `a rollback of ${name} writes the work tree (${kind}) while ${this.nameOf(live)} is ${live.phase}`,
+      )
   }
 
   /** A continuation prompt (todo-continuation, auto-continue) to a session without a loop. */
@@ -1518,52 +1891,90 @@ export class World {
     if (!s) return this.violate(15, `a ${feature} prompt to ${sessionID}, a session OpenCode does not have`)
     if (s.parentID) this.violate(15, `a ${feature} prompt to ${sessionID}, a child session of ${s.parentID}`)
     const owner = this.manager.find(sessionID) ?? this.manager.all().find((l) => l.restart?.sessionID === sessionID)
-    if (owner) this.violate(15, `a ${feature} prompt to ${sessionID}, where ${this.nameOf(owner)} lives (${owner.phase})`)
+    if (owner)
+      this.violate(15, `a ${feature} prompt to ${sessionID}, where ${this.nameOf(owner)} lives (${owner.phase})`)
     if (!featureOn(this.settings, feature)) this.violate(15, `a ${feature} prompt while that feature is off`)
-    if (s.cancelled) this.violate(18, `a ${feature} prompt to ${sessionID} after /cancel-ralph there, before the user wrote`)
+    if (s.cancelled)
+      this.violate(18, `a ${feature} prompt to ${sessionID} after /cancel-ralph there, before the user wrote`)
     const credit = s.contCredit
-    if (!credit) this.violate(16, `a ${feature} prompt to ${sessionID} with no busy→idle transition since its last prompt`)
-    else if (this.consumed.has(credit.seq)) this.violate(16, `a ${feature} prompt for the transition ending at event ${credit.seq}, already answered`)
-    else if (credit.errored) this.violate(16, `a ${feature} prompt answering a turn that ended in an error (event ${credit.seq})`)
-    else if (s.lastUserSeq !== undefined && s.lastUserSeq > credit.seq) this.violate(16, `a ${feature} prompt over the user: they wrote in ${sessionID} (event ${s.lastUserSeq}) after the turn end it answers (event ${credit.seq})`)
-    else if (s.lastStrayIdleSeq !== undefined && s.lastStrayIdleSeq > credit.seq) this.violate(16, `a ${feature} prompt after the user pressed Esc in ${sessionID} (a stray idle, event ${s.lastStrayIdleSeq}) following the turn end it answers (event ${credit.seq})`)
-    else if (s.pending.size > 0) this.violate(16, `a ${feature} prompt to ${sessionID} while ${[...s.pending].join(", ")} waits for the user`)
+    if (!credit)
+      this.violate(16, `a ${feature} prompt to ${sessionID} with no busy→idle transition since its last prompt`)
+    else if (this.consumed.has(credit.seq))
+      this.violate(16, `a ${feature} prompt for the transition ending at event ${credit.seq}, already answered`)
+    else if (credit.errored)
+      this.violate(16, `a ${feature} prompt answering a turn that ended in an error (event ${credit.seq})`)
+    else if (s.lastUserSeq !== undefined && s.lastUserSeq > credit.seq)
+      this.violate(
+        16,
+        `a ${feature} prompt over the user: they wrote in ${sessionID} (event ${s.lastUserSeq}) after the turn end it answers (event ${credit.seq})`,
+      )
+    else if (s.lastStrayIdleSeq !== undefined && s.lastStrayIdleSeq > credit.seq)
+      this.violate(
+        16,
+        `a ${feature} prompt after the user pressed Esc in ${sessionID} (a stray idle, event ${s.lastStrayIdleSeq}) following the turn end it answers (event ${credit.seq})`,
+      )
+    else if (s.pending.size > 0)
+      this.violate(16, `a ${feature} prompt to ${sessionID} while ${[...s.pending].join(", ")} waits for the user`)
     else this.consumed.add(credit.seq)
     delete s.contCredit
     s.lastContSeq = this.seq
     if (feature === "todo-continuation") {
       const completed = s.todos.filter((t) => t.status === "completed").length
-      if (!s.todos.some((t) => t.status !== "completed" && t.status !== "cancelled")) this.violate(15, `a todo continuation to ${sessionID}, which has no open todo`)
+      if (!s.todos.some((t) => t.status !== "completed" && t.status !== "cancelled"))
+        this.violate(15, `a todo continuation to ${sessionID}, which has no open todo`)
       if (s.completedAtCont !== undefined && completed > s.completedAtCont) s.todoStreak = 0
       s.todoStreak += 1
       s.completedAtCont = completed
-      if (s.todoStreak > this.settings.todoContinuationMax) this.violate(17, `${s.todoStreak} todo continuations in a row in ${sessionID} without a todo completed (todoContinuationMax ${this.settings.todoContinuationMax})`)
-    } else if (++s.autoCount > this.settings.autoContinueMax) this.violate(17, `${s.autoCount} auto-continuations in ${sessionID} for one user message (autoContinueMax ${this.settings.autoContinueMax})`)
+      if (s.todoStreak > this.settings.todoContinuationMax)
+        this.violate(
+          17,
+          `${s.todoStreak} todo continuations in a row in ${sessionID} without a todo completed (todoContinuationMax ${this.settings.todoContinuationMax})`,
+        )
+    } else if (++s.autoCount > this.settings.autoContinueMax)
+      this.violate(
+        17,
+        `${s.autoCount} auto-continuations in ${sessionID} for one user message (autoContinueMax ${this.settings.autoContinueMax})`,
+      )
   }
 
   /** Invariant 19: what a continuation job asks for, its feature must be on for. */
   private checkFeatureUse(effect: Effect): void {
-    if (effect.kind === "todos" && !featureOn(this.settings, "todo-continuation")) this.violate(19, `todo-continuation is off, yet ${effect.sessionID}'s todos are read`)
-    if ((effect.kind === "auto-checks" || effect.kind === "fingerprint" || effect.kind === "detect-checks") && !featureOn(this.settings, "auto-continue"))
+    if (effect.kind === "todos" && !featureOn(this.settings, "todo-continuation"))
+      this.violate(19, `todo-continuation is off, yet ${effect.sessionID}'s todos are read`)
+    if (
+      (effect.kind === "auto-checks" || effect.kind === "fingerprint" || effect.kind === "detect-checks") &&
+      !featureOn(this.settings, "auto-continue")
+    )
       this.violate(19, `auto-continue is off, yet it asks for ${effect.kind}`)
   }
 
   private checkLoop(t: Tracked, event?: string): void {
     const { loop } = t
     if (t.gone) return
-    if (this.reviewSessions.has(loop.sessionID)) this.violate(22, `${t.name} lives in ${loop.sessionID}, a review session`)
+    if (this.reviewSessions.has(loop.sessionID))
+      this.violate(22, `${t.name} lives in ${loop.sessionID}, a review session`)
     const unsentTakenBack =
       event?.startsWith("stopped:") === true &&
       loop.iteration === t.lastIteration - 1 &&
       loop.retries === t.lastRetries - 1 &&
       !this.prompts.some((p) => p.loop === t.name && p.iteration === t.lastIteration)
     if (unsentTakenBack) Object.assign(t, { lastIteration: loop.iteration, lastRetries: loop.retries })
-    if (t.everStopped && loop.phase !== "stopped") this.violate(3, `${t.name} left stopped (${loop.stopReason ?? "?"}) for ${loop.phase}`)
-    if (loop.iteration < t.lastIteration) this.violate(4, `${t.name}: iteration went back from ${t.lastIteration} to ${loop.iteration}`)
-    if (loop.retries < t.lastRetries) this.violate(4, `${t.name}: retries went back from ${t.lastRetries} to ${loop.retries}`)
-    if (taskRetries(loop) > loop.settings.maxRetries) this.violate(4, `${t.name}: retries of the current task ${taskRetries(loop)} > maxRetries ${loop.settings.maxRetries}`)
+    if (t.everStopped && loop.phase !== "stopped")
+      this.violate(3, `${t.name} left stopped (${loop.stopReason ?? "?"}) for ${loop.phase}`)
+    if (loop.iteration < t.lastIteration)
+      this.violate(4, `${t.name}: iteration went back from ${t.lastIteration} to ${loop.iteration}`)
+    if (loop.retries < t.lastRetries)
+      this.violate(4, `${t.name}: retries went back from ${t.lastRetries} to ${loop.retries}`)
+    if (taskRetries(loop) > loop.settings.maxRetries)
+      this.violate(
+        4,
+        `${t.name}: retries of the current task ${taskRetries(loop)} > maxRetries ${loop.settings.maxRetries}`,
+      )
     if (loop.iteration > maxIterations(loop))
-      this.violate(4, `${t.name}: iteration ${loop.iteration} > ${maxIterations(loop)} (maxRetries ${loop.settings.maxRetries}, maxIterations ${loop.settings.maxIterations})`)
+      this.violate(
+        4,
+        `${t.name}: iteration ${loop.iteration} > ${maxIterations(loop)} (maxRetries ${loop.settings.maxRetries}, maxIterations ${loop.settings.maxIterations})`,
+      )
     t.lastIteration = Math.max(t.lastIteration, loop.iteration)
     t.lastRetries = Math.max(t.lastRetries, loop.retries)
     if (!PHASES.includes(loop.phase)) this.violate(5, `${t.name} is in an unnamed phase ${String(loop.phase)}`)
@@ -1575,19 +1986,33 @@ export class World {
   /** After every action and runner step. */
   private checkState(): void {
     // A start cut off by a restart (no loop saved, its launcher gone) runs nothing: not live, as in src/worktrees/lifecycle.ts.
-    const live = this.worktreeLoops.filter((w) => !w.removed && !w.outcome && w.loop?.phase !== "stopped" && (w.loop !== undefined || w.launchedIn === this.restarts))
-    if (live.length > this.settings.maxParallelLoops) this.violate(27, `${live.length} worktree loops are live (${live.map((w) => w.name).join(", ")}), maxParallelLoops is ${this.settings.maxParallelLoops}`)
+    const live = this.worktreeLoops.filter(
+      (w) =>
+        !w.removed &&
+        !w.outcome &&
+        w.loop?.phase !== "stopped" &&
+        (w.loop !== undefined || w.launchedIn === this.restarts),
+    )
+    if (live.length > this.settings.maxParallelLoops)
+      this.violate(
+        27,
+        `${live.length} worktree loops are live (${live.map((w) => w.name).join(", ")}), maxParallelLoops is ${this.settings.maxParallelLoops}`,
+      )
     for (const t of this.loops) this.checkLoop(t)
     const all = this.manager.all()
     if (new Set(all).size !== all.length) this.violate(6, "the manager holds one loop under two sessions")
     for (const loop of all) {
       const name = this.nameOf(loop)
-      if (this.manager.get(loop.sessionID) !== loop) this.violate(6, `${name} is mapped under a session other than its own ${loop.sessionID}`)
+      if (this.manager.get(loop.sessionID) !== loop)
+        this.violate(6, `${name} is mapped under a session other than its own ${loop.sessionID}`)
       if (loop.phase === "stopped") this.violate(6, `${name} is stopped but still mapped`)
     }
     for (const t of this.loops)
       if (!t.dormant && !t.gone && t.loop.phase !== "stopped" && this.manager.get(t.loop.sessionID) !== t.loop)
-        this.violate(6, `${t.name} is ${t.loop.phase} but the manager has no loop for its session ${t.loop.sessionID} (it can never be claimed or cancelled there)`)
+        this.violate(
+          6,
+          `${t.name} is ${t.loop.phase} but the manager has no loop for its session ${t.loop.sessionID} (it can never be claimed or cancelled there)`,
+        )
   }
 
   private violate(invariant: number, message: string): never {
@@ -1648,7 +2073,19 @@ export class World {
 
   private addSession(id: string, parentID?: string, title = "sim"): SimSession {
     const s: SimSession = {
-      id, title, created: this.now, deleted: false, busy: false, messages: [], todos: [], turnErrored: false, lastContSeq: 0, todoStreak: 0, autoCount: 0, cancelled: false, pending: new Set(),
+      id,
+      title,
+      created: this.now,
+      deleted: false,
+      busy: false,
+      messages: [],
+      todos: [],
+      turnErrored: false,
+      lastContSeq: 0,
+      todoStreak: 0,
+      autoCount: 0,
+      cancelled: false,
+      pending: new Set(),
       ...(parentID ? { parentID } : {}),
     }
     this.sessions.set(id, s)
@@ -1670,7 +2107,11 @@ export class World {
 }
 
 /** Plays `actions` in a fresh world; throws InvariantError (with the trace) when an invariant breaks. */
-export async function runScenario(config: RunConfig, actions: readonly Action[], options: WorldOptions = {}): Promise<World> {
+export async function runScenario(
+  config: RunConfig,
+  actions: readonly Action[],
+  options: WorldOptions = {},
+): Promise<World> {
   // The project holds the plan a `/ralph --prd` reads; it is removed whatever happens.
   const directory = mkdtempSync(join(tmpdir(), "ralph-fuzz-"))
   try {
@@ -1680,7 +2121,8 @@ export async function runScenario(config: RunConfig, actions: readonly Action[],
     try {
       await world.play(actions)
     } catch (error) {
-      if (error instanceof Error) error.message = `${error.message}\n--- trace ---\n${world.traceText(Number(process.env.FUZZ_TRACE_LINES ?? 120))}`
+      if (error instanceof Error)
+        error.message = `${error.message}\n--- trace ---\n${world.traceText(Number(process.env.FUZZ_TRACE_LINES ?? 120))}`
       throw error
     }
     return world
@@ -1708,7 +2150,8 @@ function flagWords(flags: RalphFlags): string[] {
 }
 
 function lastUserID(s: SimSession): string {
-  for (let i = s.messages.length - 1; i >= 0; i -= 1) if (s.messages[i]?.info.role === "user") return (s.messages[i] as MessageWithParts).info.id
+  for (let i = s.messages.length - 1; i >= 0; i -= 1)
+    if (s.messages[i]?.info.role === "user") return (s.messages[i] as MessageWithParts).info.id
   return "msg_none"
 }
 
@@ -1716,7 +2159,8 @@ function short(value: unknown): string {
   if (value === undefined) return "ok"
   if (Array.isArray(value)) return `${value.length} messages`
   if (typeof value === "object" && value !== null && "id" in value) return String((value as { id: unknown }).id)
-  if (typeof value === "object" && value !== null && "workTree" in value) return String((value as { workTree: unknown }).workTree)
+  if (typeof value === "object" && value !== null && "workTree" in value)
+    return String((value as { workTree: unknown }).workTree)
   return String(value)
 }
 
@@ -1784,7 +2228,14 @@ function describeEffect(effect: Effect): string {
 }
 
 function describeEvent(event: RuntimeEvent): string {
-  const p = (event.properties ?? {}) as { sessionID?: string; status?: { type?: string }; error?: { name?: string; data?: { statusCode?: number } }; info?: { parentID?: string }; id?: string; requestID?: string }
+  const p = (event.properties ?? {}) as {
+    sessionID?: string
+    status?: { type?: string }
+    error?: { name?: string; data?: { statusCode?: number } }
+    info?: { parentID?: string }
+    id?: string
+    requestID?: string
+  }
   switch (event.type) {
     case "session.status":
       return `session.status ${p.status?.type} ${p.sessionID}`
@@ -1807,7 +2258,13 @@ export function describeAction(action: Action, world?: World): string {
   const at = (t: Target) => (world ? world.sessionAt(t) : JSON.stringify(t))
   switch (action.type) {
     case "ralph":
-      return `/ralph in ${at(action.at)}${action.args ? ` (${action.args})` : flagWords(action.flags).map((w) => ` ${w}`).join("")}`
+      return `/ralph in ${at(action.at)}${
+        action.args
+          ? ` (${action.args})`
+          : flagWords(action.flags)
+              .map((w) => ` ${w}`)
+              .join("")
+      }`
     case "user":
       return `user message in ${at(action.at)}`
     case "control":

@@ -2,7 +2,17 @@
 // A session is named by id, or by a Target ({ kind: "loop", i } = where the i-th live loop lives now;
 // { kind: "any", i } = the i-th session in creation order: ses_A, ses_B, then the created ones).
 import type { Effect } from "../../src/engine/effects.js"
-import type { Action, ControlName, ErrorKind, IdleOrder, RalphFlags, ReplyKind, RunConfig, Target, WorktreeEvent } from "./sim.js"
+import type {
+  Action,
+  ControlName,
+  ErrorKind,
+  IdleOrder,
+  RalphFlags,
+  ReplyKind,
+  RunConfig,
+  Target,
+  WorktreeEvent,
+} from "./sim.js"
 
 type Where = string | Target
 
@@ -14,7 +24,11 @@ export const LOOP: Target = { kind: "loop", i: 0 }
 /** The i-th session in creation order (0 = ses_A, 1 = ses_B, 2 = the first one created). */
 export const nth = (i: number): Target => ({ kind: "any", i })
 
-type TurnExtra = Partial<Omit<Extract<Action, { type: "turn" }>, "type" | "at" | "reply">> & { edit?: boolean; tokens?: number; todos?: { open: number; completed: number } }
+type TurnExtra = Partial<Omit<Extract<Action, { type: "turn" }>, "type" | "at" | "reply">> & {
+  edit?: boolean
+  tokens?: number
+  todos?: { open: number; completed: number }
+}
 
 export const S = {
   ralph: (where: Where, flags: RalphFlags = {}): Action => ({ type: "ralph", at: at(where), flags }),
@@ -29,12 +43,23 @@ export const S = {
   rollback: (where: Where): Action => ({ type: "control", at: at(where), command: "ralph-rollback" }),
   turn: (where: Where, reply: ReplyKind = "fresh", extra: TurnExtra = {}): Action => {
     const { edit = true, tokens = 0, todos, ...rest } = extra
-    return { type: "turn", at: at(where), retry: false, idles: 1, ...rest, reply: { kind: reply, edit, tokens, ...(todos ? { todos } : {}) } }
+    return {
+      type: "turn",
+      at: at(where),
+      retry: false,
+      idles: 1,
+      ...rest,
+      reply: { kind: reply, edit, tokens, ...(todos ? { todos } : {}) },
+    }
   },
   busy: (where: Where, retry = false): Action => ({ type: "busy", at: at(where), retry }),
   idle: (where: Where, order?: IdleOrder): Action => ({ type: "idle", at: at(where), ...(order ? { order } : {}) }),
   error: (where: Where, error: ErrorKind): Action => ({ type: "error", at: at(where), error }),
-  reply: (where: Where, reply: ReplyKind = "fresh", edit = true): Action => ({ type: "reply", at: at(where), reply: { kind: reply, edit, tokens: 0 } }),
+  reply: (where: Where, reply: ReplyKind = "fresh", edit = true): Action => ({
+    type: "reply",
+    at: at(where),
+    reply: { kind: reply, edit, tokens: 0 },
+  }),
   compacted: (where: Where, auto = true): Action => ({ type: "compacted", at: at(where), auto }),
   ask: (where: Where, id = 0): Action => ({ type: "ask", at: at(where), id }),
   answer: (where: Where, id = 0): Action => ({ type: "answer", at: at(where), id }),
@@ -57,7 +82,10 @@ export const S = {
 }
 
 /** A plain instance config for hand-written cases: no settle delay, generous limits. */
-export function config(settings: RunConfig["settings"] = {}, activation: RunConfig["activation"] = "command"): RunConfig {
+export function config(
+  settings: RunConfig["settings"] = {},
+  activation: RunConfig["activation"] = "command",
+): RunConfig {
   return {
     activation,
     settings: {

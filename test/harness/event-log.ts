@@ -54,7 +54,12 @@ export class EventLog {
   }
 
   /** Resolves with the events `predicate` matches once there are `count` of them. */
-  async waitForCount(predicate: EventPredicate, count: number, what: string, timeoutMs = 30_000): Promise<RuntimeEvent[]> {
+  async waitForCount(
+    predicate: EventPredicate,
+    count: number,
+    what: string,
+    timeoutMs = 30_000,
+  ): Promise<RuntimeEvent[]> {
     return this.until(
       () => {
         const found = this.events.filter(predicate)
@@ -78,7 +83,10 @@ export class EventLog {
       }
       const timer = setTimeout(() => {
         cleanup()
-        const seen = this.events.map((e) => e.type).filter((t) => !t.startsWith("message.part")).slice(-40)
+        const seen = this.events
+          .map((e) => e.type)
+          .filter((t) => !t.startsWith("message.part"))
+          .slice(-40)
         reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last events: ${seen.join(", ")}`))
       }, timeoutMs)
       const cleanup = () => {

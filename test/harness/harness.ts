@@ -101,7 +101,10 @@ export function writeProject(
         npm: "@ai-sdk/openai-compatible",
         name: "Mock",
         options: { baseURL: mock.baseURL(scope), apiKey: "mock" },
-        models: { "mock-model": { name: "Mock Model" }, ...Object.fromEntries((options.models ?? []).map((name) => [name, { name }])) },
+        models: {
+          "mock-model": { name: "Mock Model" },
+          ...Object.fromEntries((options.models ?? []).map((name) => [name, { name }])),
+        },
       },
     },
     model: "mock/mock-model",
@@ -168,10 +171,19 @@ export async function startHarness(options: { env?: Record<string, string> } = {
         requests: (kind) => mock.requests(name, kind),
         script: (script) => mock.script(name, script),
         waitForRequests: (count, kind = "main", timeoutMs) =>
-          mock.waitFor(() => mock.requests(name, kind).length >= count, timeoutMs, `${count} ${kind} requests in ${name}`),
+          mock.waitFor(
+            () => mock.requests(name, kind).length >= count,
+            timeoutMs,
+            `${count} ${kind} requests in ${name}`,
+          ),
         loops: () => savedLoops(dir),
         async waitForIdle(timeoutMs) {
-          await waitUntil(() => allIdle(project, mock.requests(name)), `every session of ${name} idle`, timeoutMs, () => lastStatuses(project.events))
+          await waitUntil(
+            () => allIdle(project, mock.requests(name)),
+            `every session of ${name} idle`,
+            timeoutMs,
+            () => lastStatuses(project.events),
+          )
         },
         async newSession(title = `test ${name}`) {
           const { data, error } = await project.client.session.create({ body: { title } })
@@ -179,8 +191,14 @@ export async function startHarness(options: { env?: Record<string, string> } = {
           return data.id
         },
         async command(sessionID, command, args) {
-          const { error } = await project.client.session.command({ path: { id: sessionID }, body: { command, arguments: args } })
-          if (error) throw new Error(`/${command} failed: ${JSON.stringify(error)}\n--- server output ---\n${server.output().slice(-4_000)}`)
+          const { error } = await project.client.session.command({
+            path: { id: sessionID },
+            body: { command, arguments: args },
+          })
+          if (error)
+            throw new Error(
+              `/${command} failed: ${JSON.stringify(error)}\n--- server output ---\n${server.output().slice(-4_000)}`,
+            )
         },
         close: () => {
           project.events.close()
@@ -233,7 +251,9 @@ async function allIdle(project: Project, requests: MockRequest[]): Promise<boole
   // Title requests run beside a turn; the model's last turn request must be followed by an idle.
   const lastTurn = requests.filter((r) => r.kind !== "title").at(-1)?.at ?? 0
   const since = events.events[0]?.at ?? Number.POSITIVE_INFINITY
-  const endedAfter = lastTurn < since || events.events.some((e) => e.type === "session.status" && e.properties.status?.type === "idle" && e.at >= lastTurn)
+  const endedAfter =
+    lastTurn < since ||
+    events.events.some((e) => e.type === "session.status" && e.properties.status?.type === "idle" && e.at >= lastTurn)
   if (!endedAfter) return false
   const { data } = await project.client.session.status()
   return Object.values(data ?? {}).every((status) => status.type === "idle")

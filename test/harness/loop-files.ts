@@ -33,6 +33,9 @@ export function reportFile(projectDir: string, loopID: string, summaryPath = ".o
 export function describeLoops(loops: Loop[]): string {
   if (loops.length === 0) return "no loop on disk"
   return loops
-    .map((l) => `${l.id}: ${l.phase}${l.stopReason ? ` (${l.stopReason})` : ""}${l.wait ? ` (waiting: ${l.wait.reason})` : ""}, iteration ${l.iteration}, retiring ${l.retiring.length}`)
+    .map(
+      (l) =>
+        `${l.id}: ${l.phase}${l.stopReason ? ` (${l.stopReason})` : ""}${l.wait ? ` (waiting: ${l.wait.reason})` : ""}, iteration ${l.iteration}, retiring ${l.retiring.length}`,
+    )
     .join("; ")
 }

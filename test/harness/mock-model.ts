@@ -102,7 +102,8 @@ export function messageText(message: ChatMessage | undefined): string {
 
 function classify(system: string, lastUser: string): RequestKind {
   if (/title generator/i.test(system)) return "title"
-  if (/^You are a context summarization agent/m.test(system) || /Create a new anchored summary/.test(lastUser)) return "compaction"
+  if (/^You are a context summarization agent/m.test(system) || /Create a new anchored summary/.test(lastUser))
+    return "compaction"
   return "main"
 }
 

@@ -25,7 +25,11 @@ export function opencodeBinary(): string {
   const candidates = [`opencode-${os}-${arch}${avx2 ? "" : "-baseline"}`, `opencode-${os}-${arch}-baseline`]
   for (const name of candidates) {
     try {
-      const bin = join(dirname(require.resolve(`${name}/package.json`)), "bin", os === "windows" ? "opencode.exe" : "opencode")
+      const bin = join(
+        dirname(require.resolve(`${name}/package.json`)),
+        "bin",
+        os === "windows" ? "opencode.exe" : "opencode",
+      )
       if (existsSync(bin)) return bin
     } catch {
       // not installed for this platform; try the next
@@ -106,7 +110,15 @@ export async function startOpencodeServer(options: {
   const port = await freePort()
   // RALPH_TEST_OPENCODE_LOG_LEVEL=DEBUG: OpenCode's own boot steps in its log (for measuring, e.g. bench/worktree.ts).
   const level = process.env.RALPH_TEST_OPENCODE_LOG_LEVEL
-  const args = ["serve", "--port", String(port), "--hostname", "127.0.0.1", "--print-logs", ...(level ? ["--log-level", level] : [])]
+  const args = [
+    "serve",
+    "--port",
+    String(port),
+    "--hostname",
+    "127.0.0.1",
+    "--print-logs",
+    ...(level ? ["--log-level", level] : []),
+  ]
   const child = spawn(opencodeBinary(), args, {
     cwd: options.cwd,
     env: options.env,
@@ -160,7 +172,10 @@ async function waitUntilReady(
 function exitOf(child: ChildProcess, timeoutMs: number): Promise<NodeJS.Signals | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.signalCode)
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`opencode serve (pid ${child.pid}) did not exit within ${timeoutMs} ms`)), timeoutMs)
+    const timer = setTimeout(
+      () => reject(new Error(`opencode serve (pid ${child.pid}) did not exit within ${timeoutMs} ms`)),
+      timeoutMs,
+    )
     child.once("exit", (_code, signal) => {
       clearTimeout(timer)
       resolve(signal)
@@ -169,12 +184,17 @@ function exitOf(child: ChildProcess, timeoutMs: number): Promise<NodeJS.Signals 
 }
 
 /** SIGTERM, then SIGKILL if it has not exited after a grace period. Only our own child, by PID. */
-export async function stopChild(child: ChildProcess, signal: "SIGTERM" | "SIGKILL" = "SIGTERM", graceMs = 5_000): Promise<void> {
+export async function stopChild(
+  child: ChildProcess,
+  signal: "SIGTERM" | "SIGKILL" = "SIGTERM",
+  graceMs = 5_000,
+): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
   process.kill(child.pid, signal)
   const timer = setTimeout(() => {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(child.pid, "SIGKILL")
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined)
+      process.kill(child.pid, "SIGKILL")
   }, graceMs)
   await exited
   clearTimeout(timer)

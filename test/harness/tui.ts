@@ -74,7 +74,8 @@ function socketFolder(): string {
 }
 
 const SESSION = "ralph"
-const matches = (screen: string, pattern: RegExp | string) => (typeof pattern === "string" ? screen.includes(pattern) : pattern.test(screen))
+const matches = (screen: string, pattern: RegExp | string) =>
+  typeof pattern === "string" ? screen.includes(pattern) : pattern.test(screen)
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0)
@@ -118,7 +119,10 @@ export async function startTui(name: string, options: TuiOptions = {}): Promise<
     mkdirSync(dir, { recursive: true })
     if (options.withTui !== false) {
       const entry = options.tuiOptions ? [packageDir(), options.tuiOptions] : packageDir()
-      writeFileSync(join(dir, "tui.json"), JSON.stringify({ $schema: "https://opencode.ai/tui.json", plugin: [entry] }, null, 2))
+      writeFileSync(
+        join(dir, "tui.json"),
+        JSON.stringify({ $schema: "https://opencode.ai/tui.json", plugin: [entry] }, null, 2),
+      )
     }
     writeProject(dir, env, mock, name, options)
     if (options.script) mock.script(name, options.script)
@@ -127,7 +131,21 @@ export async function startTui(name: string, options: TuiOptions = {}): Promise<
     writeFileSync(conf, "set -g status off\nset -g remain-on-exit on\nset -g history-limit 0\n")
     const width = options.width ?? 160
     const height = options.height ?? 48
-    tmux("-f", conf, "new-session", "-d", "-s", SESSION, "-x", String(width), "-y", String(height), "-c", dir, opencodeBinary())
+    tmux(
+      "-f",
+      conf,
+      "new-session",
+      "-d",
+      "-s",
+      SESSION,
+      "-x",
+      String(width),
+      "-y",
+      String(height),
+      "-c",
+      dir,
+      opencodeBinary(),
+    )
     live.set(socket, env)
     pid = Number(tmux("display-message", "-p", "-t", SESSION, "#{pane_pid}").trim())
   } catch (error) {
@@ -145,9 +163,20 @@ export async function startTui(name: string, options: TuiOptions = {}): Promise<
     mock: model,
     pid,
     screen,
-    waitForScreen: (pattern, timeoutMs = 60_000) => waitUntil(() => (s => matches(s, pattern) && s)(screen()), `${String(pattern)} on the screen`, timeoutMs, describe),
+    waitForScreen: (pattern, timeoutMs = 60_000) =>
+      waitUntil(
+        () => ((s) => matches(s, pattern) && s)(screen()),
+        `${String(pattern)} on the screen`,
+        timeoutMs,
+        describe,
+      ),
     waitForScreenWithout: (pattern, timeoutMs = 60_000) =>
-      waitUntil(() => (s => !matches(s, pattern) && s)(screen()), `${String(pattern)} gone from the screen`, timeoutMs, describe),
+      waitUntil(
+        () => ((s) => !matches(s, pattern) && s)(screen()),
+        `${String(pattern)} gone from the screen`,
+        timeoutMs,
+        describe,
+      ),
     type: (text) => void tmux("send-keys", "-t", SESSION, "-l", text),
     press: (...keys) => void tmux("send-keys", "-t", SESSION, ...keys),
     requests: (kind) => model.requests(name, kind),

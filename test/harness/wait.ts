@@ -17,7 +17,8 @@ export async function waitUntil<T>(
   for (;;) {
     const value = await condition()
     if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${seen ? `; last seen: ${seen()}` : ""}`)
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${seen ? `; last seen: ${seen()}` : ""}`)
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }
 }

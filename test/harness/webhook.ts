@@ -21,7 +21,10 @@ export class Hook {
       req.on("data", (chunk: Buffer) => chunks.push(chunk))
       req.on("end", () => {
         const path = req.url ?? "/"
-        hook?.received.push({ path, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown> })
+        hook?.received.push({
+          path,
+          body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>,
+        })
         res.writeHead(hook?.failing.has(path) ? 500 : 200).end()
       })
     })
@@ -39,7 +42,12 @@ export class Hook {
   }
 
   waitFor(path: string, count: number): Promise<Array<Record<string, unknown>>> {
-    return waitUntil(() => this.at(path).length >= count && this.at(path), `${count} POSTs to ${path}`, 30_000, () => JSON.stringify(this.at(path)))
+    return waitUntil(
+      () => this.at(path).length >= count && this.at(path),
+      `${count} POSTs to ${path}`,
+      30_000,
+      () => JSON.stringify(this.at(path)),
+    )
   }
 
   close(): Promise<void> {

@@ -11,7 +11,13 @@ import { snapshotWorkTree } from "../../src/changes/work-tree.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] }).trim()
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd: dir,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim()
 
 const FILES = Number(process.env.RALPH_COMMIT_FILES ?? 2_000)
 const ARG_MAX = Number(execFileSync("getconf", ["ARG_MAX"], { encoding: "utf8" }).trim()) || 2 * 1024 * 1024
@@ -42,7 +48,12 @@ describe("autoCommit of a story with more paths than a command line holds", () =
 
     const start = await snapshotWorkTree(dir)
     for (let i = 0; i < FILES; i += 1) writeFileSync(join(dir, name(i)), `the story's ${i}\n`)
-    const made = await commitLoopWork(dir, { startHead: start?.head, startTree: start?.tree }, [".opencode/"], "story S-1: many")
+    const made = await commitLoopWork(
+      dir,
+      { startHead: start?.head, startTree: start?.tree },
+      [".opencode/"],
+      "story S-1: many",
+    )
 
     expect(made).toMatchObject({ files: FILES })
     expect(git(dir, "log", "--format=%s")).toBe("story S-1: many\nstart")

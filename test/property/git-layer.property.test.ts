@@ -24,7 +24,11 @@ const maxLength = Number(process.env.RALPH_FUZZ_LENGTH ?? 30)
 const stats = new Map<string, number>()
 
 // git reads no configuration of the machine's (a global hook, signing, excludes file would change what is tested).
-const ISOLATED = { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", XDG_CONFIG_HOME: "/nonexistent/ralph-loop-test" }
+const ISOLATED = {
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+  XDG_CONFIG_HOME: "/nonexistent/ralph-loop-test",
+}
 const saved = Object.fromEntries(Object.keys(ISOLATED).map((key) => [key, process.env[key]]))
 beforeAll(() => Object.assign(process.env, ISOLATED))
 afterAll(() => {
@@ -46,14 +50,45 @@ const EXAMPLES: Array<[RunConfig, Step[]]> = [
     [
       { kind: "start", loop: 0 },
       { kind: "user", edit: { op: "bulk" } },
-      { kind: "iterate", edits: [{ op: "write", pick: 0 }, { op: "rename", pick: 1, git: true }, { op: "delete", pick: 2 }], again: false },
+      {
+        kind: "iterate",
+        edits: [
+          { op: "write", pick: 0 },
+          { op: "rename", pick: 1, git: true },
+          { op: "delete", pick: 2 },
+        ],
+        again: false,
+      },
       { kind: "user", edit: { op: "ignore", pick: 2 } },
       { kind: "user", edit: { op: "write", pick: 0 } },
-      { kind: "iterate", edits: [{ op: "write", pick: 3 }, { op: "stage", pick: 0 }], again: false },
+      {
+        kind: "iterate",
+        edits: [
+          { op: "write", pick: 3 },
+          { op: "stage", pick: 0 },
+        ],
+        again: false,
+      },
       { kind: "rollback", loop: 0, to: "start" },
-      { kind: "iterate", edits: [{ op: "write", pick: 5 }, { op: "revert", pick: 0 }, { op: "ignore", pick: 0 }], again: false },
+      {
+        kind: "iterate",
+        edits: [
+          { op: "write", pick: 5 },
+          { op: "revert", pick: 0 },
+          { op: "ignore", pick: 0 },
+        ],
+        again: false,
+      },
       { kind: "auto-commit" },
-      { kind: "worktree-loop", withChanges: true, edits: [{ op: "write", pick: 4 }, { op: "force-ignored", pick: 0 }], strategy: "merge" },
+      {
+        kind: "worktree-loop",
+        withChanges: true,
+        edits: [
+          { op: "write", pick: 4 },
+          { op: "force-ignored", pick: 0 },
+        ],
+        strategy: "merge",
+      },
       { kind: "user", edit: { op: "bulk" } },
       { kind: "worktree-loop", withChanges: false, edits: [{ op: "write", pick: 6 }], strategy: "ff-or-branch" },
       { kind: "clean-worktrees", force: true },
@@ -66,7 +101,14 @@ const EXAMPLES: Array<[RunConfig, Step[]]> = [
     [
       { kind: "start", loop: 2 },
       { kind: "user", edit: { op: "rename", pick: 3, git: true } },
-      { kind: "iterate", edits: [{ op: "rename", pick: 0, git: true }, { op: "write", pick: 7 }], again: false },
+      {
+        kind: "iterate",
+        edits: [
+          { op: "rename", pick: 0, git: true },
+          { op: "write", pick: 7 },
+        ],
+        again: false,
+      },
       { kind: "iterate", edits: [{ op: "write", pick: 7 }], again: true },
       { kind: "user", edit: { op: "commit", picks: [0, 1] } },
       { kind: "rollback", loop: 0, to: "default" },
@@ -81,7 +123,14 @@ const EXAMPLES: Array<[RunConfig, Step[]]> = [
     [
       { kind: "start", loop: 0 },
       { kind: "iterate", edits: [{ op: "rename", pick: 0, git: false }], again: false },
-      { kind: "iterate", edits: [{ op: "rename", pick: 0, git: true }, { op: "revert", pick: 0 }], again: false },
+      {
+        kind: "iterate",
+        edits: [
+          { op: "rename", pick: 0, git: true },
+          { op: "revert", pick: 0 },
+        ],
+        again: false,
+      },
       { kind: "start", loop: 205 },
       { kind: "rollback", loop: 0, to: "default" },
       { kind: "auto-commit" },
@@ -90,10 +139,18 @@ const EXAMPLES: Array<[RunConfig, Step[]]> = [
 ]
 
 describe("the git layer under random steps", () => {
-  it(`keeps the user's work, HEAD, index and stash over ${numRuns} sequences (seed ${seed})`, { timeout: Math.max(300_000, numRuns * 30_000) }, async () => {
+  it(`keeps the user's work, HEAD, index and stash over ${numRuns} sequences (seed ${seed})`, {
+    timeout: Math.max(300_000, numRuns * 30_000),
+  }, async () => {
     const property = fc.asyncProperty(runConfig, steps(maxLength), (config, list) => playSteps(config, list, stats))
     const details = await fc.check(property, { numRuns, seed, examples: EXAMPLES, ...(path ? { path } : {}) })
-    if (process.env.RALPH_FUZZ_STATS === "1") console.log([...stats].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`).join("\n"))
+    if (process.env.RALPH_FUZZ_STATS === "1")
+      console.log(
+        [...stats]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, v]) => `${k}: ${v}`)
+          .join("\n"),
+      )
     if (!details.failed) return
     const error = details.errorInstance
     throw new Error(

@@ -12,7 +12,11 @@ export type Files = Map<string, string>
 export type Blobs = Map<string, string>
 
 /** The blob id git gives this content. */
-export const blob = (content: string): string => createHash("sha1").update(`blob ${Buffer.byteLength(content)}\0`).update(content).digest("hex")
+export const blob = (content: string): string =>
+  createHash("sha1")
+    .update(`blob ${Buffer.byteLength(content)}\0`)
+    .update(content)
+    .digest("hex")
 
 export const blobsOf = (files: Files): Blobs => new Map([...files].map(([path, content]) => [path, blob(content)]))
 
@@ -78,13 +82,21 @@ export function refs(cwd: string): Map<string, string> {
 export const revParse = (cwd: string, rev: string): string => sh(cwd, ["rev-parse", "--verify", "-q", rev]).trim()
 
 /** The differences between what the model expects and what is there, one line each (at most `max`). */
-export function differences(what: string, expected: Map<string, string>, actual: Map<string, string>, show = (v: string) => JSON.stringify(v), max = 12): string[] {
+export function differences(
+  what: string,
+  expected: Map<string, string>,
+  actual: Map<string, string>,
+  show = (v: string) => JSON.stringify(v),
+  max = 12,
+): string[] {
   const lines: string[] = []
   for (const key of new Set([...expected.keys(), ...actual.keys()])) {
     const want = expected.get(key)
     const got = actual.get(key)
     if (want === got) continue
-    lines.push(`${what} ${JSON.stringify(key)}: expected ${want === undefined ? "absent" : show(want)}, found ${got === undefined ? "absent" : show(got)}`)
+    lines.push(
+      `${what} ${JSON.stringify(key)}: expected ${want === undefined ? "absent" : show(want)}, found ${got === undefined ? "absent" : show(got)}`,
+    )
   }
   lines.sort()
   return lines.length > max ? [...lines.slice(0, max), `… ${lines.length - max} more`] : lines

@@ -96,18 +96,50 @@ const worktreeEdit: fc.Arbitrary<WorktreeEdit> = fc.oneof(
 
 export const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: op("start"), loop: pick }) },
-  { weight: 8, arbitrary: fc.record({ kind: op("iterate"), edits: fc.array(agentEdit, { minLength: 1, maxLength: 4 }), again: fc.nat({ max: 4 }).map((n) => n === 4) }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: op("iterate"),
+      edits: fc.array(agentEdit, { minLength: 1, maxLength: 4 }),
+      again: fc.nat({ max: 4 }).map((n) => n === 4),
+    }),
+  },
   { weight: 8, arbitrary: fc.record({ kind: op("user"), edit: userEdit }) },
   // Only in a run with `bulk` (one in eight): thousands of files cost time.
   { weight: 1, arbitrary: fc.record({ kind: op("user"), edit: fc.record({ op: op("bulk") }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: op("rollback"), loop: pick, to: fc.oneof(op("default"), op("start"), pick) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: op("rollback"), loop: pick, to: fc.oneof(op("default"), op("start"), pick) }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: op("auto-commit") }) },
   { weight: 1, arbitrary: fc.record({ kind: op("end") }) },
   { weight: 1, arbitrary: fc.record({ kind: op("clean-checkpoints"), loop: pick }) },
   { weight: 2, arbitrary: fc.record({ kind: op("worktree"), withChanges: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ kind: op("worktree-edit"), worktree: pick, edits: fc.array(worktreeEdit, { minLength: 1, maxLength: 3 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: op("worktree-finish"), worktree: pick, strategy: fc.constantFrom<MergeStrategy>(...MERGE_STRATEGIES) }) },
-  { weight: 3, arbitrary: fc.record({ kind: op("worktree-loop"), withChanges: fc.boolean(), edits: fc.array(worktreeEdit, { minLength: 1, maxLength: 3 }), strategy: fc.constantFrom<MergeStrategy>(...MERGE_STRATEGIES) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: op("worktree-edit"),
+      worktree: pick,
+      edits: fc.array(worktreeEdit, { minLength: 1, maxLength: 3 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: op("worktree-finish"),
+      worktree: pick,
+      strategy: fc.constantFrom<MergeStrategy>(...MERGE_STRATEGIES),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: op("worktree-loop"),
+      withChanges: fc.boolean(),
+      edits: fc.array(worktreeEdit, { minLength: 1, maxLength: 3 }),
+      strategy: fc.constantFrom<MergeStrategy>(...MERGE_STRATEGIES),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: op("clean-worktrees"), force: fc.boolean() }) },
 )
 

@@ -4,27 +4,94 @@
 // HEAD and its files, the index, the stash, the refs. After every step the repository is read back
 // and compared with the model; a step of the plugin's is also checked against what the docs promise
 // (docs/checkpoints.md, docs/worktrees.md) at the moment it runs.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs"
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { commitLoopWork } from "../../src/changes/auto-commit.js"
-import { listCheckpoints, makeCheckpoint, removeCheckpoints, restoreCheckpoint, saveBeforeRollback } from "../../src/checkpoints/checkpoint-git.js"
+import {
+  listCheckpoints,
+  makeCheckpoint,
+  removeCheckpoints,
+  restoreCheckpoint,
+  saveBeforeRollback,
+} from "../../src/checkpoints/checkpoint-git.js"
 import { snapshotWorkTree } from "../../src/changes/work-tree.js"
-import { commitWork, createWorktree, fastForward, mergeBranch, mergeFacts, removeWorktree, unmergedCommits, worktreeDirty } from "../../src/worktrees/worktree-git.js"
+import {
+  commitWork,
+  createWorktree,
+  fastForward,
+  mergeBranch,
+  mergeFacts,
+  removeWorktree,
+  unmergedCommits,
+  worktreeDirty,
+} from "../../src/worktrees/worktree-git.js"
 import { rollbackTarget } from "../../src/checkpoints/checkpoints.js"
 import { mergeAction, type MergeFacts } from "../../src/worktrees/merge-plan.js"
 import type { WorktreeState } from "../../src/worktrees/worktree-state.js"
-import { blob, blobsOf, differences, indexBlobs, readDisk, refs, revParse, sh, treeBlobs, type Blobs, type Files } from "./git-oracle.js"
+import {
+  blob,
+  blobsOf,
+  differences,
+  indexBlobs,
+  readDisk,
+  refs,
+  revParse,
+  sh,
+  treeBlobs,
+  type Blobs,
+  type Files,
+} from "./git-oracle.js"
 import type { AgentEdit, RunConfig, Step, UserEdit, WorktreeEdit } from "./git-steps.js"
 
 /** The user's files (relative to the project): odd names on purpose — spaces, non-ASCII, `*`, `:`, a leading `-`, pathspec magic. */
-const USER_FILES = ["notes.txt", "read me.md", "dîr/ünïcödé.txt", "-dash.txt", "star*.txt", "colon:name.txt", ":(exclude)magic.txt", "sp ace/inner file.txt", "日本語.txt", "user.log", "ignored dir/keep.txt"]
+const USER_FILES = [
+  "notes.txt",
+  "read me.md",
+  "dîr/ünïcödé.txt",
+  "-dash.txt",
+  "star*.txt",
+  "colon:name.txt",
+  ":(exclude)magic.txt",
+  "sp ace/inner file.txt",
+  "日本語.txt",
+  "user.log",
+  "ignored dir/keep.txt",
+]
 /** The files the agent works on; `build.log` is ignored. */
-const LOOP_FILES = ["src/app.ts", "src/lib ü.ts", "-loop.ts", "loop*star.ts", "loop:colon.ts", "new dir/файл.ts", "build.log", "loop two words.txt", "[brackets].ts"]
+const LOOP_FILES = [
+  "src/app.ts",
+  "src/lib ü.ts",
+  "-loop.ts",
+  "loop*star.ts",
+  "loop:colon.ts",
+  "new dir/файл.ts",
+  "build.log",
+  "loop two words.txt",
+  "[brackets].ts",
+]
 /** With the project in a folder of the repository: the user's files outside it. */
 const OUTSIDE_FILES = ["top.txt", "top new.txt"]
 /** Patterns the user adds to `.gitignore` or takes out. */
-const IGNORE_PATTERNS = ["*.log", "ignored dir/", "-dash.txt", "日本語.txt", "loop two words.txt", "new dir/", "colon:name.txt"]
+const IGNORE_PATTERNS = [
+  "*.log",
+  "ignored dir/",
+  "-dash.txt",
+  "日本語.txt",
+  "loop two words.txt",
+  "new dir/",
+  "colon:name.txt",
+]
 const LOOP_IDS = ["ses_a", "ses_ab", "ses_b"]
 /** The loop's own folders (ownFolders with the default summaryPath). */
 const OWN_FOLDERS = [".opencode/", ".opencode/sessions/"]
@@ -92,7 +159,8 @@ class Broken extends Error {}
 const sorted = (paths: Iterable<string>): string[] => [...new Set(paths)].sort()
 const pickFrom = <T>(list: readonly T[], n: number): T | undefined => (list.length ? list[n % list.length] : undefined)
 const show = (path: string): string => JSON.stringify(path)
-const sameFiles = (a: Files, b: Files): boolean => a.size === b.size && [...a].every(([path, content]) => b.get(path) === content)
+const sameFiles = (a: Files, b: Files): boolean =>
+  a.size === b.size && [...a].every(([path, content]) => b.get(path) === content)
 
 export class World {
   readonly trace: string[] = []
@@ -145,7 +213,8 @@ export class World {
     sh(this.root, ["config", "user.name", "The User"])
     sh(this.root, ["config", "user.email", "user@example.invalid"])
     this.write(".gitignore", "*.log\nignored dir/\n", "user")
-    for (const path of ["notes.txt", "read me.md", "dîr/ünïcödé.txt"]) this.write(p + path, this.content("user"), "user")
+    for (const path of ["notes.txt", "read me.md", "dîr/ünïcödé.txt"])
+      this.write(p + path, this.content("user"), "user")
     for (const path of ["src/app.ts", "src/lib ü.ts"]) this.write(p + path, this.content("loop"), "loop")
     if (p) this.write("top.txt", this.content("user"), "user")
     for (const path of this.files.keys()) this.stage(path)
@@ -162,7 +231,8 @@ export class World {
       return this.check()
     }
     // The user's uncommitted work from before any loop.
-    for (const path of ["-dash.txt", "user.log", "日本語.txt", "ignored dir/keep.txt"]) this.write(p + path, this.content("user"), "user")
+    for (const path of ["-dash.txt", "user.log", "日本語.txt", "ignored dir/keep.txt"])
+      this.write(p + path, this.content("user"), "user")
     if (p) this.write("top new.txt", this.content("user"), "user")
     this.write(`${p}read me.md`, this.content("user"), "user")
     this.stage(`${p}read me.md`)
@@ -192,7 +262,8 @@ export class World {
   /** The project's files git sees (tracked, or untracked and not ignored): what a checkpoint holds. */
   snapshot(): Files {
     const seen: Files = new Map()
-    for (const [path, content] of this.files) if (this.inProject(path) && (this.index.has(path) || !this.ignored(path))) seen.set(path, content)
+    for (const [path, content] of this.files)
+      if (this.inProject(path) && (this.index.has(path) || !this.ignored(path))) seen.set(path, content)
     return seen
   }
 
@@ -268,7 +339,10 @@ export class World {
 
   /** Files of the owner (not the thousands of bulk ones), with the pool's names whether they exist or not. */
   private candidates(owner: "user" | "loop"): string[] {
-    const pool = owner === "user" ? [...USER_FILES.map((f) => this.prefix + f), ...(this.prefix ? OUTSIDE_FILES : []), ...this.user] : [...LOOP_FILES.map((f) => this.prefix + f), ...this.loopOwned]
+    const pool =
+      owner === "user"
+        ? [...USER_FILES.map((f) => this.prefix + f), ...(this.prefix ? OUTSIDE_FILES : []), ...this.user]
+        : [...LOOP_FILES.map((f) => this.prefix + f), ...this.loopOwned]
     return sorted(pool).filter((path) => path !== ".gitignore" && !path.startsWith(this.prefix + BULK_DIR))
   }
 
@@ -277,7 +351,12 @@ export class World {
   }
 
   private stageable(owner: "user" | "loop"): string[] {
-    return this.candidates(owner).filter((path) => (this.files.has(path) || this.index.has(path)) && (this.index.has(path) || !this.ignored(path)) && this.listed(path))
+    return this.candidates(owner).filter(
+      (path) =>
+        (this.files.has(path) || this.index.has(path)) &&
+        (this.index.has(path) || !this.ignored(path)) &&
+        this.listed(path),
+    )
   }
 
   private userEdit(edit: UserEdit): void {
@@ -287,7 +366,8 @@ export class World {
     // What the user changed: files they wrote (ignored ones too), and what git sees differently (.gitignore).
     const after = { seen: this.snapshot(), files: this.files }
     for (const what of ["seen", "files"] as const)
-      for (const path of new Set([...before[what].keys(), ...after[what].keys()])) if (before[what].get(path) !== after[what].get(path)) this.loop.touched.add(path)
+      for (const path of new Set([...before[what].keys(), ...after[what].keys()]))
+        if (before[what].get(path) !== after[what].get(path)) this.loop.touched.add(path)
   }
 
   private userHands(edit: UserEdit): void {
@@ -331,11 +411,15 @@ export class World {
         return this.note(`user restores ${show(path)} from the index`)
       }
       case "commit": {
-        const paths = sorted(edit.picks.map((n) => pickFrom(this.stageable("user"), n)).filter((p): p is string => p !== undefined))
+        const paths = sorted(
+          edit.picks.map((n) => pickFrom(this.stageable("user"), n)).filter((p): p is string => p !== undefined),
+        )
         for (const path of paths) if (this.listed(path)) this.stage(path)
         if (sameFiles(this.index, this.headFiles)) return this.skip("user commits: nothing staged")
         this.commitIndex("the user's own commit")
-        return this.note(`user commits ${paths.map(show).join(", ") || "what was staged"} (HEAD ${this.head.slice(0, 8)})`)
+        return this.note(
+          `user commits ${paths.map(show).join(", ") || "what was staged"} (HEAD ${this.head.slice(0, 8)})`,
+        )
       }
       case "ignore":
         return this.toggleIgnore(edit.pick, "user")
@@ -360,7 +444,9 @@ export class World {
     const lines = (this.files.get(".gitignore") ?? "").split("\n").filter(Boolean)
     const had = lines.includes(pattern)
     this.write(".gitignore", `${(had ? lines.filter((l) => l !== pattern) : [...lines, pattern]).join("\n")}\n`, "user")
-    this.note(`${who === "user" ? "user" : "  agent"} ${had ? "takes" : "adds"} ${show(pattern)} ${had ? "out of" : "to"} .gitignore`)
+    this.note(
+      `${who === "user" ? "user" : "  agent"} ${had ? "takes" : "adds"} ${show(pattern)} ${had ? "out of" : "to"} .gitignore`,
+    )
   }
 
   private agentEdit(edit: AgentEdit): void {
@@ -487,7 +573,16 @@ export class World {
     if (start.head !== this.head) this.fail(`the loop's start HEAD is ${start.head}, HEAD is ${this.head}`)
     const seen = this.snapshot()
     this.expectSame("start tree's file", blobsOf(seen), this.projectBlobs(start.tree))
-    this.loop = { id, startedAt, startHead: start.head, startTree: start.tree, start: seen, iteration: 0, touched: new Set(), written: new Set() }
+    this.loop = {
+      id,
+      startedAt,
+      startHead: start.head,
+      startTree: start.tree,
+      start: seen,
+      iteration: 0,
+      touched: new Set(),
+      written: new Set(),
+    }
     this.note(`loop ${id} starts`)
     this.writeOwnState(id, 0)
     await this.checkpoint(0)
@@ -509,11 +604,18 @@ export class World {
     const seen = this.snapshot()
     const made = await makeCheckpoint(this.dir, loop.id, iteration)
     if (!made) this.fail("makeCheckpoint answered undefined in a git repository")
-    if (iteration === 0) for (const ref of [...this.checkpoints.keys()]) if (ref.startsWith(`refs/ralph/${loop.id}/`)) this.checkpoints.delete(ref)
-    if (made.ref !== `refs/ralph/${loop.id}/${made.number}`) this.fail(`checkpoint ${made.ref} is not refs/ralph/${loop.id}/${made.number}`)
+    if (iteration === 0)
+      for (const ref of [...this.checkpoints.keys()])
+        if (ref.startsWith(`refs/ralph/${loop.id}/`)) this.checkpoints.delete(ref)
+    if (made.ref !== `refs/ralph/${loop.id}/${made.number}`)
+      this.fail(`checkpoint ${made.ref} is not refs/ralph/${loop.id}/${made.number}`)
     const replaced = this.checkpoints.get(made.ref)
-    const last = [...this.checkpoints.keys()].filter((ref) => ref.startsWith(`refs/ralph/${loop.id}/`)).sort((a, b) => number(a) - number(b)).at(-1)
-    if (replaced && !(replaced.iteration === iteration && last === made.ref)) this.fail(`checkpoint ${made.ref} (iteration ${replaced.iteration}) was overwritten by iteration ${iteration}`)
+    const last = [...this.checkpoints.keys()]
+      .filter((ref) => ref.startsWith(`refs/ralph/${loop.id}/`))
+      .sort((a, b) => number(a) - number(b))
+      .at(-1)
+    if (replaced && !(replaced.iteration === iteration && last === made.ref))
+      this.fail(`checkpoint ${made.ref} (iteration ${replaced.iteration}) was overwritten by iteration ${iteration}`)
     if (revParse(this.root, `${made.commit}^`) !== this.head) this.fail(`checkpoint ${made.ref}'s parent is not HEAD`)
     this.expectSame(`checkpoint ${made.number}'s file`, blobsOf(seen), this.projectBlobs(made.commit))
     this.checkpoints.set(made.ref, { commit: made.commit, iteration, files: seen })
@@ -528,16 +630,24 @@ export class World {
     const id = pickFrom(this.loopsWithCheckpoints(), pick)
     if (id === undefined) return this.skip("rollback: no loop has checkpoints")
     const listed = await listCheckpoints(this.dir, id)
-    const expected = new Map([...this.checkpoints].filter(([ref]) => ref.startsWith(`refs/ralph/${id}/`)).map(([ref, c]) => [ref, c.commit]))
+    const expected = new Map(
+      [...this.checkpoints].filter(([ref]) => ref.startsWith(`refs/ralph/${id}/`)).map(([ref, c]) => [ref, c.commit]),
+    )
     this.expectSame("listed checkpoint", expected, new Map(listed.map((c) => [c.ref, c.commit])))
-    const arg = to === "start" ? "--to-start" : to === "default" ? "" : String((pickFrom(listed, to) as (typeof listed)[number]).number)
+    const arg =
+      to === "start"
+        ? "--to-start"
+        : to === "default"
+          ? ""
+          : String((pickFrom(listed, to) as (typeof listed)[number]).number)
     const target = rollbackTarget(listed, arg)
     if (!target.ok) return this.skip(`rollback refused: ${target.message.split(":")[0]}`)
     const present = this.snapshot()
     const saved = await saveBeforeRollback(this.dir, id)
     if (!saved) this.fail("saveBeforeRollback answered undefined in a git repository")
     const next = Math.max(...listed.map((c) => c.number)) + 1
-    if (saved.number !== next || saved.ref !== `refs/ralph/${id}/${next}`) this.fail(`the rollback saved the work tree as ${saved.ref}, not as number ${next}`)
+    if (saved.number !== next || saved.ref !== `refs/ralph/${id}/${next}`)
+      this.fail(`the rollback saved the work tree as ${saved.ref}, not as number ${next}`)
     this.expectSame("saved checkpoint's file", blobsOf(present), this.projectBlobs(saved.commit))
     this.checkpoints.set(saved.ref, { commit: saved.commit, iteration: undefined, files: present })
 
@@ -578,7 +688,11 @@ export class World {
     // differing from the work tree it began with — that differ from HEAD (not one committed or
     // reverted meanwhile, nor one git ignored at the start that is merely visible now).
     const credited = sorted([...now.keys(), ...loop.start.keys()]).filter(
-      (path) => now.get(path) !== loop.start.get(path) && !own(path) && this.listed(path) && (!this.files.has(path) || loop.written.has(path)),
+      (path) =>
+        now.get(path) !== loop.start.get(path) &&
+        !own(path) &&
+        this.listed(path) &&
+        (!this.files.has(path) || loop.written.has(path)),
     )
     const tree = new Map(this.headFiles)
     for (const path of credited) {
@@ -598,33 +712,56 @@ export class World {
       else index.set(path, content)
     }
     const message = `story S-${this.counter}: the loop's work`
-    const result = await commitLoopWork(this.dir, { startedAt: loop.startedAt, startHead: loop.startHead, startTree: loop.startTree }, OWN_FOLDERS, message).catch((error: unknown) => ({ threw: String(error) }))
+    const result = await commitLoopWork(
+      this.dir,
+      { startedAt: loop.startedAt, startHead: loop.startHead, startTree: loop.startTree },
+      OWN_FOLDERS,
+      message,
+    ).catch((error: unknown) => ({ threw: String(error) }))
     if ("threw" in result) this.fail(`autoCommit threw: ${result.threw}`)
     if ("skipped" in result) {
       // Nothing differs from HEAD: nothing committed, the index as it was.
-      if (committed.length > 0) this.fail(`autoCommit skipped (${result.skipped}) the loop's ${committed.map(show).join(", ")}`)
-      this.count(credited.length ? "autoCommit: skipped (the loop's changes come to nothing against HEAD)" : "autoCommit: skipped")
+      if (committed.length > 0)
+        this.fail(`autoCommit skipped (${result.skipped}) the loop's ${committed.map(show).join(", ")}`)
+      this.count(
+        credited.length
+          ? "autoCommit: skipped (the loop's changes come to nothing against HEAD)"
+          : "autoCommit: skipped",
+      )
       return this.note(`autoCommit: skipped (${result.skipped})`)
     }
     const newHead = revParse(this.root, "HEAD")
     if (newHead === this.head) this.fail("autoCommit said it committed, HEAD did not move")
-    if (sh(this.root, ["rev-list", "--parents", "-n", "1", "HEAD"]).trim() !== `${newHead} ${this.head}`) this.fail("autoCommit's commit is not one commit on top of HEAD")
-    const inCommit = sh(this.root, ["diff", "--name-only", "--no-renames", "-z", this.head, newHead]).split("\0").filter(Boolean)
+    if (sh(this.root, ["rev-list", "--parents", "-n", "1", "HEAD"]).trim() !== `${newHead} ${this.head}`)
+      this.fail("autoCommit's commit is not one commit on top of HEAD")
+    const inCommit = sh(this.root, ["diff", "--name-only", "--no-renames", "-z", this.head, newHead])
+      .split("\0")
+      .filter(Boolean)
     // The user's own work is never committed: a user's file is in the commit only when it was changed
     // since the loop began (by the user: git cannot tell who wrote a file; docs/checkpoints.md).
     const usersUntouched = inCommit.filter((path) => this.user.has(path) && !loop.touched.has(path))
-    if (usersUntouched.length) this.fail(`autoCommit committed the user's ${usersUntouched.map(show).join(", ")}, unchanged since the loop began`)
+    if (usersUntouched.length)
+      this.fail(
+        `autoCommit committed the user's ${usersUntouched.map(show).join(", ")}, unchanged since the loop began`,
+      )
     const touchedByUser = inCommit.filter((path) => this.user.has(path))
     if (touchedByUser.length) this.count("autoCommit: took a user's file changed during the loop")
     this.expectSame("autoCommit's committed file", blobsOf(tree), treeBlobs(this.root, newHead))
-    if (result.committed !== `main ${newHead.slice(0, result.committed.length - 5)}` || result.files !== committed.length)
-      this.fail(`autoCommit answered ${JSON.stringify(result)}, expected main ${newHead.slice(0, 8)}… with ${committed.length} files`)
+    if (
+      result.committed !== `main ${newHead.slice(0, result.committed.length - 5)}` ||
+      result.files !== committed.length
+    )
+      this.fail(
+        `autoCommit answered ${JSON.stringify(result)}, expected main ${newHead.slice(0, 8)}… with ${committed.length} files`,
+      )
     this.head = newHead
     this.headFiles = tree
     this.index = index
     this.mainAncestors.add(newHead)
     this.count("autoCommit: committed")
-    this.note(`autoCommit: committed ${committed.map(show).join(", ")}${touchedByUser.length ? ` (the user changed ${touchedByUser.map(show).join(", ")} during the loop)` : ""}`)
+    this.note(
+      `autoCommit: committed ${committed.map(show).join(", ")}${touchedByUser.length ? ` (the user changed ${touchedByUser.map(show).join(", ")} during the loop)` : ""}`,
+    )
   }
 
   private async cleanCheckpoints(pick: number): Promise<void> {
@@ -650,9 +787,12 @@ export class World {
     const name = `wt-${this.worktreeCount}`
     const { path, base } = await createWorktree(this.dir, name, withChanges)
     if (path !== join(this.root, ".opencode/ralph-loop/worktrees", name)) this.fail(`worktree ${name} made at ${path}`)
-    if (base.commit !== this.head || base.branch !== "main") this.fail(`worktree ${name}'s base is ${JSON.stringify(base)}`)
+    if (base.commit !== this.head || base.branch !== "main")
+      this.fail(`worktree ${name}'s base is ${JSON.stringify(base)}`)
     const files = withChanges ? this.snapshot() : new Map(this.headFiles)
-    const carried = new Set([...new Set([...files.keys(), ...this.headFiles.keys()])].filter((p) => files.get(p) !== this.headFiles.get(p)))
+    const carried = new Set(
+      [...new Set([...files.keys(), ...this.headFiles.keys()])].filter((p) => files.get(p) !== this.headFiles.get(p)),
+    )
     this.worktrees.set(name, {
       name,
       path,
@@ -719,34 +859,68 @@ export class World {
     const tree = pickFrom(this.live(), pick)
     if (!tree) return this.skip("worktree finish: no worktree loop runs")
     // What `git add -A` takes in the worktree: tracked files, and untracked ones not ignored.
-    const work: Files = new Map([...tree.files].filter(([path]) => !path.startsWith(".opencode/") && (tree.index.has(path) || !this.ignored(path, tree.files))))
+    const work: Files = new Map(
+      [...tree.files].filter(
+        ([path]) => !path.startsWith(".opencode/") && (tree.index.has(path) || !this.ignored(path, tree.files)),
+      ),
+    )
     const commit = await commitWork(tree.path, `ralph: the task of ${tree.name}`)
     if (sameFiles(work, tree.tipFiles)) {
       if (commit !== undefined) this.fail(`commitWork made a commit in ${tree.name}, which had no change`)
     } else {
       if (commit === undefined) this.fail(`commitWork made no commit of ${tree.name}'s work`)
-      if (sh(tree.path, ["rev-list", "--parents", "-n", "1", commit]).trim() !== `${commit} ${tree.tip}`) this.fail(`${tree.name}'s commit is not on its branch's tip`)
+      if (sh(tree.path, ["rev-list", "--parents", "-n", "1", commit]).trim() !== `${commit} ${tree.tip}`)
+        this.fail(`${tree.name}'s commit is not on its branch's tip`)
       this.expectSame(`${tree.name}'s committed file`, blobsOf(work), treeBlobs(tree.path, commit))
       // The plugin commits only the loop's work there (and the user's changes it was asked to carry).
       const foreign = sh(tree.path, ["diff", "--name-only", "--no-renames", "-z", tree.base, commit])
         .split("\0")
         .filter((path) => path && !tree.edited.has(path) && !tree.carried.has(path))
-      if (foreign.length) this.fail(`${tree.name}'s commit holds ${foreign.map(show).join(", ")}, which neither the agent nor --with-changes put there`)
+      if (foreign.length)
+        this.fail(
+          `${tree.name}'s commit holds ${foreign.map(show).join(", ")}, which neither the agent nor --with-changes put there`,
+        )
       tree.tip = commit
       tree.tipFiles = work
       tree.index = new Map(work)
       tree.ancestors.add(commit)
     }
-    const state: WorktreeState = { name: tree.name, branch: tree.branch, mainDirectory: this.dir, base: { branch: "main", commit: tree.base }, mergeStrategy: strategy, createdAt: 0 }
+    const state: WorktreeState = {
+      name: tree.name,
+      branch: tree.branch,
+      mainDirectory: this.dir,
+      base: { branch: "main", commit: tree.base },
+      mergeStrategy: strategy,
+      createdAt: 0,
+    }
     const facts = await mergeFacts(state, strategy)
-    const mainClean = ![...new Set([...this.files.keys(), ...this.index.keys(), ...this.headFiles.keys()])].some((path) => !path.startsWith(".opencode/") && this.listed(path))
-    const expected: Omit<MergeFacts, "conflicts"> = { strategy, branch: tree.branch, ahead: !this.mainAncestors.has(tree.tip), onBaseBranch: true, baseBranch: "main", fastForward: tree.ancestors.has(this.head), mainClean }
+    const mainClean = ![...new Set([...this.files.keys(), ...this.index.keys(), ...this.headFiles.keys()])].some(
+      (path) => !path.startsWith(".opencode/") && this.listed(path),
+    )
+    const expected: Omit<MergeFacts, "conflicts"> = {
+      strategy,
+      branch: tree.branch,
+      ahead: !this.mainAncestors.has(tree.tip),
+      onBaseBranch: true,
+      baseBranch: "main",
+      fastForward: tree.ancestors.has(this.head),
+      mainClean,
+    }
     const { conflicts, ...found } = facts
-    const wrong = Object.keys(expected).filter((key) => expected[key as keyof typeof expected] !== found[key as keyof typeof found])
-    if (wrong.length) this.fail(`mergeFacts of ${tree.name}: ${wrong.map((key) => `${key} is ${String(found[key as keyof typeof found])}`).join(", ")}; expected ${JSON.stringify(expected)}`)
+    const wrong = Object.keys(expected).filter(
+      (key) => expected[key as keyof typeof expected] !== found[key as keyof typeof found],
+    )
+    if (wrong.length)
+      this.fail(
+        `mergeFacts of ${tree.name}: ${wrong.map((key) => `${key} is ${String(found[key as keyof typeof found])}`).join(", ")}; expected ${JSON.stringify(expected)}`,
+      )
     const action = mergeAction(facts)
-    this.count(`merge plan: ${action.kind}${action.kind === "keep" ? ` (${action.reason.replace(/ralph\/\S+/, "the branch")})` : ""}`)
-    this.note(`worktree ${tree.name} completes (${strategy}): ${action.kind}${conflicts.length ? ` in ${conflicts.map(show).join(", ")}` : ""}`)
+    this.count(
+      `merge plan: ${action.kind}${action.kind === "keep" ? ` (${action.reason.replace(/ralph\/\S+/, "the branch")})` : ""}`,
+    )
+    this.note(
+      `worktree ${tree.name} completes (${strategy}): ${action.kind}${conflicts.length ? ` in ${conflicts.map(show).join(", ")}` : ""}`,
+    )
     if (action.kind === "fast-forward" || action.kind === "merge") {
       const merged = await this.mergeBack(tree, action.kind)
       if (!merged) {
@@ -764,32 +938,49 @@ export class World {
 
   /** The fast-forward or merge commit, checked against what it may change: false when git refused (nothing may have changed then). */
   private async mergeBack(tree: Worktree, kind: "fast-forward" | "merge"): Promise<boolean> {
-    const before = { head: this.head, headFiles: this.headFiles, files: new Map(this.files), index: new Map(this.index) }
+    const before = {
+      head: this.head,
+      headFiles: this.headFiles,
+      files: new Map(this.files),
+      index: new Map(this.index),
+    }
     const branchChanged = (path: string) => tree.tipFiles.get(path) !== tree.baseFiles.get(path)
     // docs/worktrees.md: no merge back while the user's uncommitted work is in its way — staged
     // changes, or a file it writes (one the branch changed, unlike HEAD) changed, or there untracked
     // (an ignored one too, which no `git status` shows).
     const paths = new Set([...tree.tipFiles.keys(), ...tree.baseFiles.keys()])
-    const writes = [...paths].filter((path) => branchChanged(path) && tree.tipFiles.get(path) !== before.headFiles.get(path))
+    const writes = [...paths].filter(
+      (path) => branchChanged(path) && tree.tipFiles.get(path) !== before.headFiles.get(path),
+    )
     const staged = !sameFiles(this.index, this.headFiles)
     const inTheWay = writes.filter((path) => before.files.get(path) !== before.headFiles.get(path))
-    const refused = await (kind === "fast-forward" ? fastForward(this.dir, tree.branch) : mergeBranch(this.dir, tree.branch, `Merge ${tree.branch}: the task`)).then(
+    const refused = await (kind === "fast-forward"
+      ? fastForward(this.dir, tree.branch)
+      : mergeBranch(this.dir, tree.branch, `Merge ${tree.branch}: the task`)
+    ).then(
       () => undefined,
       (error: unknown) => String(error),
     )
-    if (existsSync(join(this.root, ".git", "MERGE_HEAD"))) this.fail(`the ${kind} left the user's repository in the middle of a merge`)
+    if (existsSync(join(this.root, ".git", "MERGE_HEAD")))
+      this.fail(`the ${kind} left the user's repository in the middle of a merge`)
     const blocked = staged || inTheWay.length > 0
     if (refused !== undefined) {
-      if (!blocked) this.fail(`the ${kind} of ${tree.branch} failed, though none of the user's work was in its way: ${refused}`)
+      if (!blocked)
+        this.fail(`the ${kind} of ${tree.branch} failed, though none of the user's work was in its way: ${refused}`)
       this.count(`merge back refused (${kind})`)
       this.note(`  no ${kind}: ${refused.split("\n")[0]}`)
       return false
     }
-    if (blocked) this.fail(`the ${kind} of ${tree.branch} was made with the user's ${staged ? "staged changes" : inTheWay.map(show).join(", ")} in its way`)
+    if (blocked)
+      this.fail(
+        `the ${kind} of ${tree.branch} was made with the user's ${staged ? "staged changes" : inTheWay.map(show).join(", ")} in its way`,
+      )
     const head = revParse(this.root, "HEAD")
     const parents = sh(this.root, ["rev-list", "--parents", "-n", "1", "HEAD"]).trim().split(" ").slice(1)
-    if (kind === "fast-forward" && head !== tree.tip) this.fail(`the fast-forward left HEAD at ${head}, not ${tree.branch}'s ${tree.tip}`)
-    if (kind === "merge" && parents.join(" ") !== `${before.head} ${tree.tip}`) this.fail(`the merge commit's parents are ${parents.join(" ")}`)
+    if (kind === "fast-forward" && head !== tree.tip)
+      this.fail(`the fast-forward left HEAD at ${head}, not ${tree.branch}'s ${tree.tip}`)
+    if (kind === "merge" && parents.join(" ") !== `${before.head} ${tree.tip}`)
+      this.fail(`the merge commit's parents are ${parents.join(" ")}`)
     const result = treeBlobs(this.root, head)
     const headFiles = new Map(before.headFiles)
     const lost: string[] = []
@@ -807,7 +998,8 @@ export class World {
         headFiles.delete(path)
       } else {
         const content = existsSync(join(this.root, path)) ? readFileSync(join(this.root, path), "utf8") : undefined
-        if (content === undefined || blob(content) !== now) this.fail(`after the ${kind}, ${show(path)} on disk is not the merged file`)
+        if (content === undefined || blob(content) !== now)
+          this.fail(`after the ${kind}, ${show(path)} on disk is not the merged file`)
         this.files.set(path, content)
         this.index.set(path, content)
         headFiles.set(path, content)
@@ -815,7 +1007,10 @@ export class World {
       }
       this.loop?.touched.add(path)
     }
-    if (lost.length) this.fail(`the ${kind} of ${tree.branch} overwrote the user's ${lost.map(show).join(", ")} (${lost.map((p) => JSON.stringify(before.files.get(p))).join(", ")})`)
+    if (lost.length)
+      this.fail(
+        `the ${kind} of ${tree.branch} overwrote the user's ${lost.map(show).join(", ")} (${lost.map((p) => JSON.stringify(before.files.get(p))).join(", ")})`,
+      )
     this.head = head
     this.headFiles = headFiles
     this.expectSame("merged HEAD's file", result, blobsOf(this.headFiles))
@@ -834,8 +1029,13 @@ export class World {
       if (ahead !== expectedAhead) this.fail(`unmergedCommits(${tree.branch}) is ${ahead}, expected ${expectedAhead}`)
       // Its work was committed: what is left beyond its commit are the files git ignores there.
       const dirty = await worktreeDirty(tree.path)
-      const ignoredThere = [...tree.files.keys()].some((path) => !path.startsWith(".opencode/") && !tree.index.has(path) && this.ignored(path, tree.files))
-      if (dirty !== ignoredThere) this.fail(`worktreeDirty says ${tree.name} ${dirty ? "holds" : "holds no"} files beyond its commit; ${ignoredThere ? "it holds ignored ones" : "its work was committed"}`)
+      const ignoredThere = [...tree.files.keys()].some(
+        (path) => !path.startsWith(".opencode/") && !tree.index.has(path) && this.ignored(path, tree.files),
+      )
+      if (dirty !== ignoredThere)
+        this.fail(
+          `worktreeDirty says ${tree.name} ${dirty ? "holds" : "holds no"} files beyond its commit; ${ignoredThere ? "it holds ignored ones" : "its work was committed"}`,
+        )
       if (dirty && !force) {
         this.note(`clean: keeps ${tree.name} (files git ignores in it)`)
         continue
@@ -857,8 +1057,13 @@ export class World {
     const add = (what: string, expected: Map<string, string>, actual: Map<string, string>, short = false) =>
       problems.push(...differences(what, expected, actual, (v) => (short ? v.slice(0, 8) : JSON.stringify(v))))
     // Every file, with the content its owner last wrote (or the step of the plugin's left it).
-    add("file", this.files, readDisk(this.root, (path) => path === ".git" || path === `${this.prefix}.opencode/ralph-loop/worktrees`))
-    if (readFileSync(join(this.root, ".git", "HEAD"), "utf8") !== "ref: refs/heads/main\n") problems.push("HEAD is no longer on main")
+    add(
+      "file",
+      this.files,
+      readDisk(this.root, (path) => path === ".git" || path === `${this.prefix}.opencode/ralph-loop/worktrees`),
+    )
+    if (readFileSync(join(this.root, ".git", "HEAD"), "utf8") !== "ref: refs/heads/main\n")
+      problems.push("HEAD is no longer on main")
     add("index entry", blobsOf(this.index), indexBlobs(this.root), true)
     const expectedRefs = new Map<string, string>([
       ["refs/heads/main", this.head],
@@ -867,17 +1072,36 @@ export class World {
     for (const [ref, c] of this.checkpoints) expectedRefs.set(ref, c.commit)
     for (const tree of this.worktrees.values()) expectedRefs.set(`refs/heads/${tree.branch}`, tree.tip)
     add("ref", expectedRefs, refs(this.root), true)
-    if (readFileSync(join(this.root, ".git", "logs", "refs", "stash"), "utf8").trim().split("\n").length !== 1) problems.push("the stash no longer holds exactly the user's one entry")
-    const leftovers = readdirSync(join(this.root, ".git")).filter((f) => f === "MERGE_HEAD" || f === "index.lock" || f.startsWith("ralph-index-") || f.startsWith("index.ralph-"))
+    if (
+      readFileSync(join(this.root, ".git", "logs", "refs", "stash"), "utf8")
+        .trim()
+        .split("\n").length !== 1
+    )
+      problems.push("the stash no longer holds exactly the user's one entry")
+    const leftovers = readdirSync(join(this.root, ".git")).filter(
+      (f) => f === "MERGE_HEAD" || f === "index.lock" || f.startsWith("ralph-index-") || f.startsWith("index.ralph-"),
+    )
     if (leftovers.length) problems.push(`left in .git: ${leftovers.join(", ")}`)
-    const gitWorktrees = existsSync(join(this.root, ".git", "worktrees")) ? readdirSync(join(this.root, ".git", "worktrees")) : []
-    if (sorted(gitWorktrees).join() !== sorted(this.worktrees.keys()).join()) problems.push(`git knows the worktrees ${gitWorktrees.join(", ") || "(none)"}, expected ${[...this.worktrees.keys()].join(", ") || "(none)"}`)
+    const gitWorktrees = existsSync(join(this.root, ".git", "worktrees"))
+      ? readdirSync(join(this.root, ".git", "worktrees"))
+      : []
+    if (sorted(gitWorktrees).join() !== sorted(this.worktrees.keys()).join())
+      problems.push(
+        `git knows the worktrees ${gitWorktrees.join(", ") || "(none)"}, expected ${[...this.worktrees.keys()].join(", ") || "(none)"}`,
+      )
     const folders = join(this.root, this.prefix, ".opencode/ralph-loop/worktrees")
     const onDisk = existsSync(folders) ? readdirSync(folders) : []
-    if (sorted(onDisk).join() !== sorted(this.worktrees.keys()).join()) problems.push(`worktree folders ${onDisk.join(", ") || "(none)"}, expected ${[...this.worktrees.keys()].join(", ") || "(none)"}`)
+    if (sorted(onDisk).join() !== sorted(this.worktrees.keys()).join())
+      problems.push(
+        `worktree folders ${onDisk.join(", ") || "(none)"}, expected ${[...this.worktrees.keys()].join(", ") || "(none)"}`,
+      )
     for (const tree of this.worktrees.values()) {
       if (!existsSync(tree.path)) continue
-      add(`${tree.name}'s file`, tree.files, readDisk(tree.path, (path) => path === ".git" || path === ".opencode"))
+      add(
+        `${tree.name}'s file`,
+        tree.files,
+        readDisk(tree.path, (path) => path === ".git" || path === ".opencode"),
+      )
       add(`${tree.name}'s index entry`, blobsOf(tree.index), indexBlobs(tree.path), true)
     }
     if (problems.length) this.fail(problems)
@@ -895,8 +1119,13 @@ export async function playSteps(config: RunConfig, steps: readonly Step[], stats
       try {
         await world.play(step)
       } catch (error) {
-        const message = error instanceof Broken ? error.message : `the step threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`
-        throw new Error(`${message}\n\nSteps played (${config.sub ? "project in a folder of the repository" : "project at the repository's top"}):\n${world.trace.join("\n")}`)
+        const message =
+          error instanceof Broken
+            ? error.message
+            : `the step threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`
+        throw new Error(
+          `${message}\n\nSteps played (${config.sub ? "project in a folder of the repository" : "project at the repository's top"}):\n${world.trace.join("\n")}`,
+        )
       }
     }
     if (process.env.RALPH_FUZZ_TRACE === "1") console.log(world.trace.join("\n"))

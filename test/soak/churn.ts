@@ -40,7 +40,9 @@ export class Churn {
       const fault = await this.apply(kind)
       if (fault) {
         this.faults.push(fault)
-        this.log(`fault ${this.faults.length}: ${kind}${fault.token ? ` in ${fault.token}` : ""}, ${fault.endedAt - fault.at} ms`)
+        this.log(
+          `fault ${this.faults.length}: ${kind}${fault.token ? ` in ${fault.token}` : ""}, ${fault.endedAt - fault.at} ms`,
+        )
       } else this.log(`fault ${kind}: no loop to aim it at`)
     }
   }
@@ -70,7 +72,9 @@ export class Churn {
   /** A loop of the soak, under way and not cancelled by the churn. */
   private live(token: string | undefined): boolean {
     const loop = token ? this.soak.loop(token) : undefined
-    return loop !== undefined && loop.phase !== "stopped" && loop.phase !== "paused" && !this.cancelled.has(token as string)
+    return (
+      loop !== undefined && loop.phase !== "stopped" && loop.phase !== "paused" && !this.cancelled.has(token as string)
+    )
   }
 
   private loop(token: string): Loop {
@@ -95,10 +99,20 @@ export class Churn {
       const sessionID = String(streaming.properties.sessionID ?? this.loop(token).sessionID)
       const at = Date.now()
       await project.client.session.abort({ path: { id: sessionID } })
-      await waitUntil(() => this.loop(token).phase === "paused", `${token} paused by the Esc`, 60_000, () => describeLoops([this.loop(token)]))
+      await waitUntil(
+        () => this.loop(token).phase === "paused",
+        `${token} paused by the Esc`,
+        60_000,
+        () => describeLoops([this.loop(token)]),
+      )
       held.open()
       await project.command(sessionID, "ralph-resume", "")
-      await waitUntil(() => this.loop(token).phase !== "paused", `${token} resumed`, 60_000, () => describeLoops([this.loop(token)]))
+      await waitUntil(
+        () => this.loop(token).phase !== "paused",
+        `${token} resumed`,
+        60_000,
+        () => describeLoops([this.loop(token)]),
+      )
       return { kind: "esc", token, at, endedAt: Date.now() }
     } finally {
       held.open()
@@ -113,15 +127,26 @@ export class Churn {
   private async cancel(): Promise<FaultRecord | undefined> {
     const since = Date.now()
     const restarting = await this.soak.project.events
-      .waitFor((e) => e.at >= since && e.type === "session.created" && this.live(String(e.properties.info?.title).match(TOKEN)?.[0]), "a restart's new session", 30_000)
+      .waitFor(
+        (e) =>
+          e.at >= since &&
+          e.type === "session.created" &&
+          this.live(String(e.properties.info?.title).match(TOKEN)?.[0]),
+        "a restart's new session",
+        30_000,
+      )
       .catch(() => undefined)
     const token = String(restarting?.properties.info?.title ?? "").match(TOKEN)?.[0] ?? this.pick()
     if (!token) return undefined
     const at = Date.now()
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       const sessionID = this.loop(token).sessionID
-      await this.soak.project.command(sessionID, "cancel-ralph", "").catch((error: unknown) => this.log(`/cancel-ralph in ${sessionID}: ${String(error)}`))
-      const stopped = await waitUntil(() => this.loop(token).phase === "stopped", `${token} cancelled`, 10_000).catch(() => false)
+      await this.soak.project
+        .command(sessionID, "cancel-ralph", "")
+        .catch((error: unknown) => this.log(`/cancel-ralph in ${sessionID}: ${String(error)}`))
+      const stopped = await waitUntil(() => this.loop(token).phase === "stopped", `${token} cancelled`, 10_000).catch(
+        () => false,
+      )
       if (stopped) {
         this.cancelled.add(token)
         return { kind: "cancel", token, at, endedAt: Date.now() }
@@ -145,7 +170,11 @@ export class Churn {
   private async kill(): Promise<FaultRecord> {
     const since = Date.now()
     await this.soak.project.events
-      .waitFor((e) => e.at >= since && e.type === "session.created" && /^Ralph \d/.test(String(e.properties.info?.title)), "a restart's new session", 60_000)
+      .waitFor(
+        (e) => e.at >= since && e.type === "session.created" && /^Ralph \d/.test(String(e.properties.info?.title)),
+        "a restart's new session",
+        60_000,
+      )
       .catch(() => undefined)
     const at = Date.now()
     await this.soak.harness.restartServer("SIGKILL")

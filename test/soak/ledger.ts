@@ -85,16 +85,30 @@ function describeRepeats(prompts: readonly RequestRecord[]): string {
   return `in ${new Set(sessions).size === 1 ? `session ${sessions[0]} each time` : `sessions ${sessions.join(", ")}`}; ${same ? "the same conversation each time" : "different conversations"}; ${each}`
 }
 
-export function ledger(requests: readonly RequestRecord[], loops: readonly LoopOutcome[], faults: readonly FaultRecord[]): Ledger {
-  const result: Ledger = { prompts: 0, resumes: 0, lost: [], double: [], foreign: [], unfinished: [], chats: { messages: 0, double: [] } }
+export function ledger(
+  requests: readonly RequestRecord[],
+  loops: readonly LoopOutcome[],
+  faults: readonly FaultRecord[],
+): Ledger {
+  const result: Ledger = {
+    prompts: 0,
+    resumes: 0,
+    lost: [],
+    double: [],
+    foreign: [],
+    unfinished: [],
+    chats: { messages: 0, double: [] },
+  }
   for (const request of requests) {
-    if (request.kind !== "title" && request.tokens.length > 1) result.foreign.push(`${request.kind} request at ${request.at} carries ${request.tokens.join(" + ")}`)
+    if (request.kind !== "title" && request.tokens.length > 1)
+      result.foreign.push(`${request.kind} request at ${request.at} carries ${request.tokens.join(" + ")}`)
   }
   const prompts = distinctPrompts(requests)
   for (const outcome of loops) checkLoop(outcome, prompts, requests, faults, result)
   const known = new Set(loops.map((l) => l.token))
   for (const prompt of prompts) {
-    if (prompt.info.of === "loop" && !known.has(prompt.info.token)) result.foreign.push(`a prompt for ${prompt.info.token}, which is no loop of the soak`)
+    if (prompt.info.of === "loop" && !known.has(prompt.info.token))
+      result.foreign.push(`a prompt for ${prompt.info.token}, which is no loop of the soak`)
   }
   const chatPrompts = new Map<string, number>()
   for (const prompt of prompts) {
@@ -107,40 +121,73 @@ export function ledger(requests: readonly RequestRecord[], loops: readonly LoopO
   return result
 }
 
-function checkLoop(outcome: LoopOutcome, prompts: readonly RequestRecord[], requests: readonly RequestRecord[], faults: readonly FaultRecord[], result: Ledger): void {
+function checkLoop(
+  outcome: LoopOutcome,
+  prompts: readonly RequestRecord[],
+  requests: readonly RequestRecord[],
+  faults: readonly FaultRecord[],
+  result: Ledger,
+): void {
   const { token, state } = outcome
-  const own = prompts.filter((p): p is RequestRecord & { info: { of: "loop" } } => p.info.of === "loop" && p.info.token === token)
+  const own = prompts.filter(
+    (p): p is RequestRecord & { info: { of: "loop" } } => p.info.of === "loop" && p.info.token === token,
+  )
   result.prompts += own.length
   const expectedEnd = outcome.cancelled ? "cancelled" : "completed"
   if (state.phase !== "stopped" || state.stopReason !== expectedEnd || state.retiring.length > 0)
-    result.unfinished.push(`${token}: ${state.phase}${state.stopReason ? ` (${state.stopReason})` : ""}, ${state.retiring.length} session(s) still to retire; expected stopped (${expectedEnd})`)
-  if (!outcome.cancelled && state.iteration < outcome.target) result.unfinished.push(`${token}: completed at iteration ${state.iteration}, before its target ${outcome.target}`)
+    result.unfinished.push(
+      `${token}: ${state.phase}${state.stopReason ? ` (${state.stopReason})` : ""}, ${state.retiring.length} session(s) still to retire; expected stopped (${expectedEnd})`,
+    )
+  if (!outcome.cancelled && state.iteration < outcome.target)
+    result.unfinished.push(`${token}: completed at iteration ${state.iteration}, before its target ${outcome.target}`)
 
   const fresh = new Map<number, RequestRecord[]>()
   let previous: (typeof own)[number] | undefined
   for (const prompt of own) {
     const { iteration, kind } = prompt.info
-    if (previous && iteration < previous.info.iteration) result.double.push(`${token}: iteration ${iteration} prompted after iteration ${previous.info.iteration}`)
+    if (previous && iteration < previous.info.iteration)
+      result.double.push(`${token}: iteration ${iteration} prompted after iteration ${previous.info.iteration}`)
     if (kind === "resume") {
       const since = previous?.at ?? 0
-      if (!explained(token, since, prompt.at, requests, faults)) result.double.push(`${token}: iteration ${iteration} resumed at ${prompt.at} with no fault since its last prompt`)
+      if (!explained(token, since, prompt.at, requests, faults))
+        result.double.push(
+          `${token}: iteration ${iteration} resumed at ${prompt.at} with no fault since its last prompt`,
+        )
       else result.resumes += 1
     } else fresh.set(iteration, [...(fresh.get(iteration) ?? []), prompt])
     previous = prompt
   }
-  for (const [iteration, repeats] of fresh) if (repeats.length > 1) result.double.push(`${token}: iteration ${iteration} prompted ${repeats.length} times (${describeRepeats(repeats)})`)
+  for (const [iteration, repeats] of fresh)
+    if (repeats.length > 1)
+      result.double.push(
+        `${token}: iteration ${iteration} prompted ${repeats.length} times (${describeRepeats(repeats)})`,
+      )
   const seen = new Set(own.map((p) => p.info.iteration))
   const missing = Array.from({ length: state.iteration }, (_, i) => i + 1).filter((i) => !seen.has(i))
-  if (missing.length > 0) result.lost.push(`${token}: iteration(s) ${missing.join(", ")} of ${state.iteration} never prompted`)
+  if (missing.length > 0)
+    result.lost.push(`${token}: iteration(s) ${missing.join(", ")} of ${state.iteration} never prompted`)
   const beyond = [...seen].filter((i) => i > state.iteration)
-  if (beyond.length > 0) result.lost.push(`${token}: prompted iteration(s) ${beyond.join(", ")}, but its state stops at ${state.iteration}`)
-  if (own.filter((p) => p.info.kind === "first").length !== 1) result.double.push(`${token}: ${own.filter((p) => p.info.kind === "first").length} first prompts`)
+  if (beyond.length > 0)
+    result.lost.push(`${token}: prompted iteration(s) ${beyond.join(", ")}, but its state stops at ${state.iteration}`)
+  if (own.filter((p) => p.info.kind === "first").length !== 1)
+    result.double.push(`${token}: ${own.filter((p) => p.info.kind === "first").length} first prompts`)
 }
 
 /** A resume needs a cause since the loop's previous prompt: a kill, an Esc in this loop, a 429 answered to it. */
-function explained(token: string, since: number, at: number, requests: readonly RequestRecord[], faults: readonly FaultRecord[]): boolean {
+function explained(
+  token: string,
+  since: number,
+  at: number,
+  requests: readonly RequestRecord[],
+  faults: readonly FaultRecord[],
+): boolean {
   const during = (t: number) => t >= since && t <= at
-  if (faults.some((f) => (f.kind === "kill" || (f.kind === "esc" && f.token === token)) && (during(f.at) || during(f.endedAt)))) return true
+  if (
+    faults.some(
+      (f) => (f.kind === "kill" || (f.kind === "esc" && f.token === token)) && (during(f.at) || during(f.endedAt)),
+    )
+  )
+    return true
   return requests.some((r) => r.status === 429 && during(r.at) && r.tokens.includes(token))
 }
 
@@ -171,7 +218,8 @@ export function sessionCheck(input: {
   const orphans = input.listed
     .filter((s) => !input.owners.has(s.id))
     .map((s) => `${s.id}${s.title ? ` "${s.title}"` : ""} (${s.userTexts[0]?.slice(0, 60) ?? "no message"})`)
-  for (const id of input.retired) if (listed.has(id)) orphans.push(`${id} (an earlier session of a recreate loop, never deleted)`)
+  for (const id of input.retired)
+    if (listed.has(id)) orphans.push(`${id} (an earlier session of a recreate loop, never deleted)`)
   const foreign: string[] = []
   for (const session of input.listed) {
     const owner = input.owners.get(session.id)
@@ -181,7 +229,9 @@ export function sessionCheck(input: {
   }
   const gone = [...new Set(input.known)].filter((id) => !listed.has(id))
   const missingFiles = gone.flatMap((id) =>
-    (["ralph_summary.md", "transcript.json"] as const).filter((file) => !input.hasFile(id, file)).map((file) => `${id}/${file}`),
+    (["ralph_summary.md", "transcript.json"] as const)
+      .filter((file) => !input.hasFile(id, file))
+      .map((file) => `${id}/${file}`),
   )
   return { orphans, foreign, missingFiles, deleted: gone.length }
 }

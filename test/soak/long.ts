@@ -69,7 +69,15 @@ export async function longScenario(options: LongOptions, log: (line: string) => 
       await soak.project.waitForIdle(120_000)
       samples.push(soak.sample(loop.iteration))
       log(describeSample(`${strategy} ended`, samples.at(-1) as Sample))
-      runs.push({ token, strategy, iterations: loop.iteration, seconds: Math.round((Date.now() - started) / 1000), samples, gaps: gapsOf(soak.requests, token), requestBytes })
+      runs.push({
+        token,
+        strategy,
+        iterations: loop.iteration,
+        seconds: Math.round((Date.now() - started) / 1000),
+        samples,
+        gaps: gapsOf(soak.requests, token),
+        requestBytes,
+      })
       outcomes.push({ token, state: loop, target: iterations, cancelled: false })
     }
     const probe = await soak.probe()
@@ -85,7 +93,8 @@ async function loopEnd(soak: SoakProject, token: string, timeoutMs: number): Pro
   return waitUntil(
     () => {
       const loop = soak.loop(token)
-      if (loop?.phase === "stopped" && loop.stopReason !== "completed") throw new Error(`${token} stopped early: ${describeLoops([loop])} — ${loop.detail ?? ""}`)
+      if (loop?.phase === "stopped" && loop.stopReason !== "completed")
+        throw new Error(`${token} stopped early: ${describeLoops([loop])} — ${loop.detail ?? ""}`)
       return loop?.phase === "stopped" && loop.retiring.length === 0 && loop
     },
     `${token} completed`,
@@ -104,7 +113,8 @@ export function gapsOf(requests: readonly MockRequest[], token: string): LoopRun
   const gaps: LoopRun["gaps"] = []
   own.forEach(({ request, info }, i) => {
     const previous = own[i - 1]?.request
-    if (info.of !== "loop" || info.kind !== "next" || request.lastRole !== "user" || previous?.endedAt === undefined) return
+    if (info.of !== "loop" || info.kind !== "next" || request.lastRole !== "user" || previous?.endedAt === undefined)
+      return
     gaps.push({ iteration: info.iteration, ms: request.at - previous.endedAt })
   })
   return gaps
@@ -112,7 +122,11 @@ export function gapsOf(requests: readonly MockRequest[], token: string): LoopRun
 
 export function describeSample(label: string, s: Sample): string {
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`
-  const proc = s.stats ? `rss ${(s.stats.rssKB / 1024).toFixed(0)} MB, fds ${s.stats.fds}, threads ${s.stats.threads}` : "no /proc"
-  const g = s.gauges ? `plugin: loops ${s.gauges.loops}, timers ${s.gauges.timers}, writes ${s.gauges.writes}, states ${s.gauges.states}` : "plugin: no gauges yet"
+  const proc = s.stats
+    ? `rss ${(s.stats.rssKB / 1024).toFixed(0)} MB, fds ${s.stats.fds}, threads ${s.stats.threads}`
+    : "no /proc"
+  const g = s.gauges
+    ? `plugin: loops ${s.gauges.loops}, timers ${s.gauges.timers}, writes ${s.gauges.writes}, states ${s.gauges.states}`
+    : "plugin: no gauges yet"
   return `${label} (${s.seconds} s): ${proc}; state ${mb(s.stateBytes)}, journals ${mb(s.journalBytes)} (${s.journals}), summaries ${mb(s.summaryBytes)} (${s.summaryFiles} files); live loops ${s.liveLoops}, waiting ${s.waitingLoops}; ${g}`
 }

@@ -70,12 +70,21 @@ export function lastGauges(output: string): Gauges | undefined {
  * late stop): the line is found by its loop and event, not by being the last.
  */
 export function stopGauges(output: string, loop: string): Gauges | undefined {
-  const line = output.split("\n").findLast((l) => l.includes("ralph-loop gauges") && l.includes(`loop=${loop} `) && l.includes("event=stopped:"))
+  const line = output
+    .split("\n")
+    .findLast((l) => l.includes("ralph-loop gauges") && l.includes(`loop=${loop} `) && l.includes("event=stopped:"))
   return line === undefined ? undefined : gaugesOf(line)
 }
 
 function gaugesOf(line: string): Gauges | undefined {
   const value = (key: keyof Gauges) => Number(new RegExp(`\\b${key}=(\\d+)`).exec(line)?.[1] ?? Number.NaN)
-  const gauges: Gauges = { loops: value("loops"), timers: value("timers"), writes: value("writes"), batches: value("batches"), states: value("states"), newSessions: value("newSessions") }
+  const gauges: Gauges = {
+    loops: value("loops"),
+    timers: value("timers"),
+    writes: value("writes"),
+    batches: value("batches"),
+    states: value("states"),
+    newSessions: value("newSessions"),
+  }
   return Object.values(gauges).some(Number.isNaN) ? undefined : gauges
 }

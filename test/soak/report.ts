@@ -29,13 +29,26 @@ export function formatReport(report: SoakReport): string {
     }),
   )
   const held = (g: SoakReport["wide"]["settled"]) =>
-    g ? `loops ${g.loops}, timers ${g.timers}, pending writes ${g.writes}, batches ${g.batches}, states kept ${g.states}, new sessions ${g.newSessions}` : "no gauges logged"
-  lines.push(`plugin once all loops ended (a probe loop's stop; its own write counts 1): long ${held(report.long.settled)}; wide ${held(wide.settled)}`)
+    g
+      ? `loops ${g.loops}, timers ${g.timers}, pending writes ${g.writes}, batches ${g.batches}, states kept ${g.states}, new sessions ${g.newSessions}`
+      : "no gauges logged"
+  lines.push(
+    `plugin once all loops ended (a probe loop's stop; its own write counts 1): long ${held(report.long.settled)}; wide ${held(wide.settled)}`,
+  )
   lines.push(
     "consistency (both scenarios)",
     `  prompts ${totals.prompts} (${totals.resumes} resumes, each after a fault) · lost ${totals.lost.length} · double ${totals.double.length} · foreign ${totals.foreign.length}`,
     `  loops not in their named final state ${totals.unfinished.length} · orphan sessions ${totals.orphans.length} · sessions deleted ${totals.deleted}, summary/transcript missing ${totals.missingFiles.length}`,
-    ...[...totals.lost, ...totals.double, ...totals.foreign, ...totals.unfinished, ...totals.orphans, ...totals.missingFiles].slice(0, 40).map((problem) => `  ! ${problem}`),
+    ...[
+      ...totals.lost,
+      ...totals.double,
+      ...totals.foreign,
+      ...totals.unfinished,
+      ...totals.orphans,
+      ...totals.missingFiles,
+    ]
+      .slice(0, 40)
+      .map((problem) => `  ! ${problem}`),
     `total ${report.seconds} s`,
   )
   return lines.join("\n")

@@ -23,13 +23,20 @@ const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir,
 const dirty = execFileSync("git", ["status", "--porcelain", "src"], { cwd: dir, encoding: "utf8" }).trim() !== ""
 const loadBefore = loadavg()[0]?.toFixed(1)
 const stamp = () => new Date().toISOString().slice(11, 19)
-console.log(`soak (${short ? "short" : "long"}) at ${commit}${dirty ? " + uncommitted src/" : ""}, load average ${loadBefore}`)
+console.log(
+  `soak (${short ? "short" : "long"}) at ${commit}${dirty ? " + uncommitted src/" : ""}, load average ${loadBefore}`,
+)
 
 const report = await runSoak(options, (line) => console.log(`[${stamp()}] ${line}`))
-console.log(`\n${formatReport(report)}\nload average ${loadBefore} at the start, ${loadavg()[0]?.toFixed(1)} at the end`)
+console.log(
+  `\n${formatReport(report)}\nload average ${loadBefore} at the start, ${loadavg()[0]?.toFixed(1)} at the end`,
+)
 const results = join(dir, "bench", "results")
 mkdirSync(results, { recursive: true })
-writeFileSync(join(results, "soak-latest.json"), JSON.stringify({ commit, dirty, short, loadBefore, loadAfter: loadavg()[0], report }, null, 2))
+writeFileSync(
+  join(results, "soak-latest.json"),
+  JSON.stringify({ commit, dirty, short, loadBefore, loadAfter: loadavg()[0], report }, null, 2),
+)
 const { lost, double, foreign, unfinished, orphans, missingFiles } = report.totals
 const failed = lost.length + double.length + foreign.length + unfinished.length + orphans.length + missingFiles.length
 process.exit(failed > 0 ? 1 : 0)

@@ -31,7 +31,9 @@ export function promptInfo(lastUser: string): PromptInfo {
 
 /** The tokens anywhere in the conversation a request carries (system prompt aside: it is OpenCode's). */
 export function tokensIn(request: MockRequest): string[] {
-  const texts = (request.body.messages ?? []).filter((m) => m.role !== "system").map((m) => `${messageText(m)} ${JSON.stringify(m.tool_calls ?? "")}`)
+  const texts = (request.body.messages ?? [])
+    .filter((m) => m.role !== "system")
+    .map((m) => `${messageText(m)} ${JSON.stringify(m.tool_calls ?? "")}`)
   return [...new Set(texts.join("\n").match(TOKEN) ?? [])].sort()
 }
 
@@ -40,7 +42,8 @@ export function tokensIn(request: MockRequest): string[] {
  * files changed in the shared work tree (all loops' files), which is a fact, not a foreign prompt.
  */
 const recordFile = (token: string) => `work/${token.replace(/^loop-/, "")}.txt`
-export const loopTask = (token: string) => `${token}: record each step in ${recordFile(token)} until the record is complete`
+export const loopTask = (token: string) =>
+  `${token}: record each step in ${recordFile(token)} until the record is complete`
 export const chatText = (token: string, message: number) => `${token} message ${message}: tell me one short fact`
 
 export class SoakModel {
@@ -83,12 +86,24 @@ export class SoakModel {
       this.holds.delete(token)
       return {
         text: `${held ? "held " : ""}step ${iteration} of ${token}: writing it down`,
-        toolCalls: [{ name: "bash", args: { command: `mkdir -p work && echo "step ${iteration}" > ${recordFile(token)}`, description: `Record step ${iteration}` } }],
+        toolCalls: [
+          {
+            name: "bash",
+            args: {
+              command: `mkdir -p work && echo "step ${iteration}" > ${recordFile(token)}`,
+              description: `Record step ${iteration}`,
+            },
+          },
+        ],
         ...(held ? { holdAfterFirstChunk: held.opened } : {}),
       }
     }
     const done = iteration >= (this.targets.get(token) ?? Number.POSITIVE_INFINITY) && this.mayFinish()
-    return { text: done ? `step ${iteration} of ${token} recorded; the record is complete. <promise>DONE</promise>` : `step ${iteration} of ${token} recorded; more steps to go` }
+    return {
+      text: done
+        ? `step ${iteration} of ${token} recorded; the record is complete. <promise>DONE</promise>`
+        : `step ${iteration} of ${token} recorded; more steps to go`,
+    }
   }
 
   private summary(r: MockRequest): Reply {
@@ -98,4 +113,6 @@ export class SoakModel {
   }
 }
 
-const RATE_LIMITED: Reply = { error: { status: 429, message: "Rate limit reached for requests (soak burst)", headers: { "retry-after": "1" } } }
+const RATE_LIMITED: Reply = {
+  error: { status: 429, message: "Rate limit reached for requests (soak burst)", headers: { "retry-after": "1" } },
+}

@@ -81,7 +81,9 @@ export class SoakProject {
         status: request.status ?? 200,
         info: promptInfo(request.lastUser),
         tokens: request.kind === "title" ? [] : tokensIn(request),
-        key: createHash("sha1").update(JSON.stringify(request.body.messages ?? [])).digest("hex"),
+        key: createHash("sha1")
+          .update(JSON.stringify(request.body.messages ?? []))
+          .digest("hex"),
         ...(request.session ? { session: request.session } : {}),
         // Known once the answer is over.
         get cut() {
@@ -136,11 +138,25 @@ export class SoakProject {
     this.model.plan(token, 1)
     const session = await this.project.newSession(token)
     await this.project.command(session, "ralph", `--strategy continue ${loopTask(token)}`)
-    const state = await waitUntil(() => { const loop = this.loop(token); return loop?.phase === "stopped" && loop }, `${token} stopped`, 120_000)
+    const state = await waitUntil(
+      () => {
+        const loop = this.loop(token)
+        return loop?.phase === "stopped" && loop
+      },
+      `${token} stopped`,
+      120_000,
+    )
     // Its decision and its stop each log a line; the stop's is the one read.
-    await waitUntil(() => lines() >= before + 2 && stopGauges(this.harness.server.output(), state.id), "the probe's gauges at its stop in OpenCode's log", 60_000)
+    await waitUntil(
+      () => lines() >= before + 2 && stopGauges(this.harness.server.output(), state.id),
+      "the probe's gauges at its stop in OpenCode's log",
+      60_000,
+    )
     await this.project.waitForIdle(120_000)
-    return { outcome: { token, state, target: 1, cancelled: false }, gauges: stopGauges(this.harness.server.output(), state.id) }
+    return {
+      outcome: { token, state, target: 1, cancelled: false },
+      gauges: stopGauges(this.harness.server.output(), state.id),
+    }
   }
 
   sample(at: number): Sample {
@@ -189,7 +205,9 @@ export class SoakProject {
     const sessions = await Promise.all(
       listed.map(async (s) => {
         const { data } = await client.session.messages({ path: { id: s.id } })
-        const userTexts = (data ?? []).filter((m) => m.info.role === "user").map((m) => m.parts.map((p) => (p.type === "text" ? p.text : "")).join(""))
+        const userTexts = (data ?? [])
+          .filter((m) => m.info.role === "user")
+          .map((m) => m.parts.map((p) => (p.type === "text" ? p.text : "")).join(""))
         return { id: s.id, title: s.title, userTexts }
       }),
     )

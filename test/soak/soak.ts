@@ -16,14 +16,30 @@ export interface SoakOptions {
 /** `npm run soak`: the issue's sizes; faults every 30 s. */
 export const LONG_SOAK: SoakOptions = {
   long: { recreate: 300, continue: 100, sampleEvery: 10 },
-  wide: { loops: 50, iterations: 10, chats: 10, chatEvery: 25, sampleEvery: 50, seed: 16, churn: { faults: 8, everyMs: 30_000, burstMs: 7_000 } },
+  wide: {
+    loops: 50,
+    iterations: 10,
+    chats: 10,
+    chatEvery: 25,
+    sampleEvery: 50,
+    seed: 16,
+    churn: { faults: 8, everyMs: 30_000, burstMs: 7_000 },
+  },
   warmup: 50,
 }
 
 /** `npm run soak -- --short` and the e2e test: about two minutes on two busy cores. */
 export const SHORT_SOAK: SoakOptions = {
   long: { recreate: 30, continue: 10, sampleEvery: 5 },
-  wide: { loops: 8, iterations: 4, chats: 3, chatEvery: 6, sampleEvery: 10, seed: 5, churn: { faults: 4, everyMs: 4_000, burstMs: 7_000 } },
+  wide: {
+    loops: 8,
+    iterations: 4,
+    chats: 3,
+    chatEvery: 6,
+    sampleEvery: 10,
+    seed: 5,
+    churn: { faults: 4, everyMs: 4_000, burstMs: 7_000 },
+  },
   warmup: 10,
 }
 
@@ -70,7 +86,17 @@ export interface SoakReport {
   wide: WideResult
   figures: LoopFigures[]
   /** Every consistency count of both scenarios together. */
-  totals: { prompts: number; resumes: number; lost: string[]; double: string[]; foreign: string[]; unfinished: string[]; orphans: string[]; missingFiles: string[]; deleted: number }
+  totals: {
+    prompts: number
+    resumes: number
+    lost: string[]
+    double: string[]
+    foreign: string[]
+    unfinished: string[]
+    orphans: string[]
+    missingFiles: string[]
+    deleted: number
+  }
   seconds: number
 }
 
@@ -101,14 +127,17 @@ export async function runSoak(options: SoakOptions, log: (line: string) => void)
 }
 
 export function loopFigures(run: LoopRun, warmup: number): LoopFigures {
-  const withStats = run.samples.filter((s): s is Sample & { stats: NonNullable<Sample["stats"]> } => s.stats !== undefined)
+  const withStats = run.samples.filter(
+    (s): s is Sample & { stats: NonNullable<Sample["stats"]> } => s.stats !== undefined,
+  )
   const afterWarmup = withStats.filter((s) => s.at >= Math.min(warmup, run.iterations))
   const series = (value: (s: (typeof withStats)[number]) => number, digits: number): ResourceSeries => {
     const per50: ResourceSeries["per50"] = []
     for (let from = 1; from <= run.iterations; from += 50) {
       const to = Math.min(from + 49, run.iterations)
       const inRange = withStats.filter((s) => s.at >= from && s.at <= to).map(value)
-      if (inRange.length > 0) per50.push({ from, to, min: round(Math.min(...inRange), digits), max: round(Math.max(...inRange), digits) })
+      if (inRange.length > 0)
+        per50.push({ from, to, min: round(Math.min(...inRange), digits), max: round(Math.max(...inRange), digits) })
     }
     const floors = per50.filter((w) => w.from >= warmup).map((w) => ({ x: (w.from + w.to) / 2, y: w.min }))
     return {
@@ -146,7 +175,10 @@ export function loopFigures(run: LoopRun, warmup: number): LoopFigures {
       journalsMax: Math.max(...run.samples.map((s) => s.journals)),
       journalBytesPerIteration: journalGrowth(run.samples),
     },
-    requestKB: { first: round((run.requestBytes[0]?.bytes ?? 0) / 1024), last: round((run.requestBytes.at(-1)?.bytes ?? 0) / 1024) },
+    requestKB: {
+      first: round((run.requestBytes[0]?.bytes ?? 0) / 1024),
+      last: round((run.requestBytes.at(-1)?.bytes ?? 0) / 1024),
+    },
   }
 }
 
@@ -155,7 +187,8 @@ function journalGrowth(samples: readonly Sample[]): { early: number; late: numbe
   const rates: number[] = []
   for (let i = 1; i < samples.length; i += 1) {
     const [a, b] = [samples[i - 1] as Sample, samples[i] as Sample]
-    if (b.at > a.at && b.journals === a.journals && b.journalBytes >= a.journalBytes) rates.push((b.journalBytes - a.journalBytes) / (b.at - a.at))
+    if (b.at > a.at && b.journals === a.journals && b.journalBytes >= a.journalBytes)
+      rates.push((b.journalBytes - a.journalBytes) / (b.at - a.at))
   }
   return { early: Math.round(rates[0] ?? Number.NaN), late: Math.round(rates.at(-1) ?? Number.NaN) }
 }

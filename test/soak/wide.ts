@@ -66,11 +66,24 @@ export async function wideScenario(options: WideOptions, log: (line: string) => 
       log(describeSample(`wide, ${prompts} prompts`, samples.at(-1) as Sample))
     })
 
-    await Promise.all(tokens.map((token, i) => soak.project.command(loopSessions[i] as string, "ralph", `--strategy ${STRATEGIES[i % STRATEGIES.length]} ${loopTask(token)}`)))
+    await Promise.all(
+      tokens.map((token, i) =>
+        soak.project.command(
+          loopSessions[i] as string,
+          "ralph",
+          `--strategy ${STRATEGIES[i % STRATEGIES.length]} ${loopTask(token)}`,
+        ),
+      ),
+    )
     log(`wide: ${options.loops} loops started in ${Math.round((Date.now() - started) / 1000)} s`)
     const churn = new Churn(soak, { ...options.churn, random: random(options.seed) }, log)
     const chatters = chatTokens.map((token, i) =>
-      chatter(soak, token, chatSessions[i] as string, { every: options.chatEvery, prompts: () => prompts, over: () => loopsOver, faults: churn.faults }),
+      chatter(soak, token, chatSessions[i] as string, {
+        every: options.chatEvery,
+        prompts: () => prompts,
+        over: () => loopsOver,
+        faults: churn.faults,
+      }),
     )
     await churn.run()
     churnOver = true
@@ -83,7 +96,12 @@ export async function wideScenario(options: WideOptions, log: (line: string) => 
     log(describeSample("wide ended", samples.at(-1) as Sample))
 
     const probe = await soak.probe()
-    const outcomes: LoopOutcome[] = tokens.map((token) => ({ token, state: soak.loop(token)!, target: options.iterations, cancelled: churn.cancelled.has(token) }))
+    const outcomes: LoopOutcome[] = tokens.map((token) => ({
+      token,
+      state: soak.loop(token)!,
+      target: options.iterations,
+      cancelled: churn.cancelled.has(token),
+    }))
     outcomes.push(probe.outcome)
     return {
       loops: options.loops,
@@ -120,7 +138,9 @@ async function chatter(
     const since = Date.now()
     await waitUntil(
       async () => {
-        const answer = await soak.project.client.session.promptAsync({ path: { id: sessionID }, body: { parts: [{ type: "text", text: chatText(token, k) }] } }).catch(() => undefined)
+        const answer = await soak.project.client.session
+          .promptAsync({ path: { id: sessionID }, body: { parts: [{ type: "text", text: chatText(token, k) }] } })
+          .catch(() => undefined)
         return answer !== undefined && answer.error === undefined
       },
       `${token} message ${k} sent`,
@@ -129,7 +149,9 @@ async function chatter(
     sent += 1
     const killedSince = () => pace.faults.some((f) => f.kind === "kill" && f.endedAt >= since)
     await waitUntil(
-      () => killedSince() || soak.records.some((r) => r.info.of === "chat" && r.info.token === token && r.info.message === k),
+      () =>
+        killedSince() ||
+        soak.records.some((r) => r.info.of === "chat" && r.info.token === token && r.info.message === k),
       `${token} message ${k} at the model`,
       180_000,
     )

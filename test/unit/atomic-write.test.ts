@@ -1,6 +1,15 @@
 // Atomic writes keep the replaced file's permission bits, and a user's file reached through a
 // symlink is edited where the link leads (the link stays a link).
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { editFileAtomic, writeFileAtomic } from "../../src/files/atomic.js"

@@ -10,7 +10,8 @@ import { snapshotWorkTree } from "../../src/changes/work-tree.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim()
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim()
 
 function repo(): string {
   const dir = tmp("auto-commit-")
@@ -49,8 +50,14 @@ describe("autoCommit: commitStory", () => {
     writeFileSync(join(project, "kept.txt"), "the story's edit\n")
     writeFileSync(join(project, "new.txt"), "the story's new file\n")
     unlinkSync(join(project, "gone.txt"))
-    expect(await commitStory(project, ["kept.txt", "new.txt", "gone.txt"], "story S-1: below")).toMatchObject({ files: 3 })
-    expect(git(dir, "show", "--name-status", "--format=", "HEAD").split("\n").sort()).toEqual(["A\tpkg/new.txt", "D\tpkg/gone.txt", "M\tpkg/kept.txt"])
+    expect(await commitStory(project, ["kept.txt", "new.txt", "gone.txt"], "story S-1: below")).toMatchObject({
+      files: 3,
+    })
+    expect(git(dir, "show", "--name-status", "--format=", "HEAD").split("\n").sort()).toEqual([
+      "A\tpkg/new.txt",
+      "D\tpkg/gone.txt",
+      "M\tpkg/kept.txt",
+    ])
     expect(git(dir, "status", "--porcelain")).toBe("M  theirs.txt")
   })
 
@@ -67,14 +74,20 @@ describe("autoCommit: commitStory", () => {
     unlinkSync(join(dir, "b.txt"))
     expect(await commitStory(dir, ["a.txt", "moved a.txt", "b.txt"], "story S-1: b gone")).toMatchObject({ files: 1 })
     expect(git(dir, "show", "--name-status", "--format=", "HEAD")).toBe("D\tb.txt")
-    expect(git(dir, "ls-files", "--stage").split("\n").map((line) => line.split("\t")[1])).toEqual(["moved a.txt"])
+    expect(
+      git(dir, "ls-files", "--stage")
+        .split("\n")
+        .map((line) => line.split("\t")[1]),
+    ).toEqual(["moved a.txt"])
   })
 
   it("refuses on a detached HEAD, with a conflict in the index, or with no files, and commits nothing", async () => {
     const detached = repo()
     git(detached, "checkout", "-q", "--detach")
     writeFileSync(join(detached, "story.txt"), "work\n")
-    expect(await commitStory(detached, ["story.txt"], "story S-1: first")).toEqual({ skipped: "HEAD is detached (or this is not a git repository)" })
+    expect(await commitStory(detached, ["story.txt"], "story S-1: first")).toEqual({
+      skipped: "HEAD is detached (or this is not a git repository)",
+    })
     expect(git(detached, "log", "--format=%s")).toBe("start")
 
     const conflicted = repo()
@@ -86,7 +99,9 @@ describe("autoCommit: commitStory", () => {
     git(conflicted, "commit", "-q", "-am", "ours")
     expect(() => git(conflicted, "merge", "-q", "other")).toThrow()
     writeFileSync(join(conflicted, "story.txt"), "work\n")
-    expect(await commitStory(conflicted, ["story.txt"], "story S-1: first")).toEqual({ skipped: "the index holds a conflict (unmerged files)" })
+    expect(await commitStory(conflicted, ["story.txt"], "story S-1: first")).toEqual({
+      skipped: "the index holds a conflict (unmerged files)",
+    })
     expect(git(conflicted, "log", "-1", "--format=%s")).toBe("ours")
 
     expect(await commitStory(repo(), [], "story S-1: first")).toEqual({ skipped: "the story changed no files" })
@@ -135,7 +150,12 @@ describe("autoCommit: commitLoopWork (the loop's files against its start)", () =
     for (let i = 0; i < 2_100; i += 1) writeFileSync(join(dir, "user", `f${i}.txt`), `the user's ${i}\n`)
     const start = await snapshotWorkTree(dir)
     writeFileSync(join(dir, "s1.txt"), "the story's\n")
-    const made = await commitLoopWork(dir, { startHead: start?.head, startTree: start?.tree }, ignore, "story S-1: first")
+    const made = await commitLoopWork(
+      dir,
+      { startHead: start?.head, startTree: start?.tree },
+      ignore,
+      "story S-1: first",
+    )
     expect(made).toMatchObject({ files: 1 })
     expect(git(dir, "show", "--name-only", "--format=", "HEAD")).toBe("s1.txt")
     expect(git(dir, "status", "--porcelain", "--untracked-files=all").split("\n")).toHaveLength(2_100)
@@ -156,7 +176,12 @@ describe("autoCommit: commitLoopWork (the loop's files against its start)", () =
   it("commits nothing when the work tree at the loop's start is unknown (git failed then), or was never recorded", async () => {
     const dir = repo()
     writeFileSync(join(dir, "s1.txt"), "story 1\n")
-    const unknown = await commitLoopWork(dir, { startUnknown: "git status: it did not finish in time" }, ignore, "story 1")
+    const unknown = await commitLoopWork(
+      dir,
+      { startUnknown: "git status: it did not finish in time" },
+      ignore,
+      "story 1",
+    )
     expect(unknown).toEqual({ skipped: expect.stringContaining("could not be read") })
     expect(await commitLoopWork(dir, {}, ignore, "story 1")).toEqual({ skipped: expect.stringContaining("no record") })
     expect(git(dir, "log", "--format=%s")).toBe("start")

@@ -13,15 +13,32 @@ describe("circuit breaker", () => {
   })
 
   it("the same checks failing the same way sameErrorThreshold times open it, even while the work tree changes; they do not stand for progress", () => {
-    const failing = Array.from({ length: 5 }, () => ({ progress: true, failure: "checks failing: tests: FAIL a.test.ts:# expected 1" }))
+    const failing = Array.from({ length: 5 }, () => ({
+      progress: true,
+      failure: "checks failing: tests: FAIL a.test.ts:# expected 1",
+    }))
     expect(run(failing.slice(0, 4)).state).toBe("CLOSED")
-    expect(run(failing)).toMatchObject({ state: "OPEN", reason: "5 iterations in a row ended in the same error: checks failing: tests: FAIL a.test.ts:# expected 1" })
-    expect(run([{ progress: false, failure: "F" }, { progress: false, failure: "F" }, { progress: false, failure: "F" }]).reason).toBe("3 iterations in a row without progress")
-    expect(run([...failing.slice(0, 4), { progress: true, failure: "another" }, ...failing.slice(0, 3)]).state).toBe("CLOSED")
+    expect(run(failing)).toMatchObject({
+      state: "OPEN",
+      reason: "5 iterations in a row ended in the same error: checks failing: tests: FAIL a.test.ts:# expected 1",
+    })
+    expect(
+      run([
+        { progress: false, failure: "F" },
+        { progress: false, failure: "F" },
+        { progress: false, failure: "F" },
+      ]).reason,
+    ).toBe("3 iterations in a row without progress")
+    expect(run([...failing.slice(0, 4), { progress: true, failure: "another" }, ...failing.slice(0, 3)]).state).toBe(
+      "CLOSED",
+    )
   })
 
   it("progress resets the no-progress count", () => {
-    expect(run([{ progress: false }, { progress: false }, { progress: true }, { progress: false }, { progress: false }]).state).toBe("CLOSED")
+    expect(
+      run([{ progress: false }, { progress: false }, { progress: true }, { progress: false }, { progress: false }])
+        .state,
+    ).toBe("CLOSED")
   })
 
   it("CLOSED → OPEN after sameErrorThreshold iterations ending in the same error", () => {
@@ -32,7 +49,11 @@ describe("circuit breaker", () => {
   })
 
   it("a different error restarts the same-error count; error turns do not count as no progress", () => {
-    const mixed = [...Array(4).fill({ progress: false, error: "E1" }), { progress: false, error: "E2" }, ...Array(3).fill({ progress: false, error: "E2" })]
+    const mixed = [
+      ...Array(4).fill({ progress: false, error: "E1" }),
+      { progress: false, error: "E2" },
+      ...Array(3).fill({ progress: false, error: "E2" }),
+    ]
     const b = run(mixed)
     expect(b).toMatchObject({ state: "CLOSED", sameError: 4, noProgress: 0 })
   })
@@ -48,7 +69,11 @@ describe("circuit breaker", () => {
 
   it("HALF_OPEN → CLOSED on progress, → OPEN on no progress or an error", () => {
     const half: Breaker = { ...closedBreaker(), state: "HALF_OPEN", noProgress: 3 }
-    expect(recordIteration(half, { progress: true }, limits, 10)).toMatchObject({ state: "CLOSED", noProgress: 0, sameError: 0 })
+    expect(recordIteration(half, { progress: true }, limits, 10)).toMatchObject({
+      state: "CLOSED",
+      noProgress: 0,
+      sameError: 0,
+    })
     expect(recordIteration(half, { progress: false }, limits, 10)).toMatchObject({ state: "OPEN", openedAt: 10 })
     expect(recordIteration(half, { progress: true, error: "E" }, limits, 10)).toMatchObject({ state: "OPEN" })
   })

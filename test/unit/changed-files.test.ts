@@ -15,14 +15,20 @@ describe("files changed since the loop began", () => {
   })
 
   it("counts a file that was clean at the start, and one deleted since", () => {
-    expect(changedSinceStart(start, [], { ...start, "src/a.ts": "h-a", "src/b.ts": DELETED })).toEqual(["src/a.ts", "src/b.ts"])
+    expect(changedSinceStart(start, [], { ...start, "src/a.ts": "h-a", "src/b.ts": DELETED })).toEqual([
+      "src/a.ts",
+      "src/b.ts",
+    ])
   })
 
   it("counts what was committed since the start commit, even the user's change the loop committed unchanged", () => {
-    expect(changedSinceStart(start, ["notes.txt", "src/c.ts"], { "config.json": "h-config", "gone.txt": DELETED, "notes.txt": "h-notes" })).toEqual([
-      "notes.txt",
-      "src/c.ts",
-    ])
+    expect(
+      changedSinceStart(start, ["notes.txt", "src/c.ts"], {
+        "config.json": "h-config",
+        "gone.txt": DELETED,
+        "notes.txt": "h-notes",
+      }),
+    ).toEqual(["notes.txt", "src/c.ts"])
   })
 
   it("without a snapshot (a loop saved by an older version) counts every changed file", () => {

@@ -5,14 +5,20 @@ import { execFileSync } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { listCheckpoints, loopsWithCheckpoints, makeCheckpoint, saveBeforeRollback } from "../../src/checkpoints/checkpoint-git.js"
+import {
+  listCheckpoints,
+  loopsWithCheckpoints,
+  makeCheckpoint,
+  saveBeforeRollback,
+} from "../../src/checkpoints/checkpoint-git.js"
 import { CheckpointListError } from "../../src/checkpoints/checkpoints.js"
 import { fakeGit } from "./fake-git.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()
 const withGit = fakeGit()
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
 
 const FOR_EACH_REF_FAILS = `*" for-each-ref "*) echo "fatal: cannot read the refs" >&2; exit 128 ;;`
 
@@ -34,7 +40,9 @@ describe("a checkpoint listing git fails", () => {
     withGit(bin, FOR_EACH_REF_FAILS)
 
     await expect(listCheckpoints(dir, "ses_a")).rejects.toThrow(CheckpointListError)
-    await expect(loopsWithCheckpoints(dir)).rejects.toThrow(/the checkpoints could not be listed \(git for-each-ref: fatal: cannot read the refs\)/)
+    await expect(loopsWithCheckpoints(dir)).rejects.toThrow(
+      /the checkpoints could not be listed \(git for-each-ref: fatal: cannot read the refs\)/,
+    )
     await expect(saveBeforeRollback(dir, "ses_a")).rejects.toThrow(CheckpointListError)
     expect(git(dir, "rev-parse", "refs/ralph/ses_a/0").trim()).toBe(start?.commit)
   })

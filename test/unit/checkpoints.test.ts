@@ -1,8 +1,22 @@
 // Which checkpoint /ralph-rollback restores, the numbers checkpoints get, and what a rollback says.
 import { describe, expect, it } from "vitest"
-import { checkpointNumber, checkpointsLine, iterationOf, checkpointSubject, rollbackSummary, rollbackTarget, type Checkpoint } from "../../src/checkpoints/checkpoints.js"
+import {
+  checkpointNumber,
+  checkpointsLine,
+  iterationOf,
+  checkpointSubject,
+  rollbackSummary,
+  rollbackTarget,
+  type Checkpoint,
+} from "../../src/checkpoints/checkpoints.js"
 
-const cp = (number: number, iteration: number | undefined = number): Checkpoint => ({ ref: `refs/ralph/ses_a/${number}`, number, iteration, commit: `c${number}`, at: 0 })
+const cp = (number: number, iteration: number | undefined = number): Checkpoint => ({
+  ref: `refs/ralph/ses_a/${number}`,
+  number,
+  iteration,
+  commit: `c${number}`,
+  at: 0,
+})
 /** A rollback's save of the work tree: it holds no iteration. */
 const save = (number: number): Checkpoint => ({ ...cp(number), iteration: undefined })
 const four = [cp(0), cp(1), cp(2), cp(3)]
@@ -16,9 +30,18 @@ describe("the checkpoint a rollback restores", () => {
 
   it("says what is wrong: no checkpoints, no such number, not a number, nothing before the only one", () => {
     expect(rollbackTarget([], "")).toMatchObject({ ok: false, message: expect.stringContaining("no checkpoints") })
-    expect(rollbackTarget(four, "7")).toEqual({ ok: false, message: "There is no checkpoint 7; this loop has 0, 1, 2, 3." })
-    expect(rollbackTarget(four, "two")).toMatchObject({ ok: false, message: expect.stringContaining("Usage: /ralph-rollback [N | --to-start]") })
-    expect(rollbackTarget([cp(0)], "")).toEqual({ ok: false, message: "There is only checkpoint 0: nothing before it to go back to." })
+    expect(rollbackTarget(four, "7")).toEqual({
+      ok: false,
+      message: "There is no checkpoint 7; this loop has 0, 1, 2, 3.",
+    })
+    expect(rollbackTarget(four, "two")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("Usage: /ralph-rollback [N | --to-start]"),
+    })
+    expect(rollbackTarget([cp(0)], "")).toEqual({
+      ok: false,
+      message: "There is only checkpoint 0: nothing before it to go back to.",
+    })
   })
 })
 
@@ -39,12 +62,18 @@ describe("checkpoint numbers", () => {
 
 describe("what a rollback says", () => {
   it("files restored, added back, removed, and how to undo it", () => {
-    const text = rollbackSummary(1, 4, [{ status: "M", path: "work.txt" }, { status: "A", path: "old.txt" }, { status: "D", path: "extra.txt" }])
+    const text = rollbackSummary(1, 4, [
+      { status: "M", path: "work.txt" },
+      { status: "A", path: "old.txt" },
+      { status: "D", path: "extra.txt" },
+    ])
     expect(text).toBe(
       "The work tree is back at checkpoint 1.\nRestored (1): work.txt\nAdded back (1): old.txt\nRemoved (1): extra.txt\nWhat it was before is checkpoint 4: /ralph-rollback 4 undoes this. The loop is paused; /ralph-resume goes on.",
     )
     expect(rollbackSummary(2, 5, [])).toContain("already was as checkpoint 2")
-    expect(checkpointsLine("ses_a", four)).toBe("Checkpoints: 4 (0, 1, 2, 3) on refs/ralph/ses_a/ — /ralph-rollback [N | --to-start] puts the work tree back")
+    expect(checkpointsLine("ses_a", four)).toBe(
+      "Checkpoints: 4 (0, 1, 2, 3) on refs/ralph/ses_a/ — /ralph-rollback [N | --to-start] puts the work tree back",
+    )
     expect(checkpointsLine("ses_a", [])).toBe("")
   })
 })

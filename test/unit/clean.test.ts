@@ -3,7 +3,16 @@
 // (by --days, their files kept in merged/<NAME>/ first, never one git cannot tell about), merged
 // archives and their checkpoint refs, and what it says when something could not be removed.
 import { execFileSync, spawnSync } from "node:child_process"
-import { existsSync, lutimesSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs"
+import {
+  existsSync,
+  lutimesSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { createWorktree } from "../../src/worktrees/worktree-git.js"
@@ -37,7 +46,8 @@ async function runClean(project: string, extra: string[] = []): Promise<{ code: 
   return { code: code || worktreesCode, lines }
 }
 
-const ended = (overrides: Partial<Loop>, settings: Partial<Loop["settings"]> = {}): Loop => loop({ phase: "stopped", stopReason: "cancelled", ...overrides }, settings)
+const ended = (overrides: Partial<Loop>, settings: Partial<Loop["settings"]> = {}): Loop =>
+  loop({ phase: "stopped", stopReason: "cancelled", ...overrides }, settings)
 
 async function save(directory: string, l: Loop, daysAgo: number): Promise<void> {
   await new LoopStore(directory).save(l, l.phase === "stopped" ? "stopped" : "started", NOW - daysAgo * DAY)
@@ -50,7 +60,18 @@ function sessionFolder(project: string, id: string, root = ".opencode/sessions")
   return dir
 }
 
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).trim()
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd: dir,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  }).trim()
 
 function repo(): string {
   const dir = tempDir("ralph-clean-repo-")
@@ -64,7 +85,14 @@ function repo(): string {
 /** A worktree loop `name` whose loop `id` ended `daysAgo` days ago, with a transcript in its session folder. */
 async function worktreeLoop(main: string, name: string, id: string, daysAgo: number): Promise<string> {
   const { path, base } = await createWorktree(main, name, false)
-  await writeWorktreeState(path, { name, branch: `ralph/${name}`, mainDirectory: main, base, mergeStrategy: "ff-or-branch", createdAt: 0 })
+  await writeWorktreeState(path, {
+    name,
+    branch: `ralph/${name}`,
+    mainDirectory: main,
+    base,
+    mergeStrategy: "ff-or-branch",
+    createdAt: 0,
+  })
   await save(path, ended({ id, sessionID: id }), daysAgo)
   writeFileSync(join(sessionFolder(path, id), "transcript.json"), `{"sessionID":"${id}"}`)
   return path
@@ -106,15 +134,24 @@ describe("ralph-loop clean: only the plugin's own folders, never through a link"
     const result = await runClean(project)
     expect(readFileSync(join(elsewhere, "ses_linked/ralph_summary.md"), "utf8")).toBe("summary of ses_linked")
     expect(readFileSync(join(code, "index.ts"), "utf8")).toBe("export const work = 1\n")
-    expect(result.lines).toContainEqual(expect.stringContaining(`left the session folder ${join(project, "src/ses_src")} alone: it is not inside the plugin's own folders`))
-    expect(result.lines).toContainEqual(expect.stringContaining(`left the session folder ${join(project, ".opencode/sessions/ses_linked")} alone`))
+    expect(result.lines).toContainEqual(
+      expect.stringContaining(
+        `left the session folder ${join(project, "src/ses_src")} alone: it is not inside the plugin's own folders`,
+      ),
+    )
+    expect(result.lines).toContainEqual(
+      expect.stringContaining(`left the session folder ${join(project, ".opencode/sessions/ses_linked")} alone`),
+    )
     expect(result.code).toBe(0)
   })
 
   it("does not remove state files from a loops folder that is a link out of the project", async () => {
     const project = tempDir("ralph-clean-")
     const elsewhere = tempDir("ralph-clean-elsewhere-")
-    writeFileSync(join(elsewhere, "ses_far.json"), stateText(ended({ id: "ses_far", sessionID: "ses_far" }), NOW - 40 * DAY))
+    writeFileSync(
+      join(elsewhere, "ses_far.json"),
+      stateText(ended({ id: "ses_far", sessionID: "ses_far" }), NOW - 40 * DAY),
+    )
     mkdirSync(join(project, ".opencode/ralph-loop"), { recursive: true })
     symlinkSync(elsewhere, join(project, LOOPS))
 
@@ -161,8 +198,14 @@ describe("ralph-loop clean: what it says", () => {
       const { code, lines } = await runClean(project)
       expect(code).toBe(1)
       expect(lines[0]).toMatch(/removed the files of 1 loop that ended more than 30 days ago/)
-      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`could not remove the session folder ${stuck.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: E[A-Z]+`)))
-      expect(lines).toContainEqual("ralph-loop clean: kept the state file of loop ses_ro, so that the next clean tries again")
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          new RegExp(`could not remove the session folder ${stuck.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: E[A-Z]+`),
+        ),
+      )
+      expect(lines).toContainEqual(
+        "ralph-loop clean: kept the state file of loop ses_ro, so that the next clean tries again",
+      )
     } finally {
       undo()
     }
@@ -173,7 +216,9 @@ describe("ralph-loop clean: what it says", () => {
 
   it("a --days that is not a number is a usage error; --days 0 is allowed", () => {
     const cwd = tempDir("ralph-clean-args-")
-    expect(parseArgs(["clean", "--days", ""], cwd)).toEqual({ error: '--days needs a number of days (0 or more), not ""' })
+    expect(parseArgs(["clean", "--days", ""], cwd)).toEqual({
+      error: '--days needs a number of days (0 or more), not ""',
+    })
     expect(parseArgs(["clean", "--days="], cwd)).toEqual({ error: '--days needs a number of days (0 or more), not ""' })
     expect(parseArgs(["clean", "--days", " 3"], cwd)).toHaveProperty("error")
     expect(parseArgs(["clean", "--days", "-1"], cwd)).toHaveProperty("error")
@@ -194,8 +239,12 @@ describe("ralph-loop clean: worktree loops", () => {
 
     const { code, lines } = await runClean(main, ["--force"])
     expect(code).toBe(0)
-    expect(lines).toContain("ralph-loop clean: removed the worktree old-wt and its branch ralph/old-wt; its loop's files are kept in .opencode/ralph-loop/merged/old-wt/")
-    expect(lines).toContain("ralph-loop clean: kept the worktree new-wt: its loop ended less than 30 days ago (--days 0 removes it)")
+    expect(lines).toContain(
+      "ralph-loop clean: removed the worktree old-wt and its branch ralph/old-wt; its loop's files are kept in .opencode/ralph-loop/merged/old-wt/",
+    )
+    expect(lines).toContain(
+      "ralph-loop clean: kept the worktree new-wt: its loop ended less than 30 days ago (--days 0 removes it)",
+    )
     expect(existsSync(old)).toBe(false)
     expect(existsSync(recent)).toBe(true)
     const archive = join(main, ".opencode/ralph-loop/merged/old-wt/.opencode")
@@ -207,7 +256,15 @@ describe("ralph-loop clean: worktree loops", () => {
     const main = repo()
     const launched = async (name: string, pid: number) => {
       const { path, base } = await createWorktree(main, name, false)
-      await writeWorktreeState(path, { name, branch: `ralph/${name}`, mainDirectory: main, base, mergeStrategy: "ff-or-branch", createdAt: 0, launch: { pid, boot: "an earlier instance" } })
+      await writeWorktreeState(path, {
+        name,
+        branch: `ralph/${name}`,
+        mainDirectory: main,
+        base,
+        mergeStrategy: "ff-or-branch",
+        createdAt: 0,
+        launch: { pid, boot: "an earlier instance" },
+      })
       const twoDaysAgo = new Date(NOW - 2 * DAY)
       utimesSync(join(path, ".opencode/ralph-loop/worktree.json"), twoDaysAgo, twoDaysAgo)
       return path
@@ -219,7 +276,9 @@ describe("ralph-loop clean: worktree loops", () => {
 
     const { code, lines } = await runClean(main, ["--days", "1"])
     expect(code).toBe(0)
-    expect(lines.filter((line) => line.includes("worktree"))).toEqual(["ralph-loop clean: removed the worktree cut-wt and its branch ralph/cut-wt; its loop's files are kept in .opencode/ralph-loop/merged/cut-wt/"])
+    expect(lines.filter((line) => line.includes("worktree"))).toEqual([
+      "ralph-loop clean: removed the worktree cut-wt and its branch ralph/cut-wt; its loop's files are kept in .opencode/ralph-loop/merged/cut-wt/",
+    ])
     expect(existsSync(cut)).toBe(false)
     expect(existsSync(starting)).toBe(true)
   })
@@ -229,7 +288,9 @@ describe("ralph-loop clean: worktree loops", () => {
     const path = await worktreeLoop(main, "just-wt", "ses_just", 1 / DAY) // a millisecond ago
 
     const first = await runClean(main, ["--days", "0", "--force"])
-    expect(first.lines).toContain("ralph-loop clean: kept the worktree just-wt: its loop ended moments ago and OpenCode is still writing its report there")
+    expect(first.lines).toContain(
+      "ralph-loop clean: kept the worktree just-wt: its loop ended moments ago and OpenCode is still writing its report there",
+    )
     expect(existsSync(path)).toBe(true)
 
     // Its instance wrote the report (last of its end files).
@@ -237,9 +298,13 @@ describe("ralph-loop clean: worktree loops", () => {
     mkdirSync(dirname(report), { recursive: true })
     writeFileSync(report, "<html></html>\n")
     const second = await runClean(main, ["--days", "0", "--force"])
-    expect(second.lines).toContain("ralph-loop clean: removed the worktree just-wt and its branch ralph/just-wt; its loop's files are kept in .opencode/ralph-loop/merged/just-wt/")
+    expect(second.lines).toContain(
+      "ralph-loop clean: removed the worktree just-wt and its branch ralph/just-wt; its loop's files are kept in .opencode/ralph-loop/merged/just-wt/",
+    )
     expect(existsSync(path)).toBe(false)
-    expect(existsSync(join(main, ".opencode/ralph-loop/merged/just-wt/.opencode/sessions/ses_just/ralph_report.html"))).toBe(true)
+    expect(
+      existsSync(join(main, ".opencode/ralph-loop/merged/just-wt/.opencode/sessions/ses_just/ralph_report.html")),
+    ).toBe(true)
   })
 
   it("keeps a worktree whose git status fails (a corrupt index), also with --force", async () => {
@@ -249,13 +314,20 @@ describe("ralph-loop clean: worktree loops", () => {
     writeFileSync(git(path, "rev-parse", "--path-format=absolute", "--git-path", "index"), "this is not an index")
 
     const { lines } = await runClean(main, ["--force"])
-    expect(lines).toContainEqual(expect.stringMatching(/^ralph-loop clean: kept the worktree broken-wt: git could not tell whether it holds work \(git status: /))
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^ralph-loop clean: kept the worktree broken-wt: git could not tell whether it holds work \(git status: /,
+      ),
+    )
     expect(readFileSync(join(path, "a.txt"), "utf8")).toBe("uncommitted work\n")
   })
 
   it("removes merged/<NAME>/ archives and the checkpoint refs of their loops once they ended more than --days ago", async () => {
     const main = repo()
-    for (const [name, id, daysAgo] of [["old-wt", "ses_wold", 40], ["new-wt", "ses_wnew", 2]] as const) {
+    for (const [name, id, daysAgo] of [
+      ["old-wt", "ses_wold", 40],
+      ["new-wt", "ses_wnew", 2],
+    ] as const) {
       const archive = join(main, ".opencode/ralph-loop/merged", name)
       mkdirSync(archive, { recursive: true })
       await save(archive, ended({ id, sessionID: id }), daysAgo)
@@ -266,8 +338,12 @@ describe("ralph-loop clean: worktree loops", () => {
 
     const { code, lines } = await runClean(main)
     expect(code).toBe(0)
-    expect(lines[0]).toMatch(/removed the files of 0 loops that ended more than 30 days ago and of 1 worktree loop kept in \.opencode\/ralph-loop\/merged\//)
+    expect(lines[0]).toMatch(
+      /removed the files of 0 loops that ended more than 30 days ago and of 1 worktree loop kept in \.opencode\/ralph-loop\/merged\//,
+    )
     expect(readdirSync(join(main, ".opencode/ralph-loop/merged"))).toEqual(["new-wt"])
-    expect(git(main, "for-each-ref", "--format=%(refname)", "refs/ralph/")).toBe("refs/ralph/ses_wnew/0\nrefs/ralph/ses_wnew/1")
+    expect(git(main, "for-each-ref", "--format=%(refname)", "refs/ralph/")).toBe(
+      "refs/ralph/ses_wnew/0\nrefs/ralph/ses_wnew/1",
+    )
   })
 })

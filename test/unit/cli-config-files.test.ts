@@ -31,7 +31,9 @@ function setup(): Setup {
   return { root, project, env, args }
 }
 
-async function run(command: (out: (line: string) => void) => number | Promise<number>): Promise<{ code: number; lines: string[] }> {
+async function run(
+  command: (out: (line: string) => void) => number | Promise<number>,
+): Promise<{ code: number; lines: string[] }> {
   const lines: string[] = []
   const code = await command((line) => lines.push(line))
   return { code, lines }
@@ -42,7 +44,10 @@ describe("uninstall edits a config file where it really is", () => {
     const s = setup()
     mkdirSync(join(s.root, "dotfiles"))
     const target = join(s.root, "dotfiles", "opencode.json")
-    writeFileSync(target, `{ "plugin": ["keep-me", "${SPEC}"], "provider": { "x": { "options": { "apiKey": "secret" } } } }\n`)
+    writeFileSync(
+      target,
+      `{ "plugin": ["keep-me", "${SPEC}"], "provider": { "x": { "options": { "apiKey": "secret" } } } }\n`,
+    )
     chmodSync(target, 0o600)
     const link = join(s.project, "opencode.json")
     symlinkSync(target, link)
@@ -64,13 +69,17 @@ describe("config files the CLI cannot follow", () => {
 
     const checked = await run((out) => doctor(s.args("doctor"), s.env, out))
     expect(checked.code).toBe(1)
-    expect(checked.lines).toContain(`FAIL  ${join(s.project, "opencode.json")}: a folder, not a file (OpenCode cannot read it)`)
-    expect(checked.lines.some((l) => l.includes('— reaches this package'))).toBe(true)
+    expect(checked.lines).toContain(
+      `FAIL  ${join(s.project, "opencode.json")}: a folder, not a file (OpenCode cannot read it)`,
+    )
+    expect(checked.lines.some((l) => l.includes("— reaches this package"))).toBe(true)
     expect(checked.lines.some((l) => l.startsWith("ok    settings valid"))).toBe(true)
 
     const removed = await run((out) => uninstall(s.args("uninstall"), s.env, out))
     expect(removed.code).toBe(1)
-    expect(removed.lines).toContain(`ralph-loop uninstall: ${join(s.project, "opencode.json")} is a folder, not a file; left as it is`)
+    expect(removed.lines).toContain(
+      `ralph-loop uninstall: ${join(s.project, "opencode.json")} is a folder, not a file; left as it is`,
+    )
     expect(parse(readFileSync(join(s.project, ".opencode", "opencode.json"), "utf8"))).toEqual({ plugin: [] })
   })
 
@@ -80,7 +89,9 @@ describe("config files the CLI cannot follow", () => {
 
     const checked = await run((out) => doctor(s.args("doctor"), s.env, out))
     const warning = checked.lines.find((l) => l.includes('"file://host/x"'))
-    expect(warning).toMatch(/^warn {2}plugin entry "file:\/\/host\/x" in .*opencode\.json: cannot tell where it leads \(.+\)$/)
+    expect(warning).toMatch(
+      /^warn {2}plugin entry "file:\/\/host\/x" in .*opencode\.json: cannot tell where it leads \(.+\)$/,
+    )
     expect(checked.lines.some((l) => l.includes(`"${SPEC}" — reaches this package`))).toBe(true)
 
     const removed = await run((out) => uninstall(s.args("uninstall"), s.env, out))
@@ -124,7 +135,9 @@ describe("the TUI half's config files (tui.json[c])", () => {
     const s = setup()
     writeFileSync(join(s.project, "opencode.json"), `{ "plugin": ["${SPEC}"] }\n`)
     const onlyServer = await run((out) => doctor(s.args("doctor"), s.env, out))
-    expect(onlyServer.lines).toContain("warn  the TUI half is not listed in any tui.json: loops work, but the commands cost a model turn and there is no sidebar panel (`ralph-loop install` lists both halves)")
+    expect(onlyServer.lines).toContain(
+      "warn  the TUI half is not listed in any tui.json: loops work, but the commands cost a model turn and there is no sidebar panel (`ralph-loop install` lists both halves)",
+    )
 
     mkdirSync(join(s.root, "dotfiles"))
     const target = join(s.root, "dotfiles", "tui.jsonc")
@@ -141,13 +154,17 @@ describe("the TUI half's config files (tui.json[c])", () => {
     writeFileSync(join(s.project, "opencode.json"), `{ "plugin": [] }\n`)
     const onlyTui = await run((out) => doctor(s.args("doctor"), s.env, out))
     expect(onlyTui.code).toBe(1)
-    expect(onlyTui.lines).toContain("FAIL  ralph-loop is not listed in any OpenCode config file (only its TUI half, in tui.json: the loop itself is the server half): run `ralph-loop install` (or `--global`)")
+    expect(onlyTui.lines).toContain(
+      "FAIL  ralph-loop is not listed in any OpenCode config file (only its TUI half, in tui.json: the loop itself is the server half): run `ralph-loop install` (or `--global`)",
+    )
 
     const removed = await run((out) => uninstall(s.args("uninstall"), s.env, out))
     expect(removed.code, removed.lines.join("\n")).toBe(0)
     expect(removed.lines).toContain(`ralph-loop uninstall: removed "${SPEC}" from ${link}`)
     expect(lstatSync(link).isSymbolicLink()).toBe(true)
-    expect(readFileSync(target, "utf8")).toBe(`{\n  // my TUI\n  "theme": "dark",\n  "plugin": [\n    "other-tui" // stays\n  ]\n}\n`)
+    expect(readFileSync(target, "utf8")).toBe(
+      `{\n  // my TUI\n  "theme": "dark",\n  "plugin": [\n    "other-tui" // stays\n  ]\n}\n`,
+    )
     expect((statSync(target).mode & 0o777).toString(8)).toBe("600")
   })
 })

@@ -79,7 +79,11 @@ describe("which specs are ralph-loop", () => {
     const self = join(root, "self")
     const copy = join(root, "copy")
     const other = join(root, "other")
-    for (const [dir, name, version] of [[self, "ralph-loop", "0.1.0"], [copy, "ralph-loop", "0.0.9"], [other, "something-else", "1.0.0"]] as const) {
+    for (const [dir, name, version] of [
+      [self, "ralph-loop", "0.1.0"],
+      [copy, "ralph-loop", "0.0.9"],
+      [other, "something-else", "1.0.0"],
+    ] as const) {
       mkdirSync(join(dir, "dist"), { recursive: true })
       writeFileSync(join(dir, "dist", "index.js"), "export default {}\n")
       writeFileSync(join(dir, "package.json"), JSON.stringify({ name, version }))
@@ -90,7 +94,10 @@ describe("which specs are ralph-loop", () => {
     expect(reachOf("./copy", root, self)).toEqual({ kind: "copy", dir: copy, version: "0.0.9" })
     expect(reachOf("ralph-loop", root, self)).toEqual({ kind: "npm" })
     expect(reachOf("ralph-loop@0.0.1-alpha.0", root, self)).toEqual({ kind: "npm" })
-    expect(reachOf(`ralph-loop@file:${join(root, "gone")}`, root, self)).toEqual({ kind: "missing", path: join(root, "gone") })
+    expect(reachOf(`ralph-loop@file:${join(root, "gone")}`, root, self)).toEqual({
+      kind: "missing",
+      path: join(root, "gone"),
+    })
     expect(reachOf(other, root, self)).toBeUndefined()
     expect(reachOf("some-plugin@1.0.0", root, self)).toBeUndefined()
   })
@@ -113,7 +120,25 @@ describe("ralph-loop clean", () => {
       writeFileSync(join(sessions, id, "ralph_summary.md"), "summary")
     }
     const lines: string[] = []
-    expect(await clean({ command: "clean", operands: [], global: false, project, days: 30, help: false, loop: undefined, json: false, watch: false, force: false }, { XDG_CONFIG_HOME: join(project, "no-global") }, (l) => lines.push(l), now)).toBe(0)
+    expect(
+      await clean(
+        {
+          command: "clean",
+          operands: [],
+          global: false,
+          project,
+          days: 30,
+          help: false,
+          loop: undefined,
+          json: false,
+          watch: false,
+          force: false,
+        },
+        { XDG_CONFIG_HOME: join(project, "no-global") },
+        (l) => lines.push(l),
+        now,
+      ),
+    ).toBe(0)
     expect(readdirSync(join(store.dir, "loops")).sort()).toEqual(["ses_active.json", "ses_new.json"])
     expect(readdirSync(sessions).sort()).toEqual(["ses_active", "ses_new"])
     expect(lines[0]).toMatch(/removed the files of 1 loop that ended more than 30 days ago/)

@@ -10,16 +10,25 @@ import { snapshotOf } from "../../src/checks/diagnostics.js"
 const todo = (content: string, status: string): Todo => ({ id: content, content, status, priority: "high" })
 
 describe("todo-continuation rule", () => {
-  const open2 = [todo("write the parser", "pending"), todo("document the flags", "in_progress"), todo("set up", "completed")]
+  const open2 = [
+    todo("write the parser", "pending"),
+    todo("document the flags", "in_progress"),
+    todo("set up", "completed"),
+  ]
 
   it("continues a session with open todos, counting the continuation", () => {
     const step = nextTodoStep(freshStreak(), open2, 3)
     expect(step).toMatchObject({ type: "continue", n: 1, next: { streak: 1, completedAtLast: 1 } })
-    if (step.type === "continue") expect(step.open.map((t) => t.content)).toEqual(["write the parser", "document the flags"])
+    if (step.type === "continue")
+      expect(step.open.map((t) => t.content)).toEqual(["write the parser", "document the flags"])
   })
 
   it("does nothing without open todos (completed and cancelled are not open), and the count starts over", () => {
-    const step = nextTodoStep({ streak: 2, completedAtLast: 1, limitShown: false }, [todo("a", "completed"), todo("b", "cancelled")], 3)
+    const step = nextTodoStep(
+      { streak: 2, completedAtLast: 1, limitShown: false },
+      [todo("a", "completed"), todo("b", "cancelled")],
+      3,
+    )
     expect(step).toEqual({ type: "none", reason: "no open todos", next: freshStreak() })
     expect(nextTodoStep(freshStreak(), [], 3).type).toBe("none")
   })
@@ -39,7 +48,11 @@ describe("todo-continuation rule", () => {
     const atLimit: TodoStreak = { streak: 3, completedAtLast: 1, limitShown: false }
     expect(nextTodoStep(atLimit, open2, 3).type).toBe("limit")
     const progressed = [...open2, todo("tests", "completed")]
-    expect(nextTodoStep(atLimit, progressed, 3)).toMatchObject({ type: "continue", n: 1, next: { streak: 1, completedAtLast: 2 } })
+    expect(nextTodoStep(atLimit, progressed, 3)).toMatchObject({
+      type: "continue",
+      n: 1,
+      next: { streak: 1, completedAtLast: 2 },
+    })
   })
 })
 
@@ -103,7 +116,9 @@ describe("continuation texts", () => {
   const open = [todo("write the parser", "pending"), todo("document the flags", "in_progress")]
   it("the countdown toast as the contract words it", () => {
     expect(countdownNotice(open, 3, 1, 3).title).toBe("Ralph · continuing in 3 s — 2 open todos · type or Esc to stop")
-    expect(countdownNotice(open.slice(0, 1), 1.5, 1, 3).title).toBe("Ralph · continuing in 1.5 s — 1 open todo · type or Esc to stop")
+    expect(countdownNotice(open.slice(0, 1), 1.5, 1, 3).title).toBe(
+      "Ralph · continuing in 1.5 s — 1 open todo · type or Esc to stop",
+    )
   })
 
   it("the plugin's own prompts are known as its own", () => {

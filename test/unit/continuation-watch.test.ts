@@ -44,7 +44,11 @@ describe("ContinuationWatch", () => {
     watch.autoStepped("ses_a", { count: 1, errors: [3], ended: true })
     watch.cancel("ses_a")
     watch.onUserMessage("ses_a")
-    expect(watch.get("ses_a")).toMatchObject({ cancelled: false, todo: { streak: 0, limitShown: false }, auto: { count: 0, errors: [], ended: false } })
+    expect(watch.get("ses_a")).toMatchObject({
+      cancelled: false,
+      todo: { streak: 0, limitShown: false },
+      auto: { count: 0, errors: [], ended: false },
+    })
   })
 
   it("looks at each reply once", () => {

@@ -3,7 +3,17 @@
 // OpenCode stopped is not acted on again; what is not a request is refused or left alone, and a
 // client whose plugin does not answer withdraws its request.
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, watch, writeFileSync, type FSWatcher } from "node:fs"
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  watch,
+  writeFileSync,
+  type FSWatcher,
+} from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { ControlChannel, type ControlAct, type WatchFolder } from "../../src/control/channel.js"
@@ -19,7 +29,14 @@ afterEach(() => {
 })
 
 /** A channel whose acts are recorded; `answer` says what each returns. */
-function channel(dir: string, answer: (r: ControlRequest) => { ok: boolean; title: string; message: string } = (r) => ({ ok: true, title: `did ${r.verb}`, message: r.text ?? "" })) {
+function channel(
+  dir: string,
+  answer: (r: ControlRequest) => { ok: boolean; title: string; message: string } = (r) => ({
+    ok: true,
+    title: `did ${r.verb}`,
+    message: r.text ?? "",
+  }),
+) {
   const acted: ControlRequest[] = []
   const logged: string[] = []
   const act: ControlAct = async (r) => {
@@ -36,7 +53,8 @@ function writeRequest(dir: string, id: string, body: Record<string, unknown>, su
   writeFileSync(join(controlFolder(dir), `${id}.${suffix}.json`), JSON.stringify({ id, ...body }))
 }
 
-const result = (dir: string, id: string) => JSON.parse(readFileSync(join(controlFolder(dir), `${id}.result.json`), "utf8"))
+const result = (dir: string, id: string) =>
+  JSON.parse(readFileSync(join(controlFolder(dir), `${id}.result.json`), "utf8"))
 
 /** Resolves once `n` results are in the folder, and the channel has finished what it saw. */
 async function results(dir: string, c: ControlChannel, n: number): Promise<string[]> {
@@ -69,7 +87,14 @@ function recordingWatch(real: boolean): { watchFolder: WatchFolder; watched: str
   const watchFolder: WatchFolder = (folder, listener) => {
     watched.push(folder)
     listeners.push(listener)
-    return real ? watch(folder, listener) : ({ close() {}, on() { return this } } as unknown as FSWatcher)
+    return real
+      ? watch(folder, listener)
+      : ({
+          close() {},
+          on() {
+            return this
+          },
+        } as unknown as FSWatcher)
   }
   return { watchFolder, watched, listeners }
 }
@@ -88,9 +113,17 @@ describe("the control channel", () => {
 
   it("a refusal comes back as refused, with its reason", async () => {
     const dir = tempDir("ralph-control-")
-    const { c } = channel(dir, () => ({ ok: false, title: "Ralph · no rollback", message: "A turn of the loop is under way." }))
+    const { c } = channel(dir, () => ({
+      ok: false,
+      title: "Ralph · no rollback",
+      message: "A turn of the loop is under way.",
+    }))
     c.start()
-    expect(await sendControl(dir, { verb: "rollback", checkpoint: 1 })).toMatchObject({ status: "refused", title: "Ralph · no rollback", message: "A turn of the loop is under way." })
+    expect(await sendControl(dir, { verb: "rollback", checkpoint: 1 })).toMatchObject({
+      status: "refused",
+      title: "Ralph · no rollback",
+      message: "A turn of the loop is under way.",
+    })
   })
 
   it("requests written before the plugin started are acted on at its start, in their order, each once — also after another restart", async () => {
@@ -129,13 +162,19 @@ describe("the control channel", () => {
     mkdirSync(folder, { recursive: true })
     execFileSync("mkfifo", [join(folder, "1700000000001-00000000.request.json")])
     writeFileSync(join(folder, "1700000000002-00000000.request.json"), "x".repeat(20_000))
-    writeFileSync(join(folder, "1700000000003-00000000.request.json"), JSON.stringify({ id: "1700000000003-00000000", verb: "explode" }))
+    writeFileSync(
+      join(folder, "1700000000003-00000000.request.json"),
+      JSON.stringify({ id: "1700000000003-00000000", verb: "explode" }),
+    )
     writeRequest(dir, "1700000000004-00000000", { verb: "pause" })
     const { c, acted, logged } = channel(dir)
     c.start()
     await results(dir, c, 3)
     expect(acted.map((r) => r.id)).toEqual(["1700000000004-00000000"])
-    expect(result(dir, "1700000000002-00000000")).toMatchObject({ ok: false, message: "the request is larger than 16384 bytes" })
+    expect(result(dir, "1700000000002-00000000")).toMatchObject({
+      ok: false,
+      message: "the request is larger than 16384 bytes",
+    })
     expect(result(dir, "1700000000003-00000000")).toMatchObject({ ok: false, message: expect.stringContaining("verb") })
     expect(logged).toContain("control request 1700000000001-00000000.request.json is not a regular file: left alone")
     expect(existsSync(join(folder, "1700000000001-00000000.request.json"))).toBe(true)
@@ -154,7 +193,13 @@ describe("the control channel", () => {
     const dir = tempDir("ralph-control-")
     mkdirSync(join(dir, STATE_DIR), { recursive: true })
     const { watchFolder, watched, listeners } = recordingWatch(false)
-    const c = new ControlChannel(dir, async () => ({ ok: true, title: "did it", message: "" }), () => {}, Date.now, watchFolder)
+    const c = new ControlChannel(
+      dir,
+      async () => ({ ok: true, title: "did it", message: "" }),
+      () => {},
+      Date.now,
+      watchFolder,
+    )
     channels.push(c)
     c.start()
     await waitFor(() => watched.length > 0)
@@ -174,7 +219,13 @@ describe("the control channel", () => {
     mkdirSync(join(dir, STATE_DIR), { recursive: true })
     const { watchFolder, watched, listeners } = recordingWatch(true)
     const acted: ControlRequest[] = []
-    const c = new ControlChannel(dir, async (r) => (acted.push(r), { ok: true, title: `did ${r.verb}`, message: "" }), () => {}, Date.now, watchFolder)
+    const c = new ControlChannel(
+      dir,
+      async (r) => (acted.push(r), { ok: true, title: `did ${r.verb}`, message: "" }),
+      () => {},
+      Date.now,
+      watchFolder,
+    )
     channels.push(c)
     c.start()
     await waitFor(() => watched.includes(controlFolder(dir)))
@@ -195,7 +246,10 @@ describe("the control channel", () => {
   it("with no plugin to answer, the client withdraws its request and says so", async () => {
     const dir = tempDir("ralph-control-")
     const outcome = await sendControl(dir, { verb: "pause" }, { timeoutMs: 300 })
-    expect(outcome).toMatchObject({ status: "no-answer", message: `No answer: is OpenCode running with the ralph-loop plugin in ${dir}? No running OpenCode holds the project's lease. The request was withdrawn; nothing was done.` })
+    expect(outcome).toMatchObject({
+      status: "no-answer",
+      message: `No answer: is OpenCode running with the ralph-loop plugin in ${dir}? No running OpenCode holds the project's lease. The request was withdrawn; nothing was done.`,
+    })
     expect(readdirSync(controlFolder(dir)).filter((name) => name !== ".tmp")).toEqual([])
     // A plugin that starts later finds nothing to do.
     const { c, acted } = channel(dir)
@@ -211,10 +265,21 @@ describe("the control channel", () => {
     let fire: (() => void) | undefined
     const watchFolder: WatchFolder = (_folder, listener) => {
       fire = listener
-      return { close() {}, on() { return this } } as unknown as FSWatcher
+      return {
+        close() {},
+        on() {
+          return this
+        },
+      } as unknown as FSWatcher
     }
     const acted: ControlRequest[] = []
-    const c = new ControlChannel(dir, async (r) => (acted.push(r), { ok: true, title: "did it", message: "" }), () => {}, Date.now, watchFolder)
+    const c = new ControlChannel(
+      dir,
+      async (r) => (acted.push(r), { ok: true, title: "did it", message: "" }),
+      () => {},
+      Date.now,
+      watchFolder,
+    )
     channels.push(c)
     c.start()
     await waitFor(() => fire !== undefined)

@@ -24,17 +24,49 @@ async function save(directory: string, ...loops: Loop[]): Promise<void> {
 describe("the control verbs' command line", () => {
   it("pause, resume, cancel and rollback take the loop; hint the loop and the text, or the text alone", () => {
     expect(parseArgs(["pause"], "/p")).toMatchObject({ command: "pause", loop: undefined })
-    expect(parseArgs(["resume", "ses_ab", "--project", "x"], "/p")).toMatchObject({ command: "resume", loop: "ses_ab", project: "/p/x" })
-    expect(parseArgs(["rollback", "ses_ab", "--to", "3"], "/p")).toMatchObject({ command: "rollback", loop: "ses_ab", to: 3 })
-    expect(parseArgs(["rollback", "--to=start"], "/p")).toMatchObject({ command: "rollback", loop: undefined, to: "start" })
-    expect(parseArgs(["hint", "use the fast path"], "/p")).toMatchObject({ command: "hint", loop: undefined, operands: ["use the fast path"] })
-    expect(parseArgs(["hint", "ses_ab", "use the fast path"], "/p")).toMatchObject({ command: "hint", loop: "ses_ab", operands: ["ses_ab", "use the fast path"] })
+    expect(parseArgs(["resume", "ses_ab", "--project", "x"], "/p")).toMatchObject({
+      command: "resume",
+      loop: "ses_ab",
+      project: "/p/x",
+    })
+    expect(parseArgs(["rollback", "ses_ab", "--to", "3"], "/p")).toMatchObject({
+      command: "rollback",
+      loop: "ses_ab",
+      to: 3,
+    })
+    expect(parseArgs(["rollback", "--to=start"], "/p")).toMatchObject({
+      command: "rollback",
+      loop: undefined,
+      to: "start",
+    })
+    expect(parseArgs(["hint", "use the fast path"], "/p")).toMatchObject({
+      command: "hint",
+      loop: undefined,
+      operands: ["use the fast path"],
+    })
+    expect(parseArgs(["hint", "ses_ab", "use the fast path"], "/p")).toMatchObject({
+      command: "hint",
+      loop: "ses_ab",
+      operands: ["ses_ab", "use the fast path"],
+    })
   })
 
   it("takes what follows -- as it is: a hint that starts with --, with or without the loop", () => {
-    expect(parseArgs(["hint", "--", "--verbose is broken"], "/p")).toMatchObject({ command: "hint", loop: undefined, operands: ["--verbose is broken"] })
-    expect(parseArgs(["hint", "ses_ab", "--", "--foo"], "/p")).toMatchObject({ command: "hint", loop: "ses_ab", operands: ["ses_ab", "--foo"] })
-    expect(parseArgs(["hint", "--project", "x", "--", "-v"], "/p")).toMatchObject({ command: "hint", project: "/p/x", operands: ["-v"] })
+    expect(parseArgs(["hint", "--", "--verbose is broken"], "/p")).toMatchObject({
+      command: "hint",
+      loop: undefined,
+      operands: ["--verbose is broken"],
+    })
+    expect(parseArgs(["hint", "ses_ab", "--", "--foo"], "/p")).toMatchObject({
+      command: "hint",
+      loop: "ses_ab",
+      operands: ["ses_ab", "--foo"],
+    })
+    expect(parseArgs(["hint", "--project", "x", "--", "-v"], "/p")).toMatchObject({
+      command: "hint",
+      project: "/p/x",
+      operands: ["-v"],
+    })
     // Only the first -- ends the options; a later one is the text.
     expect(parseArgs(["hint", "--", "--"], "/p")).toMatchObject({ command: "hint", operands: ["--"] })
     // Without --, an option-like word is still an unknown option, and options after -- are words.
@@ -44,7 +76,9 @@ describe("the control verbs' command line", () => {
 
   it("refuses what it cannot mean", () => {
     expect(parseArgs(["pause", "ses_a", "ses_b"], "/p")).toEqual({ error: "unexpected argument ses_b" })
-    expect(parseArgs(["rollback", "--to", "-1"], "/p")).toEqual({ error: '--to needs a checkpoint\'s number or "start", not "-1"' })
+    expect(parseArgs(["rollback", "--to", "-1"], "/p")).toEqual({
+      error: '--to needs a checkpoint\'s number or "start", not "-1"',
+    })
     expect(parseArgs(["rollback", "--to"], "/p")).toEqual({ error: '--to needs a checkpoint\'s number or "start"' })
   })
 })
@@ -52,11 +86,27 @@ describe("the control verbs' command line", () => {
 describe("where a control request goes", () => {
   it("the project's one live loop, or the one named by the start of its id; ended loops only for a rollback", async () => {
     const project = tempDir("ralph-control-target-")
-    await save(project, loop({ id: "ses_live1", sessionID: "ses_live1", phase: "running" }), loop({ id: "ses_old", sessionID: "ses_old", phase: "stopped", stopReason: "completed" }))
-    expect(await controlTarget(project, undefined, "pause")).toEqual({ ok: true, target: { directory: project, loop: "ses_live1" } })
-    expect(await controlTarget(project, "ses_l", "cancel")).toEqual({ ok: true, target: { directory: project, loop: "ses_live1" } })
-    expect(await controlTarget(project, "ses_old", "pause")).toEqual({ ok: false, reason: "No live Ralph loop here is ses_old (live: ses_live1)." })
-    expect(await controlTarget(project, "ses_old", "rollback")).toEqual({ ok: true, target: { directory: project, loop: "ses_old" } })
+    await save(
+      project,
+      loop({ id: "ses_live1", sessionID: "ses_live1", phase: "running" }),
+      loop({ id: "ses_old", sessionID: "ses_old", phase: "stopped", stopReason: "completed" }),
+    )
+    expect(await controlTarget(project, undefined, "pause")).toEqual({
+      ok: true,
+      target: { directory: project, loop: "ses_live1" },
+    })
+    expect(await controlTarget(project, "ses_l", "cancel")).toEqual({
+      ok: true,
+      target: { directory: project, loop: "ses_live1" },
+    })
+    expect(await controlTarget(project, "ses_old", "pause")).toEqual({
+      ok: false,
+      reason: "No live Ralph loop here is ses_old (live: ses_live1).",
+    })
+    expect(await controlTarget(project, "ses_old", "rollback")).toEqual({
+      ok: true,
+      target: { directory: project, loop: "ses_old" },
+    })
   })
 
   it("a worktree loop's request goes to its worktree; with two live loops, none is chosen for you", async () => {
@@ -65,8 +115,16 @@ describe("where a control request goes", () => {
     mkdirSync(worktree, { recursive: true })
     await save(project, loop({ id: "ses_main", sessionID: "ses_main", phase: "paused" }))
     await save(worktree, loop({ id: "ses_wt", sessionID: "ses_wt", phase: "waiting" }))
-    expect(await controlTarget(project, "ses_wt", "resume")).toEqual({ ok: true, target: { directory: worktree, loop: "ses_wt", worktree: "fix-wt" } })
-    expect(await controlTarget(project, undefined, "pause")).toMatchObject({ ok: false, reason: expect.stringMatching(/^2 Ralph loops are live in this project; name one: (ses_main, ses_wt|ses_wt, ses_main)\.$/) })
+    expect(await controlTarget(project, "ses_wt", "resume")).toEqual({
+      ok: true,
+      target: { directory: worktree, loop: "ses_wt", worktree: "fix-wt" },
+    })
+    expect(await controlTarget(project, undefined, "pause")).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(
+        /^2 Ralph loops are live in this project; name one: (ses_main, ses_wt|ses_wt, ses_main)\.$/,
+      ),
+    })
   })
 })
 
@@ -76,14 +134,23 @@ describe("a hint's text, checked before it is sent", () => {
     if ("error" in args) throw new Error(args.error)
     const out: string[] = []
     const fail: string[] = []
-    const code = await control(args, "hint", (line) => out.push(line), (line) => fail.push(line))
+    const code = await control(
+      args,
+      "hint",
+      (line) => out.push(line),
+      (line) => fail.push(line),
+    )
     return { code, out, fail }
   }
 
   it("one over the limit: one line naming the limit and the length, exit 2, nothing written", async () => {
     const project = tempDir("ralph-control-hint-")
     const result = await hint(project, "x".repeat(MAX_HINT_CHARS + 1))
-    expect(result).toEqual({ code: 2, out: [], fail: ["ralph-loop: the hint is 4,001 characters long; a hint can be at most 4,000"] })
+    expect(result).toEqual({
+      code: 2,
+      out: [],
+      fail: ["ralph-loop: the hint is 4,001 characters long; a hint can be at most 4,000"],
+    })
     expect(MAX_HINT_CHARS).toBe(4_000)
     expect(readdirSync(project)).toEqual([])
   })
@@ -91,7 +158,14 @@ describe("a hint's text, checked before it is sent", () => {
   it("at the limit, or starting with --, it goes on to find the loop (none here: refused, exit 1)", async () => {
     const project = tempDir("ralph-control-hint-")
     for (const text of ["x".repeat(MAX_HINT_CHARS), "--verbose is broken"])
-      expect(await hint(project, text)).toEqual({ code: 1, out: [], fail: ["ralph-loop hint: There is no live Ralph loop in this project."] })
-    expect(await hint(project, "  ")).toMatchObject({ code: 2, fail: [expect.stringMatching(/^ralph-loop: hint needs the text/)] })
+      expect(await hint(project, text)).toEqual({
+        code: 1,
+        out: [],
+        fail: ["ralph-loop hint: There is no live Ralph loop in this project."],
+      })
+    expect(await hint(project, "  ")).toMatchObject({
+      code: 2,
+      fail: [expect.stringMatching(/^ralph-loop: hint needs the text/)],
+    })
   })
 })

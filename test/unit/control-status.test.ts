@@ -40,11 +40,18 @@ const settings: LoopSettings = { ...defaults, settleMs: 0, notify: { ...defaults
 function plugin() {
   const directory = tempDir("ralph-control-status-")
   const toasts: string[] = []
-  const api = { toast: (_v: string, title: string) => toasts.push(title), log: () => undefined } as unknown as OpencodeApi
+  const api = {
+    toast: (_v: string, title: string) => toasts.push(title),
+    log: () => undefined,
+  } as unknown as OpencodeApi
   const manager = new LoopManager(() => undefined)
   const { loop } = manager.start("ses_live", "count the widgets", settings, NOW)
   manager.addHint(loop, "look in the drawer")
-  const ended: Loop = { ...newLoop("ses_old", "sort the gears", settings, NOW - 60_000), phase: "stopped", stopReason: "completed" }
+  const ended: Loop = {
+    ...newLoop("ses_old", "sort the gears", settings, NOW - 60_000),
+    phase: "stopped",
+    stopReason: "completed",
+  }
   const ctx = {
     directory,
     api,
@@ -74,7 +81,10 @@ async function chatStatus(ctx: RalphContext, sessionID: string): Promise<string>
 describe("the control channel's status", () => {
   it("is a request with the session asked about, and no loop or text needed", () => {
     const id = "1700000000000-0123abcd"
-    expect(parseRequest(id, JSON.stringify({ id, verb: "status", session: "ses_live", from: "the TUI" }))).toEqual({ ok: true, request: { id, verb: "status", session: "ses_live", from: "the TUI" } })
+    expect(parseRequest(id, JSON.stringify({ id, verb: "status", session: "ses_live", from: "the TUI" }))).toEqual({
+      ok: true,
+      request: { id, verb: "status", session: "ses_live", from: "the TUI" },
+    })
     expect(parseRequest(id, JSON.stringify({ id, verb: "status", session: "" })).ok).toBe(false)
   })
 
@@ -128,7 +138,10 @@ describe("the TUI's /ralph-status asks the server plugin", () => {
   it("says why it has no answer when no plugin takes the request, and leaves no request behind", async () => {
     const directory = tempDir("ralph-control-status-")
     mkdirSync(join(directory, ".opencode"))
-    expect(await tuiActions(directory).serverStatus("ses_live")).toEqual({ ok: false, why: expect.stringContaining("did not answer") })
+    expect(await tuiActions(directory).serverStatus("ses_live")).toEqual({
+      ok: false,
+      why: expect.stringContaining("did not answer"),
+    })
     expect(readdirSync(join(directory, CONTROL_DIR)).filter((name) => name !== ".tmp")).toEqual([])
   }, 20_000)
 
@@ -136,7 +149,10 @@ describe("the TUI's /ralph-status asks the server plugin", () => {
     const directory = tempDir("ralph-control-status-")
     const worktree = worktreePath(directory, "done")
     mkdirSync(worktree, { recursive: true })
-    await recordLoop(new LoopStore(worktree), "ses_done", "built in a worktree", STEADY, { end: "completed", startAt: T0 })
+    await recordLoop(new LoopStore(worktree), "ses_done", "built in a worktree", STEADY, {
+      end: "completed",
+      startAt: T0,
+    })
     expect(await tuiActions(directory).serverStatus("ses_done")).toEqual({ ok: false, why: undefined })
     expect(existsSync(join(worktree, CONTROL_DIR))).toBe(false)
   })
@@ -147,10 +163,18 @@ describe("the TUI's /ralph-status asks the server plugin", () => {
     mkdirSync(worktree, { recursive: true })
     await recordLoop(new LoopStore(worktree), "ses_tree", "build it in a worktree", STEADY, { startAt: T0 })
     const asked: Array<string | undefined> = []
-    const c = new ControlChannel(worktree, async (r) => (asked.push(r.session), { ok: true, title: "Ralph · status", message: "the worktree's own" }), () => undefined)
+    const c = new ControlChannel(
+      worktree,
+      async (r) => (asked.push(r.session), { ok: true, title: "Ralph · status", message: "the worktree's own" }),
+      () => undefined,
+    )
     channels.push(c)
     c.start()
-    expect(await tuiActions(directory).serverStatus("ses_tree")).toEqual({ ok: true, title: "Ralph · status", message: "the worktree's own" })
+    expect(await tuiActions(directory).serverStatus("ses_tree")).toEqual({
+      ok: true,
+      title: "Ralph · status",
+      message: "the worktree's own",
+    })
     expect(asked).toEqual(["ses_tree"])
   })
 

@@ -49,7 +49,7 @@ describe("the messages transform", () => {
     turns.messageCreated("ses_a", control.info.id, true)
     const sent = await run(turns, [...history, control])
     expect(sent).toEqual([control])
-    expect(control.info.role === "user" && control.info.tools?.["bash"]).toBe(false)
+    expect(control.info.role === "user" && control.info.tools?.bash).toBe(false)
     expect(turns.isControlRequest("ses_a")).toBe(true)
   })
 

@@ -6,7 +6,11 @@ import { emptyTurnEvents } from "../../src/loop/turn-events.js"
 import { loop } from "./fixtures.js"
 
 let n = 0
-const turn = (text: string, extra: Partial<Turn> = {}): Turn => ({ lastAssistantID: `msg_${++n}`, texts: [text], ...extra })
+const turn = (text: string, extra: Partial<Turn> = {}): Turn => ({
+  lastAssistantID: `msg_${++n}`,
+  texts: [text],
+  ...extra,
+})
 const facts = (t: Turn, sample: Partial<Facts["sample"]> = {}, now = 1_000): Facts => ({
   turn: t,
   sample: { workTree: `tree-${n}`, todosCompleted: 0, openTodos: [], sessionID: "ses_a", ...sample },
@@ -18,7 +22,9 @@ const decision = (l: ReturnType<typeof loop>, t: Turn, sample: Partial<Facts["sa
 describe("decide: the seed-000 rules", () => {
   it("completes on the promise, also on the last allowed iteration", () => {
     expect(decision(loop(), turn("<promise>DONE</promise>"))).toMatchObject({ type: "complete" })
-    expect(decision(loop({ retries: 3, iteration: 4 }), turn("<promise>DONE</promise>"))).toMatchObject({ type: "complete" })
+    expect(decision(loop({ retries: 3, iteration: 4 }), turn("<promise>DONE</promise>"))).toMatchObject({
+      type: "complete",
+    })
   })
 
   it("completes on one of the completionMarkers as on the promise", () => {
@@ -30,7 +36,10 @@ describe("decide: the seed-000 rules", () => {
   it("restarts while retries are left, stops when they are used up", () => {
     expect(decision(loop({ retries: 2 }), turn("working"))).toEqual({ type: "restart", fresh: false })
     expect(decision(loop({ retries: 3 }), turn("working"))).toMatchObject({ type: "stop", reason: "retries-exhausted" })
-    expect(decision(loop({}, { maxRetries: 0 }), turn("working"))).toMatchObject({ type: "stop", reason: "retries-exhausted" })
+    expect(decision(loop({}, { maxRetries: 0 }), turn("working"))).toMatchObject({
+      type: "stop",
+      reason: "retries-exhausted",
+    })
   })
 
   it("stops at maxIterations when that comes before maxRetries", () => {
@@ -43,25 +52,36 @@ describe("decide: the seed-000 rules", () => {
   })
 
   it("ignores a turn it has already decided on", () => {
-    expect(decision(loop({ lastDecidedMessageID: "msg_x" }), { lastAssistantID: "msg_x", texts: ["w"] })).toMatchObject({ type: "ignore" })
+    expect(decision(loop({ lastDecidedMessageID: "msg_x" }), { lastAssistantID: "msg_x", texts: ["w"] })).toMatchObject(
+      { type: "ignore" },
+    )
   })
 })
 
 describe("decide: the class of the idle", () => {
   it("user abort (Esc, or a turn cut off) → pause, never a prompt", () => {
-    expect(decision(loop(), turn("half", { error: { name: "MessageAbortedError", message: "Aborted" } }))).toMatchObject({ type: "pause" })
+    expect(
+      decision(loop(), turn("half", { error: { name: "MessageAbortedError", message: "Aborted" } })),
+    ).toMatchObject({ type: "pause" })
     expect(decision(loop(), turn("half", { interrupted: true }))).toMatchObject({ type: "pause" })
   })
 
   it("auth error → stop and say why", () => {
-    const d = decision(loop(), turn("", { error: { name: "APIError", message: "Incorrect API key provided", statusCode: 401 } }))
+    const d = decision(
+      loop(),
+      turn("", { error: { name: "APIError", message: "Incorrect API key provided", statusCode: 401 } }),
+    )
     expect(d).toMatchObject({ type: "stop", reason: "auth-error" })
-    expect(decision(loop(), turn("", { error: { name: "ProviderAuthError", message: "no key" } }))).toMatchObject({ reason: "auth-error" })
+    expect(decision(loop(), turn("", { error: { name: "ProviderAuthError", message: "no key" } }))).toMatchObject({
+      reason: "auth-error",
+    })
   })
 
   it("rate limit → wait for the provider's reset (a usage limit), without using an iteration", () => {
     const l = loop()
-    const t = turn("", { error: { name: "APIError", message: "quota", statusCode: 429, headers: { "retry-after": "20" } } })
+    const t = turn("", {
+      error: { name: "APIError", message: "quota", statusCode: 429, headers: { "retry-after": "20" } },
+    })
     const { decision: d, update } = decide(l, facts(t, {}, 5_000))
     expect(d).toMatchObject({ type: "wait", wait: { reason: "usage-limit", until: 25_000, then: "resume" } })
     expect(update.backoffs).toBe(1)
@@ -83,7 +103,10 @@ describe("decide: the class of the idle", () => {
 
   it("context overflow, output length or a compaction → continue in a fresh session, whatever the strategy", () => {
     const l = () => loop({}, { strategy: "continue" })
-    expect(decision(l(), turn("", { error: { name: "ContextOverflowError", message: "too long" } }))).toMatchObject({ type: "restart", fresh: true })
+    expect(decision(l(), turn("", { error: { name: "ContextOverflowError", message: "too long" } }))).toMatchObject({
+      type: "restart",
+      fresh: true,
+    })
     expect(decision(l(), turn("partial", { finish: "length" }))).toMatchObject({ type: "restart", fresh: true })
     expect(decision(l(), turn("", { compacted: true }))).toMatchObject({ type: "restart", fresh: true })
   })
@@ -94,14 +117,20 @@ describe("decide: the class of the idle", () => {
   })
 
   it("another error → the next iteration, with the error named", () => {
-    const d = decision(loop(), turn("", { error: { name: "APIError", message: "Invalid tool schema", statusCode: 400 } }))
+    const d = decision(
+      loop(),
+      turn("", { error: { name: "APIError", message: "Invalid tool schema", statusCode: 400 } }),
+    )
     expect(d).toMatchObject({ type: "restart", fresh: false, note: expect.stringContaining("Invalid tool schema") })
   })
 })
 
 describe("decide: open todos", () => {
   it("veto a completion claim: the next prompt names them; done ones do not count", () => {
-    const outcome = decide(loop(), facts(turn("<promise>DONE</promise>"), { openTodos: ["write the tests", "update the README"] }))
+    const outcome = decide(
+      loop(),
+      facts(turn("<promise>DONE</promise>"), { openTodos: ["write the tests", "update the README"] }),
+    )
     expect(outcome.decision).toMatchObject({ type: "restart" })
     expect(outcome.decision.type === "restart" && outcome.decision.feedback).toBe(
       "The completion claim was rejected: these todos are still open — finish them (or cancel the ones no longer needed), then claim again:\n- write the tests\n- update the README",
@@ -110,7 +139,9 @@ describe("decide: open todos", () => {
   })
 
   it("do not, with requireTodosDone off; and a turn that claims nothing is not told about them", () => {
-    expect(decision(loop({}, { requireTodosDone: false }), turn("<promise>DONE</promise>"), { openTodos: ["x"] })).toMatchObject({ type: "complete" })
+    expect(
+      decision(loop({}, { requireTodosDone: false }), turn("<promise>DONE</promise>"), { openTodos: ["x"] }),
+    ).toMatchObject({ type: "complete" })
     const outcome = decide(loop(), facts(turn("still working"), { openTodos: ["x"] }))
     expect(outcome.decision).toMatchObject({ type: "restart" })
     expect(outcome.decision.type === "restart" && outcome.decision.feedback).toBeUndefined()
@@ -120,7 +151,10 @@ describe("decide: open todos", () => {
 describe("decide: breaker, budgets and call limit", () => {
   it("opens the breaker after noProgressThreshold iterations without progress", () => {
     // The work tree as it was when the loop began (its baseline), and as it stays.
-    let l = loop({ progress: { workTree: "tree", todosCompleted: 0, recentOutputs: [] } }, { strategy: "continue", maxRetries: 20 })
+    let l = loop(
+      { progress: { workTree: "tree", todosCompleted: 0, recentOutputs: [] } },
+      { strategy: "continue", maxRetries: 20 },
+    )
     const same = { workTree: "tree", todosCompleted: 0 }
     const types: string[] = []
     // Every reply is worded differently; nothing changes: words are not progress.
@@ -136,27 +170,40 @@ describe("decide: breaker, budgets and call limit", () => {
   })
 
   it("stops on the token and the cost budget", () => {
-    expect(decision(loop({ usage: { a: { tokens: 5_000, cost: 0 } } }, { maxTokens: 5_000 }), turn("w"))).toMatchObject({ type: "stop", reason: "token-budget" })
-    expect(decision(loop({ usage: { a: { tokens: 1, cost: 3 }, b: { tokens: 1, cost: 2.5 } } }, { maxCost: 5 }), turn("w"))).toMatchObject({
+    expect(decision(loop({ usage: { a: { tokens: 5_000, cost: 0 } } }, { maxTokens: 5_000 }), turn("w"))).toMatchObject(
+      { type: "stop", reason: "token-budget" },
+    )
+    expect(
+      decision(loop({ usage: { a: { tokens: 1, cost: 3 }, b: { tokens: 1, cost: 2.5 } } }, { maxCost: 5 }), turn("w")),
+    ).toMatchObject({
       type: "stop",
       reason: "cost-budget",
     })
   })
 
   it("stops on the wall-time budget", () => {
-    expect(decision(loop({}, { maxWallMinutes: 1 }), turn("w"), {}, 61_000)).toMatchObject({ type: "stop", reason: "time-budget" })
+    expect(decision(loop({}, { maxWallMinutes: 1 }), turn("w"), {}, 61_000)).toMatchObject({
+      type: "stop",
+      reason: "time-budget",
+    })
   })
 
   it("waits for the call window when the next iteration's calls would pass the limit", () => {
     const l = loop({ calls: { startedAt: 0, count: 99 } }, { maxCallsPerHour: 100 })
     // recreate needs a summary and a prompt: 2 calls.
-    expect(decision(l, turn("w"), {}, 1_000)).toMatchObject({ type: "wait", wait: { reason: "call-limit", until: 3_600_000 } })
-    expect(decision(loop({ calls: { startedAt: 0, count: 99 } }, { strategy: "continue" }), turn("w"))).toMatchObject({ type: "restart" })
+    expect(decision(l, turn("w"), {}, 1_000)).toMatchObject({
+      type: "wait",
+      wait: { reason: "call-limit", until: 3_600_000 },
+    })
+    expect(decision(loop({ calls: { startedAt: 0, count: 99 } }, { strategy: "continue" }), turn("w"))).toMatchObject({
+      type: "restart",
+    })
   })
 })
 
 describe("decide: the status block and the exit gate", () => {
-  const block = (status: string, exit: string) => `work\n---RALPH_STATUS---\nSTATUS: ${status}\nEXIT_SIGNAL: ${exit}\nRECOMMENDATION: next\n---END_RALPH_STATUS---`
+  const block = (status: string, exit: string) =>
+    `work\n---RALPH_STATUS---\nSTATUS: ${status}\nEXIT_SIGNAL: ${exit}\nRECOMMENDATION: next\n---END_RALPH_STATUS---`
 
   it("dual: STATUS COMPLETE with EXIT_SIGNAL false continues; two in a row with EXIT_SIGNAL true stops", () => {
     const l = loop({}, { statusBlock: true, exitGate: "dual" })
@@ -168,7 +215,9 @@ describe("decide: the status block and the exit gate", () => {
   })
 
   it("dual: one COMPLETE with EXIT_SIGNAL true is not enough", () => {
-    expect(decision(loop({}, { statusBlock: true, exitGate: "dual" }), turn(block("COMPLETE", "true"))).type).toBe("restart")
+    expect(decision(loop({}, { statusBlock: true, exitGate: "dual" }), turn(block("COMPLETE", "true"))).type).toBe(
+      "restart",
+    )
   })
 
   it("an explicit EXIT_SIGNAL false overrides the promise", () => {
@@ -178,7 +227,9 @@ describe("decide: the status block and the exit gate", () => {
   })
 
   it("either: the promise alone is enough", () => {
-    expect(decision(loop({}, { statusBlock: true, exitGate: "either" }), turn("<promise>DONE</promise>")).type).toBe("complete")
+    expect(decision(loop({}, { statusBlock: true, exitGate: "either" }), turn("<promise>DONE</promise>")).type).toBe(
+      "complete",
+    )
   })
 
   it("STATUS BLOCKED pauses and shows the recommendation", () => {
@@ -189,14 +240,39 @@ describe("decide: the status block and the exit gate", () => {
 
 describe("decide: a loop that completes on its criteria (seed 004)", () => {
   const check = (errors: number) => ({
-    name: "types", kind: "typecheck" as const, command: "tsc", status: errors ? ("failed" as const) : ("passed" as const), exitCode: errors ? 2 : 0, durationMs: 1, output: "",
-    errors, warnings: 1, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [],
+    name: "types",
+    kind: "typecheck" as const,
+    command: "tsc",
+    status: errors ? ("failed" as const) : ("passed" as const),
+    exitCode: errors ? 2 : 0,
+    durationMs: 1,
+    output: "",
+    errors,
+    warnings: 1,
+    info: 0,
+    security: 0,
+    testsRun: 0,
+    testsFailed: 0,
+    testsPassed: 0,
+    files: [],
   })
   const snapshotAt = (iteration: number, errors: number) => snapshotOf(iteration, 0, [check(errors)])
   const criteriaLoop = (set: Parameters<typeof loop>[1] = {}) =>
-    loop({ iteration: 3, progress: { workTree: "before", todosCompleted: 0, recentOutputs: [] }, snapshots: [snapshotAt(1, 4), snapshotAt(2, 2)] }, { completeOnCriteria: true, ...set })
+    loop(
+      {
+        iteration: 3,
+        progress: { workTree: "before", todosCompleted: 0, recentOutputs: [] },
+        snapshots: [snapshotAt(1, 4), snapshotAt(2, 2)],
+      },
+      { completeOnCriteria: true, ...set },
+    )
   const run = (l: ReturnType<typeof loop>, errors: number, workTree: string, openTodos: string[] = []) =>
-    decide(l, { turn: turn("still working, no promise"), sample: { workTree, todosCompleted: 0, openTodos, sessionID: "ses_a" }, now: 1_000, snapshot: snapshotAt(3, errors) }).decision
+    decide(l, {
+      turn: turn("still working, no promise"),
+      sample: { workTree, todosCompleted: 0, openTodos, sessionID: "ses_a" },
+      now: 1_000,
+      snapshot: snapshotAt(3, errors),
+    }).decision
 
   it("completes without a promise when every criterion holds after an iteration that changed the work tree, with seed 004's COMPLETE line", () => {
     expect(run(criteriaLoop(), 0, "after")).toEqual({
@@ -207,10 +283,19 @@ describe("decide: a loop that completes on its criteria (seed 004)", () => {
   })
 
   it("counts from the checks run before the first prompt when the loop has them: a one-iteration loop shows where it started", () => {
-    const l = loop({ iteration: 1, progress: { workTree: "before", todosCompleted: 0, recentOutputs: [] }, initialChecks: snapshotAt(0, 5) }, { completeOnCriteria: true })
+    const l = loop(
+      {
+        iteration: 1,
+        progress: { workTree: "before", todosCompleted: 0, recentOutputs: [] },
+        initialChecks: snapshotAt(0, 5),
+      },
+      { completeOnCriteria: true },
+    )
     const decision = run(l, 0, "after")
     expect(decision).toMatchObject({ type: "complete" })
-    expect(decision.type === "complete" && decision.detail).toContain("| Iterations: 1 | Total improvement: 83% | Initial: 5 errors, 1 warnings | Final: 0 errors, 1 warnings")
+    expect(decision.type === "complete" && decision.detail).toContain(
+      "| Iterations: 1 | Total improvement: 83% | Initial: 5 errors, 1 warnings | Final: 0 errors, 1 warnings",
+    )
   })
 
   it("goes on when a criterion fails, when the work tree did not change, with open todos, or when the loop was not started on its criteria", () => {

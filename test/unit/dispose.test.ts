@@ -53,8 +53,17 @@ describe("disposing a plugin instance", () => {
   it("stops the running jobs and kills the checks' process groups; the next check does not start", async () => {
     const directory = tempDir("ralph-dispose-checks-")
     const toasts: string[] = []
-    const api = { toast: (_variant: string, title: string) => void toasts.push(title), log: () => undefined } as unknown as OpencodeApi
-    const interpreter = new Interpreter({ directory, api, store: {} as never, memory: {} as never, onWake: () => undefined })
+    const api = {
+      toast: (_variant: string, title: string) => void toasts.push(title),
+      log: () => undefined,
+    } as unknown as OpencodeApi
+    const interpreter = new Interpreter({
+      directory,
+      api,
+      store: {} as never,
+      memory: {} as never,
+      onWake: () => undefined,
+    })
     const checks = [
       // The long check's own child: it must go with the group, not only the shell.
       { name: "long", kind: "test" as const, command: "sleep 600 & echo $! > sleep.pid; wait" },
@@ -66,7 +75,10 @@ describe("disposing a plugin instance", () => {
     })()
     const ended = interpreter.runNow("checks", job)
     const pidFile = join(directory, "sleep.pid")
-    const pid = await waitUntil(() => existsSync(pidFile) && Number(readFileSync(pidFile, "utf8").trim()), "the check's sleep to start")
+    const pid = await waitUntil(
+      () => existsSync(pidFile) && Number(readFileSync(pidFile, "utf8").trim()),
+      "the check's sleep to start",
+    )
     started.push(pid)
     expect(alive(pid)).toBe(true)
 

@@ -16,7 +16,8 @@ describe("docs/configuration.md", () => {
 
   it("has a row for every setting, with its description", () => {
     const doc = configurationReference()
-    for (const key of SETTING_KEYS) expect(doc).toMatch(new RegExp(`^\\| \`${key}\` \\| .+ \\| .+ \\| .{10,} \\|$`, "m"))
+    for (const key of SETTING_KEYS)
+      expect(doc).toMatch(new RegExp(`^\\| \`${key}\` \\| .+ \\| .+ \\| .{10,} \\|$`, "m"))
   })
 })
 
@@ -27,7 +28,12 @@ function links(markdown: string): string[] {
 }
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
-const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, "").replace(/\s/g, "-")
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]/gu, "")
+    .replace(/\s/g, "-")
 
 function brokenLinks(file: string): string[] {
   const broken: string[] = []
@@ -49,9 +55,13 @@ describe("the README", () => {
   })
 
   it("and the docs: every relative link leads to a file (and heading) that exists", () => {
-    const files = ["README.md", ...readdirSync(join(packageDir(), "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)]
+    const files = [
+      "README.md",
+      ...readdirSync(join(packageDir(), "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ]
     expect(files.flatMap((file) => brokenLinks(file).map((b) => `${file}: ${b}`))).toEqual([])
     expect(links(read("README.md")).length).toBeGreaterThan(15)
   })
 })
-

@@ -34,7 +34,9 @@ async function doctorOf(files: Record<string, string>): Promise<string> {
 describe("doctor on a double listing", () => {
   it("a path and the file: spec (what install used to add): two copies load, the first runs, the other stays out", async () => {
     const out = await doctorOf({ "opencode.json": list(PKG.dir), ".opencode/opencode.json": list(PKG.spec) })
-    expect(out).toContain("warn  the server half is listed 2 times and OpenCode loads 2 copies: the first loaded runs, the others stay out")
+    expect(out).toContain(
+      "warn  the server half is listed 2 times and OpenCode loads 2 copies: the first loaded runs, the others stay out",
+    )
     expect(out).not.toContain("later config wins")
   })
 
@@ -44,8 +46,13 @@ describe("doctor on a double listing", () => {
   })
 
   it("two file: specs (one package name to OpenCode), or one path twice: loaded once", async () => {
-    const specs = await doctorOf({ "~/opencode.json": list(PKG.spec), "opencode.json": list(`ralph-loop@file:<root>/link`) })
-    expect(specs).toContain("warn  the server half is listed 2 times as one plugin: OpenCode loads it once (the later entry)")
+    const specs = await doctorOf({
+      "~/opencode.json": list(PKG.spec),
+      "opencode.json": list(`ralph-loop@file:<root>/link`),
+    })
+    expect(specs).toContain(
+      "warn  the server half is listed 2 times as one plugin: OpenCode loads it once (the later entry)",
+    )
     const paths = await doctorOf({ "opencode.json": list(PKG.dir), ".opencode/opencode.json": list(PKG.dir) })
     expect(paths).toContain("the server half is listed 2 times as one plugin")
   })

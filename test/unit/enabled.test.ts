@@ -26,14 +26,20 @@ describe("enabledBySettings", () => {
     const off = layout({ "project/.opencode/ralph-loop.jsonc": '{ "enabled": false } // off here' })
     expect(enabledBySettings(off.directory, off.globalDir, undefined)).toBe(false)
     expect(enabledBySettings(off.directory, off.globalDir, { enabled: true })).toBe(true)
-    const globalOff = layout({ "global/ralph-loop.json": '{ "enabled": false }', "project/opencode.json": '{ "ralph-loop": { "enabled": true } }' })
+    const globalOff = layout({
+      "global/ralph-loop.json": '{ "enabled": false }',
+      "project/opencode.json": '{ "ralph-loop": { "enabled": true } }',
+    })
     expect(enabledBySettings(globalOff.directory, globalOff.globalDir, {})).toBe(true)
     const blockOff = layout({ "project/opencode.jsonc": '{ "ralph-loop": { "enabled": false } }' })
     expect(enabledBySettings(blockOff.directory, blockOff.globalDir, {})).toBe(false)
   })
 
   it("a file that does not parse, or a value that is not true or false, says nothing", () => {
-    const broken = layout({ "project/.opencode/ralph-loop.jsonc": '{ "enabled": false "x": 1 }', "global/ralph-loop.jsonc": '{ "enabled": "no" }' })
+    const broken = layout({
+      "project/.opencode/ralph-loop.jsonc": '{ "enabled": false "x": 1 }',
+      "global/ralph-loop.jsonc": '{ "enabled": "no" }',
+    })
     expect(enabledBySettings(broken.directory, broken.globalDir, undefined)).toBe(true)
   })
 })

@@ -5,21 +5,46 @@ import { parseError } from "../../src/host/error.js"
 
 describe("parseError", () => {
   it("reads the SDK's API error: message, status, OpenCode's retry verdict and the response headers", () => {
-    const error = { name: "APIError", data: { message: "Too Many Requests", statusCode: 429, isRetryable: true, responseHeaders: { "retry-after": "20" }, responseBody: "{}" } }
-    expect(parseError(error)).toEqual({ name: "APIError", message: "Too Many Requests", statusCode: 429, retryable: true, headers: { "retry-after": "20" }, body: "{}" })
+    const error = {
+      name: "APIError",
+      data: {
+        message: "Too Many Requests",
+        statusCode: 429,
+        isRetryable: true,
+        responseHeaders: { "retry-after": "20" },
+        responseBody: "{}",
+      },
+    }
+    expect(parseError(error)).toEqual({
+      name: "APIError",
+      message: "Too Many Requests",
+      statusCode: 429,
+      retryable: true,
+      headers: { "retry-after": "20" },
+      body: "{}",
+    })
   })
 
   it("falls back to the name for an error without a message (MessageOutputLengthError has none)", () => {
-    expect(parseError({ name: "MessageOutputLengthError", data: {} })).toEqual({ name: "MessageOutputLengthError", message: "MessageOutputLengthError" })
+    expect(parseError({ name: "MessageOutputLengthError", data: {} })).toEqual({
+      name: "MessageOutputLengthError",
+      message: "MessageOutputLengthError",
+    })
   })
 
   it("keeps what is well-formed of a malformed error and drops the rest", () => {
-    expect(parseError({ name: "APIError", data: { message: 5, statusCode: "429", isRetryable: "yes", responseHeaders: { a: "1", b: 2 } } })).toEqual({
+    expect(
+      parseError({
+        name: "APIError",
+        data: { message: 5, statusCode: "429", isRetryable: "yes", responseHeaders: { a: "1", b: 2 } },
+      }),
+    ).toEqual({
       name: "APIError",
       message: "APIError",
       headers: { a: "1" },
     })
     expect(parseError({ name: "APIError", data: null })).toEqual({ name: "APIError", message: "APIError" })
-    for (const nothing of [undefined, null, "boom", 42, []]) expect(parseError(nothing)).toEqual({ name: "UnknownError", message: "unknown error" })
+    for (const nothing of [undefined, null, "boom", 42, []])
+      expect(parseError(nothing)).toEqual({ name: "UnknownError", message: "unknown error" })
   })
 })

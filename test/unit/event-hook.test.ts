@@ -16,14 +16,24 @@ const settings = makeLoop().settings
 function setup() {
   const manager = new LoopManager()
   const ended: Loop[] = []
-  const ctx = { manager, controlTurns: new ControlTurns(), plans: new PlanRequests(), continuations: new ContinuationWatch(), settings: { current: DEFAULT_SETTINGS }, runner: { onTurnEnded: (loop: Loop) => ended.push(loop) } } as unknown as RalphContext
+  const ctx = {
+    manager,
+    controlTurns: new ControlTurns(),
+    plans: new PlanRequests(),
+    continuations: new ContinuationWatch(),
+    settings: { current: DEFAULT_SETTINGS },
+    runner: { onTurnEnded: (loop: Loop) => ended.push(loop) },
+  } as unknown as RalphContext
   const hook = eventHook(ctx)
   const send = (event: RuntimeEvent) => hook({ event } as Parameters<typeof hook>[0])
   return { manager, ended, send }
 }
 
 const busy: RuntimeEvent = { type: "session.status", properties: { sessionID: "ses_a", status: { type: "busy" } } }
-const statusIdle: RuntimeEvent = { type: "session.status", properties: { sessionID: "ses_a", status: { type: "idle" } } }
+const statusIdle: RuntimeEvent = {
+  type: "session.status",
+  properties: { sessionID: "ses_a", status: { type: "idle" } },
+}
 const sessionIdle: RuntimeEvent = { type: "session.idle", properties: { sessionID: "ses_a" } }
 
 describe("the end of a turn", () => {

@@ -43,7 +43,26 @@ function visitsDuring(fn: () => void): number {
   const mapIterator = Object.getPrototypeOf(new Map().values()) as object
   const setIterator = Object.getPrototypeOf(new Set().values()) as object
   for (const iterator of [arrayIterator, mapIterator, setIterator]) wrap(iterator, "next", () => 1)
-  const walks = ["some", "every", "find", "findIndex", "findLast", "findLastIndex", "filter", "map", "flatMap", "forEach", "reduce", "reduceRight", "includes", "indexOf", "lastIndexOf", "join", "slice", "concat"]
+  const walks = [
+    "some",
+    "every",
+    "find",
+    "findIndex",
+    "findLast",
+    "findLastIndex",
+    "filter",
+    "map",
+    "flatMap",
+    "forEach",
+    "reduce",
+    "reduceRight",
+    "includes",
+    "indexOf",
+    "lastIndexOf",
+    "join",
+    "slice",
+    "concat",
+  ]
   for (const name of walks) wrap(Array.prototype, name, (self: unknown[]) => self.length)
   wrap(Map.prototype, "forEach", (self: Map<unknown, unknown>) => self.size)
   wrap(Set.prototype, "forEach", (self: Set<unknown>) => self.size)
@@ -58,7 +77,10 @@ function visitsDuring(fn: () => void): number {
 
 const settings: Settings = { ...DEFAULT_SETTINGS, activation: "always", settleMs: 0, autoContinue: true }
 const { activation: _activation, ...loopSettings } = settings
-const status = (sessionID: string, type: string): RuntimeEvent => ({ type: "session.status", properties: { sessionID, status: { type } } })
+const status = (sessionID: string, type: string): RuntimeEvent => ({
+  type: "session.status",
+  properties: { sessionID, status: { type } },
+})
 
 /** The event hook of an instance that knows `n` sessions besides the named ones the test speaks of. */
 function instance(n: number) {
@@ -81,13 +103,32 @@ function instance(n: number) {
     cancelTimer: () => undefined,
     dispose: () => undefined,
   }
-  const runner = new LoopRunner(host, { directory: "/nowhere", manager, plans, continuations, now: () => 0, settings: () => settings })
+  const runner = new LoopRunner(host, {
+    directory: "/nowhere",
+    manager,
+    plans,
+    continuations,
+    now: () => 0,
+    settings: () => settings,
+  })
   const noop = () => undefined
-  const ctx = { directory: "/nowhere", manager, plans, continuations, controlTurns, runner, newSessions: new Set<string>(), settings: { current: settings }, api: { toast: noop, log: noop }, now: () => 0 }
+  const ctx = {
+    directory: "/nowhere",
+    manager,
+    plans,
+    continuations,
+    controlTurns,
+    runner,
+    newSessions: new Set<string>(),
+    settings: { current: settings },
+    api: { toast: noop, log: noop },
+    now: () => 0,
+  }
   const hook = eventHook(ctx as unknown as RalphContext)
   const guard = toolGuardHook(ctx as unknown as RalphContext)
   const send = (event: RuntimeEvent) => void hook({ event } as Parameters<typeof hook>[0])
-  const created = (sessionID: string) => send({ type: "session.created", properties: { sessionID, info: { id: sessionID } } })
+  const created = (sessionID: string) =>
+    send({ type: "session.created", properties: { sessionID, info: { id: sessionID } } })
 
   /** A loop started in `first`, moved on to `now`, its review open in `review`, its next restart's session `next` created. */
   const travelled = (first: string, now: string, review: string, next?: string): Loop => {
@@ -169,11 +210,15 @@ function stream(): RuntimeEvent[] {
       status(sessionID, "busy"),
       status(sessionID, "idle"),
       { type: "session.idle", properties: { sessionID } },
-      { type: "session.created", properties: { sessionID: `${sessionID}_child`, info: { id: `${sessionID}_child`, parentID: sessionID } } },
+      {
+        type: "session.created",
+        properties: { sessionID: `${sessionID}_child`, info: { id: `${sessionID}_child`, parentID: sessionID } },
+      },
       { type: "session.deleted", properties: { sessionID: `${sessionID}_child`, info: { id: `${sessionID}_child` } } },
     )
   }
-  for (const sessionID of ["ses_loop", "ses_back"]) events.push({ type: "session.deleted", properties: { sessionID, info: { id: sessionID } } })
+  for (const sessionID of ["ses_loop", "ses_back"])
+    events.push({ type: "session.deleted", properties: { sessionID, info: { id: sessionID } } })
   return events
 }
 

@@ -69,7 +69,10 @@ describe("verified", () => {
     const acceptedSkip = weakenedOf(found, new Set([findingKey(skip)]))
     const accepted = evidence([run("unit", 300, 0, 12)], 200, { review, weakened: acceptedSkip })
     expect(accepted.verified).toBe(true)
-    expect(accepted.weakened.map((w) => [w.kind, w.accepted])).toEqual([["skip", true], ["expectation", false]])
+    expect(accepted.weakened.map((w) => [w.kind, w.accepted])).toEqual([
+      ["skip", true],
+      ["expectation", false],
+    ])
     expect(evidenceSchema.parse(accepted)).toEqual(accepted)
   })
 

@@ -23,7 +23,8 @@ describe.each(Object.keys(TOOLS))("%s, as it prints failures", (tool) => {
 
 describe("an output no parser recognises", () => {
   it("is identified whole: timings, counts, hex ids and temporary folders folded, never one line of it", () => {
-    const run = (ms: number, dir: string, id: string) => `Running suite\nstep ok (${ms}ms)\nError at ${dir}/src/app.js:${ms % 90}:3: worker ${id} crashed\nDone in ${ms / 1000}s\n`
+    const run = (ms: number, dir: string, id: string) =>
+      `Running suite\nstep ok (${ms}ms)\nError at ${dir}/src/app.js:${ms % 90}:3: worker ${id} crashed\nDone in ${ms / 1000}s\n`
     const first = failureIdentities(run(1234, "/tmp/build-abc123", "0x7f3a9c10"))
     expect(first).toEqual(["Running suite step ok (#ms) Error at src/app.js:#:#: worker # crashed Done in #.#s"])
     expect(failureIdentities(run(87, "/tmp/build-zz9", "0x0011aa22"))).toEqual(first)
@@ -35,7 +36,9 @@ describe("an output no parser recognises", () => {
     const run = runsOf("mocha").find((r) => r.scenario === "broken")!
     const output = outputOf("mocha", run.file)
     const [whole] = failureIdentities(output, run.directory)
-    expect(whole).toMatch(/^Exception during run: Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module 'src\/missing\.js' imported from test\/format\.test\.j… #[0-9a-f]{16}$/)
+    expect(whole).toMatch(
+      /^Exception during run: Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module 'src\/missing\.js' imported from test\/format\.test\.j… #[0-9a-f]{16}$/,
+    )
     expect(failureIdentities(output)).toEqual([whole])
     expect(failureIdentities(output.replace("missing.js", "absent.js"), run.directory)).not.toEqual([whole])
   })
@@ -50,8 +53,13 @@ describe("large outputs", () => {
   })
 
   it("at most 50 identities however many failed, the last one counting the rest (a change among them still shows)", () => {
-    const line = outputOf("vitest", "same-1.txt").split("\n").find((l) => l.includes(" FAIL ") && l.includes(" > "))!
-    const many = (n: number) => Array.from({ length: n }, (_, i) => line.replace("adds small numbers", `case ${String(i).padStart(5, "0")}`)).join("\n")
+    const line = outputOf("vitest", "same-1.txt")
+      .split("\n")
+      .find((l) => l.includes(" FAIL ") && l.includes(" > "))!
+    const many = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        line.replace("adds small numbers", `case ${String(i).padStart(5, "0")}`),
+      ).join("\n")
     const ids = failureIdentities(many(20_000))
     expect(ids).toHaveLength(50)
     expect(ids[0]).toBe("test/calc.test.js > calc > case 00000")
@@ -62,7 +70,16 @@ describe("large outputs", () => {
 
   it("megabytes on one line, or of one character, end (no pattern backtracks over them)", () => {
     const lines = (piece: string) => `${piece.repeat(Math.ceil(4_000 / piece.length))}\n`.repeat(250)
-    const hostile = ["a:1:".repeat(500_000), "(".repeat(2_000_000), `${"x".repeat(2_000_000)}\n  1:1  error  x`, `FAILED ${"a::".repeat(300_000)}`, "\x1b]".repeat(300_000), lines("src/a.js:1:1: "), lines("a(1,1): "), lines(" (1.5 ms)")]
+    const hostile = [
+      "a:1:".repeat(500_000),
+      "(".repeat(2_000_000),
+      `${"x".repeat(2_000_000)}\n  1:1  error  x`,
+      `FAILED ${"a::".repeat(300_000)}`,
+      "\x1b]".repeat(300_000),
+      lines("src/a.js:1:1: "),
+      lines("a(1,1): "),
+      lines(" (1.5 ms)"),
+    ]
     for (const text of hostile) {
       expect(failureIdentities(text).length).toBeGreaterThan(0)
     }

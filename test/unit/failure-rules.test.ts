@@ -15,7 +15,10 @@ const LIMITS = { noProgressThreshold: 100, sameErrorThreshold: 100, cooldownMinu
 /** The breaker's same-error count after each iteration ending in these check runs. */
 function sameErrorCounts(snapshots: readonly DiagnosticSnapshot[]): number[] {
   let breaker = closedBreaker()
-  return snapshots.map((s, i) => (breaker = recordIteration(breaker, { progress: true, failure: failureFingerprint(s) }, LIMITS, i)).sameError)
+  return snapshots.map(
+    (s, i) =>
+      (breaker = recordIteration(breaker, { progress: true, failure: failureFingerprint(s) }, LIMITS, i)).sameError,
+  )
 }
 
 describe.each(Object.keys(TOOLS))("%s: its runs in a row", (tool) => {
@@ -44,7 +47,9 @@ describe.each(Object.keys(TOOLS))("%s: its runs in a row", (tool) => {
   it("a failure fixed and then back is a circular fix of that failure alone", () => {
     const back = history(tool, ["different-1.txt", "different-2.txt", "different-1.txt"])
     expect(recurringFailures(back)).toEqual(idsOf(["A"]).map((id) => `${tool}: ${id}`))
-    expect(recurringFailures(history(tool, ["fixed-1.txt", "fixed-2.txt", "fixed-1.txt"]))).toEqual(idsOf(["A"]).map((id) => `${tool}: ${id}`))
+    expect(recurringFailures(history(tool, ["fixed-1.txt", "fixed-2.txt", "fixed-1.txt"]))).toEqual(
+      idsOf(["A"]).map((id) => `${tool}: ${id}`),
+    )
   })
 })
 
@@ -54,20 +59,30 @@ describe("lessons from real runs", () => {
     const recurring = recurringFailures(snapshots)
     expect(recurring).toEqual([])
     expect(lessonsOf({ snapshots, checkNames: ["pytest"], recurring, changed: ["calc.py"] })).toEqual([
-      { source: "lesson", text: "check pytest failed on test_calc.py: test_calc.py::test_adds_small_numbers; test_calc.py::test_adds_negative_numbers — fixed in iteration 4 by changing calc.py" },
+      {
+        source: "lesson",
+        text: "check pytest failed on test_calc.py: test_calc.py::test_adds_small_numbers; test_calc.py::test_adds_negative_numbers — fixed in iteration 4 by changing calc.py",
+      },
     ])
   })
 
   it("vitest: failures in two files make a lesson each; the one back in a later loop is named, another failure is not", () => {
     const snapshots = history("vitest", ["fixed-1.txt", "different-4.txt", "pass-1.txt"])
-    const lessons = lessonsOf({ snapshots, checkNames: ["vitest"], recurring: recurringFailures(snapshots), changed: ["src/calc.js"] })
+    const lessons = lessonsOf({
+      snapshots,
+      checkNames: ["vitest"],
+      recurring: recurringFailures(snapshots),
+      changed: ["src/calc.js"],
+    })
     expect(lessons.map((l) => l.text)).toEqual([
       "check vitest failed on test/calc.test.js: test/calc.test.js > calc > adds small numbers; test/calc.test.js > calc > multiply > multiplies — fixed in iteration 2 by changing src/calc.js",
       "check vitest failed on test/format.test.js: test/format.test.js > formats a total — fixed in iteration 3 by changing src/calc.js",
     ])
     const memory = lessons.reduce((m, l) => remember(m, "working", { ...l, date: "2026-11-02" }, 50), emptyMemory())
     const [again] = history("vitest", ["same-2.txt"])
-    expect(returningFailures(entries(memory, "working"), again, ["vitest"])).toEqual([expect.stringContaining("test/calc.test.js > calc > adds small numbers")])
+    expect(returningFailures(entries(memory, "working"), again, ["vitest"])).toEqual([
+      expect.stringContaining("test/calc.test.js > calc > adds small numbers"),
+    ])
     const [other] = history("vitest", ["different-2.txt"])
     expect(returningFailures(entries(memory, "working"), other, ["vitest"])).toEqual([])
   })
@@ -87,9 +102,21 @@ describe("failures kept with the run", () => {
   })
 
   it("a breaker saved with an older fingerprint counts the next failure afresh", () => {
-    const saved = { ...closedBreaker(), sameError: 4, lastError: "checks failing: pytest: =================================== FAILURES ===================================" }
+    const saved = {
+      ...closedBreaker(),
+      sameError: 4,
+      lastError:
+        "checks failing: pytest: =================================== FAILURES ===================================",
+    }
     const [run] = history("pytest", ["different-2.txt"])
-    expect(recordIteration(saved, { progress: false, failure: failureFingerprint(run) }, { ...LIMITS, sameErrorThreshold: 5 }, 0)).toMatchObject({ state: "CLOSED", sameError: 1 })
+    expect(
+      recordIteration(
+        saved,
+        { progress: false, failure: failureFingerprint(run) },
+        { ...LIMITS, sameErrorThreshold: 5 },
+        0,
+      ),
+    ).toMatchObject({ state: "CLOSED", sameError: 1 })
   })
 
   it("a check that did not finish fails as its status says; one that passed has no failures", () => {
@@ -110,9 +137,33 @@ describe("failures kept with the run", () => {
 
 describe("a long fingerprint", () => {
   it("is of a bounded length and still tells two sets of failures apart", () => {
-    const line = outputOf("vitest", "same-1.txt").split("\n").find((l) => l.includes(" FAIL ") && l.includes(" > "))!
-    const many = (odd: string) => Array.from({ length: 60 }, (_, i) => line.replace("adds small numbers", `case ${i}${i === 7 ? odd : ""}`)).join("\n")
-    const snapshot = (output: string) => snapshotOf(1, 0, [{ name: "vitest", kind: "test", command: "vitest", status: "failed", exitCode: 1, durationMs: 1, output, errors: 0, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [] }])
+    const line = outputOf("vitest", "same-1.txt")
+      .split("\n")
+      .find((l) => l.includes(" FAIL ") && l.includes(" > "))!
+    const many = (odd: string) =>
+      Array.from({ length: 60 }, (_, i) => line.replace("adds small numbers", `case ${i}${i === 7 ? odd : ""}`)).join(
+        "\n",
+      )
+    const snapshot = (output: string) =>
+      snapshotOf(1, 0, [
+        {
+          name: "vitest",
+          kind: "test",
+          command: "vitest",
+          status: "failed",
+          exitCode: 1,
+          durationMs: 1,
+          output,
+          errors: 0,
+          warnings: 0,
+          info: 0,
+          security: 0,
+          testsRun: 0,
+          testsFailed: 0,
+          testsPassed: 0,
+          files: [],
+        },
+      ])
     const fingerprint = failureFingerprint(snapshot(many("")))!
     expect(fingerprint.length).toBeLessThanOrEqual(600)
     expect(fingerprint).toMatch(/^checks failing: vitest: test\/calc\.test\.js > calc > case 0; .*… #[0-9a-f]{16}$/)

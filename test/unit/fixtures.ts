@@ -6,7 +6,12 @@ import type { MessageWithParts } from "../../src/loop/read-turn.js"
 
 export function loop(overrides: Partial<Loop> = {}, settings: Partial<LoopSettings> = {}): Loop {
   const { activation: _activation, ...defaults } = DEFAULT_SETTINGS
-  return { ...newLoop("ses_a", "build it", { ...defaults, maxRetries: 3, settleMs: 0, ...settings }, 0), phase: "deciding", needsInstruction: false, ...overrides }
+  return {
+    ...newLoop("ses_a", "build it", { ...defaults, maxRetries: 3, settleMs: 0, ...settings }, 0),
+    phase: "deciding",
+    needsInstruction: false,
+    ...overrides,
+  }
 }
 
 let seq = 0
@@ -25,7 +30,10 @@ export function user(text: string, extra: Partial<UserMessage> = {}): MessageWit
   return { info, parts: [textPart(info.id, text)] }
 }
 
-export function assistant(texts: Array<string | Partial<Part>>, extra: Partial<AssistantMessage> = {}): MessageWithParts {
+export function assistant(
+  texts: Array<string | Partial<Part>>,
+  extra: Partial<AssistantMessage> = {},
+): MessageWithParts {
   const info: AssistantMessage = {
     id: id("msg"),
     sessionID: "ses_a",
@@ -40,7 +48,9 @@ export function assistant(texts: Array<string | Partial<Part>>, extra: Partial<A
     tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
     ...extra,
   }
-  const parts = texts.map((t) => (typeof t === "string" ? textPart(info.id, t) : ({ ...textPart(info.id, ""), ...t } as Part)))
+  const parts = texts.map((t) =>
+    typeof t === "string" ? textPart(info.id, t) : ({ ...textPart(info.id, ""), ...t } as Part),
+  )
   return { info, parts }
 }
 

@@ -28,7 +28,10 @@ describe("one way to git", () => {
   const files = sources(src).map((path) => ({ name: relative(src, path), text: readFileSync(path, "utf8") }))
 
   it("only the named files import child_process", () => {
-    const starting = files.filter((f) => /from "(node:)?child_process"/.test(f.text)).map((f) => f.name).sort()
+    const starting = files
+      .filter((f) => /from "(node:)?child_process"/.test(f.text))
+      .map((f) => f.name)
+      .sort()
     expect(starting).toEqual(Object.keys(STARTS_PROCESSES).sort())
   })
 
@@ -38,7 +41,9 @@ describe("one way to git", () => {
   })
 
   it("no source file runs git through a shell or Bun", () => {
-    const shelled = files.filter((f) => /\bBun\.(spawn|\$)|\$`git\b|["'`]sh["'`][^\n]*\bgit\b/.test(f.text)).map((f) => f.name)
+    const shelled = files
+      .filter((f) => /\bBun\.(spawn|\$)|\$`git\b|["'`]sh["'`][^\n]*\bgit\b/.test(f.text))
+      .map((f) => f.name)
     expect(shelled).toEqual([])
   })
 })

@@ -11,7 +11,8 @@ import { commitWork, createWorktree, fastForward, mergeBranch } from "../../src/
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
 
 function repo(): string {
   const dir = tmp("git-layer-")
@@ -62,7 +63,9 @@ describe("autoCommit after the agent's own git commands", () => {
   it("commits nothing, the index as it was, when all the loop's changes come to nothing against HEAD", async () => {
     const dir = repo()
     const loop = await stagedThenDeleted(dir)
-    expect(await commitLoopWork(dir, loop, [".opencode/"], "story S-1: first")).toEqual({ skipped: "the story changed no files" })
+    expect(await commitLoopWork(dir, loop, [".opencode/"], "story S-1: first")).toEqual({
+      skipped: "the story changed no files",
+    })
     expect(git(dir, "status", "--porcelain")).toBe("AD scratch.ts\n")
     expect(git(dir, "log", "--format=%s")).toBe("start\n")
   })
@@ -135,7 +138,10 @@ describe("files git ignores stay as the user has them", () => {
       writeFileSync(join(path, "debug.log"), "the agent's\n")
       git(path, "add", "-f", "debug.log")
       await commitWork(path, "ralph: the task")
-      const merging = kind === "fast-forward" ? fastForward(dir, "ralph/wt") : mergeBranch(dir, "ralph/wt", "Merge ralph/wt: the task")
+      const merging =
+        kind === "fast-forward"
+          ? fastForward(dir, "ralph/wt")
+          : mergeBranch(dir, "ralph/wt", "Merge ralph/wt: the task")
       await expect(merging).rejects.toThrow(/debug\.log/)
       expect(readFileSync(join(dir, "debug.log"), "utf8")).toBe("the user's own notes\n")
       expect(git(dir, "log", "-1", "--format=%s")).toBe("ignore logs\n")
@@ -163,7 +169,10 @@ describe("a worktree's merge commit into a main tree with the user's uncommitted
     writeFileSync(join(dir, "new.txt"), "added, then deleted from the work tree\n")
     git(dir, "add", "new.txt")
     unlinkSync(join(dir, "new.txt"))
-    const refused = await mergeBranch(dir, "ralph/wt", "Merge ralph/wt: the task").then(() => undefined, (error: unknown) => String(error))
+    const refused = await mergeBranch(dir, "ralph/wt", "Merge ralph/wt: the task").then(
+      () => undefined,
+      (error: unknown) => String(error),
+    )
     expect(git(dir, "status", "--porcelain", "--", ".", ":!.opencode")).toBe("AD new.txt\n")
     expect(refused).toMatch(/staged changes/)
   })

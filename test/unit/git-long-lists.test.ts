@@ -12,12 +12,19 @@ import { snapshotWorkTree } from "../../src/changes/work-tree.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 })
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd: dir,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 256 * 1024 * 1024,
+  })
 
 /** 12,000 files of ~190 characters' path each: their names alone are 2.3 MB, past ARG_MAX. */
 const MANY = 12_000
 const FOLDER = `packages/a-package-with-a-rather-descriptive-name/src/components/${"generated-by-the-loop-".repeat(2)}`
-const fileName = (i: number) => `${FOLDER}/component-${String(i).padStart(5, "0")}-with-a-long-descriptive-name-as-real-projects-have.ts`
+const fileName = (i: number) =>
+  `${FOLDER}/component-${String(i).padStart(5, "0")}-with-a-long-descriptive-name-as-real-projects-have.ts`
 
 function repo(): string {
   const dir = tmp("git-long-")
@@ -60,14 +67,21 @@ describe("12,000 changed files with long names", () => {
     writeFileSync(join(dir, "app.ts"), "app\n")
     commitAll(dir, "start")
     // The branch is made with git's plumbing (one blob for every file): only the merge writes them.
-    const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], { cwd: dir, input: "export const n = 1\n", encoding: "utf8" }).trim()
+    const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], {
+      cwd: dir,
+      input: "export const n = 1\n",
+      encoding: "utf8",
+    }).trim()
     const index = join(dir, ".git", "story-index")
     const env = { ...process.env, GIT_INDEX_FILE: index }
     execFileSync("git", ["read-tree", "HEAD"], { cwd: dir, env })
     const lines = Array.from({ length: MANY }, (_, i) => `100644 ${blob}\t${fileName(i)}\0`).join("")
     execFileSync("git", ["update-index", "-z", "--index-info"], { cwd: dir, env, input: lines })
     const tree = execFileSync("git", ["write-tree"], { cwd: dir, env, encoding: "utf8" }).trim()
-    const commit = execFileSync("git", ["commit-tree", tree, "-p", "HEAD", "-m", "the story's work"], { cwd: dir, encoding: "utf8" }).trim()
+    const commit = execFileSync("git", ["commit-tree", tree, "-p", "HEAD", "-m", "the story's work"], {
+      cwd: dir,
+      encoding: "utf8",
+    }).trim()
     git(dir, "update-ref", "refs/heads/ralph/story-big", commit)
 
     const merged = await mergeStoryBranch(dir, "ralph/story-big", "Merge ralph/story-big")

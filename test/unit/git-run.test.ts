@@ -11,8 +11,17 @@ const ARG_MAX = Number(execFileSync("getconf", ["ARG_MAX"], { encoding: "utf8" }
 describe("git()", () => {
   it("a command line past the system's limit (E2BIG) is a failure it says, never a rejection", async () => {
     const dir = tmp("git-run-")
-    const paths = Array.from({ length: Math.ceil((ARG_MAX * 1.5) / 1000) }, (_, i) => `${String(i).padStart(6, "0")}${"x".repeat(994)}`)
-    expect(await git(dir, ["ls-files", "--", ...paths])).toEqual({ ok: false, code: undefined, stdout: "", stderr: "", reason: "its command line is longer than the system allows" })
+    const paths = Array.from(
+      { length: Math.ceil((ARG_MAX * 1.5) / 1000) },
+      (_, i) => `${String(i).padStart(6, "0")}${"x".repeat(994)}`,
+    )
+    expect(await git(dir, ["ls-files", "--", ...paths])).toEqual({
+      ok: false,
+      code: undefined,
+      stdout: "",
+      stderr: "",
+      reason: "its command line is longer than the system allows",
+    })
   })
 
   it("stdin git does not read before it exits is no error of the process", async () => {

@@ -15,8 +15,23 @@ const facts = (t: Turn, weakened?: Weakened[]): Facts => ({
   now: 1_000,
   weakened,
 })
-const skip: Weakened = { kind: "skip", file: "test/a.test.ts", name: ".skip", line: 3, before: null, after: '  test.skip("adds", () => {', accepted: false }
-const expectation: Weakened = { kind: "expectation", file: "test/a.test.ts", line: 4, before: "expect(add(1, 2)).toBe(3)", after: "expect(add(1, 2)).toBe(0)", accepted: false }
+const skip: Weakened = {
+  kind: "skip",
+  file: "test/a.test.ts",
+  name: ".skip",
+  line: 3,
+  before: null,
+  after: '  test.skip("adds", () => {',
+  accepted: false,
+}
+const expectation: Weakened = {
+  kind: "expectation",
+  file: "test/a.test.ts",
+  line: 4,
+  before: "expect(add(1, 2)).toBe(3)",
+  after: "expect(add(1, 2)).toBe(0)",
+  accepted: false,
+}
 
 describe("decide: the guard on a claim of done", () => {
   it("refuses a claim whose changes skip a test: the next prompt names the file, the line and the key", () => {
@@ -30,8 +45,12 @@ describe("decide: the guard on a claim of done", () => {
   })
 
   it("lets the claim through when the finding is accepted, or only listed (a changed expectation), or with nothing found", () => {
-    expect(decide(loop(), facts(turn("<promise>DONE</promise>"), [{ ...skip, accepted: true }])).decision).toMatchObject({ type: "complete" })
-    expect(decide(loop(), facts(turn("<promise>DONE</promise>"), [expectation])).decision).toMatchObject({ type: "complete" })
+    expect(
+      decide(loop(), facts(turn("<promise>DONE</promise>"), [{ ...skip, accepted: true }])).decision,
+    ).toMatchObject({ type: "complete" })
+    expect(decide(loop(), facts(turn("<promise>DONE</promise>"), [expectation])).decision).toMatchObject({
+      type: "complete",
+    })
     expect(decide(loop(), facts(turn("<promise>DONE</promise>"), [])).decision).toMatchObject({ type: "complete" })
   })
 
@@ -39,7 +58,9 @@ describe("decide: the guard on a claim of done", () => {
     const warned = decide(loop({}, { guard: "warn" }), facts(turn("<promise>DONE</promise>"), [skip]))
     expect(warned.decision).toMatchObject({ type: "complete" })
     expect(warned.update.guard?.findings).toEqual([skip])
-    expect(decide(loop({}, { guard: { mode: "off", accept: [] } }), facts(turn("<promise>DONE</promise>"), [skip])).decision).toMatchObject({ type: "complete" })
+    expect(
+      decide(loop({}, { guard: { mode: "off", accept: [] } }), facts(turn("<promise>DONE</promise>"), [skip])).decision,
+    ).toMatchObject({ type: "complete" })
   })
 
   it("a turn that claims nothing is not told about findings, and records none when the guard read none", () => {

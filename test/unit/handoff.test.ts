@@ -19,11 +19,22 @@ const facts = (over: Partial<HandoffFacts> = {}): HandoffFacts => ({
 describe("handoff", () => {
   it("adds the facts the model's summary leaves out", () => {
     const text = buildHandoff("Rewrote the loop.", facts())
-    for (const fact of ["make the parser fast", "Iteration 3 of 6", "src/parser.ts", "2 failed", "benchmark the tokenizer"]) expect(text).toContain(fact)
+    for (const fact of [
+      "make the parser fast",
+      "Iteration 3 of 6",
+      "src/parser.ts",
+      "2 failed",
+      "benchmark the tokenizer",
+    ])
+      expect(text).toContain(fact)
   })
   it("the failing checks are the latest run's, marked with the iteration it ran at (0: before the first prompt)", () => {
-    expect(buildHandoff("Looked around.", facts({ checksRanAt: 0 }))).toContain("- Failing checks (latest run, before the first prompt):\n  - test (test): failed — 2 failed")
-    expect(buildHandoff("Looked around.", facts({ checksRanAt: 2 }))).toContain("- Failing checks (latest run, iteration 2):\n  - test (test): failed")
+    expect(buildHandoff("Looked around.", facts({ checksRanAt: 0 }))).toContain(
+      "- Failing checks (latest run, before the first prompt):\n  - test (test): failed — 2 failed",
+    )
+    expect(buildHandoff("Looked around.", facts({ checksRanAt: 2 }))).toContain(
+      "- Failing checks (latest run, iteration 2):\n  - test (test): failed",
+    )
   })
 
   it("the latest check run is the last iteration's, else a criteria loop's run before its first prompt", () => {
@@ -37,7 +48,10 @@ describe("handoff", () => {
     expect(buildHandoff("Still open: benchmark the tokenizer.", facts())).not.toContain("- Open todos")
   })
   it("stays within the budget however long the summary and the lists grow", () => {
-    const long = buildHandoff("x".repeat(50_000), facts({ files: Array.from({ length: 500 }, (_, i) => `src/file${i}.ts`) }))
+    const long = buildHandoff(
+      "x".repeat(50_000),
+      facts({ files: Array.from({ length: 500 }, (_, i) => `src/file${i}.ts`) }),
+    )
     expect(long.length).toBeLessThanOrEqual(HANDOFF_BUDGET + 100)
     expect(long).toContain("… and 488 more")
     expect(long).toContain("summary cut to fit")
@@ -48,22 +62,66 @@ describe("gotchas", () => {
   it("each failing check becomes a gotcha, shown for the files it names", async () => {
     const { learnGotchas, gotchasFor } = await import("../../src/loop/gotchas.js")
     const snap = snapshotOf(2, 0, [
-      { name: "types", kind: "typecheck", command: "tsc", status: "failed", exitCode: 2, durationMs: 1, output: "src/a.ts(1,1): error TS2322: bad", errors: 1, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [{ path: "src/a.ts", errors: 1, warnings: 0 }] },
+      {
+        name: "types",
+        kind: "typecheck",
+        command: "tsc",
+        status: "failed",
+        exitCode: 2,
+        durationMs: 1,
+        output: "src/a.ts(1,1): error TS2322: bad",
+        errors: 1,
+        warnings: 0,
+        info: 0,
+        security: 0,
+        testsRun: 0,
+        testsFailed: 0,
+        testsPassed: 0,
+        files: [{ path: "src/a.ts", errors: 1, warnings: 0 }],
+      },
     ])
     const gotchas = learnGotchas([], snap)
-    expect(gotchas).toEqual([{ title: "types: src/a.ts(1,1): error TS2322: bad", message: "src/a.ts(1,1): error TS2322: bad", files: ["src/a.ts"], iteration: 2 }])
+    expect(gotchas).toEqual([
+      {
+        title: "types: src/a.ts(1,1): error TS2322: bad",
+        message: "src/a.ts(1,1): error TS2322: bad",
+        files: ["src/a.ts"],
+        iteration: 2,
+      },
+    ])
     expect(gotchasFor(gotchas, ["src/a.ts"])).toHaveLength(1)
     expect(gotchasFor(gotchas, ["src/b.ts"])).toHaveLength(0)
-    expect(buildHandoff("s", facts({ gotchas: ["types: bad (iteration 2; src/a.ts)"] }))).toContain("Gotchas from earlier failures on these files")
+    expect(buildHandoff("s", facts({ gotchas: ["types: bad (iteration 2; src/a.ts)"] }))).toContain(
+      "Gotchas from earlier failures on these files",
+    )
   })
 })
 
 describe("circular fixes", () => {
   const run = (failing: string[]) =>
-    snapshotOf(1, 0, ["A", "B"].map((name): CheckResult => ({
-      name, kind: "test", command: name, status: failing.includes(name) ? "failed" : "passed", exitCode: failing.includes(name) ? 1 : 0,
-      durationMs: 1, output: `error in ${name}`, errors: 0, warnings: 0, info: 0, security: 0, testsRun: 1, testsFailed: failing.includes(name) ? 1 : 0, testsPassed: 0, files: [],
-    })))
+    snapshotOf(
+      1,
+      0,
+      ["A", "B"].map(
+        (name): CheckResult => ({
+          name,
+          kind: "test",
+          command: name,
+          status: failing.includes(name) ? "failed" : "passed",
+          exitCode: failing.includes(name) ? 1 : 0,
+          durationMs: 1,
+          output: `error in ${name}`,
+          errors: 0,
+          warnings: 0,
+          info: 0,
+          security: 0,
+          testsRun: 1,
+          testsFailed: failing.includes(name) ? 1 : 0,
+          testsPassed: 0,
+          files: [],
+        }),
+      ),
+    )
   it("names a failure that comes back after being fixed (A → B → A)", () => {
     expect(recurringFailures([run(["A"]), run(["B"]), run(["A"])])).toEqual(["A: error in A"])
     expect(recurringFailures([run(["A"]), run(["A"]), run(["B"])])).toEqual([])

@@ -50,7 +50,8 @@ const TOKEN_REMOTE = '"https://x-access-token:$GH_TOKEN@${GITHUB_SERVER_URL#http
 const TOKEN = /\$\{\{\s*(?:github\.token|secrets\.GITHUB_TOKEN)\s*\}\}/
 
 /** The workflow's jobs by name, as commands: the lines under `jobs:` from one `  name:` to the next. */
-const jobs = (yaml: string): Record<string, string> => Object.fromEntries(Object.entries(rawJobs(yaml)).map(([name, job]) => [name, commands(job)]))
+const jobs = (yaml: string): Record<string, string> =>
+  Object.fromEntries(Object.entries(rawJobs(yaml)).map(([name, job]) => [name, commands(job)]))
 
 interface Step {
   uses?: string
@@ -63,7 +64,13 @@ interface Step {
 /** A `key: value` line's parts, a trailing ` # comment` dropped. */
 function keyValue(line: string): [string, string] {
   const colon = line.indexOf(":")
-  return [line.slice(0, colon).trim(), line.slice(colon + 1).replace(/\s+# .*$/, "").trim()]
+  return [
+    line.slice(0, colon).trim(),
+    line
+      .slice(colon + 1)
+      .replace(/\s+# .*$/, "")
+      .trim(),
+  ]
 }
 
 /**
@@ -78,9 +85,13 @@ function steps(job: string): Step[] {
   let block: { key: string; indent: number; lines: string[]; fold: boolean } | undefined
   const close = () => {
     if (block && step) {
-      const text = block.fold ? block.lines.map((l) => l.trim()).join(" ") : block.lines.map((l) => l.slice(block!.indent)).join("\n")
+      const text = block.fold
+        ? block.lines.map((l) => l.trim()).join(" ")
+        : block.lines.map((l) => l.slice(block!.indent)).join("\n")
       if (block.key === "run") step.run = text
-      else for (const line of block.lines) (step[block.key as "env" | "with"] as Record<string, string>)[keyValue(line)[0]] = keyValue(line)[1]
+      else
+        for (const line of block.lines)
+          (step[block.key as "env" | "with"] as Record<string, string>)[keyValue(line)[0]] = keyValue(line)[1]
     }
     block = undefined
   }
@@ -138,7 +149,8 @@ function bareNames(text: string): string[] {
   const found: string[] = []
   for (const line of commands(text).split("\n")) {
     const npm = /\b(?:npm\s+(?:install|i|add)|npx|bunx|pnpm\s+add|yarn\s+(?:global\s+)?add)\s+(.*)$/.exec(line)
-    for (const word of npm?.[1]?.split(/\s+/) ?? []) if (/^["']?ralph-loop(?:@[\w.^~<>=-]*)?["']?$/.test(word)) found.push(line)
+    for (const word of npm?.[1]?.split(/\s+/) ?? [])
+      if (/^["']?ralph-loop(?:@[\w.^~<>=-]*)?["']?$/.test(word)) found.push(line)
   }
   return found
 }
@@ -170,13 +182,19 @@ describe("docs/headless.md: a plan over many machines", () => {
     expect(pushStep, JSON.stringify(storySteps, null, 2)).toBeGreaterThan(runStep)
     expect(runStep).toBeGreaterThan(0)
     const merge = job.merge as string
-    expect(at(merge, ralphLoop(planCommands.merge('"$PLAN"')))).toBeLessThan(at(merge, `${ralphLoop(planCommands.ready('"$PLAN"'))} --json`))
+    expect(at(merge, ralphLoop(planCommands.merge('"$PLAN"')))).toBeLessThan(
+      at(merge, `${ralphLoop(planCommands.ready('"$PLAN"'))} --json`),
+    )
   })
 
   it("the shell flow runs the same commands: a runner installs, runs its story and pushes; the round lists, fetches and merges", () => {
     const one = commands(runner as string)
-    expect(at(one, ralphLoop(planCommands.install))).toBeLessThan(at(one, ralphLoop(planCommands.story("plan.json", '"$ID"'))))
-    expect(at(one, ralphLoop(planCommands.story("plan.json", '"$ID"')))).toBeLessThan(at(one, push.replace(" origin ", ' "$PUSH_URL" ')))
+    expect(at(one, ralphLoop(planCommands.install))).toBeLessThan(
+      at(one, ralphLoop(planCommands.story("plan.json", '"$ID"'))),
+    )
+    expect(at(one, ralphLoop(planCommands.story("plan.json", '"$ID"')))).toBeLessThan(
+      at(one, push.replace(" origin ", ' "$PUSH_URL" ')),
+    )
     const all = commands(round as string)
     expect(at(all, ralphLoop(planCommands.ready("plan.json")))).toBeLessThan(at(all, "git fetch origin"))
     expect(at(all, "git fetch origin")).toBeLessThan(at(all, ralphLoop(planCommands.merge("plan.json"))))
@@ -187,7 +205,8 @@ describe("docs/headless.md: a plan over many machines", () => {
     expect(texts.flatMap(bareNames)).toEqual([])
     // Every job that runs ralph-loop installs it from the package the workflow names.
     const job = jobs(workflow as string)
-    for (const name of ["ready", "story", "merge"]) expect(job[name]).toMatch(/^\s*- run: npm install -g (?:opencode-ai@[\d.]+ )?"\$RALPH_LOOP_PACKAGE"$/m)
+    for (const name of ["ready", "story", "merge"])
+      expect(job[name]).toMatch(/^\s*- run: npm install -g (?:opencode-ai@[\d.]+ )?"\$RALPH_LOOP_PACKAGE"$/m)
     const source = /^ {2}RALPH_LOOP_PACKAGE: (\S+)$/m.exec(workflow as string)?.[1]
     expect(source).toMatch(/\.tgz$/)
     expect(bareNames(`npm install -g ${source}`)).toEqual([])
@@ -202,7 +221,11 @@ describe("docs/headless.md: a plan over many machines", () => {
     // Not at the workflow's or a job's level, where every step (the run's too) would have it.
     expect(yaml.slice(0, yaml.indexOf("\njobs:\n"))).not.toMatch(TOKEN)
     for (const [, job] of all) expect(job.slice(0, job.indexOf("\n    steps:\n"))).not.toMatch(TOKEN)
-    const checkouts = all.flatMap(([name, job]) => steps(job).filter((s) => s.uses?.startsWith("actions/checkout@")).map((s) => ({ name, with: s.with })))
+    const checkouts = all.flatMap(([name, job]) =>
+      steps(job)
+        .filter((s) => s.uses?.startsWith("actions/checkout@"))
+        .map((s) => ({ name, with: s.with })),
+    )
     expect(checkouts.map((c) => c.name)).toEqual(["ready", "story", "merge"])
     for (const checkout of checkouts) expect(checkout).toMatchObject({ with: { "persist-credentials": "false" } })
     for (const [name, job] of all)
@@ -210,8 +233,12 @@ describe("docs/headless.md: a plan over many machines", () => {
         const given = Object.values(step.env).some((value) => TOKEN.test(value))
         // A step given the token runs no agent, and pushes with no hook or credential helper of the checkout's.
         if (given) expect({ name, run: step.run }).not.toMatchObject({ run: expect.stringMatching(/ralph-loop run\b/) })
-        if (step.run?.startsWith("ralph-loop run ")) expect({ name, env: Object.values(step.env).join(" ") }).not.toMatchObject({ env: expect.stringMatching(TOKEN) })
-        if (/\bgit push\b|\bpush --force\b/.test(step.run ?? "")) expect({ name, run: step.run, given }).toMatchObject({ given: true })
+        if (step.run?.startsWith("ralph-loop run "))
+          expect({ name, env: Object.values(step.env).join(" ") }).not.toMatchObject({
+            env: expect.stringMatching(TOKEN),
+          })
+        if (/\bgit push\b|\bpush --force\b/.test(step.run ?? ""))
+          expect({ name, run: step.run, given }).toMatchObject({ given: true })
       }
     // The shell flow: cloned without credentials, the push given its own URL.
     expect(runner).toMatch(/^git clone "\$REMOTE" /m)
@@ -221,7 +248,9 @@ describe("docs/headless.md: a plan over many machines", () => {
   it("a failing plan ready fails its step: its output is never taken inside another command", () => {
     expect([workflow, runner, round].flatMap((text) => uncheckedOutputs(text as string))).toEqual([])
     const ready = steps(rawJobs(workflow as string).ready as string).find((s) => s.run?.includes("plan ready"))
-    expect(ready?.run).toMatch(/^plan=\$\(ralph-loop plan ready "\$PLAN" --json\) \|\| exit 1\necho "plan=\$plan" >> "\$GITHUB_OUTPUT"$/)
+    expect(ready?.run).toMatch(
+      /^plan=\$\(ralph-loop plan ready "\$PLAN" --json\) \|\| exit 1\necho "plan=\$plan" >> "\$GITHUB_OUTPUT"$/,
+    )
     // What the check catches.
     expect(uncheckedOutputs('echo "plan=$(ralph-loop plan ready "$PLAN" --json)" >> "$GITHUB_OUTPUT"')).toHaveLength(1)
     expect(uncheckedOutputs('next=$(ralph-loop plan ready "$PLAN" --json)')).toHaveLength(1)

@@ -8,7 +8,8 @@ describe("inside the project", () => {
   })
 
   it("refuses what lies above or beside it", () => {
-    for (const path of ["..", "../p2", "/p2/a", "/", "a/../../x", "/tmp"]) expect(isInside("/p", path), path).toBe(false)
+    for (const path of ["..", "../p2", "/p2/a", "/", "a/../../x", "/tmp"])
+      expect(isInside("/p", path), path).toBe(false)
   })
 
   it("strictly inside: the root itself is not", () => {

@@ -88,7 +88,9 @@ describe("install with the package listed already", () => {
       const { code, out } = m.run()
       expect(code, out).toBe(1)
       expect(out).toContain(`already listed in ${join(m.project, "opencode.json")} as ${JSON.stringify(spec)}`)
-      expect(out).toContain("To list this package instead: `ralph-loop uninstall` removes that listing, then `ralph-loop install`")
+      expect(out).toContain(
+        "To list this package instead: `ralph-loop uninstall` removes that listing, then `ralph-loop install`",
+      )
       expect(existsSync(join(m.project, ".opencode", "ralph-loop.jsonc"))).toBe(false)
     }
   })

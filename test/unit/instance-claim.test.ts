@@ -1,7 +1,7 @@
 // One copy of the plugin acts per OpenCode instance (issue 37): the registry on globalThis, and the
 // server entry and the TUI half called twice for one directory, as OpenCode calls them when the
 // package is listed twice. The machinery (instance.js) is replaced by a spy; the clock is fake.
-import type { Hooks, PluginInput } from "@opencode-ai/plugin"
+import type { PluginInput } from "@opencode-ai/plugin"
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { claimInstance, deferredText } from "../../src/host/instance-claim.js"
@@ -31,7 +31,10 @@ describe("the registry", () => {
     const first = claimInstance("server", dir, "file:///a/dist/plugin.js")
     expect(first.owner).toBe(true)
     // Another copy, or the same module called again for the same live instance: refused.
-    expect(claimInstance("server", dir, "file:///b/dist/plugin.js")).toEqual({ owner: false, holder: "file:///a/dist/plugin.js" })
+    expect(claimInstance("server", dir, "file:///b/dist/plugin.js")).toEqual({
+      owner: false,
+      holder: "file:///a/dist/plugin.js",
+    })
     expect(claimInstance("server", dir, "file:///a/dist/plugin.js").owner).toBe(false)
     // The TUI half and another directory (a worktree loop's instance) are claims of their own.
     const tuiClaim = claimInstance("tui", dir, "file:///b/dist/tui/plugin.js")

@@ -15,7 +15,9 @@ describe("tooDeepAt", () => {
 
   it("siblings do not add up; brackets in strings and comments do not count", () => {
     expect(tooDeepAt(`[${"[],".repeat(10_000)}[]]`, 2)).toBeUndefined()
-    expect(tooDeepAt(`{ "a": "${"[".repeat(1_000)}" /* ${"{".repeat(1_000)} */ } // ${"[".repeat(1_000)}`, 1)).toBeUndefined()
+    expect(
+      tooDeepAt(`{ "a": "${"[".repeat(1_000)}" /* ${"{".repeat(1_000)} */ } // ${"[".repeat(1_000)}`, 1),
+    ).toBeUndefined()
   })
 
   it("a closer that does not close the innermost opener does not count: never shallower than jsonc-parser goes", () => {

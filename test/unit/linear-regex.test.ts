@@ -31,11 +31,27 @@ describe("check output", () => {
   })
 
   it("counts as before on ordinary output", () => {
-    expect(parseCheckOutput("test", " Tests  1 failed | 4 passed (5)\n", 1)).toMatchObject({ testsFailed: 1, testsPassed: 4 })
-    expect(parseCheckOutput("test", "Tests: 2 failed, 3 passed, 5 total\n", 1)).toMatchObject({ testsFailed: 2, testsPassed: 3 })
+    expect(parseCheckOutput("test", " Tests  1 failed | 4 passed (5)\n", 1)).toMatchObject({
+      testsFailed: 1,
+      testsPassed: 4,
+    })
+    expect(parseCheckOutput("test", "Tests: 2 failed, 3 passed, 5 total\n", 1)).toMatchObject({
+      testsFailed: 2,
+      testsPassed: 3,
+    })
     expect(parseCheckOutput("test", "# pass 6\n# fail 0\n", 0)).toMatchObject({ testsFailed: 0, testsPassed: 6 })
-    expect(parseCheckOutput("test", "=== 12 failed, 30 passed in 2.1s ===", 1)).toMatchObject({ testsFailed: 12, testsPassed: 30 })
-    expect(parseCheckOutput("lint", "/p/src/a.js\n  1:1  error  Missing semicolon  semi\n\n✖ 1 problem (1 error, 0 warnings)\n", 1, "/p")).toMatchObject({
+    expect(parseCheckOutput("test", "=== 12 failed, 30 passed in 2.1s ===", 1)).toMatchObject({
+      testsFailed: 12,
+      testsPassed: 30,
+    })
+    expect(
+      parseCheckOutput(
+        "lint",
+        "/p/src/a.js\n  1:1  error  Missing semicolon  semi\n\n✖ 1 problem (1 error, 0 warnings)\n",
+        1,
+        "/p",
+      ),
+    ).toMatchObject({
       errors: 1,
       warnings: 0,
       files: [{ path: "src/a.js", errors: 1, warnings: 0 }],
@@ -44,7 +60,9 @@ describe("check output", () => {
 
   it("an ESLint unix line of 140 KB whose last bracket does not run to the end", () => {
     const hostile = `g${":0:0: ".repeat(10_000)}${" [Error/".repeat(10_000)}]]`
-    expect(findingsOf(`src/a.js:1:2: Missing semicolon. [Error/semi]\n${hostile}`)).toEqual([{ path: "src/a.js", severity: "error" }])
+    expect(findingsOf(`src/a.js:1:2: Missing semicolon. [Error/semi]\n${hostile}`)).toEqual([
+      { path: "src/a.js", severity: "error" },
+    ])
   })
 
   it("a two-megabyte line of slashes before an ESLint stylish block", () => {
@@ -66,7 +84,16 @@ describe("check output", () => {
       { path: "src/c.js", severity: "warning" },
       { path: "C:\\p\\e.js", severity: "error" },
     ])
-    const stylish = ["C:\\p\\src\\f.ts", "  2:3  error  Bad  rule", "", "lib/g.mjs", "  1:1  warning  Meh  rule", "", "no-slash.js", "  1:1  error  Lost  rule"].join("\n")
+    const stylish = [
+      "C:\\p\\src\\f.ts",
+      "  2:3  error  Bad  rule",
+      "",
+      "lib/g.mjs",
+      "  1:1  warning  Meh  rule",
+      "",
+      "no-slash.js",
+      "  1:1  error  Lost  rule",
+    ].join("\n")
     expect(findingsOf(stylish)).toEqual([
       { path: "C:\\p\\src\\f.ts", severity: "error" },
       { path: "lib/g.mjs", severity: "warning" },
@@ -78,7 +105,10 @@ describe("check output", () => {
   })
 
   it("names files as before, not those in web addresses", () => {
-    expect(mentionedFiles("at https://example.com/x/y.js and file:///p/z.ts, then src/a.ts:3 and (lib/b.js)")).toEqual(["src/a.ts", "lib/b.js"])
+    expect(mentionedFiles("at https://example.com/x/y.js and file:///p/z.ts, then src/a.ts:3 and (lib/b.js)")).toEqual([
+      "src/a.ts",
+      "lib/b.js",
+    ])
   })
 })
 
@@ -89,7 +119,8 @@ describe("model output", () => {
   })
 
   it("reads the last status block as before", () => {
-    const text = "-- RALPH_STATUS --\nSTATUS: BLOCKED\n--END_RALPH_STATUS--\n----ralph_status----\n**STATUS:** in progress\nTASKS_COMPLETED_THIS_LOOP: 2\n"
+    const text =
+      "-- RALPH_STATUS --\nSTATUS: BLOCKED\n--END_RALPH_STATUS--\n----ralph_status----\n**STATUS:** in progress\nTASKS_COMPLETED_THIS_LOOP: 2\n"
     expect(parseStatusBlock(text)).toEqual({ status: "IN_PROGRESS", tasksCompleted: 2 })
     expect(parseStatusBlock("---END_RALPH_STATUS---")).toBeUndefined()
   })
@@ -101,7 +132,10 @@ describe("model output", () => {
   })
 
   it("reads learnings as before", () => {
-    const texts = ["<learning> use\n  pnpm </learning> <learning>use pnpm</learning><learning></learning>", "<learning>a <learning>b</learning> <learning>c"]
+    const texts = [
+      "<learning> use\n  pnpm </learning> <learning>use pnpm</learning><learning></learning>",
+      "<learning>a <learning>b</learning> <learning>c",
+    ]
     expect(learningsIn(texts)).toEqual(["use pnpm", "a <learning>b"])
   })
 
@@ -111,14 +145,19 @@ describe("model output", () => {
   })
 
   it("reads a reviewer's reasons as before", () => {
-    expect(parseVerdict("<verdict>reject</verdict>\n  - the test was deleted  \n2) the stub returns 0\n•\tno docs\n-nope")).toEqual({
+    expect(
+      parseVerdict("<verdict>reject</verdict>\n  - the test was deleted  \n2) the stub returns 0\n•\tno docs\n-nope"),
+    ).toEqual({
       kind: "reject",
       reasons: ["the test was deleted", "the stub returns 0", "no docs"],
     })
   })
 
   it("a bullet followed by blanks alone is no reason (it was one blank)", () => {
-    expect(parseVerdict("- the API breaks\n<verdict>reject</verdict>\n-   \n")).toEqual({ kind: "reject", reasons: ["the API breaks"] })
+    expect(parseVerdict("- the API breaks\n<verdict>reject</verdict>\n-   \n")).toEqual({
+      kind: "reject",
+      reasons: ["the API breaks"],
+    })
   })
 })
 
@@ -136,22 +175,34 @@ describe("tool calls", () => {
   })
 
   it("a bash command with a two-megabyte word of slashes", () => {
-    expect(refusal("bash", { command: `rm ${"/".repeat(2 * MB)}a .opencode/ralph-loop/` }, area)).toBe(refused(".opencode/ralph-loop"))
+    expect(refusal("bash", { command: `rm ${"/".repeat(2 * MB)}a .opencode/ralph-loop/` }, area)).toBe(
+      refused(".opencode/ralph-loop"),
+    )
   })
 
   it("a file path of 10,000 stars before a line end", () => {
     const path = `.opencode/ralph-loop/${"*".repeat(10_000)}\n*`
-    expect(refusal("write", { filePath: path }, area)).toBe(`write on ${path} is refused: it belongs to the running Ralph loop`)
+    expect(refusal("write", { filePath: path }, area)).toBe(
+      `write on ${path} is refused: it belongs to the running Ralph loop`,
+    )
   })
 
   it("refuses and lets through as before", () => {
-    expect(refusal("bash", { command: "ls\nfind .opencode/ralph-loop -name x\n-delete" }, area)).toBe(refused(".opencode/ralph-loop"))
+    expect(refusal("bash", { command: "ls\nfind .opencode/ralph-loop -name x\n-delete" }, area)).toBe(
+      refused(".opencode/ralph-loop"),
+    )
     expect(refusal("bash", { command: "find . -name '*.tmp' -delete" }, area)).toBeUndefined()
-    expect(refusal("bash", { command: "git clean -fdx" }, area)).toBe("git clean -x would delete the running Ralph loop's files")
+    expect(refusal("bash", { command: "git clean -fdx" }, area)).toBe(
+      "git clean -x would delete the running Ralph loop's files",
+    )
     expect(refusal("bash", { command: "git clean -n; echo -x" }, area)).toBeUndefined()
-    expect(refusal("bash", { command: "cp a.txt '.opencode/ralph-loop///'" }, area)).toBe(refused(".opencode/ralph-loop"))
+    expect(refusal("bash", { command: "cp a.txt '.opencode/ralph-loop///'" }, area)).toBe(
+      refused(".opencode/ralph-loop"),
+    )
     expect(refusal("write", { filePath: ".opencode/ralph-*/state.json" }, area)).toBeUndefined()
-    expect(refusal("edit", { filePath: ".opencode/ralph-loop/*.json" }, area)).toBe("edit on .opencode/ralph-loop/*.json is refused: it belongs to the running Ralph loop")
+    expect(refusal("edit", { filePath: ".opencode/ralph-loop/*.json" }, area)).toBe(
+      "edit on .opencode/ralph-loop/*.json is refused: it belongs to the running Ralph loop",
+    )
   })
 })
 
@@ -162,7 +213,10 @@ describe("tasks, plans, errors and memory", () => {
   })
 
   it("reads a task's @paths as before", () => {
-    expect(targetsOf("fix @./src/services/ and @lib/x.ts!?), not me@example.com")).toEqual(["src/services/", "lib/x.ts"])
+    expect(targetsOf("fix @./src/services/ and @lib/x.ts!?), not me@example.com")).toEqual([
+      "src/services/",
+      "lib/x.ts",
+    ])
   })
 
   it("a story id with four megabytes of dashes", () => {
@@ -176,7 +230,12 @@ describe("tasks, plans, errors and memory", () => {
   })
 
   it("a provider's reset header of two megabytes of dots", () => {
-    expect(providerDelayMs({ message: "rate limited", headers: { "retry-after": "20", "x-ratelimit-reset-requests": ".".repeat(2 * MB) } }, 0)).toBe(20_000)
+    expect(
+      providerDelayMs(
+        { message: "rate limited", headers: { "retry-after": "20", "x-ratelimit-reset-requests": ".".repeat(2 * MB) } },
+        0,
+      ),
+    ).toBe(20_000)
   })
 
   it("reads a provider's durations as before", () => {
@@ -198,16 +257,53 @@ describe("tasks, plans, errors and memory", () => {
 
   it("a remembered note of a million ` failed on `s", () => {
     const hostile = `check a${"d failed on k".repeat(1_200_000)}`
-    const failing = { name: "tsc", kind: "typecheck" as const, command: "tsc", status: "failed" as const, exitCode: 2, durationMs: 1, output: "", errors: 1, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [], failures: ["src/a.js TS2322"] }
+    const failing = {
+      name: "tsc",
+      kind: "typecheck" as const,
+      command: "tsc",
+      status: "failed" as const,
+      exitCode: 2,
+      durationMs: 1,
+      output: "",
+      errors: 1,
+      warnings: 0,
+      info: 0,
+      security: 0,
+      testsRun: 0,
+      testsFailed: 0,
+      testsPassed: 0,
+      files: [],
+      failures: ["src/a.js TS2322"],
+    }
     const lesson = "check tsc failed on src/a.js, src/b.js: src/a.js TS2322 — fixed in iteration 2"
-    expect(returningFailures([lessonOf(hostile), lessonOf(lesson)], snapshotOf(3, 0, [failing]), ["tsc", `a${"d failed on k".repeat(1_000)}`])).toEqual([
+    expect(
+      returningFailures([lessonOf(hostile), lessonOf(lesson)], snapshotOf(3, 0, [failing]), [
+        "tsc",
+        `a${"d failed on k".repeat(1_000)}`,
+      ]),
+    ).toEqual([
       `circular fix across loops: an earlier loop (2026-01-01) fixed this and it is failing again — ${lesson}`,
     ])
-    expect(supersedes({ text: `check a${"d failed on k".repeat(300_000)}`, source: "lesson" }, lessonOf("check tsc failed on src/a.js: x"))).toBe(false)
+    expect(
+      supersedes(
+        { text: `check a${"d failed on k".repeat(300_000)}`, source: "lesson" },
+        lessonOf("check tsc failed on src/a.js: x"),
+      ),
+    ).toBe(false)
   })
 
   it("a newer lesson about the same check and files supersedes the older one, as before", () => {
-    expect(supersedes({ text: "check tsc failed on src/a.js: TS1 — fixed", source: "lesson" }, lessonOf("check tsc failed on src/a.js: TS2 — fixed"))).toBe(true)
-    expect(supersedes({ text: "check lint failed on src/a.js: x", source: "lesson" }, lessonOf("check tsc failed on src/a.js: x"))).toBe(false)
+    expect(
+      supersedes(
+        { text: "check tsc failed on src/a.js: TS1 — fixed", source: "lesson" },
+        lessonOf("check tsc failed on src/a.js: TS2 — fixed"),
+      ),
+    ).toBe(true)
+    expect(
+      supersedes(
+        { text: "check lint failed on src/a.js: x", source: "lesson" },
+        lessonOf("check tsc failed on src/a.js: x"),
+      ),
+    ).toBe(false)
   })
 })

@@ -18,7 +18,11 @@ import { loop } from "./fixtures.js"
 const tempDir = tempDirs()
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], { cwd, stdio: "ignore", env: { ...process.env, HOME: cwd } })
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], {
+    cwd,
+    stdio: "ignore",
+    env: { ...process.env, HOME: cwd },
+  })
 
 const PLAN = {
   project: "Shop",
@@ -67,7 +71,10 @@ describe("the files a loop changed, its own writes aside", () => {
     const marked = await markFirstDone(dir, plan)
     expect(JSON.parse(readFileSync(join(dir, "prd.json"), "utf8")).userStories[0].passes).toBe(true)
     // What git sees, and what was listed before: the plan file among the loop's work.
-    expect(paths(await filesChangedSinceStart(dir, loopStart(started), ownFolders(started)))).toEqual(["cart.txt", "prd.json"])
+    expect(paths(await filesChangedSinceStart(dir, loopStart(started), ownFolders(started)))).toEqual([
+      "cart.txt",
+      "prd.json",
+    ])
     expect(paths(await loopChangedFiles(dir, { ...started, plan: marked }))).toEqual(["cart.txt"])
   })
 
@@ -101,7 +108,9 @@ describe("the files a loop changed, its own writes aside", () => {
     const started = await begin(dir, plan)
     const marked = await markFirstDone(dir, plan)
     expect(paths(await loopChangedFiles(dir, { ...started, plan: { ...marked, only: "US-1" } }))).toEqual(["prd.json"])
-    expect(paths(await loopChangedFiles(dir, { ...started, startTree: undefined, startFiles: {}, plan: marked }))).toEqual(["prd.json"])
+    expect(
+      paths(await loopChangedFiles(dir, { ...started, startTree: undefined, startFiles: {}, plan: marked })),
+    ).toEqual(["prd.json"])
     // Not a plan loop: a plan file it changed is its work.
     expect(paths(await loopChangedFiles(dir, { ...started, plan: undefined }))).toEqual(["prd.json"])
   })

@@ -49,10 +49,22 @@ function everything(): Loop {
     sawBusy: true,
     busyEpoch: 7,
     userEpoch: 2,
-    turnEvents: { errors: [{ name: "APIError", message: "overloaded" }], retried: true, compacted: false, pending: ["per_1"] },
+    turnEvents: {
+      errors: [{ name: "APIError", message: "overloaded" }],
+      retried: true,
+      compacted: false,
+      pending: ["per_1"],
+    },
     resumeRequested: { then: "next", fresh: true },
     lastDecidedMessageID: "msg_9",
-    breaker: { state: "OPEN", noProgress: 3, sameError: 1, lastError: "APIError 529: overloaded", openedAt: 50, reason: "3 iterations in a row without progress" },
+    breaker: {
+      state: "OPEN",
+      noProgress: 3,
+      sameError: 1,
+      lastError: "APIError 529: overloaded",
+      openedAt: 50,
+      reason: "3 iterations in a row without progress",
+    },
     calls: { startedAt: 10, count: 4 },
     usage: { ses_a: { tokens: 1200, cost: 0.25 }, ses_c: { tokens: 300, cost: 0.05 } },
     progress: { workTree: "abc", todosCompleted: 2, todosSession: "ses_c", recentOutputs: ["h1", "h2"] },
@@ -63,12 +75,25 @@ function everything(): Loop {
     startHead: "deadbeef",
     iterationStartedAt: 45,
     lastDecision: "backoff",
-    gotchas: [{ title: "tsc: src/a.ts(1,1): error TS2304", message: "Cannot find name 'x'.", files: ["src/a.ts"], iteration: 2 }],
+    gotchas: [
+      {
+        title: "tsc: src/a.ts(1,1): error TS2304",
+        message: "Cannot find name 'x'.",
+        files: ["src/a.ts"],
+        iteration: 2,
+      },
+    ],
     wait: { reason: "backoff", until: 90, then: "resume" },
     lastTurn: {
       lastAssistantID: "msg_9",
       texts: ["working on it"],
-      error: { name: "APIError", message: "overloaded", statusCode: 529, retryable: true, headers: { "retry-after": "20" } },
+      error: {
+        name: "APIError",
+        message: "overloaded",
+        statusCode: 529,
+        retryable: true,
+        headers: { "retry-after": "20" },
+      },
       finish: "error",
       model: { providerID: "mock", modelID: "mock-model" },
       agent: "build",
@@ -101,10 +126,16 @@ describe("the loop's state file", () => {
     expect(loops).toHaveLength(1)
     const loaded = loops[0] as Loop
     expect(stateOf(loaded)).toEqual(stateOf(saved))
-    expect(loaded).toMatchObject({ sawBusy: false, busyEpoch: 0, userEpoch: 0, turnEvents: { errors: [], retried: false, compacted: false, pending: [] } })
+    expect(loaded).toMatchObject({
+      sawBusy: false,
+      busyEpoch: 0,
+      userEpoch: 0,
+      turnEvents: { errors: [], retried: false, compacted: false, pending: [] },
+    })
     expect(loaded.resumeRequested).toBeUndefined()
     const written = JSON.parse(readFileSync(new LoopStore(dir).fileOf(saved.id), "utf8")).loop
-    for (const runtimeOnly of ["sawBusy", "busyEpoch", "userEpoch", "turnEvents", "resumeRequested"]) expect(written).not.toHaveProperty(runtimeOnly)
+    for (const runtimeOnly of ["sawBusy", "busyEpoch", "userEpoch", "turnEvents", "resumeRequested"])
+      expect(written).not.toHaveProperty(runtimeOnly)
   })
 
   it("loads a file an older version wrote: missing fields and settings get their defaults", async () => {
@@ -114,7 +145,14 @@ describe("the loop's state file", () => {
       state.loop.userEpoch = 3 // written by versions before it was runtime-only: ignored
     })
     expect(problems).toEqual([])
-    expect(loops[0]).toMatchObject({ snapshots: [], gotchas: [], retiring: [], iterationStartedAt: 0, userEpoch: 0, settings: { settleMs: 150 } })
+    expect(loops[0]).toMatchObject({
+      snapshots: [],
+      gotchas: [],
+      retiring: [],
+      iterationStartedAt: 0,
+      userEpoch: 0,
+      settings: { settleMs: 150 },
+    })
   })
 
   it("rejects a file with a bad snapshot, naming the field, and rebuilds the loop from the journal", async () => {
@@ -123,7 +161,9 @@ describe("the loop's state file", () => {
       state.loop.snapshots[0].checks[0].status = "flaky"
     })
     expect(problems).toHaveLength(1)
-    expect(problems[0]?.message).toMatch(/^is damaged \(loop\.snapshots\.0\.checks\.0\.status: .*\); moved aside to .*; rebuilt from the journal at iteration 3/)
+    expect(problems[0]?.message).toMatch(
+      /^is damaged \(loop\.snapshots\.0\.checks\.0\.status: .*\); moved aside to .*; rebuilt from the journal at iteration 3/,
+    )
     expect(rebuilt).toEqual([l.id])
     expect(loops[0]).toMatchObject({ id: l.id, iteration: 3, snapshots: [] })
   })

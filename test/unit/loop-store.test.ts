@@ -33,14 +33,28 @@ describe("LoopStore", () => {
     writes.mockRestore()
     const state = JSON.parse(readFileSync(store.fileOf(l.id), "utf8"))
     expect(state.loop).toMatchObject({ phase: "running", iteration: 2 })
-    expect(journalLines(store).map((line) => JSON.parse(line).event)).toEqual(["started", "decided", "restarting", "iteration"])
+    expect(journalLines(store).map((line) => JSON.parse(line).event)).toEqual([
+      "started",
+      "decided",
+      "restarting",
+      "iteration",
+    ])
   })
 
   it("keeps nothing in memory of an ended loop it loads (found by the soak: each restart kept every ended loop's state text)", async () => {
     const dir = project()
     const first = new LoopStore(dir)
-    const ended = loop({ id: "ses_ended0000000000000000001", sessionID: "ses_ended0000000000000000001", phase: "stopped", stopReason: "completed" })
-    const live = loop({ id: "ses_live00000000000000000001", sessionID: "ses_live00000000000000000001", phase: "running" })
+    const ended = loop({
+      id: "ses_ended0000000000000000001",
+      sessionID: "ses_ended0000000000000000001",
+      phase: "stopped",
+      stopReason: "completed",
+    })
+    const live = loop({
+      id: "ses_live00000000000000000001",
+      sessionID: "ses_live00000000000000000001",
+      phase: "running",
+    })
     await Promise.all([first.save(ended, "stopped:completed", 1), first.save(live, "started", 1)])
 
     const store = new LoopStore(dir)
@@ -98,8 +112,15 @@ describe("LoopStore", () => {
 
   describe("journal rotation", () => {
     const limits = { maxBytes: 8_000, kept: 3 }
-    const journals = (store: LoopStore) => readdirSync(store.dir).filter((n) => n.startsWith("journal")).sort()
-    const events = (text: string) => text.trimEnd().split("\n").map((line) => JSON.parse(line) as { event: string; loop: { id: string; iteration: number } })
+    const journals = (store: LoopStore) =>
+      readdirSync(store.dir)
+        .filter((n) => n.startsWith("journal"))
+        .sort()
+    const events = (text: string) =>
+      text
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { event: string; loop: { id: string; iteration: number } })
 
     /** `count` iterations of loop a (three journal lines each), loop b started once and left paused, loop c ended. */
     async function history(store: LoopStore, count: number) {
@@ -134,8 +155,11 @@ describe("LoopStore", () => {
         return lines.slice(carried)
       })
       const expected = ["loop_b paused 1", "loop_c stopped 1"]
-      for (let i = 1; i <= 60; i += 1) expected.push(`loop_a decided ${i}`, `loop_a restarting ${i}`, `loop_a iteration ${i}`)
-      expect(written.map((line) => events(line)[0]!).map((e) => `${e.loop.id} ${e.event} ${e.loop.iteration}`)).toEqual(expected)
+      for (let i = 1; i <= 60; i += 1)
+        expected.push(`loop_a decided ${i}`, `loop_a restarting ${i}`, `loop_a iteration ${i}`)
+      expect(written.map((line) => events(line)[0]!).map((e) => `${e.loop.id} ${e.event} ${e.loop.iteration}`)).toEqual(
+        expected,
+      )
 
       const pruned = new LoopStore(project(), undefined, limits)
       await history(pruned, 60)

@@ -56,7 +56,12 @@ const configs: Array<[string, string, string | undefined, RegExp]> = [
   ["10 MB promise word", `{ "promiseWord": "${HUGE}" }`, "promiseWord", /at most 200 characters/],
   ["summaryPath outside", '{ "summaryPath": "../../etc" }', "summaryPath", /points outside the project/],
   ["check without a command", '{ "checks": [{ "name": "t", "kind": "test" }] }', "checks", /expected string/],
-  ["check with a bad kind", '{ "checks": [{ "name": "t", "command": "x", "kind": "unit" }] }', "checks", /Invalid option/],
+  [
+    "check with a bad kind",
+    '{ "checks": [{ "name": "t", "command": "x", "kind": "unit" }] }',
+    "checks",
+    /Invalid option/,
+  ],
   ["unknown key", '{ "maxRetires": 3 }', "maxRetires", /unknown key \(ignored\); did you mean "maxRetries"/],
 ]
 
@@ -98,7 +103,8 @@ describe("50 malformed inputs", () => {
     expect(shown).toMatch(message)
     expect(shown.length).toBeLessThan(600)
     expect(allValid.safeParse(settings).success).toBe(true)
-    if (key && key in DEFAULT_SETTINGS) expect(settings[key as keyof typeof settings]).toEqual(DEFAULT_SETTINGS[key as keyof typeof DEFAULT_SETTINGS])
+    if (key && key in DEFAULT_SETTINGS)
+      expect(settings[key as keyof typeof settings]).toEqual(DEFAULT_SETTINGS[key as keyof typeof DEFAULT_SETTINGS])
   })
 
   it.each(flags)("flags, %s: starts nothing and names the flag", (flag, line, message) => {
@@ -127,26 +133,38 @@ describe("settings nested too deeply", () => {
   it.each(deep)("%s: one message naming the file, safe settings", (_what, text) => {
     const { settings, problems } = load(`// a comment\n${text}`)
     expect(problems.map(formatProblem)).toEqual([
-      expect.stringMatching(/^\.opencode\/ralph-loop\.jsonc is nested too deeply \(more than 256 levels of brackets, at line 2, column \d+\); the whole file is ignored$/),
+      expect.stringMatching(
+        /^\.opencode\/ralph-loop\.jsonc is nested too deeply \(more than 256 levels of brackets, at line 2, column \d+\); the whole file is ignored$/,
+      ),
     ])
     expect(settings).toEqual(DEFAULT_SETTINGS)
   })
 
-  it("in opencode.json's \"ralph-loop\" block: that block is skipped, the settings file still read", () => {
+  it('in opencode.json\'s "ralph-loop" block: that block is skipped, the settings file still read', () => {
     const directory = join(tempDir("ralph-malformed-"), "p")
     mkdirSync(join(directory, ".opencode"), { recursive: true })
-    writeFileSync(join(directory, "opencode.json"), `{ "ralph-loop": { "maxRetries": ${"[".repeat(N)}${"]".repeat(N)} } }`)
+    writeFileSync(
+      join(directory, "opencode.json"),
+      `{ "ralph-loop": { "maxRetries": ${"[".repeat(N)}${"]".repeat(N)} } }`,
+    )
     writeFileSync(join(directory, ".opencode/ralph-loop.jsonc"), '{ "maxRetries": 4 }')
     const { settings, problems } = loadSettings({ directory })
-    expect(problems.map(formatProblem)).toEqual(['opencode.json is nested too deeply (more than 256 levels of brackets, at line 1, column 287); its "ralph-loop" block is skipped'])
+    expect(problems.map(formatProblem)).toEqual([
+      'opencode.json is nested too deeply (more than 256 levels of brackets, at line 1, column 287); its "ralph-loop" block is skipped',
+    ])
     expect(settings.maxRetries).toBe(4)
   })
 
   it("plugin options (parsed by OpenCode, not by the plugin) nested 100,000 deep: the key named, the value not shown", () => {
     let deepValue: unknown = []
     for (let i = 0; i < N; i += 1) deepValue = [deepValue]
-    const { settings, problems } = loadSettings({ directory: tempDir("ralph-malformed-"), options: { maxRetries: deepValue } })
-    expect(problems.map(formatProblem)).toEqual(['plugin options: "maxRetries" Invalid input: expected number, received array (got a value that cannot be shown); using 5'])
+    const { settings, problems } = loadSettings({
+      directory: tempDir("ralph-malformed-"),
+      options: { maxRetries: deepValue },
+    })
+    expect(problems.map(formatProblem)).toEqual([
+      'plugin options: "maxRetries" Invalid input: expected number, received array (got a value that cannot be shown); using 5',
+    ])
     expect(settings).toEqual(DEFAULT_SETTINGS)
   })
 
@@ -155,7 +173,10 @@ describe("settings nested too deeply", () => {
     mkdirSync(join(directory, ".opencode"), { recursive: true })
     writeFileSync(join(directory, ".opencode/ralph-loop.jsonc"), `${"[".repeat(N)}${"]".repeat(N)}`)
     const logs: string[] = []
-    const api = { log: (_level: string, message: string) => logs.push(message), toast: () => undefined } as unknown as OpencodeApi
+    const api = {
+      log: (_level: string, message: string) => logs.push(message),
+      toast: () => undefined,
+    } as unknown as OpencodeApi
     const live = new LiveSettings({ directory }, api)
     expect(live.current).toEqual(DEFAULT_SETTINGS)
     expect(live.reload()).toEqual(DEFAULT_SETTINGS)
@@ -166,17 +187,26 @@ describe("settings nested too deeply", () => {
 describe("plan files that once overflowed the stack", () => {
   it("nested too deeply, with a comment (so jsonc-parser reads it): a problem, not a RangeError", () => {
     const read = parsePlan(`// the plan\n{ "userStories": ${"[".repeat(100_000)}${"]".repeat(100_000)} }`)
-    expect(read).toEqual({ ok: false, problems: ["not valid JSON: line 2, column 273: nested too deeply (more than 256 levels of brackets)"] })
+    expect(read).toEqual({
+      ok: false,
+      problems: ["not valid JSON: line 2, column 273: nested too deeply (more than 256 levels of brackets)"],
+    })
   })
 
   it("a chain of 50,000 stories, each depending on the next: read; and the cycle when the last depends on the first", () => {
     const n = 50_000
-    const stories = Array.from({ length: n }, (_, i) => ({ id: `s${i}`, title: `story ${i}`, dependsOn: i + 1 < n ? [`s${i + 1}`] : [] }))
+    const stories = Array.from({ length: n }, (_, i) => ({
+      id: `s${i}`,
+      title: `story ${i}`,
+      dependsOn: i + 1 < n ? [`s${i + 1}`] : [],
+    }))
     const read = parsePlan(JSON.stringify(stories))
     expect(read.ok && read.plan.stories.length).toBe(n)
     stories[n - 1]!.dependsOn = ["s0"]
     const cyclic = parsePlan(JSON.stringify(stories))
     expect(cyclic.ok).toBe(false)
-    expect(cyclic.ok ? "" : cyclic.problems[0]).toMatch(/^found a top-level array: 50000 items, but the stories s0 → s1 → .* → s49999 → s0 depend on each other, so none of them can start$/)
+    expect(cyclic.ok ? "" : cyclic.problems[0]).toMatch(
+      /^found a top-level array: 50000 items, but the stories s0 → s1 → .* → s49999 → s0 depend on each other, so none of them can start$/,
+    )
   })
 })

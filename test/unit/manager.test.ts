@@ -30,7 +30,14 @@ describe("LoopManager", () => {
     manager.takeIdle("ses_a")
     manager.beginRestart(loop, { fresh: false })
     manager.nextIteration(loop, "ses_b", 1)
-    expect(loop).toMatchObject({ sessionID: "ses_b", lineage: ["ses_a"], iteration: 2, retries: 1, phase: "running", sawBusy: false })
+    expect(loop).toMatchObject({
+      sessionID: "ses_b",
+      lineage: ["ses_a"],
+      iteration: 2,
+      retries: 1,
+      phase: "running",
+      sawBusy: false,
+    })
     expect(manager.get("ses_a")).toBeUndefined()
     expect(manager.get("ses_b")).toBe(loop)
     expect(manager.find("ses_a")).toBe(loop)
@@ -66,9 +73,16 @@ describe("LoopManager", () => {
 
   it("keeps a decided restart in the same change as the decision, until the next iteration is counted", () => {
     const events: string[] = []
-    const manager = new LoopManager((l, event) => events.push(`${event}:${l.restart ? `restart${l.restart.sessionID ? `@${l.restart.sessionID}` : ""}` : "-"}`))
+    const manager = new LoopManager((l, event) =>
+      events.push(`${event}:${l.restart ? `restart${l.restart.sessionID ? `@${l.restart.sessionID}` : ""}` : "-"}`),
+    )
     const { loop } = manager.start("ses_a", "task", settings, 0)
-    manager.decided(loop, { lastAssistantID: "msg_1", texts: [] }, {}, { type: "restart", fresh: false, note: "the model stopped" })
+    manager.decided(
+      loop,
+      { lastAssistantID: "msg_1", texts: [] },
+      {},
+      { type: "restart", fresh: false, note: "the model stopped" },
+    )
     manager.beginRestart(loop, { fresh: false, note: "the model stopped" })
     manager.sessionCreated(loop, "ses_b")
     // A restart begun again (after a crash) keeps the session it had already created.
@@ -79,7 +93,15 @@ describe("LoopManager", () => {
     expect(loop.retiring).toEqual(["ses_a"])
     manager.retired(loop, "ses_a")
     expect(loop.retiring).toEqual([])
-    expect(events).toEqual(["started:-", "decided:restart", "restarting:restart", "session-created:restart@ses_b", "restarting:restart@ses_b", "iteration:-", "retired:-"])
+    expect(events).toEqual([
+      "started:-",
+      "decided:restart",
+      "restarting:restart",
+      "session-created:restart@ses_b",
+      "restarting:restart@ses_b",
+      "iteration:-",
+      "retired:-",
+    ])
   })
 
   it("a decision other than a restart leaves no restart behind", () => {
@@ -172,9 +194,21 @@ describe("LoopManager", () => {
 
   it("knows the sessions, review and restart of a loop taken back from disk", () => {
     const manager = new LoopManager()
-    const saved = { ...makeLoop(), phase: "running" as const, sessionID: "ses_b", lineage: ["ses_a"], review: { reviews: 0, rejections: 0, usage: { tokens: 0, cost: 0 }, session: "ses_r" }, restart: { fresh: true, sessionID: "ses_c" } }
+    const saved = {
+      ...makeLoop(),
+      phase: "running" as const,
+      sessionID: "ses_b",
+      lineage: ["ses_a"],
+      review: { reviews: 0, rejections: 0, usage: { tokens: 0, cost: 0 }, session: "ses_r" },
+      restart: { fresh: true, sessionID: "ses_c" },
+    }
     const [loop] = manager.adoptAll([saved], false)
-    expect([manager.find("ses_a"), manager.find("ses_b"), manager.owns("ses_c"), manager.isReviewSession("ses_r")]).toEqual([loop, loop, true, true])
+    expect([
+      manager.find("ses_a"),
+      manager.find("ses_b"),
+      manager.owns("ses_c"),
+      manager.isReviewSession("ses_r"),
+    ]).toEqual([loop, loop, true, true])
     expect(manager.start("ses_a", "again", settings, 1).loop.id).toBe("ses_a-2") // the adopted loop's id is taken
   })
 

@@ -25,7 +25,10 @@ describe("<remember> tags", () => {
 })
 
 describe("hydration", () => {
-  const memory = ["Use pnpm, never npm", "p2"].reduce((m, t) => remember(m, "priority", { text: t, source: "command", date: "2026-11-01" }, 50), emptyMemory())
+  const memory = ["Use pnpm, never npm", "p2"].reduce(
+    (m, t) => remember(m, "priority", { text: t, source: "command", date: "2026-11-01" }, 50),
+    emptyMemory(),
+  )
   const withWorking = [
     "check tsc failed on src/a.js: TS2322 — fixed in iteration 2 by changing src/a.js",
     "the billing export needs the EU date format",
@@ -55,7 +58,8 @@ describe("hydration", () => {
 
   it("a 1 MB memory file is parsed and hydrated within the budget", () => {
     let text = "## Priority\n\n## Working memory\n\n"
-    for (let i = 0; text.length < 1_000_000; i += 1) text += `- 2026-11-01 · lesson · note ${i} about module${i % 500} and its handler\n`
+    for (let i = 0; text.length < 1_000_000; i += 1)
+      text += `- 2026-11-01 · lesson · note ${i} about module${i % 500} and its handler\n`
     const h = hydrate(parseMemory(text), "fix module42 handler", [], 2_000)
     expect(h.relevant.length).toBeGreaterThan(0)
     expect(h.relevant.join("").length).toBeLessThanOrEqual(2_000)
@@ -67,24 +71,74 @@ describe("lessons", () => {
   const snapshot = (iteration: number, output: string): DiagnosticSnapshot => {
     const status = output ? "failed" : "passed"
     return {
-      iteration, at: 0, errors: output ? 1 : 0, warnings: 0, info: 0, securityIssues: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [],
-      checks: [{ name: "tsc", kind: "typecheck", command: "tsc", status, exitCode: output ? 1 : 0, durationMs: 1, output, errors: 0, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [] }],
+      iteration,
+      at: 0,
+      errors: output ? 1 : 0,
+      warnings: 0,
+      info: 0,
+      securityIssues: 0,
+      testsRun: 0,
+      testsFailed: 0,
+      testsPassed: 0,
+      files: [],
+      checks: [
+        {
+          name: "tsc",
+          kind: "typecheck",
+          command: "tsc",
+          status,
+          exitCode: output ? 1 : 0,
+          durationMs: 1,
+          output,
+          errors: 0,
+          warnings: 0,
+          info: 0,
+          security: 0,
+          testsRun: 0,
+          testsFailed: 0,
+          testsPassed: 0,
+          files: [],
+        },
+      ],
     }
   }
 
   it("a failure fixed before the end becomes a lesson naming the check, the failure, its file and the fix; an unfixed one does not", () => {
-    const lessons = lessonsOf({ snapshots: [snapshot(1, TS2322), snapshot(2, "")], checkNames: ["tsc"], recurring: [], changed: ["src/a.js", "README.md"] })
-    expect(lessons).toEqual([{ source: "lesson", text: "check tsc failed on src/a.js: src/a.js TS2322: Type 'x' is not assignable — fixed in iteration 2 by changing src/a.js" }])
+    const lessons = lessonsOf({
+      snapshots: [snapshot(1, TS2322), snapshot(2, "")],
+      checkNames: ["tsc"],
+      recurring: [],
+      changed: ["src/a.js", "README.md"],
+    })
+    expect(lessons).toEqual([
+      {
+        source: "lesson",
+        text: "check tsc failed on src/a.js: src/a.js TS2322: Type 'x' is not assignable — fixed in iteration 2 by changing src/a.js",
+      },
+    ])
     expect(lessonsOf({ snapshots: [snapshot(1, TS2322)], checkNames: ["tsc"], recurring: [], changed: [] })).toEqual([])
   })
 
   it("the same failure of the same check in a later loop is named as a circular fix across loops; another failure on that file is not", () => {
-    const [lesson] = lessonsOf({ snapshots: [snapshot(1, TS2322), snapshot(2, "")], checkNames: ["tsc"], recurring: [], changed: ["src/a.js"] })
+    const [lesson] = lessonsOf({
+      snapshots: [snapshot(1, TS2322), snapshot(2, "")],
+      checkNames: ["tsc"],
+      recurring: [],
+      changed: ["src/a.js"],
+    })
     const memory = remember(emptyMemory(), "working", { ...lesson!, date: "2026-11-02" }, 50)
-    const back = returningFailures(entries(memory, "working"), snapshot(4, "src/a.js(7,3): error TS2322: Type 'x' is not assignable"), ["tsc"])
+    const back = returningFailures(
+      entries(memory, "working"),
+      snapshot(4, "src/a.js(7,3): error TS2322: Type 'x' is not assignable"),
+      ["tsc"],
+    )
     expect(back).toHaveLength(1)
     expect(back[0]).toMatch(/^circular fix across loops: an earlier loop \(2026-11-02\) fixed this/)
-    expect(returningFailures(entries(memory, "working"), snapshot(4, "src/a.js(1,1): error TS2304: Cannot find name 'y'"), ["tsc"])).toEqual([])
+    expect(
+      returningFailures(entries(memory, "working"), snapshot(4, "src/a.js(1,1): error TS2304: Cannot find name 'y'"), [
+        "tsc",
+      ]),
+    ).toEqual([])
     expect(returningFailures(entries(memory, "working"), snapshot(4, ""), ["tsc"])).toEqual([])
   })
 })

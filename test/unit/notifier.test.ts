@@ -24,7 +24,9 @@ afterEach(() => {
 })
 
 /** A server answering each POST with `answer`; the bodies it got, in order. */
-async function receiver(answer: (req: IncomingMessage, res: ServerResponse, attempt: number) => void): Promise<{ url: string; bodies: unknown[] }> {
+async function receiver(
+  answer: (req: IncomingMessage, res: ServerResponse, attempt: number) => void,
+): Promise<{ url: string; bodies: unknown[] }> {
   const bodies: unknown[] = []
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -41,7 +43,9 @@ async function receiver(answer: (req: IncomingMessage, res: ServerResponse, atte
 
 describe("the webhook's POST", () => {
   it("sends the payload as JSON once when it is taken", async () => {
-    const hook = await receiver((req, res) => res.writeHead(req.headers["content-type"] === "application/json" ? 200 : 415).end())
+    const hook = await receiver((req, res) =>
+      res.writeHead(req.headers["content-type"] === "application/json" ? 200 : 415).end(),
+    )
     expect(await post(hook.url, { event: "ended" }, FAST)).toBeUndefined()
     expect(hook.bodies).toEqual([{ event: "ended" }])
   })
@@ -98,7 +102,9 @@ describe("the desktop notification (as on Linux: notify-send on PATH)", () => {
 
   it("runs the notify-send found on PATH with the title and the line", async () => {
     const dir = stub((here) => `printf '%s|%s' "$1" "$2" > "${here}/called"`)
-    expect(await showOnDesktop({ title: "Ralph · ended (completed)", message: "build it (2 iterations)" }, "linux")).toBeUndefined()
+    expect(
+      await showOnDesktop({ title: "Ralph · ended (completed)", message: "build it (2 iterations)" }, "linux"),
+    ).toBeUndefined()
     expect(readFileSync(join(dir, "called"), "utf8")).toBe("Ralph · ended (completed)|build it (2 iterations)")
   })
 
@@ -109,6 +115,8 @@ describe("the desktop notification (as on Linux: notify-send on PATH)", () => {
 
   it("one that fails is reported", async () => {
     stub(() => "exit 3")
-    expect(await showOnDesktop({ title: "t", message: "m" }, "linux")).toBe("the desktop notification (notify-send) ended with exit code 3")
+    expect(await showOnDesktop({ title: "t", message: "m" }, "linux")).toBe(
+      "the desktop notification (notify-send) ended with exit code 3",
+    )
   })
 })

@@ -21,7 +21,12 @@ const fresh = () => {
   return { project, outside }
 }
 const record = (sessionID: string, summaryPath = ".opencode/sessions/") => ({
-  loop: loop({}, { summaryPath }), sessionID, nextIteration: 2, summary: "s", source: "model" as const, at: new Date(0),
+  loop: loop({}, { summaryPath }),
+  sessionID,
+  nextIteration: 2,
+  summary: "s",
+  source: "model" as const,
+  at: new Date(0),
 })
 
 describe("paths", () => {
@@ -34,7 +39,8 @@ describe("paths", () => {
   })
 
   it("session ids that are not plain ids never become file names", () => {
-    for (const id of ["../x", "a/b", "..", "", "x".repeat(200), "a\u0000b"]) expect(() => sessionDir("/p", ".opencode/sessions", id)).toThrow()
+    for (const id of ["../x", "a/b", "..", "", "x".repeat(200), "a\u0000b"])
+      expect(() => sessionDir("/p", ".opencode/sessions", id)).toThrow()
   })
 
   it("a symlinked summary folder that points outside the project is refused; nothing is written there", async () => {
@@ -53,7 +59,9 @@ describe("paths", () => {
     symlinkSync(victim, join(project, ".opencode/sessions/ses_1/ralph_summary.md"))
     await writeSummary(project, record("ses_1"))
     expect(readFileSync(victim, "utf8")).toBe("keep me")
-    expect(readFileSync(join(project, ".opencode/sessions/ses_1/ralph_summary.md"), "utf8")).toContain("# Ralph summary")
+    expect(readFileSync(join(project, ".opencode/sessions/ses_1/ralph_summary.md"), "utf8")).toContain(
+      "# Ralph summary",
+    )
   })
 
   it("the state folder and the journal refuse symlinks that lead out", async () => {

@@ -18,7 +18,9 @@ async function check(files: Record<string, string>, argv: string[]): Promise<{ c
   const args = parseArgs(argv, dir)
   if ("error" in args) throw new Error(args.error)
   const lines: string[] = []
-  const code = await planCheck(args, args.operands[1], { XDG_CONFIG_HOME: join(dir, "no-global") }, (line) => lines.push(line))
+  const code = await planCheck(args, args.operands[1], { XDG_CONFIG_HOME: join(dir, "no-global") }, (line) =>
+    lines.push(line),
+  )
   return { code, lines }
 }
 
@@ -51,7 +53,10 @@ describe("ralph-loop plan check", () => {
 
   it("reads the file the project's prdPath names, or the PATH given", async () => {
     const plan = JSON.stringify([{ description: "only one", passes: true }])
-    const fromSetting = await check({ ".opencode/ralph-loop.jsonc": '{ "prdPath": "plans/features.json" }', "plans/features.json": plan }, ["plan", "check"])
+    const fromSetting = await check(
+      { ".opencode/ralph-loop.jsonc": '{ "prdPath": "plans/features.json" }', "plans/features.json": plan },
+      ["plan", "check"],
+    )
     expect(fromSetting.lines[0]).toBe("plans/features.json: 1 story read from a top-level array; 1 done")
     expect(fromSetting.lines.at(-1)).toBe("Every story is done: /ralph --prd would start nothing.")
     const given = await check({ "elsewhere.json": plan }, ["plan", "check", "elsewhere.json"])
@@ -60,9 +65,17 @@ describe("ralph-loop plan check", () => {
 
   it("a file the loop could not use: the loop's message, exit 1", async () => {
     const broken = await check({ ".opencode/prd.json": '{ "tasks": [ { "id": "T1" } ] }' }, ["plan", "check"])
-    expect(broken).toEqual({ code: 1, lines: ['ralph-loop plan check: the plan file .opencode/prd.json cannot be used: found "tasks": 1 item, but item 1 (T1) has neither a title nor a description'] })
+    expect(broken).toEqual({
+      code: 1,
+      lines: [
+        'ralph-loop plan check: the plan file .opencode/prd.json cannot be used: found "tasks": 1 item, but item 1 (T1) has neither a title nor a description',
+      ],
+    })
     const missing = await check({}, ["plan", "check"])
-    expect(missing).toEqual({ code: 1, lines: ["ralph-loop plan check: the plan file .opencode/prd.json does not exist"] })
+    expect(missing).toEqual({
+      code: 1,
+      lines: ["ralph-loop plan check: the plan file .opencode/prd.json does not exist"],
+    })
   })
 
   it("takes at most a subcommand and a path", () => {

@@ -4,13 +4,34 @@ import { describe, expect, it } from "vitest"
 import { becameReady, localName, mergeSteps, type StoryBranchRef } from "../../src/worktrees/plan-merge.js"
 import type { Story } from "../../src/plan/plan.js"
 
-const story = (id: string, extra: Partial<Story> = {}): Story => ({ id, title: id, acceptanceCriteria: [], dependsOn: [], checks: [], ...extra })
-const STORIES = [story("s3", { dependsOn: ["s1", "s2"] }), story("s2", { priority: 2 }), story("s1", { priority: 1 }), story("s4")]
-const ref = (name: string, extra: Partial<StoryBranchRef> = {}): StoryBranchRef => ({ name, merged: false, named: false, ...extra })
+const story = (id: string, extra: Partial<Story> = {}): Story => ({
+  id,
+  title: id,
+  acceptanceCriteria: [],
+  dependsOn: [],
+  checks: [],
+  ...extra,
+})
+const STORIES = [
+  story("s3", { dependsOn: ["s1", "s2"] }),
+  story("s2", { priority: 2 }),
+  story("s1", { priority: 1 }),
+  story("s4"),
+]
+const ref = (name: string, extra: Partial<StoryBranchRef> = {}): StoryBranchRef => ({
+  name,
+  merged: false,
+  named: false,
+  ...extra,
+})
 
 describe("plan merge: the steps", () => {
   it("merges in the plan's work order, whatever order git listed the branches in", () => {
-    const steps = mergeSteps(STORIES, new Set(), [ref("ralph/story-s3"), ref("origin/ralph/story-s2"), ref("ralph/story-s1")])
+    const steps = mergeSteps(STORIES, new Set(), [
+      ref("ralph/story-s3"),
+      ref("origin/ralph/story-s2"),
+      ref("ralph/story-s1"),
+    ])
     expect(steps).toEqual([
       { kind: "merge", branch: "ralph/story-s1", story: "s1" },
       { kind: "merge", branch: "origin/ralph/story-s2", story: "s2" },
@@ -19,16 +40,30 @@ describe("plan merge: the steps", () => {
   })
 
   it("a branch merged already marks its story done; one of a story done is left alone unless named", () => {
-    expect(mergeSteps(STORIES, new Set(), [ref("ralph/story-s1", { merged: true })])).toEqual([{ kind: "mark", branch: "ralph/story-s1", story: "s1" }])
+    expect(mergeSteps(STORIES, new Set(), [ref("ralph/story-s1", { merged: true })])).toEqual([
+      { kind: "mark", branch: "ralph/story-s1", story: "s1" },
+    ])
     expect(mergeSteps(STORIES, new Set(["s1"]), [ref("ralph/story-s1", { merged: true })])).toEqual([])
     expect(mergeSteps(STORIES, new Set(["s1"]), [ref("ralph/story-s1")])).toEqual([
-      { kind: "skip", branch: "ralph/story-s1", reason: "story s1 is done in the plan already (name the branch to merge it all the same)" },
+      {
+        kind: "skip",
+        branch: "ralph/story-s1",
+        reason: "story s1 is done in the plan already (name the branch to merge it all the same)",
+      },
     ])
-    expect(mergeSteps(STORIES, new Set(["s1"]), [ref("ralph/story-s1", { named: true })])).toEqual([{ kind: "merge", branch: "ralph/story-s1", story: "s1" }])
+    expect(mergeSteps(STORIES, new Set(["s1"]), [ref("ralph/story-s1", { named: true })])).toEqual([
+      { kind: "merge", branch: "ralph/story-s1", story: "s1" },
+    ])
   })
 
   it("refuses a branch of no story, and merges one branch per story", () => {
-    expect(mergeSteps(STORIES, new Set(), [ref("main", { named: true }), ref("ralph/story-s1"), ref("upstream/ralph/story-s1")])).toEqual([
+    expect(
+      mergeSteps(STORIES, new Set(), [
+        ref("main", { named: true }),
+        ref("ralph/story-s1"),
+        ref("upstream/ralph/story-s1"),
+      ]),
+    ).toEqual([
       { kind: "refuse", branch: "main", reason: "it is no story's branch in this plan" },
       { kind: "skip", branch: "upstream/ralph/story-s1", reason: "another branch of story s1 is merged in this run" },
       { kind: "merge", branch: "ralph/story-s1", story: "s1" },

@@ -9,7 +9,10 @@ import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()
 
-async function ready(files: Record<string, string>, argv: string[]): Promise<{ code: number; lines: string[]; notes: string[] }> {
+async function ready(
+  files: Record<string, string>,
+  argv: string[],
+): Promise<{ code: number; lines: string[]; notes: string[] }> {
   const dir = tempDir("ralph-plan-ready-")
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(dir, path, ".."), { recursive: true })
@@ -19,7 +22,13 @@ async function ready(files: Record<string, string>, argv: string[]): Promise<{ c
   if ("error" in args) throw new Error(args.error)
   const lines: string[] = []
   const notes: string[] = []
-  const code = await planReady(args, args.operands[1], { XDG_CONFIG_HOME: join(dir, "no-global") }, (line) => lines.push(line), (line) => notes.push(line))
+  const code = await planReady(
+    args,
+    args.operands[1],
+    { XDG_CONFIG_HOME: join(dir, "no-global") },
+    (line) => lines.push(line),
+    (line) => notes.push(line),
+  )
   return { code, lines, notes }
 }
 
@@ -35,7 +44,11 @@ const TASKS = JSON.stringify({
 
 describe("ralph-loop plan ready", () => {
   it("prints the ready ids one a line, in the loop's order, from the prdPath setting's file", async () => {
-    expect(await ready({ ".opencode/prd.json": TASKS }, ["plan", "ready"])).toEqual({ code: 0, lines: ["T-5", "T-2", "T-3"], notes: [] })
+    expect(await ready({ ".opencode/prd.json": TASKS }, ["plan", "ready"])).toEqual({
+      code: 0,
+      lines: ["T-5", "T-2", "T-3"],
+      notes: [],
+    })
   })
 
   it("--json: the ready ids under stories, those done, and how many are left", async () => {
@@ -47,11 +60,21 @@ describe("ralph-loop plan ready", () => {
 
   it("a plan with every story done: nothing ready, [] in JSON, and a note on stderr", async () => {
     const plan = JSON.stringify({ userStories: [{ id: "A", title: "a", passes: true }] })
-    expect(await ready({ "prd.json": plan }, ["plan", "ready", "prd.json"])).toEqual({ code: 0, lines: [], notes: ["ralph-loop plan ready: no story of prd.json is left to start: all 1 are done"] })
-    expect((await ready({ "prd.json": plan }, ["plan", "ready", "prd.json", "--json"])).lines).toEqual(['{"stories":[],"done":["A"],"left":0}'])
+    expect(await ready({ "prd.json": plan }, ["plan", "ready", "prd.json"])).toEqual({
+      code: 0,
+      lines: [],
+      notes: ["ralph-loop plan ready: no story of prd.json is left to start: all 1 are done"],
+    })
+    expect((await ready({ "prd.json": plan }, ["plan", "ready", "prd.json", "--json"])).lines).toEqual([
+      '{"stories":[],"done":["A"],"left":0}',
+    ])
   })
 
   it("a file the loop could not use: its message and exit 1", async () => {
-    expect(await ready({}, ["plan", "ready", "missing.json"])).toEqual({ code: 1, lines: [], notes: ["ralph-loop plan ready: the plan file missing.json does not exist"] })
+    expect(await ready({}, ["plan", "ready", "missing.json"])).toEqual({
+      code: 1,
+      lines: [],
+      notes: ["ralph-loop plan ready: the plan file missing.json does not exist"],
+    })
   })
 })

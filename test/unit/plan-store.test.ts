@@ -14,7 +14,13 @@ const tempDir = tempDirs()
 const plan = (done: string[]): PlanState => ({
   file: ".opencode/prd.json",
   shape: "stories",
-  stories: ["S1", "S2", "S3"].map((id) => ({ id, title: id, acceptanceCriteria: [], dependsOn: [], checks: [{ name: `${id} file`, command: `test -f ${id}`, kind: "test" as const }] })),
+  stories: ["S1", "S2", "S3"].map((id) => ({
+    id,
+    title: id,
+    acceptanceCriteria: [],
+    dependsOn: [],
+    checks: [{ name: `${id} file`, command: `test -f ${id}`, kind: "test" as const }],
+  })),
   done: done.map((id, i) => ({ id, iteration: i + 1, checks: [`${id} file`] })),
 })
 
@@ -25,7 +31,10 @@ describe("a plan loop on disk", () => {
   })
 
   it("a state file whose plan is malformed fails the schema", () => {
-    const text = stateText(loop({ phase: "running", plan: plan(["S1"]) }), 1).replace('"shape": "stories"', '"shape": ""')
+    const text = stateText(loop({ phase: "running", plan: plan(["S1"]) }), 1).replace(
+      '"shape": "stories"',
+      '"shape": ""',
+    )
     expect(() => parseStateText(text)).toThrow(/shape/)
   })
 
@@ -62,8 +71,14 @@ describe("a plan loop on disk", () => {
     await store.save(l, "paused", 100)
     for (let i = 0; i < 40; i += 1) await store.save(other, "iteration", 200 + i)
 
-    const newest = readFileSync(join(store.dir, "journal.jsonl"), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as { event: string; loop: { id: string }; plan?: unknown })
-    expect(newest.filter((e) => e.loop.id === "loop_p").map((e) => [e.event, e.plan !== undefined])).toEqual([["decided", true], ["paused", false]])
+    const newest = readFileSync(join(store.dir, "journal.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { event: string; loop: { id: string }; plan?: unknown })
+    expect(newest.filter((e) => e.loop.id === "loop_p").map((e) => [e.event, e.plan !== undefined])).toEqual([
+      ["decided", true],
+      ["paused", false],
+    ])
 
     writeFileSync(store.fileOf(l.id), "{ broken")
     const { loops, rebuilt } = await new LoopStore(dir, undefined, limits).load(1_000)

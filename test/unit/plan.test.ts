@@ -1,7 +1,24 @@
 import { describe, expect, it } from "vitest"
-import { checksFor, currentStory, doneIn, markCurrentDone, nextStory, readyStories, storyPosition, type PlanState, type Story } from "../../src/plan/plan.js"
+import {
+  checksFor,
+  currentStory,
+  doneIn,
+  markCurrentDone,
+  nextStory,
+  readyStories,
+  storyPosition,
+  type PlanState,
+  type Story,
+} from "../../src/plan/plan.js"
 
-const s = (id: string, extra: Partial<Story> = {}): Story => ({ id, title: id, acceptanceCriteria: [], dependsOn: [], checks: [], ...extra })
+const s = (id: string, extra: Partial<Story> = {}): Story => ({
+  id,
+  title: id,
+  acceptanceCriteria: [],
+  dependsOn: [],
+  checks: [],
+  ...extra,
+})
 const plan = (stories: Story[], done: string[] = []): PlanState => ({
   file: ".opencode/prd.json",
   shape: "userStories",
@@ -22,7 +39,11 @@ describe("the next story", () => {
   })
 
   it("waits for the stories it dependsOn, even with a higher priority", () => {
-    const stories = [s("US-001", { priority: 2 }), s("US-002", { priority: 1, dependsOn: ["US-001"] }), s("US-003", { priority: 3 })]
+    const stories = [
+      s("US-001", { priority: 2 }),
+      s("US-002", { priority: 1, dependsOn: ["US-001"] }),
+      s("US-003", { priority: 3 }),
+    ]
     expect(nextStory(stories, new Set())?.id).toBe("US-001")
     expect(nextStory(stories, new Set(["US-001"]))?.id).toBe("US-002")
     expect(nextStory(stories, new Set(["US-001", "US-002"]))?.id).toBe("US-003")
@@ -36,7 +57,13 @@ describe("the next story", () => {
 
 describe("the stories ready to start", () => {
   it("are those not done whose dependencies are all done, in the loop's order (priority, then file order)", () => {
-    const stories = [s("a"), s("b", { priority: 2 }), s("c", { dependsOn: ["a", "b"], priority: 1 }), s("d", { priority: 1 }), s("e", { dependsOn: ["d"] })]
+    const stories = [
+      s("a"),
+      s("b", { priority: 2 }),
+      s("c", { dependsOn: ["a", "b"], priority: 1 }),
+      s("d", { priority: 1 }),
+      s("e", { dependsOn: ["d"] }),
+    ]
     expect(readyStories(stories, new Set()).map((x) => x.id)).toEqual(["d", "b", "a"])
     expect(readyStories(stories, new Set(["a"])).map((x) => x.id)).toEqual(["d", "b"])
     expect(readyStories(stories, new Set(["a", "b", "d"])).map((x) => x.id)).toEqual(["c", "e"])
@@ -44,8 +71,14 @@ describe("the stories ready to start", () => {
   })
 
   it("start with the story the loop would take next", () => {
-    const stories = [s("x", { priority: 3 }), s("y"), s("z", { priority: 3, dependsOn: ["y"] }), s("w", { priority: 2 })]
-    for (const done of [new Set<string>(), new Set(["w"]), new Set(["w", "x"]), new Set(["w", "x", "y"])]) expect(readyStories(stories, done)[0]?.id).toBe(nextStory(stories, done)?.id)
+    const stories = [
+      s("x", { priority: 3 }),
+      s("y"),
+      s("z", { priority: 3, dependsOn: ["y"] }),
+      s("w", { priority: 2 }),
+    ]
+    for (const done of [new Set<string>(), new Set(["w"]), new Set(["w", "x"]), new Set(["w", "x", "y"])])
+      expect(readyStories(stories, done)[0]?.id).toBe(nextStory(stories, done)?.id)
   })
 })
 

@@ -27,7 +27,9 @@ function input(): PluginInput {
 }
 
 const chatMessage = (hooks: Hooks) =>
-  hooks["chat.message"]?.({ sessionID: "ses_a" }, { message: {}, parts: [] } as unknown as Parameters<NonNullable<Hooks["chat.message"]>>[1])
+  hooks["chat.message"]?.({ sessionID: "ses_a" }, { message: {}, parts: [] } as unknown as Parameters<
+    NonNullable<Hooks["chat.message"]>
+  >[1])
 
 beforeEach(() => {
   vi.useFakeTimers()

@@ -8,7 +8,19 @@ import { tempDirs } from "../temp-dirs.js"
 const tempDir = tempDirs()
 
 function entry(iteration: number): ProgressEntry {
-  return { at: Date.UTC(2025, 0, 6, 9, 30, 5), loopID: "ses_abc", task: "build the shop", iteration, story: undefined, storyDone: undefined, decision: { type: "restart", fresh: false }, files: [`src/f${iteration}.ts`], failingChecks: [], checksRanAt: undefined, learnings: [] }
+  return {
+    at: Date.UTC(2025, 0, 6, 9, 30, 5),
+    loopID: "ses_abc",
+    task: "build the shop",
+    iteration,
+    story: undefined,
+    storyDone: undefined,
+    decision: { type: "restart", fresh: false },
+    files: [`src/f${iteration}.ts`],
+    failingChecks: [],
+    checksRanAt: undefined,
+    learnings: [],
+  }
 }
 
 describe("the progress file", () => {

@@ -14,7 +14,11 @@ const tempDir = tempDirs()
 
 const A = { pid: 100, host: "h", boot: "boot-a" }
 const B = { pid: 200, host: "h", boot: "boot-b" }
-const beat = (who: typeof A, heartbeat: number, extra: Partial<Heartbeat> = {}): Heartbeat => ({ ...who, heartbeat, ...extra })
+const beat = (who: typeof A, heartbeat: number, extra: Partial<Heartbeat> = {}): Heartbeat => ({
+  ...who,
+  heartbeat,
+  ...extra,
+})
 const entry = (seq: number, record: Heartbeat | undefined, writtenAt = 0): LeaseEntry => ({ seq, record, writtenAt })
 const fresh = (now: number) => (r: Heartbeat) => !r.released && now - r.heartbeat <= STALE_MS
 
@@ -24,21 +28,43 @@ describe("the lease rule", () => {
   })
 
   it("the highest number is the holder: its own is beaten, older numbers go", () => {
-    expect(decideLease([entry(3, beat(A, 0)), entry(2, beat(B, 0))], A, 1_000, fresh(1_000), STALE_MS)).toEqual({ kind: "mine", seq: 3, older: [2] })
-    expect(decideLease([entry(3, beat(A, 0)), entry(2, beat(B, 0))], B, 1_000, fresh(1_000), STALE_MS)).toEqual({ kind: "held", holder: beat(A, 0) })
+    expect(decideLease([entry(3, beat(A, 0)), entry(2, beat(B, 0))], A, 1_000, fresh(1_000), STALE_MS)).toEqual({
+      kind: "mine",
+      seq: 3,
+      older: [2],
+    })
+    expect(decideLease([entry(3, beat(A, 0)), entry(2, beat(B, 0))], B, 1_000, fresh(1_000), STALE_MS)).toEqual({
+      kind: "held",
+      holder: beat(A, 0),
+    })
   })
 
   it("a holder whose heartbeat stopped, that released it, or whose process is gone is taken over with the next number", () => {
-    expect(decideLease([entry(3, beat(A, 0))], B, STALE_MS + 1, fresh(STALE_MS + 1), STALE_MS)).toEqual({ kind: "take", seq: 4 })
-    expect(decideLease([entry(3, beat(A, 0, { released: true }))], B, 1, fresh(1), STALE_MS)).toEqual({ kind: "take", seq: 4 })
+    expect(decideLease([entry(3, beat(A, 0))], B, STALE_MS + 1, fresh(STALE_MS + 1), STALE_MS)).toEqual({
+      kind: "take",
+      seq: 4,
+    })
+    expect(decideLease([entry(3, beat(A, 0, { released: true }))], B, 1, fresh(1), STALE_MS)).toEqual({
+      kind: "take",
+      seq: 4,
+    })
     expect(decideLease([entry(3, beat(A, 0))], B, 1, () => false, STALE_MS)).toEqual({ kind: "take", seq: 4 })
     // Its own released lease is not its own any more: taken again with a new number.
-    expect(decideLease([entry(3, beat(A, 0, { released: true }))], A, 1, fresh(1), STALE_MS)).toEqual({ kind: "take", seq: 4 })
+    expect(decideLease([entry(3, beat(A, 0, { released: true }))], A, 1, fresh(1), STALE_MS)).toEqual({
+      kind: "take",
+      seq: 4,
+    })
   })
 
   it("a damaged lease file counts as held until it is as old as a stale heartbeat", () => {
-    expect(decideLease([entry(2, undefined, 0)], A, STALE_MS, fresh(STALE_MS), STALE_MS)).toEqual({ kind: "held", holder: undefined })
-    expect(decideLease([entry(2, undefined, 0)], A, STALE_MS + 1, fresh(STALE_MS + 1), STALE_MS)).toEqual({ kind: "take", seq: 3 })
+    expect(decideLease([entry(2, undefined, 0)], A, STALE_MS, fresh(STALE_MS), STALE_MS)).toEqual({
+      kind: "held",
+      holder: undefined,
+    })
+    expect(decideLease([entry(2, undefined, 0)], A, STALE_MS + 1, fresh(STALE_MS + 1), STALE_MS)).toEqual({
+      kind: "take",
+      seq: 3,
+    })
   })
 })
 

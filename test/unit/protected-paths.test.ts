@@ -8,10 +8,18 @@ describe("protected paths", () => {
   it("refuses writes and edits inside the loop's folders, relative or absolute", () => {
     expect(refusal("write", { filePath: ".opencode/ralph-loop/loops/x.json", content: "{}" }, area)).toMatch(/refused/)
     expect(refusal("edit", { filePath: "/p/.opencode/sessions/ses_1/ralph_summary.md" }, area)).toMatch(/refused/)
-    expect(refusal("patch", { patchText: "*** Begin Patch\n*** Delete File: .opencode/ralph-loop/journal.jsonl\n*** End Patch" }, area)).toMatch(/refused/)
+    expect(
+      refusal(
+        "patch",
+        { patchText: "*** Begin Patch\n*** Delete File: .opencode/ralph-loop/journal.jsonl\n*** End Patch" },
+        area,
+      ),
+    ).toMatch(/refused/)
     // The project memory is the loop's own file too: the model adds to it through <remember> tags.
     expect(refusal("write", { filePath: ".opencode/ralph-loop/memory.md", content: "" }, area)).toMatch(/refused/)
-    expect(refusal("bash", { command: "rm .opencode/ralph-loop/memory.md" }, area)).toMatch(/belongs to the running Ralph loop/)
+    expect(refusal("bash", { command: "rm .opencode/ralph-loop/memory.md" }, area)).toMatch(
+      /belongs to the running Ralph loop/,
+    )
   })
 
   it("allows the project's other files, including other .opencode files", () => {
@@ -36,7 +44,13 @@ describe("protected paths", () => {
   })
 
   it("lets reading and unrelated commands through", () => {
-    for (const command of ["cat .opencode/sessions/ses_1/ralph_summary.md", "ls -la .opencode/ralph-loop", "rm -rf dist", "git clean -fd", "npm test > out.txt"])
+    for (const command of [
+      "cat .opencode/sessions/ses_1/ralph_summary.md",
+      "ls -la .opencode/ralph-loop",
+      "rm -rf dist",
+      "git clean -fd",
+      "npm test > out.txt",
+    ])
       expect(refusal("bash", { command }, area), command).toBeUndefined()
     expect(refusal("read", { filePath: ".opencode/ralph-loop/loops/x.json" }, area)).toBeUndefined()
   })
@@ -48,11 +62,18 @@ describe("protected paths: the loops' session folders, looked up by name", () =>
     { id: "ses_a", lineage: ["ses_b"], summaryPath: ".opencode/sessions/" },
     { id: "ses_c", lineage: [], summaryPath: "notes" },
   ]
-  const listed = { directory: "/p", folders: [".opencode/ralph-loop", ...loops.flatMap((l) => [l.id, ...l.lineage].map((id) => `${l.summaryPath}/${id}`))] }
+  const listed = {
+    directory: "/p",
+    folders: [
+      ".opencode/ralph-loop",
+      ...loops.flatMap((l) => [l.id, ...l.lineage].map((id) => `${l.summaryPath}/${id}`)),
+    ],
+  }
   const byName = {
     directory: "/p",
     folders: [".opencode/ralph-loop"],
-    sessionFolderParents: (name: string) => loops.filter((l) => l.id === name || l.lineage.includes(name)).map((l) => resolve("/p", l.summaryPath)),
+    sessionFolderParents: (name: string) =>
+      loops.filter((l) => l.id === name || l.lineage.includes(name)).map((l) => resolve("/p", l.summaryPath)),
   }
   const calls: Array<[string, Record<string, string>]> = []
   for (const path of [
@@ -77,11 +98,16 @@ describe("protected paths: the loops' session folders, looked up by name", () =>
   it("refuses exactly what the list of every loop's folders refused", () => {
     const refused = calls.filter(([tool, args]) => refusal(tool, args, listed) !== undefined)
     expect(refused.length).toBeGreaterThan(10)
-    for (const [tool, args] of calls) expect(refusal(tool, args, byName), JSON.stringify(args)).toBe(refusal(tool, args, listed))
+    for (const [tool, args] of calls)
+      expect(refusal(tool, args, byName), JSON.stringify(args)).toBe(refusal(tool, args, listed))
   })
 
   it("finds a session folder right below the root", () => {
-    const atRoot = { directory: "/", folders: [], sessionFolderParents: (name: string) => (name === "ses_a" ? ["/"] : []) }
+    const atRoot = {
+      directory: "/",
+      folders: [],
+      sessionFolderParents: (name: string) => (name === "ses_a" ? ["/"] : []),
+    }
     expect(refusal("write", { filePath: "/ses_a/x" }, atRoot)).toMatch(/refused/)
     expect(refusal("write", { filePath: "/ses_b/ses_a" }, atRoot)).toBeUndefined()
   })

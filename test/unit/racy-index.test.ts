@@ -11,7 +11,8 @@ import { makeCheckpoint } from "../../src/checkpoints/checkpoint-git.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
 
 /**
  * A repository whose index was written, a minute ago, in the same second as notes.txt, which was
@@ -36,7 +37,8 @@ function racyRepository(): string {
     const before = statSync(join(dir, "notes.txt")).ctimeMs
     writeFileSync(join(dir, "notes.txt"), "user 2\n")
     utimesSync(join(dir, "notes.txt"), second, second)
-    if (Math.floor(before / 1000) === Math.floor(statSync(join(dir, "notes.txt")).ctimeMs / 1000) || attempt === 5) break
+    if (Math.floor(before / 1000) === Math.floor(statSync(join(dir, "notes.txt")).ctimeMs / 1000) || attempt === 5)
+      break
   }
   // git itself sees the change (diff-files: read-only, it leaves the index file as it is).
   expect(git(dir, "diff-files", "--name-only")).toBe("notes.txt\n")

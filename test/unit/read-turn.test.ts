@@ -4,7 +4,13 @@ import { assistant, user } from "./fixtures.js"
 
 describe("readTurn", () => {
   it("takes the assistant's own text after the last user message", () => {
-    const messages = [user("first"), assistant(["old <promise>DONE</promise>"]), user("again"), assistant(["step"]), assistant(["end"])]
+    const messages = [
+      user("first"),
+      assistant(["old <promise>DONE</promise>"]),
+      user("again"),
+      assistant(["step"]),
+      assistant(["end"]),
+    ]
     const turn = readTurn(messages)
     expect(turn.texts).toEqual(["step", "end"])
     expect(turn.lastAssistantID).toBe(messages[4]?.info.id)
@@ -15,7 +21,11 @@ describe("readTurn", () => {
   it("leaves out synthetic and ignored parts, and the user's text", () => {
     const messages = [
       user("write <promise>DONE</promise> at the end"),
-      assistant(["real", { synthetic: true, text: "<promise>DONE</promise>" }, { ignored: true, text: "<promise>DONE</promise>" }]),
+      assistant([
+        "real",
+        { synthetic: true, text: "<promise>DONE</promise>" },
+        { ignored: true, text: "<promise>DONE</promise>" },
+      ]),
     ]
     expect(readTurn(messages).texts).toEqual(["real"])
   })
@@ -26,7 +36,10 @@ describe("readTurn", () => {
   })
 
   it("reports the error of the last message", () => {
-    const messages = [user("x"), assistant(["partial"], { error: { name: "MessageAbortedError", data: { message: "Aborted" } } })]
+    const messages = [
+      user("x"),
+      assistant(["partial"], { error: { name: "MessageAbortedError", data: { message: "Aborted" } } }),
+    ]
     expect(readTurn(messages).error).toEqual({ name: "MessageAbortedError", message: "Aborted" })
   })
 

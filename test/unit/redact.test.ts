@@ -31,24 +31,37 @@ describe("redactUrl", () => {
 
 describe("redactUrls", () => {
   it("every URL in a text, whatever stands around it; the rest untouched", () => {
-    expect(redactUrls("curl -fsS https://u:secret@ci.example/health?key=k && echo ok")).toBe("curl -fsS https://ci.example/… && echo ok")
-    expect(redactUrls('from a URL that includes credentials: "http://u:p@h:1/x" (and (https://a.b/c))')).toBe('from a URL that includes credentials: "http://h:1/…" (and (https://a.b/…))')
+    expect(redactUrls("curl -fsS https://u:secret@ci.example/health?key=k && echo ok")).toBe(
+      "curl -fsS https://ci.example/… && echo ok",
+    )
+    expect(redactUrls('from a URL that includes credentials: "http://u:p@h:1/x" (and (https://a.b/c))')).toBe(
+      'from a URL that includes credentials: "http://h:1/…" (and (https://a.b/…))',
+    )
     expect(redactUrls("no URL here: a:b, //c")).toBe("no URL here: a:b, //c")
   })
 })
 
 describe("settings as a log line or a message shows them", () => {
   it("the webhook by its origin (or hidden when it is no URL), any other string's URLs too", () => {
-    const settings = { ...DEFAULT_SETTINGS, notify: { desktop: true, on: ["ended" as const], webhook: "https://hooks.slack.com/services/T/B/XoXbT0kEn" }, checks: [{ name: "up", command: "curl https://t0k3n@ci.example/x", kind: "test" as const }] }
+    const settings = {
+      ...DEFAULT_SETTINGS,
+      notify: { desktop: true, on: ["ended" as const], webhook: "https://hooks.slack.com/services/T/B/XoXbT0kEn" },
+      checks: [{ name: "up", command: "curl https://t0k3n@ci.example/x", kind: "test" as const }],
+    }
     const shown = redacted(settings)
     expect(shown.notify).toEqual({ desktop: true, on: ["ended"], webhook: "https://hooks.slack.com/…" })
     expect(shown.checks[0]?.command).toBe("curl https://ci.example/…")
     expect(shown.maxRetries).toBe(DEFAULT_SETTINGS.maxRetries)
-    expect(JSON.stringify({ notify: { webhook: "not a url/XoXbT0kEn" } }, redactingReplacer)).toBe('{"notify":{"webhook":"(hidden)"}}')
+    expect(JSON.stringify({ notify: { webhook: "not a url/XoXbT0kEn" } }, redactingReplacer)).toBe(
+      '{"notify":{"webhook":"(hidden)"}}',
+    )
   })
 
   it("a loop's settings: no webhook at all", () => {
-    const settings = { ...DEFAULT_SETTINGS, notify: { desktop: false, on: ["ended" as const], webhook: "https://hooks.slack.com/services/T/B/x" } }
+    const settings = {
+      ...DEFAULT_SETTINGS,
+      notify: { desktop: false, on: ["ended" as const], webhook: "https://hooks.slack.com/services/T/B/x" },
+    }
     expect(withoutWebhook(settings).notify).toEqual({ desktop: false, on: ["ended"] })
     expect(settings.notify.webhook).toBeDefined()
     expect(withoutWebhook(DEFAULT_SETTINGS)).toBe(DEFAULT_SETTINGS)

@@ -35,7 +35,11 @@ const fifo = (path: string): string => {
 /** A project with one loop that ended 40 days ago and a FIFO named as a state file beside it. */
 async function projectWithFifoState(): Promise<string> {
   const project = tempDir("ralph-fifo-")
-  await new LoopStore(project).save(loop({ id: "ses_old", sessionID: "ses_old", phase: "stopped", stopReason: "cancelled" }), "stopped", NOW - 40 * DAY)
+  await new LoopStore(project).save(
+    loop({ id: "ses_old", sessionID: "ses_old", phase: "stopped", stopReason: "cancelled" }),
+    "stopped",
+    NOW - 40 * DAY,
+  )
   fifo(join(project, LOOPS, "ses_fifo.json"))
   return project
 }
@@ -46,10 +50,21 @@ describe("only regular files are read", () => {
     const pipe = fifo(join(dir, "pipe"))
     writeFileSync(join(dir, "file"), "text")
     symlinkSync(join(dir, "file"), join(dir, "link"))
-    expect(await readRegularFile(pipe)).toEqual({ ok: false, reason: "not-a-file", message: "is a FIFO, not a regular file" })
-    expect(readRegularFileSync(pipe)).toEqual({ ok: false, reason: "not-a-file", message: "is a FIFO, not a regular file" })
+    expect(await readRegularFile(pipe)).toEqual({
+      ok: false,
+      reason: "not-a-file",
+      message: "is a FIFO, not a regular file",
+    })
+    expect(readRegularFileSync(pipe)).toEqual({
+      ok: false,
+      reason: "not-a-file",
+      message: "is a FIFO, not a regular file",
+    })
     expect(await readRegularFile(dir)).toMatchObject({ ok: false, message: "is a folder, not a regular file" })
-    expect(readRegularFileSync(join(dir, "link"))).toMatchObject({ ok: false, message: "is a symbolic link, not a regular file" })
+    expect(readRegularFileSync(join(dir, "link"))).toMatchObject({
+      ok: false,
+      message: "is a symbolic link, not a regular file",
+    })
     expect(await readRegularFile(join(dir, "link"), { follow: true })).toEqual({ ok: true, text: "text" })
     expect(await readRegularFile(join(dir, "missing"))).toMatchObject({ ok: false, reason: "missing" })
   })
@@ -77,7 +92,9 @@ describe("only regular files are read", () => {
     const args = parseArgs(["plan", "check"], project)
     if ("error" in args) throw new Error(args.error)
     const lines: string[] = []
-    expect(await planCheck(args, undefined, { XDG_CONFIG_HOME: join(project, "no-global") }, (l) => lines.push(l))).toBe(1)
+    expect(
+      await planCheck(args, undefined, { XDG_CONFIG_HOME: join(project, "no-global") }, (l) => lines.push(l)),
+    ).toBe(1)
     expect(lines).toEqual(["ralph-loop plan check: the plan file .opencode/prd.json is a FIFO, not a regular file"])
     expect(readPlanFileSync(project, ".opencode/prd.json")).toMatchObject({ ok: false, reason: "unreadable" })
   })
@@ -88,12 +105,19 @@ describe("only regular files are read", () => {
     fifo(join(worktree, LOOPS, "ses_w.json"))
     fifo(join(worktree, ".opencode/ralph-loop/worktree.json"))
     expect(readWorktreeState(worktree)).toBeUndefined()
-    expect(await readWorktrees(project)).toEqual([{ name: "wt", path: worktree, state: undefined, saved: undefined, launchCut: false }])
+    expect(await readWorktrees(project)).toEqual([
+      { name: "wt", path: worktree, state: undefined, saved: undefined, launchCut: false },
+    ])
     expect((await readNewestLoops(join(project, LOOPS), 10)).map((s) => s.loop.id)).toEqual(["ses_old"])
 
     const loaded = await new LoopStore(project).load(NOW)
     expect(loaded.loops.map((l) => l.id)).toEqual(["ses_old"])
-    expect(loaded.problems).toEqual([expect.objectContaining({ file: join(project, LOOPS, "ses_fifo.json"), message: expect.stringContaining("is damaged (it is a FIFO, not a regular file)") })])
+    expect(loaded.problems).toEqual([
+      expect.objectContaining({
+        file: join(project, LOOPS, "ses_fifo.json"),
+        message: expect.stringContaining("is damaged (it is a FIFO, not a regular file)"),
+      }),
+    ])
     expect(existsSync(join(project, LOOPS, "ses_fifo.json"))).toBe(false)
   })
 
@@ -110,7 +134,9 @@ describe("only regular files are read", () => {
     const loaded = await store.load(NOW)
     expect(loaded.loops.map((l) => l.id)).toEqual(["ses_old"])
     expect(loaded.problems).toContainEqual({ file: journal, message: "is a FIFO, not a regular file (not read)" })
-    await expect(store.save(loop({ id: "ses_new", sessionID: "ses_new" }), "started", NOW)).rejects.toThrow(/not a regular file/)
+    await expect(store.save(loop({ id: "ses_new", sessionID: "ses_new" }), "started", NOW)).rejects.toThrow(
+      /not a regular file/,
+    )
   })
 
   it("a settings file that is a FIFO is named and skipped, an opencode.json that is one skipped (OpenCode's to report); the other layers hold, and the boot switch reads past them", () => {
@@ -123,7 +149,9 @@ describe("only regular files are read", () => {
     writeFileSync(join(globalDir, "ralph-loop.jsonc"), '{ "maxIterations": 7, "enabled": false }')
     const loaded = loadSettings({ directory, globalDir })
     expect(loaded.settings.maxIterations).toBe(7)
-    expect(loaded.problems.map(formatProblem)).toEqual([".opencode/ralph-loop.jsonc is a FIFO, not a regular file; the whole file is ignored"])
+    expect(loaded.problems.map(formatProblem)).toEqual([
+      ".opencode/ralph-loop.jsonc is a FIFO, not a regular file; the whole file is ignored",
+    ])
     expect(enabledBySettings(directory, globalDir, undefined)).toBe(false)
   })
 })

@@ -6,11 +6,14 @@ const priority = (text: string) => ({ section: "priority", text })
 
 describe("<remember> tags in ordinary replies", () => {
   it("reads both forms in any case, with spaces in the tags, each body trimmed", () => {
-    expect(rememberRequests("Done. <remember>Run the tests with npm test</remember> and <REMEMBER  Priority >Use pnpm</Remember >")).toEqual([
-      working("Run the tests with npm test"),
-      priority("Use pnpm"),
+    expect(
+      rememberRequests(
+        "Done. <remember>Run the tests with npm test</remember> and <REMEMBER  Priority >Use pnpm</Remember >",
+      ),
+    ).toEqual([working("Run the tests with npm test"), priority("Use pnpm")])
+    expect(rememberRequests("<remember>\n  line one\n  line two\n</remember>")).toEqual([
+      working("line one\n  line two"),
     ])
-    expect(rememberRequests("<remember>\n  line one\n  line two\n</remember>")).toEqual([working("line one\n  line two")])
     expect(rememberRequests("<remember> </remember><remember>z</remember>")).toEqual([working("z")])
     expect(rememberRequests("no tag here")).toEqual([])
   })
@@ -21,7 +24,15 @@ describe("<remember> tags in ordinary replies", () => {
   })
 
   it("skips fenced blocks (backticks or tildes, indented, with a language), up to the end of the closing line", () => {
-    const text = ["  ```ts", "<remember>in code</remember>", "  ```", "~~~", "<remember>in tildes</remember>", "~~~ <remember>on the closing line</remember>", "<remember>after</remember>"].join("\n")
+    const text = [
+      "  ```ts",
+      "<remember>in code</remember>",
+      "  ```",
+      "~~~",
+      "<remember>in tildes</remember>",
+      "~~~ <remember>on the closing line</remember>",
+      "<remember>after</remember>",
+    ].join("\n")
     expect(rememberRequests(text)).toEqual([working("after")])
   })
 
@@ -31,7 +42,9 @@ describe("<remember> tags in ordinary replies", () => {
 
   it("skips inline code and quoted lines, also after blank lines and with CRLF line ends", () => {
     expect(rememberRequests("Use `<remember>x</remember>` then <remember>y</remember>")).toEqual([working("y")])
-    expect(rememberRequests("<remember>a</remember>\n\n   > <remember>quoted</remember>\n<remember>b</remember>")).toEqual([working("a"), working("b")])
+    expect(
+      rememberRequests("<remember>a</remember>\n\n   > <remember>quoted</remember>\n<remember>b</remember>"),
+    ).toEqual([working("a"), working("b")])
     expect(rememberRequests("<remember>a</remember>\r\n> <remember>quoted</remember>\r\n")).toEqual([working("a")])
   })
 
@@ -45,7 +58,10 @@ describe("<remember> tags in ordinary replies", () => {
 // lines took 27 s on OpenCode's event loop); a linear reading takes milliseconds.
 describe("<remember> tags in hostile replies", () => {
   it("a `<remember` and two million blank lines", () => {
-    expect(rememberRequests(`<remember>x</remember>${"\n".repeat(2_000_000)}<remember>y</remember>`)).toEqual([working("x"), working("y")])
+    expect(rememberRequests(`<remember>x</remember>${"\n".repeat(2_000_000)}<remember>y</remember>`)).toEqual([
+      working("x"),
+      working("y"),
+    ])
     expect(rememberRequests(`<remember${"\n".repeat(2_000_000)}`)).toEqual([])
   })
 

@@ -17,7 +17,13 @@ const tempDir = tempDirs()
 const plan: PlanState = {
   file: ".opencode/prd.json",
   shape: "userStories",
-  stories: ["US-1", "US-2", "US-3"].map((id) => ({ id, title: `story ${id}`, acceptanceCriteria: [], dependsOn: [], checks: [] })),
+  stories: ["US-1", "US-2", "US-3"].map((id) => ({
+    id,
+    title: `story ${id}`,
+    acceptanceCriteria: [],
+    dependsOn: [],
+    checks: [],
+  })),
   done: [],
 }
 
@@ -29,12 +35,21 @@ async function selectedOf(project: string, id: string) {
 }
 
 const points = (elements: ReturnType<typeof parseHtml>, chart: string, series: string) =>
-  elements.filter((e) => e.tag === "circle" && e.attrs["data-series"] === series && e.path.includes("svg")).filter((e) => chartOf(elements, e) === chart).map((e) => [Number(e.attrs["data-iteration"]), Number(e.attrs["data-value"])])
+  elements
+    .filter((e) => e.tag === "circle" && e.attrs["data-series"] === series && e.path.includes("svg"))
+    .filter((e) => chartOf(elements, e) === chart)
+    .map((e) => [Number(e.attrs["data-iteration"]), Number(e.attrs["data-value"])])
 
 /** The data-chart of the svg a circle is in (the last svg opened before it). */
-function chartOf(elements: ReturnType<typeof parseHtml>, circle: ReturnType<typeof parseHtml>[number]): string | undefined {
+function chartOf(
+  elements: ReturnType<typeof parseHtml>,
+  circle: ReturnType<typeof parseHtml>[number],
+): string | undefined {
   const index = elements.indexOf(circle)
-  return elements.slice(0, index).reverse().find((e) => e.tag === "svg")?.attrs["data-chart"]
+  return elements
+    .slice(0, index)
+    .reverse()
+    .find((e) => e.tag === "svg")?.attrs["data-chart"]
 }
 
 describe("ralph_report.html", () => {
@@ -45,14 +60,38 @@ describe("ralph_report.html", () => {
     await recordLoop(store, "ses_plan", "build the <shop> & more", steps, { end: "completed", plan })
     const html = renderHtmlReport(await selectedOf(project, "ses_plan"), T0)
     const elements = parseHtml(html)
-    expect(elements.filter((e) => e.tag === "svg").map((e) => e.attrs["data-chart"])).toEqual(["checks", "tokens", "cost", "time", "stories"])
-    expect(points(elements, "tokens", "tokens")).toEqual([[1, 1200], [2, 1100], [3, 1000]])
-    expect(points(elements, "time", "time")).toEqual([[1, 30_000], [2, 25_000], [3, 20_000]])
+    expect(elements.filter((e) => e.tag === "svg").map((e) => e.attrs["data-chart"])).toEqual([
+      "checks",
+      "tokens",
+      "cost",
+      "time",
+      "stories",
+    ])
+    expect(points(elements, "tokens", "tokens")).toEqual([
+      [1, 1200],
+      [2, 1100],
+      [3, 1000],
+    ])
+    expect(points(elements, "time", "time")).toEqual([
+      [1, 30_000],
+      [2, 25_000],
+      [3, 20_000],
+    ])
     expect(points(elements, "cost", "cost").map(([x]) => x)).toEqual([1, 2, 3])
-    expect(points(elements, "stories", "stories done")).toEqual([[1, 1], [2, 2], [3, 3]])
+    expect(points(elements, "stories", "stories done")).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ])
     // The checks ran in iterations 1 and 3 only.
-    expect(points(elements, "checks", "errors")).toEqual([[1, 3], [3, 0]])
-    expect(points(elements, "checks", "warnings")).toEqual([[1, 2], [3, 0]])
+    expect(points(elements, "checks", "errors")).toEqual([
+      [1, 3],
+      [3, 0],
+    ])
+    expect(points(elements, "checks", "warnings")).toEqual([
+      [1, 2],
+      [3, 0],
+    ])
     expect(elements.filter((e) => e.tag === "tr")).toHaveLength(1 + 3)
     expect(elements.find((e) => e.attrs["data-signal"])?.attrs["data-signal"]).toBe("ok")
     // Self-contained: no script, nothing fetched; the task is escaped.
@@ -65,7 +104,12 @@ describe("ralph_report.html", () => {
     const project = tempDir("ralph-report-")
     await recordLoop(new LoopStore(project), "ses_fail", "fix the tests", SAME_FAILURE, { end: "max-iterations" })
     const elements = parseHtml(renderHtmlReport(await selectedOf(project, "ses_fail"), T0))
-    expect(elements.filter((e) => e.tag === "svg").map((e) => e.attrs["data-chart"])).toEqual(["checks", "tokens", "cost", "time"])
+    expect(elements.filter((e) => e.tag === "svg").map((e) => e.attrs["data-chart"])).toEqual([
+      "checks",
+      "tokens",
+      "cost",
+      "time",
+    ])
     expect(elements.find((e) => e.attrs["data-signal"])?.attrs["data-signal"]).toBe("stuck")
   })
 
@@ -79,11 +123,16 @@ describe("ralph_report.html", () => {
     expect(file).toBe(htmlReportFile(project, saved))
     expect(file.endsWith(".opencode/sessions/ses_run/ralph_report.html")).toBe(true)
     const elements = parseHtml(readFileSync(file, "utf8"))
-    expect(points(elements, "tokens", "tokens")).toEqual([[1, 1200], [2, 1100]])
+    expect(points(elements, "tokens", "tokens")).toEqual([
+      [1, 1200],
+      [2, 1100],
+    ])
   })
 
   it("a chart of one point and a chart of none draw without dividing by zero", () => {
-    const one = parseHtml(lineChart({ id: "t", title: "t", yLabel: "y", series: [{ name: "s", color: "#000", points: [{ x: 4, y: 0 }] }] }))
+    const one = parseHtml(
+      lineChart({ id: "t", title: "t", yLabel: "y", series: [{ name: "s", color: "#000", points: [{ x: 4, y: 0 }] }] }),
+    )
     expect(one.filter((e) => e.tag === "circle").map((e) => [e.attrs.cx, e.attrs.cy])).toEqual([["340", "184"]])
     expect(lineChart({ id: "t", title: "t", yLabel: "y", series: [] })).toContain("no data")
   })

@@ -37,7 +37,13 @@ const tempDir = tempDirs()
 const { activation: _activation, ...defaults } = DEFAULT_SETTINGS
 const settings: LoopSettings = { ...defaults, settleMs: 0, notify: { ...defaults.notify, desktop: false } }
 const NOW = Date.UTC(2025, 0, 6, 9)
-const checkpoint = (number: number): Checkpoint => ({ ref: `refs/ralph/ses_a/${number}`, number, iteration: number, commit: `c${number}`, at: NOW })
+const checkpoint = (number: number): Checkpoint => ({
+  ref: `refs/ralph/ses_a/${number}`,
+  number,
+  iteration: number,
+  commit: `c${number}`,
+  at: NOW,
+})
 
 /** One plugin instance as createInstance builds it, with a fake OpenCode that records prompts and wakes. */
 function instance() {
@@ -73,7 +79,14 @@ function instance() {
       runner.wake(loop)
     },
   })
-  const runner = new LoopRunner(interpreter, { directory, manager, plans: new PlanRequests(), continuations: new ContinuationWatch(), now: () => NOW, settings: () => DEFAULT_SETTINGS })
+  const runner = new LoopRunner(interpreter, {
+    directory,
+    manager,
+    plans: new PlanRequests(),
+    continuations: new ContinuationWatch(),
+    now: () => NOW,
+    settings: () => DEFAULT_SETTINGS,
+  })
   const ctx = {
     directory,
     api,
@@ -92,18 +105,32 @@ function instance() {
     const { loop } = manager.start(sessionID, "build it", settings, NOW)
     loop.needsInstruction = false
     manager.wait(loop, { reason: "usage-limit", until: NOW + 60_000, then: "resume" }, "usage limit")
-    await interpreter.run((function* () {
-      yield { kind: "schedule" as const, loop, until: NOW + 60_000 }
-    })())
+    await interpreter.run(
+      (function* () {
+        yield { kind: "schedule" as const, loop, until: NOW + 60_000 }
+      })(),
+    )
     return loop
   }
   /** /ralph-rollback typed in `sessionID`: what the command's message says. */
   const rollback = async (sessionID: string, args = "") => {
-    const parts: Part[] = [{ id: "prt_1", sessionID, messageID: "", type: "text", text: `${CONTROL_MARKER} /ralph-rollback ${args}` }]
+    const parts: Part[] = [
+      { id: "prt_1", sessionID, messageID: "", type: "text", text: `${CONTROL_MARKER} /ralph-rollback ${args}` },
+    ]
     await runControl(ctx, "ralph-rollback", sessionID, args, parts)
     return parts.map((p) => (p.type === "text" ? p.text : "")).join("\n")
   }
-  return { manager, interpreter, saved, prompts, woke, firstPrompt, waitingLoop, rollback, advance: (ms: number) => vi.advanceTimersByTime(ms) }
+  return {
+    manager,
+    interpreter,
+    saved,
+    prompts,
+    woke,
+    firstPrompt,
+    waitingLoop,
+    rollback,
+    advance: (ms: number) => vi.advanceTimersByTime(ms),
+  }
 }
 
 beforeEach(() => {
@@ -125,23 +152,28 @@ describe("the loop's wake-up timer", () => {
     ["resumed by the user", (manager, loop) => manager.resume(loop, NOW)],
     ["ended with its session", (manager) => manager.sessionDeleted("ses_a")],
     ["replaced by a new /ralph", (manager) => manager.start("ses_a", "another task", settings, NOW)],
-  ])("ends the moment the loop is %s, whoever changes it: the wake-up time passing wakes nothing", async (_, change) => {
-    const { manager, interpreter, woke, waitingLoop, advance } = instance()
-    const loop = await waitingLoop("ses_a")
-    change(manager, loop)
-    expect(interpreter.timerCount).toBe(0)
-    advance(60_000)
-    expect(woke).toEqual([])
-  })
+  ])(
+    "ends the moment the loop is %s, whoever changes it: the wake-up time passing wakes nothing",
+    async (_, change) => {
+      const { manager, interpreter, woke, waitingLoop, advance } = instance()
+      const loop = await waitingLoop("ses_a")
+      change(manager, loop)
+      expect(interpreter.timerCount).toBe(0)
+      advance(60_000)
+      expect(woke).toEqual([])
+    },
+  )
 
   it("is not armed for a loop paused between its wait and the schedule effect (a command ran in between)", async () => {
     const { manager, interpreter, woke, advance } = instance()
     const { loop } = manager.start("ses_a", "build it", settings, NOW)
     manager.wait(loop, { reason: "backoff", until: NOW + 60_000, then: "resume" }, "backing off")
     manager.pause(loop, "paused with /ralph-pause", "person")
-    await interpreter.run((function* () {
-      yield { kind: "schedule" as const, loop, until: NOW + 60_000 }
-    })())
+    await interpreter.run(
+      (function* () {
+        yield { kind: "schedule" as const, loop, until: NOW + 60_000 }
+      })(),
+    )
     expect(interpreter.timerCount).toBe(0)
     advance(60_000)
     expect(woke).toEqual([])
@@ -204,11 +236,15 @@ describe("/ralph-rollback when git cannot list the checkpoints", () => {
   it("is refused, saying so: nothing is saved (as checkpoint 0) or restored, the loop not paused", async () => {
     const { rollback, waitingLoop } = instance()
     const loop = await waitingLoop("ses_a")
-    vi.mocked(git.listCheckpoints).mockRejectedValue(new CheckpointListError("git for-each-ref: fatal: cannot read the refs"))
+    vi.mocked(git.listCheckpoints).mockRejectedValue(
+      new CheckpointListError("git for-each-ref: fatal: cannot read the refs"),
+    )
 
     const said = await rollback("ses_a", "0")
 
-    expect(said).toContain("No rollback: the checkpoints could not be listed (git for-each-ref: fatal: cannot read the refs). Nothing was saved or restored")
+    expect(said).toContain(
+      "No rollback: the checkpoints could not be listed (git for-each-ref: fatal: cannot read the refs). Nothing was saved or restored",
+    )
     expect(git.saveBeforeRollback).not.toHaveBeenCalled()
     expect(git.restoreCheckpoint).not.toHaveBeenCalled()
     expect(loop.phase).toBe("waiting")
@@ -217,11 +253,15 @@ describe("/ralph-rollback when git cannot list the checkpoints", () => {
   it("is refused when the listing fails at the save (after the pause): nothing restored, the loop left paused, as it says", async () => {
     const { rollback, waitingLoop } = instance()
     const loop = await waitingLoop("ses_a")
-    vi.mocked(git.saveBeforeRollback).mockRejectedValue(new CheckpointListError("git for-each-ref: fatal: cannot read the refs"))
+    vi.mocked(git.saveBeforeRollback).mockRejectedValue(
+      new CheckpointListError("git for-each-ref: fatal: cannot read the refs"),
+    )
 
     const said = await rollback("ses_a", "0")
 
-    expect(said).toContain("No rollback: the checkpoints could not be listed (git for-each-ref: fatal: cannot read the refs). Nothing was saved or restored; try again once git answers. The loop is paused; /ralph-resume goes on.")
+    expect(said).toContain(
+      "No rollback: the checkpoints could not be listed (git for-each-ref: fatal: cannot read the refs). Nothing was saved or restored; try again once git answers. The loop is paused; /ralph-resume goes on.",
+    )
     expect(git.restoreCheckpoint).not.toHaveBeenCalled()
     expect(loop.phase).toBe("paused")
   })
@@ -261,22 +301,31 @@ describe("/ralph-rollback and the project's other loops", () => {
 describe("when a rollback may write the work tree (rollbackRefusal)", () => {
   const at = (phase: Loop["phase"], sessionID = "ses_a"): Loop => makeLoop({ phase, sessionID })
 
-  it.each<Loop["phase"]>(["running", "deciding", "restarting"])("not while the loop itself is %s: a turn is under way", (phase) => {
-    const loop = at(phase)
-    expect(rollbackRefusal(loop, [loop])).toBe(TURN_UNDER_WAY)
-  })
+  it.each<Loop["phase"]>(["running", "deciding", "restarting"])(
+    "not while the loop itself is %s: a turn is under way",
+    (phase) => {
+      const loop = at(phase)
+      expect(rollbackRefusal(loop, [loop])).toBe(TURN_UNDER_WAY)
+    },
+  )
 
-  it.each<Loop["phase"]>(["paused", "waiting", "stopped"])("a %s loop alone in the project may be rolled back", (phase) => {
-    const loop = at(phase)
-    expect(rollbackRefusal(loop, phase === "stopped" ? [] : [loop])).toBeUndefined()
-  })
+  it.each<Loop["phase"]>(["paused", "waiting", "stopped"])(
+    "a %s loop alone in the project may be rolled back",
+    (phase) => {
+      const loop = at(phase)
+      expect(rollbackRefusal(loop, phase === "stopped" ? [] : [loop])).toBeUndefined()
+    },
+  )
 
-  it.each<Loop["phase"]>(["running", "deciding", "waiting", "restarting"])("not while another loop of the project is %s", (phase) => {
-    const ended = at("stopped")
-    expect(rollbackRefusal(ended, [at(phase, "ses_b")])).toBe(
-      `Another Ralph loop of this project is ${phase} (in session ses_b): a rollback would rewrite files under it. /ralph-pause or /cancel-ralph that loop first, then /ralph-rollback here.`,
-    )
-  })
+  it.each<Loop["phase"]>(["running", "deciding", "waiting", "restarting"])(
+    "not while another loop of the project is %s",
+    (phase) => {
+      const ended = at("stopped")
+      expect(rollbackRefusal(ended, [at(phase, "ses_b")])).toBe(
+        `Another Ralph loop of this project is ${phase} (in session ses_b): a rollback would rewrite files under it. /ralph-pause or /cancel-ralph that loop first, then /ralph-rollback here.`,
+      )
+    },
+  )
 
   it("another loop that is paused does not stand in the way", () => {
     const loop = at("paused")

@@ -4,7 +4,9 @@ import { stopReasonSchema, type StopReason } from "../../src/loop/loop.js"
 
 describe("ralph-loop run's exit code", () => {
   it("one code per class of ending, each stop reason in its class", () => {
-    const byReason = Object.fromEntries(stopReasonSchema.options.map((reason: StopReason) => [reason, exitCode({ kind: "stopped", reason })]))
+    const byReason = Object.fromEntries(
+      stopReasonSchema.options.map((reason: StopReason) => [reason, exitCode({ kind: "stopped", reason })]),
+    )
     expect(byReason).toEqual({
       completed: 0,
       "retries-exhausted": 3,

@@ -18,7 +18,12 @@ require("node:http").createServer((req, res) => res.end("{}")).listen(port, "127
 `
 
 /** A stand-in for `opencode`: the first `lost` starts print what the real one did when it lost the race, and exit 1; later ones serve. */
-function standIn(lost: number): { bin: string; env: NodeJS.ProcessEnv; starts: () => number; leftChild: () => number | undefined } {
+function standIn(lost: number): {
+  bin: string
+  env: NodeJS.ProcessEnv
+  starts: () => number
+  leftChild: () => number | undefined
+} {
   const dir = tempDir("ralph-run-host-")
   const counter = join(dir, "starts")
   const child = join(dir, "child")

@@ -13,7 +13,9 @@ function healthServer(): Promise<{ server: Server; url: string; asked: () => num
     res.end('{"healthy":true}')
   })
   return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked: () => asked })),
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked: () => asked }),
+    ),
   )
 }
 
@@ -44,5 +46,4 @@ describe("the liveness of an --attach server", () => {
       server.close()
     }
   })
-
 })

@@ -4,7 +4,12 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { CheckKind } from "../../src/config/schema.js"
-import { parseCheckOutput, snapshotOf, type CheckResult, type DiagnosticSnapshot } from "../../src/checks/diagnostics.js"
+import {
+  parseCheckOutput,
+  snapshotOf,
+  type CheckResult,
+  type DiagnosticSnapshot,
+} from "../../src/checks/diagnostics.js"
 
 export const FIXTURES = fileURLToPath(new URL("../fixtures/runners/", import.meta.url))
 
@@ -17,7 +22,8 @@ export interface Run {
   exitCode: number
 }
 
-export const runsOf = (tool: string): Run[] => (JSON.parse(readFileSync(join(FIXTURES, tool, "runs.json"), "utf8")) as { runs: Run[] }).runs
+export const runsOf = (tool: string): Run[] =>
+  (JSON.parse(readFileSync(join(FIXTURES, tool, "runs.json"), "utf8")) as { runs: Run[] }).runs
 export const outputOf = (tool: string, file: string) => readFileSync(join(FIXTURES, tool, file), "utf8")
 
 // What each fault of the fixture projects is called by each tool (scripts/runner-fixtures/: A–C in
@@ -50,7 +56,10 @@ const TSC = {
   E: ["src/e.ts TS1005: ')' expected", "src/e.ts TS1109: Expression expected"],
 }
 const ESLINT = {
-  A: ["src/a.js no-unused-vars: 'unused' is assigned a value but never used", "src/a.js prefer-const: 'start' is never reassigned. Use 'const' instead"],
+  A: [
+    "src/a.js no-unused-vars: 'unused' is assigned a value but never used",
+    "src/a.js prefer-const: 'start' is never reassigned. Use 'const' instead",
+  ],
   B: ["src/b.js no-debugger: Unexpected 'debugger' statement"],
   C: ["src/c.js no-undef: 'log' is not defined"],
   D: ["src/d.js no-dupe-keys: Duplicate key 'size'"],
@@ -61,7 +70,10 @@ const RUFF = {
   B: ["b.py F841: Local variable `result` is assigned to but never used"],
   C: ["c.py F632: Use `==` to compare constant literals"],
   D: ["d.py F821: Undefined name `missing`"],
-  E: ["e.py invalid-syntax: Expected `)`, found newline", "e.py invalid-syntax: Expected a parameter or the end of the parameter list"],
+  E: [
+    "e.py invalid-syntax: Expected `)`, found newline",
+    "e.py invalid-syntax: Expected a parameter or the end of the parameter list",
+  ],
 }
 
 // The test runners' S (a test skipped) and R (a test removed, issue 39) fail nothing themselves.
@@ -74,19 +86,45 @@ export const TOOLS: Record<string, { kind: CheckKind; faults: Record<string, str
   "pytest-v": { kind: "test", faults: { ...NOT_FAILURES, ...PYTEST, E: ["ERROR collecting test_format.py"] } },
   "pytest-rN": {
     kind: "test",
-    faults: { ...NOT_FAILURES, A: ["test_adds_small_numbers"], B: ["test_adds_negative_numbers"], C: ["TestMultiply.test_multiplies[3-4-7]"], D: ["test_formats_a_total"], E: ["ERROR collecting test_format.py"] },
+    faults: {
+      ...NOT_FAILURES,
+      A: ["test_adds_small_numbers"],
+      B: ["test_adds_negative_numbers"],
+      C: ["TestMultiply.test_multiplies[3-4-7]"],
+      D: ["test_formats_a_total"],
+      E: ["ERROR collecting test_format.py"],
+    },
   },
   vitest: { kind: "test", faults: { ...JS_TESTS, ...NOT_FAILURES } },
   "vitest-color": { kind: "test", faults: { ...JS_TESTS, ...NOT_FAILURES } },
-  jest: { kind: "test", faults: { ...NOT_FAILURES, ...JS_TESTS, E: ["test/format.test.js > Test suite failed to run"] } },
+  jest: {
+    kind: "test",
+    faults: { ...NOT_FAILURES, ...JS_TESTS, E: ["test/format.test.js > Test suite failed to run"] },
+  },
   "node-test-tap": { kind: "test", faults: { ...JS_TESTS, ...NOT_FAILURES } },
   // The spec reporter names a failing test by its own name and file, not its suites.
   "node-test-spec": {
     kind: "test",
-    faults: { ...NOT_FAILURES, A: ["test/calc.test.js > adds small numbers"], B: ["test/calc.test.js > adds negative numbers"], C: ["test/calc.test.js > multiplies"], D: ["test/format.test.js > formats a total"], E: ["test/format.test.js"] },
+    faults: {
+      ...NOT_FAILURES,
+      A: ["test/calc.test.js > adds small numbers"],
+      B: ["test/calc.test.js > adds negative numbers"],
+      C: ["test/calc.test.js > multiplies"],
+      D: ["test/format.test.js > formats a total"],
+      E: ["test/format.test.js"],
+    },
   },
   // Mocha names no file; a file that does not load makes it print an exception only (identified whole).
-  mocha: { kind: "test", faults: { ...NOT_FAILURES, A: ["calc > adds small numbers"], B: ["calc > adds negative numbers"], C: ["calc > multiply > multiplies"], D: ["format > formats a total"] } },
+  mocha: {
+    kind: "test",
+    faults: {
+      ...NOT_FAILURES,
+      A: ["calc > adds small numbers"],
+      B: ["calc > adds negative numbers"],
+      C: ["calc > multiply > multiplies"],
+      D: ["format > formats a total"],
+    },
+  },
   go: { kind: "test", faults: { ...GO, ...NOT_FAILURES } },
   "go-json": { kind: "test", faults: { ...GO, ...NOT_FAILURES } },
   "go-v": { kind: "test", faults: { ...GO, ...NOT_FAILURES } },
@@ -124,7 +162,16 @@ export const TOOLS: Record<string, { kind: CheckKind; faults: Record<string, str
 export function checkOf(tool: string, run: Run): CheckResult {
   const output = outputOf(tool, run.file)
   const { kind } = TOOLS[tool]!
-  return { name: tool, kind, command: tool, status: run.exitCode === 0 ? "passed" : "failed", exitCode: run.exitCode, durationMs: 1, output, ...parseCheckOutput(kind, output, run.exitCode, run.directory) }
+  return {
+    name: tool,
+    kind,
+    command: tool,
+    status: run.exitCode === 0 ? "passed" : "failed",
+    exitCode: run.exitCode,
+    durationMs: 1,
+    output,
+    ...parseCheckOutput(kind, output, run.exitCode, run.directory),
+  }
 }
 
 export function history(tool: string, files: string[]): DiagnosticSnapshot[] {

@@ -12,7 +12,13 @@ const tempDir = tempDirs()
 /** Writes `ses_<n>`'s state file as saved at minute n, with its file dated so too. */
 function writeLoop(dir: string, n: number, overrides: Parameters<typeof loop>[0] = {}): void {
   const file = join(dir, `ses_${n}.json`)
-  writeFileSync(file, stateText(loop({ id: `ses_${n}`, sessionID: `ses_${n}`, phase: "stopped", stopReason: "completed", ...overrides }), n * 60_000))
+  writeFileSync(
+    file,
+    stateText(
+      loop({ id: `ses_${n}`, sessionID: `ses_${n}`, phase: "stopped", stopReason: "completed", ...overrides }),
+      n * 60_000,
+    ),
+  )
   utimesSync(file, n * 60, n * 60)
 }
 

@@ -59,8 +59,18 @@ function instance(current: Settings) {
     void store.save(changed, event, 1)
     runner.loopChanged(changed, event)
   })
-  const runner = new LoopRunner(host, { directory, manager, plans: new PlanRequests(), continuations: new ContinuationWatch(), now: () => 1, settings: () => current })
-  const api = { log: (...args: unknown[]) => logs.push(args), toast: (...args: unknown[]) => logs.push(args) } as unknown as OpencodeApi
+  const runner = new LoopRunner(host, {
+    directory,
+    manager,
+    plans: new PlanRequests(),
+    continuations: new ContinuationWatch(),
+    now: () => 1,
+    settings: () => current,
+  })
+  const api = {
+    log: (...args: unknown[]) => logs.push(args),
+    toast: (...args: unknown[]) => logs.push(args),
+  } as unknown as OpencodeApi
   const settings = { current, explicit: new Set(["notify"]), reload: () => current } as unknown as LiveSettings
   const ctx = { directory, api, manager, runner, settings, now: () => 1 } as unknown as RalphContext
   return { directory, store, ctx, manager, logs, notifications }
@@ -68,7 +78,10 @@ function instance(current: Settings) {
 
 describe("the webhook URL is a secret", () => {
   it("not in the start's log line, the state file or the journal; the ended loop's notification still goes to it", async () => {
-    const { directory, store, ctx, manager, logs, notifications } = instance({ ...DEFAULT_SETTINGS, notify: { desktop: false, on: ["ended"], webhook: WEBHOOK } })
+    const { directory, store, ctx, manager, logs, notifications } = instance({
+      ...DEFAULT_SETTINGS,
+      notify: { desktop: false, on: ["ended"], webhook: WEBHOOK },
+    })
     const started = await startLoop(ctx, "ses_secret0000000000000000001", "build it")
     manager.stop(started, "cancelled")
     await store.settled(started.id)

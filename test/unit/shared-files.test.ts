@@ -38,8 +38,18 @@ describe("the project's memory and progress log, shared by its instances", () =>
     const project = new MemoryStore(dir, () => undefined)
     const worktree = new MemoryStore(dir, () => undefined)
     const texts = Array.from({ length: 12 }, (_, i) => `note ${i}`)
-    await Promise.all(texts.map((text, i) => (i % 2 ? worktree : project).update((m) => remember(m, "working", { text, source: "remember", date: "2026-11-23" }, 50))))
-    expect(entries(await project.read(), "working").map((e) => e.text).sort()).toEqual([...texts].sort())
+    await Promise.all(
+      texts.map((text, i) =>
+        (i % 2 ? worktree : project).update((m) =>
+          remember(m, "working", { text, source: "remember", date: "2026-11-23" }, 50),
+        ),
+      ),
+    )
+    expect(
+      entries(await project.read(), "working")
+        .map((e) => e.text)
+        .sort(),
+    ).toEqual([...texts].sort())
   })
 
   it("two progress files on one project: concurrent appends are all kept", async () => {
@@ -48,7 +58,16 @@ describe("the project's memory and progress log, shared by its instances", () =>
     const loops = Array.from({ length: 12 }, (_, i) => `ses_${i}`)
     await Promise.all(
       loops.map((loopID, i) =>
-        logs[i % 2]?.append({ at: Date.UTC(2026, 10, 23), loopID, task: `task of ${loopID}`, iteration: 1, decision: { type: "restart", fresh: false }, files: [], failingChecks: [], learnings: [] }),
+        logs[i % 2]?.append({
+          at: Date.UTC(2026, 10, 23),
+          loopID,
+          task: `task of ${loopID}`,
+          iteration: 1,
+          decision: { type: "restart", fresh: false },
+          files: [],
+          failingChecks: [],
+          learnings: [],
+        }),
       ),
     )
     const logged = parseProgress(readFileSync(join(dir, PROGRESS_FILE), "utf8")).entries
@@ -85,7 +104,8 @@ describe("the project's memory and progress log, shared by its instances", () =>
     })
     expect(await sharedFilesFolder(worktree, worktreeOf("relative/project"))).toEqual({
       directory: worktree,
-      problem: "this worktree keeps its own project memory and progress log: its project relative/project is not an absolute path",
+      problem:
+        "this worktree keeps its own project memory and progress log: its project relative/project is not an absolute path",
     })
   })
 })

@@ -68,7 +68,12 @@ export async function recordLoop(
   options: { end?: "completed" | "max-iterations"; startAt?: number; plan?: PlanState } = {},
 ): Promise<Loop> {
   let now = options.startAt ?? T0
-  const l: Loop = { ...fixtureLoop({ id, sessionID: id, phase: "running" }, { maxIterations: 20, maxRetries: 20 }), task, startedAt: now, iterationStartedAt: now }
+  const l: Loop = {
+    ...fixtureLoop({ id, sessionID: id, phase: "running" }, { maxIterations: 20, maxRetries: 20 }),
+    task,
+    startedAt: now,
+    iterationStartedAt: now,
+  }
   if (options.plan) l.plan = structuredClone(options.plan)
   await store.save(l, "started", now)
   let tokens = 0
@@ -82,7 +87,8 @@ export async function recordLoop(
     l.lastProgress = step.progress
     l.completionStreak = step.claimed ? l.completionStreak + 1 : 0
     if (step.checks) l.snapshots = [...l.snapshots, snapshot(l.iteration, now, step.checks)].slice(-20)
-    if (step.storyDone && l.plan) l.plan = { ...l.plan, done: [...l.plan.done, { id: step.storyDone, iteration: l.iteration, checks: ["lint"] }] }
+    if (step.storyDone && l.plan)
+      l.plan = { ...l.plan, done: [...l.plan.done, { id: step.storyDone, iteration: l.iteration, checks: ["lint"] }] }
     const last = i === steps.length - 1
     l.lastDecision = step.decision ?? (last && options.end === "completed" ? "complete" : "restart")
     l.phase = "deciding"
@@ -103,16 +109,40 @@ export async function recordLoop(
 
 /** Steady progress: every iteration changes something; an early claim is rejected once, the last one passes. */
 export const STEADY: Step[] = [
-  { tokens: 1200, durationMs: 30_000, progress: true, checks: { errors: 3, warnings: 2, failing: ["typecheck"] }, claimed: true },
+  {
+    tokens: 1200,
+    durationMs: 30_000,
+    progress: true,
+    checks: { errors: 3, warnings: 2, failing: ["typecheck"] },
+    claimed: true,
+  },
   { tokens: 1100, durationMs: 25_000, progress: true },
   { tokens: 1000, durationMs: 20_000, progress: true, checks: { errors: 0, warnings: 0, failing: [] }, claimed: true },
 ]
 
 /** The same check failing every iteration, though the files change. */
 export const SAME_FAILURE: Step[] = [
-  { tokens: 1000, durationMs: 20_000, progress: true, checks: { errors: 0, warnings: 0, failing: ["test"] }, claimed: true },
-  { tokens: 1000, durationMs: 20_000, progress: true, checks: { errors: 0, warnings: 0, failing: ["test"] }, claimed: true },
-  { tokens: 1000, durationMs: 20_000, progress: true, checks: { errors: 0, warnings: 0, failing: ["test"] }, claimed: true },
+  {
+    tokens: 1000,
+    durationMs: 20_000,
+    progress: true,
+    checks: { errors: 0, warnings: 0, failing: ["test"] },
+    claimed: true,
+  },
+  {
+    tokens: 1000,
+    durationMs: 20_000,
+    progress: true,
+    checks: { errors: 0, warnings: 0, failing: ["test"] },
+    claimed: true,
+  },
+  {
+    tokens: 1000,
+    durationMs: 20_000,
+    progress: true,
+    checks: { errors: 0, warnings: 0, failing: ["test"] },
+    claimed: true,
+  },
 ]
 
 /** Nothing changes: three turns in a row without progress. */

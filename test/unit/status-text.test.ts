@@ -13,7 +13,25 @@ describe("/ralph-status", () => {
         lineage: ["ses_first", "ses_second"],
         sessionID: "ses_third",
         snapshots: [
-          snapshotOf(2, 0, [{ name: "test", kind: "test", command: "npm test", status: "failed", exitCode: 1, durationMs: 1, output: "", errors: 0, warnings: 0, info: 0, security: 0, testsRun: 3, testsFailed: 1, testsPassed: 2, files: [] }]),
+          snapshotOf(2, 0, [
+            {
+              name: "test",
+              kind: "test",
+              command: "npm test",
+              status: "failed",
+              exitCode: 1,
+              durationMs: 1,
+              output: "",
+              errors: 0,
+              warnings: 0,
+              info: 0,
+              security: 0,
+              testsRun: 3,
+              testsFailed: 1,
+              testsPassed: 2,
+              files: [],
+            },
+          ]),
         ],
       },
       { checks: [{ name: "test", command: "npm test", kind: "test" }] },
@@ -27,7 +45,9 @@ describe("/ralph-status", () => {
     expect(text).toContain("Last checks (iteration 2): test failed — 1 test(s) failing")
     expect(text).toContain("Sessions: ses_first → ses_second → ses_third (current)")
     expect(text).not.toContain("Struggle")
-    expect(statusText(l, 60_000, { signal: "stuck", reason: "3 iterations in a row without progress" })).toContain("\nStruggle: stuck — 3 iterations in a row without progress\n")
+    expect(statusText(l, 60_000, { signal: "stuck", reason: "3 iterations in a row without progress" })).toContain(
+      "\nStruggle: stuck — 3 iterations in a row without progress\n",
+    )
   })
 
   it("says when no checks exist", () => {
@@ -62,10 +82,20 @@ describe("/ralph-status after the loop ended", () => {
 
   it("lists the live loops first, then the others on disk, at most `max`", () => {
     const live = loop({ id: "ses_live", sessionID: "ses_live", phase: "running", iteration: 2 })
-    const older = loop({ id: "ses_old", phase: "stopped", stopReason: "completed", iteration: 1, task: "an older task" })
+    const older = loop({
+      id: "ses_old",
+      phase: "stopped",
+      stopReason: "completed",
+      iteration: 1,
+      task: "an older task",
+    })
     const elsewhere = loop({ id: "ses_other", phase: "paused", iteration: 3, task: "another process's task" })
     // The live loop's own file on disk is not listed twice.
-    const saved = [{ loop: { ...live }, savedAt: 3 }, { loop: elsewhere, savedAt: 2 }, { loop: older, savedAt: 1 }]
+    const saved = [
+      { loop: { ...live }, savedAt: 3 },
+      { loop: elsewhere, savedAt: 2 },
+      { loop: older, savedAt: 1 },
+    ]
     expect(loopLines([live], saved, 10, 0)).toEqual([
       "- ● running · iteration 2 of 4 · build it · session ses_live",
       "- ◌ paused, not run by this OpenCode · iteration 3 · another process's task",

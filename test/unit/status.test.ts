@@ -26,7 +26,10 @@ async function recordedProject(): Promise<string> {
   const project = tempDir("ralph-status-")
   const store = new LoopStore(project)
   await recordLoop(store, "ses_steady", "polish the widget", STEADY, { end: "completed", startAt: T0 })
-  await recordLoop(store, "ses_failing", "make the tests pass", SAME_FAILURE, { end: "max-iterations", startAt: T0 + 3_600_000 })
+  await recordLoop(store, "ses_failing", "make the tests pass", SAME_FAILURE, {
+    end: "max-iterations",
+    startAt: T0 + 3_600_000,
+  })
   await recordLoop(store, "ses_idle", "refactor the parser\nwith more detail", NO_PROGRESS, { startAt: T0 + 7_200_000 })
   return project
 }
@@ -41,7 +44,17 @@ const rowsOf = async (steps: Step[]): Promise<IterationRow[]> => {
 describe("the iteration history from the journal", () => {
   it("one row per decided turn with that iteration's own tokens, time, checks and progress", async () => {
     const rows = await rowsOf(STEADY)
-    expect(rows.map((r) => [r.iteration, r.tokens, r.durationMs, r.checks?.errors ?? null, r.failing, r.progress, r.rejected])).toEqual([
+    expect(
+      rows.map((r) => [
+        r.iteration,
+        r.tokens,
+        r.durationMs,
+        r.checks?.errors ?? null,
+        r.failing,
+        r.progress,
+        r.rejected,
+      ]),
+    ).toEqual([
       [1, 1200, 30_000, 3, ["typecheck"], true, true],
       [2, 1100, 25_000, null, [], true, false],
       [3, 1000, 20_000, 0, [], true, false],
@@ -52,7 +65,9 @@ describe("the iteration history from the journal", () => {
     const project = tempDir("ralph-same-id-")
     const store = new LoopStore(project)
     await recordLoop(store, "ses_same", "the first task", STEADY, { end: "completed", startAt: T0 })
-    const second = await recordLoop(store, "ses_same", "the second task", NO_PROGRESS.slice(0, 2), { startAt: T0 + 3_600_000 })
+    const second = await recordLoop(store, "ses_same", "the second task", NO_PROGRESS.slice(0, 2), {
+      startAt: T0 + 3_600_000,
+    })
     const { loops, history } = await readProjectLoops(project)
     expect(loops.map((l) => l.loop.task)).toEqual(["the second task"])
     expect(historyOf(history, second).map((r) => [r.iteration, r.tokens])).toEqual([
@@ -77,23 +92,50 @@ describe("the struggle signal", () => {
   })
 
   it("the same check failing: stuck, naming the check", async () => {
-    expect(struggle(await rowsOf(SAME_FAILURE))).toEqual({ signal: "stuck", reason: 'check "test" failed 3 iterations in a row' })
+    expect(struggle(await rowsOf(SAME_FAILURE))).toEqual({
+      signal: "stuck",
+      reason: 'check "test" failed 3 iterations in a row',
+    })
   })
 
   it("no progress: stuck after three iterations, slowing after two", async () => {
-    expect(struggle(await rowsOf(NO_PROGRESS))).toEqual({ signal: "stuck", reason: "3 iterations in a row without progress" })
-    expect(struggle(await rowsOf(NO_PROGRESS.slice(0, 3)))).toEqual({ signal: "slowing", reason: "2 iterations in a row without progress" })
+    expect(struggle(await rowsOf(NO_PROGRESS))).toEqual({
+      signal: "stuck",
+      reason: "3 iterations in a row without progress",
+    })
+    expect(struggle(await rowsOf(NO_PROGRESS.slice(0, 3)))).toEqual({
+      signal: "slowing",
+      reason: "2 iterations in a row without progress",
+    })
   })
 
   it("slowing on rising tokens per iteration and on rejected claims; ok with no history", async () => {
     const rising: Step[] = [1000, 1400, 2100].map((tokens) => ({ tokens, durationMs: 1000, progress: true }))
-    expect(struggle(await rowsOf(rising))).toEqual({ signal: "slowing", reason: "tokens per iteration rising: 1,000 → 1,400 → 2,100" })
+    expect(struggle(await rowsOf(rising))).toEqual({
+      signal: "slowing",
+      reason: "tokens per iteration rising: 1,000 → 1,400 → 2,100",
+    })
     const rejected: Step[] = [
-      { tokens: 10, durationMs: 1000, progress: true, claimed: true, checks: { errors: 1, warnings: 0, failing: ["lint"] } },
-      { tokens: 10, durationMs: 1000, progress: true, claimed: true, checks: { errors: 1, warnings: 0, failing: ["typecheck"] } },
+      {
+        tokens: 10,
+        durationMs: 1000,
+        progress: true,
+        claimed: true,
+        checks: { errors: 1, warnings: 0, failing: ["lint"] },
+      },
+      {
+        tokens: 10,
+        durationMs: 1000,
+        progress: true,
+        claimed: true,
+        checks: { errors: 1, warnings: 0, failing: ["typecheck"] },
+      },
       { tokens: 10, durationMs: 1000, progress: true },
     ]
-    expect(struggle(await rowsOf(rejected))).toEqual({ signal: "slowing", reason: "2 of the last 3 completion claims were rejected" })
+    expect(struggle(await rowsOf(rejected))).toEqual({
+      signal: "slowing",
+      reason: "2 of the last 3 completion claims were rejected",
+    })
     expect(struggle([])).toEqual({ signal: "ok", reason: "no iteration decided yet" })
   })
 })
@@ -113,7 +155,11 @@ describe("a loop that completed in two iterations", () => {
       manager.onBusy(loop.sessionID)
       manager.takeIdle(loop.sessionID)
       const turn = { lastAssistantID: `msg_${now}`, texts: [text] }
-      const { decision, update } = decide(loop, { turn, sample: { workTree, todosCompleted: 0, openTodos: [], sessionID: loop.sessionID }, now })
+      const { decision, update } = decide(loop, {
+        turn,
+        sample: { workTree, todosCompleted: 0, openTodos: [], sessionID: loop.sessionID },
+        now,
+      })
       manager.decided(loop, turn, update, decision)
       return decision
     }
@@ -138,7 +184,10 @@ describe("a loop that completed in two iterations", () => {
 
   it("the struggle signal of a completed loop is ok whatever its last iterations were", async () => {
     expect(struggle(await rowsOf(NO_PROGRESS), "completed")).toEqual({ signal: "ok", reason: "completed" })
-    expect(struggle(await rowsOf(NO_PROGRESS), "max-iterations")).toEqual({ signal: "stuck", reason: "3 iterations in a row without progress" })
+    expect(struggle(await rowsOf(NO_PROGRESS), "max-iterations")).toEqual({
+      signal: "stuck",
+      reason: "3 iterations in a row without progress",
+    })
   })
 })
 
@@ -168,7 +217,9 @@ describe("ralph-loop status", () => {
     const { loops, history } = await readProjectLoops(project)
     expect(statusDocument(project, loops, history, "ses_fail", T0).selected?.id).toBe("ses_failing")
     expect(statusDocument(project, loops, history, "ses_nope", T0).selected).toBeNull()
-    expect(loopLine(statusDocument(project, loops, history, "ses_steady", T0).selected!)).toMatch(/^■ ses_steady · ended completed/)
+    expect(loopLine(statusDocument(project, loops, history, "ses_steady", T0).selected!)).toMatch(
+      /^■ ses_steady · ended completed/,
+    )
   })
 
   it("--json: the document passes its schema, and the published JSON Schema is the one generated from it", async () => {
@@ -187,7 +238,12 @@ describe("ralph-loop status", () => {
       [3, ["test"], 1000],
     ])
     // A document missing a field or with a wrong signal fails the schema.
-    expect(statusDocumentSchema.safeParse({ ...json, loops: [{ ...json.loops[0], struggle: { signal: "fine", reason: "" } }] }).success).toBe(false)
+    expect(
+      statusDocumentSchema.safeParse({
+        ...json,
+        loops: [{ ...json.loops[0], struggle: { signal: "fine", reason: "" } }],
+      }).success,
+    ).toBe(false)
     const published = JSON.parse(readFileSync(new URL("../../docs/status.schema.json", import.meta.url), "utf8"))
     expect(published).toEqual(z.toJSONSchema(statusDocumentSchema))
   })
@@ -196,7 +252,10 @@ describe("ralph-loop status", () => {
     const project = await recordedProject()
     const worktree = worktreePath(project, "feat")
     mkdirSync(worktree, { recursive: true })
-    await recordLoop(new LoopStore(worktree), "ses_tree", "build it in a worktree", STEADY, { end: "completed", startAt: T0 + 9_000_000 })
+    await recordLoop(new LoopStore(worktree), "ses_tree", "build it in a worktree", STEADY, {
+      end: "completed",
+      startAt: T0 + 9_000_000,
+    })
     const { loops, history } = await readProjectLoops(project)
     const doc = statusDocument(project, loops, history, undefined, T0 + 10_000_000)
     expect(doc.loops.map((l) => [l.id, l.worktree])).toEqual([

@@ -21,7 +21,14 @@ import { tempDirs } from "../temp-dirs.js"
 import { loop } from "./fixtures.js"
 
 const tmp = tempDirs()
-const story = (id: string, extra: Partial<Story> = {}): Story => ({ id, title: `title of ${id}`, acceptanceCriteria: [], dependsOn: [], checks: [], ...extra })
+const story = (id: string, extra: Partial<Story> = {}): Story => ({
+  id,
+  title: `title of ${id}`,
+  acceptanceCriteria: [],
+  dependsOn: [],
+  checks: [],
+  ...extra,
+})
 const STORIES = [story("s1", { priority: 1 }), story("s2", { priority: 2 }), story("s3", { dependsOn: ["s1", "s2"] })]
 const plan = (only?: string, done: string[] = []): PlanState => ({
   file: "plan.json",
@@ -33,20 +40,62 @@ const plan = (only?: string, done: string[] = []): PlanState => ({
 
 describe("/ralph --story: the flag", () => {
   it("goes with --prd, takes the id as typed (quoted too), and leaves the rest as the task", () => {
-    expect(parseRalphArgs("--prd plan.json --story s2")).toEqual({ ok: true, task: "", overrides: {}, prd: "plan.json", story: "s2" })
-    expect(parseRalphArgs('--prd --story="US 1" go')).toEqual({ ok: true, task: "go", overrides: {}, prd: true, story: "US 1" })
-    expect(parseRalphArgs("--story 'US 2' --prd p.json --max-iterations 3")).toEqual({ ok: true, task: "", overrides: { maxIterations: 3 }, prd: "p.json", story: "US 2" })
+    expect(parseRalphArgs("--prd plan.json --story s2")).toEqual({
+      ok: true,
+      task: "",
+      overrides: {},
+      prd: "plan.json",
+      story: "s2",
+    })
+    expect(parseRalphArgs('--prd --story="US 1" go')).toEqual({
+      ok: true,
+      task: "go",
+      overrides: {},
+      prd: true,
+      story: "US 1",
+    })
+    expect(parseRalphArgs("--story 'US 2' --prd p.json --max-iterations 3")).toEqual({
+      ok: true,
+      task: "",
+      overrides: { maxIterations: 3 },
+      prd: "p.json",
+      story: "US 2",
+    })
   })
 
   it("refuses a missing or empty id, a second --story, and --story without --prd or with --parallel", () => {
-    expect(parseRalphArgs("--prd plan.json --story")).toEqual({ ok: false, error: "--story needs the id of a story of the plan" })
-    expect(parseRalphArgs("--prd plan.json --story --max-iterations 3")).toEqual({ ok: false, error: "--story needs the id of a story of the plan" })
-    expect(parseRalphArgs("--prd plan.json --story=")).toEqual({ ok: false, error: '--story "" is not a story id (empty, or with spaces around it)' })
-    expect(parseRalphArgs("--prd plan.json --story ' s1'")).toEqual({ ok: false, error: '--story " s1" is not a story id (empty, or with spaces around it)' })
-    expect(parseRalphArgs("--prd plan.json --story 'a\u0007b'")).toEqual({ ok: false, error: '--story "a\\u0007b" is not a story id (it holds a control character)' })
-    expect(parseRalphArgs("--prd plan.json --story s1 --story s2")).toEqual({ ok: false, error: "--story is given twice" })
-    expect(parseRalphArgs("do it --story s1")).toEqual({ ok: false, error: "--story goes with --prd (it runs one story of a plan: /ralph --prd PATH --story ID)" })
-    expect(parseRalphArgs("--prd --parallel 2 --story s1")).toMatchObject({ ok: false, error: expect.stringContaining("give one of them") })
+    expect(parseRalphArgs("--prd plan.json --story")).toEqual({
+      ok: false,
+      error: "--story needs the id of a story of the plan",
+    })
+    expect(parseRalphArgs("--prd plan.json --story --max-iterations 3")).toEqual({
+      ok: false,
+      error: "--story needs the id of a story of the plan",
+    })
+    expect(parseRalphArgs("--prd plan.json --story=")).toEqual({
+      ok: false,
+      error: '--story "" is not a story id (empty, or with spaces around it)',
+    })
+    expect(parseRalphArgs("--prd plan.json --story ' s1'")).toEqual({
+      ok: false,
+      error: '--story " s1" is not a story id (empty, or with spaces around it)',
+    })
+    expect(parseRalphArgs("--prd plan.json --story 'a\u0007b'")).toEqual({
+      ok: false,
+      error: '--story "a\\u0007b" is not a story id (it holds a control character)',
+    })
+    expect(parseRalphArgs("--prd plan.json --story s1 --story s2")).toEqual({
+      ok: false,
+      error: "--story is given twice",
+    })
+    expect(parseRalphArgs("do it --story s1")).toEqual({
+      ok: false,
+      error: "--story goes with --prd (it runs one story of a plan: /ralph --prd PATH --story ID)",
+    })
+    expect(parseRalphArgs("--prd --parallel 2 --story s1")).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("give one of them"),
+    })
   })
 })
 
@@ -55,7 +104,9 @@ describe("/ralph --story: the story", () => {
     expect(onlyStoryProblem(plan(), "s2")).toBeUndefined()
     expect(onlyStoryProblem(plan(), "s9")).toBe('the plan plan.json has no story "s9" (its stories: s1, s2, s3)')
     expect(onlyStoryProblem(plan(undefined, ["s2"]), "s2")).toBe("story s2 of the plan plan.json is done already")
-    expect(onlyStoryProblem(plan(undefined, ["s1"]), "s3")).toBe("story s3 is not ready: it depends on s2, not done in plan.json (ralph-loop plan ready lists the stories that can start)")
+    expect(onlyStoryProblem(plan(undefined, ["s1"]), "s3")).toBe(
+      "story s3 is not ready: it depends on s2, not done in plan.json (ralph-loop plan ready lists the stories that can start)",
+    )
     expect(onlyStoryProblem(plan(undefined, ["s1", "s2"]), "s3")).toBeUndefined()
   })
 
@@ -69,9 +120,16 @@ describe("/ralph --story: the story", () => {
   })
 
   it("a kept promise completes the loop at once, with the other stories of the plan left", () => {
-    const facts: Facts = { turn: { lastAssistantID: "msg_1", texts: ["<promise>DONE</promise>"] }, sample: { workTree: "same", todosCompleted: 0, sessionID: "ses_a", openTodos: [] }, now: 1_000 }
+    const facts: Facts = {
+      turn: { lastAssistantID: "msg_1", texts: ["<promise>DONE</promise>"] },
+      sample: { workTree: "same", todosCompleted: 0, sessionID: "ses_a", openTodos: [] },
+      now: 1_000,
+    }
     const { decision, update } = decide(loop({ plan: plan("s2"), iteration: 1 }), facts)
-    expect(decision).toEqual({ type: "complete", detail: "story s2 of the plan is done (the one story of this loop): the promise was kept" })
+    expect(decision).toEqual({
+      type: "complete",
+      detail: "story s2 of the plan is done (the one story of this loop): the promise was kept",
+    })
     expect(update.plan?.done.map((d) => d.id)).toEqual(["s2"])
   })
 
@@ -93,9 +151,19 @@ describe("/ralph --story: the story", () => {
 /** Runs recordIteration, answering its effects; the kinds it asked for. */
 function record(l: Loop, story: Story): Effect["kind"][] {
   const ctx = { now: () => 1_000 } as unknown as JobContext
-  const job = recordIteration(ctx, l, { decision: { type: "complete", detail: "" }, turn: { lastAssistantID: "m", texts: [] }, snapshot: undefined, story })
+  const job = recordIteration(ctx, l, {
+    decision: { type: "complete", detail: "" },
+    turn: { lastAssistantID: "m", texts: [] },
+    snapshot: undefined,
+    story,
+  })
   const kinds: Effect["kind"][] = []
-  const answers: Partial<Record<Effect["kind"], unknown>> = { "write-plan": { changed: [] }, "story-branch": { committed: "ralph/story-s2 abc1234", files: 1 }, "commit-story": { skipped: "x" }, "changed-files": [] }
+  const answers: Partial<Record<Effect["kind"], unknown>> = {
+    "write-plan": { changed: [] },
+    "story-branch": { committed: "ralph/story-s2 abc1234", files: 1 },
+    "commit-story": { skipped: "x" },
+    "changed-files": [],
+  }
   for (let step = job.next(); !step.done; step = job.next(answers[step.value.kind])) kinds.push(step.value.kind)
   return kinds
 }
@@ -111,13 +179,17 @@ describe("/ralph --story: what a story done leaves behind", () => {
       expect(kinds).not.toContain("commit-story")
     }
     // A whole plan's loop writes the plan file and makes no story branch.
-    const whole = record(loop({ plan: { ...plan(), done: [{ id: "s1", iteration: 1, checks: [] }] }, iteration: 1 }), STORIES[0] as Story)
+    const whole = record(
+      loop({ plan: { ...plan(), done: [{ id: "s1", iteration: 1, checks: [] }] }, iteration: 1 }),
+      STORIES[0] as Story,
+    )
     expect(whole).toContain("write-plan")
     expect(whole).not.toContain("story-branch")
   })
 })
 
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim()
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim()
 
 function repo(): string {
   const dir = tmp("story-branch-")
@@ -134,7 +206,11 @@ function repo(): string {
 
 /** The loop's start as the plugin captures it: HEAD and the work tree's tree. */
 async function started(dir: string) {
-  return { startedAt: Date.now() - 60_000, startHead: git(dir, "rev-parse", "HEAD"), startTree: await snapshotWorkTree(dir).then((s) => s?.tree) }
+  return {
+    startedAt: Date.now() - 60_000,
+    startHead: git(dir, "rev-parse", "HEAD"),
+    startTree: await snapshotWorkTree(dir).then((s) => s?.tree),
+  }
 }
 
 describe("/ralph --story: the story's branch, on a real repository", () => {
@@ -148,10 +224,22 @@ describe("/ralph --story: the story's branch, on a real repository", () => {
     git(dir, "rm", "-q", "gone.txt")
     writeFileSync(join(dir, "plan.json"), '{"passes":true}\n')
     const statusBefore = git(dir, "status", "--porcelain")
-    const made = await commitStoryBranch(dir, start, [".opencode/"], "plan.json", "ralph/story-s2", "story s2: title of s2")
-    expect(made).toEqual({ committed: `ralph/story-s2 ${git(dir, "rev-parse", "--short=7", "ralph/story-s2")}`, files: 3 })
+    const made = await commitStoryBranch(
+      dir,
+      start,
+      [".opencode/"],
+      "plan.json",
+      "ralph/story-s2",
+      "story s2: title of s2",
+    )
+    expect(made).toEqual({
+      committed: `ralph/story-s2 ${git(dir, "rev-parse", "--short=7", "ralph/story-s2")}`,
+      files: 3,
+    })
     expect(git(dir, "log", "--format=%s", "ralph/story-s2")).toBe("story s2: title of s2\nstart")
-    expect(git(dir, "show", "--name-status", "--format=", "ralph/story-s2").split("\n").sort()).toEqual(["D\tgone.txt", "M\ta.txt", "A\tsrc/new file.ts"].sort())
+    expect(git(dir, "show", "--name-status", "--format=", "ralph/story-s2").split("\n").sort()).toEqual(
+      ["D\tgone.txt", "M\ta.txt", "A\tsrc/new file.ts"].sort(),
+    )
     expect(git(dir, "show", "ralph/story-s2:a.txt")).toBe("the story's edit")
     expect(git(dir, "symbolic-ref", "--short", "HEAD")).toBe("main")
     expect(git(dir, "log", "--format=%s")).toBe("start")
@@ -163,14 +251,21 @@ describe("/ralph --story: the story's branch, on a real repository", () => {
   it("a story that changed nothing still gets its commit; an existing branch, or no commit to start from, is refused", async () => {
     const dir = repo()
     const start = await started(dir)
-    expect(await commitStoryBranch(dir, start, [".opencode/"], "plan.json", "ralph/story-s1", "story s1: one")).toMatchObject({ files: 0 })
+    expect(
+      await commitStoryBranch(dir, start, [".opencode/"], "plan.json", "ralph/story-s1", "story s1: one"),
+    ).toMatchObject({ files: 0 })
     expect(git(dir, "rev-parse", "ralph/story-s1^{tree}")).toBe(git(dir, "rev-parse", "main^{tree}"))
     expect(await commitStoryBranch(dir, start, [".opencode/"], "plan.json", "ralph/story-s1", "again")).toEqual({
-      skipped: "the branch ralph/story-s1 exists already (a run of this story before?): delete it (git branch -D ralph/story-s1) or merge it (ralph-loop plan merge)",
+      skipped:
+        "the branch ralph/story-s1 exists already (a run of this story before?): delete it (git branch -D ralph/story-s1) or merge it (ralph-loop plan merge)",
     })
     const empty = tmp("story-branch-empty-")
     git(empty, "init", "-q")
-    expect(await storyBranchProblem(empty, "ralph/story-s1")).toBe("--story commits the story's work on ralph/story-s1 from HEAD, and the repository has no commit yet")
-    expect(await storyBranchProblem(tmp("story-branch-none-"), "ralph/story-s1")).toBe("--story commits the story's work on ralph/story-s1 from HEAD, and the project is not in a git repository")
+    expect(await storyBranchProblem(empty, "ralph/story-s1")).toBe(
+      "--story commits the story's work on ralph/story-s1 from HEAD, and the repository has no commit yet",
+    )
+    expect(await storyBranchProblem(tmp("story-branch-none-"), "ralph/story-s1")).toBe(
+      "--story commits the story's work on ralph/story-s1 from HEAD, and the project is not in a git repository",
+    )
   })
 })

@@ -10,7 +10,17 @@ import { statusDocument } from "../../src/status/document.js"
 import { readProjectLoops } from "../../src/status/read-project.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { watchProjectLoops, type WatchFolder } from "../../src/tui/project-loops.js"
-import { chartLines, countdown, fromFilesText, moveSelection, sessionLoop, sidebarLines, statusDialogText, viewDetailLines, viewListLines } from "../../src/tui/texts.js"
+import {
+  chartLines,
+  countdown,
+  fromFilesText,
+  moveSelection,
+  sessionLoop,
+  sidebarLines,
+  statusDialogText,
+  viewDetailLines,
+  viewListLines,
+} from "../../src/tui/texts.js"
 import { tempDirs } from "../temp-dirs.js"
 import { NO_PROGRESS, recordLoop, STEADY, T0 } from "./status-fixture.js"
 
@@ -45,11 +55,15 @@ describe("the session's loop and the /ralph-status dialog", () => {
   it("a project without loops says how to start one", async () => {
     const dir = tempDir("ralph-tui-empty-")
     const loops = await readProjectLoops(dir)
-    expect(statusDialogText(statusDocument(dir, loops.loops, loops.history, undefined, T0), false)).toBe("No Ralph loop in this project yet. /ralph <task> starts one.")
+    expect(statusDialogText(statusDocument(dir, loops.loops, loops.history, undefined, T0), false)).toBe(
+      "No Ralph loop in this project yet. /ralph <task> starts one.",
+    )
   })
 
   it("the text from the files, shown when the server plugin's own status could not be had, says why", () => {
-    expect(fromFilesText("Loop ses_a — running", "the ralph-loop server plugin did not answer")).toBe("Loop ses_a — running\n\n(The shorter status, read from the loops' files: the ralph-loop server plugin did not answer.)")
+    expect(fromFilesText("Loop ses_a — running", "the ralph-loop server plugin did not answer")).toBe(
+      "Loop ses_a — running\n\n(The shorter status, read from the loops' files: the ralph-loop server plugin did not answer.)",
+    )
     expect(fromFilesText("No Ralph loop in this project yet.", undefined)).toBe("No Ralph loop in this project yet.")
   })
 })
@@ -59,9 +73,20 @@ describe("the sidebar's lines", () => {
     const { dir, loops } = await project()
     const steady = statusDocument(dir, loops.loops, loops.history, "ses_steady", T0).selected!
     const lines = sidebarLines(steady, [], T0)
-    expect(lines).toEqual(["ended: completed", "iteration 3 of 20", "breaker CLOSED", "struggle: ok", "checks (it. 3): 0 err, 0 warn, 0/4 tests failed", "3,300 tokens · $0.00"])
+    expect(lines).toEqual([
+      "ended: completed",
+      "iteration 3 of 20",
+      "breaker CLOSED",
+      "struggle: ok",
+      "checks (it. 3): 0 err, 0 warn, 0/4 tests failed",
+      "3,300 tokens · $0.00",
+    ])
 
-    const waiting = { ...steady, state: "waiting" as const, wait: { reason: "usage-limit", until: new Date(T0 + 125_000).toISOString() } }
+    const waiting = {
+      ...steady,
+      state: "waiting" as const,
+      wait: { reason: "usage-limit", until: new Date(T0 + 125_000).toISOString() },
+    }
     expect(sidebarLines(waiting, [], T0)[0]).toBe("waiting (usage-limit) 2m 05s left")
     expect(sidebarLines(waiting, [], T0 + 120_000)[0]).toBe("waiting (usage-limit) 5s left")
     expect(countdown(new Date(T0).toISOString(), T0 + 9_000)).toBe("0s")
@@ -71,7 +96,10 @@ describe("the sidebar's lines", () => {
     const { dir, loops } = await project()
     expect(sidebarLines(undefined, [], T0)).toEqual([])
     const idle = statusDocument(dir, loops.loops, loops.history, "ses_idle", T0).selected!
-    expect(sidebarLines(undefined, [{ ...idle, worktree: "fix-login" }], T0)).toEqual(["worktree loops:", "fix-login · running · 5/20"])
+    expect(sidebarLines(undefined, [{ ...idle, worktree: "fix-login" }], T0)).toEqual([
+      "worktree loops:",
+      "fix-login · running · 5/20",
+    ])
   })
 })
 
@@ -79,7 +107,11 @@ describe("the view's chart", () => {
   it("one column per iteration: problems (errors + failed tests; · where no check ran) and tokens", async () => {
     const { dir, loops } = await project()
     const history = statusDocument(dir, loops.loops, loops.history, "ses_steady", T0).selected!.history
-    expect(chartLines(history)).toEqual(["problems █·▁  (max 3)", "tokens   █▇▇  (max 1,200)", "         iterations 1–3"])
+    expect(chartLines(history)).toEqual([
+      "problems █·▁  (max 3)",
+      "tokens   █▇▇  (max 1,200)",
+      "         iterations 1–3",
+    ])
     expect(chartLines([])).toEqual([])
   })
 })
@@ -151,11 +183,19 @@ describe("watching the project's loops as OpenCode's Bun reports changes", () =>
     const listeners = new Map<string, () => void>()
     const fake: WatchFolder = (folder, listener) => {
       listeners.set(folder, listener)
-      return { close() {}, on() { return this } } as unknown as FSWatcher
+      return {
+        close() {},
+        on() {
+          return this
+        },
+      } as unknown as FSWatcher
     }
     const phases: string[] = []
     const waiters: Array<() => void> = []
-    const reads = (n: number) => new Promise<void>((resolve) => (phases.length >= n ? resolve() : waiters.push(() => phases.length >= n && resolve())))
+    const reads = (n: number) =>
+      new Promise<void>((resolve) =>
+        phases.length >= n ? resolve() : waiters.push(() => phases.length >= n && resolve()),
+      )
     const watcher = watchProjectLoops(
       dir,
       (l) => {

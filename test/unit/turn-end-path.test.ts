@@ -18,7 +18,10 @@ const SAMPLE = { workTree: "tree-1", todosCompleted: 0, sessionID: "ses_a", open
  * Drives the job; every effect asked for, in order (an `all` as `all(a, b, …)`, a spawned job as
  * `spawn`, its effects driven after the job's own), and the progress entry written.
  */
-function drive(job: Job<unknown>, messages: MessageWithParts[]): { asked: string[]; spawned: string[]; progressFiles: unknown } {
+function drive(
+  job: Job<unknown>,
+  messages: MessageWithParts[],
+): { asked: string[]; spawned: string[]; progressFiles: unknown } {
   const asked: string[] = []
   const spawned: string[] = []
   const later: Job<unknown>[] = []
@@ -51,7 +54,8 @@ function drive(job: Job<unknown>, messages: MessageWithParts[]): { asked: string
     let step = job.next()
     while (!step.done) {
       const effect = step.value
-      if (effect.kind !== "log" && effect.kind !== "toast" && effect.kind !== "reached") into.push(effect.kind === "all" ? `all(${effect.effects.map((e) => e.kind).join(", ")})` : effect.kind)
+      if (effect.kind !== "log" && effect.kind !== "toast" && effect.kind !== "reached")
+        into.push(effect.kind === "all" ? `all(${effect.effects.map((e) => e.kind).join(", ")})` : effect.kind)
       step = job.next(answer(effect))
     }
   }
@@ -62,20 +66,36 @@ function drive(job: Job<unknown>, messages: MessageWithParts[]): { asked: string
 
 function setUp() {
   const manager = new LoopManager()
-  const settings = { ...makeLoop().settings, strategy: "continue" as const, settleMs: 150, noProgressThreshold: 1000, maxIterations: 100 }
+  const settings = {
+    ...makeLoop().settings,
+    strategy: "continue" as const,
+    settleMs: 150,
+    noProgressThreshold: 1000,
+    maxIterations: 100,
+  }
   const { loop } = manager.start("ses_a", "the task", settings, 0)
   manager.nextIteration(loop, "ses_a", 0)
   manager.promptSent(loop, 0)
   manager.onBusy("ses_a")
   expect(manager.takeIdle("ses_a")).toBe(loop)
-  const ctx: JobContext = { directory: "/p", manager, plans: new PlanRequests(), continuations: new ContinuationWatch(), now: () => 1_000, settings: () => DEFAULT_SETTINGS }
+  const ctx: JobContext = {
+    directory: "/p",
+    manager,
+    plans: new PlanRequests(),
+    continuations: new ContinuationWatch(),
+    now: () => 1_000,
+    settings: () => DEFAULT_SETTINGS,
+  }
   return { ctx, loop }
 }
 
 describe("a loop's turn end", () => {
   it("reads the turn's messages and the progress log's changed files while the turn settles, and writes the progress entry beside the next prompt, not before it", () => {
     const { ctx, loop } = setUp()
-    const { asked, spawned, progressFiles } = drive(turnEnded(ctx, loop), [user("the task"), assistant(["Some of it is done; more is left."])])
+    const { asked, spawned, progressFiles } = drive(turnEnded(ctx, loop), [
+      user("the task"),
+      assistant(["Some of it is done; more is left."]),
+    ])
     // The settle: its wait, and beside it the reads of the ended turn.
     expect(asked[0]?.startsWith("all(")).toBe(true)
     expect(asked[0]).toContain("sleep")
@@ -90,7 +110,10 @@ describe("a loop's turn end", () => {
 
   it("writes a completing turn's progress entry before the loop stops, not beside it", () => {
     const { ctx, loop } = setUp()
-    const { asked, spawned, progressFiles } = drive(turnEnded(ctx, loop), [user("the task"), assistant(["All of it is done. <promise>DONE</promise>"])])
+    const { asked, spawned, progressFiles } = drive(turnEnded(ctx, loop), [
+      user("the task"),
+      assistant(["All of it is done. <promise>DONE</promise>"]),
+    ])
     expect(loop.phase).toBe("stopped")
     expect(asked).toContain("append-progress")
     expect(spawned).toEqual([])

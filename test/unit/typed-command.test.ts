@@ -64,14 +64,20 @@ describe("chat.message with a typed TUI command", () => {
       continuations: new ContinuationWatch(),
       newSessions: new Set<string>(),
       settings: { current: DEFAULT_SETTINGS, showUnseen: () => undefined },
-      api: { toast: (_variant: string, title: string, message: string) => toasts.push(`${title}: ${message}`), log: () => undefined },
+      api: {
+        toast: (_variant: string, title: string, message: string) => toasts.push(`${title}: ${message}`),
+        log: () => undefined,
+      },
       runner: { captureBaseline: () => undefined, ended: (l: { id: string }) => runnerEnded.push(l.id) },
       now: () => 1,
     } as unknown as RalphContext
     const hook = chatMessageHook(ctx)
     const send = async (text: string) => {
       const message = user(text)
-      await hook({ sessionID: "ses_a" } as Parameters<typeof hook>[0], { message: message.info, parts: message.parts } as Parameters<typeof hook>[1])
+      await hook(
+        { sessionID: "ses_a" } as Parameters<typeof hook>[0],
+        { message: message.info, parts: message.parts } as Parameters<typeof hook>[1],
+      )
       return { id: message.info.id, parts: message.parts }
     }
     return { loop, toasts, runnerEnded, controlTurns, send }

@@ -2,13 +2,23 @@ import { execFileSync } from "node:child_process"
 import { mkdirSync, unlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { changedFiles, filesChangedSinceStart, repositoryPrefix, sampleWorkTree, snapshotWorkTree } from "../../src/changes/work-tree.js"
+import {
+  changedFiles,
+  filesChangedSinceStart,
+  repositoryPrefix,
+  sampleWorkTree,
+  snapshotWorkTree,
+} from "../../src/changes/work-tree.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tempDir = tempDirs()
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], { cwd, stdio: "ignore", env: { ...process.env, HOME: cwd } })
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args], {
+    cwd,
+    stdio: "ignore",
+    env: { ...process.env, HOME: cwd },
+  })
 
 function repo(): { root: string; project: string } {
   const root = tempDir("ralph-git-")
@@ -75,7 +85,8 @@ describe("work tree", () => {
     const start = await snapshotWorkTree(project)
     expect(start?.head).toMatch(/^[0-9a-f]{40}$/)
     expect(start?.tree).toMatch(/^[0-9a-f]{40}$/)
-    const changed = async () => (await filesChangedSinceStart(project, start ?? {}, ignore)).map((f) => `${f.code} ${f.path}`)
+    const changed = async () =>
+      (await filesChangedSinceStart(project, start ?? {}, ignore)).map((f) => `${f.code} ${f.path}`)
     expect(await changed()).toEqual([])
 
     writeFileSync(join(project, "new.ts"), "written by the loop\n")
@@ -103,7 +114,9 @@ describe("work tree", () => {
     const start = await snapshotWorkTree(project)
     const names = ["a b.txt", "ünïcode 名前.txt", 'quo"te.txt', "new\nline.txt", "*.txt"]
     for (const name of names) writeFileSync(join(project, name), "x\n")
-    expect((await filesChangedSinceStart(project, start ?? {}, [])).map((f) => f.path).sort()).toEqual([...names].sort())
+    expect((await filesChangedSinceStart(project, start ?? {}, [])).map((f) => f.path).sort()).toEqual(
+      [...names].sort(),
+    )
   })
 
   it("a git that fails is not a clean tree: the start snapshot and the changed files throw", async () => {

@@ -5,7 +5,12 @@ import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { createWorktree, listWorktreeFolders, reclaimWorktree, removeWorktree } from "../../src/worktrees/worktree-git.js"
+import {
+  createWorktree,
+  listWorktreeFolders,
+  reclaimWorktree,
+  removeWorktree,
+} from "../../src/worktrees/worktree-git.js"
 import { parseArgs, type CliArgs } from "../../src/cli/args.js"
 import { clean } from "../../src/cli/clean.js"
 import { cleanWorktrees, worktrees } from "../../src/cli/worktrees.js"
@@ -20,7 +25,17 @@ const withGit = fakeGit()
 const DAY = 24 * 60 * 60 * 1000
 const NOW = Date.now()
 const git = (dir: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).trim()
+  execFileSync("git", args, {
+    cwd: dir,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  }).trim()
 
 function repo(): string {
   const dir = tmp("wt-edge-")
@@ -41,7 +56,14 @@ function argsOf(command: string, project: string, extra: string[] = []): CliArgs
 /** A worktree loop `name` whose loop ended `daysAgo` days ago. */
 async function endedWorktreeLoop(main: string, name: string, daysAgo: number): Promise<string> {
   const { path, base } = await createWorktree(main, name, false)
-  await writeWorktreeState(path, { name, branch: `ralph/${name}`, mainDirectory: main, base, mergeStrategy: "ff-or-branch", createdAt: 0 })
+  await writeWorktreeState(path, {
+    name,
+    branch: `ralph/${name}`,
+    mainDirectory: main,
+    base,
+    mergeStrategy: "ff-or-branch",
+    createdAt: 0,
+  })
   const ended = loop({ id: `ses_${name}`, sessionID: `ses_${name}`, phase: "stopped", stopReason: "cancelled" })
   await new LoopStore(path).save(ended, "stopped", NOW - daysAgo * DAY)
   return path
@@ -87,7 +109,9 @@ describe("ralph-loop clean and the files git ignores in a worktree", () => {
 
     const lines: string[] = []
     expect(await cleanWorktrees(argsOf("clean", main), (line) => lines.push(line), NOW)).toBe(0)
-    expect(lines).toEqual(["ralph-loop clean: kept the worktree env-wt: files not in its commit (ignored ones included): .env (--force removes it anyway)"])
+    expect(lines).toEqual([
+      "ralph-loop clean: kept the worktree env-wt: files not in its commit (ignored ones included): .env (--force removes it anyway)",
+    ])
     expect(readFileSync(join(path, ".env"), "utf8")).toBe("SECRET=the loop's\n")
 
     const forced: string[] = []
@@ -116,7 +140,9 @@ describe("ralph-loop clean when git cannot list a loop's checkpoints", () => {
     withGit(tmp("fake-git-"), `*" for-each-ref "*) echo "fatal: cannot read the refs" >&2; exit 128 ;;`)
 
     const lines: string[] = []
-    expect(await clean(argsOf("clean", main), { XDG_CONFIG_HOME: join(main, "no-global") }, (line) => lines.push(line), NOW)).toBe(1)
+    expect(
+      await clean(argsOf("clean", main), { XDG_CONFIG_HOME: join(main, "no-global") }, (line) => lines.push(line), NOW),
+    ).toBe(1)
     expect(lines).toContain(
       "ralph-loop clean: could not remove the checkpoints of loop ses_old, so its files stay for the next clean: the checkpoints could not be listed (git for-each-ref: fatal: cannot read the refs)",
     )

@@ -5,13 +5,33 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { commitWork, createWorktree, fastForward, listWorktreeFolders, mergeBranch, mergeFacts, removeWorktree, WorktreeError } from "../../src/worktrees/worktree-git.js"
+import {
+  commitWork,
+  createWorktree,
+  fastForward,
+  listWorktreeFolders,
+  mergeBranch,
+  mergeFacts,
+  removeWorktree,
+  WorktreeError,
+} from "../../src/worktrees/worktree-git.js"
 import { mergeAction } from "../../src/worktrees/merge-plan.js"
 import type { WorktreeState } from "../../src/worktrees/worktree-state.js"
 import { tempDirs } from "../temp-dirs.js"
 
 const tmp = tempDirs()
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).trim()
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd: dir,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  }).trim()
 
 function repo(): string {
   const dir = tmp("wt-git-")
@@ -47,7 +67,10 @@ describe("worktrees of a loop", () => {
     expect(readFileSync(join(carried, "new.txt"), "utf8")).toBe("untracked\n")
     // The user's own tree is as it was.
     expect(git(dir, "status", "--porcelain", "--", ".", ":(exclude).opencode")).toBe("M a.txt\n?? new.txt") // (trimmed: " M a.txt")
-    expect((await listWorktreeFolders(dir)).map((w) => [w.name, w.branch])).toEqual([["carried", "ralph/carried"], ["plain", "ralph/plain"]])
+    expect((await listWorktreeFolders(dir)).map((w) => [w.name, w.branch])).toEqual([
+      ["carried", "ralph/carried"],
+      ["plain", "ralph/plain"],
+    ])
   })
 
   it("made side by side in one repository (a parallel run's ready stories), each is made — and removed side by side, each is removed", async () => {
@@ -57,10 +80,15 @@ describe("worktrees of a loop", () => {
     for (let round = 0; round < 4; round += 1) {
       const names = Array.from({ length: 6 }, (_, i) => `r${round}-s${i}`)
       const made = await Promise.allSettled(names.map((name) => createWorktree(dir, name, false)))
-      expect(made.filter((m) => m.status === "rejected").map((m) => String((m as PromiseRejectedResult).reason))).toEqual([])
-      for (const name of names) expect(readFileSync(join(dir, ".opencode/ralph-loop/worktrees", name, "a.txt"), "utf8")).toBe("a\n")
+      expect(
+        made.filter((m) => m.status === "rejected").map((m) => String((m as PromiseRejectedResult).reason)),
+      ).toEqual([])
+      for (const name of names)
+        expect(readFileSync(join(dir, ".opencode/ralph-loop/worktrees", name, "a.txt"), "utf8")).toBe("a\n")
       const removed = await Promise.allSettled(names.map((name) => removeWorktree(dir, name)))
-      expect(removed.filter((m) => m.status === "rejected").map((m) => String((m as PromiseRejectedResult).reason))).toEqual([])
+      expect(
+        removed.filter((m) => m.status === "rejected").map((m) => String((m as PromiseRejectedResult).reason)),
+      ).toEqual([])
     }
     expect((await listWorktreeFolders(dir)).map((w) => w.name)).toEqual([])
   })
@@ -111,7 +139,10 @@ describe("worktrees of a loop", () => {
     expect(readFileSync(join(dir, "b.txt"), "utf8")).toBe("two\n")
     const head = git(dir, "rev-parse", "HEAD")
     expect(mergeAction(await mergeFacts(three, "merge"))).toEqual({ kind: "conflict", files: ["a.txt"] })
-    expect(mergeAction(await mergeFacts(three, "ff-or-branch"))).toEqual({ kind: "keep", reason: "main has moved since the loop began" })
+    expect(mergeAction(await mergeFacts(three, "ff-or-branch"))).toEqual({
+      kind: "keep",
+      reason: "main has moved since the loop began",
+    })
     expect(git(dir, "rev-parse", "HEAD")).toBe(head)
     expect(git(dir, "status", "--porcelain", "--", ".", ":(exclude).opencode")).toBe("")
     await expect(removeWorktree(dir, "three")).rejects.toThrow(/not fully merged/)

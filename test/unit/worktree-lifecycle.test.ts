@@ -1,17 +1,42 @@
 // The one lifecycle of a worktree loop: each stage from its files, and what the watcher, the limit
 // and clean make of it.
 import { describe, expect, it } from "vitest"
-import { awaitsSettling, cleanVerdict, isLive, launchCut, leftByFailedStart, stageOf, startWasCut, type WorktreeFacts } from "../../src/worktrees/lifecycle.js"
+import {
+  awaitsSettling,
+  cleanVerdict,
+  isLive,
+  launchCut,
+  leftByFailedStart,
+  stageOf,
+  startWasCut,
+  type WorktreeFacts,
+} from "../../src/worktrees/lifecycle.js"
 import type { WorktreeState } from "../../src/worktrees/worktree-state.js"
 
-const state = (merge?: WorktreeState["merge"]): WorktreeState => ({ name: "w", branch: "ralph/w", mainDirectory: "/p", base: { commit: "c" }, mergeStrategy: "ff-or-branch", createdAt: 0, ...(merge ? { merge } : {}) })
+const state = (merge?: WorktreeState["merge"]): WorktreeState => ({
+  name: "w",
+  branch: "ralph/w",
+  mainDirectory: "/p",
+  base: { commit: "c" },
+  mergeStrategy: "ff-or-branch",
+  createdAt: 0,
+  ...(merge ? { merge } : {}),
+})
 const loop = (phase: "running" | "waiting" | "paused" | "stopped") => ({ loop: { phase } })
 
 const cases: Array<[string, WorktreeFacts, ReturnType<typeof stageOf>]> = [
   ["no worktree.json", { state: undefined, saved: loop("running") }, undefined],
   ["made, its loop not saved yet", { state: state(), saved: undefined }, "starting"],
-  ["made, its launcher gone before its loop was saved", { state: state(), saved: undefined, launchCut: true }, "unstarted"],
-  ["its launcher gone, its loop saved (it started)", { state: state(), saved: loop("running"), launchCut: true }, "running"],
+  [
+    "made, its launcher gone before its loop was saved",
+    { state: state(), saved: undefined, launchCut: true },
+    "unstarted",
+  ],
+  [
+    "its launcher gone, its loop saved (it started)",
+    { state: state(), saved: loop("running"), launchCut: true },
+    "running",
+  ],
   ["its loop running", { state: state(), saved: loop("running") }, "running"],
   ["its loop paused", { state: state(), saved: loop("paused") }, "running"],
   ["its loop waiting", { state: state(), saved: loop("waiting") }, "running"],
@@ -45,7 +70,10 @@ describe("worktree loop lifecycle", () => {
       ["could not start", true],
     ])
     // Recorded as failed to start, but a loop was saved there after all and runs: not clean's.
-    expect(cleanVerdict({ state: state({ result: "failed", detail: "d" }), saved: loop("running") })).toEqual({ remove: false, why: "its loop is still running" })
+    expect(cleanVerdict({ state: state({ result: "failed", detail: "d" }), saved: loop("running") })).toEqual({
+      remove: false,
+      why: "its loop is still running",
+    })
   })
 })
 
@@ -66,7 +94,10 @@ describe("a launch cut off", () => {
 
 describe("left by a start that did not finish (a new start of its name may take its place)", () => {
   it("only where no loop was ever saved, and worktree.json says its start failed or was cut off, or there is none", () => {
-    expect(cases.filter(([, facts]) => leftByFailedStart(facts)).map(([name]) => name)).toEqual(["made, its launcher gone before its loop was saved", "could not start"])
+    expect(cases.filter(([, facts]) => leftByFailedStart(facts)).map(([name]) => name)).toEqual([
+      "made, its launcher gone before its loop was saved",
+      "could not start",
+    ])
     expect(leftByFailedStart({ state: undefined, saved: undefined })).toBe(true)
     expect(leftByFailedStart({ state: state({ result: "failed", detail: "d" }), saved: loop("stopped") })).toBe(false)
   })

@@ -18,20 +18,38 @@ const facts = (over: Partial<MergeFacts> = {}): MergeFacts => ({
 describe("the merge back", () => {
   it("ff-or-branch fast-forwards only a branch that has not moved, in a clean work tree", () => {
     expect(mergeAction(facts())).toEqual({ kind: "fast-forward" })
-    expect(mergeAction(facts({ fastForward: false }))).toEqual({ kind: "keep", reason: "main has moved since the loop began" })
-    expect(mergeAction(facts({ mainClean: false }))).toEqual({ kind: "keep", reason: "the main work tree has uncommitted changes" })
+    expect(mergeAction(facts({ fastForward: false }))).toEqual({
+      kind: "keep",
+      reason: "main has moved since the loop began",
+    })
+    expect(mergeAction(facts({ mainClean: false }))).toEqual({
+      kind: "keep",
+      reason: "the main work tree has uncommitted changes",
+    })
   })
 
   it("merge makes a merge commit, unless files would conflict: then they are named", () => {
     expect(mergeAction(facts({ strategy: "merge", fastForward: false, mainClean: false }))).toEqual({ kind: "merge" })
-    expect(mergeAction(facts({ strategy: "merge", conflicts: ["a.txt"] }))).toEqual({ kind: "conflict", files: ["a.txt"] })
+    expect(mergeAction(facts({ strategy: "merge", conflicts: ["a.txt"] }))).toEqual({
+      kind: "conflict",
+      files: ["a.txt"],
+    })
   })
 
   it("none, another branch checked out, a detached start or nothing done keep the branch or do nothing", () => {
     expect(mergeAction(facts({ strategy: "none" }))).toEqual({ kind: "keep", reason: "mergeStrategy is none" })
-    expect(mergeAction(facts({ onBaseBranch: false }))).toEqual({ kind: "keep", reason: "the main work tree is no longer on main" })
-    expect(mergeAction(facts({ onBaseBranch: false, baseBranch: undefined }))).toEqual({ kind: "keep", reason: "the worktree was made from a detached HEAD" })
-    expect(mergeAction(facts({ ahead: false, strategy: "merge" }))).toEqual({ kind: "nothing", reason: "the loop left no change to merge" })
+    expect(mergeAction(facts({ onBaseBranch: false }))).toEqual({
+      kind: "keep",
+      reason: "the main work tree is no longer on main",
+    })
+    expect(mergeAction(facts({ onBaseBranch: false, baseBranch: undefined }))).toEqual({
+      kind: "keep",
+      reason: "the worktree was made from a detached HEAD",
+    })
+    expect(mergeAction(facts({ ahead: false, strategy: "merge" }))).toEqual({
+      kind: "nothing",
+      reason: "the loop left no change to merge",
+    })
   })
 })
 

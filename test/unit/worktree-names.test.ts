@@ -5,12 +5,42 @@ import { describe, expect, it } from "vitest"
 import { storyWorktreeName } from "../../src/worktrees/parallel.js"
 import { branchNameProblem, branchOf, invalidName } from "../../src/worktrees/names.js"
 
-const gitTakes = (branch: string): boolean => spawnSync("git", ["check-ref-format", "--branch", branch], { stdio: "ignore" }).status === 0
+const gitTakes = (branch: string): boolean =>
+  spawnSync("git", ["check-ref-format", "--branch", branch], { stdio: "ignore" }).status === 0
 
 const BRANCHES = [
-  "ralph/story-us-1", "ralph/a.b", "ralph/a..b", "ralph/x.lock", "ralph/x.lock.y", "ralph/x.", "ralph/.x", "ralph/a/.b", "ralph/a@{b", "ralph/a@b",
-  "ralph/@", "@", "ralph/a b", "ralph/a~1", "ralph/a^", "ralph/a:b", "ralph/a?", "ralph/a*", "ralph/a[b", "ralph/a\\b", "ralph/a\tb", "ralph/a\x7fb",
-  "ralph/a\x01b", "ralph//a", "ralph/a/", "/ralph/a", "-ralph", "ralph/-a", "ralph/é", "ralph/a_b-c.d", `ralph/${"x".repeat(300)}`, "ralph/a.lock/b",
+  "ralph/story-us-1",
+  "ralph/a.b",
+  "ralph/a..b",
+  "ralph/x.lock",
+  "ralph/x.lock.y",
+  "ralph/x.",
+  "ralph/.x",
+  "ralph/a/.b",
+  "ralph/a@{b",
+  "ralph/a@b",
+  "ralph/@",
+  "@",
+  "ralph/a b",
+  "ralph/a~1",
+  "ralph/a^",
+  "ralph/a:b",
+  "ralph/a?",
+  "ralph/a*",
+  "ralph/a[b",
+  "ralph/a\\b",
+  "ralph/a\tb",
+  "ralph/a\x7fb",
+  "ralph/a\x01b",
+  "ralph//a",
+  "ralph/a/",
+  "/ralph/a",
+  "-ralph",
+  "ralph/-a",
+  "ralph/é",
+  "ralph/a_b-c.d",
+  `ralph/${"x".repeat(300)}`,
+  "ralph/a.lock/b",
 ]
 
 describe("branch names by git's rules", () => {
@@ -19,7 +49,9 @@ describe("branch names by git's rules", () => {
   })
 
   it("a worktree name is refused with git's reason", () => {
-    expect(invalidName("x.lock")).toBe('"x.lock" is not a worktree name: git refuses it as a branch name (it has a part that ends with .lock (x.lock))')
+    expect(invalidName("x.lock")).toBe(
+      '"x.lock" is not a worktree name: git refuses it as a branch name (it has a part that ends with .lock (x.lock))',
+    )
     expect(invalidName("a..b")).toContain("has two dots in a row")
     expect(invalidName("a.")).toContain("ends with a dot")
     expect(invalidName("story-us-1")).toBeUndefined()
@@ -27,7 +59,25 @@ describe("branch names by git's rules", () => {
 })
 
 describe("a parallel run's story worktree names", () => {
-  const ids = ["US-1", "US 1", "us_1", "a..b", "x.lock", "trailing.", "@{-1}", "ctl\x01\x7f", "é", "", "...", "-", `${"long".repeat(40)}A`, `${"long".repeat(40)}B`, "1.2", "S1", "s1"]
+  const ids = [
+    "US-1",
+    "US 1",
+    "us_1",
+    "a..b",
+    "x.lock",
+    "trailing.",
+    "@{-1}",
+    "ctl\x01\x7f",
+    "é",
+    "",
+    "...",
+    "-",
+    `${"long".repeat(40)}A`,
+    `${"long".repeat(40)}B`,
+    "1.2",
+    "S1",
+    "s1",
+  ]
   const stories = ids.map((id) => ({ id }))
   const names = ids.map((id) => storyWorktreeName(id, stories))
 

@@ -61,7 +61,12 @@ describe("prepareWorktreeConfig", () => {
     writeFileSync(join(main, ".opencode/opencode.jsonc"), USER_JSONC)
     await prepareWorktreeConfig(main, worktree)
     const copied = readFileSync(join(worktree, ".opencode/opencode.jsonc"), "utf8")
-    expect(json(copied)).toEqual({ model: "mock/mock-model", snapshot: false, "ralph-loop": { maxIterations: 7 }, permission: { bash: "ask" } })
+    expect(json(copied)).toEqual({
+      model: "mock/mock-model",
+      snapshot: false,
+      "ralph-loop": { maxIterations: 7 },
+      permission: { bash: "ask" },
+    })
     expect(copied).toContain("// the user's model")
     // The project's own file is not changed.
     expect(readFileSync(join(main, ".opencode/opencode.jsonc"), "utf8")).toBe(USER_JSONC)
@@ -78,7 +83,9 @@ describe("prepareWorktreeConfig", () => {
     mkdirSync(join(worktree, ".opencode"), { recursive: true })
     writeFileSync(join(worktree, ".opencode/opencode.json"), '{"snapshot":true,"ralph-loop":{"maxIterations":7}}')
     await prepareWorktreeConfig(main, worktree)
-    expect(readFileSync(join(worktree, ".opencode/opencode.json"), "utf8")).toBe('{"snapshot":true,"ralph-loop":{"maxIterations":7}}')
+    expect(readFileSync(join(worktree, ".opencode/opencode.json"), "utf8")).toBe(
+      '{"snapshot":true,"ralph-loop":{"maxIterations":7}}',
+    )
     expect(existsSync(join(worktree, ".opencode/opencode.jsonc"))).toBe(false)
   })
 })

@@ -17,7 +17,18 @@ import { tempDirs } from "../temp-dirs.js"
 import { loop } from "./fixtures.js"
 
 const tmp = tempDirs()
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).trim()
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd: dir,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  }).trim()
 
 function repo(): string {
   const dir = tmp("wt-settle-")
@@ -32,8 +43,19 @@ function repo(): string {
 function mainInstance(dir: string) {
   const heard: SettledWorktree[] = []
   const waiters: Array<() => void> = []
-  const api = { log: () => undefined, toast: () => undefined, disposeInstance: async () => undefined, sessionsIn: async () => [] }
-  const interpreter = new Interpreter({ directory: dir, api: api as never, store: undefined as never, memory: undefined as never, onWake: () => undefined })
+  const api = {
+    log: () => undefined,
+    toast: () => undefined,
+    disposeInstance: async () => undefined,
+    sessionsIn: async () => [],
+  }
+  const interpreter = new Interpreter({
+    directory: dir,
+    api: api as never,
+    store: undefined as never,
+    memory: undefined as never,
+    onWake: () => undefined,
+  })
   const ctx = {
     directory: dir,
     api,
@@ -47,7 +69,10 @@ function mainInstance(dir: string) {
     // The loops' reports are not waited for: their time is over.
     now: () => Date.now() + 60_000,
   } as unknown as RalphContext
-  const watch = new WorktreeWatch(() => ctx, () => () => undefined)
+  const watch = new WorktreeWatch(
+    () => ctx,
+    () => () => undefined,
+  )
   /** One tick, and the settling it started heard. */
   const settleOnce = async () => {
     const settled = new Promise<void>((resolve) => waiters.push(resolve))
@@ -61,22 +86,40 @@ function mainInstance(dir: string) {
 /** A worktree `name` whose loop `id` completed after writing `file`. */
 async function completedWorktree(dir: string, name: string, id: string, file: string): Promise<string> {
   const { path, base } = await createWorktree(dir, name, false)
-  await writeWorktreeState(path, { name, branch: `ralph/${name}`, mainDirectory: dir, base, mergeStrategy: "merge", createdAt: Date.now() })
+  await writeWorktreeState(path, {
+    name,
+    branch: `ralph/${name}`,
+    mainDirectory: dir,
+    base,
+    mergeStrategy: "merge",
+    createdAt: Date.now(),
+  })
   writeFileSync(join(path, file), `${id}\n`)
   const store = new LoopStore(path)
-  await store.save(loop({ id, sessionID: id, phase: "stopped", stopReason: "completed" }), "stopped:completed", Date.now())
+  await store.save(
+    loop({ id, sessionID: id, phase: "stopped", stopReason: "completed" }),
+    "stopped:completed",
+    Date.now(),
+  )
   await store.flush()
   return path
 }
 
-const loopFiles = (folder: string) => readdirSync(join(folder, ".opencode/ralph-loop/loops")).filter((name) => name.endsWith(".json")).sort()
+const loopFiles = (folder: string) =>
+  readdirSync(join(folder, ".opencode/ralph-loop/loops"))
+    .filter((name) => name.endsWith(".json"))
+    .sort()
 
 describe("settling a worktree loop", () => {
   it("merges its branch, archives its loop's files in merged/<NAME>, then removes the worktree", async () => {
     const dir = repo()
     const path = await completedWorktree(dir, "fix", "ses_one", "one.txt")
     const settled = await mainInstance(dir).settleOnce()
-    expect(settled.outcome).toEqual({ result: "merged", detail: "ralph/fix merged into main; the worktree is removed", removed: true })
+    expect(settled.outcome).toEqual({
+      result: "merged",
+      detail: "ralph/fix merged into main; the worktree is removed",
+      removed: true,
+    })
     expect(readFileSync(join(dir, "one.txt"), "utf8")).toBe("ses_one\n")
     expect(existsSync(path)).toBe(false)
     expect(git(dir, "branch", "--list", "ralph/fix")).toBe("")
@@ -110,9 +153,18 @@ describe("the watch with several OpenCode processes on the project", () => {
     const dir = repo()
     const path = await completedWorktree(dir, "fix", "ses_one", "one.txt")
     const started: string[] = []
-    const ctx = { directory: dir, api: { log: () => undefined }, runner: { worktreeJob: (label: string) => started.push(label) }, now: () => Date.now() + 60_000 } as unknown as RalphContext
+    const ctx = {
+      directory: dir,
+      api: { log: () => undefined },
+      runner: { worktreeJob: (label: string) => started.push(label) },
+      now: () => Date.now() + 60_000,
+    } as unknown as RalphContext
     let holds = false
-    const watch = new WorktreeWatch(() => ctx, () => () => undefined, () => holds)
+    const watch = new WorktreeWatch(
+      () => ctx,
+      () => () => undefined,
+      () => holds,
+    )
     await watch.tick()
     expect(started).toEqual([])
     expect(existsSync(path)).toBe(true)

@@ -51,7 +51,8 @@ function stylishRow(line: string): { severity: string; message: string; rule?: s
   if (!line.startsWith(" ")) return undefined
   const cells = line.trim().split(/ {2,}/)
   const [position, severity] = cells
-  if (cells.length < 3 || !/^\d+:\d+$/.test(position!) || (severity !== "error" && severity !== "warning")) return undefined
+  if (cells.length < 3 || !/^\d+:\d+$/.test(position!) || (severity !== "error" && severity !== "warning"))
+    return undefined
   const last = cells.at(-1)!
   const rule = cells.length > 3 && /^[@\w/-]+$/.test(last) ? last : undefined
   return { severity, message: cells.slice(2, rule ? -1 : undefined).join("  "), ...(rule ? { rule } : {}) }
@@ -60,7 +61,12 @@ function stylishRow(line: string): { severity: string; message: string; rule?: s
 /** Each message of ESLint's JSON output, under the last `"filePath"` before it; suppressed ones left out. */
 function eslintJson(text: string, context: Context): string[] {
   const found: string[] = []
-  const events = [...keys(text, "filePath"), ...keys(text, "ruleId"), ...keys(text, "suppressedMessages"), ...keys(text, "errorCount")].sort((a, b) => a.at - b.at)
+  const events = [
+    ...keys(text, "filePath"),
+    ...keys(text, "ruleId"),
+    ...keys(text, "suppressedMessages"),
+    ...keys(text, "errorCount"),
+  ].sort((a, b) => a.at - b.at)
   const messages = keys(text, "message")
   let next = 0
   let file: string | undefined

@@ -16,7 +16,11 @@ export function goFailures(lines: readonly string[], context: Context): string[]
       if (name) pending.push(name)
       built = false
     } else if (line.startsWith("FAIL\t")) {
-      const pkg = line.slice(5).split("\t")[0]!.replace(/ \[[^\]]*\]$/, "").trim()
+      const pkg = line
+        .slice(5)
+        .split("\t")[0]!
+        .replace(/ \[[^\]]*\]$/, "")
+        .trim()
       if (pending.length === 0) found.push(pkg)
       for (const name of pending) found.push(`${pkg} ${name}`)
       pending = []
@@ -29,7 +33,8 @@ export function goFailures(lines: readonly string[], context: Context): string[]
       else if (!(line.startsWith("\t") || line.startsWith(" ") || line === "")) built = false
     } else if (text.startsWith('{"') && text.includes('"Action":"fail"')) {
       const event = jsonEvent(text)
-      if (typeof event?.Package === "string") found.push(typeof event.Test === "string" ? `${event.Package} ${event.Test}` : event.Package)
+      if (typeof event?.Package === "string")
+        found.push(typeof event.Test === "string" ? `${event.Package} ${event.Test}` : event.Package)
     }
   }
   return leaves([...found, ...pending])
@@ -48,7 +53,8 @@ function leaves(ids: readonly string[]): string[] {
     const pkg = space >= 0 ? id.slice(0, space) : ""
     const test = space >= 0 ? id.slice(space + 1) : TEST_NAME.test(id) ? id : ""
     if (pkg && test) parents.add(pkg)
-    for (let slash = test.lastIndexOf("/"); slash > 0; slash = test.lastIndexOf("/", slash - 1)) parents.add(pkg ? `${pkg} ${test.slice(0, slash)}` : test.slice(0, slash))
+    for (let slash = test.lastIndexOf("/"); slash > 0; slash = test.lastIndexOf("/", slash - 1))
+      parents.add(pkg ? `${pkg} ${test.slice(0, slash)}` : test.slice(0, slash))
   }
   return ids.filter((id) => !parents.has(id))
 }

@@ -41,7 +41,10 @@ export const MAX_FAILURES = 50
 
 const REST = "… and "
 
-/** The last identity of a check with more than MAX_FAILURES: how many more, and a hash of them (so a change among them still shows). */
+/**
+ * The last identity of a check with more than MAX_FAILURES: how many more, and a hash of them (so a change among them
+ * still shows).
+ */
 export const isRest = (identity: string): boolean => identity.startsWith(REST)
 
 /** The sorted, distinct identities of what failed in a check's output (empty for an empty output). */

@@ -12,7 +12,10 @@ export function jestFailures(lines: readonly string[], context: Context): string
     if (head.startsWith("FAIL ") || head.startsWith("PASS ")) {
       const rest = head.slice(5).trim()
       // Vitest's FAIL lines name the test after ` > `, jest's only the file.
-      file = head.startsWith("FAIL ") && !rest.includes(" > ") && !rest.includes(" [ ") && rest !== "" ? projectPath(rest.replace(/ \(\d+(?:\.\d+)? m?s\)$/, ""), context.directory) : undefined
+      file =
+        head.startsWith("FAIL ") && !rest.includes(" > ") && !rest.includes(" [ ") && rest !== ""
+          ? projectPath(rest.replace(/ \(\d+(?:\.\d+)? m?s\)$/, ""), context.directory)
+          : undefined
     } else if (file && line.startsWith("  ● ")) {
       found.push([file, ...line.slice(4).trim().split(" › ")].join(" > "))
     }

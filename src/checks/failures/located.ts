@@ -18,7 +18,8 @@ export function locatedFailures(lines: readonly string[], context: Context): str
       continue
     }
     const text = line.trimStart()
-    if (head && text.startsWith("--> ")) found.push(finding(withoutPosition(text.slice(4).trim()), head.rule, head.message, context))
+    if (head && text.startsWith("--> "))
+      found.push(finding(withoutPosition(text.slice(4).trim()), head.rule, head.message, context))
     head = line === text ? headOf(line) : undefined
   }
   return found

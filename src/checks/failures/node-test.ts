@@ -24,8 +24,10 @@ function tapFailures(lines: readonly string[], context: Context): string[] {
     const indent = indentOf(line)
     const text = line.trimStart()
     if (failed && indent > failed.indent) {
-      if (text.startsWith("location: ")) failed.file = projectPath(withoutPosition(unquote(text.slice("location: ".length))), context.directory)
-      else if (text.startsWith("failureType: ")) failed.suite = unquote(text.slice("failureType: ".length)) === "subtestsFailed"
+      if (text.startsWith("location: "))
+        failed.file = projectPath(withoutPosition(unquote(text.slice("location: ".length))), context.directory)
+      else if (text.startsWith("failureType: "))
+        failed.suite = unquote(text.slice("failureType: ".length)) === "subtestsFailed"
       continue
     }
     if (failed && indent <= failed.indent && text !== "") settle()
@@ -38,14 +40,21 @@ function tapFailures(lines: readonly string[], context: Context): string[] {
       const name = dash >= 0 ? text.slice(dash + 3) : ""
       if (/ # (?:TODO|SKIP)\b/i.test(name)) continue
       // A cut start may have lost the outer `# Subtest:` lines: the path is what is left of it.
-      failed = { path: [...names.slice(0, depth).filter((n) => n !== undefined), tapName(name, context)], indent, suite: false }
+      failed = {
+        path: [...names.slice(0, depth).filter((n) => n !== undefined), tapName(name, context)],
+        indent,
+        suite: false,
+      }
     }
   }
   settle()
   return found
 }
 
-/** `file > suite > test`; the file named again as a test (older node's subtest per file, a file that did not load) only once. */
+/**
+ * `file > suite > test`; the file named again as a test (older node's subtest per file, a file that did not load) only
+ * once.
+ */
 function identity(file: string | undefined, path: readonly string[]): string {
   const names = path.filter((name, i) => name !== file || (i > 0 && i < path.length - 1))
   return [...(file !== undefined ? [file] : []), ...names].join(" > ")
@@ -54,7 +63,9 @@ function identity(file: string | undefined, path: readonly string[]): string {
 /** A TAP name unescaped; a file's path (a file that failed to load, or older node's subtest per file) made relative. */
 function tapName(name: string, context: Context): string {
   const plain = name.replace(/\\#/g, "#").replace(/\\\\/g, "\\").trim()
-  return plain.startsWith("/") || plain.startsWith("file://") || /^[A-Za-z]:[\\/]/.test(plain) ? projectPath(plain, context.directory) : plain
+  return plain.startsWith("/") || plain.startsWith("file://") || /^[A-Za-z]:[\\/]/.test(plain)
+    ? projectPath(plain, context.directory)
+    : plain
 }
 
 const unquote = (text: string) => text.trim().replace(/^'(.*)'$/, "$1")
@@ -75,7 +86,8 @@ function specFailures(lines: readonly string[], context: Context): string[] {
       continue
     }
     if (list) {
-      if (line.startsWith("test at ")) at = projectPath(withoutPosition(line.slice("test at ".length).trim()), context.directory)
+      if (line.startsWith("test at "))
+        at = projectPath(withoutPosition(line.slice("test at ".length).trim()), context.directory)
       else if (line.startsWith("✖ ") && at) {
         listed.push(identity(at, [tapName(line.slice(2).replace(DURATION, ""), context)]))
         at = undefined

@@ -20,9 +20,12 @@ export const stripAnsi = (text: string): string => text.replace(OSC, "").replace
 
 // A temporary folder's own name varies from run to run: /tmp/<name>/, macOS's
 // /var/folders/xx/yyyy/T/<name>/, Windows' …/AppData/Local/Temp/<name>/.
-const TMP = /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders\/[^/]+\/[^/]+\/T)\/[^/]+(?:\/|$)|^[A-Za-z]:\/Users\/[^/]+\/AppData\/Local\/Temp\/[^/]+(?:\/|$)/i
+const TMP =
+  /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders\/[^/]+\/[^/]+\/T)\/[^/]+(?:\/|$)|^[A-Za-z]:\/Users\/[^/]+\/AppData\/Local\/Temp\/[^/]+(?:\/|$)/i
 
-/** A path as the project names it: `file://` and `./` dropped, inside `directory` or a temporary folder made relative. */
+/**
+ * A path as the project names it: `file://` and `./` dropped, inside `directory` or a temporary folder made relative.
+ */
 export function projectPath(raw: string, directory?: string): string {
   let path = raw.startsWith("file://") ? raw.slice("file://".length) : raw
   path = path.replace(/\\/g, "/")
@@ -47,7 +50,10 @@ export function withoutPosition(location: string): string {
   return location.slice(0, end)
 }
 
-/** A message without its numbers (`Expected 2 arguments, but got 3.` → `Expected # arguments, but got #`) and without a final period. */
+/**
+ * A message without its numbers (`Expected 2 arguments, but got 3.` → `Expected # arguments, but got #`) and without a
+ * final period.
+ */
 export function foldMessage(message: string): string {
   return message
     .replace(/(?<![\w.])\d+(?:\.\d+)?(?!\w)/g, "#")

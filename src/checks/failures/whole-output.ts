@@ -14,7 +14,9 @@ export function wholeOutput(text: string, directory?: string): string | undefine
   const normal = body
     .replace(ABSOLUTE, (path) => {
       const inside = projectPath(path, directory)
-      return inside.startsWith("/") || /^[A-Za-z]:\//.test(inside) ? `…/${inside.slice(inside.lastIndexOf("/") + 1)}` : inside
+      return inside.startsWith("/") || /^[A-Za-z]:\//.test(inside)
+        ? `…/${inside.slice(inside.lastIndexOf("/") + 1)}`
+        : inside
     })
     .replace(HEX, (word) => (/\d/.test(word) ? "#" : word))
     .replace(/\d+/g, "#")

@@ -76,7 +76,19 @@ function quoted(value: string): string {
 const VALUE_FLAGS = new Set(["--project", "--attach", "--opencode", "--model", "--on-interrupt"])
 
 export function parseRunArgs(argv: readonly string[], cwd: string): RunArgs | { error: string } {
-  const args: RunArgs = { project: cwd, attach: undefined, opencode: undefined, model: undefined, json: false, verbose: false, autoApprove: false, onInterrupt: "pause", resume: undefined, ralph: "", help: false }
+  const args: RunArgs = {
+    project: cwd,
+    attach: undefined,
+    opencode: undefined,
+    model: undefined,
+    json: false,
+    verbose: false,
+    autoApprove: false,
+    onInterrupt: "pause",
+    resume: undefined,
+    ralph: "",
+    help: false,
+  }
   const passed: string[] = []
   let i = 0
   for (; i < argv.length; i += 1) {
@@ -90,11 +102,13 @@ export function parseRunArgs(argv: readonly string[], cwd: string): RunArgs | { 
       if (value === undefined || value === "") return { error: `${flag} needs a value` }
       if (flag === "--project") args.project = resolve(cwd, value)
       else if (flag === "--attach") {
-        if (!/^https?:\/\/[^\s/]+/.test(value)) return { error: `--attach needs the server's URL (http://HOST:PORT), not ${JSON.stringify(value)}` }
+        if (!/^https?:\/\/[^\s/]+/.test(value))
+          return { error: `--attach needs the server's URL (http://HOST:PORT), not ${JSON.stringify(value)}` }
         args.attach = value.replace(/\/+$/, "")
       } else if (flag === "--opencode") args.opencode = resolve(cwd, value)
       else if (flag === "--model") {
-        if (!/^[^/\s]+\/\S+$/.test(value)) return { error: `--model needs PROVIDER/MODEL, not ${JSON.stringify(value)}` }
+        if (!/^[^/\s]+\/\S+$/.test(value))
+          return { error: `--model needs PROVIDER/MODEL, not ${JSON.stringify(value)}` }
         args.model = value
       } else if (value === "pause" || value === "cancel") args.onInterrupt = value
       else return { error: `--on-interrupt is pause or cancel, not ${JSON.stringify(value)}` }
@@ -105,14 +119,17 @@ export function parseRunArgs(argv: readonly string[], cwd: string): RunArgs | { 
     else if (flag === "--resume") {
       // --resume takes the loop's id when one follows it: a loop is never given a task.
       const next = argv[i + 1]
-      args.resume = inline ?? (next !== undefined && next !== "--" && !next.startsWith("-") ? (i += 1, next) : "")
+      args.resume = inline ?? (next !== undefined && next !== "--" && !next.startsWith("-") ? ((i += 1), next) : "")
     } else passed.push(arg)
   }
   const rest = argv.slice(i + 1)
-  if (args.attach && args.opencode) return { error: "--attach and --opencode exclude each other (--opencode starts a server, --attach uses one)" }
+  if (args.attach && args.opencode)
+    return { error: "--attach and --opencode exclude each other (--opencode starts a server, --attach uses one)" }
   // After `--` the words are /ralph's all the same (its flags too); a second `--` is /ralph's own.
   args.ralph = ralphLine([...passed, ...rest])
-  if (args.resume !== undefined && passed.length + rest.length > 0) return { error: "--resume goes on with a loop as it was started: give it no task or /ralph flags" }
-  if (args.resume === undefined && !args.help && passed.length + rest.length === 0) return { error: "run needs a task (or --prd [PATH]) for /ralph, or --resume [LOOP]" }
+  if (args.resume !== undefined && passed.length + rest.length > 0)
+    return { error: "--resume goes on with a loop as it was started: give it no task or /ralph flags" }
+  if (args.resume === undefined && !args.help && passed.length + rest.length === 0)
+    return { error: "run needs a task (or --prd [PATH]) for /ralph, or --resume [LOOP]" }
   return args
 }

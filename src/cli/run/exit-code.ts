@@ -5,7 +5,10 @@ import type { StopReason } from "../../loop/loop.js"
 export const EXIT = {
   /** The loop completed: its promise (or gate, checks, review) accepted the work. */
   completed: 0,
-  /** The runner itself failed: OpenCode not found or not starting, the plugin not installed or not loaded, the server died. */
+  /**
+   * The runner itself failed: OpenCode not found or not starting, the plugin not installed or not loaded, the server
+   * died.
+   */
   runnerFailure: 1,
   /** The command line (or the /ralph arguments) was wrong; nothing ran. */
   usage: 2,
@@ -19,7 +22,10 @@ export const EXIT = {
   paused: 6,
   /** A --story loop completed but its branch ralph/story-<id> was not made: its work is only in this work tree. */
   storyNotCommitted: 7,
-  /** Interrupted: SIGINT/SIGTERM (the loop paused or cancelled), or the loop was cancelled or its session deleted from elsewhere. */
+  /**
+   * Interrupted: SIGINT/SIGTERM (the loop paused or cancelled), or the loop was cancelled or its session deleted from
+   * elsewhere.
+   */
   interrupted: 130,
 } as const
 

@@ -104,7 +104,12 @@ export async function readLoopState(project: string, loopID: string): Promise<Sa
  * the file may lag its line a moment — then it is read again, briefly (about a second). What it
  * adds is the why of a wait or a pause, never what ends the run: after that, the newest read.
  */
-export async function stateAsOf(read: () => Promise<SavedLoop | undefined>, at: number, tries = 20, pauseMs = 50): Promise<SavedLoop | undefined> {
+export async function stateAsOf(
+  read: () => Promise<SavedLoop | undefined>,
+  at: number,
+  tries = 20,
+  pauseMs = 50,
+): Promise<SavedLoop | undefined> {
   let saved = await read()
   for (let n = 0; n < tries && (!saved || saved.savedAt < at); n += 1) {
     await new Promise((resolve) => setTimeout(resolve, pauseMs))
@@ -118,9 +123,15 @@ export async function stateAsOf(read: () => Promise<SavedLoop | undefined>, at: 
  * iteration a resumed run sees counts its own tokens and cost from (the lines carry the loop's
  * totals so far).
  */
-export async function usageByLastDecision(project: string, loop: { id: string; startedAt: number }): Promise<{ tokens: number; cost: number }> {
+export async function usageByLastDecision(
+  project: string,
+  loop: { id: string; startedAt: number },
+): Promise<{ tokens: number; cost: number }> {
   const rows = historyOf(histories(await readDecidedLines(join(project, STATE_DIR))), loop)
-  return rows.reduce((sum, row) => ({ tokens: sum.tokens + row.tokens, cost: sum.cost + row.cost }), { tokens: 0, cost: 0 })
+  return rows.reduce((sum, row) => ({ tokens: sum.tokens + row.tokens, cost: sum.cost + row.cost }), {
+    tokens: 0,
+    cost: 0,
+  })
 }
 
 /**
@@ -128,13 +139,21 @@ export async function usageByLastDecision(project: string, loop: { id: string; s
  * so it may lag a moment), then — for a stopped loop — its old sessions retired and its report
  * written. Bounded: a slow step costs the report's path in the last line, never the exit.
  */
-export async function endSteps(project: string, loopID: string, phase: "stopped" | "paused", timeoutMs: number, pollMs: number): Promise<Loop | undefined> {
+export async function endSteps(
+  project: string,
+  loopID: string,
+  phase: "stopped" | "paused",
+  timeoutMs: number,
+  pollMs: number,
+): Promise<Loop | undefined> {
   const deadline = Date.now() + timeoutMs
   let last: Loop | undefined
   for (;;) {
     const loop = (await readLoopState(project, loopID))?.loop
     if (loop) last = loop
-    const done = loop?.phase === phase && (phase === "paused" || (loop.retiring.length === 0 && existsSync(reportFile(project, loop))))
+    const done =
+      loop?.phase === phase &&
+      (phase === "paused" || (loop.retiring.length === 0 && existsSync(reportFile(project, loop))))
     if (done || Date.now() > deadline) return last
     await new Promise((resolve) => setTimeout(resolve, pollMs))
   }

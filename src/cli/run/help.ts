@@ -14,13 +14,21 @@ export const RUN_HELP = `ralph-loop run [--project DIR] [--attach URL] [--openco
 
 /** /ralph's advice for a task word it read as a flag, as it goes for run: the task as one quoted shell word. */
 export const ralphError = (error: string): string =>
-  error.replace(TASK_AFTER_DASHES, `Give the task as one quoted word if it contains words starting with -- (ralph-loop run -- "fix the --verbose flag").`)
+  error.replace(
+    TASK_AFTER_DASHES,
+    `Give the task as one quoted word if it contains words starting with -- (ralph-loop run -- "fix the ` +
+      `--verbose flag").`,
+  )
 
 // run follows a loop in the project itself; these run in OpenCode instances of their own. What to do instead:
 export const PARALLEL_REFUSED =
-  "--parallel is not supported by `ralph-loop run` (its stories run in worktree loops of OpenCode instances of their own, which run does not follow). " +
-  "Run one story per job instead: `ralph-loop plan ready`, then `ralph-loop run --prd PATH --story ID` for each id, then `ralph-loop plan merge` " +
+  "--parallel is not supported by `ralph-loop run` (its stories run in worktree loops of OpenCode instances of " +
+  "their own, which run does not follow). " +
+  "Run one story per job instead: `ralph-loop plan ready`, then `ralph-loop run --prd PATH --story ID` for each " +
+  "id, then `ralph-loop plan merge` " +
   '(docs/headless.md, "A plan over many machines"); or /ralph --prd --parallel N inside OpenCode.'
 export const WORKTREE_REFUSED =
-  "--worktree is not supported by `ralph-loop run` (a worktree loop runs in an OpenCode instance of its own, which run does not follow). " +
-  "Run it in a checkout of its own instead (`git worktree add DIR`, the plugin installed there, `ralph-loop run --project DIR …`); or /ralph --worktree inside OpenCode."
+  "--worktree is not supported by `ralph-loop run` (a worktree loop runs in an OpenCode instance of its own, " +
+  "which run does not follow). " +
+  "Run it in a checkout of its own instead (`git worktree add DIR`, the plugin installed there, `ralph-loop run " +
+  "--project DIR …`); or /ralph --worktree inside OpenCode."

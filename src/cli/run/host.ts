@@ -12,13 +12,19 @@ export interface Host {
   /** The runner started this server (and stops it); false for --attach. */
   readonly started: boolean
   readonly pid: number | undefined
-  /** Resolves when the server is gone: one the runner started exited (by itself or stopped), or an --attach one stopped answering. How. */
+  /**
+   * Resolves when the server is gone: one the runner started exited (by itself or stopped), or an --attach one stopped
+   * answering. How.
+   */
   readonly exited: Promise<string>
   /** Asks now whether the server is still there (the event stream dropped); nothing for a server the runner started. */
   alive(): void
   /** The last of what the server printed (its errors, when it does not start). */
   output(): string
-  /** Stops a server the runner started — its whole process group, SIGTERM then SIGKILL after `graceMs`; nothing for --attach. */
+  /**
+   * Stops a server the runner started — its whole process group, SIGTERM then SIGKILL after `graceMs`; nothing for
+   * --attach.
+   */
   stop(graceMs?: number): Promise<void>
 }
 
@@ -36,7 +42,10 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** How long `opencode serve` may take to listen and boot the project (a first start may npm-install OpenCode's own package). */
+/**
+ * How long `opencode serve` may take to listen and boot the project (a first start may npm-install OpenCode's own
+ * package).
+ */
 const START_TIMEOUT_MS = 120_000
 /** A boot cancelled (Ctrl-C): how long the server has to exit on SIGTERM before its group gets SIGKILL. */
 const CANCEL_GRACE_MS = 1_000
@@ -55,7 +64,10 @@ const WATCHDOG = 'read -r _; kill -9 -"$1" 2>/dev/null'
 
 function startWatchdog(pgid: number): ChildProcess | undefined {
   try {
-    const watchdog = spawn("sh", ["-c", WATCHDOG, "ralph-loop-watchdog", String(pgid)], { stdio: ["pipe", "ignore", "ignore"], detached: true })
+    const watchdog = spawn("sh", ["-c", WATCHDOG, "ralph-loop-watchdog", String(pgid)], {
+      stdio: ["pipe", "ignore", "ignore"],
+      detached: true,
+    })
     watchdog.on("error", () => undefined)
     watchdog.stdin?.on("error", () => undefined)
     return watchdog
@@ -107,7 +119,12 @@ async function startServe(options: StartOptions): Promise<Host> {
   const port = await freePort()
   let child: ChildProcess
   try {
-    child = spawn(options.bin, ["serve", "--port", String(port), "--hostname", "127.0.0.1"], { cwd: options.project, env: options.env, stdio: ["ignore", "pipe", "pipe"], detached: true })
+    child = spawn(options.bin, ["serve", "--port", String(port), "--hostname", "127.0.0.1"], {
+      cwd: options.project,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    })
   } catch (error) {
     throw new HostError(`could not start ${options.bin}: ${error instanceof Error ? error.message : String(error)}`)
   }
@@ -148,7 +165,12 @@ async function startServe(options: StartOptions): Promise<Host> {
   const signal = options.signal
   try {
     const listening = () => gone ?? (output.includes("server listening on") ? true : undefined)
-    await until(listening, deadline, `${options.bin} serve printed no "listening" line within ${timeoutMs / 1000} s`, signal)
+    await until(
+      listening,
+      deadline,
+      `${options.bin} serve printed no "listening" line within ${timeoutMs / 1000} s`,
+      signal,
+    )
     if (gone !== undefined) throw new ExitedEarly(`${options.bin} serve ${gone} before it listened`)
     await ready(url, options.project, deadline, signal)
   } catch (error) {
@@ -166,16 +188,33 @@ async function startServe(options: StartOptions): Promise<Host> {
   return host
 }
 
-/** A server someone else runs: checked to answer for the project, never stopped; `exited` when it stops answering (liveness.ts). */
-export async function attachHost(url: string, project: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Host> {
+/**
+ * A server someone else runs: checked to answer for the project, never stopped; `exited` when it stops answering
+ * (liveness.ts).
+ */
+export async function attachHost(
+  url: string,
+  project: string,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Host> {
   try {
     await ready(url, project, Date.now() + (options.timeoutMs ?? 30_000), options.signal)
   } catch (error) {
     if (options.signal?.aborted) throw new StartCancelled("cancelled while waiting for the server")
-    throw new HostError(`no OpenCode server answers at ${url}: ${error instanceof Error ? error.message : String(error)}`)
+    throw new HostError(
+      `no OpenCode server answers at ${url}: ${error instanceof Error ? error.message : String(error)}`,
+    )
   }
   const liveness = watchLiveness(url)
-  return { url, started: false, pid: undefined, exited: liveness.gone, alive: liveness.check, output: () => "", stop: async () => liveness.stop() }
+  return {
+    url,
+    started: false,
+    pid: undefined,
+    exited: liveness.gone,
+    alive: liveness.check,
+    output: () => "",
+    stop: async () => liveness.stop(),
+  }
 }
 
 /** GET /config for the project: it boots the project's instance (its plugins) and answers once it has. */
@@ -184,16 +223,27 @@ async function ready(url: string, project: string, deadline: number, signal: Abo
   const timeout = AbortSignal.timeout(ms)
   let res: Response
   try {
-    res = await fetch(`${url}/config?directory=${encodeURIComponent(project)}`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
+    res = await fetch(`${url}/config?directory=${encodeURIComponent(project)}`, {
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    })
   } catch (error) {
-    if (timeout.aborted) throw new HostError(`GET /config for ${project} (the project's instance booting, its plugins loaded) did not answer within ${Math.round(ms / 1000)} s`)
+    if (timeout.aborted)
+      throw new HostError(
+        `GET /config for ${project} (the project's instance booting, its plugins loaded) did not answer within ` +
+          `${Math.round(ms / 1000)} s`,
+      )
     throw error
   }
   if (!res.ok) throw new HostError(`GET /config answered ${res.status}`)
 }
 
 /** Waits for a value from `check` (the server's output is watched as it comes; this only looks at it). */
-async function until<T>(check: () => T | undefined, deadline: number, timedOut: string, signal: AbortSignal | undefined): Promise<T> {
+async function until<T>(
+  check: () => T | undefined,
+  deadline: number,
+  timedOut: string,
+  signal: AbortSignal | undefined,
+): Promise<T> {
   for (;;) {
     const value = check()
     if (value !== undefined) return value

@@ -12,11 +12,23 @@ export function pluginInstalled(project: string, env: NodeJS.ProcessEnv, package
   for (const config of [...globalConfigFiles(env), ...projectConfigFiles(project, env)]) {
     for (const listing of listingsIn(config, readConfig(config.file), packageDir).listings) {
       if (listing.reach.kind === "this" || listing.reach.kind === "copy") working.push(listing.file)
-      else broken.push(`${listing.file} lists ${JSON.stringify(listing.spec)}, which ${listing.reach.kind === "npm" ? "is the npm registry's unrelated `ralph-loop`" : `leads to ${listing.reach.path}, which does not exist`}`)
+      else
+        broken.push(
+          `${listing.file} lists ${JSON.stringify(listing.spec)}, which ${listing.reach.kind === "npm" ? "is the npm registry's unrelated `ralph-loop`" : `leads to ${listing.reach.path}, which does not exist`}`,
+        )
     }
   }
   if (working.length > 0) return { ok: true, files: working }
-  const fix = `run \`ralph-loop install --project ${project}\` (or \`ralph-loop install --global\`), then run again; \`ralph-loop doctor\` checks the setup`
-  if (broken.length > 0) return { ok: false, problem: `the ralph-loop plugin is not usable for ${project}: ${broken.join("; ")}. Fix: ${fix}` }
-  return { ok: false, problem: `the ralph-loop plugin is not installed for ${project} (no OpenCode config file lists it). Fix: ${fix}` }
+  const fix =
+    `run \`ralph-loop install --project ${project}\` (or \`ralph-loop install --global\`), then run ` +
+    `again; \`ralph-loop doctor\` checks the setup`
+  if (broken.length > 0)
+    return {
+      ok: false,
+      problem: `the ralph-loop plugin is not usable for ${project}: ${broken.join("; ")}. Fix: ${fix}`,
+    }
+  return {
+    ok: false,
+    problem: `the ralph-loop plugin is not installed for ${project} (no OpenCode config file lists it). Fix: ${fix}`,
+  }
 }

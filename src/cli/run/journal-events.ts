@@ -28,15 +28,31 @@ export interface FollowMemory {
   seen: ReadonlySet<string>
 }
 
-export const freshMemory = (): FollowMemory => ({ tokens: 0, cost: 0, storiesDone: 0, breakerOpen: false, reviews: 0, seen: new Set() })
+export const freshMemory = (): FollowMemory => ({
+  tokens: 0,
+  cost: 0,
+  storiesDone: 0,
+  breakerOpen: false,
+  reviews: 0,
+  seen: new Set(),
+})
 
 /**
  * What a run that resumes a loop knows before its first line: the loop's stories done, breaker and
  * reviews as saved, and its use by its last decided iteration — or its first lines would report all
  * of them again as new.
  */
-export function resumedMemory(loop: Pick<Loop, "plan" | "breaker" | "review">, used: { tokens: number; cost: number }): FollowMemory {
-  return { ...freshMemory(), ...used, storiesDone: loop.plan?.done.length ?? 0, breakerOpen: loop.breaker.state === "OPEN", reviews: loop.review?.reviews ?? 0 }
+export function resumedMemory(
+  loop: Pick<Loop, "plan" | "breaker" | "review">,
+  used: { tokens: number; cost: number },
+): FollowMemory {
+  return {
+    ...freshMemory(),
+    ...used,
+    storiesDone: loop.plan?.done.length ?? 0,
+    breakerOpen: loop.breaker.state === "OPEN",
+    reviews: loop.review?.reviews ?? 0,
+  }
 }
 
 export interface Translated {
@@ -55,7 +71,10 @@ export interface Translated {
  * lifted by the runner; any other pause — a person's, the loop's own, the runner's interrupt — ends
  * the run (an older plugin's line, without a cause, too).
  */
-export function pauseMeaning(cause: PauseCause | undefined, afterRequest: boolean): "shown" | "part-of-run" | "resume" | "end" {
+export function pauseMeaning(
+  cause: PauseCause | undefined,
+  afterRequest: boolean,
+): "shown" | "part-of-run" | "resume" | "end" {
   if (!afterRequest) return "shown"
   if (cause === "rollback") return "part-of-run"
   if (cause === "recovery") return "resume"
@@ -65,7 +84,13 @@ export function pauseMeaning(cause: PauseCause | undefined, afterRequest: boolea
 const lineKey = (entry: JournalEntry): string => `${entry.at}#${entry.event}#${entry.loop.iteration}`
 
 /** `afterRequest`: the line came after the runner's own request (its /ralph, its resume). */
-export function translate(entry: JournalEntry, state: StateNow | undefined, memory: FollowMemory, resumed: boolean, afterRequest = true): Translated {
+export function translate(
+  entry: JournalEntry,
+  state: StateNow | undefined,
+  memory: FollowMemory,
+  resumed: boolean,
+  afterRequest = true,
+): Translated {
   const key = lineKey(entry)
   if (memory.seen.has(key)) return { events: [], memory }
   const next: FollowMemory = { ...memory, seen: new Set([...memory.seen, key]) }
@@ -75,7 +100,14 @@ export function translate(entry: JournalEntry, state: StateNow | undefined, memo
   switch (event) {
     case "started":
     case "recovered":
-      events.push({ type: "started", task: loop.task.split("\n")[0] ?? "", limits: limitsText(loop.settings, entry.plan !== undefined), session: loop.sessionID, resumed: resumed || event === "recovered", iteration: loop.iteration })
+      events.push({
+        type: "started",
+        task: loop.task.split("\n")[0] ?? "",
+        limits: limitsText(loop.settings, entry.plan !== undefined),
+        session: loop.sessionID,
+        resumed: resumed || event === "recovered",
+        iteration: loop.iteration,
+      })
       if (entry.plan) next.storiesDone = entry.plan.done.length
       break
     case "decided": {
@@ -99,7 +131,13 @@ export function translate(entry: JournalEntry, state: StateNow | undefined, memo
       if (plan && plan.done.length > memory.storiesDone) {
         for (const done of plan.done.slice(memory.storiesDone)) {
           const story = plan.stories.find((s) => s.id === done.id)
-          events.push({ type: "story-done", story: done.id, title: story?.title ?? null, done: plan.done.indexOf(done) + 1, total: plan.stories.length })
+          events.push({
+            type: "story-done",
+            story: done.id,
+            title: story?.title ?? null,
+            done: plan.done.indexOf(done) + 1,
+            total: plan.stories.length,
+          })
         }
         next.storiesDone = plan.done.length
       }
@@ -110,7 +148,12 @@ export function translate(entry: JournalEntry, state: StateNow | undefined, memo
     }
     case "waiting": {
       const wait = state?.phase === "waiting" ? state.wait : undefined
-      events.push({ type: "waiting", reason: detailOfEvent ?? wait?.reason ?? "unknown", until: wait ? new Date(wait.until).toISOString() : null, detail: state?.phase === "waiting" ? (state.detail ?? null) : null })
+      events.push({
+        type: "waiting",
+        reason: detailOfEvent ?? wait?.reason ?? "unknown",
+        until: wait ? new Date(wait.until).toISOString() : null,
+        detail: state?.phase === "waiting" ? (state.detail ?? null) : null,
+      })
       break
     }
     case "review": {
@@ -126,7 +169,10 @@ export function translate(entry: JournalEntry, state: StateNow | undefined, memo
       break
     case "paused": {
       // The line's own detail (an older plugin's line has none: the state's, if still paused).
-      events.push({ type: "paused", detail: loop.detail ?? (state?.phase === "paused" ? (state.detail ?? null) : null) })
+      events.push({
+        type: "paused",
+        detail: loop.detail ?? (state?.phase === "paused" ? (state.detail ?? null) : null),
+      })
       const meaning = pauseMeaning(loop.pauseCause ?? state?.pauseCause, afterRequest)
       if (meaning === "end") return { events, memory: next, end: { kind: "paused" } }
       if (meaning === "resume") return { events, memory: next, resume: true }

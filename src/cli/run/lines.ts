@@ -8,18 +8,31 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 function checks(event: Extract<RunEvent, { type: "iteration" }>): string {
   const c = event.checks
   if (!c) return "checks not run"
-  const found = [`${c.errors} errors`, `${c.warnings} warnings`, ...(c.testsRun > 0 ? [`${c.testsFailed}/${c.testsRun} tests failed`] : []), ...(c.securityIssues > 0 ? [`${c.securityIssues} security issues`] : [])]
+  const found = [
+    `${c.errors} errors`,
+    `${c.warnings} warnings`,
+    ...(c.testsRun > 0 ? [`${c.testsFailed}/${c.testsRun} tests failed`] : []),
+    ...(c.securityIssues > 0 ? [`${c.securityIssues} security issues`] : []),
+  ]
   return `checks: ${found.join(", ")}${event.failing.length ? ` (failing: ${event.failing.join(", ")})` : ""}`
 }
 
 export function runLine(event: RunEvent): string {
   switch (event.type) {
     case "host":
-      return event.started ? `OpenCode started on ${event.url} (pid ${event.pid})` : `using the OpenCode server at ${event.url}`
+      return event.started
+        ? `OpenCode started on ${event.url} (pid ${event.pid})`
+        : `using the OpenCode server at ${event.url}`
     case "started":
-      return `loop ${event.loop} ${event.resumed ? "taken back" : "started"} at iteration ${event.iteration}: ${event.task} — ${event.limits}`
+      return (
+        `loop ${event.loop} ${event.resumed ? "taken back" : "started"} at iteration ${event.iteration}: ` +
+        `${event.task} — ${event.limits}`
+      )
     case "iteration":
-      return `iteration ${event.iteration}: ${event.decision ?? "decided"} · ${checks(event)} · ${tokens(event.tokens)} · ${cost(event.cost)} · ${seconds(event.durationMs)}`
+      return (
+        `iteration ${event.iteration}: ${event.decision ?? "decided"} · ${checks(event)} · ` +
+        `${tokens(event.tokens)} · ${cost(event.cost)} · ${seconds(event.durationMs)}`
+      )
     case "story-done":
       return `story ${event.story} done (${event.done}/${event.total})${event.title ? `: ${event.title}` : ""}`
     case "waiting":
@@ -35,18 +48,31 @@ export function runLine(event: RunEvent): string {
     case "resumed":
       return `resumed at iteration ${event.iteration}`
     case "permission":
-      return `permission ${event.permission}${event.patterns.length ? ` (${event.patterns.join(", ")})` : ""} asked in ${event.session}: ${event.reply === "once" ? "approved (--auto-approve)" : "rejected (--auto-approve would approve it)"}`
+      return (
+        `permission ${event.permission}${event.patterns.length ? ` (${event.patterns.join(", ")})` : ""} ` +
+        `asked in ${event.session}: ${event.reply === "once" ? "approved (--auto-approve)" : "rejected (--auto-approve would approve it)"}`
+      )
     case "question":
       return `a question in ${event.session}: rejected (nobody is there to answer)`
     case "text":
       return `model: ${event.text}`
     case "interrupt":
-      return `${event.signal}: ${event.action === "pause" ? "pausing" : "cancelling"} the loop, then stopping (again to stop at once)`
+      return (
+        `${event.signal}: ${event.action === "pause" ? "pausing" : "cancelling"} the loop, then stopping ` +
+        `(again to stop at once)`
+      )
     case "error":
       return `error: ${event.message}`
     case "ended": {
-      const spent = event.iteration > 0 ? ` after ${event.iteration} iteration${event.iteration === 1 ? "" : "s"} · ${tokens(event.tokens)} · ${cost(event.cost)}` : ""
-      return `ended: ${event.outcome}${spent}${event.detail ? ` — ${event.detail}` : ""}${event.report ? ` · report ${event.report}` : ""} (exit ${event.exitCode})`
+      const spent =
+        event.iteration > 0
+          ? ` after ${event.iteration} iteration${event.iteration === 1 ? "" : "s"} · ${tokens(event.tokens)} · ${cost(event.cost)}`
+          : ""
+      return (
+        `ended: ` +
+        `${event.outcome}${spent}${event.detail ? ` — ${event.detail}` : ""}${event.report ? ` · report ${event.report}` : ""} ` +
+        `(exit ${event.exitCode})`
+      )
     }
   }
 }

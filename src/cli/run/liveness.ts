@@ -46,7 +46,9 @@ export function watchLiveness(url: string, now: () => number = Date.now): Livene
       const silent = now() - answeredAt
       if (refusals >= REFUSALS || silent >= SILENT_MS) {
         stopped = true
-        settle(`stopped answering (${health.problem}${refusals >= REFUSALS ? "" : `; no answer for ${Math.round(silent / 1000)} s`})`)
+        settle(
+          `stopped answering (${health.problem}${refusals >= REFUSALS ? "" : `; no answer for ${Math.round(silent / 1000)} s`})`,
+        )
         return
       }
     }
@@ -69,9 +71,12 @@ async function askHealth(url: string): Promise<Health> {
     await res.body?.cancel()
     return res.ok ? { ok: true } : { ok: false, refused: false, problem: `GET /global/health answered ${res.status}` }
   } catch (error) {
-    if (error instanceof Error && error.name === "TimeoutError") return { ok: false, refused: false, problem: `no answer to GET /global/health within ${ANSWER_MS / 1000} s` }
-    const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined
-    const problem = typeof cause?.message === "string" ? cause.message : error instanceof Error ? error.message : String(error)
+    if (error instanceof Error && error.name === "TimeoutError")
+      return { ok: false, refused: false, problem: `no answer to GET /global/health within ${ANSWER_MS / 1000} s` }
+    const cause =
+      error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined
+    const problem =
+      typeof cause?.message === "string" ? cause.message : error instanceof Error ? error.message : String(error)
     return { ok: false, refused: cause?.code === "ECONNREFUSED", problem }
   }
 }

@@ -12,7 +12,8 @@ export async function loopToResume(project: string, wanted: string): Promise<Sav
   if (wanted) {
     const loop = loops.find((l) => l.loop.id === wanted) ?? loops.find((l) => l.loop.id.startsWith(wanted))
     if (!loop) return `no loop ${wanted} in ${project}`
-    if (loop.loop.phase === "stopped") return `loop ${loop.loop.id} has ended (${loop.loop.stopReason}); start a new one`
+    if (loop.loop.phase === "stopped")
+      return `loop ${loop.loop.id} has ended (${loop.loop.stopReason}); start a new one`
     return loop
   }
   return loops.find((l) => l.loop.phase !== "stopped") ?? `no paused or interrupted loop in ${project} to resume`
@@ -27,7 +28,9 @@ export function stateNow(loop: Loop | undefined): StateNow | undefined {
     ...(loop.pauseCause !== undefined ? { pauseCause: loop.pauseCause } : {}),
     ...(loop.wait ? { wait: { reason: loop.wait.reason, until: loop.wait.until } } : {}),
     ...(loop.breaker.reason !== undefined ? { breakerReason: loop.breaker.reason } : {}),
-    ...(loop.review ? { review: { reviews: loop.review.reviews, ...(loop.review.last ? { last: loop.review.last } : {}) } } : {}),
+    ...(loop.review
+      ? { review: { reviews: loop.review.reviews, ...(loop.review.last ? { last: loop.review.last } : {}) } }
+      : {}),
   }
 }
 

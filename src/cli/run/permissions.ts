@@ -10,7 +10,9 @@ export type PermissionReply = "once" | "reject"
 export const permissionReply = (autoApprove: boolean): PermissionReply => (autoApprove ? "once" : "reject")
 
 /** What the model is told when its request is rejected. */
-export const REJECTED_MESSAGE = "Rejected: this Ralph loop runs headless (ralph-loop run) and nobody can approve it. Do the task without it, or say that it needs this permission."
+export const REJECTED_MESSAGE =
+  "Rejected: this Ralph loop runs headless (ralph-loop run) and nobody can approve it. Do the task without it, " +
+  "or say that it needs this permission."
 
 export class PermissionDesk {
   private readonly answered = new Set<string>()
@@ -27,19 +29,33 @@ export class PermissionDesk {
     if (this.answered.has(request.id) || !(await this.belongs(request.sessionID))) return
     this.answered.add(request.id)
     const reply = permissionReply(this.autoApprove)
-    const { error } = await this.client.permission.reply({ requestID: request.id, reply, ...(reply === "reject" ? { message: REJECTED_MESSAGE } : {}) })
+    const { error } = await this.client.permission.reply({
+      requestID: request.id,
+      reply,
+      ...(reply === "reject" ? { message: REJECTED_MESSAGE } : {}),
+    })
     if (error) {
-      this.emit({ type: "error", message: `could not answer the permission request ${request.id}: ${JSON.stringify(error)}` })
+      this.emit({
+        type: "error",
+        message: `could not answer the permission request ${request.id}: ${JSON.stringify(error)}`,
+      })
       return
     }
-    this.emit({ type: "permission", session: request.sessionID, permission: request.permission, patterns: request.patterns, reply })
+    this.emit({
+      type: "permission",
+      session: request.sessionID,
+      permission: request.permission,
+      patterns: request.patterns,
+      reply,
+    })
   }
 
   async question(request: { id: string; sessionID: string }): Promise<void> {
     if (this.answered.has(request.id) || !(await this.belongs(request.sessionID))) return
     this.answered.add(request.id)
     const { error } = await this.client.question.reject({ requestID: request.id })
-    if (error) this.emit({ type: "error", message: `could not reject the question ${request.id}: ${JSON.stringify(error)}` })
+    if (error)
+      this.emit({ type: "error", message: `could not reject the question ${request.id}: ${JSON.stringify(error)}` })
     else this.emit({ type: "question", session: request.sessionID, reply: "reject" })
   }
 

@@ -86,7 +86,16 @@ class Runner {
     const code = exitCode(ending)
     const usage = loop ? totalUsage(loop) : { tokens: 0, cost: 0 }
     const report = loop ? reportFile(this.args.project, loop) : undefined
-    this.emit({ type: "ended", outcome, detail, exitCode: code, iteration: loop?.iteration ?? 0, tokens: usage.tokens, cost: usage.cost, report: report && existsSync(report) ? report : null })
+    this.emit({
+      type: "ended",
+      outcome,
+      detail,
+      exitCode: code,
+      iteration: loop?.iteration ?? 0,
+      tokens: usage.tokens,
+      cost: usage.cost,
+      report: report && existsSync(report) ? report : null,
+    })
     return code
   }
 
@@ -137,8 +146,10 @@ class Runner {
     } else {
       const ralph = parseRalphArgs(args.ralph)
       if (!ralph.ok) return this.failed(`/ralph ${args.ralph}: ${ralphError(ralph.error)}`, { kind: "usage" })
-      if (!ralph.task && ralph.prd === undefined) return this.failed("/ralph needs a task (or --prd [PATH])", { kind: "usage" })
-      const unsupported = ralph.parallel !== undefined ? PARALLEL_REFUSED : ralph.worktree ? WORKTREE_REFUSED : undefined
+      if (!ralph.task && ralph.prd === undefined)
+        return this.failed("/ralph needs a task (or --prd [PATH])", { kind: "usage" })
+      const unsupported =
+        ralph.parallel !== undefined ? PARALLEL_REFUSED : ralph.worktree ? WORKTREE_REFUSED : undefined
       if (unsupported) return this.failed(unsupported, { kind: "usage" })
     }
 
@@ -147,19 +158,42 @@ class Runner {
     try {
       this.host = await this.startHost()
     } catch (error) {
-      if (error instanceof StartCancelled) return this.end({ kind: "interrupted" }, "interrupted", `${this.interrupt ?? "a signal"} while ${args.attach ? "waiting for the server" : "OpenCode booted"}; no loop was started or resumed`)
+      if (error instanceof StartCancelled)
+        return this.end(
+          { kind: "interrupted" },
+          "interrupted",
+          `${this.interrupt ?? "a signal"} while ${args.attach ? "waiting for the server" : "OpenCode booted"}; ` +
+            `no loop was started or resumed`,
+        )
       return this.failed(error instanceof Error ? error.message : String(error))
     }
-    if (this.interrupt) return this.end({ kind: "interrupted" }, "interrupted", `${this.interrupt} before the loop started`)
-    this.emit({ type: "host", version: RUN_EVENTS_VERSION, url: this.host.url, started: this.host.started, pid: this.host.pid ?? null })
+    if (this.interrupt)
+      return this.end({ kind: "interrupted" }, "interrupted", `${this.interrupt} before the loop started`)
+    this.emit({
+      type: "host",
+      version: RUN_EVENTS_VERSION,
+      url: this.host.url,
+      started: this.host.started,
+      pid: this.host.pid ?? null,
+    })
     const client = createOpencodeClient({ baseUrl: this.host.url, directory: args.project })
     const commands = await client.command.list()
     if (!(commands.data ?? []).some((c) => c.name === "ralph"))
-      return this.failed(`OpenCode did not load the ralph-loop plugin for ${args.project} (a config file lists it, but it has no /ralph command; \`ralph-loop doctor\` and OpenCode's log say why)`)
+      return this.failed(
+        `OpenCode did not load the ralph-loop plugin for ${args.project} (a config file lists it, but it has no ` +
+          `/ralph command; \`ralph-loop doctor\` and OpenCode's log say why)`,
+      )
 
     const desk = new PermissionDesk(client, args.autoApprove, (id) => this.belongs(client, id), this.emit)
     const host = this.host
-    this.events = new ServerEvents(client, desk, args.verbose, (id) => this.sessions.has(id), this.emit, () => host.alive())
+    this.events = new ServerEvents(
+      client,
+      desk,
+      args.verbose,
+      (id) => this.sessions.has(id),
+      this.emit,
+      () => host.alive(),
+    )
     await this.events.start()
 
     let commandSettled: Promise<string | undefined> | undefined
@@ -167,7 +201,15 @@ class Runner {
       this.noteSessions(resuming.loop)
       // A server this run started takes the loop back at its start (its "recovered" line is the start's);
       // one attached to had it already. The follow resumes it (follow.ts).
-      if (!this.host.started) this.emit({ type: "started", task: resuming.loop.task.split("\n")[0] ?? "", limits: limitsText(resuming.loop.settings, resuming.loop.plan !== undefined), session: resuming.loop.sessionID, resumed: true, iteration: resuming.loop.iteration })
+      if (!this.host.started)
+        this.emit({
+          type: "started",
+          task: resuming.loop.task.split("\n")[0] ?? "",
+          limits: limitsText(resuming.loop.settings, resuming.loop.plan !== undefined),
+          session: resuming.loop.sessionID,
+          resumed: true,
+          iteration: resuming.loop.iteration,
+        })
     } else {
       const created = await client.session.create({ title: "ralph-loop run" })
       if (!created.data) return this.failed(`OpenCode could not create a session: ${JSON.stringify(created.error)}`)
@@ -175,7 +217,12 @@ class Runner {
       this.sessions.add(created.data.id)
       // session.command answers when the first turn has ended; the loop is followed meanwhile.
       commandSettled = client.session
-        .command({ sessionID: created.data.id, command: "ralph", arguments: args.ralph, ...(args.model ? { model: args.model } : {}) })
+        .command({
+          sessionID: created.data.id,
+          command: "ralph",
+          arguments: args.ralph,
+          ...(args.model ? { model: args.model } : {}),
+        })
         .then(
           ({ error }) => (error ? JSON.stringify(error) : undefined),
           (error: unknown) => String(error),
@@ -189,7 +236,11 @@ class Runner {
     const signal = this.booting.signal
     if (args.attach) return attachHost(args.attach, args.project, { signal })
     const bin = args.opencode ?? findOpencode(io.env, packageInfo().dir)
-    if (!bin) throw new HostError("OpenCode (the `opencode` command) is not on PATH: install it (https://opencode.ai), or give its path with --opencode PATH")
+    if (!bin)
+      throw new HostError(
+        "OpenCode (the `opencode` command) is not on PATH: install it (https://opencode.ai), or give its path " +
+          "with --opencode PATH",
+      )
     if (!existsSync(bin)) throw new HostError(`--opencode ${bin}: no such file`)
     return startHost({ bin, project: args.project, env: serverEnv(io.env, args.model), signal })
   }
@@ -199,7 +250,12 @@ class Runner {
    * the plugin journals after its own request — its /ralph, or for --resume its resume, sent once
    * the server has taken the loop back — and on a pause by its cause (journal-events.ts).
    */
-  private async follow(tail: JournalTail, commandSettled: Promise<string | undefined> | undefined, resumed: boolean, memoryBefore: FollowMemory): Promise<number> {
+  private async follow(
+    tail: JournalTail,
+    commandSettled: Promise<string | undefined> | undefined,
+    resumed: boolean,
+    memoryBefore: FollowMemory,
+  ): Promise<number> {
     const host = this.host as Host
     const project = this.args.project
     let gone: string | undefined
@@ -241,7 +297,8 @@ class Runner {
         if (entry.event === "started" || entry.event === "recovered") started = true
         if (entry.event === "recovered") recovered = true
         if (entry.event === "paused") rollbackUnderWay = entry.loop.pauseCause === "rollback"
-        else if (entry.event === "rolled-back" || entry.event === "resumed" || entry.event.startsWith("stopped")) rollbackUnderWay = false
+        else if (entry.event === "rolled-back" || entry.event === "resumed" || entry.event.startsWith("stopped"))
+          rollbackUnderWay = false
         const translated = translate(entry, stateNow(saved?.loop), memory, resumed, requested)
         memory = translated.memory
         for (const event of translated.events) this.emit(event)
@@ -250,7 +307,12 @@ class Runner {
       }
       if (gone !== undefined) {
         const server = host.started ? "the OpenCode server" : `the OpenCode server at ${host.url}`
-        return this.failed(`${server} ${gone} while the loop ran; \`ralph-loop run --resume${this.loopID ? ` ${this.loopID}` : ""}\` takes the loop back`, { kind: "runner-failure" }, loop)
+        return this.failed(
+          `${server} ${gone} while the loop ran; \`ralph-loop run ` +
+            `--resume${this.loopID ? ` ${this.loopID}` : ""}\` takes the loop back`,
+          { kind: "runner-failure" },
+          loop,
+        )
       }
       if (this.interrupt && !interruptAsked) {
         interruptAsked = true
@@ -264,15 +326,20 @@ class Runner {
         // A loop paused already (a person, a rollback) writes no new line: its state says so — once a
         // rollback under way has written the work tree back (the server is not stopped under it).
         const now = (await readLoopState(project, this.loopID as string))?.loop ?? loop
-        if (now?.phase === "paused" && now.pauseCause !== "interrupt" && !rollbackUnderWay) return stopped(`${now.detail ?? "paused"}; \`ralph-loop run --resume ${now.id}\` goes on`)
-        if (Date.now() > interruptDeadline + (rollbackUnderWay ? ROLLBACK_MS : 0)) return stopped("the plugin took the request but its state did not say so in time")
+        if (now?.phase === "paused" && now.pauseCause !== "interrupt" && !rollbackUnderWay)
+          return stopped(`${now.detail ?? "paused"}; \`ralph-loop run --resume ${now.id}\` goes on`)
+        if (Date.now() > interruptDeadline + (rollbackUnderWay ? ROLLBACK_MS : 0))
+          return stopped("the plugin took the request but its state did not say so in time")
       } else if (!requested && recovered) {
         const refused = await this.resumeLoop(lastAt)
         if (refused !== undefined) return refused
         requested = true
         continue
       } else if (!requested && Date.now() > recoveryDeadline) {
-        return this.failed(`OpenCode did not take loop ${this.loopID} back at its start (no "recovered" line in its journal within ${END_STEPS_MS / 1000} s)`)
+        return this.failed(
+          `OpenCode did not take loop ${this.loopID} back at its start (no "recovered" line in its journal ` +
+            `within ${END_STEPS_MS / 1000} s)`,
+        )
       } else if (resumeWanted) {
         resumeWanted = false
         const refused = await this.resumeLoop(lastAt)
@@ -286,7 +353,9 @@ class Runner {
           continue
         }
         if (commandError) return this.failed(`/ralph failed in OpenCode: ${commandError}`)
-        const toast = [...(this.events?.toasts ?? [])].reverse().find((t) => /^Ralph · (not started|no task)/.test(t.title))
+        const toast = [...(this.events?.toasts ?? [])]
+          .reverse()
+          .find((t) => /^Ralph · (not started|no task)/.test(t.title))
         return this.failed(toast ? toast.message : "/ralph started no loop", { kind: "usage" })
       }
       await new Promise<void>((resolve) => {
@@ -300,12 +369,28 @@ class Runner {
   }
 
   /** The loop's end line: its last steps, then the run's end (a --story loop's branch checked). */
-  private async ended(loopID: string, end: NonNullable<ReturnType<typeof translate>["end"]>, seen: Loop | undefined): Promise<number> {
+  private async ended(
+    loopID: string,
+    end: NonNullable<ReturnType<typeof translate>["end"]>,
+    seen: Loop | undefined,
+  ): Promise<number> {
     const loop = (await endSteps(this.args.project, loopID, end.kind, END_STEPS_MS, FOLLOW_MS)) ?? seen
     await this.flushTexts(loop)
     const detail = loop?.detail ?? null
-    if (end.kind === "paused" && this.interrupt) return this.end({ kind: "interrupted" }, "interrupted", `${detail ?? "paused"}; \`ralph-loop run --resume ${loopID}\` goes on`, loop)
-    if (end.kind === "paused") return this.end({ kind: "paused" }, "paused", `${detail ?? "paused"}; nobody is there to resume it: \`ralph-loop run --resume ${loopID}\` goes on`, loop)
+    if (end.kind === "paused" && this.interrupt)
+      return this.end(
+        { kind: "interrupted" },
+        "interrupted",
+        `${detail ?? "paused"}; \`ralph-loop run --resume ${loopID}\` goes on`,
+        loop,
+      )
+    if (end.kind === "paused")
+      return this.end(
+        { kind: "paused" },
+        "paused",
+        `${detail ?? "paused"}; nobody is there to resume it: \`ralph-loop run --resume ${loopID}\` goes on`,
+        loop,
+      )
     const missing = loop ? await storyBranchMissing(this.args.project, loop) : undefined
     if (missing) return this.failed(missing, { kind: "story-not-committed" }, loop)
     return this.end(end, end.reason, detail, loop)
@@ -324,7 +409,10 @@ class Runner {
     if (outcome.status === "done") return undefined
     // Went on meanwhile by itself (a wait ended): nothing to do.
     if (outcome.status === "refused" && !needs((await readLoopState(project, loopID))?.loop)) return undefined
-    return this.failed(`the loop could not be resumed: ${outcome.message}`, outcome.status === "refused" ? { kind: "usage" } : { kind: "runner-failure" })
+    return this.failed(
+      `the loop could not be resumed: ${outcome.message}`,
+      outcome.status === "refused" ? { kind: "usage" } : { kind: "runner-failure" },
+    )
   }
 
   /**
@@ -336,9 +424,16 @@ class Runner {
     const action = this.args.onInterrupt
     this.emit({ type: "interrupt", signal, action })
     if (!this.loopID || !started) return `${signal} before the loop started`
-    const outcome = await sendControl(this.args.project, { verb: action, loop: this.loopID, from: `ralph-loop run (${signal})`, ...(action === "pause" ? { cause: "interrupt" as const } : {}) })
+    const outcome = await sendControl(this.args.project, {
+      verb: action,
+      loop: this.loopID,
+      from: `ralph-loop run (${signal})`,
+      ...(action === "pause" ? { cause: "interrupt" as const } : {}),
+    })
     if (outcome.status === "done") return undefined
-    const said = `the loop could not be ${action === "pause" ? "paused" : "cancelled"} (${outcome.message}); its state is on disk as the plugin last wrote it`
+    const said =
+      `the loop could not be ${action === "pause" ? "paused" : "cancelled"} (${outcome.message}); its ` +
+      `state is on disk as the plugin last wrote it`
     this.emit({ type: "error", message: said })
     return said
   }
@@ -349,15 +444,22 @@ class Runner {
     try {
       await this.events?.flush([loop.sessionID, ...(loop.review?.session ? [loop.review.session] : [])])
     } catch (error) {
-      this.emit({ type: "error", message: `reading the model's last texts: ${error instanceof Error ? error.message : String(error)}` })
+      this.emit({
+        type: "error",
+        message: `reading the model's last texts: ${error instanceof Error ? error.message : String(error)}`,
+      })
     }
   }
 
   private noteSessions(loop: Loop): void {
-    for (const id of [loop.sessionID, ...loop.lineage, ...(loop.review?.session ? [loop.review.session] : [])]) this.sessions.add(id)
+    for (const id of [loop.sessionID, ...loop.lineage, ...(loop.review?.session ? [loop.review.session] : [])])
+      this.sessions.add(id)
   }
 
-  /** A session is the run's: one of its loop's, or a subagent's under one of those. A server the runner started holds only the run's. */
+  /**
+   * A session is the run's: one of its loop's, or a subagent's under one of those. A server the runner started holds
+   * only the run's.
+   */
   private async belongs(client: OpencodeClient, sessionID: string): Promise<boolean> {
     if (this.host?.started) return true
     for (let id: string | undefined = sessionID, depth = 0; id && depth < 8; depth += 1) {

@@ -61,7 +61,13 @@ export class ServerEvents {
 
   private handle(event: Event): void {
     // Answering and reporting run beside the stream: an answer must never hold up the next event.
-    const answer = (work: Promise<void>) => void work.catch((error: unknown) => this.emit({ type: "error", message: `answering OpenCode: ${error instanceof Error ? error.message : String(error)}` }))
+    const answer = (work: Promise<void>) =>
+      void work.catch((error: unknown) =>
+        this.emit({
+          type: "error",
+          message: `answering OpenCode: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+      )
     switch (event.type) {
       case "server.connected":
         return answer(this.desk.pending())
@@ -101,7 +107,13 @@ export class ServerEvents {
 
   private offer(part: Part): void {
     if (!this.verbose || part.type !== "text" || part.synthetic || part.ignored || part.time?.end === undefined) return
-    if (this.texts.has(part.id) || this.summaries.has(part.messageID) || !this.isRunSession(part.sessionID) || !part.text.trim()) return
+    if (
+      this.texts.has(part.id) ||
+      this.summaries.has(part.messageID) ||
+      !this.isRunSession(part.sessionID) ||
+      !part.text.trim()
+    )
+      return
     this.texts.add(part.id)
     this.emit({ type: "text", session: part.sessionID, text: part.text.trim() })
   }

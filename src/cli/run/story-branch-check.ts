@@ -14,5 +14,8 @@ export async function storyBranchMissing(project: string, loop: Loop): Promise<s
   const found = await git(project, ["rev-parse", "--verify", "-q", `refs/heads/${branch}^{commit}`], { answers: [1] })
   if (found.ok && found.stdout.trim()) return undefined
   const why = found.ok ? "it does not exist" : `git could not say: ${found.reason}`
-  return `story ${only} is done, but its branch ${branch} was not made (${why}): its work is in the work tree only, uncommitted`
+  return (
+    `story ${only} is done, but its branch ${branch} was not made (${why}): its work is in the work tree ` +
+    `only, uncommitted`
+  )
 }

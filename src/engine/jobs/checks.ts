@@ -11,7 +11,12 @@ import { io, log, notify, type Job } from "../effects.js"
 import { iterationTitle } from "../../loop/notices.js"
 import type { JobContext } from "./context.js"
 
-export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn, sample: ProgressSample): Job<DiagnosticSnapshot | undefined> {
+export function* checkIfDue(
+  ctx: JobContext,
+  loop: Loop,
+  turn: Turn,
+  sample: ProgressSample,
+): Job<DiagnosticSnapshot | undefined> {
   // The loop's checks, and in a plan loop the current story's own.
   if (checksFor(loop.settings, loop.plan).length === 0) return undefined
   const onCriteria = loop.settings.completeOnCriteria && !loop.plan && workTreeChanged(loop.progress, sample)
@@ -20,14 +25,24 @@ export function* checkIfDue(ctx: JobContext, loop: Loop, turn: Turn, sample: Pro
   // results stand. (Only for a loop without @targets: its fingerprint then covers the whole project.)
   const judged = loop.judgedClaim
   ctx.manager.claimJudged(loop, undefined)
-  if (judged && loop.targets.length === 0 && judged.messageID === turn.doneCall?.messageID && judged.workTree === sample.workTree) {
-    yield* log("info", "checks of the ralph_done call reused: the work tree has not changed since", { loop: loop.id, iteration: loop.iteration })
+  if (
+    judged &&
+    loop.targets.length === 0 &&
+    judged.messageID === turn.doneCall?.messageID &&
+    judged.workTree === sample.workTree
+  ) {
+    yield* log("info", "checks of the ralph_done call reused: the work tree has not changed since", {
+      loop: loop.id,
+      iteration: loop.iteration,
+    })
     return judged.snapshot
   }
   return yield* runChecks(ctx, loop)
 }
 
-/** A loop started with its criteria measures them before its first prompt: seed 004's COMPLETE line counts from there. */
+/**
+ * A loop started with its criteria measures them before its first prompt: seed 004's COMPLETE line counts from there.
+ */
 export function* initialChecks(ctx: JobContext, loop: Loop): Job<DiagnosticSnapshot | undefined> {
   if (!loop.settings.completeOnCriteria || loop.plan) return undefined
   const snapshot = yield* runChecks(ctx, loop)
@@ -38,14 +53,30 @@ export function* initialChecks(ctx: JobContext, loop: Loop): Job<DiagnosticSnaps
 export function* runChecks(ctx: JobContext, loop: Loop): Job<DiagnosticSnapshot | undefined> {
   const checks = checksFor(loop.settings, loop.plan)
   if (checks.length === 0) return undefined
-  yield* notify({ variant: "info", title: iterationTitle(loop), message: `Running ${checks.length} check${checks.length === 1 ? "" : "s"}: ${checks.map((c) => c.name).join(", ")}…` })
+  yield* notify({
+    variant: "info",
+    title: iterationTitle(loop),
+    message: `Running ${checks.length} check${checks.length === 1 ? "" : "s"}: ${checks.map((c) => c.name).join(", ")}…`,
+  })
   const results = yield* io({ kind: "run-checks", loop })
-  yield* log("info", "checks ran", { loop: loop.id, iteration: loop.iteration, results: results.map((r) => ({ name: r.name, status: r.status, exitCode: r.exitCode, durationMs: r.durationMs })) })
+  yield* log("info", "checks ran", {
+    loop: loop.id,
+    iteration: loop.iteration,
+    results: results.map((r) => ({ name: r.name, status: r.status, exitCode: r.exitCode, durationMs: r.durationMs })),
+  })
   for (const missing of results.filter((r) => r.status === "missing" || r.status === "timeout"))
     yield* notify({
       variant: "warning",
       title: `Ralph · check ${missing.status === "missing" ? "could not run" : "timed out"}`,
-      message: `${missing.name}: ${missing.command}${missing.status === "missing" ? " — command not found; is the tool installed?" : ` — killed after ${Math.round(missing.durationMs / 1000)} s`}`,
+      message: `${missing.name}: ${missing.command}${
+        missing.status === "missing"
+          ? " — command not found; is the tool installed?"
+          : ` — killed after ${Math.round(missing.durationMs / 1000)} s`
+      }`,
     })
-  return snapshotOf(loop.iteration, ctx.now(), results.map((r) => scopeCheck(r, loop.targets)))
+  return snapshotOf(
+    loop.iteration,
+    ctx.now(),
+    results.map((r) => scopeCheck(r, loop.targets)),
+  )
 }

@@ -25,7 +25,15 @@ export function* judgeToolClaim(ctx: JobContext, loop: Loop, messageID: string):
     const refusing = refusingFindings(guardMode(loop.settings.guard), (yield* readFindings(ctx, loop))?.weakened)
     if (refusing.length > 0) judgement = { ...judgement, accepted: false, refused: refusalFeedback(refusing) }
   }
-  ctx.manager.claimJudged(loop, sample.workTree === undefined ? undefined : { messageID, workTree: sample.workTree, snapshot })
-  yield* log("info", `ralph_done: claim ${judgement.accepted ? "holds" : "rejected"}`, { loop: loop.id, iteration: loop.iteration, unmet: judgement.unmet, openTodos: judgement.openTodos })
+  ctx.manager.claimJudged(
+    loop,
+    sample.workTree === undefined ? undefined : { messageID, workTree: sample.workTree, snapshot },
+  )
+  yield* log("info", `ralph_done: claim ${judgement.accepted ? "holds" : "rejected"}`, {
+    loop: loop.id,
+    iteration: loop.iteration,
+    unmet: judgement.unmet,
+    openTodos: judgement.openTodos,
+  })
   return { judgement, snapshot }
 }

@@ -10,6 +10,10 @@ export function* retitleEnded(loop: Loop): Job {
   try {
     yield* io({ kind: "set-title", sessionID: loop.sessionID, title })
   } catch (error) {
-    yield* log("warn", "could not retitle the loop's session", { loop: loop.id, session: loop.sessionID, error: String(error) })
+    yield* log("warn", "could not retitle the loop's session", {
+      loop: loop.id,
+      session: loop.sessionID,
+      error: String(error),
+    })
   }
 }

@@ -5,7 +5,13 @@ import * as notice from "../../loop/notices.js"
 import type { JobContext } from "./context.js"
 
 export function* fail(ctx: JobContext, loop: Loop, what: string, error: unknown): Job {
-  yield { kind: "log", level: "error", message: `${what}: ${String(error)}`, extra: { loop: loop.id, session: loop.sessionID }, cause: error }
+  yield {
+    kind: "log",
+    level: "error",
+    message: `${what}: ${String(error)}`,
+    extra: { loop: loop.id, session: loop.sessionID },
+    cause: error,
+  }
   if (loop.phase === "stopped") return
   ctx.manager.pause(loop, `${what} (${error instanceof Error ? error.message : String(error)})`, "loop")
   yield* notify(notice.failed(what, error))

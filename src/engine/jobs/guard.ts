@@ -32,7 +32,13 @@ export interface GuardResult {
 }
 
 /** The guard's findings for this turn's claim (undefined: not due, or nothing could be read). */
-export function* guardClaim(ctx: JobContext, loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined, at: string | undefined): Job<GuardResult | undefined> {
+export function* guardClaim(
+  ctx: JobContext,
+  loop: Loop,
+  turn: Turn,
+  snapshot: DiagnosticSnapshot | undefined,
+  at: string | undefined,
+): Job<GuardResult | undefined> {
   if (!guardDue(loop, turn, snapshot)) return undefined
   return yield* readFindings(ctx, loop, at, snapshot)
 }
@@ -41,25 +47,42 @@ export function* guardClaim(ctx: JobContext, loop: Loop, turn: Turn, snapshot: D
  * Reads the loop's changes and scans them (undefined: guard off, or nothing could be read). `at`: the
  * turn end's checkpoint, which holds the work tree now (else git reads it as a tree first).
  */
-export function* readFindings(ctx: JobContext, loop: Loop, at?: string, snapshot?: DiagnosticSnapshot): Job<GuardResult | undefined> {
+export function* readFindings(
+  ctx: JobContext,
+  loop: Loop,
+  at?: string,
+  snapshot?: DiagnosticSnapshot,
+): Job<GuardResult | undefined> {
   if (guardMode(loop.settings.guard) === "off") return undefined
   let read
   try {
     read = yield* io({ kind: "guard-read", loop, at })
   } catch (error) {
-    yield* log("warn", `the guard could not read the loop's changes: ${error instanceof Error ? error.message : String(error)}`, { loop: loop.id })
+    yield* log(
+      "warn",
+      `the guard could not read the loop's changes: ${error instanceof Error ? error.message : String(error)}`,
+      { loop: loop.id },
+    )
     return undefined
   }
   if ("unread" in read) {
     yield* log("info", `the guard read nothing: ${read.unread}`, { loop: loop.id })
     return undefined
   }
-  const checks = checksFor(loop.settings, loop.plan).map((c) => ({ name: c.name, command: c.command, ...testsOf(loop, c.name, snapshot) }))
+  const checks = checksFor(loop.settings, loop.plan).map((c) => ({
+    name: c.name,
+    command: c.command,
+    ...testsOf(loop, c.name, snapshot),
+  }))
   const findings = guardFindings({ diff: read.diff, texts: read.texts, packageJson: read.packageJson, checks })
   const accepted = new Set([...guardAccepted(loop.settings.guard), ...guardAccepted(ctx.settings().guard)])
   const weakened = weakenedOf(findings, accepted)
   if (weakened.length > 0)
-    yield* log("info", `the guard found ${weakened.length} change${weakened.length === 1 ? "" : "s"} to the checks`, { loop: loop.id, iteration: loop.iteration, findings: weakened.map((f) => `${f.accepted ? "(accepted) " : ""}${findingText(f)}`) })
+    yield* log("info", `the guard found ${weakened.length} change${weakened.length === 1 ? "" : "s"} to the checks`, {
+      loop: loop.id,
+      iteration: loop.iteration,
+      findings: weakened.map((f) => `${f.accepted ? "(accepted) " : ""}${findingText(f)}`),
+    })
   const changedFiles = changedPaths(parseDiff(read.diff)).filter((path) => path !== loop.plan?.file)
   return { weakened, changedFiles }
 }
@@ -68,8 +91,13 @@ export function* readFindings(ctx: JobContext, loop: Loop, at?: string, snapshot
  * A check's test counts at its first run the loop still holds (the run before its first prompt, then
  * its history of the last 20 runs) and in this claim's run: fewer tests now is a finding.
  */
-export function testsOf(loop: Loop, name: string, snapshot: DiagnosticSnapshot | undefined): { first: TestCounts | null; now: TestCounts | null } {
-  const counted = (s: DiagnosticSnapshot | undefined) => s?.checks.find((c) => c.name === name && c.tests)?.tests ?? null
+export function testsOf(
+  loop: Loop,
+  name: string,
+  snapshot: DiagnosticSnapshot | undefined,
+): { first: TestCounts | null; now: TestCounts | null } {
+  const counted = (s: DiagnosticSnapshot | undefined) =>
+    s?.checks.find((c) => c.name === name && c.tests)?.tests ?? null
   const runs = [loop.initialChecks, ...loop.snapshots, snapshot]
   const first = runs.map(counted).find((t) => t !== null) ?? null
   return { first, now: counted(snapshot) }

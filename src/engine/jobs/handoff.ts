@@ -41,10 +41,15 @@ export function* summarize(ctx: JobContext, loop: Loop, turn: Turn): Job<Summary
     if (summary) return { summary, source: "model" }
     yield* log("warn", "no summary was produced; using the last reply as the handoff", { session: sessionID })
   } catch (error) {
-    yield* log("warn", "session.summarize failed; using the last reply as the handoff", { session: sessionID, error: String(error) })
+    yield* log("warn", "session.summarize failed; using the last reply as the handoff", {
+      session: sessionID,
+      error: String(error),
+    })
   }
   const last = turn.texts.join("\n").trim()
-  const summary = last ? `The previous session ended with this reply (no model summary was available):\n\n${last.slice(-FALLBACK_REPLY_CHARS)}` : ""
+  const summary = last
+    ? `The previous session ended with this reply (no model summary was available):\n\n${last.slice(-FALLBACK_REPLY_CHARS)}`
+    : ""
   return { summary, source: "fallback" }
 }
 
@@ -56,9 +61,16 @@ export function* handoffFacts(loop: Loop, nextIteration: number): Job<HandoffFac
   const memory = yield* memorySection(loop, files)
   // No check ran in the last iteration: the run before it still stands (a criteria loop's initial run too).
   const last = latestCheckRun(loop)
-  const failingChecks = last ? last.checks.filter((c) => c.status !== "passed").map((c) => `${c.name} (${c.kind}): ${c.status} — ${c.output.trim().split("\n").slice(-3).join(" / ")}`) : []
+  const failingChecks = last
+    ? last.checks
+        .filter((c) => c.status !== "passed")
+        .map((c) => `${c.name} (${c.kind}): ${c.status} — ${c.output.trim().split("\n").slice(-3).join(" / ")}`)
+    : []
   const tried = [
-    ...loop.snapshots.filter((s) => s.checks.some((c) => c.status !== "passed")).slice(-3).map((s) => `iteration ${s.iteration}: ${unmetCriteria(s, loop.settings).join(", ")}`),
+    ...loop.snapshots
+      .filter((s) => s.checks.some((c) => c.status !== "passed"))
+      .slice(-3)
+      .map((s) => `iteration ${s.iteration}: ${unmetCriteria(s, loop.settings).join(", ")}`),
     ...(loop.breaker.lastError ? [`the last turn ended in: ${loop.breaker.lastError}`] : []),
   ]
   return {

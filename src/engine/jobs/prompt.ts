@@ -10,7 +10,14 @@ import type { JobContext } from "./context.js"
  * the job that sends it began), or the session went to work while the state was being written —
  * that turn is watched instead.
  */
-export function* prompt(ctx: JobContext, loop: Loop, sessionID: string, text: string, turn: Turn | undefined, userEpoch: number): Job<boolean> {
+export function* prompt(
+  ctx: JobContext,
+  loop: Loop,
+  sessionID: string,
+  text: string,
+  turn: Turn | undefined,
+  userEpoch: number,
+): Job<boolean> {
   const { busyEpoch } = loop
   yield* io({ kind: "persisted", loop })
   if (loop.phase !== "running" || loop.userEpoch !== userEpoch || loop.busyEpoch !== busyEpoch) return false

@@ -29,21 +29,48 @@ export const RECOVERY_GRACE_MS = 1_000
 /** Where a loop was when it was taken back: anything that happened to it since is newer than what recovery reads. */
 type TakenBack = Pick<Loop, "userEpoch" | "busyEpoch" | "iteration" | "sessionID" | "phase">
 
-export function* recoverAll(ctx: JobContext, adopted: readonly Loop[], { problems, owned, loops }: Pick<LoadResult, "problems" | "owned" | "loops">): Job {
-  const takenBack = new Map(adopted.map((loop): [Loop, TakenBack] => [loop, { userEpoch: loop.userEpoch, busyEpoch: loop.busyEpoch, iteration: loop.iteration, sessionID: loop.sessionID, phase: loop.phase }]))
+export function* recoverAll(
+  ctx: JobContext,
+  adopted: readonly Loop[],
+  { problems, owned, loops }: Pick<LoadResult, "problems" | "owned" | "loops">,
+): Job {
+  const takenBack = new Map(
+    adopted.map((loop): [Loop, TakenBack] => [
+      loop,
+      {
+        userEpoch: loop.userEpoch,
+        busyEpoch: loop.busyEpoch,
+        iteration: loop.iteration,
+        sessionID: loop.sessionID,
+        phase: loop.phase,
+      },
+    ]),
+  )
   yield* io({ kind: "sleep", ms: RECOVERY_GRACE_MS })
-  for (const id of owned) yield* log("info", "a loop of this project is run by another live OpenCode process; left to it", { loop: id })
+  for (const id of owned)
+    yield* log("info", "a loop of this project is run by another live OpenCode process; left to it", { loop: id })
   for (const problem of problems) {
     const file = relative(ctx.directory, problem.file)
     yield* log("error", `state file ${file} ${problem.message}`)
-    yield* notify({ variant: "error", title: "Ralph · state file problem", message: `${file} ${problem.message}.`, duration: 20_000 })
+    yield* notify({
+      variant: "error",
+      title: "Ralph · state file problem",
+      message: `${file} ${problem.message}.`,
+      duration: 20_000,
+    })
   }
   // A loop that ended while an old session of it still waited to be archived and deleted (OpenCode
   // died in between): that session is archived and deleted now, or it would be left for good.
   for (const loop of loops) {
-    if (loop.phase === "stopped" && loop.retiring.length > 0) yield { kind: "spawn", label: `retiring of ${loop.id}`, job: retireAll(ctx, loop) }
+    if (loop.phase === "stopped" && loop.retiring.length > 0)
+      yield { kind: "spawn", label: `retiring of ${loop.id}`, job: retireAll(ctx, loop) }
     // A review OpenCode's restart cut off: its session goes (the claim is judged again).
-    if (loop.review?.session !== undefined) yield { kind: "spawn", label: `review session of ${loop.id}`, job: closeReview(ctx, loop, reviewOptions(loop.settings)?.keep ?? false) }
+    if (loop.review?.session !== undefined)
+      yield {
+        kind: "spawn",
+        label: `review session of ${loop.id}`,
+        job: closeReview(ctx, loop, reviewOptions(loop.settings)?.keep ?? false),
+      }
   }
   for (const loop of adopted) {
     // Cancelled (or replaced) meanwhile.
@@ -51,15 +78,31 @@ export function* recoverAll(ctx: JobContext, adopted: readonly Loop[], { problem
     const exists = yield* io({ kind: "session-exists", sessionID: loop.sessionID })
     if (exists === false) {
       ctx.manager.stop(loop, "session-deleted", "its session no longer exists")
-      yield* notify({ variant: "warning", title: "Ralph · loop closed", message: `The loop "${loop.task.split("\n")[0]}" was active, but its session no longer exists; it is closed.` })
+      yield* notify({
+        variant: "warning",
+        title: "Ralph · loop closed",
+        message: `The loop "${loop.task.split("\n")[0]}" was active, but its session no longer exists; it is closed.`,
+      })
       continue
     }
-    yield* log("info", "loop recovered after a restart", { loop: loop.id, iteration: loop.iteration, retries: loop.retries, phase: loop.phase })
+    yield* log("info", "loop recovered after a restart", {
+      loop: loop.id,
+      iteration: loop.iteration,
+      retries: loop.retries,
+      phase: loop.phase,
+    })
     if (ctx.settings().resumeOnStart === "ask") {
-      if (loop.phase === "paused") yield* notify(notice.paused("OpenCode restarted during the loop (resumeOnStart is \"ask\")"))
+      if (loop.phase === "paused")
+        yield* notify(notice.paused('OpenCode restarted during the loop (resumeOnStart is "ask")'))
       continue
     }
-    yield* notify(notice.iterationStarted(loop, `Loop recovered after OpenCode restarted: iteration ${loop.iteration}, ${loop.retries} restart${loop.retries === 1 ? "" : "s"} so far.`))
+    yield* notify(
+      notice.iterationStarted(
+        loop,
+        `Loop recovered after OpenCode restarted: iteration ${loop.iteration}, ${loop.retries} ` +
+          `restart${loop.retries === 1 ? "" : "s"} so far.`,
+      ),
+    )
     yield { kind: "spawn", label: `recovery of ${loop.id}`, job: recover(ctx, loop, takenBack.get(loop) ?? loop) }
   }
 }
@@ -78,7 +121,12 @@ function* recover(ctx: JobContext, loop: Loop, { userEpoch, busyEpoch, iteration
     // decided): the loop is where the hooks put it, and what was read is out of date. (A restart
     // that was under way is finished whatever its old session does — unless the user wrote.)
     if (loop.phase !== "running" && loop.phase !== "restarting") return
-    if (loop.sessionID !== sessionID || loop.iteration !== iteration || (loop.phase === "running" && loop.busyEpoch !== busyEpoch)) return
+    if (
+      loop.sessionID !== sessionID ||
+      loop.iteration !== iteration ||
+      (loop.phase === "running" && loop.busyEpoch !== busyEpoch)
+    )
+      return
     // The user wrote meanwhile: their turn is the one watched.
     if (loop.userEpoch !== userEpoch) return ctx.manager.keepWatching(loop, true)
     yield* goOnFromSession(ctx, loop, { idle, messages }, userEpoch)
@@ -91,7 +139,12 @@ function* recover(ctx: JobContext, loop: Loop, { userEpoch, busyEpoch, iteration
  * The loop goes on from where its session shows it stopped (after a restart of OpenCode, or when
  * /ralph-resume ends the wait that resumeOnStart "ask" began).
  */
-export function* goOnFromSession(ctx: JobContext, loop: Loop, { idle, messages }: { idle: boolean; messages: MessageWithParts[] }, userEpoch: number): Job {
+export function* goOnFromSession(
+  ctx: JobContext,
+  loop: Loop,
+  { idle, messages }: { idle: boolean; messages: MessageWithParts[] },
+  userEpoch: number,
+): Job {
   const turn = readTurn(messages)
   const recovery = decideRecovery(loop, { idle, turn, messageCount: messages.length })
   switch (recovery.type) {
@@ -112,7 +165,14 @@ export function* goOnFromSession(ctx: JobContext, loop: Loop, { idle, messages }
       return
     case "resume":
       ctx.manager.lastTurnRead(loop, turn)
-      return yield* goOn(ctx, loop, { then: "resume" }, userEpoch, "OpenCode restarted while you were working, and your last turn was cut off. Continue the task from where you stopped.")
+      return yield* goOn(
+        ctx,
+        loop,
+        { then: "resume" },
+        userEpoch,
+        "OpenCode restarted while you were working, and your last turn was cut off. Continue the task from where " +
+          "you stopped.",
+      )
   }
 }
 
@@ -128,7 +188,9 @@ function* createdBeforeCrash(ctx: JobContext, loop: Loop): Job<string | undefine
   } catch {
     return undefined
   }
-  const candidates = sessions.filter((s) => s.title === title && !s.parentID && s.time.created >= loop.iterationStartedAt && !ctx.manager.get(s.id))
+  const candidates = sessions.filter(
+    (s) => s.title === title && !s.parentID && s.time.created >= loop.iterationStartedAt && !ctx.manager.get(s.id),
+  )
   for (const session of candidates) if (yield* isEmpty(session.id)) return session.id
   return undefined
 }
@@ -136,7 +198,8 @@ function* createdBeforeCrash(ctx: JobContext, loop: Loop): Job<string | undefine
 /** The iteration's prompt never reached its session (OpenCode stopped in between): send it again. */
 function* reopen(ctx: JobContext, loop: Loop, emptySession: boolean, userEpoch: number): Job {
   const previous = loop.lineage.at(-1)
-  const summary = emptySession && previous ? ((yield* io({ kind: "read-summary", loop, sessionID: previous })) ?? "") : undefined
+  const summary =
+    emptySession && previous ? ((yield* io({ kind: "read-summary", loop, sessionID: previous })) ?? "") : undefined
   const progress = yield* progressLines(loop)
   const text = !emptySession
     ? continuePrompt(loop, loop.iteration, undefined, undefined, [], progress)

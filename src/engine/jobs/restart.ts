@@ -17,21 +17,44 @@ import { retire } from "./retire.js"
 export function* iterate(ctx: JobContext, loop: Loop, turn: Turn, restart: PendingRestart, userEpoch: number): Job {
   if (!ctx.manager.beginRestart(loop, restart)) return
   yield* reached("restart.begun")
-  if (loop.settings.strategy === "continue" && !restart.fresh) yield* continueInPlace(ctx, loop, turn, restart, userEpoch)
+  if (loop.settings.strategy === "continue" && !restart.fresh)
+    yield* continueInPlace(ctx, loop, turn, restart, userEpoch)
   else yield* restartFresh(ctx, loop, turn, restart, userEpoch)
 }
 
-function* continueInPlace(ctx: JobContext, loop: Loop, turn: Turn, { note, feedback }: PendingRestart, userEpoch: number): Job {
+function* continueInPlace(
+  ctx: JobContext,
+  loop: Loop,
+  turn: Turn,
+  { note, feedback }: PendingRestart,
+  userEpoch: number,
+): Job {
   const gotchas = yield* gotchaLines(loop)
   const progress = yield* progressLines(loop)
   if (!stillRestarting(ctx, loop, userEpoch)) return
   // Counted before the prompt is sent, so the busy status it causes is seen as this loop's.
   if (!ctx.manager.nextIteration(loop, loop.sessionID, ctx.now())) return
-  if (!(yield* prompt(ctx, loop, loop.sessionID, continuePrompt(loop, loop.iteration, note, feedback, gotchas, progress), turn, userEpoch))) return
+  if (
+    !(yield* prompt(
+      ctx,
+      loop,
+      loop.sessionID,
+      continuePrompt(loop, loop.iteration, note, feedback, gotchas, progress),
+      turn,
+      userEpoch,
+    ))
+  )
+    return
   yield* notify(notice.iterationStarted(loop, "Continuing in the same session."))
 }
 
-function* restartFresh(ctx: JobContext, loop: Loop, turn: Turn, { note, feedback }: PendingRestart, userEpoch: number): Job {
+function* restartFresh(
+  ctx: JobContext,
+  loop: Loop,
+  turn: Turn,
+  { note, feedback }: PendingRestart,
+  userEpoch: number,
+): Job {
   const retireOld = loop.settings.strategy === "recreate"
   const oldSessionID = loop.sessionID
   const nextIteration = loop.iteration + 1
@@ -44,24 +67,51 @@ function* restartFresh(ctx: JobContext, loop: Loop, turn: Turn, { note, feedback
   yield* reached("summarize.after")
   if (!stillRestarting(ctx, loop, userEpoch)) return
   const summary = buildHandoff(modelSummary, yield* handoffFacts(loop, nextIteration))
-  const summaryFile = yield* io({ kind: "write-summary", record: { loop, sessionID: oldSessionID, nextIteration, summary, source, at: new Date(ctx.now()) } })
+  const summaryFile = yield* io({
+    kind: "write-summary",
+    record: { loop, sessionID: oldSessionID, nextIteration, summary, source, at: new Date(ctx.now()) },
+  })
   yield* reached("summary.written")
   if (!stillRestarting(ctx, loop, userEpoch)) return
   const sessionID = yield* freshSession(ctx, loop, nextIteration)
   yield* reached("session.created")
-  const prompted = yield* moveInto(ctx, loop, sessionID, freshSessionPrompt(loop, nextIteration, summary, note, feedback), turn, userEpoch, retireOld)
+  const prompted = yield* moveInto(
+    ctx,
+    loop,
+    sessionID,
+    freshSessionPrompt(loop, nextIteration, summary, note, feedback),
+    turn,
+    userEpoch,
+    retireOld,
+  )
   if (prompted) {
     yield* notify(notice.iterationStarted(loop, `Fresh session; handoff in ${relative(ctx.directory, summaryFile)}.`))
-    yield* log("info", "loop restarted in a fresh session", { loop: loop.id, from: oldSessionID, to: sessionID, iteration: loop.iteration })
+    yield* log("info", "loop restarted in a fresh session", {
+      loop: loop.id,
+      from: oldSessionID,
+      to: sessionID,
+      iteration: loop.iteration,
+    })
   }
   // Ended meanwhile (cancelled): nothing of the move is left half done.
   if (loop.phase === "stopped") yield* dropUnused(ctx, loop, sessionID)
   // The old session goes once the loop has moved out of it — also when the loop ended right then.
-  if (retireOld && loop.retiring.includes(oldSessionID) && (prompted || loop.phase === "stopped")) yield* retire(ctx, loop, oldSessionID)
+  if (retireOld && loop.retiring.includes(oldSessionID) && (prompted || loop.phase === "stopped"))
+    yield* retire(ctx, loop, oldSessionID)
 }
 
-/** The loop moves into its fresh session and prompts there; false when it stopped, paused or was overtaken on the way. */
-function* moveInto(ctx: JobContext, loop: Loop, sessionID: string, text: string, turn: Turn, userEpoch: number, retireOld: boolean): Job<boolean> {
+/**
+ * The loop moves into its fresh session and prompts there; false when it stopped, paused or was overtaken on the way.
+ */
+function* moveInto(
+  ctx: JobContext,
+  loop: Loop,
+  sessionID: string,
+  text: string,
+  turn: Turn,
+  userEpoch: number,
+  retireOld: boolean,
+): Job<boolean> {
   // Cancelled or overtaken meanwhile: the TUI is not moved.
   if (!stillRestarting(ctx, loop, userEpoch)) return false
   try {
@@ -75,8 +125,16 @@ function* moveInto(ctx: JobContext, loop: Loop, sessionID: string, text: string,
   // The user wrote in the new session, or started a loop of their own there, before the loop moved
   // in: the session is theirs; the loop waits for them.
   if (!untouched || !ctx.manager.nextIteration(loop, sessionID, ctx.now(), retireOld)) {
-    ctx.manager.pause(loop, "you wrote in the session the loop was moving to; /ralph-resume starts it in another", "person")
-    yield* notify(notice.paused("you wrote in the session the loop was moving to — /ralph-resume starts the next iteration in a new one"))
+    ctx.manager.pause(
+      loop,
+      "you wrote in the session the loop was moving to; /ralph-resume starts it in another",
+      "person",
+    )
+    yield* notify(
+      notice.paused(
+        "you wrote in the session the loop was moving to — /ralph-resume starts the next iteration in a new one",
+      ),
+    )
     return false
   }
   return yield* prompt(ctx, loop, sessionID, text, turn, userEpoch)
@@ -90,9 +148,15 @@ function* dropUnused(ctx: JobContext, loop: Loop, sessionID: string): Job {
   if (loop.sessionID === sessionID || ctx.manager.get(sessionID) || !(yield* isEmpty(sessionID))) return
   try {
     yield* io({ kind: "delete-session", sessionID })
-    yield* log("info", "the loop ended before moving into its new session; the empty session is deleted", { loop: loop.id, session: sessionID })
+    yield* log("info", "the loop ended before moving into its new session; the empty session is deleted", {
+      loop: loop.id,
+      session: sessionID,
+    })
   } catch (error) {
-    yield* log("warn", "could not delete the loop's unused new session; it is kept", { session: sessionID, error: String(error) })
+    yield* log("warn", "could not delete the loop's unused new session; it is kept", {
+      session: sessionID,
+      error: String(error),
+    })
   }
 }
 

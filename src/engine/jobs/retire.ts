@@ -24,7 +24,10 @@ export function* retire(ctx: JobContext, loop: Loop, sessionID: string): Job {
     yield* reached("session.deleted")
     yield* log("info", "old session archived and deleted", { loop: loop.id, session: sessionID })
   } catch (error) {
-    yield* log("warn", "could not archive and delete the old session; it is kept", { session: sessionID, error: String(error) })
+    yield* log("warn", "could not archive and delete the old session; it is kept", {
+      session: sessionID,
+      error: String(error),
+    })
   } finally {
     // Deleted, kept for good, or gone already: either way not tried again.
     ctx.manager.retired(loop, sessionID)

@@ -50,7 +50,11 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
     if (loop.phase !== "deciding" || userMovedOn()) return
     if (damaged) {
       yield* log("warn", `state file ${damaged.file} ${damaged.message}`, { loop: loop.id })
-      yield* notify({ variant: "warning", title: "Ralph · state file restored", message: `${relative(ctx.directory, damaged.file)} ${damaged.message}.` })
+      yield* notify({
+        variant: "warning",
+        title: "Ralph · state file restored",
+        message: `${relative(ctx.directory, damaged.file)} ${damaged.message}.`,
+      })
     }
     ctx.manager.usageMeasured(loop, loop.sessionID, sessionUsage(messages))
     const turn = readTurn(messages)
@@ -78,7 +82,12 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
  * OpenCode's own — which the epochs tell, and then these messages are not used. A plan loop reads
  * its files after its record step instead, which may write the plan file or commit.
  */
-function* settled(loop: Loop): Job<{ messages: MessageWithParts[]; sample: ProgressSample; changedFiles: string[] | undefined; checkpoint: string | undefined }> {
+function* settled(loop: Loop): Job<{
+  messages: MessageWithParts[]
+  sample: ProgressSample
+  changedFiles: string[] | undefined
+  checkpoint: string | undefined
+}> {
   const iteration = loop.iteration
   const messages = { kind: "messages", sessionID: loop.sessionID } as const
   const sample = { kind: "sample", loop } as const
@@ -92,13 +101,24 @@ function* settled(loop: Loop): Job<{ messages: MessageWithParts[]; sample: Progr
   yield* checkpointMade(loop, iteration, made)
   // The checkpoint is the work tree at the turn's end: the guard diffs against it (no second read of the tree).
   const atEnd = "made" in made ? made.made.commit : undefined
-  return { messages: read, sample: result, changedFiles: readFiles ? (rest[rest.length - 1] as string[]) : undefined, checkpoint: atEnd }
+  return {
+    messages: read,
+    sample: result,
+    changedFiles: readFiles ? (rest[rest.length - 1] as string[]) : undefined,
+    checkpoint: atEnd,
+  }
 }
 
 function* decideAndAct(
   ctx: JobContext,
   loop: Loop,
-  facts: { turn: Turn; sample: ProgressSample; snapshot: DiagnosticSnapshot | undefined; changedFiles: string[] | undefined; guard: GuardResult | undefined },
+  facts: {
+    turn: Turn
+    sample: ProgressSample
+    snapshot: DiagnosticSnapshot | undefined
+    changedFiles: string[] | undefined
+    guard: GuardResult | undefined
+  },
   userEpoch: number,
 ): Job {
   const breakerBefore = loop.breaker.state
@@ -110,25 +130,42 @@ function* decideAndAct(
   if (decision.type === "complete" && options) {
     const verdict = yield* review(ctx, loop, options, facts)
     // Cancelled, paused or written to meanwhile: the review decides nothing.
-    if (loop.phase !== "deciding" || loop.userEpoch !== userEpoch) return loop.phase === "deciding" ? ctx.manager.keepWatching(loop, true) : undefined
+    if (loop.phase !== "deciding" || loop.userEpoch !== userEpoch)
+      return loop.phase === "deciding" ? ctx.manager.keepWatching(loop, true) : undefined
     ;({ decision, update } = afterReview(loop, { decision, update }, verdict, options, ctx.now()))
     const said = verdict.verdict
-    if (said.kind !== "malformed") reviewed = { verdict: said.kind, reasons: said.kind === "reject" ? said.reasons : [] }
+    if (said.kind !== "malformed")
+      reviewed = { verdict: said.kind, reasons: said.kind === "reject" ? said.reasons : [] }
   }
   // A completion, or a story done, keeps what it rested on (issue 39).
   if (recordsEvidence(loop, decision, update)) {
     const changedFiles = facts.guard?.changedFiles ?? facts.changedFiles ?? []
-    const evidence = claimEvidence({ snapshot: facts.snapshot, changedFiles, review: reviewed, weakened: facts.guard?.weakened ?? [] })
+    const evidence = claimEvidence({
+      snapshot: facts.snapshot,
+      changedFiles,
+      review: reviewed,
+      weakened: facts.guard?.weakened ?? [],
+    })
     update = withEvidence(loop, decision, update, evidence)
   }
-  yield* log("debug", `idle of ${loop.sessionID}: ${decision.type}`, { loop: loop.id, iteration: loop.iteration, decision })
+  yield* log("debug", `idle of ${loop.sessionID}: ${decision.type}`, {
+    loop: loop.id,
+    iteration: loop.iteration,
+    decision,
+  })
   if (decision.type !== "ignore") {
     ctx.manager.decided(loop, facts.turn, update, decision)
     yield* notify(notice.breakerChanged(breakerBefore, loop.breaker.state, loop.breaker.reason))
     yield* reached("turn.decided")
   }
   if (decision.type !== "ignore" && decision.type !== "wait-for-user") {
-    yield* recordIteration(ctx, loop, { decision, turn: facts.turn, snapshot: facts.snapshot, story, changedFiles: facts.changedFiles })
+    yield* recordIteration(ctx, loop, {
+      decision,
+      turn: facts.turn,
+      snapshot: facts.snapshot,
+      story,
+      changedFiles: facts.changedFiles,
+    })
     // Cancelled or paused while the records were written: nothing more is done.
     if (loop.phase !== "deciding") return
   }
@@ -146,7 +183,11 @@ function* perform(ctx: JobContext, loop: Loop, decision: Decision, turn: Turn, u
       ctx.manager.stop(loop, "completed", decision.detail)
       yield* notify(notice.completed(loop, decision.detail))
       yield* consolidate(loop)
-      yield* log("info", "loop completed", { loop: loop.id, iterations: loop.iteration, sessions: [...loop.lineage, loop.sessionID] })
+      yield* log("info", "loop completed", {
+        loop: loop.id,
+        iterations: loop.iteration,
+        sessions: [...loop.lineage, loop.sessionID],
+      })
       return yield* retitleEnded(loop)
     case "stop":
       ctx.manager.stop(loop, decision.reason, decision.detail)
@@ -163,7 +204,11 @@ function* perform(ctx: JobContext, loop: Loop, decision: Decision, turn: Turn, u
     case "wait":
       ctx.manager.wait(loop, decision.wait, decision.detail)
       yield* notify(notice.waiting(decision.wait, decision.detail))
-      yield* log("info", `loop waiting (${decision.wait.reason}) until ${new Date(decision.wait.until).toISOString()}`, { loop: loop.id })
+      yield* log(
+        "info",
+        `loop waiting (${decision.wait.reason}) until ${new Date(decision.wait.until).toISOString()}`,
+        { loop: loop.id },
+      )
       return yield* io({ kind: "schedule", loop, until: decision.wait.until })
     case "restart":
       return yield* iterate(ctx, loop, turn, decision, userEpoch)
