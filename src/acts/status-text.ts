@@ -1,4 +1,5 @@
 // What /ralph-status and /ralph-help show. Pure text from the loops' state.
+import { evidenceLines, guardLines, guardSummary } from "../evidence/guard-summary.js"
 import { clock } from "../loop/notices.js"
 import { cooldownEndsAt } from "../loop/breaker.js"
 import { current } from "../loop/call-window.js"
@@ -40,6 +41,9 @@ export function statusText(loop: Loop, now: number, struggle?: Struggle): string
     lastChecks(loop, s),
     struggle ? struggleLine(struggle) : "",
     reviewLine(loop),
+    // Issue 39: what the guard found at the last claim, and what a completion rested on.
+    ...guardLines(guardSummary(loop.guard)),
+    ...evidenceLines(loop.phase === "stopped" ? loop.evidence : undefined),
     ...planStatusLines(loop.plan),
     `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (current)`].join(" → ")}`,
     loop.hints.length ? `Queued hints: ${loop.hints.length}` : "",

@@ -3,6 +3,7 @@ import { z } from "zod"
 import { CHECK_KINDS, type CheckKind } from "../config/schema.js"
 import { failureIdentities } from "./failures/index.js"
 import { findingsOf, mentionedFiles } from "./findings.js"
+import { testCountsSchema } from "./test-counts.js"
 
 const count = z.int().min(0)
 
@@ -32,6 +33,10 @@ export const checkResultSchema = z.object({
   mentioned: z.array(z.string()).optional(),
   /** What failed, as stable identities read from the whole output (failures/index.ts); older saved runs have none. */
   failures: z.array(z.string()).optional(),
+  /** The tests it ran, from the runner's own summary in the whole output (null: none found; absent: an older run). */
+  tests: testCountsSchema.nullable().optional(),
+  /** sha256 of the whole output, hex (absent: an older run). */
+  outputSha256: z.string().optional(),
 })
 export type CheckResult = z.infer<typeof checkResultSchema>
 

@@ -4,8 +4,12 @@
 import { spawn } from "node:child_process"
 import type { CheckConfig } from "../config/schema.js"
 import { parseCheckOutput, type CheckResult } from "./diagnostics.js"
+import { createHash } from "node:crypto"
+import { testCounts } from "./test-counts.js"
 
 const OUTPUT_LIMIT = 16 * 1024
+/** The output the test counts are read from (issue 39): whole, up to this much (a runner's summary ends it). */
+const WHOLE_LIMIT = 8 * 1024 * 1024
 const DEFAULT_TIMEOUT_SECONDS = 300
 
 /**
@@ -71,9 +75,14 @@ export async function runCheck(
   const empty = { errors: 0, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0, files: [] }
   const stopped = { ...base, ...empty, status: "error" as const, output: "[not run: the plugin was disposed]" }
   if (groups.isClosed) return stopped
-  const { exitCode, output, timedOut, spawnError } = await run(check.command, directory, timeoutMs, groups)
+  const { exitCode, output, timedOut, spawnError, whole, sha256 } = await run(
+    check.command,
+    directory,
+    timeoutMs,
+    groups,
+  )
   const durationMs = Date.now() - started
-  const ran = { ...base, exitCode, durationMs, output }
+  const ran = { ...base, exitCode, durationMs, output, tests: testCounts(whole), outputSha256: sha256 }
   if (spawnError) return { ...ran, ...empty, status: "error", output: spawnError }
   if (timedOut)
     return { ...ran, ...empty, status: "timeout", output: `${output}\n[killed after ${timeoutMs / 1000} s]` }
@@ -94,9 +103,19 @@ function run(
   cwd: string,
   timeoutMs: number,
   groups: CheckGroups,
-): Promise<{ exitCode: number | null; output: string; timedOut: boolean; spawnError?: string }> {
+): Promise<{
+  exitCode: number | null
+  output: string
+  timedOut: boolean
+  spawnError?: string
+  whole: string
+  sha256: string
+}> {
   return new Promise((resolve) => {
     let output = ""
+    const hash = createHash("sha256")
+    const chunks: Buffer[] = []
+    let kept = 0
     let timedOut = false
     const child = spawn("sh", ["-c", GROUP_LEADER, "ralph-loop-check", command], {
       cwd,
@@ -109,7 +128,13 @@ function run(
     child.stdin?.on("error", () => undefined) // never written to; its end is the signal
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString("utf8")).slice(-OUTPUT_LIMIT)
+      hash.update(chunk)
+      if (kept < WHOLE_LIMIT) chunks.push(chunk)
+      kept += chunk.length
     }
+    // Once: both "error" and "close" may come, and a hash is read only once.
+    let ended: { whole: string; sha256: string } | undefined
+    const whole = () => (ended ??= { whole: Buffer.concat(chunks).toString("utf8"), sha256: hash.digest("hex") })
     child.stdout?.on("data", keep)
     child.stderr?.on("data", keep)
     const timer = setTimeout(() => {
@@ -124,11 +149,11 @@ function run(
     }
     child.once("error", (error) => {
       done()
-      resolve({ exitCode: null, output, timedOut: false, spawnError: error.message })
+      resolve({ exitCode: null, output, timedOut: false, spawnError: error.message, ...whole() })
     })
     child.once("close", (code) => {
       done()
-      resolve({ exitCode: code, output, timedOut })
+      resolve({ exitCode: code, output, timedOut, ...whole() })
     })
   })
 }

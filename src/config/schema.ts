@@ -7,6 +7,7 @@ import { limitSettingSchemas } from "./limit-settings.js"
 import { loopSettingSchemas } from "./loop-settings.js"
 import { NOTIFY_EVENTS, notifySchema } from "./notify-settings.js"
 import { reviewSchema } from "./review-settings.js"
+import { GUARD_DEFAULT, guardSettingSchema } from "./guard-setting.js"
 
 export { CHECK_KINDS, checkSchema, type CheckConfig, type CheckKind } from "./check-settings.js"
 export type { Strategy } from "./loop-settings.js"
@@ -28,6 +29,7 @@ export const settingSchemas = {
   ...featureSettingSchemas,
   notify: notifySchema,
   review: reviewSchema,
+  guard: guardSettingSchema,
 } as const
 
 export type Settings = { [K in keyof typeof settingSchemas]: z.output<(typeof settingSchemas)[K]> }
@@ -83,6 +85,7 @@ export const DEFAULT_SETTINGS: Settings = {
   usageLimitMaxWaitHours: 6,
   notify: { desktop: true, on: [...NOTIFY_EVENTS] },
   review: false,
+  guard: GUARD_DEFAULT,
 }
 
 export const SETTING_KEYS = Object.keys(settingSchemas) as SettingKey[]

@@ -3,7 +3,7 @@
 // of done except a changed expectation, which is listed in the evidence and given to the reviewer.
 import { z } from "zod"
 
-export const FINDING_KINDS = [
+const FINDING_KINDS = [
   /** A test skipped or focused on an added line (`.skip`, `.only`, `xit`, `@pytest.mark.skip`, `t.Skip(` …). */
   "skip",
   /** A test function or case present at the start and gone now (not one whose name was added back elsewhere). */
@@ -19,7 +19,7 @@ export const FINDING_KINDS = [
   /** An expectation in a test changed (`toBe(3)` → `toBe(0)`) or removed: listed, not refused. */
   "expectation",
 ] as const
-export type FindingKind = (typeof FINDING_KINDS)[number]
+type FindingKind = (typeof FINDING_KINDS)[number]
 
 export const findingSchema = z.object({
   kind: z.enum(FINDING_KINDS),

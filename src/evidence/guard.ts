@@ -5,7 +5,7 @@ import { findingKey, type Finding } from "./finding.js"
 import { scanFiles, type FileTexts } from "./scan.js"
 import { changedCheckScripts } from "./scripts.js"
 import { parseDiff, pathOf } from "./diff.js"
-import { testsRun, type TestCounts } from "./test-counts.js"
+import { testsRun, type TestCounts } from "../checks/test-counts.js"
 
 export interface CheckCounts {
   name: string

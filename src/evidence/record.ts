@@ -4,9 +4,9 @@
 // finding of the guard stands. And the plan write-back's words, which say no more than that. Pure.
 import { z } from "zod"
 import { findingKey, findingSchema, refuses, type Finding } from "./finding.js"
-import { testCountsSchema } from "./test-counts.js"
+import { testCountsSchema } from "../checks/test-counts.js"
 
-export const evidenceCheckSchema = z.object({
+const evidenceCheckSchema = z.object({
   name: z.string(),
   command: z.string(),
   /** Null: it did not exit (timed out, could not start). */
@@ -20,7 +20,7 @@ export const evidenceCheckSchema = z.object({
 })
 export type EvidenceCheck = z.infer<typeof evidenceCheckSchema>
 
-export const reviewEvidenceSchema = z.object({ verdict: z.enum(["approve", "reject"]), reasons: z.array(z.string()) })
+const reviewEvidenceSchema = z.object({ verdict: z.enum(["approve", "reject"]), reasons: z.array(z.string()) })
 
 /** A guard finding as the evidence keeps it: accepted by the user (for this claim or the loop), or standing. */
 export const weakenedSchema = findingSchema.extend({ accepted: z.boolean() })
@@ -45,7 +45,7 @@ export const weakenedOf = (findings: readonly Finding[], accepted: ReadonlySet<s
   findings.map((f) => ({ ...f, accepted: accepted.has(findingKey(f)) }))
 
 /** A check passed after the last change, none failed since, and nothing the guard found stands. */
-export const isVerified = (checks: readonly EvidenceCheck[], weakened: readonly Weakened[]): boolean =>
+const isVerified = (checks: readonly EvidenceCheck[], weakened: readonly Weakened[]): boolean =>
   checks.length > 0 && checks.every((c) => c.exitCode === 0) && !weakened.some(stands)
 
 export interface EvidenceInput {

@@ -12,6 +12,8 @@ export interface ClaimJudgement {
   /** Open todos that veto the claim (requireTodosDone). */
   openTodos: string[]
   accepted: boolean
+  /** The guard's refusal, as the model reads it (issue 39). */
+  refused?: string[]
 }
 
 export function judgeClaim(
@@ -58,6 +60,7 @@ export function claimAnswer(
     return [
       "Rejected: the claim does not hold yet, so the loop goes on.",
       "",
+      ...(judgement.refused ? [...judgement.refused, ""] : []),
       ...todosFeedback(judgement.openTodos),
       ...(judgement.openTodos.length && checks.length ? [""] : []),
       ...checks,

@@ -14,8 +14,9 @@ import { callsToGoOn } from "./go-on.js"
 import { workTreeChanged, type ProgressSample } from "./progress.js"
 import { parseStatusBlock } from "./status-block.js"
 import type { Turn } from "./turn.js"
-import { currentStory, markCurrentDone, type PlanState } from "../plan/plan.js"
 import { feedbackOf, judgeTurn, promisedIn, type TurnJudgement } from "./turn-judgement.js"
+import { currentStory, markCurrentDone, type PlanState } from "../plan/plan.js"
+import type { Weakened } from "../evidence/record.js"
 
 export type Decision =
   | { type: "ignore"; reason: string }
@@ -42,6 +43,8 @@ export type LoopUpdate = Partial<
     | "plan"
     | "review"
     | "lastProgress"
+    | "guard"
+    | "evidence"
   >
 >
 
@@ -56,6 +59,8 @@ export interface Facts {
   now: number
   /** What the checks found after this turn (run when it claims completion, or every iteration). */
   snapshot?: DiagnosticSnapshot | undefined
+  /** What the guard found in the loop's changes, read for this turn's claim (undefined: not read). */
+  weakened?: readonly Weakened[] | undefined
 }
 
 /** Does this turn claim the task is done (before the checks have had their say)? */
@@ -75,7 +80,17 @@ export const isDecided = (loop: Loop, turn: Turn): boolean =>
 export const hasNewReply = (loop: Loop, turn: Turn): boolean =>
   turn.lastAssistantID !== undefined && turn.lastAssistantID !== loop.lastDecidedMessageID
 
-export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outcome {
+/** The decision; the guard's findings, when read for this turn, are recorded with it (status, journal). */
+export function decide(loop: Loop, facts: Facts): Outcome {
+  const outcome = decideTurn(loop, facts)
+  if (facts.weakened === undefined || outcome.decision.type === "ignore") return outcome
+  return {
+    decision: outcome.decision,
+    update: { ...outcome.update, guard: { iteration: loop.iteration, findings: [...facts.weakened] } },
+  }
+}
+
+function decideTurn(loop: Loop, { turn, sample, now, snapshot, weakened }: Facts): Outcome {
   const done = (decision: Decision, update: LoopUpdate = {}): Outcome => ({ decision, update })
   if (isDecided(loop, turn)) return done({ type: "ignore", reason: "turn already decided" })
 
@@ -90,7 +105,7 @@ export function decide(loop: Loop, { turn, sample, now, snapshot }: Facts): Outc
     return done({ type: "stop", reason: "auth-error", detail })
   }
 
-  const judged = judgeTurn(loop, turn, sample, snapshot)
+  const judged = judgeTurn(loop, turn, sample, snapshot, weakened)
   const { status, completionStreak, snapshots, gotchas, measured, unmet } = judged
   if (criteriaMet(loop, judged, sample, snapshot)) {
     const line = completeLine(loop.sessionID, loop.iteration, snapshots, loop.initialChecks)
@@ -170,7 +185,7 @@ function criteriaMet(
 ): boolean {
   const { settings } = loop
   if (judged.claimed || loop.plan || !settings.completeOnCriteria || snapshot === undefined) return false
-  if (judged.unmet.length > 0 || !workTreeChanged(loop.progress, sample)) return false
+  if (judged.unmet.length > 0 || judged.refusing.length > 0 || !workTreeChanged(loop.progress, sample)) return false
   return !settings.requireTodosDone || sample.openTodos.length === 0
 }
 

@@ -18,6 +18,7 @@ import { targetsOf } from "./targets.js"
 import { iterationLimit } from "./limits.js"
 import { reviewStateSchema } from "./review-state.js"
 import { emptyTurnEvents, type TurnEvents } from "./turn-events.js"
+import { evidenceSchema, weakenedSchema } from "../evidence/record.js"
 
 export { ownFolders } from "../project/own-files.js"
 
@@ -153,6 +154,12 @@ export const loopStateSchema = z.object({
   plan: planStateSchema.optional(),
   /** Its reviews (review on): rejections in a row, their cost, the last verdict. */
   review: reviewStateSchema.optional(),
+  /**
+   * What the guard found at the last claim of done it read (issue 39): each finding, and whether the user accepted it.
+   */
+  guard: z.object({ iteration: z.int().min(1), findings: z.array(weakenedSchema) }).optional(),
+  /** What its completion rested on (issue 39): the checks after the last change, the files, the review, the guard. */
+  evidence: evidenceSchema.optional(),
   stopReason: stopReasonSchema.optional(),
   /** Why the loop stopped or paused, for the user. */
   detail: z.string().optional(),

@@ -1,4 +1,5 @@
 // Every text the loop puts in front of the model. Pure functions of the loop's state.
+import { REFUSED } from "../evidence/refusal.js"
 import { featureOn } from "../config/features.js"
 import { MEMORY_FILE } from "../project/own-files.js"
 import { maxIterations, type Loop, type LoopSettings } from "./loop.js"
@@ -133,11 +134,14 @@ export function continuePrompt(
     (loop.plan ? storyOpening(loop.plan, iteration) : undefined) ??
       (note
         ? `The last turn ended because ${note}. Continue working on the ${what} from where you stopped.`
-        : feedback
-          ? `The plugin ran the project's checks and they do not pass yet, so the ${what} is not finished. ` +
-            `Continue working on it.`
-          : `Your last reply did not end with ${promiseTag(loop.settings.promiseWord)}, so the ${what} is not ` +
-            `finished. Continue working on it from where you stopped.`),
+        : feedback?.startsWith(REFUSED)
+          ? `The plugin did not accept your claim: your changes weaken the checks (below), so the ${what} is not ` +
+            `finished. Continue working on it.`
+          : feedback
+            ? `The plugin ran the project's checks and they do not pass yet, so the ${what} is not finished. ` +
+              `Continue working on it.`
+            : `Your last reply did not end with ${promiseTag(loop.settings.promiseWord)}, so the ${what} is not ` +
+              `finished. Continue working on it from where you stopped.`),
     "",
     ...taskSection(loop, progress),
     ...checkSection(feedback),

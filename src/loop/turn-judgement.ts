@@ -11,6 +11,9 @@ import { maxIterations, type Loop } from "./loop.js"
 import { measureProgress, type ProgressSample } from "./progress.js"
 import { parseStatusBlock } from "./status-block.js"
 import type { Turn } from "./turn.js"
+import { guardMode } from "../config/guard-setting.js"
+import type { Weakened } from "../evidence/record.js"
+import { refusalFeedback, refusingFindings } from "../evidence/refusal.js"
 
 /** The promise (or a completion marker) in the model's own text, or a call of the ralph_done tool: the same claim. */
 export const promisedIn = (loop: Loop, turn: Turn): boolean =>
@@ -29,7 +32,9 @@ export interface TurnJudgement {
   /** The criteria the checks do not meet. */
   unmet: string[]
   openTodos: readonly string[]
-  /** Claimed, and the checks and the todos accept the claim. */
+  /** The guard's findings that refuse a claim (issue 39): changes that weaken the checks. */
+  refusing: ReturnType<typeof refusingFindings>
+  /** Claimed, and the checks, the todos and the guard accept the claim. */
   accepted: boolean
 }
 
@@ -38,6 +43,7 @@ export function judgeTurn(
   turn: Turn,
   sample: ProgressSample,
   snapshot: DiagnosticSnapshot | undefined,
+  weakened: readonly Weakened[] | undefined,
 ): TurnJudgement {
   const { settings } = loop
   const text = turn.texts.join("\n")
@@ -52,11 +58,28 @@ export function judgeTurn(
   const measured = measureProgress(loop.progress, sample, turn.texts, improved)
   // Open todos veto a completion claim, as a failing check does.
   const { unmet, openTodos, accepted: passes } = judgeClaim(snapshot, claimed ? sample.openTodos : [], settings)
-  const accepted = claimed && passes
-  return { status, promised, completionStreak, snapshots, gotchas, claimed, measured, unmet, openTodos, accepted }
+  // The guard (issue 39): changes that weaken the checks refuse a claim as a failing check does.
+  const refusing = refusingFindings(guardMode(settings.guard), weakened)
+  const accepted = claimed && passes && refusing.length === 0
+  return {
+    status,
+    promised,
+    completionStreak,
+    snapshots,
+    gotchas,
+    claimed,
+    measured,
+    unmet,
+    openTodos,
+    refusing,
+    accepted,
+  }
 }
 
-/** What the next prompt says of the turn: the open todos, then what the checks report (and a circular fix). */
+/**
+ * What the next prompt says of the turn: the guard's refusal, the open todos, then what the checks
+ * report (and a circular fix).
+ */
 export function feedbackOf(
   loop: Loop,
   judged: TurnJudgement,
@@ -79,6 +102,7 @@ export function feedbackOf(
         ]
       : []
   const todos = todosFeedback(judged.openTodos)
-  if (checksFeedback.length + todos.length === 0) return undefined
-  return [...todos, ...(todos.length && checksFeedback.length ? [""] : []), ...checksFeedback].join("\n")
+  const parts = [refusalFeedback(judged.refusing), todos, checksFeedback].filter((p) => p.length > 0)
+  if (parts.length === 0) return undefined
+  return parts.flatMap((p, i) => (i > 0 ? ["", ...p] : p)).join("\n")
 }

@@ -4,6 +4,7 @@
 // are done, lowest `priority` first, then file order. Pure.
 import { z } from "zod"
 import { checkSchema, type CheckConfig } from "../config/schema.js"
+import { evidenceSchema } from "../evidence/record.js"
 
 /**
  * Where the file keeps its stories, as the reader found it (`userStories`, `stories`, `tasks`, `prd.tasks`, `[]`, …).
@@ -28,6 +29,8 @@ const storyDoneSchema = z.object({
   iteration: z.int().min(0),
   /** The checks that passed when it was marked. */
   checks: z.array(z.string()),
+  /** What marking it done rested on (issue 39); absent: marked by an older version, or by `plan merge`. */
+  evidence: evidenceSchema.optional(),
 })
 export type StoryDone = z.infer<typeof storyDoneSchema>
 

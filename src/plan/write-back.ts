@@ -10,12 +10,18 @@ import { locatePlan, type PlanLayout } from "./plan-layout.js"
 import { entryId, readJson } from "./plan-reader.js"
 import { currentStory, type PlanState, type StoryDone } from "./plan.js"
 import type { Item } from "./story-fields.js"
+import { planNote } from "../evidence/record.js"
 
 export type WriteBack = { text: string; changed: string[] } | { problem: string }
 
 /** The note a story gets when the plugin marks it done (where the shape has notes and it has none). */
-export const doneNote = (done: StoryDone) =>
-  `Verified by ralph-loop in iteration ${done.iteration}${done.checks.length ? ` (checks passed: ${done.checks.join(", ")})` : " (no checks configured)"}`
+export const doneNote = (done: StoryDone): string => {
+  // Its evidence says what it rests on (issue 39); without one, only checks that passed verify it.
+  if (done.evidence) return planNote(done.evidence, done.iteration)
+  return done.checks.length
+    ? `Verified by ralph-loop in iteration ${done.iteration} (checks passed: ${done.checks.join(", ")})`
+    : `Done in iteration ${done.iteration}, not verified: no check ran`
+}
 
 /**
  * `markCurrent: false` (plan merge, which works no story): no story gets the in-progress word, and

@@ -13,6 +13,8 @@ export interface ReviewMaterial {
   snapshot?: DiagnosticSnapshot | undefined
   /** The model's completion claim: its ralph_done call, else its last text. */
   claim: Turn
+  /** Expectations the loop changed in tests, as the guard lists them (issue 39): not refused, judged here. */
+  expectations?: readonly string[] | undefined
 }
 
 /** The title of a review session (the TUI's session list shows it). */
@@ -81,6 +83,14 @@ export function reviewPrompt(material: ReviewMaterial): string {
     "## Checks (all passed)",
     ...checksText(material.snapshot),
     "",
+    ...(material.expectations?.length
+      ? [
+          "## Expectations the agent changed in tests",
+          "Judge whether each is right, or made a failing test pass by changing what it expects:",
+          ...material.expectations.map((e) => `- ${e}`),
+          "",
+        ]
+      : []),
     "## The change (diff since the loop began)",
     "```diff",
     diffText(material.diff, material.maxDiffChars),

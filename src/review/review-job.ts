@@ -2,6 +2,7 @@
 // never continued, deleted after its verdict unless review.keep) with the reviewer's model and its
 // read-only agent, sent the task, the loop's diff, the checks and the claim. Its verdict, asked for
 // twice at most, goes back to the turn's decision (review/outcome.ts).
+import { findingText, type Finding } from "../evidence/finding.js"
 import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
 import type { Loop, Usage } from "../loop/loop.js"
 import type { Turn } from "../loop/turn.js"
@@ -29,13 +30,15 @@ export function* review(
   ctx: LoopJobContext,
   loop: Loop,
   options: ReviewOptions,
-  facts: { turn: Turn; snapshot: DiagnosticSnapshot | undefined },
+  facts: { turn: Turn; snapshot: DiagnosticSnapshot | undefined; guard?: { weakened: readonly Finding[] } | undefined },
 ): Job<Review> {
   const [diff, models] = yield* all({ kind: "loop-diff", loop }, { kind: "default-models" })
   if (typeof diff !== "string") {
     yield* log("warn", `review: the loop's diff could not be read: ${diff.unknown}`, { loop: loop.id })
   }
   const model = modelRef(options.model) ?? modelRef(models.small) ?? facts.turn.model
+  // Changed expectations are not refused: the reviewer judges them (issue 39).
+  const expectations = (facts.guard?.weakened ?? []).filter((f) => f.kind === "expectation").map(findingText)
   const text = reviewPrompt({
     task: loop.task,
     story: loop.plan ? currentStory(loop.plan) : undefined,
@@ -43,6 +46,7 @@ export function* review(
     maxDiffChars: options.maxDiffChars,
     snapshot: facts.snapshot,
     claim: facts.turn,
+    expectations,
   })
   yield* notify({
     variant: "info",

@@ -8,6 +8,8 @@ import { limitsText, taskRetries } from "../loop/limits.js"
 import { historyOf, type Histories, type IterationRow } from "./history.js"
 import type { StatusLoop, StatusSaved } from "./status-loop.js"
 import { struggle } from "./struggle.js"
+import { guardSummary, guardSummarySchema } from "../evidence/guard-summary.js"
+import { evidenceSchema } from "../evidence/record.js"
 
 /** Bumped when a field changes meaning or goes away; new fields may be added without it. */
 const STATUS_VERSION = 1
@@ -88,6 +90,18 @@ const loopSummarySchema = z.object({
         .describe("the story under way; null once every story is done"),
       done: count,
       total: count,
+      stories: z
+        .array(
+          z.object({
+            id: z.string(),
+            title: z.string(),
+            done: z.boolean(),
+            evidence: evidenceSchema
+              .nullable()
+              .describe("what marking it done rested on; null: not done, or done before the loop"),
+          }),
+        )
+        .describe("every story, in file order"),
     })
     .nullable()
     .describe("plan loops (/ralph --prd); null for others"),
@@ -105,6 +119,14 @@ const loopSummarySchema = z.object({
   iterationMs: z.number().min(0).nullable().describe("mean time per decided iteration"),
   lastChecks: checkCounts.extend({ iteration: z.int().min(1) }).nullable(),
   struggle: struggleSchema,
+  guard: guardSummarySchema,
+  evidence: evidenceSchema
+    .nullable()
+    .describe(
+      "what the loop's completion rested on: the checks run after its last change (test counts, output sha256), " +
+        "the files it changed, the review, the guard's findings; verified only when a check passed and no finding " +
+        "stands. null while it runs, and for a loop that did not complete",
+    ),
 })
 
 export const statusDocumentSchema = z.object({
@@ -143,14 +165,7 @@ function loopSummary({ loop, savedAt, worktree }: StatusSaved, rows: readonly It
     retries: { used: Math.max(0, taskRetries(loop)), max: loop.settings.maxRetries, story: story?.id ?? null },
     limits: limitsText(loop.settings, loop.plan !== undefined),
     strategy: loop.settings.strategy,
-    plan: loop.plan
-      ? {
-          file: loop.plan.file,
-          current: story ? { id: story.id, title: story.title } : null,
-          done: loop.plan.done.length,
-          total: loop.plan.stories.length,
-        }
-      : null,
+    plan: loop.plan ? planSummary(loop.plan, story) : null,
     breaker: {
       state: loop.breaker.state,
       noProgress: loop.breaker.noProgress,
@@ -174,6 +189,28 @@ function loopSummary({ loop, savedAt, worktree }: StatusSaved, rows: readonly It
         }
       : null,
     struggle: struggle(rows, loop.stopReason),
+    guard: guardSummary(loop.guard),
+    evidence: loop.phase === "stopped" ? (loop.evidence ?? null) : null,
+  }
+}
+
+function planSummary(
+  plan: NonNullable<StatusLoop["plan"]>,
+  story: { id: string; title: string } | undefined,
+): NonNullable<LoopSummary["plan"]> {
+  const done = new Map(plan.done.map((d) => [d.id, d]))
+  const stories = plan.stories.map((s) => ({
+    id: s.id,
+    title: s.title,
+    done: done.has(s.id),
+    evidence: done.get(s.id)?.evidence ?? null,
+  }))
+  return {
+    file: plan.file,
+    current: story ? { id: story.id, title: story.title } : null,
+    done: plan.done.length,
+    total: plan.stories.length,
+    stories,
   }
 }
 

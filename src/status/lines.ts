@@ -1,6 +1,7 @@
 // `ralph-loop status` as text: one line per loop, then the chosen loop in detail with its
 // iteration history as a table. Pure, from the status document (so text and JSON never disagree).
 import type { IterationJSON, LoopSummary, StatusDocument } from "./document.js"
+import { evidenceLines, guardLines } from "../evidence/guard-summary.js"
 
 const MARK: Record<LoopSummary["state"], string> = {
   running: "●",
@@ -55,7 +56,13 @@ export function loopDetail(l: NonNullable<StatusDocument["selected"]>): string[]
     `Task: ${l.task}`,
     `Iteration ${l.iteration} of ${l.maxIterations} · ` +
       `restarts${l.retries.story ? ` of story ${l.retries.story}:` : ""} ${l.retries.used} of ${l.retries.max} · ` +
-      `strategy ${l.strategy}${l.plan ? ` · ${l.plan.current ? `story ${l.plan.current.id} ${l.plan.current.title}` : "every story done"} (${l.plan.done} of ${l.plan.total} in ${l.plan.file})` : ""}`,
+      `strategy ${l.strategy}${
+        l.plan
+          ? ` · ` +
+            `${l.plan.current ? `story ${l.plan.current.id} ${l.plan.current.title}` : "every story done"} ` +
+            `(${l.plan.done} of ${l.plan.total} in ${l.plan.file})`
+          : ""
+      }`,
     `Limits: ${l.limits}`,
     `Circuit breaker: ${l.breaker.state} · no progress ${l.breaker.noProgress} · same error ${l.breaker.sameError}${l.breaker.reason ? ` (last opened: ${l.breaker.reason})` : ""}`,
     ...(l.wait ? [`Waiting (${l.wait.reason}) until ${l.wait.until}`] : []),
@@ -66,6 +73,8 @@ export function loopDetail(l: NonNullable<StatusDocument["selected"]>): string[]
         : "none ran"
     }`,
     `Struggle: ${l.struggle.signal} — ${l.struggle.reason}`,
+    ...guardLines(l.guard),
+    ...evidenceLines(l.evidence),
     `Sessions: ${l.sessions.join(" → ")}`,
   ]
 }

@@ -25,6 +25,8 @@ const statusLoopSchema = storedLoopSchema
     usage: true,
     wait: true,
     plan: true,
+    guard: true,
+    evidence: true,
   })
   .extend({
     // Keys a newer version added get their defaults, as the store does.

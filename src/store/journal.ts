@@ -11,6 +11,7 @@ import { OutsideProjectError, writeFileAtomic } from "../files/atomic.js"
 import { journalEntrySchema, type JournalEntry } from "./loop-schema.js"
 import type { StoreProblem } from "./loop-store.js"
 import { readRegularFile } from "../files/regular-file.js"
+import { findingText } from "../evidence/finding.js"
 
 export interface JournalLimits {
   /** journal.jsonl is rotated to journal-<time>.jsonl when an append would take it past this size. */
@@ -59,6 +60,9 @@ function iterationRecord(loop: Loop, now: number): NonNullable<JournalEntry["rec
     // Said for every decided turn that measured it — the completing one too, which leaves the breaker as it was.
     ...(loop.lastProgress !== undefined ? { progress: loop.lastProgress } : {}),
     claimed: loop.completionStreak > 0,
+    ...(loop.guard?.iteration === loop.iteration && loop.guard.findings.length > 0
+      ? { weakened: loop.guard.findings.map((f) => `${f.accepted ? "accepted: " : ""}${findingText(f)}`) }
+      : {}),
   }
 }
 

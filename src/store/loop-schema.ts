@@ -53,6 +53,11 @@ export const iterationRecordSchema = z.object({
   progress: z.boolean().optional(),
   /** The turn claimed completion (promise or STATUS: COMPLETE). */
   claimed: z.boolean().optional(),
+  /**
+   * What the guard found in the loop's changes at this claim (issue 39), one line each (findingText; accepted ones say
+   * so).
+   */
+  weakened: z.array(z.string()).optional(),
 })
 
 /** What a journal line keeps of the loop: enough to rebuild it when its file is damaged. */

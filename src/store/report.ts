@@ -9,6 +9,7 @@ import { writeFileAtomic } from "../files/atomic.js"
 import { sessionDir } from "./session-files.js"
 import { planReportLines } from "../plan/status.js"
 import { checkpointsLine, type Checkpoint } from "../checkpoints/checkpoints.js"
+import { reportEvidenceLines } from "../evidence/guard-summary.js"
 
 export function renderReport(
   loop: Loop,
@@ -47,6 +48,7 @@ export function renderReport(
     `- Circuit breaker: ${loop.breaker.state}${loop.breaker.reason ? ` (last opened: ${loop.breaker.reason})` : ""}`,
     "",
     ...planReportLines(loop.plan),
+    ...reportEvidenceLines(loop.evidence, loop.guard),
     "## Checks over time",
     "",
     ...checks,

@@ -77,7 +77,7 @@ describe("a plan loop killed with SIGKILL mid-plan", () => {
     expect(prompted(project)[2]!.lastUser).toContain("- [x] US-1 story 1 (done in iteration 1)")
     const plan = JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8"))
     expect(plan.userStories.map((s: { passes: boolean; notes: string }) => [s.passes, s.notes])).toEqual(
-      [1, 2, 3].map((n) => [true, `Verified by ralph-loop in iteration ${n} (checks passed: US-${n} file)`]),
+      [1, 2, 3].map((n) => [true, `Verified by ralph-loop in iteration ${n}: US-${n} file passed`]),
     )
     expect(project.events.toasts().filter((t) => t.title === "Ralph · done")).toHaveLength(1)
   })

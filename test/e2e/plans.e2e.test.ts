@@ -133,7 +133,7 @@ describe("/ralph --prd", () => {
         expect(plan.userStories.map((s: { passes: boolean }) => s.passes)).toEqual([true, true, true])
         expect(plan.userStories.map((s: { notes: string }) => s.notes)).toEqual(
           [3, 1, 2].map(
-            (n, i) => `Verified by ralph-loop in iteration ${n} (checks passed: ${["US-A", "US-B", "US-C"][i]} file)`,
+            (n, i) => `Verified by ralph-loop in iteration ${n}: ${["US-A", "US-B", "US-C"][i]} file passed`,
           ),
         )
         expect(plan.userStories[0].estimate).toBe("1h")
@@ -261,8 +261,8 @@ describe("/ralph --prd", () => {
     expect(prompted(project)[0]!.lastUser).toContain("## Task\nfinish the shop")
     const plan = readPlan(project)
     expect(plan.userStories.map((s: { notes: string }) => s.notes)).toEqual([
-      "Verified by ralph-loop in iteration 2 (checks passed: fixed)",
-      "Verified by ralph-loop in iteration 3 (checks passed: US-2 file)",
+      "Verified by ralph-loop in iteration 2: fixed passed",
+      "Verified by ralph-loop in iteration 3: US-2 file passed",
     ])
     const entries = progressEntries(project)
     expect(entries).toHaveLength(3)
@@ -317,8 +317,8 @@ describe("/ralph --prd", () => {
       [true, false],
     ])
     expect(readPlan(project).userStories.map((s: { passes: boolean; notes: string }) => [s.passes, s.notes])).toEqual([
-      [true, "Verified by ralph-loop in iteration 1 (checks passed: US-1 file)"],
-      [true, "Verified by ralph-loop in iteration 2 (checks passed: US-2 file)"],
+      [true, "Verified by ralph-loop in iteration 1: US-1 file passed"],
+      [true, "Verified by ralph-loop in iteration 2: US-2 file passed"],
     ])
     expect(existsSync(join(project.dir, "US-2.txt"))).toBe(true)
   })

@@ -92,19 +92,20 @@ import { writePlanBack } from "../../src/plan/plan-file.js"
 import { readWorktrees } from "../../src/worktrees/worktree-loops.js"
 import { writeWorktreeState } from "../../src/worktrees/worktree-file.js"
 import { htmlReportFile } from "../../src/store/report.js"
+import { simGuardRead } from "./sim-guard.js"
+import type { WorktreeStarted } from "../../src/worktrees/worktree-start.js"
 import { STATE_DIR } from "../../src/project/own-files.js"
 import { worktreePath } from "../../src/worktrees/names.js"
 import type { MergeOutcome, WorktreeState } from "../../src/worktrees/worktree-state.js"
-import type { WorktreeStarted } from "../../src/worktrees/worktree-start.js"
 import { newLoop } from "../../src/loop/loop.js"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { emptyMemory, isoDate, remember } from "../../src/memory/memory-file.js"
 import { settleStaged } from "../../src/memory/staging.js"
 import type { ProjectMemory } from "../../src/memory/memory-store.js"
-import type { AssistantMessage, Event, Part, Session, TextPart, Todo, UserMessage } from "@opencode-ai/sdk"
 import { handle, io, type Effect, type Handlers, type Job } from "../../src/effects/kernel.js"
 import { INSTANT } from "../../src/effects/jobs.js"
+import type { AssistantMessage, Event, Part, Session, TextPart, Todo, UserMessage } from "@opencode-ai/sdk"
 import type { NotificationPayload } from "../../src/notify/notification.js"
 import { LoopRunner, type JobHost } from "../../src/engine/runner.js"
 import { CONTROL_MARKER } from "../../src/host/commands.js"
@@ -1548,6 +1549,7 @@ export class World {
         sessionID: effect.loop.sessionID,
       }),
       "changed-files": () => (this.workTree > 0 ? ["src/a.ts"] : []),
+      "guard-read": () => simGuardRead(this.workTree),
       "work-tree": () => ({ head: "sim-head", tree: "sim-tree" }),
       fingerprint: () => `tree-${this.workTree}`,
       "commit-story": () => ({ skipped: "the simulator has no git" }),
@@ -2224,6 +2226,7 @@ function describeEffect(effect: Effect): string {
     case "commit-story":
     case "story-branch":
     case "loop-diff":
+    case "guard-read":
     case "run-checks":
     case "verify-state":
     case "persisted":

@@ -10,7 +10,7 @@ import { fewerTests, guardFindings, type GuardInput } from "../../src/evidence/g
 import { parseDiff } from "../../src/evidence/diff.js"
 import { scanDiff } from "../../src/evidence/scan.js"
 import { changedCheckScripts, scriptsCalled } from "../../src/evidence/scripts.js"
-import { testCounts } from "../../src/evidence/test-counts.js"
+import { testCounts } from "../../src/checks/test-counts.js"
 import { outputOf } from "./runner-fixtures.js"
 
 const GUARD = fileURLToPath(new URL("../fixtures/guard/", import.meta.url))

@@ -3,7 +3,7 @@
 // skipped alone and beside a failure, a test removed — and null for the tools that count no tests
 // (plain `go test` among them: it names its failures alone).
 import { describe, expect, it } from "vitest"
-import { testCounts, testsRun, type TestCounts } from "../../src/evidence/test-counts.js"
+import { testCounts, testsRun, type TestCounts } from "../../src/checks/test-counts.js"
 import { outputOf, runsOf, TOOLS } from "./runner-fixtures.js"
 
 const c = (passed: number, failed: number, skipped: number): TestCounts => ({ passed, failed, skipped })

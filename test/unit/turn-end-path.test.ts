@@ -34,6 +34,8 @@ function drive(
         return SAMPLE
       case "checkpoint":
         return { notGit: true }
+      case "guard-read":
+        return { unread: "the project is not a git repository" }
       case "changed-files":
         return ["src/a.ts"]
       case "messages":

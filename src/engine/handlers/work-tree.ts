@@ -1,4 +1,5 @@
-// Production's handlers of the effects on the project's work tree (src/engine/effects-work-tree.ts).
+// Production's handlers of the effects on the project's work tree (src/engine/effects-work-tree.ts, and the
+// guard's read: src/changes/effects.ts).
 import type { Handlers } from "../../effects/kernel.js"
 import { ownFolders, type Loop } from "../../loop/loop.js"
 import { inTargets } from "../../loop/targets.js"
@@ -6,6 +7,7 @@ import { openTodos } from "../../loop/todos.js"
 import { OPENCODE_DIR } from "../../project/own-files.js"
 import { commitLoopWork } from "../../changes/auto-commit.js"
 import { loopChangedFiles } from "../../changes/loop-changes.js"
+import { readGuardInput } from "../../changes/guard-read.js"
 import { commitStoryBranch } from "../../worktrees/story-commit.js"
 import { sampleWorkTree, snapshotWorkTree } from "../../changes/work-tree.js"
 import type { HandlerContext } from "./context.js"
@@ -36,6 +38,7 @@ export function workTreeHandlers(ctx: HandlerContext) {
   const { directory } = ctx
   return {
     sample: (effect) => sample(ctx, effect.loop),
+    "guard-read": (effect) => readGuardInput(directory, effect.loop.id, effect.at),
     "changed-files": (effect) =>
       loopChangedFiles(directory, effect.loop).then(
         (files) => files.map((f) => f.path).filter((path) => inTargets(path, effect.loop.targets)),

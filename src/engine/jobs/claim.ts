@@ -6,6 +6,9 @@ import type { Loop } from "../../loop/loop.js"
 import { io, type Job } from "../../effects/kernel.js"
 import { log } from "../../effects/jobs.js"
 import { runChecks } from "./checks.js"
+import { readFindings } from "./guard.js"
+import { guardMode } from "../../config/guard-setting.js"
+import { refusalFeedback, refusingFindings } from "../../evidence/refusal.js"
 import type { JobContext } from "./context.js"
 
 export interface JudgedClaim {
@@ -17,7 +20,12 @@ export function* judgeToolClaim(ctx: JobContext, loop: Loop, messageID: string):
   const snapshot = yield* runChecks(ctx, loop)
   // The work tree after the checks ran: if the turn ends on it, they need not run again.
   const sample = yield* io({ kind: "sample", loop })
-  const judgement = judgeClaim(snapshot, sample.openTodos, loop.settings)
+  let judgement = judgeClaim(snapshot, sample.openTodos, loop.settings)
+  // The guard answers now too, so the tool never says "Accepted" to a claim the turn's end refuses.
+  if (judgement.accepted) {
+    const refusing = refusingFindings(guardMode(loop.settings.guard), (yield* readFindings(ctx, loop))?.weakened)
+    if (refusing.length > 0) judgement = { ...judgement, accepted: false, refused: refusalFeedback(refusing) }
+  }
   ctx.manager.claimJudged(
     loop,
     sample.workTree === undefined ? undefined : { messageID, workTree: sample.workTree, snapshot },

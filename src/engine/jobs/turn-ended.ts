@@ -25,6 +25,10 @@ import { featureOn } from "../../config/features.js"
 import { afterReview } from "../../review/outcome.js"
 import { reviewOptions } from "../../review/settings.js"
 import { review } from "../../review/review-job.js"
+import { guardClaim } from "./guard.js"
+import type { GuardResult } from "./guard.js"
+import { claimEvidence } from "../../evidence/claim-evidence.js"
+import { recordsEvidence, withEvidence } from "../../loop/evidence-update.js"
 
 export function* turnEnded(ctx: JobContext, loop: Loop): Job {
   yield* reached("turn.ended")
@@ -37,7 +41,7 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
   }
   try {
     // The turn's reads (its messages, the work-tree sample: an HTTP and a git call) run during the settle wait.
-    const { messages, sample, changedFiles } = yield* settled(loop)
+    const { messages, sample, changedFiles, checkpoint } = yield* settled(loop)
     if (loop.phase !== "deciding") return
     // The session started working again while we waited (the user typed, OpenCode continued): the
     // messages read are not the last turn's any more, and that turn is watched instead.
@@ -62,7 +66,10 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
     // Checks only for a reply not decided yet (a control command's turn re-reads the last one).
     const snapshot = hasNewReply(loop, turn) ? yield* checkIfDue(ctx, loop, turn, sample) : undefined
     if (loop.phase !== "deciding" || userMovedOn()) return
-    yield* decideAndAct(ctx, loop, { turn, sample, snapshot, changedFiles }, userEpoch)
+    // The guard reads the loop's changes before a claim of done can be accepted (issue 39).
+    const guard = hasNewReply(loop, turn) ? yield* guardClaim(ctx, loop, turn, snapshot, checkpoint) : undefined
+    if (loop.phase !== "deciding" || userMovedOn()) return
+    yield* decideAndAct(ctx, loop, { turn, sample, snapshot, changedFiles, guard }, userEpoch)
   } catch (error) {
     yield* fail(ctx, loop, "could not handle the end of a turn", error)
   }
@@ -76,9 +83,12 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
  * OpenCode's own — which the epochs tell, and then these messages are not used. A plan loop reads
  * its files after its record step instead, which may write the plan file or commit.
  */
-function* settled(
-  loop: Loop,
-): Job<{ messages: MessageWithParts[]; sample: ProgressSample; changedFiles: string[] | undefined }> {
+function* settled(loop: Loop): Job<{
+  messages: MessageWithParts[]
+  sample: ProgressSample
+  changedFiles: string[] | undefined
+  checkpoint: string | undefined
+}> {
   const iteration = loop.iteration
   const messages = { kind: "messages", sessionID: loop.sessionID } as const
   const sample = { kind: "sample", loop } as const
@@ -90,7 +100,14 @@ function* settled(
   const wait = { kind: "sleep", ms: loop.settings.settleMs } as const
   const [, read, result, made, ...rest] = yield* all(wait, messages, sample, checkpoint, ...extra)
   yield* checkpointMade(loop, iteration, made)
-  return { messages: read, sample: result, changedFiles: readFiles ? (rest[rest.length - 1] as string[]) : undefined }
+  // The checkpoint is the work tree at the turn's end: the guard diffs against it (no second read of the tree).
+  const atEnd = "made" in made ? made.made.commit : undefined
+  return {
+    messages: read,
+    sample: result,
+    changedFiles: readFiles ? (rest[rest.length - 1] as string[]) : undefined,
+    checkpoint: atEnd,
+  }
 }
 
 function* decideAndAct(
@@ -101,20 +118,36 @@ function* decideAndAct(
     sample: ProgressSample
     snapshot: DiagnosticSnapshot | undefined
     changedFiles: string[] | undefined
+    guard: GuardResult | undefined
   },
   userEpoch: number,
 ): Job {
   const breakerBefore = loop.breaker.state
   const story = loop.plan ? currentStory(loop.plan) : undefined
-  let { decision, update } = decide(loop, { ...facts, now: ctx.now() })
+  let { decision, update } = decide(loop, { ...facts, weakened: facts.guard?.weakened, now: ctx.now() })
   // Review on: a completion the checks allow waits for the reviewer's verdict.
   const options = reviewOptions(loop.settings)
+  let reviewed: { verdict: "approve" | "reject"; reasons: string[] } | null = null
   if (decision.type === "complete" && options) {
     const verdict = yield* review(ctx, loop, options, facts)
     // Cancelled, paused or written to meanwhile: the review decides nothing.
     if (loop.phase !== "deciding" || loop.userEpoch !== userEpoch)
       return loop.phase === "deciding" ? ctx.manager.keepWatching(loop, true) : undefined
     ;({ decision, update } = afterReview(loop, { decision, update }, verdict, options, ctx.now()))
+    const said = verdict.verdict
+    if (said.kind !== "malformed")
+      reviewed = { verdict: said.kind, reasons: said.kind === "reject" ? said.reasons : [] }
+  }
+  // A completion, or a story done, keeps what it rested on (issue 39).
+  if (recordsEvidence(loop, decision, update)) {
+    const changedFiles = facts.guard?.changedFiles ?? facts.changedFiles ?? []
+    const evidence = claimEvidence({
+      snapshot: facts.snapshot,
+      changedFiles,
+      review: reviewed,
+      weakened: facts.guard?.weakened ?? [],
+    })
+    update = withEvidence(loop, decision, update, evidence)
   }
   yield* log("debug", `idle of ${loop.sessionID}: ${decision.type}`, {
     loop: loop.id,

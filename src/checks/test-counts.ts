@@ -4,7 +4,7 @@
 // passed or skipped test). A check that runs several runners sums them. Pure; each line is read once, with
 // startsWith/indexOf and splits, never a pattern that backtracks.
 import { z } from "zod"
-import { LONG_LINE, stripAnsi } from "../checks/failures/text.js"
+import { LONG_LINE, stripAnsi } from "./failures/text.js"
 
 export const testCountsSchema = z.object({ passed: z.int().min(0), failed: z.int().min(0), skipped: z.int().min(0) })
 export type TestCounts = z.infer<typeof testCountsSchema>

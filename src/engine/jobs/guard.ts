@@ -1,0 +1,105 @@
+// The guard on a claim of done (issue 39): when the turn claims done (the promise, ralph_done, the
+// status block) or a criteria loop's checks ran, the loop's changes since its start are read (one
+// `guard-read` effect) and scanned for what weakens the checks. The findings, with those the user
+// accepted (guard.accept, in the loop's settings or the settings in force now), go to decide(),
+// which refuses the claim as it would for a failing check. A read that fails refuses nothing: it is
+// logged, and the claim is judged by the checks alone.
+import { guardAccepted, guardMode } from "../../config/guard-setting.js"
+import { findingText } from "../../evidence/finding.js"
+import { guardFindings } from "../../evidence/guard.js"
+import { changedPaths, parseDiff } from "../../evidence/diff.js"
+import { weakenedOf, type Weakened } from "../../evidence/record.js"
+import { claimsCompletion } from "../../loop/decide.js"
+import type { DiagnosticSnapshot } from "../../checks/diagnostics.js"
+import type { Loop } from "../../loop/loop.js"
+import type { Turn } from "../../loop/turn.js"
+import { checksFor } from "../../plan/plan.js"
+import type { TestCounts } from "../../checks/test-counts.js"
+import { io, type Job } from "../../effects/kernel.js"
+import { log } from "../../effects/jobs.js"
+import type { JobContext } from "./context.js"
+
+/** Whether this turn's end may accept a claim of done, so the guard must read first. */
+function guardDue(loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined): boolean {
+  if (guardMode(loop.settings.guard) === "off") return false
+  const onCriteria = !loop.plan && loop.settings.completeOnCriteria && snapshot !== undefined
+  return onCriteria || claimsCompletion(loop, turn)
+}
+
+export interface GuardResult {
+  weakened: Weakened[]
+  /** The user's files the loop changed since its start (the plan file, which the plugin writes back, aside). */
+  changedFiles: string[]
+}
+
+/** The guard's findings for this turn's claim (undefined: not due, or nothing could be read). */
+export function* guardClaim(
+  ctx: JobContext,
+  loop: Loop,
+  turn: Turn,
+  snapshot: DiagnosticSnapshot | undefined,
+  at: string | undefined,
+): Job<GuardResult | undefined> {
+  if (!guardDue(loop, turn, snapshot)) return undefined
+  return yield* readFindings(ctx, loop, at, snapshot)
+}
+
+/**
+ * Reads the loop's changes and scans them (undefined: guard off, or nothing could be read). `at`: the
+ * turn end's checkpoint, which holds the work tree now (else git reads it as a tree first).
+ */
+export function* readFindings(
+  ctx: JobContext,
+  loop: Loop,
+  at?: string,
+  snapshot?: DiagnosticSnapshot,
+): Job<GuardResult | undefined> {
+  if (guardMode(loop.settings.guard) === "off") return undefined
+  let read
+  try {
+    read = yield* io({ kind: "guard-read", loop, at })
+  } catch (error) {
+    yield* log(
+      "warn",
+      `the guard could not read the loop's changes: ${error instanceof Error ? error.message : String(error)}`,
+      { loop: loop.id },
+    )
+    return undefined
+  }
+  if ("unread" in read) {
+    yield* log("info", `the guard read nothing: ${read.unread}`, { loop: loop.id })
+    return undefined
+  }
+  const checks = checksFor(loop.settings, loop.plan).map((c) => ({
+    name: c.name,
+    command: c.command,
+    ...testsOf(loop, c.name, snapshot),
+  }))
+  const findings = guardFindings({ diff: read.diff, texts: read.texts, packageJson: read.packageJson, checks })
+  const accepted = new Set([...guardAccepted(loop.settings.guard), ...guardAccepted(ctx.settings().guard)])
+  const weakened = weakenedOf(findings, accepted)
+  if (weakened.length > 0)
+    yield* log("info", `the guard found ${weakened.length} change${weakened.length === 1 ? "" : "s"} to the checks`, {
+      loop: loop.id,
+      iteration: loop.iteration,
+      findings: weakened.map((f) => `${f.accepted ? "(accepted) " : ""}${findingText(f)}`),
+    })
+  const changedFiles = changedPaths(parseDiff(read.diff)).filter((path) => path !== loop.plan?.file)
+  return { weakened, changedFiles }
+}
+
+/**
+ * A check's test counts at its first run the loop still holds (the run before its first prompt, then
+ * its history of the last 20 runs) and in this claim's run: fewer tests now is a finding.
+ */
+export function testsOf(
+  loop: Loop,
+  name: string,
+  snapshot: DiagnosticSnapshot | undefined,
+): { first: TestCounts | null; now: TestCounts | null } {
+  const counted = (s: DiagnosticSnapshot | undefined) =>
+    s?.checks.find((c) => c.name === name && c.tests)?.tests ?? null
+  const runs = [loop.initialChecks, ...loop.snapshots, snapshot]
+  const first = runs.map(counted).find((t) => t !== null) ?? null
+  return { first, now: counted(snapshot) }
+}
