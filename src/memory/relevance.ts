@@ -16,9 +16,11 @@ export interface Hydration {
 
 // Words too common in tasks and lessons to say that one concerns the other.
 const STOP = new Set(
-  "the and for with that this from into are was were not but all any can has have its when then than use used " +
+  (
+    "the and for with that this from into are was were not but all any can has have its when then than use used " +
     "using will would should must make add fix check checks failed failing fixed iteration changing error errors " +
-    "src lib test tests index main file files".split(" "),
+    "src lib test tests index main file files"
+  ).split(" "),
 )
 
 function terms(text: string): Set<string> {
