@@ -36,7 +36,10 @@ export const server: Plugin = async (input, options) => {
   // Loaded when a hook first has work, or a moment after OpenCode's start — never during it.
   const load = (): Promise<Hooks> =>
     (loading ??= import("./instance.js")
-      .then(async (m) => (loaded = await m.createInstance(input, options, disposed.signal)))
+      .then(async (m) => {
+        loaded = await m.createInstance(input, options, disposed.signal)
+        return loaded
+      })
       .catch((error: unknown) => {
         // A failed load is reported once through OpenCode's log; the hooks then do nothing.
         input.client.app
@@ -44,7 +47,8 @@ export const server: Plugin = async (input, options) => {
             body: { service: "ralph-loop", level: "error", message: `ralph-loop failed to load: ${String(error)}` },
           })
           .catch(() => undefined)
-        return (loaded = {})
+        loaded = {}
+        return loaded
       }))
   const timer = setTimeout(() => void load(), LOAD_AFTER_MS)
   timer.unref?.()

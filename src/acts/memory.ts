@@ -59,7 +59,10 @@ export async function forgetEntry(
       message: "Forget needs the text of the entry (or a part of it only that entry has).",
     }
   let result: Forgetting | undefined
-  await ctx.memory.update((m) => (result = forget(m, text)).memory)
+  await ctx.memory.update((m) => {
+    result = forget(m, text)
+    return result.memory
+  })
   const { removed = [], candidates = [] } = result ?? {}
   if (removed.length)
     return {

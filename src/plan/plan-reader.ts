@@ -76,7 +76,7 @@ export function readJson(source: string): { ok: true; data: unknown } | { ok: fa
     const tree = parseTree(source, errors, { allowTrailingComma: true })
     return errors.length > 0
       ? { ok: false, error: syntaxError(source, errors[0] as ParseError) }
-      : { ok: true, data: tree ? valueOf(tree) : undefined }
+      : { ok: true, data: tree ? nodeValue(tree) : undefined }
   }
 }
 
@@ -84,13 +84,13 @@ export function readJson(source: string): { ok: true; data: unknown } | { ok: fa
  * A parsed node's value, every key an own property as JSON.parse makes it: jsonc-parser's own
  * `parse` assigns keys, so a `"__proto__"` key in the file replaced the object's prototype.
  */
-function valueOf(node: Node): unknown {
-  if (node.type === "array") return (node.children ?? []).map(valueOf)
+function nodeValue(node: Node): unknown {
+  if (node.type === "array") return (node.children ?? []).map(nodeValue)
   if (node.type !== "object") return node.value
   return Object.fromEntries(
     (node.children ?? []).map((property) => [
       property.children?.[0]?.value as string,
-      property.children?.[1] ? valueOf(property.children[1]) : undefined,
+      property.children?.[1] ? nodeValue(property.children[1]) : undefined,
     ]),
   )
 }
