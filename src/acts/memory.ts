@@ -74,7 +74,9 @@ export async function forgetEntry(
     return {
       done: false,
       title: "Ralph · nothing forgotten",
-      message: `"${text}" is part of ${candidates.length} entries; give one's whole text:\n${candidates.map((e) => `- ${e.text}`).join("\n")}`,
+      message:
+        `"${text}" is part of ${candidates.length} entries; give one's ` +
+        `whole text:\n${candidates.map((e) => `- ${e.text}`).join("\n")}`,
     }
   return { done: false, title: "Ralph · nothing forgotten", message: `No entry of ${MEMORY_FILE} holds "${text}".` }
 }

@@ -140,7 +140,8 @@ export async function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: 
   if (seen.size === 0)
     say(
       "ok",
-      `settings valid (${files.length > 0 ? files.map((f) => (relative(args.project, f).startsWith("..") ? f : relative(args.project, f))).join(", ") : "defaults only"})`,
+      `settings valid (` +
+        `${files.length > 0 ? files.map((f) => (relative(args.project, f).startsWith("..") ? f : relative(args.project, f))).join(", ") : "defaults only"})`,
     )
 
   const stateDir = join(args.project, STATE_DIR)

@@ -59,7 +59,8 @@ export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: strin
       ? join(globalConfigDir(env), "opencode.json")
       : join(args.project, ".opencode", "opencode.json")
     out(
-      `OpenCode (the \`opencode\` command) is not on PATH. Install it (https://opencode.ai), then run${args.global ? "" : ` in ${args.project}`}:`,
+      `OpenCode (the \`opencode\` command) is not on PATH. Install it ` +
+        `(https://opencode.ai), then run${args.global ? "" : ` in ${args.project}`}:`,
     )
     out("")
     out(`  ${command}`)

@@ -109,7 +109,9 @@ function readEntry(entry: PlanEntry): { story: Story } | { problem: string } {
     return { problem: `item ${entry.position} is ${kindOf(item)}, not an object` }
   const fields = item as Item
   const own = readId(fields)
-  const label = `item ${entry.position}${"value" in own && own.value !== undefined && own.value !== entry.position ? ` (${own.value})` : ""}`
+  const label =
+    `item ${entry.position}` +
+    `${"value" in own && own.value !== undefined && own.value !== entry.position ? ` (${own.value})` : ""}`
   const title = readText(fields, STORY_FIELDS.title)
   const description = readText(fields, STORY_FIELDS.description)
   const criteria = readCriteria(fields)
@@ -209,5 +211,8 @@ function where(source: string, offset: number): string {
 /** One message for a plan file that cannot be used: the file, then its problems (the first few). */
 export function planProblem(file: string, problems: readonly string[]): string {
   const shown = problems.slice(0, 3).join("; ")
-  return `the plan file ${file} cannot be used: ${shown}${problems.length > 3 ? `; and ${problems.length - 3} more` : ""}`
+  return (
+    `the plan file ${file} cannot be used: ${shown}` +
+    `${problems.length > 3 ? `; and ${problems.length - 3} more` : ""}`
+  )
 }

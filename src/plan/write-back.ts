@@ -15,7 +15,8 @@ export type WriteBack = { text: string; changed: string[] } | { problem: string 
 
 /** The note a story gets when the plugin marks it done (where the shape has notes and it has none). */
 export const doneNote = (done: StoryDone) =>
-  `Verified by ralph-loop in iteration ${done.iteration}${done.checks.length ? ` (checks passed: ${done.checks.join(", ")})` : " (no checks configured)"}`
+  `Verified by ralph-loop in iteration ${done.iteration}` +
+  `${done.checks.length ? ` (checks passed: ${done.checks.join(", ")})` : " (no checks configured)"}`
 
 /**
  * `markCurrent: false` (plan merge, which works no story): no story gets the in-progress word, and

@@ -55,11 +55,14 @@ export function loopDetail(l: NonNullable<StatusDocument["selected"]>): string[]
     `Task: ${l.task}`,
     `Iteration ${l.iteration} of ${l.maxIterations} · ` +
       `restarts${l.retries.story ? ` of story ${l.retries.story}:` : ""} ${l.retries.used} of ${l.retries.max} · ` +
-      `strategy ${l.strategy}${l.plan ? ` · ${l.plan.current ? `story ${l.plan.current.id} ${l.plan.current.title}` : "every story done"} (${l.plan.done} of ${l.plan.total} in ${l.plan.file})` : ""}`,
+      `strategy ${l.strategy}` +
+      `${l.plan ? ` · ${l.plan.current ? `story ${l.plan.current.id} ${l.plan.current.title}` : "every story done"} (${l.plan.done} of ${l.plan.total} in ${l.plan.file})` : ""}`,
     `Limits: ${l.limits}`,
-    `Circuit breaker: ${l.breaker.state} · no progress ${l.breaker.noProgress} · same error ${l.breaker.sameError}${l.breaker.reason ? ` (last opened: ${l.breaker.reason})` : ""}`,
+    `Circuit breaker: ${l.breaker.state} · no progress ${l.breaker.noProgress} · same ` +
+      `error ${l.breaker.sameError}${l.breaker.reason ? ` (last opened: ${l.breaker.reason})` : ""}`,
     ...(l.wait ? [`Waiting (${l.wait.reason}) until ${l.wait.until}`] : []),
-    `Tokens ${tokens(l.tokens)} · cost $${l.cost.toFixed(4)} · ${seconds(l.iterationMs)} per iteration · started ${l.startedAt}`,
+    `Tokens ${tokens(l.tokens)} · cost $${l.cost.toFixed(4)} · ${seconds(l.iterationMs)} per iteration · ` +
+      `started ${l.startedAt}`,
     `Last checks: ${
       l.lastChecks
         ? `iteration ${l.lastChecks.iteration}: ${checks(l.lastChecks)}, ` + `${l.lastChecks.securityIssues} security`

@@ -52,7 +52,8 @@ export function* summarize(ctx: JobContext, loop: Loop, turn: Turn): Job<Summary
   }
   const last = turn.texts.join("\n").trim()
   const summary = last
-    ? `The previous session ended with this reply (no model summary was available):\n\n${last.slice(-FALLBACK_REPLY_CHARS)}`
+    ? `The previous session ended with this reply (no model summary was available):\n\n` +
+      `${last.slice(-FALLBACK_REPLY_CHARS)}`
     : ""
   return { summary, source: "fallback" }
 }
