@@ -41,12 +41,7 @@ export const server: Plugin = async (input, options) => {
         return loaded
       })
       .catch((error: unknown) => {
-        // A failed load is reported once through OpenCode's log; the hooks then do nothing.
-        input.client.app
-          .log({
-            body: { service: "ralph-loop", level: "error", message: `ralph-loop failed to load: ${String(error)}` },
-          })
-          .catch(() => undefined)
+        logLoadFailure(input, error)
         loaded = {}
         return loaded
       }))
@@ -99,4 +94,11 @@ export const server: Plugin = async (input, options) => {
       if (loading) await (await loading).dispose?.()
     },
   }
+}
+
+/** A failed load is reported once through OpenCode's log; the hooks then do nothing. */
+function logLoadFailure(input: Parameters<Plugin>[0], error: unknown): void {
+  input.client.app
+    .log({ body: { service: "ralph-loop", level: "error", message: `ralph-loop failed to load: ${String(error)}` } })
+    .catch(() => undefined)
 }
