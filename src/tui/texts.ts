@@ -81,7 +81,7 @@ export function sidebarLines(
           ]
         : []),
       `breaker ${loop.breaker.state}` +
-        `${loop.breaker.state === "CLOSED" ? "" : loop.breaker.reason ? `: ${short(loop.breaker.reason, width - 16)}` : ""}`,
+        (loop.breaker.state === "CLOSED" || !loop.breaker.reason ? "" : `: ${short(loop.breaker.reason, width - 16)}`),
       `struggle: ${loop.struggle.signal}`,
       checksText(loop.lastChecks),
       `${thousands(loop.tokens)} tokens · $${loop.cost.toFixed(2)}`,
