@@ -62,10 +62,14 @@ async function measure(): Promise<JournalResult> {
       if (untilFull && statSync(join(store.dir, "journal.jsonl")).size > JOURNAL_LIMITS.maxBytes - 8_000) break
       loop.iteration = i
       loop.lineage = [...loop.lineage.slice(-3), `ses_long_${i}`]
-      await store.save(loop, "decided", (now += 60_000))
-      await store.save(loop, "restarting", (now += 1_000))
-      await store.save(loop, "restarted", (now += 1_000))
-      await store.save(loop, "iteration", (now += 1_000))
+      now += 60_000
+      await store.save(loop, "decided", now)
+      now += 1_000
+      await store.save(loop, "restarting", now)
+      now += 1_000
+      await store.save(loop, "restarted", now)
+      now += 1_000
+      await store.save(loop, "iteration", now)
       written = i
     }
     await store.flush()

@@ -62,14 +62,17 @@ async function measure(): Promise<StatusResult> {
       loop.iteration = it
       loop.usage = { [loop.sessionID]: { tokens: 1000 * it, cost: 0.01 * it } }
       loop.lastDecision = it === 2 ? "complete" : "restart"
-      await store.save(loop, "decided", (now += 60_000))
+      now += 60_000
+      await store.save(loop, "decided", now)
     }
-    await store.save({ ...loop, phase: "stopped", stopReason: "completed" }, "stopped:completed", (now += 1_000))
+    now += 1_000
+    await store.save({ ...loop, phase: "stopped", stopReason: "completed" }, "stopped:completed", now)
   }
   // The newest loop, started after the last one ended: a long one, still running, whose iterations
   // fill the journal to 5 MB — and number MIN_ROWS at least.
+  now += 60_000
   const long = {
-    ...newLoop("ses_long", "the long task: implement every story of the plan", settings, (now += 60_000)),
+    ...newLoop("ses_long", "the long task: implement every story of the plan", settings, now),
     phase: "running" as const,
   }
   await store.save(long, "started", now)
@@ -78,9 +81,11 @@ async function measure(): Promise<StatusResult> {
     rows += 1
     long.usage = { [long.sessionID]: { tokens: 5000 * rows, cost: 0.05 * rows } }
     long.lastDecision = "restart"
-    await store.save(long, "decided", (now += 60_000))
+    now += 60_000
+    await store.save(long, "decided", now)
     long.iteration = rows + 1
-    await store.save(long, "iteration", (now += 1_000))
+    now += 1_000
+    await store.save(long, "iteration", now)
   }
   await store.flush()
 

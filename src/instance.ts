@@ -68,23 +68,17 @@ export async function createInstance(
   const launcher = { pid: process.pid, boot: randomUUID() }
   // The instance's heartbeat and the project's lease: the project-wide work runs where the lease is.
   // A worktree's instance has none (no project-wide work there; its folder is removed while it runs).
-  const beat = worktree
+  const beat: ProjectBeat | undefined = worktree
     ? undefined
-    : new ProjectBeat(
+    : projectBeat(
         input.directory,
         { ...launcher, host: HOST },
-        {
-          gained: () => {
-            worktrees.start()
-            void parallel.reconcile()
-          },
-          // A worktree loop another process launched is settled here.
-          holding: () => worktrees.start(),
-          log: (level, message, extra) => api.log(level, message, extra),
-        },
+        api,
+        () => worktrees,
+        () => parallel,
       )
-  const parallel = new ParallelPlan(() => ctx)
-  const worktrees = new WorktreeWatch(
+  const parallel: ParallelPlan = new ParallelPlan(() => ctx)
+  const worktrees: WorktreeWatch = new WorktreeWatch(
     () => ctx,
     undefined,
     () => beat?.holds() ?? true,
@@ -97,15 +91,10 @@ export async function createInstance(
     if (event.startsWith("stopped:")) void report(input.directory, loop, api, store.settled(loop.id))
     runner.loopChanged(loop, event)
     // What the plugin holds in memory, at each decision and stop (RALPH_LOOP_DEBUG=1 only): the soak reads it.
-    if (event === "decided" || event.startsWith("stopped:"))
-      api.log("debug", "ralph-loop gauges", {
-        loop: loop.id,
-        event,
-        loops: manager.size,
-        timers: interpreter.timerCount,
-        ...store.held(),
-        newSessions: ctx.newSessions.size,
-      })
+    if (event === "decided" || event.startsWith("stopped:")) {
+      const held = { loops: manager.size, timers: interpreter.timerCount, ...store.held() }
+      api.log("debug", "ralph-loop gauges", { loop: loop.id, event, ...held, newSessions: ctx.newSessions.size })
+    }
   })
   const settings = new LiveSettings({ directory: input.directory, globalDir: globalConfigDir(), options }, api)
   const memory = new MemoryStore(shared.directory, (message) => memoryMovedAside(api, message))
@@ -140,20 +129,24 @@ export async function createInstance(
     newSessions: new Set(),
     controlTurns: new ControlTurns(),
     savedLoops: (limit) => store.newest(limit),
-    loopHistory: (loop) =>
-      store
-        .flush()
-        .then(() => readDecidedLines(store.dir))
-        .then(
-          (entries) => historyOf(histories(entries), loop),
-          () => [],
-        ),
+    loopHistory: historyReader(store),
     worktrees,
     launcher,
     worktree,
     parallel,
     now: Date.now,
   }
+  return startInstance(ctx, store, beat, disposed)
+}
+
+/** The loops taken back from disk and gone on with, the lease and the control channel started: the hooks. */
+async function startInstance(
+  ctx: RalphContext,
+  store: LoopStore,
+  beat: ProjectBeat | undefined,
+  disposed: AbortSignal | undefined,
+): Promise<Hooks> {
+  const { api, manager, runner, settings, worktrees } = ctx
   const found = await loadLoops(store, api)
   // OpenCode disposed the instance while this loaded: nothing starts (the next instance recovers).
   if (disposed?.aborted) return {}
@@ -162,7 +155,7 @@ export async function createInstance(
   // by the lease holder (ProjectBeat's `gained`).
   beat?.start()
   const control = startControl(ctx, beat)
-  api.log("debug", "ralph-loop loaded", { directory: input.directory, settings: redacted(settings.current) })
+  api.log("debug", "ralph-loop loaded", { directory: ctx.directory, settings: redacted(settings.current) })
 
   return pluginHooks(ctx, async () => {
     control.dispose()
@@ -171,6 +164,40 @@ export async function createInstance(
     await store.flush()
     await beat?.dispose()
   })
+}
+
+/**
+ * The instance's heartbeat and the project's lease: on gaining it, the worktree loops are watched and
+ * the parallel runs reconciled (`worktrees` and `parallel` are asked for when it beats, not now).
+ */
+function projectBeat(
+  directory: string,
+  holder: ConstructorParameters<typeof ProjectBeat>[1],
+  api: Host,
+  worktrees: () => WorktreeWatch,
+  parallel: () => ParallelPlan,
+): ProjectBeat {
+  return new ProjectBeat(directory, holder, {
+    gained: () => {
+      worktrees().start()
+      void parallel().reconcile()
+    },
+    // A worktree loop another process launched is settled here.
+    holding: () => worktrees().start(),
+    log: (level, message, extra) => api.log(level, message, extra),
+  })
+}
+
+/** A loop's decided iterations as the journal has them (none when it cannot be read). */
+function historyReader(store: LoopStore): RalphContext["loopHistory"] {
+  return (loop) =>
+    store
+      .flush()
+      .then(() => readDecidedLines(store.dir))
+      .then(
+        (entries) => historyOf(histories(entries), loop),
+        () => [],
+      )
 }
 
 /** The loops' saved state; none when it cannot be read (said in the log). */

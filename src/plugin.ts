@@ -36,15 +36,14 @@ export const server: Plugin = async (input, options) => {
   // Loaded when a hook first has work, or a moment after OpenCode's start — never during it.
   const load = (): Promise<Hooks> =>
     (loading ??= import("./instance.js")
-      .then(async (m) => (loaded = await m.createInstance(input, options, disposed.signal)))
+      .then(async (m) => {
+        loaded = await m.createInstance(input, options, disposed.signal)
+        return loaded
+      })
       .catch((error: unknown) => {
-        // A failed load is reported once through OpenCode's log; the hooks then do nothing.
-        input.client.app
-          .log({
-            body: { service: "ralph-loop", level: "error", message: `ralph-loop failed to load: ${String(error)}` },
-          })
-          .catch(() => undefined)
-        return (loaded = {})
+        logLoadFailure(input, error)
+        loaded = {}
+        return loaded
       }))
   const timer = setTimeout(() => void load(), LOAD_AFTER_MS)
   timer.unref?.()
@@ -95,4 +94,11 @@ export const server: Plugin = async (input, options) => {
       if (loading) await (await loading).dispose?.()
     },
   }
+}
+
+/** A failed load is reported once through OpenCode's log; the hooks then do nothing. */
+function logLoadFailure(input: Parameters<Plugin>[0], error: unknown): void {
+  input.client.app
+    .log({ body: { service: "ralph-loop", level: "error", message: `ralph-loop failed to load: ${String(error)}` } })
+    .catch(() => undefined)
 }

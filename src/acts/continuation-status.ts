@@ -39,7 +39,10 @@ function todoLine(s: Settings, w: Watched | undefined, child: boolean): string {
       `stopped — ${s.todoContinuationMax} in a row without a todo completed; your next message starts the ` +
       `count again`
     )
-  return `on — a turn that ends with open todos is continued (${limits}${w?.todo.streak ? `; ${w.todo.streak} sent in a row` : ""})`
+  return (
+    `on — a turn that ends with open todos is continued (${limits}` +
+    `${w?.todo.streak ? `; ${w.todo.streak} sent in a row` : ""})`
+  )
 }
 
 function autoLine(s: Settings, w: Watched | undefined, child: boolean): string {

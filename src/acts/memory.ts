@@ -59,7 +59,10 @@ export async function forgetEntry(
       message: "Forget needs the text of the entry (or a part of it only that entry has).",
     }
   let result: Forgetting | undefined
-  await ctx.memory.update((m) => (result = forget(m, text)).memory)
+  await ctx.memory.update((m) => {
+    result = forget(m, text)
+    return result.memory
+  })
   const { removed = [], candidates = [] } = result ?? {}
   if (removed.length)
     return {
@@ -71,7 +74,9 @@ export async function forgetEntry(
     return {
       done: false,
       title: "Ralph · nothing forgotten",
-      message: `"${text}" is part of ${candidates.length} entries; give one's whole text:\n${candidates.map((e) => `- ${e.text}`).join("\n")}`,
+      message:
+        `"${text}" is part of ${candidates.length} entries; give one's ` +
+        `whole text:\n${candidates.map((e) => `- ${e.text}`).join("\n")}`,
     }
   return { done: false, title: "Ralph · nothing forgotten", message: `No entry of ${MEMORY_FILE} holds "${text}".` }
 }

@@ -29,12 +29,14 @@ export function statusText(loop: Loop, now: number, struggle?: Struggle): string
     `Ralph loop — ${state}${loop.detail && loop.phase !== "running" ? `: ${loop.detail}` : ""}`,
     `Task: ${loop.task.split("\n")[0]}`,
     `Iteration ${loop.iteration} of ${maxIterations(loop)} · ${restartsText(loop)} · strategy ${s.strategy} · ` +
-      `ends on ${[promiseTag(s.promiseWord), ...s.completionMarkers].join(" or ")}${s.exitGate === "promise" ? "" : ` (exit gate ${s.exitGate})`}`,
+      `ends on ${[promiseTag(s.promiseWord), ...s.completionMarkers].join(" or ")}` +
+      `${s.exitGate === "promise" ? "" : ` (exit gate ${s.exitGate})`}`,
     `Limits: ${limitsText(s, loop.plan !== undefined)}`,
     `Circuit breaker: ` +
       `${b.state}${b.state === "OPEN" ? ` until ${clock(cooldownEndsAt(b, s))} (${b.reason})` : ""} · no progress ` +
       `${b.noProgress}/${s.noProgressThreshold} · same error ${b.sameError}/${s.sameErrorThreshold}`,
-    `Calls: ${calls.count} of ${s.maxCallsPerHour} this window${calls.startedAt !== undefined ? ` (resets ${clock(calls.startedAt + s.rateLimitWindowMinutes * 60_000)})` : ""}`,
+    `Calls: ${calls.count} of ${s.maxCallsPerHour} this window` +
+      `${calls.startedAt !== undefined ? ` (resets ${clock(calls.startedAt + s.rateLimitWindowMinutes * 60_000)})` : ""}`,
     `Budgets: tokens ${usage.tokens.toLocaleString("en")} of ${s.maxTokens.toLocaleString("en")} · cost ` +
       `${usage.cost.toFixed(2)} of ${s.maxCost.toFixed(2)} · time ${((now - loop.startedAt) / 60_000).toFixed(1)} ` +
       `of ${s.maxWallMinutes} min`,
@@ -82,7 +84,8 @@ export function endedText(
   return [
     `Ralph loop — ended ${stopLabel(loop.stopReason)}${loop.detail ? `: ${loop.detail}` : ""}`,
     `Task: ${loop.task.split("\n")[0]}`,
-    `${iterations(loop.iteration)} of at most ${maxIterations(loop)} · restarts ${loop.retries} · strategy ${loop.settings.strategy}`,
+    `${iterations(loop.iteration)} of at most ${maxIterations(loop)} · restarts ${loop.retries} · strategy ` +
+      `${loop.settings.strategy}`,
     `Time: ${((savedAt - loop.startedAt) / 60_000).toFixed(1)} min, ${when(loop.startedAt, now)} → ` +
       `${when(savedAt, now)} · tokens ${usage.tokens.toLocaleString("en")} · cost ${usage.cost.toFixed(2)}`,
     ...(struggle ? [struggleLine(struggle)] : []),
@@ -102,13 +105,15 @@ export function loopLines(live: readonly Loop[], saved: readonly SavedLoop[], ma
   const lines = [
     ...live.map(
       (l) =>
-        `● ${l.phase} · iteration ${l.iteration} of ${maxIterations(l)} · ${shorten(l.task, 50)} · session ${short(l.sessionID)}`,
+        `● ${l.phase} · iteration ${l.iteration} of ${maxIterations(l)} · ${shorten(l.task, 50)} · session ` +
+        `${short(l.sessionID)}`,
     ),
     ...saved
       .filter((s) => !liveIDs.has(s.loop.id))
       .map(({ loop: l, savedAt }) =>
         l.phase === "stopped"
-          ? `${stopLabel(l.stopReason)} · ${iterations(l.iteration)} · ended ${when(savedAt, now)} · ${shorten(l.task, 50)}`
+          ? `${stopLabel(l.stopReason)} · ${iterations(l.iteration)} · ended ${when(savedAt, now)} · ` +
+            `${shorten(l.task, 50)}`
           : `◌ ${l.phase}, not run by this OpenCode · iteration ${l.iteration} · ${shorten(l.task, 50)}`,
       ),
   ]
@@ -132,5 +137,9 @@ function lastChecks(loop: Loop, settings: Loop["settings"]): string {
       `claims completion)`
     )
   const unmet = unmetCriteria(last, settings)
-  return `Last checks (iteration ${last.iteration}): ${last.checks.map((c) => `${c.name} ${c.status}`).join(", ")}${unmet.length ? ` — ${unmet.join(", ")}` : " — criteria met"}`
+  return (
+    `Last checks (iteration ${last.iteration}): ` +
+    `${last.checks.map((c) => `${c.name} ${c.status}`).join(", ")}` +
+    `${unmet.length ? ` — ${unmet.join(", ")}` : " — criteria met"}`
+  )
 }

@@ -4,7 +4,7 @@
 // checkpoint (so the rollback can be undone) and the checkpoint's files are written. Never under a
 // turn of this loop or of another live loop of the project (src/checkpoints/rollback-rule.ts), asked again after
 // every step that takes time: a wake may prompt, the user may resume or start a loop meanwhile.
-import { CheckpointListError, rollbackSummary, rollbackTarget } from "./checkpoints.js"
+import { type Checkpoint, CheckpointListError, rollbackSummary, rollbackTarget } from "./checkpoints.js"
 import type { Loop } from "../loop/loop.js"
 import { rollbackRefusal, TURN_UNDER_WAY } from "./rollback-rule.js"
 import { io, type Job } from "../effects/kernel.js"
@@ -52,7 +52,7 @@ function* restore(ctx: LoopJobContext, loop: Loop, args: string): Job<RollbackRe
   const before = refusal()
   if (before) return refused(before)
   if (!(yield* idle(loop.sessionID))) return refused(TURN_UNDER_WAY)
-  let checkpoints
+  let checkpoints: Checkpoint[]
   try {
     checkpoints = yield* io({ kind: "checkpoints", loop })
   } catch (error) {
@@ -65,7 +65,7 @@ function* restore(ctx: LoopJobContext, loop: Loop, args: string): Job<RollbackRe
   if (!target.ok) return refused(target.message)
   const { number } = target.checkpoint
   ctx.manager.pause(loop, `rolling back to checkpoint ${number}`, "rollback")
-  let saved
+  let saved: Checkpoint | undefined
   try {
     saved = yield* io({ kind: "checkpoint-save", loop })
   } catch (error) {

@@ -86,14 +86,18 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
       const given = value()
       if (given === undefined || !/^\d+(\.\d+)?$/.test(given))
         return {
-          error: `--days needs a number of days (0 or more)${given === undefined ? "" : `, not ${JSON.stringify(given)}`}`,
+          error:
+            `--days needs a number of days (0 or more)` +
+            `${given === undefined ? "" : `, not ${JSON.stringify(given)}`}`,
         }
       args.days = Number(given)
     } else if (flag === "--to") {
       const given = value()
       if (given === undefined || !/^(\d+|start)$/.test(given))
         return {
-          error: `--to needs a checkpoint's number or "start"${given === undefined ? "" : `, not ${JSON.stringify(given)}`}`,
+          error:
+            `--to needs a checkpoint's number or "start"` +
+            `${given === undefined ? "" : `, not ${JSON.stringify(given)}`}`,
         }
       args.to = given === "start" ? "start" : Number(given)
     } else if (flag.startsWith("-")) return { error: `unknown option ${flag}` }

@@ -42,7 +42,11 @@ export async function checkpoints(args: CliArgs, out: (line: string) => void): P
             ? "before the loop"
             : `iteration ${c.iteration}`
       out(
-        `  ${String(c.number).padStart(3)}  ${new Date(c.at).toISOString()}  ${what.padEnd(24)}  ${files === undefined ? "" : `${files} file${files === 1 ? "" : "s"} changed · `}${c.iteration ? checksThen(snapshot) : ""}`.trimEnd(),
+        (
+          `  ${String(c.number).padStart(3)}  ${new Date(c.at).toISOString()}  ${what.padEnd(24)}  ` +
+          `${files === undefined ? "" : `${files} file${files === 1 ? "" : "s"} changed · `}` +
+          `${c.iteration ? checksThen(snapshot) : ""}`
+        ).trimEnd(),
       )
       previous = c.commit
     }

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto"
 import { describeHeartbeat, HEARTBEAT_MS } from "../owner/heartbeat.js"
 import { HOST } from "../owner/heartbeat-files.js"
-import { LEASE_DIR, ProjectLease } from "../owner/project-lease.js"
+import { LEASE_DIR, type LeaseView, ProjectLease } from "../owner/project-lease.js"
 
 /** Exit status when another process holds the lease. */
 const LEASE_HELD_EXIT = 1
@@ -18,7 +18,7 @@ export async function withCleanLease(
 ): Promise<number> {
   const me = { pid: process.pid, host: HOST, boot: randomUUID(), what: "ralph-loop clean" }
   const lease = new ProjectLease(project, me)
-  let view
+  let view: LeaseView
   try {
     view = await lease.tick()
   } catch (error) {

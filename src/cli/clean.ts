@@ -106,7 +106,8 @@ export async function clean(
 
   out(
     `ralph-loop clean: removed the files of ${plural(loops, "loop")} that ended more than ${plural(days, "day")} ` +
-      `ago${archives ? ` and of ${plural(archives, "worktree loop")} kept in ${MERGED_DIR}/` : ""} (${formatBytes(freed)})`,
+      `ago${archives ? ` and of ${plural(archives, "worktree loop")} kept in ${MERGED_DIR}/` : ""} (` +
+      `${formatBytes(freed)})`,
   )
   for (const note of notes) out(note)
   const stateDir = join(args.project, STATE_DIR)

@@ -1,9 +1,9 @@
 // Bytes of the files under a folder (symlinks are not followed).
-import { lstatSync, readdirSync } from "node:fs"
+import { lstatSync, readdirSync, type Stats } from "node:fs"
 import { join } from "node:path"
 
 export function diskUsage(path: string): number {
-  let stat
+  let stat: Stats
   try {
     stat = lstatSync(path)
   } catch {

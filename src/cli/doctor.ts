@@ -36,15 +36,35 @@ function describeReach(reach: Reach): { status: Status; text: string } {
   }
 }
 
+type Say = (status: Status, text: string) => void
+type Package = ReturnType<typeof packageInfo>
+
 export async function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
   const pkg = packageInfo()
   let failed = false
-  const say = (status: Status, text: string) => {
+  const say: Say = (status, text) => {
     if (status === "FAIL") failed = true
     out(`${status.padEnd(4)}  ${text}`)
   }
   out(`ralph-loop doctor — ralph-loop ${pkg.version} at ${pkg.dir}, project ${args.project}`)
+  checkOpencode(env, pkg, say)
+  await checkGit(args.project, say)
+  if (!existsSync(join(pkg.dir, "dist", "index.js")))
+    say("FAIL", `this package is not built (${join(pkg.dir, "dist", "index.js")} is missing): run npm ci in ${pkg.dir}`)
+  const listings = checkListings(args, env, pkg, say)
+  const server = checkHalves(listings, say)
+  checkSettings(args.project, env, server, say)
+  const stateDir = join(args.project, STATE_DIR)
+  if (existsSync(stateDir))
+    out(
+      `info  the loops' state and journals use ${formatBytes(diskUsage(stateDir))} in ${STATE_DIR} (\`ralph-loop ` +
+        `clean\` removes ended loops' files)`,
+    )
+  return failed ? 1 : 0
+}
 
+/** The `opencode` command: found, answering with a version, and one this package supports. */
+function checkOpencode(env: NodeJS.ProcessEnv, pkg: Package, say: Say): void {
   const bin = findOpencode(env, pkg.dir)
   const version = bin && opencodeVersion(bin)
   if (!bin) say("FAIL", "OpenCode: the `opencode` command is not on PATH")
@@ -52,9 +72,11 @@ export async function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: 
   else if (satisfies(version, pkg.opencodeRange) !== true)
     say("FAIL", `OpenCode ${version} at ${bin}: ralph-loop needs ${pkg.opencodeRange} (OpenCode skips the plugin)`)
   else say("ok", `OpenCode ${version} at ${bin} (needs ${pkg.opencodeRange})`)
+}
 
-  // git: checkpoints, worktree loops and plan merge need it; merging a branch needs git ≥ 2.38.
-  const git = await gitVersion(args.project)
+/** git: checkpoints, worktree loops and plan merge need it; merging a branch needs git ≥ 2.38. */
+async function checkGit(project: string, say: Say): Promise<void> {
+  const git = await gitVersion(project)
   if ("problem" in git) say("warn", `git: ${git.problem} (checkpoints, rollbacks, worktree loops and merges need git)`)
   else {
     const tooOld = tooOldToMerge(git.version)
@@ -62,10 +84,10 @@ export async function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: 
     if (tooOld) say("warn", `${tooOld}; ${fails}`)
     else say("ok", `git ${git.version.text} (merging a loop's branch needs 2.38 or later)`)
   }
+}
 
-  if (!existsSync(join(pkg.dir, "dist", "index.js")))
-    say("FAIL", `this package is not built (${join(pkg.dir, "dist", "index.js")} is missing): run npm ci in ${pkg.dir}`)
-
+/** Where OpenCode's config files list this plugin (server and TUI halves), each said with where it leads. */
+function checkListings(args: CliArgs, env: NodeJS.ProcessEnv, pkg: Package, say: Say): Listing[] {
   const listings: Listing[] = []
   const configFiles = (["server", "tui"] as const).flatMap((half) => [
     ...globalConfigFiles(env, half),
@@ -92,6 +114,11 @@ export async function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: 
         `${JSON.stringify(listing.spec)}${listing.options ? " with options" : ""} — ${text}`,
     )
   }
+  return listings
+}
+
+/** Each half listed once at least, and copies named; the server half's listings. */
+function checkHalves(listings: readonly Listing[], say: Say): Listing[] {
   const server = listings.filter((l) => l.half === "server")
   const tui = listings.filter((l) => l.half === "tui")
   if (server.length === 0)
@@ -122,13 +149,17 @@ export async function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: 
         : `the ${half} half is listed ${of.length} times as one plugin: OpenCode loads it once (the later entry)`,
     )
   }
+  return server
+}
 
+/** The settings as each listing's options give them, every problem said once. */
+function checkSettings(project: string, env: NodeJS.ProcessEnv, server: readonly Listing[], say: Say): void {
   const optionSets = server.some((l) => l.options) ? server.filter((l) => l.options).map((l) => l.options) : [undefined]
   const globalDir = globalConfigDir(env)
   const seen = new Set<string>()
   let files: string[] = []
   for (const options of optionSets) {
-    const loaded = loadSettings({ directory: args.project, globalDir, options })
+    const loaded = loadSettings({ directory: project, globalDir, options })
     files = loaded.files
     for (const problem of loaded.problems) {
       const text = formatProblem(problem)
@@ -137,17 +168,7 @@ export async function doctor(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: 
       say("FAIL", `settings: ${text}`)
     }
   }
-  if (seen.size === 0)
-    say(
-      "ok",
-      `settings valid (${files.length > 0 ? files.map((f) => (relative(args.project, f).startsWith("..") ? f : relative(args.project, f))).join(", ") : "defaults only"})`,
-    )
-
-  const stateDir = join(args.project, STATE_DIR)
-  if (existsSync(stateDir))
-    out(
-      `info  the loops' state and journals use ${formatBytes(diskUsage(stateDir))} in ${STATE_DIR} (\`ralph-loop ` +
-        `clean\` removes ended loops' files)`,
-    )
-  return failed ? 1 : 0
+  // a file inside the project by its relative path, one outside it (the global config) in full
+  const shown = (f: string) => (relative(project, f).startsWith("..") ? f : relative(project, f))
+  if (seen.size === 0) say("ok", `settings valid (${files.length > 0 ? files.map(shown).join(", ") : "defaults only"})`)
 }

@@ -41,7 +41,7 @@ export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: strin
   const listed = listingsOf(scopeConfigFiles(args.global, args.project, env), pkg.dir)
   const kept = keptListing(listed, args.global, pkg.spec, tuiConfigFile(args.global, args.project, env))
   if (kept) {
-    kept.lines.forEach((line) => out(line))
+    for (const line of kept.lines) out(line)
     return kept.code === 0 ? finish(args, env, pkg.schemaFile, out) : kept.code
   }
   // A global listing OpenCode does not merge with this spec (a path) would load a copy of its own, first.
@@ -59,7 +59,8 @@ export function install(args: CliArgs, env: NodeJS.ProcessEnv, out: (line: strin
       ? join(globalConfigDir(env), "opencode.json")
       : join(args.project, ".opencode", "opencode.json")
     out(
-      `OpenCode (the \`opencode\` command) is not on PATH. Install it (https://opencode.ai), then run${args.global ? "" : ` in ${args.project}`}:`,
+      `OpenCode (the \`opencode\` command) is not on PATH. Install it ` +
+        `(https://opencode.ai), then run${args.global ? "" : ` in ${args.project}`}:`,
     )
     out("")
     out(`  ${command}`)

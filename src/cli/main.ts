@@ -123,7 +123,8 @@ function plan(args: CliArgs): Promise<number> | number {
   const [sub, ...rest] = args.operands
   if (sub !== "check" && sub !== "ready" && sub !== "merge") {
     fail(
-      `ralph-loop: plan needs a subcommand: plan check [PATH], plan ready [PATH], plan merge [PATH] [BRANCH…]\n\n${HELP}`,
+      `ralph-loop: plan needs a subcommand: plan check [PATH], plan ready [PATH], plan merge [PATH] ` +
+        `[BRANCH…]\n\n${HELP}`,
     )
     return 2
   }

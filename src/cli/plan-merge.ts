@@ -14,7 +14,7 @@ import {
   storyBranchRefs,
 } from "../worktrees/plan-merge-git.js"
 import { looksLikePlanPath } from "../commands/ralph-args.js"
-import { becameReady, mergeSteps } from "../worktrees/plan-merge.js"
+import { becameReady, type MergeStep, mergeSteps } from "../worktrees/plan-merge.js"
 import type { PlanState } from "../plan/plan.js"
 import { readPlanFile, writePlanBack } from "../plan/plan-file.js"
 import type { CliArgs } from "./args.js"
@@ -56,37 +56,7 @@ export async function planMerge(
     say(`nothing merged: ${oldGit}`)
     return 1
   }
-  for (const step of steps) {
-    if (step.kind === "refuse") {
-      failed += 1
-      say(`${step.branch}: not merged: ${step.reason}`)
-    } else if (step.kind === "skip") out(`${step.branch}: left alone: ${step.reason}`)
-    else if (step.kind === "mark") {
-      done.add(step.story)
-      out(`${step.branch}: merged into ${target} already; story ${step.story} is marked done`)
-    } else {
-      const title = stories.find((s) => s.id === step.story)?.title ?? ""
-      const result = await mergeStoryBranch(
-        args.project,
-        step.branch,
-        `Merge ${step.branch}: story ${step.story}: ${title}`,
-      )
-      if ("merged" in result) {
-        done.add(step.story)
-        out(`${step.branch}: merged into ${target} (story ${step.story}: ${title})`)
-      } else {
-        failed += 1
-        const why =
-          "conflict" in result
-            ? `merging it into ${target} would conflict in ${result.conflict.join(", ")}`
-            : `the merge failed (${result.failed})`
-        say(
-          `${step.branch}: not merged: ${why}; the branch is kept and ${target} is as it was (merge it by hand: ` +
-            `git merge ${step.branch})`,
-        )
-      }
-    }
-  }
+  for (const step of steps) if (!(await takeStep(args.project, step, stories, target, done, out, say))) failed += 1
   const marked = stories.filter((s) => done.has(s.id) && !before.has(s.id)).map((s) => s.id)
   if (marked.length > 0) {
     const plan: PlanState = {
@@ -113,4 +83,45 @@ export async function planMerge(
         : `no story became ready (${left} not done)`,
   )
   return failed > 0 ? 1 : 0
+}
+
+/** One step of the merge: done (true), or refused or failed (false, said why). Stories merged or marked join `done`. */
+async function takeStep(
+  project: string,
+  step: MergeStep,
+  stories: PlanState["stories"],
+  target: string | undefined,
+  done: Set<string>,
+  out: (line: string) => void,
+  say: (line: string) => void,
+): Promise<boolean> {
+  if (step.kind === "refuse") {
+    say(`${step.branch}: not merged: ${step.reason}`)
+    return false
+  }
+  if (step.kind === "skip") {
+    out(`${step.branch}: left alone: ${step.reason}`)
+    return true
+  }
+  if (step.kind === "mark") {
+    done.add(step.story)
+    out(`${step.branch}: merged into ${target} already; story ${step.story} is marked done`)
+    return true
+  }
+  const title = stories.find((s) => s.id === step.story)?.title ?? ""
+  const result = await mergeStoryBranch(project, step.branch, `Merge ${step.branch}: story ${step.story}: ${title}`)
+  if ("merged" in result) {
+    done.add(step.story)
+    out(`${step.branch}: merged into ${target} (story ${step.story}: ${title})`)
+    return true
+  }
+  const why =
+    "conflict" in result
+      ? `merging it into ${target} would conflict in ${result.conflict.join(", ")}`
+      : `the merge failed (${result.failed})`
+  say(
+    `${step.branch}: not merged: ${why}; the branch is kept and ${target} is as it was (merge it by hand: ` +
+      `git merge ${step.branch})`,
+  )
+  return false
 }

@@ -23,7 +23,8 @@ export async function uninstall(args: CliArgs, env: NodeJS.ProcessEnv, out: (lin
     const { listings, unclear } = listingsIn(config, read, pkg.dir)
     for (const entry of unclear)
       out(
-        `ralph-loop uninstall: left ${JSON.stringify(entry.spec)} in ${config.file}: cannot tell where it leads (${entry.problem})`,
+        `ralph-loop uninstall: left ${JSON.stringify(entry.spec)} in ${config.file}: cannot tell where it leads ` +
+          `(${entry.problem})`,
       )
     if (listings.length === 0) continue
     try {
@@ -36,7 +37,8 @@ export async function uninstall(args: CliArgs, env: NodeJS.ProcessEnv, out: (lin
       )
     } catch (error) {
       out(
-        `ralph-loop uninstall: could not write ${config.file}: ${error instanceof Error ? error.message : String(error)}`,
+        `ralph-loop uninstall: could not write ${config.file}: ` +
+          `${error instanceof Error ? error.message : String(error)}`,
       )
       failed += 1
       continue

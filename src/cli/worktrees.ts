@@ -73,7 +73,8 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
     } catch (error) {
       // git could not say whether it holds work: it is kept, whatever --force says.
       out(
-        `ralph-loop clean: kept the worktree ${entry.name}: git could not tell whether it holds work (${message(error)})`,
+        `ralph-loop clean: kept the worktree ${entry.name}: git could not tell whether it holds work (` +
+          `${message(error)})`,
       )
       continue
     }

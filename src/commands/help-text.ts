@@ -13,7 +13,8 @@ export function helpText(): string {
     "/ralph-status           show the loop (or how it ended) and the project's loops",
     "/ralph-pause            pause it (nothing is sent)      /ralph-resume   go on now",
     "/ralph-hint <text>      add a hint to the next prompt, once",
-    "/ralph-rollback [N]     put the work tree back to checkpoint N (default: the iteration before the last; --to-start)",
+    "/ralph-rollback [N]     put the work tree back to checkpoint N (default: the iteration before the last; " +
+      "--to-start)",
     "/cancel-ralph           end it now (without a loop: stop this session's continuations)",
     "/ralph-plan <task>      ask the model to write a plan of user stories to .opencode/prd.json (setting prdPath)",
     "/ralph --prd [PATH] [task]   work through a plan, one story per iteration; the plugin marks a story done " +

@@ -156,7 +156,8 @@ function readSetting(
   }
   if (spec.kind === "check") {
     if (!raw?.trim()) return { error: `${name} needs a command` }
-    const checks = (state.overrides.checks ??= []) as CheckConfig[]
+    state.overrides.checks ??= []
+    const checks = state.overrides.checks as CheckConfig[]
     checks.push({ name: `check ${checks.length + 1}`, command: raw.trim(), kind: checkKind(raw) })
     state.cut.push([token.start, end])
     return took

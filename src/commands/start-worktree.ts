@@ -35,7 +35,8 @@ export async function startInWorktree(
   replaceText(
     parts,
     `A Ralph loop now runs on this task in its own git worktree ${where} (branch ${started.state.branch}); this ` +
-      `session only shows its progress. Tell the user that in one sentence and do nothing else. The task: ${start.task}`,
+      `session only shows its progress. Tell the user that in one sentence and do nothing else. The task: ` +
+      `${start.task}`,
   )
 }
 

@@ -23,12 +23,12 @@ import {
   parseRequest,
   requestName,
   resultName,
-  takenIdOf,
   takenName,
   waitingRequests,
   type ControlRequest,
   type ControlResult,
 } from "./request.js"
+import { answerLeftovers } from "./leftovers.js"
 import type { Route } from "./route.js"
 
 export type ControlAct = (request: ControlRequest) => Promise<Omit<ControlResult, "id">>
@@ -52,9 +52,6 @@ export type ControlLog = (level: "info" | "warn", message: string, extra?: Recor
 
 /** How often the folder is looked at besides fs.watch's events. */
 const RESCAN_MS = 1_000
-
-/** A result no client took this long after it was written is removed at the next start. */
-const STALE_RESULT_MS = 10 * 60_000
 
 /** `fs.watch`'s shape, so a test can give a watcher that reports a burst once, as Bun's does. */
 export type WatchFolder = (folder: string, listener: () => void) => FSWatcher
@@ -209,31 +206,13 @@ export class ControlChannel {
   private async leftovers(names: readonly string[]): Promise<void> {
     const first = !this.started
     this.started = true
-    const taken = names.flatMap((name) => {
-      const of = takenIdOf(name)
-      return of && !this.inflight.has(of.id) ? [{ name, ...of }] : []
+    await answerLeftovers(names, first, {
+      folder: this.folder,
+      inflight: (id) => this.inflight.has(id),
+      orphans: this.options.orphans,
+      answer: (id, result) => this.answer(id, result),
+      now: this.now,
     })
-    if (!this.options.orphans && !first) return
-    const { orphans } = this.options
-    const orphan = orphans ? (taken.length > 0 || first ? await orphans() : undefined) : () => true
-    if (!orphan) return
-    for (const { name, id, taker } of taken) {
-      if (!orphan(taker)) continue
-      if (!names.includes(resultName(id)))
-        await this.answer(id, {
-          ok: false,
-          title: "Ralph · request interrupted",
-          message:
-            "OpenCode stopped while acting on this request; whether it was done is not known. See ralph-loop status.",
-        })
-      await rm(join(this.folder, name), { force: true }).catch(() => undefined)
-    }
-    if (!first) return
-    for (const name of names.filter((n) => n.endsWith(".result.json"))) {
-      const stat = await lstat(join(this.folder, name)).catch(() => undefined)
-      if (stat && this.now() - stat.mtimeMs > STALE_RESULT_MS)
-        await rm(join(this.folder, name), { force: true }).catch(() => undefined)
-    }
   }
 
   /** Takes the request `id` if it is this instance's (false: gone, not a regular file, or another's). */

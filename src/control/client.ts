@@ -80,7 +80,8 @@ export async function sendControl(
       id,
       status: "refused",
       title: "Ralph · request not sent",
-      message: `The request could not be written in ${folder}: ${error instanceof Error ? error.message : String(error)}`,
+      message:
+        `The request could not be written in ${folder}: ` + `${error instanceof Error ? error.message : String(error)}`,
     }
   }
   if (await answered(folder, resultFile, options.timeoutMs ?? 15_000, options.signal)) return takeResult(id, resultFile)

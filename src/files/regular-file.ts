@@ -4,7 +4,7 @@
 // type checked on the open descriptor before a byte is read. `follow: false` also refuses a symlink
 // (O_NOFOLLOW): the plugin's own files are never links.
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs"
-import { open } from "node:fs/promises"
+import { type FileHandle, open } from "node:fs/promises"
 
 export type FileText =
   | { ok: true; text: string }
@@ -40,7 +40,7 @@ function failure(error: unknown, follow: boolean): FileText {
 }
 
 export async function readRegularFile(path: string, { follow = false }: { follow?: boolean } = {}): Promise<FileText> {
-  let handle
+  let handle: FileHandle
   try {
     handle = await open(path, flags(follow))
   } catch (error) {

@@ -3,7 +3,7 @@
 // use `gitText`, which throws a `GitError` naming the command and git's own words. One timeout
 // policy and one bound on the output; paths are never quoted (`core.quotepath=off`). Lists of paths go
 // on stdin (path-list.ts), never as arguments.
-import { execFile, type ExecFileException } from "node:child_process"
+import { type ChildProcess, execFile, type ExecFileException } from "node:child_process"
 
 /** How long a git call may take: `sample` is the progress sample on the turn's end, `work` the rest. */
 const GIT_TIMEOUT_MS = { sample: 5_000, work: 120_000 } as const
@@ -40,7 +40,7 @@ export class GitError extends Error {
 export function git(directory: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   return new Promise((resolve) =>
     setImmediate(() => {
-      let child
+      let child: ChildProcess
       try {
         child = spawnGit(directory, args, options, resolve)
       } catch (error) {

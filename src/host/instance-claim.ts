@@ -26,7 +26,8 @@ interface Held {
 
 function registry(): Map<string, Held> {
   const global = globalThis as { [REGISTRY]?: Map<string, Held> }
-  return (global[REGISTRY] ??= new Map())
+  global[REGISTRY] ??= new Map()
+  return global[REGISTRY]
 }
 
 /**

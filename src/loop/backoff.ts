@@ -67,7 +67,7 @@ function resetValueMs(value: string, now: number): number | undefined {
   return durationMs(value) ?? (Number.isFinite(Date.parse(value)) ? Date.parse(value) - now : undefined)
 }
 
-const UNIT = String.raw`(?:ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)`
+const UNIT = `(?:ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)`
 const DURATION = String.raw`(\d+(?:\.\d+)?\s*${UNIT}(?![a-z])(?:[\s,]*(?:and\s+)?\d+(?:\.\d+)?\s*${UNIT}(?![a-z]))*)`
 /** "try again in 2h 14m", "resets in 3 seconds", "retry after 20s", "available again in 5 minutes". */
 const IN_TEXT = new RegExp(

@@ -83,5 +83,8 @@ export function claimAnswer(
       `Accepted: ${passing}. The exit gate is dual: the loop completes after two replies in a row that ` +
       `indicate completion and end with the RALPH_STATUS block saying EXIT_SIGNAL: true.`
     )
-  return `Accepted: ${passing}. End your turn now: the loop completes when it ends${reviewed ? ", once a reviewer has approved the change" : ""}.`
+  return (
+    `Accepted: ${passing}. End your turn now: the loop completes when ` +
+    `it ends${reviewed ? ", once a reviewer has approved the change" : ""}.`
+  )
 }

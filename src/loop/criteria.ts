@@ -117,7 +117,9 @@ export function failureReport(snapshot: DiagnosticSnapshot, perCheck = 1_500): s
     .map(
       (c) =>
         `### ${c.name} (${c.kind}) — ` +
-        `${c.status}${c.exitCode !== null ? `, exit ${c.exitCode}` : ""}\n\n\`\`\`\n$ ${c.command}\n${c.output.trim().slice(-perCheck)}\n\`\`\``,
+        `${c.status}` +
+        `${c.exitCode !== null ? `, exit ${c.exitCode}` : ""}\n\n\`\`\`\n$ ${c.command}\n` +
+        `${c.output.trim().slice(-perCheck)}\n\`\`\``,
     )
     .join("\n\n")
 }

@@ -34,8 +34,10 @@ export function started(loop: Loop): Notice {
     message: plan
       ? `Plan loop started (${loop.settings.strategy}): ${plan.stories.length} stories in ${plan.file}, ` +
         `${plan.done.length} done already. One story per iteration; the plugin marks a story done when the model ` +
-        `writes ${promiseTag(loop.settings.promiseWord)}${checks || " (no loop checks; a story's own checks still run)"}.`
-      : `Loop started (${loop.settings.strategy}). It ends when the model writes ${promiseTag(loop.settings.promiseWord)}${checks}.`,
+        `writes ${promiseTag(loop.settings.promiseWord)}` +
+        `${checks || " (no loop checks; a story's own checks still run)"}.`
+      : `Loop started (${loop.settings.strategy}). It ends when the model writes ` +
+        `${promiseTag(loop.settings.promiseWord)}${checks}.`,
   }
 }
 
@@ -112,7 +114,8 @@ export function waiting(wait: Wait, detail: string): Notice {
   return {
     variant: "warning",
     title: WAIT_TITLES[wait.reason],
-    message: `${detail}. Nothing is sent until ${clock(wait.until)}; then ${what} by itself. ${early}, or /cancel-ralph.`,
+    message:
+      `${detail}. Nothing is sent until ${clock(wait.until)}; then ${what} by itself. ${early}, or ` + `/cancel-ralph.`,
     duration: 15_000,
   }
 }

@@ -32,8 +32,10 @@ export function loopRules(
   const promise = plan
     ? planRules(promiseTag(settings.promiseWord))
     : [
-        `When the task is completely done — everything asked for works — end your final reply with ${promiseTag(settings.promiseWord)}.`,
-        `Only then: never write it for partial progress, never to get out of the loop, and do not mention it otherwise.`,
+        `When the task is completely done — everything asked for works — end your final reply with ` +
+          `${promiseTag(settings.promiseWord)}.`,
+        `Only then: never write it for partial progress, never to get out of the loop, and do not mention ` +
+          `it otherwise.`,
         `If you stop before the task is done, you will be asked to continue.`,
       ].join(" ")
   const claim = `${promise}\n\n${DONE_TOOL_RULE}`
@@ -65,7 +67,8 @@ export function systemNote(loop: Loop): string {
     `Finish with ${promiseTag(loop.settings.promiseWord)} (or call ralph_done) only when the whole ` +
       `${loop.plan ? "story" : "task"} is truly done.`,
     loop.settings.statusBlock ? "End every reply with the ---RALPH_STATUS--- block." : "",
-    `What earlier loops learned in this project is in ${MEMORY_FILE} (read it when stuck)${featureOn(loop.settings, "remember") ? "; add a lasting lesson with <remember>…</remember>" : ""}.`,
+    `What earlier loops learned in this project is in ${MEMORY_FILE} (read it when stuck)` +
+      `${featureOn(loop.settings, "remember") ? "; add a lasting lesson with <remember>…</remember>" : ""}.`,
   ]
     .filter(Boolean)
     .join(" ")

@@ -58,7 +58,9 @@ export function lessonsOf(loop: LoopHistory): Lesson[] {
         failures.slice(0, NAMED).join("; ") + (failures.length > NAMED ? ` and ${failures.length - NAMED} more` : "")
       lessons.push({
         source: "lesson",
-        text: `check ${check} failed on ${files.join(", ")}: ${named}${FIXED}${fixedIn}${changed.length ? ` by changing ${changed.join(", ")}` : ""}`,
+        text:
+          `check ${check} failed on ${files.join(", ")}: ${named}${FIXED}` +
+          `${fixedIn}${changed.length ? ` by changing ${changed.join(", ")}` : ""}`,
       })
     }
   }

@@ -43,7 +43,10 @@ export function hydrate(memory: MemoryFile, task: string, files: readonly string
   let room = budgetChars
   let omitted = 0
   const take = (list: string[], text: string) => {
-    if (text.length + 3 > room) return void (omitted += 1)
+    if (text.length + 3 > room) {
+      omitted += 1
+      return
+    }
     list.push(text)
     room -= text.length + 3
   }

@@ -56,7 +56,8 @@ export function notificationFor(
   const usage = totalUsage(loop)
   const cost = Math.round(usage.cost * 10_000) / 10_000
   const headline = HEADLINES[event](reason, loop)
-  const numbers = `${loop.iteration} iteration${loop.iteration === 1 ? "" : "s"}, ${usage.tokens} tokens, $${cost.toFixed(2)}`
+  const numbers =
+    `${loop.iteration} iteration${loop.iteration === 1 ? "" : "s"}, ${usage.tokens} tokens, $` + `${cost.toFixed(2)}`
   const reportPath = event === "ended" ? (report() ?? null) : null
   return {
     payload: {
@@ -68,7 +69,9 @@ export function notificationFor(
       tokens: usage.tokens,
       cost,
       report: reportPath,
-      text: `Ralph loop ${headline}: "${shorten(loop.task, 120)}" (${numbers})${loop.detail ? ` — ${shorten(loop.detail, 200)}` : ""}${reportPath ? `. Report: ${reportPath}` : ""}`,
+      text:
+        `Ralph loop ${headline}: "${shorten(loop.task, 120)}" (${numbers})` +
+        `${loop.detail ? ` — ${shorten(loop.detail, 200)}` : ""}${reportPath ? `. Report: ${reportPath}` : ""}`,
     },
     title: `Ralph · ${headline}`,
     message: `${shorten(loop.task, 80)} (${numbers})`,

@@ -126,9 +126,8 @@ function phasesLayout(phases: unknown[], at: JSONPath, shape: string, holder: It
       return
     }
     inner ??= key
-    ;(phase[key] as unknown[]).forEach((value, i) =>
-      entries.push({ at: [...at, p, key, i], value, position: `${p + 1}.${i + 1}` }),
-    )
+    for (const [i, value] of (phase[key] as unknown[]).entries())
+      entries.push({ at: [...at, p, key, i], value, position: `${p + 1}.${i + 1}` })
   })
   return { shape: inner ? `${shape}[].${inner}` : shape, holder, holderAt, listKey: inner, entries }
 }

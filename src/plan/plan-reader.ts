@@ -76,7 +76,7 @@ export function readJson(source: string): { ok: true; data: unknown } | { ok: fa
     const tree = parseTree(source, errors, { allowTrailingComma: true })
     return errors.length > 0
       ? { ok: false, error: syntaxError(source, errors[0] as ParseError) }
-      : { ok: true, data: tree ? valueOf(tree) : undefined }
+      : { ok: true, data: tree ? nodeValue(tree) : undefined }
   }
 }
 
@@ -84,13 +84,13 @@ export function readJson(source: string): { ok: true; data: unknown } | { ok: fa
  * A parsed node's value, every key an own property as JSON.parse makes it: jsonc-parser's own
  * `parse` assigns keys, so a `"__proto__"` key in the file replaced the object's prototype.
  */
-function valueOf(node: Node): unknown {
-  if (node.type === "array") return (node.children ?? []).map(valueOf)
+function nodeValue(node: Node): unknown {
+  if (node.type === "array") return (node.children ?? []).map(nodeValue)
   if (node.type !== "object") return node.value
   return Object.fromEntries(
     (node.children ?? []).map((property) => [
       property.children?.[0]?.value as string,
-      property.children?.[1] ? valueOf(property.children[1]) : undefined,
+      property.children?.[1] ? nodeValue(property.children[1]) : undefined,
     ]),
   )
 }
@@ -109,7 +109,9 @@ function readEntry(entry: PlanEntry): { story: Story } | { problem: string } {
     return { problem: `item ${entry.position} is ${kindOf(item)}, not an object` }
   const fields = item as Item
   const own = readId(fields)
-  const label = `item ${entry.position}${"value" in own && own.value !== undefined && own.value !== entry.position ? ` (${own.value})` : ""}`
+  const label =
+    `item ${entry.position}` +
+    `${"value" in own && own.value !== undefined && own.value !== entry.position ? ` (${own.value})` : ""}`
   const title = readText(fields, STORY_FIELDS.title)
   const description = readText(fields, STORY_FIELDS.description)
   const criteria = readCriteria(fields)
@@ -209,5 +211,8 @@ function where(source: string, offset: number): string {
 /** One message for a plan file that cannot be used: the file, then its problems (the first few). */
 export function planProblem(file: string, problems: readonly string[]): string {
   const shown = problems.slice(0, 3).join("; ")
-  return `the plan file ${file} cannot be used: ${shown}${problems.length > 3 ? `; and ${problems.length - 3} more` : ""}`
+  return (
+    `the plan file ${file} cannot be used: ${shown}` +
+    `${problems.length > 3 ? `; and ${problems.length - 3} more` : ""}`
+  )
 }

@@ -84,7 +84,10 @@ export function onlyStoryProblem(plan: PlanState, id: string): string | undefine
   const story = plan.stories.find((s) => s.id === id)
   if (!story) {
     const ids = plan.stories.map((s) => s.id)
-    return `the plan ${plan.file} has no story "${id}" (its stories: ${ids.slice(0, 20).join(", ")}${ids.length > 20 ? ", …" : ""})`
+    return (
+      `the plan ${plan.file} has no story "${id}" (its stories: ${ids.slice(0, 20).join(", ")}` +
+      `${ids.length > 20 ? ", …" : ""})`
+    )
   }
   if (isDone(plan, id)) return `story ${id} of the plan ${plan.file} is done already`
   const waiting = story.dependsOn.filter((dep) => !isDone(plan, dep))

@@ -33,7 +33,8 @@ export function storySection(plan: PlanState, loopChecks: readonly CheckConfig[]
     ...(checks.length
       ? [
           "",
-          `Checks the plugin runs when you say it is done: ${checks.map((c) => `${c.name} (\`${c.command}\`)`).join(", ")}`,
+          `Checks the plugin runs when you say it is done: ` +
+            `${checks.map((c) => `${c.name} (\`${c.command}\`)`).join(", ")}`,
         ]
       : []),
     ...(plan.only !== undefined
@@ -50,7 +51,10 @@ export function storySection(plan: PlanState, loopChecks: readonly CheckConfig[]
 function storyState(plan: PlanState, story: Story, current: Story | undefined): string {
   const done = plan.done.find((d) => d.id === story.id)
   if (done)
-    return `- [x] ${story.id} ${story.title} (${done.iteration > 0 ? `done in iteration ${done.iteration}` : "done before this loop"})`
+    return (
+      `- [x] ${story.id} ${story.title} (` +
+      `${done.iteration > 0 ? `done in iteration ${done.iteration}` : "done before this loop"})`
+    )
   if (story === current) return `- [ ] ${story.id} ${story.title} ← current story`
   const waiting = story.dependsOn.filter((id) => !plan.done.some((d) => d.id === id))
   return `- [ ] ${story.id} ${story.title}${waiting.length ? ` (waits for ${waiting.join(", ")})` : ""}`

@@ -31,7 +31,8 @@ export function planStatusLines(plan: PlanState | undefined): string[] {
     `Plan: ${plan.file} — ${plan.done.length} of ${plan.stories.length} stories done`,
     ...states(plan).map(
       (s) =>
-        `  ${s.state === "done" ? "✓" : s.state === "current" ? "→" : "·"} ${s.id} ${s.title} — ${s.state}${s.detail ? ` (${s.detail})` : ""}`,
+        `  ${s.state === "done" ? "✓" : s.state === "current" ? "→" : "·"} ` +
+        `${s.id} ${s.title} — ${s.state}${s.detail ? ` (${s.detail})` : ""}`,
     ),
   ]
 }
@@ -44,7 +45,8 @@ export function planFileLines(file: string, plan: ParsedPlan): string[] {
       `— /ralph --prd works through it`,
     ...plan.stories.map(
       (s) =>
-        `  ${done.has(s.id) ? "✓" : "·"} ${s.id} ${s.title}${s.dependsOn.length ? ` (after ${s.dependsOn.join(", ")})` : ""}`,
+        `  ${done.has(s.id) ? "✓" : "·"} ${s.id} ${s.title}` +
+        `${s.dependsOn.length ? ` (after ${s.dependsOn.join(", ")})` : ""}`,
     ),
   ]
 }

@@ -112,6 +112,8 @@ export function readChecks(item: Item): Read<CheckConfig[]> {
   if (result.success) return ok(result.data)
   const issue = result.error.issues[0]
   return {
-    problem: `has "checks" that are not valid${issue ? ` (${issue.path.join(".") || "the list"}: ${issue.message})` : ""}`,
+    problem:
+      `has "checks" that are not valid` +
+      `${issue ? ` (${issue.path.join(".") || "the list"}: ${issue.message})` : ""}`,
   }
 }

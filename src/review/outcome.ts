@@ -50,7 +50,9 @@ export function afterReview(
       decision: {
         type: "stop",
         reason: "review",
-        detail: `the reviewer rejected ${rejections} completion claims in a row (review.maxRejections): ${verdict.reasons[0] ?? ""}`,
+        detail:
+          `the reviewer rejected ${rejections} completion claims in a row (review.maxRejections): ` +
+          `${verdict.reasons[0] ?? ""}`,
       },
       update,
     }

@@ -77,7 +77,8 @@ const loopSummarySchema = z.object({
       story: z.string().nullable().describe("the plan's current story they count for; null for other loops"),
     })
     .describe(
-      "restarts of the current task — of a plan loop's current story, counted again from each story done — and maxRetries",
+      "restarts of the current task — of a plan loop's current story, counted again from each story done — " +
+        "and maxRetries",
     ),
   limits: z.string().describe("the iteration and retry limits in force, in words"),
   strategy: z.string(),

@@ -49,7 +49,10 @@ export function histories(entries: Iterable<DecidedLine>): Histories {
     const record = entry.record
     const id = historyKey(entry.loop)
     let loop = byLoop.get(id)
-    if (!loop) byLoop.set(id, (loop = { rows: [], seen: new Set(), tokens: 0, cost: 0 }))
+    if (!loop) {
+      loop = { rows: [], seen: new Set(), tokens: 0, cost: 0 }
+      byLoop.set(id, loop)
+    }
     const key = `${entry.at}#${entry.loop.iteration}`
     if (loop.seen.has(key)) continue
     loop.seen.add(key)

@@ -64,9 +64,11 @@ export function loopDetail(l: NonNullable<StatusDocument["selected"]>): string[]
           : ""
       }`,
     `Limits: ${l.limits}`,
-    `Circuit breaker: ${l.breaker.state} · no progress ${l.breaker.noProgress} · same error ${l.breaker.sameError}${l.breaker.reason ? ` (last opened: ${l.breaker.reason})` : ""}`,
+    `Circuit breaker: ${l.breaker.state} · no progress ${l.breaker.noProgress} · same ` +
+      `error ${l.breaker.sameError}${l.breaker.reason ? ` (last opened: ${l.breaker.reason})` : ""}`,
     ...(l.wait ? [`Waiting (${l.wait.reason}) until ${l.wait.until}`] : []),
-    `Tokens ${tokens(l.tokens)} · cost $${l.cost.toFixed(4)} · ${seconds(l.iterationMs)} per iteration · started ${l.startedAt}`,
+    `Tokens ${tokens(l.tokens)} · cost $${l.cost.toFixed(4)} · ${seconds(l.iterationMs)} per iteration · ` +
+      `started ${l.startedAt}`,
     `Last checks: ${
       l.lastChecks
         ? `iteration ${l.lastChecks.iteration}: ${checks(l.lastChecks)}, ` + `${l.lastChecks.securityIssues} security`

@@ -122,5 +122,8 @@ function htmlTable(rows: readonly IterationJSON[]): string {
   const [header = [], ...body] = historyCells(rows)
   const row = (cells: string[], tag: "th" | "td") =>
     `<tr>${cells.map((c) => `<${tag}>${esc(c)}</${tag}>`).join("")}</tr>`
-  return `<table class="iterations">\n<thead>${row(header, "th")}</thead>\n<tbody>\n${body.map((r) => row(r, "td")).join("\n")}\n</tbody>\n</table>`
+  return (
+    `<table class="iterations">\n<thead>` +
+    `${row(header, "th")}</thead>\n<tbody>\n${body.map((r) => row(r, "td")).join("\n")}\n</tbody>\n</table>`
+  )
 }

@@ -53,13 +53,15 @@ export function lineChart(chart: Chart): string {
       const sorted = [...s.points].sort((a, b) => a.x - b.x)
       const line =
         sorted.length > 1
-          ? `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${sorted.map((p) => `${px(p.x)},${py(p.y)}`).join(" ")}"/>`
+          ? `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="` +
+            `${sorted.map((p) => `${px(p.x)},${py(p.y)}`).join(" ")}"/>`
           : ""
       const dots = sorted
         .map(
           (p) =>
             `<circle cx="${px(p.x)}" cy="${py(p.y)}" r="3.5" fill="${s.color}" ` +
-            `data-series="${escapeXml(s.name)}" data-iteration="${p.x}" data-value="${p.y}"><title>${escapeXml(`${s.name}, iteration ${p.x}: ${format(p.y)}`)}</title></circle>`,
+            `data-series="${escapeXml(s.name)}" data-iteration="${p.x}" data-value="` +
+            `${p.y}"><title>${escapeXml(`${s.name}, iteration ${p.x}: ${format(p.y)}`)}</title></circle>`,
         )
         .join("")
       return `<g class="series">${line}${dots}</g>`
@@ -82,7 +84,8 @@ export function lineChart(chart: Chart): string {
     `<line x1="${M.left}" x2="${W - M.right}" y1="${H - M.bottom}" y2="${H - M.bottom}" stroke="#888"/>`,
     xLabels,
     `<text x="${(W + M.left) / 2}" y="${H - 4}" text-anchor="middle">iteration</text>`,
-    `<text transform="translate(12 ${(H - M.bottom + M.top) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(chart.yLabel)}</text>`,
+    `<text transform="translate(12 ${(H - M.bottom + M.top) / 2}) rotate(-90)" text-anchor="middle">` +
+      `${escapeXml(chart.yLabel)}</text>`,
     legend,
     series,
     empty,

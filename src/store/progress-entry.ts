@@ -55,7 +55,8 @@ function* taggedTexts(text: string, open: string, close: string): Generator<stri
 export function outcomeOf(entry: Pick<ProgressEntry, "decision" | "storyDone">): string {
   const { decision, storyDone } = entry
   const story = storyDone
-    ? `story ${storyDone.id} done — ${storyDone.checks.length ? `checks passed: ${storyDone.checks.join(", ")}` : "no checks configured"}`
+    ? `story ${storyDone.id} done — ` +
+      `${storyDone.checks.length ? `checks passed: ${storyDone.checks.join(", ")}` : "no checks configured"}`
     : undefined
   switch (decision.type) {
     case "complete":
@@ -91,7 +92,8 @@ const stamp = (at: number) => `${new Date(at).toISOString().slice(0, 19).replace
 
 export function renderEntry(entry: ProgressEntry): string {
   const files = entry.files.length
-    ? `${entry.files.slice(0, FILES_SHOWN).join(", ")}${entry.files.length > FILES_SHOWN ? `, … and ${entry.files.length - FILES_SHOWN} more` : ""}`
+    ? `${entry.files.slice(0, FILES_SHOWN).join(", ")}` +
+      `${entry.files.length > FILES_SHOWN ? `, … and ${entry.files.length - FILES_SHOWN} more` : ""}`
     : "(none)"
   return [
     `## ${stamp(entry.at)} · iteration ${entry.iteration}${entry.story ? ` · story ${entry.story.id}` : ""}`,

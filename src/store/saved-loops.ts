@@ -5,7 +5,7 @@
 // `ralph-loop` commands (status, clean, checkpoints, worktrees) all read them here. Read-only, and
 // it never throws: a file that cannot be read or fails the schema is left out (LoopStore.load
 // reports those at start-up), or listed as such for whoever asks (`readLoopFiles`).
-import { lstatSync, readdirSync } from "node:fs"
+import { lstatSync, readdirSync, type Stats } from "node:fs"
 import { lstat, readdir } from "node:fs/promises"
 import { join } from "node:path"
 import type { z } from "zod"
@@ -143,7 +143,7 @@ export function readLoopsSync<T extends { savedAt: number }>(
   for (const name of names) {
     const file = join(loopsDir, name)
     // lstat first: the common case (a link, a folder) costs no open.
-    let info
+    let info: Stats
     try {
       info = lstatSync(file)
     } catch {

@@ -41,7 +41,9 @@ function renderSummary(record: SummaryRecord): string {
       `starts in a fresh session`,
     `- Strategy: ${loop.settings.strategy}`,
     `- Written: ${record.at.toISOString()}`,
-    `- Summary by: ${record.source === "model" ? "the model (session.summarize)" : "ralph-loop (the model's summary was not available)"}`,
+    record.source === "model"
+      ? "- Summary by: the model (session.summarize)"
+      : "- Summary by: ralph-loop (the model's summary was not available)",
     "",
     "## Task",
     "",

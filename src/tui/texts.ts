@@ -50,7 +50,10 @@ function stateText(l: LoopSummary, now: number): string {
 
 function checksText(c: LoopSummary["lastChecks"]): string {
   if (!c) return "checks: none ran yet"
-  return `checks (it. ${c.iteration}): ${c.errors} err, ${c.warnings} warn${c.testsRun ? `, ${c.testsFailed}/${c.testsRun} tests failed` : ""}`
+  return (
+    `checks (it. ${c.iteration}): ${c.errors} err, ${c.warnings} warn` +
+    `${c.testsRun ? `, ${c.testsFailed}/${c.testsRun} tests failed` : ""}`
+  )
 }
 
 const short = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
@@ -77,7 +80,8 @@ export function sidebarLines(
               `· ${loop.plan.done}/${loop.plan.total}`,
           ]
         : []),
-      `breaker ${loop.breaker.state}${loop.breaker.state === "CLOSED" ? "" : loop.breaker.reason ? `: ${short(loop.breaker.reason, width - 16)}` : ""}`,
+      `breaker ${loop.breaker.state}` +
+        (loop.breaker.state === "CLOSED" || !loop.breaker.reason ? "" : `: ${short(loop.breaker.reason, width - 16)}`),
       `struggle: ${loop.struggle.signal}`,
       checksText(loop.lastChecks),
       `${thousands(loop.tokens)} tokens · $${loop.cost.toFixed(2)}`,
@@ -108,7 +112,8 @@ export function chartLines(history: readonly IterationJSON[], width = 60): strin
   const maxProblems = Math.max(...problems)
   const maxTokens = Math.max(...rows.map((r) => r.tokens))
   return [
-    `problems ${rows.map((r, i) => (r.checks ? bar(problems[i] as number, maxProblems) : "·")).join("")}  (max ${maxProblems})`,
+    `problems ${rows.map((r, i) => (r.checks ? bar(problems[i] as number, maxProblems) : "·")).join("")}  (max ` +
+      `${maxProblems})`,
     `tokens   ${rows.map((r) => bar(r.tokens, maxTokens)).join("")}  (max ${thousands(maxTokens)})`,
     `         iterations ${rows[0]?.iteration}–${rows.at(-1)?.iteration}`,
   ]

@@ -181,7 +181,9 @@ function* saveRun(run: ParallelRun): Job {
       notice: {
         variant: "warning",
         title: "Ralph · plan stopped",
-        message: `${left} of ${run.plan.stories.length} stories of ${run.plan.file} are not done: ${failed.map(([id, why]) => `${id}: ${why}`).join("; ") || "none could start"}.`,
+        message:
+          `${left} of ${run.plan.stories.length} stories of ${run.plan.file} are not ` +
+          `done: ${failed.map(([id, why]) => `${id}: ${why}`).join("; ") || "none could start"}.`,
         duration: 20_000,
       },
     }

@@ -102,7 +102,10 @@ export function storyWorktreeName(id: string, stories: readonly Pick<Story, "id"
   const plain = `story-${slug}`
   const sameInLowerCase = stories.some((s) => s.id !== id && s.id.toLowerCase() === lower)
   if (slug === lower && !sameInLowerCase && invalidName(plain) === undefined) return plain
-  return `story-${slugOf(slug.slice(0, SLUG_LENGTH)) || "x"}--${createHash("sha256").update(id).digest("hex").slice(0, 8)}`
+  return (
+    `story-${slugOf(slug.slice(0, SLUG_LENGTH)) || "x"}--` +
+    `${createHash("sha256").update(id).digest("hex").slice(0, 8)}`
+  )
 }
 
 /** An id as letters, digits, `.`, `_` and single `-`, without `..` or a separator at either end. */

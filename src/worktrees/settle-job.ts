@@ -67,7 +67,9 @@ function* mergeBack({ entry, state, loop }: EndedWorktree): Job<MergeOutcome> {
     }
     return yield* record(entry.path, state, {
       result: "failed",
-      detail: `could not merge ${state.branch}: ${messageOf(error)}; the worktree and its branch are kept (${mergeHint(state.branch)})`,
+      detail:
+        `could not merge ${state.branch}: ${messageOf(error)}; the worktree and its branch are kept (` +
+        `${mergeHint(state.branch)})`,
     })
   }
   if (!reachedBranch(merged)) return yield* record(entry.path, state, merged)

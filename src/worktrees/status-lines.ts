@@ -27,7 +27,10 @@ function worktreeLine({ name, state, loop }: WorktreeView): string {
     ? ` · ${state.merge.result}${state.merge.files?.length ? ` (${state.merge.files.join(", ")})` : ""}`
     : ""
   const story = state?.story ? ` · story ${state.story}` : ""
-  return `- ${name} · ${state?.branch ?? "no worktree.json"} · ${loopPart(loop)}${merge}${story}${loop ? ` · ${shorten(loop.task, 40)}` : ""}`
+  return (
+    `- ${name} · ${state?.branch ?? "no worktree.json"} · ` +
+    `${loopPart(loop)}${merge}${story}${loop ? ` · ${shorten(loop.task, 40)}` : ""}`
+  )
 }
 
 export function worktreeLines(views: readonly WorktreeView[]): string[] {

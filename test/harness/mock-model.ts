@@ -282,7 +282,7 @@ async function respond(res: ServerResponse, reply: Reply, model: string): Promis
     if (index === 0 && reply.holdAfterFirstChunk) await reply.holdAfterFirstChunk.catch(() => undefined)
   }
   if (res.destroyed) return
-  ;(reply.toolCalls ?? []).forEach((call, index) =>
+  for (const [index, call] of (reply.toolCalls ?? []).entries())
     send(
       {
         tool_calls: [
@@ -295,8 +295,7 @@ async function respond(res: ServerResponse, reply: Reply, model: string): Promis
         ],
       },
       null,
-    ),
-  )
+    )
   const usage = reply.usage ?? { prompt_tokens: 100, completion_tokens: 20 }
   send({}, reply.finish ?? (reply.toolCalls?.length ? "tool_calls" : "stop"), {
     usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },

@@ -10,6 +10,7 @@ import { packageDir } from "../harness/harness.js"
 
 const MAX_FILE_LINES = 300
 const MAX_FUNCTION_LINES = 80
+const MAX_LINE_CHARS = 120
 
 const root = packageDir()
 const src = join(root, "src")
@@ -91,6 +92,17 @@ describe("the house rules (issue 38)", () => {
 
   test(`no function in src/ is over ${MAX_FUNCTION_LINES} lines`, () => {
     expect(sourceFiles(src).flatMap((path) => longFunctions(path))).toEqual([])
+  })
+
+  test(`no line in src/ is over ${MAX_LINE_CHARS} characters`, () => {
+    const over = sourceFiles(src).flatMap((path) =>
+      readFileSync(path, "utf8")
+        .split("\n")
+        .flatMap((line, i) =>
+          line.length > MAX_LINE_CHARS ? [`${relative(root, path)}:${i + 1} (${line.length} characters)`] : [],
+        ),
+    )
+    expect(over).toEqual([])
   })
 
   test("every top-level folder of src/ has a README.md", () => {

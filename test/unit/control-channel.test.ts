@@ -221,7 +221,10 @@ describe("the control channel", () => {
     const acted: ControlRequest[] = []
     const c = new ControlChannel(
       dir,
-      async (r) => (acted.push(r), { ok: true, title: `did ${r.verb}`, message: "" }),
+      async (r) => {
+        acted.push(r)
+        return { ok: true, title: `did ${r.verb}`, message: "" }
+      },
       () => {},
       Date.now,
       watchFolder,
@@ -275,7 +278,10 @@ describe("the control channel", () => {
     const acted: ControlRequest[] = []
     const c = new ControlChannel(
       dir,
-      async (r) => (acted.push(r), { ok: true, title: "did it", message: "" }),
+      async (r) => {
+        acted.push(r)
+        return { ok: true, title: "did it", message: "" }
+      },
       () => {},
       Date.now,
       watchFolder,

@@ -130,10 +130,21 @@ describe("the control channel with two processes, and side by side", () => {
             leaseHolder: mine.length === 0,
           }),
         )
-    channel(dir, async () => (acted.owner++, { ok: true, title: "done", message: "" }), routeOf([loopA]), "owner")
     channel(
       dir,
-      async () => (acted.other++, { ok: false, title: "No live Ralph loop here is ses_A.", message: "" }),
+      async () => {
+        acted.owner++
+        return { ok: true, title: "done", message: "" }
+      },
+      routeOf([loopA]),
+      "owner",
+    )
+    channel(
+      dir,
+      async () => {
+        acted.other++
+        return { ok: false, title: "No live Ralph loop here is ses_A.", message: "" }
+      },
       routeOf([]),
       "other",
     )

@@ -162,7 +162,10 @@ describe("the TUI's /ralph-status asks the server plugin", () => {
     const asked: Array<string | undefined> = []
     const c = new ControlChannel(
       worktree,
-      async (r) => (asked.push(r.session), { ok: true, title: "Ralph · status", message: "the worktree's own" }),
+      async (r) => {
+        asked.push(r.session)
+        return { ok: true, title: "Ralph · status", message: "the worktree's own" }
+      },
       () => undefined,
     )
     channels.push(c)

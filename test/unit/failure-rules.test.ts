@@ -15,10 +15,10 @@ const LIMITS = { noProgressThreshold: 100, sameErrorThreshold: 100, cooldownMinu
 /** The breaker's same-error count after each iteration ending in these check runs. */
 function sameErrorCounts(snapshots: readonly DiagnosticSnapshot[]): number[] {
   let breaker = closedBreaker()
-  return snapshots.map(
-    (s, i) =>
-      (breaker = recordIteration(breaker, { progress: true, failure: failureFingerprint(s) }, LIMITS, i)).sameError,
-  )
+  return snapshots.map((s, i) => {
+    breaker = recordIteration(breaker, { progress: true, failure: failureFingerprint(s) }, LIMITS, i)
+    return breaker.sameError
+  })
 }
 
 describe.each(Object.keys(TOOLS))("%s: its runs in a row", (tool) => {

@@ -102,8 +102,10 @@ function steps(job: string): Step[] {
       continue
     }
     close()
-    if (/^ {6}- /.test(line)) found.push((step = { with: {}, env: {} }))
-    else if (indent < 8) {
+    if (/^ {6}- /.test(line)) {
+      step = { with: {}, env: {} }
+      found.push(step)
+    } else if (indent < 8) {
       step = undefined
       continue
     }

@@ -59,7 +59,11 @@ describe("the registry", () => {
 })
 
 function serverInput(directory: string, log: (entry: unknown) => void): PluginInput {
-  return { directory, client: { app: { log: async (entry: unknown) => (log(entry), {}) } } } as unknown as PluginInput
+  const logEntry = async (entry: unknown) => {
+    log(entry)
+    return {}
+  }
+  return { directory, client: { app: { log: logEntry } } } as unknown as PluginInput
 }
 
 describe("the server entry called twice for one instance", () => {
@@ -94,10 +98,24 @@ function fakeTui(directory: string) {
     lifecycle: { onDispose: (fn: () => void) => void disposers.push(fn) },
     keymap: { registerLayer: () => registered.push("commands") },
     slots: { register: () => registered.push("sidebar") },
-    client: { app: { log: async (entry: unknown) => (logged.push(entry), {}) } },
+    client: {
+      app: {
+        log: async (entry: unknown) => {
+          logged.push(entry)
+          return {}
+        },
+      },
+    },
     ui: {},
   } as unknown as TuiPluginApi
-  return { api, registered, logged, dispose: () => disposers.splice(0).forEach((fn) => fn()) }
+  return {
+    api,
+    registered,
+    logged,
+    dispose: () => {
+      for (const fn of disposers.splice(0)) fn()
+    },
+  }
 }
 
 describe("the TUI half called twice for one directory", () => {

@@ -312,9 +312,8 @@ describe("the plan corpus", () => {
         .sort((a, b) => a.before.offset - b.before.offset)
       // every byte outside the edited items is as it was
       const outside = (text: string, spans: Node[]) =>
-        [0, ...spans.flatMap((n) => [n.offset, n.offset + n.length]), text.length].reduce<string[]>(
-          (parts, at, i, all) => (i % 2 === 0 && i + 1 < all.length ? [...parts, text.slice(at, all[i + 1])] : parts),
-          [],
+        [0, ...spans.flatMap((n) => [n.offset, n.offset + n.length]), text.length].flatMap((at, i, all) =>
+          i % 2 === 0 && i + 1 < all.length ? [text.slice(at, all[i + 1])] : [],
         )
       expect(
         outside(

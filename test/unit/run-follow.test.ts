@@ -46,7 +46,11 @@ describe("following a loop's files", () => {
     expect(calls).toBe(3)
     // A file that never catches up: the newest read, after a bounded number of tries.
     let slow = 0
-    expect(await stateAsOf(async () => (slow++, stale), T + 10, 5, 1)).toBe(stale)
+    const slowRead = async () => {
+      slow++
+      return stale
+    }
+    expect(await stateAsOf(slowRead, T + 10, 5, 1)).toBe(stale)
     expect(slow).toBe(6)
   })
 })

@@ -164,14 +164,14 @@ describe("the run's events from a loop's journal", () => {
   it("a pause by its cause: a rollback is part of the run, a recovery at the start is resumed, any other pause ends it — and a line before the runner's request only shows", () => {
     const paused = (cause?: "person" | "interrupt" | "rollback" | "recovery" | "loop") =>
       line("paused", 2, {}, { phase: "paused", ...(cause ? { pauseCause: cause } : {}) })
-    const after = (cause?: "person" | "interrupt" | "rollback" | "recovery" | "loop") =>
+    const endOf = (cause?: "person" | "interrupt" | "rollback" | "recovery" | "loop") =>
       translate(paused(cause), undefined, freshMemory(), false, true)
-    expect(after("rollback")).toMatchObject({ events: [{ type: "paused" }] })
-    expect(after("rollback").end).toBeUndefined()
-    expect(after("recovery")).toMatchObject({ resume: true })
-    expect(after("recovery").end).toBeUndefined()
+    expect(endOf("rollback")).toMatchObject({ events: [{ type: "paused" }] })
+    expect(endOf("rollback").end).toBeUndefined()
+    expect(endOf("recovery")).toMatchObject({ resume: true })
+    expect(endOf("recovery").end).toBeUndefined()
     for (const cause of ["person", "interrupt", "loop", undefined] as const)
-      expect(after(cause).end).toEqual({ kind: "paused" })
+      expect(endOf(cause).end).toEqual({ kind: "paused" })
     // The boot's recovery line of a --resume, read before the runner sent its resume: shown, nothing more.
     const before = translate(paused("recovery"), undefined, freshMemory(), true, false)
     expect(before.events.map((e) => e.type)).toEqual(["paused"])

@@ -15,13 +15,18 @@ import { promptInfo, type PromptKind } from "../soak/soak-model.js"
 import { loop } from "./fixtures.js"
 
 let clock = 0
+/** The clock, 10 ms on. */
+const tick = (): number => {
+  clock += 10
+  return clock
+}
 const prompt = (
   token: string,
   iteration: number,
   kind: PromptKind,
   extra: Partial<RequestRecord> = {},
 ): RequestRecord => ({
-  at: (clock += 10),
+  at: tick(),
   kind: "main",
   lastRole: "user",
   status: 200,
@@ -48,11 +53,7 @@ describe("soak ledger", () => {
       toolReply("loop-a", 1),
       prompt("loop-a", 2, "next", { status: 429, key: "same" }),
     ]
-    requests.push(
-      { ...requests[2]!, at: (clock += 10), status: 200 },
-      toolReply("loop-a", 2),
-      prompt("loop-a", 3, "next"),
-    )
+    requests.push({ ...requests[2]!, at: tick(), status: 200 }, toolReply("loop-a", 2), prompt("loop-a", 3, "next"))
     const result = ledger(requests, [completed("loop-a", 3)], [])
     expect(result).toMatchObject({ prompts: 3, lost: [], double: [], foreign: [], unfinished: [] })
     expect(distinctPrompts(requests)).toHaveLength(3)
@@ -85,7 +86,7 @@ describe("soak ledger", () => {
   it("the same conversation sent again in the same session is OpenCode's retry, cut off or not; in another session it is a second prompt", () => {
     const first = prompt("loop-a", 1, "first", { session: "ses_1" })
     const cut = prompt("loop-a", 2, "next", { session: "ses_2", key: "k2", cut: true })
-    const again = { ...cut, at: (clock += 10), cut: false }
+    const again = { ...cut, at: tick(), cut: false }
     expect(ledger([first, cut, again], [completed("loop-a", 2)], []).double).toEqual([])
     const whole = { ...cut, cut: false }
     expect(ledger([first, whole, again], [completed("loop-a", 2)], []).double).toEqual([])
@@ -93,7 +94,7 @@ describe("soak ledger", () => {
     expect(ledger([first, cut, elsewhere], [completed("loop-a", 2)], []).double).toEqual([
       `loop-a: iteration 2 prompted 2 times (in sessions ses_2, ses_3; the same conversation each time; at ${cut.at}: HTTP 200, cut off; at ${elsewhere.at}: HTTP 200)`,
     ])
-    const later = { ...whole, at: (clock += 10), key: "k2 and its answer" }
+    const later = { ...whole, at: tick(), key: "k2 and its answer" }
     expect(ledger([first, whole, later], [completed("loop-a", 2)], []).double).toEqual([
       `loop-a: iteration 2 prompted 2 times (in session ses_2 each time; different conversations; at ${whole.at}: HTTP 200; at ${later.at}: HTTP 200)`,
     ])

@@ -58,7 +58,7 @@ describe("a project reached through a symlink", () => {
     symlinkSync(real, link)
 
     const made = await createWorktree(link, "via-link", false)
-    const other = await createWorktree(link, "other", false)
+    await createWorktree(link, "other", false)
     expect(made.path).toBe(join(link, ".opencode/ralph-loop/worktrees/via-link"))
     expect((await listWorktreeFolders(link)).map((w) => [w.name, w.branch])).toEqual([
       ["other", "ralph/other"],

@@ -119,7 +119,9 @@ export function parseRunArgs(argv: readonly string[], cwd: string): RunArgs | { 
     else if (flag === "--resume") {
       // --resume takes the loop's id when one follows it: a loop is never given a task.
       const next = argv[i + 1]
-      args.resume = inline ?? (next !== undefined && next !== "--" && !next.startsWith("-") ? ((i += 1), next) : "")
+      const takesNext = inline === undefined && next !== undefined && next !== "--" && !next.startsWith("-")
+      if (takesNext) i += 1
+      args.resume = inline ?? (takesNext ? next : "")
     } else passed.push(arg)
   }
   const rest = argv.slice(i + 1)

@@ -14,7 +14,8 @@ export function pluginInstalled(project: string, env: NodeJS.ProcessEnv, package
       if (listing.reach.kind === "this" || listing.reach.kind === "copy") working.push(listing.file)
       else
         broken.push(
-          `${listing.file} lists ${JSON.stringify(listing.spec)}, which ${listing.reach.kind === "npm" ? "is the npm registry's unrelated `ralph-loop`" : `leads to ${listing.reach.path}, which does not exist`}`,
+          `${listing.file} lists ${JSON.stringify(listing.spec)}, which ` +
+            `${listing.reach.kind === "npm" ? "is the npm registry's unrelated `ralph-loop`" : `leads to ${listing.reach.path}, which does not exist`}`,
         )
     }
   }

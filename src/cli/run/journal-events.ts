@@ -110,42 +110,9 @@ export function translate(
       })
       if (entry.plan) next.storiesDone = entry.plan.done.length
       break
-    case "decided": {
-      const record = entry.record
-      if (!record) break
-      events.push({
-        type: "iteration",
-        iteration: loop.iteration,
-        decision: record.decision ?? null,
-        checks: record.checks ?? null,
-        failing: record.failing ?? [],
-        tokens: Math.max(0, record.tokens - memory.tokens),
-        cost: Math.max(0, record.cost - memory.cost),
-        durationMs: record.durationMs,
-        totalTokens: record.tokens,
-        totalCost: record.cost,
-      })
-      next.tokens = Math.max(memory.tokens, record.tokens)
-      next.cost = Math.max(memory.cost, record.cost)
-      const plan = entry.plan
-      if (plan && plan.done.length > memory.storiesDone) {
-        for (const done of plan.done.slice(memory.storiesDone)) {
-          const story = plan.stories.find((s) => s.id === done.id)
-          events.push({
-            type: "story-done",
-            story: done.id,
-            title: story?.title ?? null,
-            done: plan.done.indexOf(done) + 1,
-            total: plan.stories.length,
-          })
-        }
-        next.storiesDone = plan.done.length
-      }
-      const open = record.breaker?.state === "OPEN"
-      if (open && !memory.breakerOpen) events.push({ type: "breaker-open", reason: state?.breakerReason ?? null })
-      if (record.breaker) next.breakerOpen = open
+    case "decided":
+      decidedEvents(entry, state, memory, next, events)
       break
-    }
     case "waiting": {
       const wait = state?.phase === "waiting" ? state.wait : undefined
       events.push({
@@ -185,6 +152,50 @@ export function translate(
       return { events, memory: next, end: { kind: "stopped", reason: loop.stopReason ?? "cancelled" } }
   }
   return { events, memory: next }
+}
+
+/** An iteration decided: its row, the stories it got done, and a breaker that opened; `next` takes the new totals. */
+function decidedEvents(
+  entry: JournalEntry,
+  state: StateNow | undefined,
+  memory: FollowMemory,
+  next: FollowMemory,
+  events: RunEventBody[],
+): void {
+  const loop = entry.loop
+  const record = entry.record
+  if (!record) return
+  events.push({
+    type: "iteration",
+    iteration: loop.iteration,
+    decision: record.decision ?? null,
+    checks: record.checks ?? null,
+    failing: record.failing ?? [],
+    tokens: Math.max(0, record.tokens - memory.tokens),
+    cost: Math.max(0, record.cost - memory.cost),
+    durationMs: record.durationMs,
+    totalTokens: record.tokens,
+    totalCost: record.cost,
+  })
+  next.tokens = Math.max(memory.tokens, record.tokens)
+  next.cost = Math.max(memory.cost, record.cost)
+  const plan = entry.plan
+  if (plan && plan.done.length > memory.storiesDone) {
+    for (const done of plan.done.slice(memory.storiesDone)) {
+      const story = plan.stories.find((s) => s.id === done.id)
+      events.push({
+        type: "story-done",
+        story: done.id,
+        title: story?.title ?? null,
+        done: plan.done.indexOf(done) + 1,
+        total: plan.stories.length,
+      })
+    }
+    next.storiesDone = plan.done.length
+  }
+  const open = record.breaker?.state === "OPEN"
+  if (open && !memory.breakerOpen) events.push({ type: "breaker-open", reason: state?.breakerReason ?? null })
+  if (record.breaker) next.breakerOpen = open
 }
 
 /** "waiting:breaker" → ["waiting", "breaker"]; "decided" → ["decided", undefined]. */

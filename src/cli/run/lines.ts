@@ -36,7 +36,10 @@ export function runLine(event: RunEvent): string {
     case "story-done":
       return `story ${event.story} done (${event.done}/${event.total})${event.title ? `: ${event.title}` : ""}`
     case "waiting":
-      return `waiting (${event.reason})${event.until ? ` until ${event.until}` : ""}${event.detail ? `: ${event.detail}` : ""}`
+      return (
+        `waiting (${event.reason})${event.until ? ` until ${event.until}` : ""}` +
+        `${event.detail ? `: ${event.detail}` : ""}`
+      )
     case "breaker-open":
       return `circuit breaker open${event.reason ? `: ${event.reason}` : ""}`
     case "review":
@@ -50,7 +53,8 @@ export function runLine(event: RunEvent): string {
     case "permission":
       return (
         `permission ${event.permission}${event.patterns.length ? ` (${event.patterns.join(", ")})` : ""} ` +
-        `asked in ${event.session}: ${event.reply === "once" ? "approved (--auto-approve)" : "rejected (--auto-approve would approve it)"}`
+        `asked in ${event.session}: ` +
+        `${event.reply === "once" ? "approved (--auto-approve)" : "rejected (--auto-approve would approve it)"}`
       )
     case "question":
       return `a question in ${event.session}: rejected (nobody is there to answer)`
@@ -66,11 +70,13 @@ export function runLine(event: RunEvent): string {
     case "ended": {
       const spent =
         event.iteration > 0
-          ? ` after ${event.iteration} iteration${event.iteration === 1 ? "" : "s"} · ${tokens(event.tokens)} · ${cost(event.cost)}`
+          ? ` after ${event.iteration} iteration${event.iteration === 1 ? "" : "s"} · ${tokens(event.tokens)} · ` +
+            `${cost(event.cost)}`
           : ""
       return (
         `ended: ` +
-        `${event.outcome}${spent}${event.detail ? ` — ${event.detail}` : ""}${event.report ? ` · report ${event.report}` : ""} ` +
+        `${event.outcome}${spent}${event.detail ? ` — ${event.detail}` : ""}` +
+        `${event.report ? ` · report ${event.report}` : ""} ` +
         `(exit ${event.exitCode})`
       )
     }

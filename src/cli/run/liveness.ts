@@ -47,7 +47,8 @@ export function watchLiveness(url: string, now: () => number = Date.now): Livene
       if (refusals >= REFUSALS || silent >= SILENT_MS) {
         stopped = true
         settle(
-          `stopped answering (${health.problem}${refusals >= REFUSALS ? "" : `; no answer for ${Math.round(silent / 1000)} s`})`,
+          `stopped answering (${health.problem}` +
+            `${refusals >= REFUSALS ? "" : `; no answer for ${Math.round(silent / 1000)} s`})`,
         )
         return
       }

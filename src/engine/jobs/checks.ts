@@ -57,7 +57,8 @@ export function* runChecks(ctx: JobContext, loop: Loop): Job<DiagnosticSnapshot 
   yield* notify({
     variant: "info",
     title: iterationTitle(loop),
-    message: `Running ${checks.length} check${checks.length === 1 ? "" : "s"}: ${checks.map((c) => c.name).join(", ")}…`,
+    message:
+      `Running ${checks.length} check${checks.length === 1 ? "" : "s"}: ` + `${checks.map((c) => c.name).join(", ")}…`,
   })
   const results = yield* io({ kind: "run-checks", loop })
   yield* log("info", "checks ran", {

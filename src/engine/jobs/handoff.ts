@@ -37,7 +37,10 @@ export function* summarize(ctx: JobContext, loop: Loop, turn: Turn): Job<Summary
     let messages = turn.compacted || !model ? yield* io({ kind: "messages", sessionID }) : yield* summarized(model)
     let summary = readSummary(messages)
     // A summary a crash cut off is no summary: ask again.
-    if (!summary && turn.compacted && model) summary = readSummary((messages = yield* summarized(model)))
+    if (!summary && turn.compacted && model) {
+      messages = yield* summarized(model)
+      summary = readSummary(messages)
+    }
     ctx.manager.usageMeasured(loop, sessionID, sessionUsage(messages))
     if (summary) return { summary, source: "model" }
     yield* log("warn", "no summary was produced; using the last reply as the handoff", { session: sessionID })
@@ -49,7 +52,8 @@ export function* summarize(ctx: JobContext, loop: Loop, turn: Turn): Job<Summary
   }
   const last = turn.texts.join("\n").trim()
   const summary = last
-    ? `The previous session ended with this reply (no model summary was available):\n\n${last.slice(-FALLBACK_REPLY_CHARS)}`
+    ? `The previous session ended with this reply (no model summary was available):\n\n` +
+      `${last.slice(-FALLBACK_REPLY_CHARS)}`
     : ""
   return { summary, source: "fallback" }
 }
