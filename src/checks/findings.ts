@@ -114,8 +114,10 @@ function eslintJson(output: string): Finding[] | undefined {
 
 // A path-like word: with a folder (`src/a.js`, `./a/b.ts`, `/abs/x.py`), or a bare file name right
 // before `:` or `(` (`a.js:3`, `a.ts(1,2)`). The extension starts with a letter (not `1.2.3`).
-const MENTION =
-  /(?:^|[\s"'`([<])((?:\.{1,2}\/|\/)?(?:[\w@.-]+\/)+[\w@-][\w@.-]*\.[A-Za-z]\w{0,7}|[\w@-][\w@.-]*\.[A-Za-z]\w{0,7}(?=[:(]))(?=$|[\s"'`),:;\]>(])/g
+/** A path with a folder (`src/a.ts`, `./a/b.js`), or a bare file name before `:` or `(`. */
+const IN_FOLDER = /(?:\.{1,2}\/|\/)?(?:[\w@.-]+\/)+[\w@-][\w@.-]*\.[A-Za-z]\w{0,7}/
+const BARE_FILE = /[\w@-][\w@.-]*\.[A-Za-z]\w{0,7}(?=[:(])/
+const MENTION = new RegExp(`(?:^|[\\s"'\`([<])(${IN_FOLDER.source}|${BARE_FILE.source})(?=$|[\\s"'\`),:;\\]>(])`, "g")
 
 /** The files a check's output names (at most `limit`), relative to the project; none outside it. */
 export function mentionedFiles(output: string, directory?: string, limit = 20): string[] {

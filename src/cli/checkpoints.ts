@@ -28,9 +28,8 @@ export async function checkpoints(args: CliArgs, out: (line: string) => void): P
   for (const id of ids) {
     const loop = saved.find((s) => s.loop.id === id)?.loop
     const list = await listCheckpoints(args.project, id)
-    out(
-      `${id}${loop ? ` — ${loop.task.split("\n")[0]?.slice(0, 60)} (${loop.phase}${loop.stopReason ? `: ${loop.stopReason}` : ""})` : ""}`,
-    )
+    const ended = loop?.stopReason ? `: ${loop.stopReason}` : ""
+    out(`${id}${loop ? ` — ${loop.task.split("\n")[0]?.slice(0, 60)} (${loop.phase}${ended})` : ""}`)
     let previous: string | undefined
     for (const c of list) {
       const files = previous ? (await changedBetween(args.project, previous, c.commit)).length : undefined

@@ -185,7 +185,9 @@ function applyLayer(
       problems.push({
         source,
         key: [key, ...inside].join("."),
-        message: `${issue?.message ?? "invalid value"} (got ${describe(value)}); using ${JSON.stringify(base[key as SettingKey], redactingReplacer)}`,
+        message:
+          `${issue?.message ?? "invalid value"} (got ${describe(value)}); ` +
+          `using ${JSON.stringify(base[key as SettingKey], redactingReplacer)}`,
       })
     }
   }
@@ -209,7 +211,8 @@ function describe(value: unknown): string {
   try {
     text = JSON.stringify(value, redactingReplacer) ?? String(value)
   } catch {
-    return "a value that cannot be shown" // nested too deeply for JSON.stringify (plugin options come from OpenCode, unchecked)
+    // nested too deeply for JSON.stringify (plugin options come from OpenCode, unchecked)
+    return "a value that cannot be shown"
   }
   return text.length > 40 ? `${text.slice(0, 37)}...` : text
 }

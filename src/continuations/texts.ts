@@ -72,8 +72,10 @@ export function autoEndedNotice(kind: "limit" | "stagnant", errors: number, max:
     variant: "warning",
     title: "Ralph · auto-continue stopped",
     message:
-      `${kind === "limit" ? `${plural(max, "continuation")} for this message (autoContinueMax)` : "two check runs in a row without fewer errors"}; ` +
-      `${errors} error(s) remain. Nothing more is sent until you write.`,
+      (kind === "limit"
+        ? `${plural(max, "continuation")} for this message (autoContinueMax)`
+        : "two check runs in a row without fewer errors") +
+      `; ${errors} error(s) remain. Nothing more is sent until you write.`,
     duration: 15_000,
   }
 }

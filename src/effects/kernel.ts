@@ -9,8 +9,8 @@
 // This file imports nothing from the rest of src/.
 
 /** Each effect kind with what it asks for and what it gives back; filled in by the features. */
-// biome-ignore lint/suspicious/noEmptyInterface: the features add to it by declaration merging.
 /** @public (each feature extends it by declaration merging; see the top of this file) */
+// biome-ignore lint/suspicious/noEmptyInterface: the features add to it by declaration merging.
 export interface Effects {}
 
 export type EffectKind = keyof Effects

@@ -19,7 +19,6 @@ const FINDING_KINDS = [
   /** An expectation in a test changed (`toBe(3)` → `toBe(0)`) or removed: listed, not refused. */
   "expectation",
 ] as const
-type FindingKind = (typeof FINDING_KINDS)[number]
 
 export const findingSchema = z.object({
   kind: z.enum(FINDING_KINDS),

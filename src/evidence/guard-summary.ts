@@ -36,7 +36,8 @@ export function evidenceLines(evidence: Evidence | null | undefined): string[] {
   if (!evidence) return []
   const passed = evidence.checks.map(
     (c) =>
-      `${c.name}${c.tests ? ` ${c.tests.passed} passed${c.tests.skipped ? `, ${c.tests.skipped} skipped` : ""}` : " passed"}`,
+      c.name +
+      (c.tests ? ` ${c.tests.passed} passed${c.tests.skipped ? `, ${c.tests.skipped} skipped` : ""}` : " passed"),
   )
   return [
     `Evidence: ` +

@@ -75,8 +75,14 @@ const IN_TEXT = new RegExp(
   "gi",
 )
 /** "resets at 3pm", "reset at 15:30 UTC", "try again at 2025-06-01T10:00:00Z", "resets at 3:00 PM (Europe/Berlin)". */
-const AT_TEXT =
-  /(?:try again|retry|resets?|available(?: again)?)\s+(?:at|on|after)\s+(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|\d{10}\b|\d{1,2}(?::\d{2}){0,2}\s*(?:[ap]\.?m\.?)?(?:\s*\(?(?:UTC|GMT|[A-Z][A-Za-z_]+\/[A-Za-z_/]+)\)?)?)/gi
+const DATE_TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/
+const EPOCH = /\d{10}\b/
+const CLOCK = /\d{1,2}(?::\d{2}){0,2}\s*(?:[ap]\.?m\.?)?(?:\s*\(?(?:UTC|GMT|[A-Z][A-Za-z_]+\/[A-Za-z_/]+)\)?)?/
+const AT_TEXT = new RegExp(
+  String.raw`(?:try again|retry|resets?|available(?: again)?)\s+(?:at|on|after)\s+` +
+    `(${DATE_TIME.source}|${EPOCH.source}|${CLOCK.source})`,
+  "gi",
+)
 /** Claude's "usage limit reached|1735689600": the reset as epoch seconds after a bar. */
 const EPOCH_AFTER_BAR = /limit reached\|(\d{10})\b/gi
 

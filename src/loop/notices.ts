@@ -98,6 +98,8 @@ export function paused(reason: string): Notice {
   }
 }
 
+const OR_CANCEL = ", or /cancel-ralph."
+
 const WAIT_TITLES: Record<Wait["reason"], string> = {
   backoff: "Ralph · backing off",
   breaker: "Ralph · circuit breaker OPEN",
@@ -114,8 +116,7 @@ export function waiting(wait: Wait, detail: string): Notice {
   return {
     variant: "warning",
     title: WAIT_TITLES[wait.reason],
-    message:
-      `${detail}. Nothing is sent until ${clock(wait.until)}; then ${what} by itself. ${early}, or ` + `/cancel-ralph.`,
+    message: `${detail}. Nothing is sent until ${clock(wait.until)}; then ${what} by itself. ${early}${OR_CANCEL}`,
     duration: 15_000,
   }
 }

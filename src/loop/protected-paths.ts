@@ -18,8 +18,9 @@ export interface ProtectedArea {
 }
 
 const WRITE_TOOLS = new Set(["write", "edit", "multiedit", "patch", "apply_patch"])
-const DESTRUCTIVE =
-  /\b(rm|rmdir|unlink|mv|cp|truncate|shred|tee|dd|install|rsync|chmod|chown)\b|\bsed\s+(-[a-zA-Z]*i|--in-place)|>|\bgit\s+(clean|checkout|restore|rm|mv|stash)\b/
+const FILE_COMMANDS = /\b(rm|rmdir|unlink|mv|cp|truncate|shred|tee|dd|install|rsync|chmod|chown)\b/
+const GIT_WRITES = /\bgit\s+(clean|checkout|restore|rm|mv|stash)\b/
+const DESTRUCTIVE = new RegExp(`${FILE_COMMANDS.source}|\\bsed\\s+(-[a-zA-Z]*i|--in-place)|>|${GIT_WRITES.source}`)
 
 /** A reason to refuse the call, or undefined to let it run. */
 export function refusal(tool: string, args: unknown, area: ProtectedArea): string | undefined {

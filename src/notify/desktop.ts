@@ -33,10 +33,12 @@ function windowsToast(title: string, message: string): string {
   return [
     "[Windows.UI.Notifications.ToastNotificationManager, Windows.UI.Notifications, ContentType = WindowsRuntime] " +
       "> $null",
-    "$xml = [Windows.UI.Notifications.ToastNotificationManager]::GetTemplateContent([Windows.UI.Notifications.ToastTemplateType]::ToastText02)",
+    "$xml = [Windows.UI.Notifications.ToastNotificationManager]::GetTemplateContent(" +
+      "[Windows.UI.Notifications.ToastTemplateType]::ToastText02)",
     "$texts = $xml.GetElementsByTagName('text')",
     `$texts.Item(0).AppendChild($xml.CreateTextNode(${powerShellString(title)})) > $null`,
     `$texts.Item(1).AppendChild($xml.CreateTextNode(${powerShellString(message)})) > $null`,
-    "[Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier('OpenCode').Show([Windows.UI.Notifications.ToastNotification]::new($xml))",
+    "[Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier('OpenCode')" +
+      ".Show([Windows.UI.Notifications.ToastNotification]::new($xml))",
   ].join("; ")
 }

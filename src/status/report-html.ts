@@ -94,12 +94,14 @@ h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
 .signal { display: inline-block; padding: .1rem .6rem; border-radius: .8rem; color: #fff; font-weight: 600; }
 ul.facts { padding-left: 1.2rem; } figure { margin: 1rem 0; } figcaption { font-weight: 600; }
 svg.chart { max-width: 100%; height: auto; border: 1px solid #eee; }
-table { border-collapse: collapse; font-size: 12px; } th, td { border: 1px solid #ddd; padding: .2rem .5rem; text-align: left; white-space: nowrap; }
+table { border-collapse: collapse; font-size: 12px; }
+th, td { border: 1px solid #ddd; padding: .2rem .5rem; text-align: left; white-space: nowrap; }
 </style>
 </head>
 <body>
 <h1>Ralph report</h1>
-<p><span class="signal" style="background:${SIGNAL_COLOR[loop.struggle.signal]}" data-signal="${loop.struggle.signal}">${loop.struggle.signal}</span> ${esc(loop.struggle.reason)}</p>
+<p><span class="signal" style="background:${SIGNAL_COLOR[loop.struggle.signal]}"
+  data-signal="${loop.struggle.signal}">${loop.struggle.signal}</span> ${esc(loop.struggle.reason)}</p>
 <ul class="facts">
 ${loopDetail(loop)
   .filter((line) => !line.startsWith("Struggle: ")) // the badge above says it

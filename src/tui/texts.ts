@@ -76,8 +76,10 @@ export function sidebarLines(
       ...(loop.plan
         ? [
             `story ` +
-              `${loop.plan.current ? short(`${loop.plan.current.id} ${loop.plan.current.title}`, width - 6) : "(all done)"} ` +
-              `· ${loop.plan.done}/${loop.plan.total}`,
+              (loop.plan.current
+                ? short(`${loop.plan.current.id} ${loop.plan.current.title}`, width - 6)
+                : "(all done)") +
+              ` · ${loop.plan.done}/${loop.plan.total}`,
           ]
         : []),
       `breaker ${loop.breaker.state}` +

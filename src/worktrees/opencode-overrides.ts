@@ -13,9 +13,9 @@ const WORKTREE_OPENCODE_OVERRIDES = { snapshot: false } as const
 /** The config file the plugin writes into a worktree's `.opencode/` when it copies none there. */
 export const OVERRIDES_FILE = "opencode.jsonc"
 
-const OWN_FILE = `// Written by ralph-loop for this worktree loop's OpenCode instance: no snapshots of its own (the loop keeps checkpoints).
-${JSON.stringify(WORKTREE_OPENCODE_OVERRIDES, null, 2)}
-`
+const OWN_FILE =
+  "// Written by ralph-loop for this worktree loop's OpenCode instance: no snapshots of its own " +
+  `(the loop keeps checkpoints).\n${JSON.stringify(WORKTREE_OPENCODE_OVERRIDES, null, 2)}\n`
 
 /**
  * The text of the worktree's `.opencode/` config: `copied` (the project's config the plugin copied

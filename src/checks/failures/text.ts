@@ -20,8 +20,9 @@ export const stripAnsi = (text: string): string => text.replace(OSC, "").replace
 
 // A temporary folder's own name varies from run to run: /tmp/<name>/, macOS's
 // /var/folders/xx/yyyy/T/<name>/, Windows' …/AppData/Local/Temp/<name>/.
-const TMP =
-  /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders\/[^/]+\/[^/]+\/T)\/[^/]+(?:\/|$)|^[A-Za-z]:\/Users\/[^/]+\/AppData\/Local\/Temp\/[^/]+(?:\/|$)/i
+const UNIX_TMP = /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders\/[^/]+\/[^/]+\/T)\/[^/]+(?:\/|$)/
+const WINDOWS_TMP = /^[A-Za-z]:\/Users\/[^/]+\/AppData\/Local\/Temp\/[^/]+(?:\/|$)/
+const TMP = new RegExp(`${UNIX_TMP.source}|${WINDOWS_TMP.source}`, "i")
 
 /**
  * A path as the project names it: `file://` and `./` dropped, inside `directory` or a temporary folder made relative.

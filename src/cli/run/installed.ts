@@ -15,7 +15,9 @@ export function pluginInstalled(project: string, env: NodeJS.ProcessEnv, package
       else
         broken.push(
           `${listing.file} lists ${JSON.stringify(listing.spec)}, which ` +
-            `${listing.reach.kind === "npm" ? "is the npm registry's unrelated `ralph-loop`" : `leads to ${listing.reach.path}, which does not exist`}`,
+            (listing.reach.kind === "npm"
+              ? "is the npm registry's unrelated `ralph-loop`"
+              : `leads to ${listing.reach.path}, which does not exist`),
         )
     }
   }

@@ -16,6 +16,7 @@ import type { Turn } from "../../loop/turn.js"
 import { checksFor } from "../../plan/plan.js"
 import type { TestCounts } from "../../checks/test-counts.js"
 import { io, type Job } from "../../effects/kernel.js"
+import type { GuardRead } from "../../changes/guard-read.js"
 import { log } from "../../effects/jobs.js"
 import type { JobContext } from "./context.js"
 
@@ -55,7 +56,7 @@ export function* readFindings(
   snapshot?: DiagnosticSnapshot,
 ): Job<GuardResult | undefined> {
   if (guardMode(loop.settings.guard) === "off") return undefined
-  let read
+  let read: GuardRead
   try {
     read = yield* io({ kind: "guard-read", loop, at })
   } catch (error) {
