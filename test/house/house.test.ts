@@ -1,7 +1,6 @@
-// The house rules of issue 38 that no linter checks: short files, short functions, and a map
-// (docs/development.md plus a README.md per folder) that names every top-level folder of src/ and
-// nothing that is gone. vitest.config.ts leaves this folder out of `npm test` until the folders
-// have moved; `RALPH_HOUSE=1 npx vitest run test/house` runs it before that.
+// The house rules of issue 38 that no linter checks: short files, short functions, short lines, and a
+// map (docs/development.md plus a README.md per folder) that names every top-level folder of src/ and
+// nothing that is gone.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 import ts from "typescript"
