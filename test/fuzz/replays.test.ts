@@ -927,16 +927,16 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
     expect(world.worktreeLoops.map((w) => [w.name, w.loop?.phase])).toEqual([["story-s1", "running"]])
   })
 
-  it("OpenCode killed after a story's worktree is made, before the run's record is written: the story is not lost nor failed, its merge marks it", async () => {
+  it("OpenCode killed after a story's worktree is made and its loop started there, before the run's step ended: the story is not lost nor failed, its merge marks it", async () => {
     // Found by the fuzzer: the run wrote its record only after starting its stories, so this restart
     // lost the run (or, later in a run, failed the story whose worktree loop went on and was merged).
     const world = await run([
       S.ralph("ses_B", { parallel: 1 }),
       S.stepTo("worktree-launch"),
-      S.step(1, 1), // S1's worktree is made (job #1 is the run's start; #0 the recovery job), nothing after it yet
+      S.step(1, 1), // S1's worktree is made (job #1 is the run's start; #0 the recovery job), its /ralph sent
+      S.wt(0, "start"), // its instance saved the loop (after the restart, a start cut off never does)
       S.restart(),
       S.settle(),
-      S.wt(0, "start"),
       S.wt(0, "edit"),
       S.wt(0, "complete"),
       S.wt(0, "end-files"),
@@ -944,6 +944,30 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
       S.settle(),
     ])
     s1MergedThenS2(world)
+  })
+
+  it("27: a worktree loop's start cut off by a restart holds no place; a story started in it after the restart is the one live loop", async () => {
+    // Found by the fuzzer (seed 825106823): the simulator let the cut start's instance save its loop after
+    // the restart, beside the story the run had started in its place — a /ralph that died with the process.
+    const world = await run(
+      [
+        S.ralph("ses_A", { worktree: true }),
+        S.stepTo("worktree-launch"),
+        S.step(1, 1), // the worktree is made (#0 is the recovery job); its /ralph is sent, no loop saved yet
+        S.ralph("ses_B", { parallel: 1 }),
+        S.stepTo("worktrees"), // S1 is in the run's record; the count of live loops is asked (full: 1 of 1)
+        S.restart(), // the worktree's /ralph dies with the process: its start is cut off ("unstarted")
+        S.settle(), // the run takes up S1: its worktree was never made; it starts now, in the free place
+        S.wt(0, "start"), // nothing sends the cut start's /ralph again: no loop is saved there
+        S.tick(), // the watch records the cut start failed
+        S.settle(),
+      ],
+      config({ maxParallelLoops: 1 }),
+    )
+    expect(world.worktreeLoops.map((w) => [w.story ?? "--worktree", w.loop?.phase, w.outcome?.result])).toEqual([
+      ["--worktree", undefined, "failed"],
+      ["S1", "running", undefined],
+    ])
   })
 })
 

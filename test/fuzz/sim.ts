@@ -827,7 +827,9 @@ export class World {
     const running = wt.loop?.phase === "running"
     switch (event) {
       case "start":
-        if (!wt.loop && !wt.refused) this.saveWorktreeLoop(wt, "running")
+        // Its /ralph runs in the OpenCode process that launched it: a restart since killed it (the worktree's
+        // instance too), and nothing sends it again; a start cut off never saves a loop (lifecycle "unstarted").
+        if (!wt.loop && !wt.refused && wt.launchedIn === this.restarts) this.saveWorktreeLoop(wt, "running")
         return
       case "refuse":
         if (!wt.loop) wt.refused = true
