@@ -93,6 +93,13 @@ describe("ralph-loop status and report, outside OpenCode", () => {
         current: { id, title: `story ${index + 1}` },
         done: index,
         total: 3,
+        // Each story, and what marking it done rested on (issue 39): a record for those done in this loop.
+        stories: stories.map((story, i) => ({
+          id: story,
+          title: `story ${i + 1}`,
+          done: i < index,
+          evidence: i < index ? expect.objectContaining({ verified: expect.any(Boolean) }) : null,
+        })),
       })
       expect(doc.loops.map((l) => l.id)).toEqual([session])
       if (id === "US-2") {
