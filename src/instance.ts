@@ -2,7 +2,6 @@
 // runner and the store, wired into the hooks — each wrapped so nothing ever throws into OpenCode.
 // Loaded in the background by plugin.ts, so OpenCode's start does not wait for it.
 import { randomUUID } from "node:crypto"
-import { listCheckpoints } from "./checkpoints/checkpoint-git.js"
 import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
 import { Interpreter } from "./engine/interpreter.js"
 import { LoopRunner } from "./engine/runner.js"
@@ -27,15 +26,12 @@ import { LoopManager } from "./loop/manager.js"
 import { MemoryStore } from "./memory/memory-store.js"
 import { PlanRequests } from "./plan/requests.js"
 import type { Host } from "./host/port.js"
+import { writeEndReports } from "./status/end-reports.js"
 import { OpencodeHost } from "./opencode/api.js"
 import { Faults } from "./host/faults.js"
 import { LoopStore } from "./store/loop-store.js"
-import { writeReport } from "./store/report.js"
-import { writeHtmlReport } from "./status/report-write.js"
 import { readDecidedLines } from "./store/journal-history.js"
 import { histories, historyOf } from "./status/history.js"
-import { loopChangedFiles } from "./changes/loop-changes.js"
-import type { Loop } from "./loop/loop.js"
 import { WorktreeWatch } from "./worktrees/worktree-watch.js"
 import { ParallelPlan } from "./worktrees/parallel-plan.js"
 import { readWorktreeState } from "./worktrees/worktree-file.js"
@@ -88,7 +84,7 @@ export async function createInstance(
     store
       .save(loop, event, Date.now())
       .catch((error: unknown) => api.log("error", `could not save loop state: ${String(error)}`, { loop: loop.id }))
-    if (event.startsWith("stopped:")) void report(input.directory, loop, api, store.settled(loop.id))
+    if (event.startsWith("stopped:")) void writeEndReports(input.directory, loop, api, store.settled(loop.id))
     runner.loopChanged(loop, event)
     // What the plugin holds in memory, at each decision and stop (RALPH_LOOP_DEBUG=1 only): the soak reads it.
     if (event === "decided" || event.startsWith("stopped:")) {
@@ -132,7 +128,10 @@ export async function createInstance(
     loopHistory: historyReader(store),
     worktrees,
     launcher,
-    worktree,
+    // Read again at each /ralph: a slot of a parallel run takes story after story in this instance (issue 40).
+    get worktree() {
+      return readWorktreeState(input.directory)
+    },
     parallel,
     now: Date.now,
   }
@@ -155,7 +154,12 @@ async function startInstance(
   // by the lease holder (ProjectBeat's `gained`).
   beat?.start()
   const control = startControl(ctx, beat)
-  api.log("debug", "ralph-loop loaded", { directory: ctx.directory, settings: redacted(settings.current) })
+  // Once per OpenCode instance of a directory: a parallel run's slots are counted by it (issue 40).
+  api.log("info", "ralph-loop instance started", {
+    directory: ctx.directory,
+    worktree: ctx.worktree?.name ?? null,
+    settings: redacted(settings.current),
+  })
 
   return pluginHooks(ctx, async () => {
     control.dispose()
@@ -273,27 +277,4 @@ function guard(hooks: Hooks, api: Host): Hooks {
         : hook
   }
   return guarded as Hooks
-}
-
-/**
- * ralph_report.md and ralph_report.html for a loop that just ended (never throws). The HTML one
- * reads the loop's history from the journal, once its last lines are there (`saved`).
- */
-async function report(directory: string, loop: Loop, api: Host, saved: Promise<void>): Promise<void> {
-  try {
-    // Not a git repository (or git failed): the report lists no files rather than not being written.
-    const files = await loopChangedFiles(directory, loop).catch(() => [])
-    const file = await writeReport(directory, loop, files, Date.now(), await listCheckpoints(directory, loop.id))
-    api.log("info", "loop report written", { loop: loop.id, file })
-  } catch (error) {
-    api.log("warn", `could not write the loop report: ${String(error)}`, { loop: loop.id })
-  }
-  try {
-    await saved
-    const now = Date.now()
-    const file = await writeHtmlReport(directory, { loop, savedAt: now }, now)
-    api.log("info", "loop HTML report written", { loop: loop.id, file })
-  } catch (error) {
-    api.log("warn", `could not write the loop's HTML report: ${String(error)}`, { loop: loop.id })
-  }
 }

@@ -25,6 +25,7 @@ export async function startFromCommand(
   ctx.settings.reload()
   const parsed = parseRalphArgs(args)
   if (!parsed.ok) return notStarted(ctx, parts, typed, parsed.error)
+  const worktree = ctx.worktree
   if (!parsed.task && parsed.prd === undefined) {
     ctx.api.toast("warning", "Ralph · no task", "Usage: /ralph <task> [flags]. No loop was started.")
     replaceText(
@@ -40,7 +41,7 @@ export async function startFromCommand(
     return
   }
   if (parsed.parallel !== undefined && parsed.prd !== undefined) {
-    if (ctx.worktree)
+    if (worktree)
       return notStarted(
         ctx,
         parts,
@@ -55,14 +56,14 @@ export async function startFromCommand(
       typed,
     )
   }
-  if (ctx.worktree && parsed.worktree)
+  if (worktree && parsed.worktree)
     return notStarted(
       ctx,
       parts,
       typed,
       "this session already runs in a worktree; start a worktree loop from the project's own sessions",
     )
-  if (!ctx.worktree && parsed.prd === undefined && (parsed.worktree || ctx.settings.current.worktree)) {
+  if (!worktree && parsed.prd === undefined && (parsed.worktree || ctx.settings.current.worktree)) {
     if (!parsed.task) return notStarted(ctx, parts, typed, "a worktree loop needs a task")
     return startInWorktree(
       ctx,
@@ -72,7 +73,7 @@ export async function startFromCommand(
     )
   }
   // In a worktree, the loop gets the flags of the /ralph that made it (under any given here).
-  const overrides = { ...(ctx.worktree?.overrides as Partial<Settings> | undefined), ...parsed.overrides }
+  const overrides = { ...(worktree?.overrides as Partial<Settings> | undefined), ...parsed.overrides }
   let loop: Loop | undefined
   if (parsed.prd !== undefined) {
     const started = await startPlan(ctx, sessionID, {

@@ -7,6 +7,7 @@ import type { MergeFacts } from "./merge-plan.js"
 import type { WorktreeStarted } from "./worktree-start.js"
 import type { Launcher, WorktreeState } from "./worktree-state.js"
 import type { StoryWorktree } from "./parallel-file.js"
+import type { SlotReset } from "./slot-launch.js"
 import type { WorktreeEntry } from "./worktree-loops.js"
 
 declare module "../effects/kernel.js" {
@@ -16,8 +17,8 @@ declare module "../effects/kernel.js" {
      * launches are not cut).
      */
     worktrees: { ask: { launcher: Launcher }; result: WorktreeEntry[] }
-    /** Where a parallel run's story worktree `name` is now: settled, running, or absent. */
-    "story-worktree": { ask: { name: string; run: ParallelRun }; result: StoryWorktree }
+    /** Where a parallel run's running story is now (its worktree or slot, or its archive): settled, running, or absent. */
+    "story-worktree": { ask: { story: string; worktree: string; run: ParallelRun }; result: StoryWorktree }
     /**
      * Makes the worktree and its branch, its config and worktree.json, and a session there (a failure
      * after the worktree exists is recorded in it).
@@ -47,10 +48,25 @@ declare module "../effects/kernel.js" {
     "worktree-merge-facts": { ask: { state: WorktreeState }; result: MergeFacts }
     /** The loop's branch into the user's: a fast-forward or a merge commit. */
     "worktree-merge": { ask: { state: WorktreeState; how: "fast-forward" | "merge"; message: string }; result: void }
-    /** The worktree's instance ends and its loop's files go to a fresh `merged/<NAME>/`; the archive's path. */
-    "worktree-archive": { ask: { name: string; path: string }; result: string }
+    /**
+     * The worktree's instance ends (a slot's goes on: `keepInstance`) and its loop's files go to a fresh
+     * `merged/<NAME>/`; the archive's path.
+     */
+    "worktree-archive": { ask: { name: string; path: string; keepInstance?: true }; result: string }
     /** The worktree folder and its merged branch removed; what failed, and whether the folder is gone all the same. */
     "worktree-remove": {
+      ask: { name: string; path: string }
+      result: { removed: true } | { problem: string; folderGone: boolean }
+    }
+    /** A slot of a parallel run takes its next story, in its running OpenCode instance (src/worktrees/slot-launch.ts). */
+    "slot-reset": { ask: SlotReset; result: WorktreeStarted }
+    /** The slot leaves its story's branch: HEAD detached; the branch deleted when merged, else kept. */
+    "slot-park": { ask: { name: string; path: string; branch: string }; result: { branchDeleted: boolean } }
+    /**
+     * A slot whose run is over: its instance ends and its folder goes, once it holds nothing beyond its commit (its
+     * stories' branches are settled each on its own); what failed, and whether the folder is gone all the same.
+     */
+    "slot-remove": {
       ask: { name: string; path: string }
       result: { removed: true } | { problem: string; folderGone: boolean }
     }

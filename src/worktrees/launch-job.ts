@@ -8,11 +8,13 @@ import type { WorktreeStart, WorktreeStarted } from "../worktrees/worktree-start
 import { isLive, leftByFailedStart, stageOf } from "./lifecycle.js"
 import { nameFromTask } from "./names.js"
 import type { WorktreeState } from "./worktree-state.js"
+import type { WorktreeEntry } from "./worktree-loops.js"
 import { io, type Job } from "../effects/kernel.js"
 import { log } from "../effects/jobs.js"
 
 export function* launchWorktree(ctx: WorktreeContext, fromSession: string, start: WorktreeStart): Job<WorktreeStarted> {
   const settings = { ...ctx.settings.current, ...start.overrides }
+  const title = `Ralph · ${start.task.split("\n")[0]?.slice(0, 60)}`
   const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
   const live = worktrees.filter(isLive).length
   if (live >= settings.maxParallelLoops)
@@ -23,7 +25,50 @@ export function* launchWorktree(ctx: WorktreeContext, fromSession: string, start
         `one to end or raise the setting`,
       full: true,
     }
-  const name = start.request.name ?? nameFromTask(start.task, new Set(worktrees.map((w) => w.name)))
+  const started = start.slot?.path
+    ? yield* io({
+        kind: "slot-reset",
+        path: start.slot.path,
+        state: stateOf(ctx, fromSession, start, start.slot.name),
+        title,
+      })
+    : yield* launchNew(ctx, fromSession, start, worktrees, title)
+  if (!started.ok) return started
+  yield* log("info", "worktree loop started", {
+    worktree: started.path,
+    branch: started.state.branch,
+    session: started.sessionID,
+    ...(start.slot ? { slot: start.slot.name, story: start.story, instance: start.slot.path ? "kept" : "new" } : {}),
+  })
+  yield {
+    kind: "toast",
+    notice: {
+      variant: "info",
+      title: `Ralph · worktree ${started.state.name}`,
+      message:
+        `Loop started on branch ${started.state.branch} in ${relative(ctx.directory, started.path)}. ` +
+        `/ralph-status shows its progress; it is merged back by ${started.state.mergeStrategy} when it completes.`,
+    },
+  }
+  ctx.worktrees.start()
+  // The loop's first turn runs for as long as the model works: its own job, not awaited here.
+  yield {
+    kind: "spawn",
+    label: `start of the worktree loop ${started.state.name}`,
+    job: confirmStarted(ctx, started.path, started.state, started.sessionID, start.task),
+  }
+  return started
+}
+
+/** A new worktree: named (a slot's, the request's, or one from the task), made on its branch, a session there. */
+function* launchNew(
+  ctx: WorktreeContext,
+  fromSession: string,
+  start: WorktreeStart,
+  worktrees: WorktreeEntry[],
+  title: string,
+): Job<WorktreeStarted> {
+  const name = start.slot?.name ?? start.request.name ?? nameFromTask(start.task, new Set(worktrees.map((w) => w.name)))
   const there = worktrees.find((w) => w.name === name)
   if (there && !leftByFailedStart(there))
     return {
@@ -44,9 +89,26 @@ export function* launchWorktree(ctx: WorktreeContext, fromSession: string, start
       worktree: there.path,
     })
   }
-  const state: Omit<WorktreeState, "base"> = {
+  return yield* io({
+    kind: "worktree-launch",
+    state: stateOf(ctx, fromSession, start, name),
+    withChanges: start.request.withChanges,
+    title,
+  })
+}
+
+/** What worktree.json says of the loop (the base is git's, once the branch is made). */
+function stateOf(
+  ctx: WorktreeContext,
+  fromSession: string,
+  start: WorktreeStart,
+  name: string,
+): Omit<WorktreeState, "base"> {
+  const settings = { ...ctx.settings.current, ...start.overrides }
+  const loopName = start.slot ? (start.request.name ?? name) : name
+  return {
     name,
-    branch: `ralph/${name}`,
+    branch: `ralph/${loopName}`,
     mainDirectory: ctx.directory,
     mergeStrategy: settings.mergeStrategy,
     fromSession,
@@ -54,38 +116,9 @@ export function* launchWorktree(ctx: WorktreeContext, fromSession: string, start
     launch: ctx.launcher,
     ...(start.story ? { story: start.story } : {}),
     ...(start.run ? { run: start.run } : {}),
+    ...(start.slot ? { slot: true as const } : {}),
     ...(Object.keys(start.overrides).length > 0 ? { overrides: start.overrides } : {}),
   }
-  const started = yield* io({
-    kind: "worktree-launch",
-    state,
-    withChanges: start.request.withChanges,
-    title: `Ralph · ${start.task.split("\n")[0]?.slice(0, 60)}`,
-  })
-  if (!started.ok) return started
-  yield* log("info", "worktree loop started", {
-    worktree: started.path,
-    branch: started.state.branch,
-    session: started.sessionID,
-  })
-  yield {
-    kind: "toast",
-    notice: {
-      variant: "info",
-      title: `Ralph · worktree ${name}`,
-      message:
-        `Loop started on branch ${started.state.branch} in ${relative(ctx.directory, started.path)}. ` +
-        `/ralph-status shows its progress; it is merged back by ${started.state.mergeStrategy} when it completes.`,
-    },
-  }
-  ctx.worktrees.start()
-  // The loop's first turn runs for as long as the model works: its own job, not awaited here.
-  yield {
-    kind: "spawn",
-    label: `start of the worktree loop ${name}`,
-    job: confirmStarted(ctx, started.path, started.state, started.sessionID, start.task),
-  }
-  return started
 }
 
 /**

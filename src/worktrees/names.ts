@@ -8,6 +8,13 @@ export const WORKTREES_DIR = `${STATE_DIR}/worktrees`
 
 export const branchOf = (name: string): string => `ralph/${name}`
 
+/**
+ * The name a loop's files are archived under (`merged/<NAME>/`): the worktree's, or for a slot of a parallel run
+ * the story's (its branch without `ralph/`).
+ */
+export const loopName = (state: { name: string; branch: string; slot?: true | undefined }): string =>
+  state.slot ? state.branch.slice(branchOf("").length) : state.name
+
 export const worktreePath = (directory: string, name: string): string => join(directory, WORKTREES_DIR, name)
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs"
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import type { Loop } from "../loop/loop.js"
-import { madeByRun, parallelRunSchema, type ParallelRun } from "./parallel.js"
+import { madeByRun, parallelRunSchema, storyWorktreeName, type ParallelRun } from "./parallel.js"
 import { STATE_DIR } from "../project/own-files.js"
 import { stageOf } from "./lifecycle.js"
 import { worktreePath } from "./names.js"
@@ -51,21 +51,28 @@ export async function writeParallelRun(directory: string, run: ParallelRun | und
 export type StoryWorktree = { settled: SettledWorktree } | { running: true } | { absent: true }
 
 /**
- * Where the worktree `name` of `run` is: settled (merged and archived, or kept), still running, or
- * absent (its launch never happened, or stopped before worktree.json: the run recorded it, then OpenCode stopped). Only
- * this run's
- * own worktree or archive counts — an archive an earlier run left under the same name does not.
+ * Where the story `running.story` of `run` is: settled (merged and archived, or kept), still running in its worktree
+ * (a slot: `running.worktree`), or absent (its launch never happened, or stopped before worktree.json: the run
+ * recorded it, then OpenCode stopped). Only this run's own worktree or archive of that story counts — an archive an
+ * earlier run left under the same name does not, nor a slot that has gone on to another story.
  */
-export async function storyWorktree(main: string, name: string, run: ParallelRun): Promise<StoryWorktree> {
-  for (const path of [join(main, MERGED_DIR, name), worktreePath(main, name)]) {
+export async function storyWorktree(
+  main: string,
+  running: { story: string; worktree: string },
+  run: ParallelRun,
+): Promise<StoryWorktree> {
+  const folder = worktreePath(main, running.worktree)
+  const archive = join(main, MERGED_DIR, storyWorktreeName(running.story, run.plan.stories))
+  for (const path of [archive, folder]) {
     const state = readWorktreeState(path)
-    if (!state || !madeByRun(run, state)) continue
+    if (!state || !madeByRun(run, state) || state.story !== running.story) continue
     const [saved] = await readNewestLoops(join(path, STATE_DIR, "loops"), 1)
-    if (stageOf({ state, saved }) === "settled" && state.merge)
-      return { settled: { entry: { name, path, state, saved }, state, loop: saved?.loop, outcome: state.merge } }
+    if (stageOf({ state, saved }) === "settled" && state.merge) {
+      const entry = { name: running.worktree, path, state, saved }
+      return { settled: { entry, state, loop: saved?.loop, outcome: state.merge } }
+    }
   }
   // A folder without a worktree.json: made, then OpenCode stopped before it was written — its start
   // is taken again (the new start removes it once git shows it holds nothing).
-  const folder = worktreePath(main, name)
-  return existsSync(folder) && readWorktreeState(folder) ? { running: true } : { absent: true }
+  return existsSync(folder) && readWorktreeState(folder)?.story === running.story ? { running: true } : { absent: true }
 }

@@ -11,6 +11,8 @@ import { madeByRun, runOver, storiesToStart, storyTask, storyWorktreeName, type 
 import type { PlanState, StoryDone } from "../plan/plan.js"
 import type { SettledWorktree } from "./parallel-file.js"
 import type { WorktreeState } from "./worktree-state.js"
+import type { WorktreeEntry } from "./worktree-loops.js"
+import { stageOf } from "./lifecycle.js"
 import { io, type Job } from "../effects/kernel.js"
 import { log } from "../effects/jobs.js"
 import { launchWorktree } from "./launch-job.js"
@@ -84,7 +86,7 @@ export function* reconcileRun(ctx: WorktreeContext): Job {
   if (!run) return
   let changed = false
   for (const { story, worktree } of [...run.running]) {
-    const found = yield* io({ kind: "story-worktree", name: worktree, run })
+    const found = yield* io({ kind: "story-worktree", story, worktree, run })
     if ("settled" in found && found.settled.state.story === story) {
       yield* endStory(run, found.settled.state, storyEnd(found.settled))
       changed = true
@@ -93,7 +95,8 @@ export function* reconcileRun(ctx: WorktreeContext): Job {
       changed = true
     }
   }
-  if (changed) yield* startReady(ctx, run)
+  // A run over whose end a restart cut off (its slots not all removed, its record still there) ends now.
+  if (changed || runOver(run)) yield* startReady(ctx, run)
 }
 
 /** A running story of this run has ended, done (marked in the plan file) or failed. */
@@ -133,7 +136,8 @@ function* startReady(ctx: WorktreeContext, run: ParallelRun): Job<{ started: str
       // Fast-forward cannot take two branches from one start: a parallel run merges (unless told none).
       const mergeStrategy = settings.mergeStrategy === "none" ? "none" : "merge"
       const name = storyWorktreeName(story.id, run.plan.stories)
-      run.running.push({ story: story.id, worktree: name })
+      const slot = yield* slotFor(ctx, run)
+      run.running.push({ story: story.id, worktree: slot.name })
       yield* io({ kind: "parallel-record", run })
       // A story ends on its claim, as in a plan loop: checks that pass are not the story done.
       const launched = yield* launchWorktree(ctx, run.fromSession, {
@@ -142,12 +146,18 @@ function* startReady(ctx: WorktreeContext, run: ParallelRun): Job<{ started: str
         request: { name, withChanges: false },
         story: story.id,
         ...(run.id ? { run: run.id } : {}),
+        slot,
       })
       if (launched.ok) {
         started.push(story.id)
         continue
       }
       run.running = run.running.filter((r) => r.story !== story.id)
+      // The slot could not be reset, and is retired: the story is still to start, in another slot.
+      if (launched.slotRetired) {
+        yield* log("warn", `story ${story.id} goes to another slot: ${launched.error}`)
+        continue
+      }
       if (launched.full) {
         full = launched.error
         yield* log("info", `story ${story.id} waits for a place: ${launched.error}`)
@@ -157,12 +167,47 @@ function* startReady(ctx: WorktreeContext, run: ParallelRun): Job<{ started: str
       yield* log("warn", `story ${story.id} could not start: ${launched.error}`, { plan: run.plan.file })
     }
   }
-  yield* saveRun(run)
+  yield* saveRun(ctx, run)
   return full ? { started, full } : { started }
 }
 
-function* saveRun(run: ParallelRun): Job {
+/**
+ * The slot the next story runs in: a slot of this run that is free (its last story settled, not retired), else a
+ * new one under the first name `slot-<k>` no worktree has.
+ */
+function* slotFor(ctx: WorktreeContext, run: ParallelRun): Job<{ name: string; path?: string }> {
+  const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
+  const busy = new Set(run.running.map((r) => r.worktree))
+  const free = worktrees.find((w) => !busy.has(w.name) && freeSlot(run, w))
+  if (free) return { name: free.name, path: free.path }
+  const names = new Set(worktrees.map((w) => w.name))
+  let k = 1
+  while (names.has(`slot-${k}`) || busy.has(`slot-${k}`)) k += 1
+  return { name: `slot-${k}` }
+}
+
+/** A slot of this run between two stories: its last story settled there, and it is not retired. */
+const freeSlot = (run: ParallelRun, entry: WorktreeEntry): boolean =>
+  entry.state?.slot === true &&
+  madeByRun(run, entry.state) &&
+  entry.state.retired === undefined &&
+  stageOf(entry) === "settled"
+
+/** The run is over: its free slots go (their instances end), so nothing of it outlives it but branches and archives. */
+function* removeSlots(ctx: WorktreeContext, run: ParallelRun): Job {
+  const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
+  for (const slot of worktrees.filter((w) => freeSlot(run, w))) {
+    const removed = yield* io({ kind: "slot-remove", name: slot.name, path: slot.path })
+    if (!("removed" in removed))
+      yield* log("warn", `slot ${slot.name} is kept: ${removed.problem}; ralph-loop clean removes it`, {
+        worktree: slot.path,
+      })
+  }
+}
+
+function* saveRun(ctx: WorktreeContext, run: ParallelRun): Job {
   if (!runOver(run)) return yield* io({ kind: "parallel-record", run })
+  yield* removeSlots(ctx, run)
   yield* io({ kind: "parallel-record", run: undefined })
   const failed = run.failed.map((f) => [f.story, f.reason] as const)
   const left = run.plan.stories.length - run.plan.done.length

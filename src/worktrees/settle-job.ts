@@ -11,6 +11,8 @@ import { mergeAction, mergeHint, type MergeAction } from "./merge-plan.js"
 import type { MergeOutcome, WorktreeState } from "./worktree-state.js"
 import { io, type Job } from "../effects/kernel.js"
 import { log } from "../effects/jobs.js"
+import { loopName } from "./names.js"
+import { settleSlot } from "./slot-settle.js"
 
 export interface EndedWorktree {
   entry: WorktreeEntry
@@ -27,11 +29,16 @@ export function* settleWorktree(
   onSettled: (settled: SettledWorktree) => void,
 ): Job<MergeOutcome> {
   const { entry, state, loop } = ended
-  const outcome =
-    loop.stopReason === "completed"
+  const outcome = state.slot
+    ? yield* settleSlot(ended)
+    : loop.stopReason === "completed"
       ? yield* mergeBack(ended)
       : yield* record(entry.path, state, kept(state, `the loop stopped (${loop.stopReason ?? "?"}) without completing`))
-  yield* log("info", `worktree ${entry.name}: ${outcome.result}`, { worktree: entry.path, detail: outcome.detail })
+  yield* log("info", `worktree ${entry.name}: ${outcome.result}`, {
+    worktree: entry.path,
+    detail: outcome.detail,
+    ...(state.slot ? { story: state.story } : {}),
+  })
   const variant =
     outcome.result === "conflict" || outcome.result === "failed"
       ? "error"
@@ -42,7 +49,7 @@ export function* settleWorktree(
     kind: "toast",
     notice: {
       variant,
-      title: `Ralph · worktree ${entry.name}`,
+      title: state.slot ? `Ralph · story ${state.story ?? loopName(state)}` : `Ralph · worktree ${entry.name}`,
       message: outcome.detail,
       ...(variant === "success" ? {} : { duration: 15_000 }),
     },

@@ -16,7 +16,7 @@ import { git, gitAsks, gitText, notARepository } from "../git/run.js"
 import { inFileQueue } from "../files/file-queue.js"
 
 /** The work tree without the loop's own files. */
-const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
+export const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
 
 /**
  * A change of the repository's list of worktrees, one at a time in this process (every instance of
@@ -25,7 +25,7 @@ const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
  * empty) makes it fail — "fatal: failed to read .git/worktrees/<other>/commondir: Success" — which
  * a parallel run's worktrees made side by side met.
  */
-const worktreeListChange = <T>(main: string, change: () => Promise<T>): Promise<T> =>
+export const worktreeListChange = <T>(main: string, change: () => Promise<T>): Promise<T> =>
   inFileQueue(join(main, ".git", "worktrees"), change)
 
 export class WorktreeError extends Error {}
@@ -40,6 +40,7 @@ export async function createWorktree(
   name: string,
   withChanges: boolean,
   made?: (made: { path: string; base: WorktreeState["base"] }) => Promise<void>,
+  branch: string = branchOf(name),
 ): Promise<{ path: string; base: WorktreeState["base"] }> {
   const found = await git(directory, ["rev-parse", "--show-toplevel"])
   if (notARepository(found)) throw new WorktreeError("the project is not a git repository")
@@ -50,12 +51,7 @@ export async function createWorktree(
   }
   const commit = await headCommit(directory)
   if (!commit) throw new WorktreeError("the repository has no commit yet to branch from")
-  const branch = branchOf(name)
-  if (await gitAsks(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])) {
-    throw new WorktreeError(
-      `the branch ${branch} exists already; choose another name (or delete it: git branch -D ${branch})`,
-    )
-  }
+  await refuseExistingBranch(directory, branch)
   const path = worktreePath(directory, name)
   const baseBranch = await currentBranch(directory)
   const tree = withChanges ? await workTreeSnapshot(directory) : undefined
@@ -65,6 +61,15 @@ export async function createWorktree(
   await made?.({ path, base })
   if (tree) await restoreCheckpoint(path, "HEAD", tree)
   return { path, base }
+}
+
+/** A new branch never takes the place of one that exists: its commits may be someone's work. */
+export async function refuseExistingBranch(directory: string, branch: string): Promise<void> {
+  if (await gitAsks(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])) {
+    throw new WorktreeError(
+      `the branch ${branch} exists already; choose another name (or delete it: git branch -D ${branch})`,
+    )
+  }
 }
 
 /** Commits what the loop changed in its worktree (its own files aside); undefined when nothing changed. */
@@ -151,13 +156,26 @@ async function uncommittedInTheWay(main: string, branch: string): Promise<string
   )
 }
 
-/** Removes the worktree folder and its branch, once merged (`git branch -d` refuses an unmerged one). */
-export async function removeWorktree(main: string, name: string, force = false): Promise<void> {
+/**
+ * Removes the worktree folder and its branch (none: a slot's, whose story branches are settled each on its own),
+ * once merged (`git branch -d` refuses an unmerged one).
+ */
+export async function removeWorktree(
+  main: string,
+  name: string,
+  force = false,
+  branch: string | undefined = branchOf(name),
+): Promise<void> {
   await worktreeListChange(main, () => gitText(main, ["worktree", "remove", "--force", worktreePath(main, name)]))
-  // In the queue too: `git branch -d` reads every worktree's admin folder (is the branch checked out
-  // there?) and fails "Invalid path '.git/worktrees/<other>'" when another removal takes one meanwhile.
-  await worktreeListChange(main, () => gitText(main, ["branch", force ? "-D" : "-d", branchOf(name)]))
+  if (branch) await deleteBranch(main, branch, force)
 }
+
+/**
+ * In the queue too: `git branch -d` reads every worktree's admin folder (is the branch checked out there?) and
+ * fails "Invalid path '.git/worktrees/<other>'" when another removal takes one meanwhile.
+ */
+export const deleteBranch = (main: string, branch: string, force = false): Promise<string> =>
+  worktreeListChange(main, () => gitText(main, ["branch", force ? "-D" : "-d", branch]))
 
 /**
  * Removes the worktree `name` a start that did not finish left behind (its caller knows it for one:

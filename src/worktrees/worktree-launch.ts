@@ -19,10 +19,16 @@ export async function makeWorktreeLoop(
   try {
     // worktree.json (with its launcher) is written the moment the worktree exists: a start cut off
     // after that by a failure or by OpenCode's stop is then always known as this plugin's own.
-    const { path, base } = await createWorktree(directory, name, ask.withChanges, async ({ path, base }) => {
-      made = { path, state: { name, branch, mainDirectory, base, ...rest } }
-      await writeWorktreeState(path, made.state)
-    })
+    const { path, base } = await createWorktree(
+      directory,
+      name,
+      ask.withChanges,
+      async ({ path, base }) => {
+        made = { path, state: { name, branch, mainDirectory, base, ...rest } }
+        await writeWorktreeState(path, made.state)
+      },
+      branch,
+    )
     const state: WorktreeState = { name, branch, mainDirectory, base, ...rest }
     await ignoreOwnFolder(directory)
     await prepareWorktreeConfig(directory, path)

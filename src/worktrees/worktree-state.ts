@@ -47,5 +47,12 @@ export const worktreeStateSchema = z.object({
   /** The flags of the /ralph that made it (settings for the loop), applied by the worktree's instance. */
   overrides: z.record(z.string(), z.unknown()).optional(),
   merge: mergeOutcomeSchema.optional(),
+  /**
+   * A slot of a parallel run (issue 40): the worktree is kept from story to story with its OpenCode instance;
+   * `branch` is the story's (`ralph/<story name>`), and the story's loop files are archived under its name.
+   */
+  slot: z.literal(true).optional(),
+  /** Why a slot takes no more stories (a reset it could not make): it is kept as it is for the user. */
+  retired: z.string().optional(),
 })
 export type WorktreeState = z.infer<typeof worktreeStateSchema>

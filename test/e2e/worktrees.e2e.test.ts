@@ -24,6 +24,13 @@ const git = (project: Project, ...args: string[]) =>
     env: { ...process.env, HOME: harness().root, GIT_CONFIG_NOSYSTEM: "1" },
   }).trim()
 const worktreeDir = (project: Project, name: string) => join(project.dir, ".opencode/ralph-loop/worktrees", name)
+/** The worktree (a slot of a parallel run) whose worktree.json names the story `id` now. */
+const storySlot = (project: Project, id: string): string => {
+  const root = join(project.dir, ".opencode/ralph-loop/worktrees")
+  const name = readdirSync(root).find((n) => readWorktreeState(join(root, n))?.story === id)
+  if (!name) throw new Error(`no slot runs story ${id}`)
+  return join(root, name)
+}
 const mergedDir = (project: Project, name: string) => join(project.dir, ".opencode/ralph-loop/merged", name)
 
 /** The settled worktree.json of `name`: in the merged archive once removed, else in the worktree. */
@@ -259,9 +266,10 @@ describe("worktree loops", () => {
     const atOnce: number[] = []
     const s3SawS1: boolean[] = []
     let project!: Project
+    // Stories running now: slots whose worktree.json has no outcome yet.
     const worktreesNow = () => {
       const root = join(project.dir, ".opencode/ralph-loop/worktrees")
-      return existsSync(root) ? readdirSync(root).length : 0
+      return existsSync(root) ? readdirSync(root).filter((n) => !readWorktreeState(join(root, n))?.merge).length : 0
     }
     const reply = (r: MockRequest): Reply => {
       const id = /Story (S\d) of the plan/.exec(r.lastUser)?.[1]
@@ -269,7 +277,7 @@ describe("worktree loops", () => {
       if (r.lastRole === "tool") return { text: `${id}.txt written. <promise>DONE</promise>` }
       atOnce.push(worktreesNow())
       if (id === "S2") s2Started.open()
-      if (id === "S3") s3SawS1.push(existsSync(join(worktreeDir(project, "story-s3"), "S1.txt")))
+      if (id === "S3") s3SawS1.push(existsSync(join(storySlot(project, "S3"), "S1.txt")))
       // S1 answers once S2 runs too: two loops at once.
       return {
         text: `Writing ${id}.txt.`,
@@ -309,11 +317,12 @@ describe("worktree loops", () => {
     }
     const reply = (r: MockRequest): Reply => {
       if (!/Story S1 of the plan/.test(r.lastUser) || r.lastUser.startsWith("The stories ")) return { text: "OK" }
-      const step = existsSync(join(worktreeDir(project, "story-s1"), "S1.txt")) ? 2 : 1
+      const slot = storySlot(project, "S1")
+      const step = existsSync(join(slot, "S1.txt")) ? 2 : 1
       if (r.lastRole === "tool")
         return {
           text:
-            step === 2 && readFileSync(join(worktreeDir(project, "story-s1"), "S1.txt"), "utf8").includes("step 2")
+            step === 2 && readFileSync(join(slot, "S1.txt"), "utf8").includes("step 2")
               ? "Both steps written. <promise>DONE</promise>"
               : "Step 1 written; step 2 next.",
         }
@@ -420,7 +429,7 @@ describe("worktree loops", () => {
         : undefined
       return run?.running.some((r) => r.story === "S1") ? run : undefined
     }, "parallel.json with S1 running")
-    expect(waiting.running).toEqual([{ story: "S1", worktree: "story-s1" }])
+    expect(waiting.running).toEqual([{ story: "S1", worktree: "slot-1" }])
     expect(waiting.failed).toEqual([])
     expect(firstAsked).toEqual(["solo", "S1"])
     // A /ralph --worktree of its own is refused while both places are taken, with the count.

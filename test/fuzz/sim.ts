@@ -90,7 +90,7 @@ import { dirname } from "node:path"
 import { readParallelRun, storyWorktree, writeParallelRun } from "../../src/worktrees/parallel-file.js"
 import { writePlanBack } from "../../src/plan/plan-file.js"
 import { readWorktrees } from "../../src/worktrees/worktree-loops.js"
-import { writeWorktreeState } from "../../src/worktrees/worktree-file.js"
+import { readWorktreeState, writeWorktreeState } from "../../src/worktrees/worktree-file.js"
 import { htmlReportFile } from "../../src/store/report.js"
 import { simGuardRead } from "./sim-guard.js"
 import type { WorktreeStarted } from "../../src/worktrees/worktree-start.js"
@@ -364,6 +364,8 @@ interface Tracked {
 export interface SimWorktree {
   name: string
   path: string
+  /** Its branch's name: `ralph/<name>`, or a slot's story's. */
+  branchName: string
   story?: string
   run?: string
   mergeStrategy: WorktreeState["mergeStrategy"]
@@ -889,15 +891,26 @@ export class World {
   /** `worktree-launch` as git and OpenCode do it: the worktree on a new branch from the user's, its worktree.json, a session there. */
   private async launchWorktree(ask: Extract<Effect, { kind: "worktree-launch" }>): Promise<WorktreeStarted> {
     const { name } = ask.state
-    if (this.worktreeLoops.some((w) => w.name === name && w.branch.exists))
-      return { ok: false, error: `the branch ralph/${name} exists already` }
+    if (this.branchExists(ask.state.branch))
+      return { ok: false, error: `the branch ${ask.state.branch} exists already` }
     const path = worktreePath(this.ctx.directory, name)
     const state: WorktreeState = { ...ask.state, base: { branch: "main", commit: this.mainHead } }
     mkdirSync(path, { recursive: true })
     await writeWorktreeState(path, state)
+    this.addWorktree(path, state)
+    return { ok: true, state, path, sessionID: `ses_W${++this.ids}` }
+  }
+
+  private branchExists(branch: string): boolean {
+    return this.worktreeLoops.some((w) => w.branchName === branch && w.branch.exists)
+  }
+
+  /** A worktree loop begins at `path` (a new worktree, or a slot's next story). */
+  private addWorktree(path: string, state: WorktreeState): void {
     this.worktreeLoops.push({
-      name,
+      name: state.name,
       path,
+      branchName: state.branch,
       mergeStrategy: state.mergeStrategy,
       refused: false,
       removed: false,
@@ -906,7 +919,40 @@ export class World {
       ...(state.story ? { story: state.story } : {}),
       ...(state.run ? { run: state.run } : {}),
     })
-    return { ok: true, state, path, sessionID: `ses_W${++this.ids}` }
+  }
+
+  /**
+   * `slot-reset` as git and OpenCode do it: a slot with uncommitted work, or whose next branch exists, is retired;
+   * else its last story leaves (its branch parked), and the next one begins there in the same instance.
+   */
+  private async resetSlot(ask: Extract<Effect, { kind: "slot-reset" }>): Promise<WorktreeStarted> {
+    const current = this.worktreeLoops.findLast((w) => w.path === ask.path && !w.removed)
+    const before = readWorktreeState(ask.path)
+    const why = !current
+      ? "it is gone"
+      : current.branch.uncommitted
+        ? "the slot holds changes not in a commit"
+        : this.branchExists(ask.state.branch)
+          ? `the branch ${ask.state.branch} exists already`
+          : undefined
+    if (!current || why) {
+      if (before) await writeWorktreeState(ask.path, { ...before, retired: why ?? "?" })
+      return { ok: false, error: `the slot ${ask.state.name} could not take the story: ${why}`, slotRetired: true }
+    }
+    this.park(current)
+    current.removed = true
+    rmSync(join(ask.path, STATE_DIR, "loops"), { recursive: true, force: true })
+    const state: WorktreeState = { ...ask.state, base: { branch: "main", commit: this.mainHead } }
+    await writeWorktreeState(ask.path, state)
+    this.addWorktree(ask.path, state)
+    return { ok: true, state, path: ask.path, sessionID: `ses_W${++this.ids}` }
+  }
+
+  /** The slot leaves the branch: deleted when the user's branch has all of it (`git branch -d`), else kept. */
+  private park(wt: SimWorktree): { branchDeleted: boolean } {
+    if (!wt.branch.exists || wt.branch.commits > wt.branch.inMain) return { branchDeleted: false }
+    wt.branch.exists = false
+    return { branchDeleted: true }
   }
 
   private mergeFacts(state: WorktreeState): MergeFacts {
@@ -1354,7 +1400,8 @@ export class World {
       return
     }
     if (effect.kind === "worktree-archive") {
-      const wt = this.worktreeNamed(effect.name)
+      const wt = this.worktreeLoops.findLast((w) => w.path === effect.path && !w.removed)
+      if (!wt) throw new Error(`the simulator has no worktree at ${effect.path}`)
       if (
         wt.loop?.phase === "stopped" &&
         !wt.endFilesWritten &&
@@ -1375,6 +1422,13 @@ export class World {
           `the worktree ${name} is removed with ${branch.commits - branch.inMain} commit(s) the user's branch lacks`,
         )
       if (branch.uncommitted) this.violate(26, `the worktree ${name} is removed with uncommitted work in it`)
+      return
+    }
+    if (effect.kind === "slot-remove") {
+      const wt = this.worktreeLoops.findLast((w) => w.path === effect.path && !w.removed)
+      if (wt?.branch.uncommitted) this.violate(26, `the slot ${wt.name} is removed with uncommitted work in it`)
+      if (wt?.loop && wt.loop.phase !== "stopped")
+        this.violate(26, `the slot ${wt.name} is removed while its loop runs`)
       return
     }
     if (effect.kind === "parallel-mark") return this.checkPlanMark(effect.plan)
@@ -1663,7 +1717,7 @@ export class World {
   private worktreeHandlers() {
     return {
       worktrees: (effect) => readWorktrees(this.ctx.directory, effect.launcher),
-      "story-worktree": (effect) => storyWorktree(this.ctx.directory, effect.name, effect.run),
+      "story-worktree": (effect) => storyWorktree(this.ctx.directory, effect, effect.run),
       "worktree-launch": (effect) => this.launchWorktree(effect),
       "worktree-command": (effect) => {
         // The worktree's /ralph has run its first turn: its loop started there, unless it was refused.
@@ -1681,6 +1735,18 @@ export class World {
       "worktree-merge-facts": (effect) => this.mergeFacts(effect.state),
       "worktree-merge": (effect) => this.merge(effect),
       "worktree-archive": (effect) => archiveWorktreeFiles(this.ctx.directory, effect.name, effect.path, this.now),
+      "slot-reset": (effect) => this.resetSlot(effect),
+      "slot-park": (effect) => {
+        const wt = this.worktreeLoops.findLast((w) => w.path === effect.path && !w.removed)
+        return wt ? this.park(wt) : { branchDeleted: false }
+      },
+      "slot-remove": (effect) => {
+        const wt = this.worktreeLoops.findLast((w) => w.path === effect.path && !w.removed)
+        if (wt?.branch.uncommitted) return { problem: "it holds changes not in a commit", folderGone: false }
+        rmSync(effect.path, { recursive: true, force: true })
+        if (wt) wt.removed = true
+        return { removed: true as const }
+      },
       "worktree-remove": (effect) => {
         const wt = this.worktreeNamed(effect.name)
         rmSync(effect.path, { recursive: true, force: true })
@@ -2249,8 +2315,13 @@ function describeEffect(effect: Effect): string {
     case "worktree-archive":
     case "worktree-remove":
     case "worktree-reclaim":
-    case "story-worktree":
+    case "slot-park":
+    case "slot-remove":
       return `${effect.kind} ${effect.name}`
+    case "story-worktree":
+      return `story-worktree ${effect.story} (${effect.worktree})`
+    case "slot-reset":
+      return `slot-reset ${effect.state.name} → ${effect.state.story ?? "?"}`
     case "worktree-command":
     case "worktree-commit":
       return `${effect.kind} ${effect.path.split("/").at(-1) ?? ""}`

@@ -16,6 +16,6 @@ export function storeHandlers(ctx: HandlerContext) {
       await writeTranscript(directory, effect.loop.settings.summaryPath, effect.sessionID, effect.messages)
     },
     worktrees: (effect) => readWorktrees(directory, effect.launcher),
-    "story-worktree": (effect) => storyWorktree(directory, effect.name, effect.run),
+    "story-worktree": (effect) => storyWorktree(directory, effect, effect.run),
   } satisfies Partial<Handlers>
 }

@@ -14,7 +14,19 @@ import {
   removeWorktree,
 } from "../../worktrees/worktree-git.js"
 import { makeWorktreeLoop } from "../../worktrees/worktree-launch.js"
+import { parkSlot, removeSlot } from "../../worktrees/slot-git.js"
+import { resetSlotForStory } from "../../worktrees/slot-launch.js"
 import type { HandlerContext } from "./context.js"
+
+/** A removal's outcome: done, or what failed and whether the folder is gone all the same. */
+const removal = (path: string, removing: Promise<unknown>) =>
+  removing.then(
+    () => ({ removed: true as const }),
+    (error: unknown) => ({
+      problem: error instanceof Error ? error.message : String(error),
+      folderGone: !existsSync(path),
+    }),
+  )
 
 export function worktreeHandlers(ctx: HandlerContext) {
   const { api, directory } = ctx
@@ -32,17 +44,16 @@ export function worktreeHandlers(ctx: HandlerContext) {
         ? fastForward(directory, effect.state.branch)
         : mergeBranch(directory, effect.state.branch, effect.message),
     "worktree-archive": async (effect) => {
-      await api.closeInstance(effect.path).catch(() => undefined)
+      if (!effect.keepInstance) await api.closeInstance(effect.path).catch(() => undefined)
       return archiveWorktreeFiles(directory, effect.name, effect.path, ctx.now())
     },
-    "worktree-remove": (effect) =>
-      removeWorktree(directory, effect.name).then(
-        () => ({ removed: true as const }),
-        (error: unknown) => ({
-          problem: error instanceof Error ? error.message : String(error),
-          folderGone: !existsSync(effect.path),
-        }),
-      ),
+    "worktree-remove": (effect) => removal(effect.path, removeWorktree(directory, effect.name)),
+    "slot-reset": (effect) => resetSlotForStory(directory, api, effect),
+    "slot-park": (effect) => parkSlot(directory, effect.path, effect.branch),
+    "slot-remove": async (effect) => {
+      await api.closeInstance(effect.path).catch(() => undefined)
+      return removal(effect.path, removeSlot(directory, effect.name, effect.path))
+    },
     "worktree-wake": (effect) =>
       api.listSessions(effect.path).then(
         () => undefined,

@@ -1,0 +1,58 @@
+// The git side of a parallel run's slots (issue 40): a slot's worktree stays from story to story, so
+// between two stories it leaves the story's branch (parked: HEAD detached, the branch deleted once
+// merged, kept otherwise) and takes the next story's new branch from the user's HEAD.
+import { currentBranch, headCommit } from "../git/head.js"
+import { gitAsks, gitText } from "../git/run.js"
+import type { WorktreeState } from "./worktree-state.js"
+import { deleteBranch, refuseExistingBranch, removeWorktree, WORK, WorktreeError } from "./worktree-git.js"
+
+/**
+ * The slot leaves `branch`: HEAD detached where it is, and the branch deleted when the user's branch has all of it
+ * (`git branch -d` refuses otherwise: then it is kept). Whether it was deleted.
+ */
+export async function parkSlot(main: string, slot: string, branch: string): Promise<{ branchDeleted: boolean }> {
+  if (await gitAsks(slot, ["symbolic-ref", "-q", "HEAD"])) await gitText(slot, ["switch", "-q", "--detach"])
+  const exists = await gitAsks(main, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])
+  if (!exists) return { branchDeleted: false }
+  const merged = await gitAsks(main, ["merge-base", "--is-ancestor", `refs/heads/${branch}`, "HEAD"])
+  if (!merged) return { branchDeleted: false }
+  await deleteBranch(main, branch)
+  return { branchDeleted: true }
+}
+
+/**
+ * What the slot holds beyond its commit that a reset would carry into the next story (the loop's own files and
+ * what git ignores aside: a build output or node_modules stays, as in any checkout). A git failure throws.
+ */
+export async function slotChanges(slot: string): Promise<string[]> {
+  const out = await gitText(slot, ["status", "--porcelain", "-z", "--no-renames", ...WORK])
+  return out
+    .split("\0")
+    .filter(Boolean)
+    .map((entry) => entry.slice(3))
+}
+
+/** The slot on the next story's new `branch` from the user's HEAD: the base it starts from. */
+export async function resetSlot(main: string, slot: string, branch: string): Promise<WorktreeState["base"]> {
+  const left = await slotChanges(slot)
+  if (left.length > 0)
+    throw new WorktreeError(
+      `the slot holds changes not in a commit (${left.slice(0, 5).join(", ")}${left.length > 5 ? ", …" : ""})`,
+    )
+  const commit = await headCommit(main)
+  if (!commit) throw new WorktreeError("the repository has no commit to start the story from")
+  await refuseExistingBranch(main, branch)
+  await gitText(slot, ["switch", "-q", "-c", branch, commit])
+  const baseBranch = await currentBranch(main)
+  return { ...(baseBranch ? { branch: baseBranch } : {}), commit }
+}
+
+/**
+ * A slot whose run is over goes: only when it holds nothing beyond its commit (else it throws, and the slot is kept
+ * for the user); its stories' branches were settled each on its own, so no branch goes with it.
+ */
+export async function removeSlot(main: string, name: string, slot: string): Promise<void> {
+  const left = await slotChanges(slot)
+  if (left.length > 0) throw new WorktreeError(`it holds changes not in a commit (${left.slice(0, 5).join(", ")})`)
+  await removeWorktree(main, name, true, undefined)
+}
