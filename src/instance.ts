@@ -38,6 +38,7 @@ import { readWorktreeState } from "./worktrees/worktree-file.js"
 import { sharedFilesFolder } from "./worktrees/shared-files.js"
 import { redacted } from "./files/redact.js"
 import { ControlChannel, type ControlLog } from "./control/channel.js"
+import { sendControl } from "./control/client.js"
 import { controlAct } from "./control/serve.js"
 import { controlRoute } from "./control/route-instance.js"
 import { stoppedTakers } from "./control/route-facts.js"
@@ -102,6 +103,8 @@ export async function createInstance(
     memory,
     faults,
     onWake: (loop) => runner.wake(loop),
+    cancelLoopIn: (directory, via) =>
+      sendControl(directory, { verb: "cancel", from: via.slice(0, 80) }).then((answer) => answer.message),
   })
   const plans = new PlanRequests()
   const continuations = new ContinuationWatch()

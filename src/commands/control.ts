@@ -6,6 +6,7 @@ import type { Loop } from "../loop/loop.js"
 import { cancelLoop, hintLoop, pauseLoop, resumeLoop, rollbackLoop } from "../acts/acts.js"
 import { CONTROL_MARKER, type ControlCommand } from "../host/commands.js"
 import { cancelContinuations } from "../acts/continuation-status.js"
+import { cancelParallelRun } from "../acts/parallel-cancel.js"
 import { endedLoop, NO_LOOP, statusAnswer } from "../acts/status.js"
 import { helpText } from "./help-text.js"
 import { replaceText } from "./text.js"
@@ -56,7 +57,7 @@ function act(
       return { title: "Ralph · help", message: helpText() }
     case "cancel-ralph":
       // The session's continuations stop too: the cancelled loop's last turn is not continued.
-      if (!loop) return cancelContinuations(ctx, sessionID) ?? NO_LOOP
+      if (!loop) return cancelParallelRun(ctx, sessionID) ?? cancelContinuations(ctx, sessionID) ?? NO_LOOP
       ctx.continuations.cancel(sessionID)
       return cancelLoop(ctx, loop, "/cancel-ralph")
     case "ralph-pause":

@@ -72,6 +72,8 @@ export async function startFromCommand(
       parts,
     )
   }
+  if (worktree?.cancelled)
+    return notStarted(ctx, parts, typed, `the parallel run of this story was cancelled (${worktree.cancelled})`)
   // In a worktree, the loop gets the flags of the /ralph that made it (under any given here).
   const overrides = { ...(worktree?.overrides as Partial<Settings> | undefined), ...parsed.overrides }
   let loop: Loop | undefined

@@ -35,6 +35,8 @@ export interface InterpreterOptions {
   faults?: Faults | undefined
   /** A loop's wake-up time has come. */
   onWake: (loop: Loop) => void
+  /** Cancels the loop running in another directory (a slot's), through its control channel: what it answered. */
+  cancelLoopIn?: (directory: string, via: string) => Promise<string>
 }
 
 /**
@@ -55,6 +57,7 @@ const TIMED = new Set<Effect["kind"]>([
   "slot-reset",
   "slot-park",
   "slot-remove",
+  "slot-cancel",
   "story-worktree",
   "parallel-run",
   "parallel-record",
@@ -119,6 +122,7 @@ export class Interpreter {
       reached: (point) => this.reached(point),
       schedule: (loop, until) => this.schedule(loop, until),
       start: (label, job) => this.start(label, job),
+      cancelLoopIn: this.options.cancelLoopIn ?? (async () => "no control channel in this instance"),
     }
   }
 

@@ -67,9 +67,11 @@ declare module "../effects/kernel.js" {
      * stories' branches are settled each on its own); what failed, and whether the folder is gone all the same.
      */
     "slot-remove": {
-      ask: { name: string; path: string }
+      ask: { name: string; path: string; branch: string }
       result: { removed: true } | { problem: string; folderGone: boolean }
     }
+    /** The loop running in a slot cancelled through the slot's control channel (`via`: who asks); its answer. */
+    "slot-cancel": { ask: { path: string; via: string }; result: string }
     /** worktree.json written in `directory` (the worktree, or its archive). */
     "worktree-record": { ask: { directory: string; state: WorktreeState }; result: void }
     /** The parallel run under way (parallel.json), if any. */

@@ -11,6 +11,7 @@ import type { WorktreeState } from "./worktree-state.js"
 import type { WorktreeEntry } from "./worktree-loops.js"
 import { io, type Job } from "../effects/kernel.js"
 import { log } from "../effects/jobs.js"
+import { cancelStoryLoop } from "./story-cancel.js"
 
 export function* launchWorktree(ctx: WorktreeContext, fromSession: string, start: WorktreeStart): Job<WorktreeStarted> {
   const settings = { ...ctx.settings.current, ...start.overrides }
@@ -136,6 +137,10 @@ function* confirmStarted(
 ): Job {
   const { failure } = yield* io({ kind: "worktree-command", path, sessionID, task })
   const entry = (yield* io({ kind: "worktrees", launcher: ctx.launcher })).find((w) => w.name === state.name)
+  // The run was cancelled while this story's /ralph ran: its loop started all the same, and is cancelled now.
+  const run = state.story ? yield* io({ kind: "parallel-run" }) : undefined
+  if (run?.cancelled && entry && entry.state?.story === state.story && stageOf(entry) === "running")
+    return yield* cancelStoryLoop(path, state.story ?? "", run.cancelled)
   if (!entry || stageOf(entry) !== "starting") return
   const detail = failure
     ? `the loop could not be started in the worktree: ${failure}; is ralph-loop in a config the worktree sees ` +

@@ -12,7 +12,7 @@ import { readParallelRun, RUN_FILE, type SettledWorktree } from "./parallel-file
 import type { WorktreeState } from "./worktree-state.js"
 import type { Job } from "../effects/kernel.js"
 import { JobLock, locked } from "../effects/job-lock.js"
-import { reconcileRun, startRun, storyEnd, storyEnded, type RunStart } from "./parallel-run-job.js"
+import { cancelRun, reconcileRun, startRun, storyEnd, storyEnded, type RunStart } from "./parallel-run-job.js"
 
 export class ParallelPlan {
   /**
@@ -61,6 +61,22 @@ export class ParallelPlan {
    */
   notStarted(state: WorktreeState, detail: string): void {
     this.step(`parallel run: worktree ${state.name} did not start`, storyEnded(this.ctx(), state, { failed: detail }))
+  }
+
+  /** Cancels the run under way: how many stories were running (they end, then it ends), or undefined: no run. */
+  async cancel(via: string): Promise<{ running: number } | undefined> {
+    const ctx = this.ctx()
+    let result: { running: number } | undefined
+    await ctx.runner.worktreeJobNow(
+      "parallel run: cancel",
+      locked(
+        this.lock,
+        (function* () {
+          result = yield* cancelRun(ctx, via)
+        })(),
+      ),
+    )
+    return result
   }
 
   /** After a restart of OpenCode: what happened to the run's stories meanwhile (resolves when taken up). */

@@ -16,6 +16,7 @@ import { stageOf } from "./lifecycle.js"
 import { io, type Job } from "../effects/kernel.js"
 import { log } from "../effects/jobs.js"
 import { launchWorktree } from "./launch-job.js"
+import { cancelStoryLoop } from "./story-cancel.js"
 import { reachedBranch } from "./settle-job.js"
 
 export type RunStart = { ok: true; started: string[] } | { ok: false; error: string }
@@ -97,6 +98,28 @@ export function* reconcileRun(ctx: WorktreeContext): Job {
   }
   // A run over whose end a restart cut off (its slots not all removed, its record still there) ends now.
   if (changed || runOver(run)) yield* startReady(ctx, run)
+}
+
+/**
+ * The run is cancelled (`via`: who asked): no story starts any more; each running story's slot is told (its
+ * worktree.json: a `/ralph` not yet run there starts no loop) and its loop, if it runs, is cancelled there — it ends
+ * as any loop does, its work committed on its branch when its slot settles it. The run ends when none runs: its
+ * slots are removed then. How many stories were running, or undefined when no run is under way.
+ */
+export function* cancelRun(ctx: WorktreeContext, via: string): Job<{ running: number } | undefined> {
+  const run = yield* io({ kind: "parallel-run" })
+  if (!run) return undefined
+  run.cancelled ??= via
+  yield* io({ kind: "parallel-record", run })
+  const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
+  for (const { story, worktree } of run.running) {
+    const entry = worktrees.find((w) => w.name === worktree && w.state?.story === story)
+    if (!entry?.state || entry.state.merge) continue
+    yield* io({ kind: "worktree-record", directory: entry.path, state: { ...entry.state, cancelled: via } })
+    if (entry.saved && entry.saved.loop.phase !== "stopped") yield* cancelStoryLoop(entry.path, story, via)
+  }
+  yield* saveRun(ctx, run)
+  return { running: run.running.length }
 }
 
 /** A running story of this run has ended, done (marked in the plan file) or failed. */
@@ -197,7 +220,8 @@ const freeSlot = (run: ParallelRun, entry: WorktreeEntry): boolean =>
 function* removeSlots(ctx: WorktreeContext, run: ParallelRun): Job {
   const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
   for (const slot of worktrees.filter((w) => freeSlot(run, w))) {
-    const removed = yield* io({ kind: "slot-remove", name: slot.name, path: slot.path })
+    const branch = slot.state?.branch ?? ""
+    const removed = yield* io({ kind: "slot-remove", name: slot.name, path: slot.path, branch })
     if (!("removed" in removed))
       yield* log("warn", `slot ${slot.name} is kept: ${removed.problem}; ralph-loop clean removes it`, {
         worktree: slot.path,
@@ -211,7 +235,19 @@ function* saveRun(ctx: WorktreeContext, run: ParallelRun): Job {
   yield* io({ kind: "parallel-record", run: undefined })
   const failed = run.failed.map((f) => [f.story, f.reason] as const)
   const left = run.plan.stories.length - run.plan.done.length
-  if (left === 0)
+  if (run.cancelled !== undefined)
+    yield {
+      kind: "toast",
+      notice: {
+        variant: "warning",
+        title: "Ralph · plan cancelled",
+        message:
+          `The parallel run of ${run.plan.file} was cancelled (${run.cancelled}): ${run.plan.done.length} of ` +
+          `${run.plan.stories.length} stories done; the others' work is on their branches (ralph-loop worktrees).`,
+        duration: 20_000,
+      },
+    }
+  else if (left === 0)
     yield {
       kind: "toast",
       notice: {

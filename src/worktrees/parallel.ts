@@ -38,6 +38,8 @@ export const parallelRunSchema = z.object({
   running: byStory(runningStory, "worktree"),
   /** The stories whose work did not reach the user's branch, and why (their dependents wait for good). */
   failed: byStory(failedStory, "reason"),
+  /** Who cancelled the run: no story starts any more, and it ends when its running stories have ended. */
+  cancelled: z.string().optional(),
   /** The settings flags of the /ralph that started the run. */
   overrides: z.record(z.string(), z.unknown()).optional(),
 })
@@ -57,6 +59,7 @@ export function madeByRun(
 
 /** The stories to start now, in the order a plan loop would take them. */
 export function storiesToStart(run: ParallelRun, limit: number): Story[] {
+  if (run.cancelled !== undefined) return []
   const done = new Set(run.plan.done.map((d) => d.id))
   const busy = new Set([...run.running.map((r) => r.story), ...run.failed.map((f) => f.story)])
   const free = Math.min(run.parallel, limit) - run.running.length

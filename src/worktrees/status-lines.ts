@@ -26,10 +26,11 @@ function worktreeLine({ name, state, loop }: WorktreeView): string {
   const merge = state?.merge
     ? ` · ${state.merge.result}${state.merge.files?.length ? ` (${state.merge.files.join(", ")})` : ""}`
     : ""
-  const story = state?.story ? ` · story ${state.story}` : ""
+  const story = state?.story ? ` · ${state.slot ? "slot of the run, " : ""}story ${state.story}` : ""
+  const retired = state?.retired ? ` · retired: ${state.retired}` : ""
   return (
     `- ${name} · ${state?.branch ?? "no worktree.json"} · ` +
-    `${loopPart(loop)}${merge}${story}${loop ? ` · ${shorten(loop.task, 40)}` : ""}`
+    `${loopPart(loop)}${merge}${story}${retired}${loop ? ` · ${shorten(loop.task, 40)}` : ""}`
   )
 }
 
@@ -40,13 +41,15 @@ export function worktreeLines(views: readonly WorktreeView[]): string[] {
 export function parallelLines(run: ParallelRun | undefined): string[] {
   if (!run) return []
   const running = run.running.map((r) => r.story)
+  const slots = run.running.map((r) => `${r.story} (${r.worktree})`)
   const failed = run.failed.map((f) => [f.story, f.reason] as const)
   const settled = new Set([...running, ...failed.map(([id]) => id), ...run.plan.done.map((d) => d.id)])
   const waiting = run.plan.stories.filter((s) => !settled.has(s.id)).map((s) => s.id)
   return [
     `Parallel run of ${run.plan.file}: ${run.plan.done.length} of ${run.plan.stories.length} stories done, up to ` +
       `${run.parallel} at once.`,
-    ...(running.length ? [`  running: ${running.join(", ")}`] : []),
+    ...(run.cancelled ? [`  cancelled (${run.cancelled}): no story starts any more`] : []),
+    ...(running.length ? [`  running: ${slots.join(", ")}`] : []),
     ...(waiting.length ? [`  waiting: ${waiting.join(", ")}`] : []),
     ...(failed.length ? [`  not merged: ${failed.map(([id, why]) => `${id} (${why})`).join("; ")}`] : []),
   ]

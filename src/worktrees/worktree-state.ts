@@ -52,6 +52,8 @@ export const worktreeStateSchema = z.object({
    * `branch` is the story's (`ralph/<story name>`), and the story's loop files are archived under its name.
    */
   slot: z.literal(true).optional(),
+  /** Its parallel run was cancelled (by whom): the story's `/ralph` in the slot starts no loop. */
+  cancelled: z.string().optional(),
   /** Why a slot takes no more stories (a reset it could not make): it is kept as it is for the user. */
   retired: z.string().optional(),
 })

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
-import type { MockRequest, Reply } from "../harness/mock-model.js"
+import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { readWorktreeState } from "../../src/worktrees/worktree-file.js"
 import { sharedHarness, waitForToast } from "./helpers.js"
 
@@ -119,5 +119,44 @@ describe("parallel plan runs in slots", () => {
     const root = join(project.dir, ".opencode/ralph-loop/worktrees")
     expect(existsSync(root) ? readdirSync(root) : []).toEqual([])
     expect(git(project, "branch", "--list", "ralph/*")).toBe("ralph/story-s1")
+  })
+
+  it("/cancel-ralph in the run's session as a slot is reset for the next story: the run ends cancelled, no slot, worktree or branch of it is left", {
+    timeout: 240_000,
+  }, async () => {
+    const s2Holds = gate()
+    const reply = storyReply()
+    const project = await harness().project("slots-cancel", {
+      script: {
+        // S2's loop, if it starts at all, does nothing before the cancel: its reply waits until the test ends.
+        main: (r) =>
+          /Story S2 of the plan/.test(r.lastUser) && !r.lastUser.startsWith("The stories ")
+            ? { text: "Working on S2.", holdAfterFirstChunk: s2Holds.opened }
+            : reply(r),
+      },
+    })
+    try {
+      writePlan(project, 2)
+      const session = await project.newSession()
+      await project.command(session, "ralph", "--prd --parallel 1")
+      // S1 is settled in its slot; the slot's reset for S2 follows at once, and the cancel meets it.
+      await waitForToast(project, /^Ralph · story S1$/, 120_000)
+      await project.command(session, "cancel-ralph", "")
+      const end = await waitForToast(project, /^Ralph · plan (done|stopped|cancelled)/, 120_000)
+      expect(end.properties.title).toBe("Ralph · plan cancelled")
+      expect(planDone(project)).toEqual([
+        ["S1", true],
+        ["S2", false],
+      ])
+      expect(readFileSync(join(project.dir, "S1.txt"), "utf8")).toBe("S1\n")
+      const root = join(project.dir, ".opencode/ralph-loop/worktrees")
+      expect(existsSync(root) ? readdirSync(root) : []).toEqual([])
+      expect(git(project, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1)
+      expect(git(project, "branch", "--list", "ralph/*")).toBe("")
+      expect(existsSync(join(project.dir, ".opencode/ralph-loop/parallel.json"))).toBe(false)
+      expect(instanceStarts(project).map((d) => d.slice(d.lastIndexOf("/") + 1))).toEqual(["slot-1"])
+    } finally {
+      s2Holds.open()
+    }
   })
 })

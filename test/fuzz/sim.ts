@@ -859,7 +859,7 @@ export class World {
   private saveWorktreeLoop(
     wt: SimWorktree,
     phase: "running" | "stopped",
-    stopReason?: "completed" | "max-iterations",
+    stopReason?: "completed" | "max-iterations" | "cancelled",
   ): void {
     const { activation: _a, ...settings } = this.settings
     const loop: Loop = {
@@ -1740,6 +1740,13 @@ export class World {
         const wt = this.worktreeLoops.findLast((w) => w.path === effect.path && !w.removed)
         return wt ? this.park(wt) : { branchDeleted: false }
       },
+      "slot-cancel": (effect) => {
+        // The slot's instance takes the request: its loop, if it runs, is cancelled there.
+        const wt = this.worktreeLoops.findLast((w) => w.path === effect.path && !w.removed)
+        if (wt?.loop?.phase !== "running") return "no loop runs there"
+        this.saveWorktreeLoop(wt, "stopped", "cancelled")
+        return "cancelled"
+      },
       "slot-remove": (effect) => {
         const wt = this.worktreeLoops.findLast((w) => w.path === effect.path && !w.removed)
         if (wt?.branch.uncommitted) return { problem: "it holds changes not in a commit", folderGone: false }
@@ -2318,6 +2325,8 @@ function describeEffect(effect: Effect): string {
     case "slot-park":
     case "slot-remove":
       return `${effect.kind} ${effect.name}`
+    case "slot-cancel":
+      return `slot-cancel ${effect.path.slice(effect.path.lastIndexOf("/") + 1)}`
     case "story-worktree":
       return `story-worktree ${effect.story} (${effect.worktree})`
     case "slot-reset":

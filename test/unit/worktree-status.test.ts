@@ -51,15 +51,26 @@ describe("worktree lines", () => {
         parallel: 2,
         fromSession: "s",
         startedAt: 0,
-        running: [{ story: "S2", worktree: "story-s2" }],
+        running: [{ story: "S2", worktree: "slot-1" }],
         failed: [{ story: "S3", reason: "conflict in a.ts" }],
       }),
     ).toEqual([
       "Parallel run of prd.json: 1 of 4 stories done, up to 2 at once.",
-      "  running: S2",
+      "  running: S2 (slot-1)",
       "  waiting: S4",
       "  not merged: S3 (conflict in a.ts)",
     ])
+    expect(
+      parallelLines({
+        plan: { ...plan, stories: [{ id: "S1", title: "", acceptanceCriteria: [], dependsOn: [], checks: [] }] },
+        parallel: 1,
+        fromSession: "s",
+        startedAt: 0,
+        running: [],
+        failed: [],
+        cancelled: "/cancel-ralph",
+      }),
+    ).toContain("  cancelled (/cancel-ralph): no story starts any more")
     expect(parallelLines(undefined)).toEqual([])
   })
 })

@@ -25,4 +25,6 @@ export interface HandlerContext {
   reached(point: CrashPoint): void
   schedule(loop: Loop, until: number): void
   start(label: string, job: Job): void
+  /** Cancels the loop running in another directory (a slot's), through its control channel: what it answered. */
+  cancelLoopIn(directory: string, via: string): Promise<string>
 }

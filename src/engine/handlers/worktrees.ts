@@ -50,9 +50,10 @@ export function worktreeHandlers(ctx: HandlerContext) {
     "worktree-remove": (effect) => removal(effect.path, removeWorktree(directory, effect.name)),
     "slot-reset": (effect) => resetSlotForStory(directory, api, effect),
     "slot-park": (effect) => parkSlot(directory, effect.path, effect.branch),
+    "slot-cancel": (effect) => ctx.cancelLoopIn(effect.path, effect.via),
     "slot-remove": async (effect) => {
       await api.closeInstance(effect.path).catch(() => undefined)
-      return removal(effect.path, removeSlot(directory, effect.name, effect.path))
+      return removal(effect.path, removeSlot(directory, effect.name, effect.path, effect.branch))
     },
     "worktree-wake": (effect) =>
       api.listSessions(effect.path).then(
