@@ -7,6 +7,7 @@ import { lstat } from "node:fs/promises"
 import { relative } from "node:path"
 import { archiveWorktreeFiles, MERGED_DIR } from "../worktrees/worktree-archive.js"
 import { listWorktreeFolders, removeWorktree, unmergedCommits, worktreeUncommitted } from "../worktrees/worktree-git.js"
+import { headCommit } from "../git/head.js"
 import { readParallelRun } from "../worktrees/parallel-file.js"
 import { worktreeFile } from "../worktrees/worktree-file.js"
 import { readWorktrees, type WorktreeEntry } from "../worktrees/worktree-loops.js"
@@ -64,10 +65,12 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
       continue
     }
     const branch = entry.state?.branch ?? `ralph/${entry.name}`
+    // A slot of a parallel run may have left its story's branch (HEAD detached): what it holds is its HEAD.
+    const slot = entry.state?.slot === true
     let ahead: number
     let uncommitted: string[]
     try {
-      ahead = await unmergedCommits(args.project, branch)
+      ahead = await unmergedCommits(args.project, slot ? ((await headCommit(entry.path)) ?? branch) : branch)
       // Ignored files too: what git ignores (an .env, build output) is lost with the folder all the same.
       uncommitted = existsSync(entry.path) ? await worktreeUncommitted(entry.path) : []
     } catch (error) {
@@ -100,10 +103,11 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
       continue
     }
     try {
-      await removeWorktree(args.project, entry.name, args.force)
+      // A slot's branches are its stories': each one is settled on its own, never removed with the slot.
+      await removeWorktree(args.project, entry.name, args.force, slot ? undefined : branch)
       out(
-        `ralph-loop clean: removed the worktree ${entry.name} and its branch ${branch}; its loop's files are ` +
-          `kept in ${relative(args.project, archive)}/`,
+        `ralph-loop clean: removed the worktree ${entry.name}${slot ? "" : ` and its branch ${branch}`}; its ` +
+          `loop's files are kept in ${relative(args.project, archive)}/`,
       )
     } catch (error) {
       failed = true

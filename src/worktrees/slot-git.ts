@@ -24,7 +24,7 @@ export async function parkSlot(main: string, slot: string, branch: string): Prom
  * What the slot holds beyond its commit that a reset would carry into the next story (the loop's own files and
  * what git ignores aside: a build output or node_modules stays, as in any checkout). A git failure throws.
  */
-export async function slotChanges(slot: string): Promise<string[]> {
+async function slotChanges(slot: string): Promise<string[]> {
   const out = await gitText(slot, ["status", "--porcelain", "-z", "--no-renames", ...WORK])
   return out
     .split("\0")

@@ -25,7 +25,7 @@ export const WORK = ["--", ".", `:(exclude)${OPENCODE_DIR}`]
  * empty) makes it fail — "fatal: failed to read .git/worktrees/<other>/commondir: Success" — which
  * a parallel run's worktrees made side by side met.
  */
-export const worktreeListChange = <T>(main: string, change: () => Promise<T>): Promise<T> =>
+const worktreeListChange = <T>(main: string, change: () => Promise<T>): Promise<T> =>
   inFileQueue(join(main, ".git", "worktrees"), change)
 
 export class WorktreeError extends Error {}
