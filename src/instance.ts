@@ -63,8 +63,7 @@ export async function createInstance(
   const shared = await sharedFilesFolder(input.directory, worktree)
   if (shared.problem) api.log("warn", shared.problem)
   const launcher = { pid: process.pid, boot: randomUUID() }
-  // The instance's heartbeat and the project's lease: the project-wide work runs where the lease is.
-  // A worktree's instance has none (no project-wide work there; its folder is removed while it runs).
+  // The project's lease: project-wide work runs where it is; a worktree's instance has none (its folder may go).
   const beat: ProjectBeat | undefined = worktree
     ? undefined
     : projectBeat(
@@ -103,8 +102,7 @@ export async function createInstance(
     memory,
     faults,
     onWake: (loop) => runner.wake(loop),
-    cancelLoopIn: (directory, via) =>
-      sendControl(directory, { verb: "cancel", from: via.slice(0, 80) }).then((answer) => answer.message),
+    cancelLoopIn,
   })
   const plans = new PlanRequests()
   const continuations = new ContinuationWatch()
@@ -131,15 +129,16 @@ export async function createInstance(
     loopHistory: historyReader(store),
     worktrees,
     launcher,
-    // Read again at each /ralph: a slot of a parallel run takes story after story in this instance (issue 40).
-    get worktree() {
-      return readWorktreeState(input.directory)
-    },
+    worktree: () => readWorktreeState(input.directory),
     parallel,
     now: Date.now,
   }
   return startInstance(ctx, store, beat, disposed)
 }
+
+/** Cancels the loop running in another directory (a slot's) through its control channel: what it answered. */
+const cancelLoopIn = (directory: string, via: string): Promise<string> =>
+  sendControl(directory, { verb: "cancel", from: via.slice(0, 80) }).then((answer) => answer.message)
 
 /** The loops taken back from disk and gone on with, the lease and the control channel started: the hooks. */
 async function startInstance(
@@ -160,7 +159,7 @@ async function startInstance(
   // Once per OpenCode instance of a directory: a parallel run's slots are counted by it (issue 40).
   api.log("info", "ralph-loop instance started", {
     directory: ctx.directory,
-    worktree: ctx.worktree?.name ?? null,
+    worktree: ctx.worktree()?.name ?? null,
     settings: redacted(settings.current),
   })
 

@@ -45,7 +45,7 @@ export async function statusAnswer(
  */
 async function statusMessage(ctx: RalphContext, sessionID: string): Promise<string | undefined> {
   const own = await sessionStatus(ctx, sessionID)
-  const worktrees = ctx.worktree
+  const worktrees = ctx.worktree()
     ? []
     : [
         ...worktreeLines(

@@ -25,7 +25,7 @@ export async function startFromCommand(
   ctx.settings.reload()
   const parsed = parseRalphArgs(args)
   if (!parsed.ok) return notStarted(ctx, parts, typed, parsed.error)
-  const worktree = ctx.worktree
+  const worktree = ctx.worktree()
   if (!parsed.task && parsed.prd === undefined) {
     ctx.api.toast("warning", "Ralph · no task", "Usage: /ralph <task> [flags]. No loop was started.")
     replaceText(

@@ -40,7 +40,10 @@ export interface RalphContext {
   readonly parallel: ParallelPlan
   /** This instance, as the worktree loops it launches record it (a restart's instance is another). */
   readonly launcher: Launcher
-  /** This instance's own worktree, when its directory is one a worktree loop runs in. */
-  readonly worktree: WorktreeState | undefined
+  /**
+   * This instance's own worktree, when its directory is one a worktree loop runs in: read at each ask, since a slot
+   * of a parallel run takes story after story in one instance (issue 40).
+   */
+  worktree(): WorktreeState | undefined
   now(): number
 }

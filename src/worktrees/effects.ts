@@ -17,7 +17,7 @@ declare module "../effects/kernel.js" {
      * launches are not cut).
      */
     worktrees: { ask: { launcher: Launcher }; result: WorktreeEntry[] }
-    /** Where a parallel run's running story is now (its worktree or slot, or its archive): settled, running, or absent. */
+    /** Where a parallel run's running story is now (its worktree or slot, or its archive): settled, running, absent. */
     "story-worktree": { ask: { story: string; worktree: string; run: ParallelRun }; result: StoryWorktree }
     /**
      * Makes the worktree and its branch, its config and worktree.json, and a session there (a failure
@@ -58,7 +58,7 @@ declare module "../effects/kernel.js" {
       ask: { name: string; path: string }
       result: { removed: true } | { problem: string; folderGone: boolean }
     }
-    /** A slot of a parallel run takes its next story, in its running OpenCode instance (src/worktrees/slot-launch.ts). */
+    /** A slot of a parallel run takes its next story, in its running OpenCode instance (worktrees/slot-launch.ts). */
     "slot-reset": { ask: SlotReset; result: WorktreeStarted }
     /** The slot leaves its story's branch: HEAD detached; the branch deleted when merged, else kept. */
     "slot-park": { ask: { name: string; path: string; branch: string }; result: { branchDeleted: boolean } }

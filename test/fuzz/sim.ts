@@ -598,7 +598,7 @@ export class World {
       ),
       // Each start of the simulated OpenCode is another instance: a launch an earlier one began was cut.
       launcher: { pid: process.pid, boot: `sim-${this.restarts}` },
-      worktree: undefined,
+      worktree: () => undefined,
       parallel: new ParallelPlan(() => this.ctx),
       now: () => this.now,
     }
