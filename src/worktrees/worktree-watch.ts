@@ -1,5 +1,5 @@
 // The main instance's view of its worktree loops: each runs in its worktree's own OpenCode
-// instance and says how it is doing only through its files, which this watch reads once a second
+// instance and says how it is doing only through its files, which this watch reads four times a second
 // while any worktree is there. Where each one is comes from the one lifecycle
 // (src/worktrees/lifecycle.ts): a live one's instance is woken (after a restart of OpenCode nothing
 // else would), and an ended one's branch is settled by a job (src/worktrees/settle-job.ts: commit,
@@ -15,7 +15,8 @@ import { startCut } from "./launch-job.js"
 import { wakeWorktree } from "./wake-job.js"
 import { settleWorktree } from "./settle-job.js"
 
-const TICK_MS = 1_000
+// A slot's next story waits for this look (issue 40); a look reads a few small files per worktree.
+const TICK_MS = 250
 
 /** What makes the watch tick: now and every `ms` until stopped (the event-order simulator ticks it itself). */
 export type Ticker = (tick: () => void, ms: number) => () => void

@@ -50,6 +50,9 @@ function tally(world: World): void {
     if (/auto-continue checks of .* → (limit|stagnant)/.test(line)) add("auto-continue ended")
     if (/: worktree-merge \S+ \(\S+\) → ok/.test(line)) add("merges into the user's branch")
     if (/: parallel-mark /.test(line)) add("plan marked by a parallel run")
+    if (/: slot-reset /.test(line)) add("a slot takes its next story")
+    if (/: slot-cancel /.test(line)) add("a story's loop cancelled in its slot (run cancelled)")
+    if (/: slot-remove /.test(line)) add("a slot removed at the run's end")
     if (line.includes("waits: ")) add("job waited for a lock")
   }
   for (const wt of world.worktreeLoops)

@@ -657,6 +657,13 @@ export class World {
           24,
           `story ${wt.story}'s worktree ${wt.name} reached the user's branch (${wt.outcome.result}) but the story is not marked done in the plan`,
         )
+    // A story whose work did not reach the user's branch keeps it on its branch (a slot goes on without it).
+    for (const wt of this.worktreeLoops)
+      if (wt.branch.commits > wt.branch.inMain && !wt.branch.exists)
+        this.violate(
+          26,
+          `the branch of ${wt.story ?? wt.name} is gone with ${wt.branch.commits - wt.branch.inMain} commit(s) not merged`,
+        )
     for (const t of this.loops) {
       const { loop } = t
       if (t.gone) continue
