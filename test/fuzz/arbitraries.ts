@@ -385,6 +385,11 @@ const worktreeAction: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<Action>({ type: "user-commit" }) },
   { weight: 2, arbitrary: fc.constant<Action>({ type: "restart" }) },
   { weight: 1, arbitrary: parallelRalph(target) },
+  // /cancel-ralph where the run was started (ses_B, no loop of its own): the run is cancelled.
+  {
+    weight: 1,
+    arbitrary: fc.constant<Action>({ type: "control", at: { kind: "id", id: "ses_B" }, command: "cancel-ralph" }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
