@@ -115,13 +115,14 @@ export function runTimeline(
       .filter((l) => l.message === `step ${kind}`)
       .map((l) => ({ line: l, at: Number(l.fields.at), ms: Number(l.fields.ms) }))
   const ownRequests = (story: string) => requests.filter((r) => r.kind === "main" && storyOf(r) === story)
+  // OpenCode's own line first (the session's directory is the worktree), then the plugin's lines.
   const worktreeOf = (story: string, session: string | undefined) => {
+    const created = mine.find((l) => l.message === "created" && l.fields.id === session && l.fields.directory)
+    if (created) return basename(created.fields.directory ?? "")
     const named = mine.find(
       (l) => l.fields.story?.toLowerCase() === story.toLowerCase() && (l.fields.worktree || l.fields.of),
     )
     if (named) return basename(named.fields.worktree ?? named.fields.of ?? "")
-    const created = mine.find((l) => l.message === "created" && l.fields.id === session && l.fields.directory)
-    if (created) return basename(created.fields.directory ?? "")
     const started = mine.find((l) => l.message === "worktree loop started" && l.fields.session === session)
     return started ? basename(started.fields.worktree ?? "") : `story-${story.toLowerCase()}`
   }
@@ -172,7 +173,10 @@ export function runTimeline(
       const settle = (kind: string) => steps(kind).find((x) => about(x.line, names) && x.at >= after)
       const commit = settle("worktree-commit")
       const merged = mine.find((l) => l.at >= after && [...names].some((n) => l.message === `worktree ${n}: merged`))
-      const mark = merged ? mine.find((l) => l.message === "step parallel-mark" && l.at >= merged.at) : undefined
+      // The plan is marked after the merge (or, no merge line found, after the settle's commit).
+      const settled = merged?.at ?? (commit ? commit.at + commit.ms : undefined)
+      const mark =
+        settled === undefined ? undefined : mine.find((l) => l.message === "step parallel-mark" && l.at >= settled)
       const markAt = mark ? Number(mark.fields.at) : undefined
       const rel = (at: number | undefined) => (at === undefined ? MISSING : at - t0)
       return {
@@ -222,7 +226,7 @@ export function storyRuns(t: RunTimeline): StoryRun[] {
     story: s.story,
     worktree: s.worktree,
     start: s.at.launch,
-    end: Number.isFinite(s.at.marked) ? s.at.marked : s.at.merged,
+    end: [s.at.marked, s.at.merged, s.at.lastReply].find(Number.isFinite) ?? Number.NaN,
   }))
 }
 
