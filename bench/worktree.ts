@@ -1,58 +1,98 @@
-// Benchmark 14 — worktree loops (issue 24). (1) The wall time of a plan of 4 independent stories, as
-// one plan loop (one story per iteration) and as `/ralph --prd --parallel 4` (each story a worktree
-// loop), in the real OpenCode with a scripted model that takes a fixed time per reply. (2) Making a
-// loop's worktree in a repository of 10,000 files: `git worktree add` and what the plugin adds (its
-// OpenCode config and installed plugin package seeded into the worktree's .opencode/).
+// Benchmark 14 — worktree loops (issues 24, 33, 40). (1) Three configurations of a plan of
+// independent stories, each as one plan loop (one story per iteration) and as `/ralph --prd
+// --parallel 4`, in turns on one real OpenCode server, with a scripted model that takes a fixed time
+// per reply: 4 stories at 1.5 s, 8 stories at 1.5 s, 4 stories at 5 s. Each parallel run is set
+// against the limit on this machine (bench/worktree-limit.ts) and split into its steps
+// (bench/worktree-timeline.ts). (2) Making a loop's worktree in a repository of 10,000 files: `git
+// worktree add` and what the plugin adds (its OpenCode config and plugin package in .opencode/).
 import { execFileSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { loadavg, tmpdir } from "node:os"
+import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { startHarness, type Project } from "../test/harness/harness.js"
+import { type Harness, type Project, startHarness } from "../test/harness/harness.js"
 import type { MockRequest, Reply } from "../test/harness/mock-model.js"
 import { waitUntil } from "../test/harness/wait.js"
 import { loadDist, median, QUICK, round } from "./util.js"
-import { readOpencodeLog, runTimeline, type RunTimeline } from "./worktree-timeline.js"
+import { machineLimit, type MachineLimit, type RunSplit, runSplit, slotsOf, type Slot } from "./worktree-limit.js"
+import { readOpencodeLog, runTimeline, type RunTimeline, storyOf, storyPhases, storyRuns } from "./worktree-timeline.js"
+
+export interface WorktreeConfig {
+  stories: number
+  slots: number
+  replyDelayMs: number
+  /** The issue's goal for its speed-up over one plan loop, if it has one. */
+  goalSpeedup?: number
+}
+
+/** Issue 40's three configurations. */
+export const CONFIGS: readonly WorktreeConfig[] = [
+  { stories: 4, slots: 4, replyDelayMs: 1_500 },
+  { stories: 8, slots: 4, replyDelayMs: 1_500, goalSpeedup: 2.5 },
+  { stories: 4, slots: 4, replyDelayMs: 5_000, goalSpeedup: 3 },
+]
+
+/** One round of one configuration: both variants' wall times and the parallel run against its limit. */
+export interface WorktreeRound {
+  load: number
+  sequential: number
+  parallel: number
+  speedup: number
+  limit: MachineLimit
+  /** parallel ÷ limit. */
+  toLimit: number
+  slots: Slot[]
+}
+
+export interface WorktreeConfigResult extends WorktreeConfig {
+  rounds: WorktreeRound[]
+  /** Medians over rounds, ms. */
+  wallMs: { sequential: number; parallel: number }
+  speedup: number
+  toLimit: number
+  /** The round of the median speed-up: its limit, its split, its timeline. */
+  limit?: MachineLimit
+  split?: RunSplit
+  timeline?: RunTimeline
+}
 
 export interface WorktreeBenchResult {
-  stories: number
-  replyDelayMs: number
-  /** /ralph → every story done (and, in parallel, merged), ms: the medians over rounds. */
-  wallMs: { sequential: number; parallel: number }
-  /** Each round: both variants' wall times, their ratio, the load average when the round began. */
-  rounds: Array<{ sequential: number; parallel: number; speedup: number; load: number }>
-  /** Median over rounds of one plan loop's time ÷ --parallel's time. */
-  speedup: number
-  /** Where the parallel run's time went, in the round of the median speed-up. */
-  timeline?: RunTimeline
+  cores: number
+  configs: WorktreeConfigResult[]
   files: number
   /** Making one loop's worktree: git alone, and the plugin's whole step (median ms). */
   createMs: { gitWorktreeAdd: number; plugin: number }
 }
 
-const STORIES = 4
-const DELAY_MS = 1_500
 const FILES = 10_000
 
-const plan = {
-  userStories: Array.from({ length: STORIES }, (_, i) => ({
+const planOf = (stories: number) => ({
+  userStories: Array.from({ length: stories }, (_, i) => ({
     id: `S${i + 1}`,
     title: `story ${i + 1}`,
     acceptanceCriteria: [`S${i + 1}.txt exists`],
     priority: i + 1,
     passes: false,
   })),
-}
+})
 
-/** Each story: one reply writing its file, one claiming done — each after DELAY_MS. */
-function reply(r: MockRequest): Reply {
-  const id = /\b(S\d)\b/.exec(r.lastUser.match(/Current story: S\d|Story S\d of the plan/)?.[0] ?? "")?.[1]
-  if (!id || r.lastUser.startsWith("[ralph-loop control]")) return { text: "OK" }
-  if (r.lastRole === "tool") return { text: `${id}.txt written. <promise>DONE</promise>`, delayMs: DELAY_MS }
-  return { toolCalls: [{ name: "write", args: { filePath: `${id}.txt`, content: `${id}\n` } }], delayMs: DELAY_MS }
-}
+/** Each story: one reply writing its file, one claiming done — each after `delayMs`. */
+const replyAfter =
+  (delayMs: number) =>
+  (r: MockRequest): Reply => {
+    const id = storyOf(r)
+    if (!id) return { text: "OK" }
+    if (r.lastRole === "tool") return { text: `${id}.txt written. <promise>DONE</promise>`, delayMs }
+    return { toolCalls: [{ name: "write", args: { filePath: `${id}.txt`, content: `${id}\n` } }], delayMs }
+  }
 
-async function wall(project: Project, args: string): Promise<{ ms: number; started: number; ended: number }> {
+async function wall(
+  project: Project,
+  args: string,
+  stories: number,
+): Promise<{ ms: number; started: number; ended: number }> {
+  const plan = planOf(stories)
   writeFileSync(join(project.dir, ".opencode/prd.json"), `${JSON.stringify(plan, null, 2)}\n`)
+  const files = plan.userStories.map((s) => `${s.id}.txt`)
   const session = await project.newSession()
   const started = Date.now()
   await project.command(session, "ralph", args)
@@ -62,21 +102,118 @@ async function wall(project: Project, args: string): Promise<{ ms: number; start
       const stopped = project.events.toasts().find((t) => t.title === "Ralph · plan stopped")
       if (stopped) throw new Error(`${args}: the run ended without every story: ${stopped.message}`)
       const written = JSON.parse(readFileSync(join(project.dir, ".opencode/prd.json"), "utf8")) as typeof plan
-      return (
-        written.userStories.every((s) => s.passes) &&
-        execFileSync("git", ["ls-files", "S1.txt", "S2.txt", "S3.txt", "S4.txt"], {
-          cwd: project.dir,
-          encoding: "utf8",
-        })
-          .split("\n")
-          .filter(Boolean).length >= (args.includes("--parallel") ? STORIES : 0)
-      )
+      if (!written.userStories.every((s) => s.passes)) return false
+      if (!args.includes("--parallel")) return true
+      const committed = execFileSync("git", ["ls-files", ...files], { cwd: project.dir, encoding: "utf8" })
+      return committed.split("\n").filter(Boolean).length >= stories
     },
     "every story done",
-    240_000,
+    600_000,
   )
   const ended = Date.now()
   return { ms: ended - started, started, ended }
+}
+
+/** One round of one configuration: one plan loop, then --parallel, each in a new project. */
+async function runRound(
+  harness: Harness,
+  config: WorktreeConfig,
+  name: string,
+  log: (line: string) => void,
+): Promise<{ round: WorktreeRound; split?: RunSplit; timeline: RunTimeline }> {
+  const load = round(loadavg()[0] ?? 0, 1)
+  const script = { main: replyAfter(config.replyDelayMs) }
+  log(`worktrees: ${name} (load ${load}): one plan loop`)
+  const seqProject = await harness.project(`${name}-sequential`, { pluginOptions: { strategy: "continue" }, script })
+  const sequential = await wall(seqProject, "--prd", config.stories)
+  seqProject.close()
+  log(`worktrees: ${name}: --parallel ${config.slots}`)
+  const project = await harness.project(`${name}-parallel`, { script })
+  const delays = new Map<MockRequest, number>()
+  const stop = harness.mock.onRequest((r, reply) => {
+    if (r.scope === project.scope) delays.set(r, reply.delayMs ?? 0)
+  })
+  const parallel = await wall(project, `--prd --parallel ${config.slots}`, config.stories)
+  stop()
+  const ids = planOf(config.stories).userStories.map((s) => s.id)
+  // OpenCode writes its log a moment later: every story's merge is waited for (a step missing shows as –).
+  const logged = () => readOpencodeLog(harness.root).filter((l) => l.at >= parallel.started)
+  await waitUntil(
+    () =>
+      logged().filter((l) => l.message.startsWith("worktree ") && l.message.endsWith(": merged")).length >= ids.length,
+    "the run's merges in OpenCode's log",
+    10_000,
+  ).catch(() => undefined)
+  project.close()
+  const timeline = runTimeline(logged(), project.requests("main"), parallel.started, Date.now(), ids)
+  const modelMs: Record<string, number> = {}
+  for (const [r, ms] of delays) {
+    const story = storyOf(r)
+    if (story && r.kind === "main") modelMs[story] = (modelMs[story] ?? 0) + ms
+  }
+  const runs = storyRuns(timeline)
+  const slots = slotsOf(runs, config.slots)
+  const firstOfSlot = new Set(slots.map((s) => s.stories[0]))
+  const starts = timeline.stories.filter((s) => firstOfSlot.has(s.story)).map((s) => s.instanceStartMs)
+  const limit = machineLimit(slots, modelMs, starts, cpus().length)
+  const ends = Object.fromEntries(runs.map((s) => [s.story, s.end]))
+  const split = runSplit(slots, storyPhases(timeline), ends, timeline.commandMs, parallel.ms)
+  return {
+    round: {
+      load,
+      sequential: sequential.ms,
+      parallel: parallel.ms,
+      speedup: round(sequential.ms / parallel.ms),
+      limit,
+      toLimit: round(parallel.ms / limit.limitMs),
+      slots,
+    },
+    ...(split ? { split } : {}),
+    timeline,
+  }
+}
+
+export const configLabel = (c: WorktreeConfig): string =>
+  `${c.stories} stories, ${c.slots} slots, ${c.replyDelayMs / 1000} s replies`
+
+export async function runWorktreeBench(log: (line: string) => void): Promise<WorktreeBenchResult> {
+  const harness = await startHarness({ env: { RALPH_LOOP_DEBUG: "1" } })
+  const runs = CONFIGS.map(() => [] as Awaited<ReturnType<typeof runRound>>[])
+  try {
+    const count = QUICK ? 1 : 3
+    // Rounds alternate the configurations, so a busy spell of the machine spreads over all of them.
+    for (let r = 0; r < count; r += 1)
+      for (const [c, config] of CONFIGS.entries()) {
+        const name = `wt-${config.stories}x${config.slots}-${config.replyDelayMs}ms-r${r + 1}`
+        runs[c]?.push(await runRound(harness, config, name, log))
+      }
+  } finally {
+    await harness.stop()
+  }
+  log(`worktrees: a worktree of a ${FILES.toLocaleString("en")}-file repository`)
+  const createMs = await createTimes()
+  const configs = CONFIGS.map((config, c): WorktreeConfigResult => {
+    const all = runs[c] ?? []
+    const rounds = all.map((x) => x.round)
+    const speedup = median(rounds.map((x) => x.speedup))
+    const chosen =
+      all[
+        Math.max(
+          0,
+          rounds.findIndex((x) => x.speedup === speedup),
+        )
+      ]
+    return {
+      ...config,
+      rounds,
+      wallMs: { sequential: median(rounds.map((x) => x.sequential)), parallel: median(rounds.map((x) => x.parallel)) },
+      speedup,
+      toLimit: median(rounds.map((x) => x.toLimit)),
+      ...(chosen ? { limit: chosen.round.limit, timeline: chosen.timeline } : {}),
+      ...(chosen?.split ? { split: chosen.split } : {}),
+    }
+  })
+  return { cores: cpus().length, configs, files: FILES, createMs }
 }
 
 async function createTimes(): Promise<WorktreeBenchResult["createMs"]> {
@@ -119,124 +256,4 @@ async function createTimes(): Promise<WorktreeBenchResult["createMs"]> {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-}
-
-export async function runWorktreeBench(log: (line: string) => void): Promise<WorktreeBenchResult> {
-  const harness = await startHarness({ env: { RALPH_LOOP_DEBUG: "1" } })
-  const rounds: WorktreeBenchResult["rounds"] = []
-  const timelines: RunTimeline[] = []
-  try {
-    const count = QUICK ? 1 : 3
-    for (let r = 0; r < count; r += 1) {
-      const load = round(loadavg()[0] ?? 0, 1)
-      log(
-        `worktrees: round ${r + 1} of ${count} (load ${load}): ${STORIES} stories as one plan loop (${DELAY_MS} ms per reply)`,
-      )
-      const sequential = await wall(
-        await harness.project(`wt-sequential-${r}`, {
-          pluginOptions: { strategy: "continue" },
-          script: { main: reply },
-        }),
-        "--prd",
-      )
-      log(`worktrees: round ${r + 1} of ${count}: ${STORIES} stories with --parallel ${STORIES}`)
-      const project = await harness.project(`wt-parallel-${r}`, { script: { main: reply } })
-      const parallel = await wall(project, `--prd --parallel ${STORIES}`)
-      rounds.push({
-        sequential: sequential.ms,
-        parallel: parallel.ms,
-        speedup: round(sequential.ms / parallel.ms),
-        load,
-      })
-      // OpenCode writes its log a moment later: every story's merge is waited for (a step missing shows as –).
-      const merged = plan.userStories.map((s) => `worktree story-${s.id.toLowerCase()}: merged`)
-      const logged = () => readOpencodeLog(harness.root).filter((l) => l.at >= parallel.started)
-      await waitUntil(
-        () => merged.every((m) => logged().some((l) => l.message === m)),
-        "the run's merges in OpenCode's log",
-        10_000,
-      ).catch(() => undefined)
-      timelines.push(
-        runTimeline(
-          logged(),
-          project.requests("main"),
-          parallel.started,
-          Date.now(),
-          plan.userStories.map((s) => s.id),
-        ),
-      )
-    }
-  } finally {
-    await harness.stop()
-  }
-  log(`worktrees: a worktree of a ${FILES.toLocaleString("en")}-file repository`)
-  const createMs = await createTimes()
-  const speedup = median(rounds.map((r) => r.speedup))
-  const at = rounds.findIndex((r) => r.speedup === speedup)
-  const timeline = timelines[Math.max(at, 0)]
-  return {
-    stories: STORIES,
-    replyDelayMs: DELAY_MS,
-    wallMs: { sequential: median(rounds.map((r) => r.sequential)), parallel: median(rounds.map((r) => r.parallel)) },
-    rounds,
-    speedup,
-    ...(timeline ? { timeline } : {}),
-    files: FILES,
-    createMs,
-  }
-}
-
-/** The timeline as text: one line per story, and what each step took. */
-export function timelineLines(t: RunTimeline): string[] {
-  const s = (ms: number) => (Number.isFinite(ms) ? (ms / 1000).toFixed(2) : "–")
-  const lines = [`/ralph → first worktree made: ${s(t.commandMs)} s`]
-  const head = [
-    "story",
-    "make wt",
-    "session+inst.",
-    "→ loop start",
-    "→ 1st request",
-    "own turns",
-    "→ report",
-    "→ settle",
-    "commit",
-    "merge-tree",
-    "merge",
-    "archive",
-    "removal",
-    "plan write",
-    "| began",
-    "loop",
-    "1st req.",
-    "merged",
-    "marked",
-  ]
-  lines.push(head.join("  "))
-  for (const x of t.stories) {
-    const m = x.ms
-    const a = x.at
-    lines.push(
-      [
-        x.story,
-        ...[
-          m.makeWorktree,
-          m.sessionAndInstance,
-          m.toLoopStart,
-          m.toFirstRequest,
-          m.ownTurns,
-          m.toReport,
-          m.toSettle,
-          m.commit,
-          m.mergeTree,
-          m.merge,
-          m.archive,
-          m.removal,
-          m.planWrite,
-        ].map(s),
-        "|",
-        ...[a.launch, a.loopStarted, a.firstRequest, a.merged, a.marked].map(s),
-      ].join("  "),
-    )
-  }
-  return lines
 }
