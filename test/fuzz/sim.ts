@@ -957,6 +957,8 @@ export class World {
 
   private mergeFacts(state: WorktreeState): MergeFacts {
     const { branch } = this.worktreeNamed(state.name)
+    // git's `rev-list HEAD..<branch>` fails on a branch that is gone (a slot parked after its merge deletes it).
+    if (!branch.exists) throw new SimCallError(`git rev-list: unknown revision ${state.branch}`)
     const ahead = branch.commits > branch.inMain
     const fastForward = branch.base === this.mainHead
     const conflicts = state.mergeStrategy === "merge" && ahead && branch.conflicts && !fastForward ? ["src/a.ts"] : []
@@ -2307,7 +2309,8 @@ function describeEffect(effect: Effect): string {
     case "worktree-merge-facts":
       return `${effect.kind} ${effect.state.name}`
     case "worktree-merge":
-      return `worktree-merge ${effect.state.name} (${effect.how})`
+      // Named by its branch: a slot's worktree merges one story's branch after another.
+      return `worktree-merge ${effect.state.branch} (${effect.how})`
     case "worktree-record":
       return `worktree-record ${effect.state.name}${effect.state.merge ? ` (${effect.state.merge.result})` : ""} in ${effect.directory.includes("/merged/") ? "its archive" : "the worktree"}`
     case "worktree-wake":
