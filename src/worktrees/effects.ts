@@ -29,10 +29,11 @@ declare module "../effects/kernel.js" {
     }
     /**
      * A worktree a start that did not finish left (`leftByFailedStart`) removed with its branch, once
-     * git shows nothing of anyone's is in it; else why not.
+     * git shows nothing of anyone's is in it; else why not. `branch`: the branch it must be on (none: a slot's
+     * folder without worktree.json, on the `ralph/` branch of whichever story it was made for).
      */
     "worktree-reclaim": {
-      ask: { name: string; path: string; base: string | undefined }
+      ask: { name: string; path: string; base: string | undefined; branch: string | undefined }
       result: { ok: true } | { ok: false; why: string }
     }
     /**

@@ -51,6 +51,29 @@ async function endedWorktreeLoop(main: string, name: string, daysAgo: number): P
   return path
 }
 
+describe("a slot's folder a cut start left (no worktree.json: its branch is not known)", () => {
+  const slot = (main: string) => join(main, ".opencode/ralph-loop/worktrees/slot-1")
+
+  it("is reclaimed from the ralph/ branch git lists it on, which goes with it once it holds nothing", async () => {
+    const main = repo()
+    git(main, "worktree", "add", "-q", "-b", "ralph/story-b", slot(main))
+    expect(await reclaimWorktree(main, "slot-1", undefined, undefined)).toEqual({ ok: true })
+    expect(existsSync(slot(main))).toBe(false)
+    expect(git(main, "branch", "--list", "ralph/*")).toBe("")
+  })
+
+  it("is never taken on a branch of the user's (outside ralph/), even one with nothing of its own", async () => {
+    const main = repo()
+    git(main, "worktree", "add", "-q", "-b", "feature", slot(main))
+    expect(await reclaimWorktree(main, "slot-1", undefined, undefined)).toEqual({
+      ok: false,
+      why: "it is not on a branch of ralph-loop (ralph/…)",
+    })
+    expect(existsSync(slot(main))).toBe(true)
+    expect(git(main, "branch", "--list", "feature")).toContain("feature")
+  })
+})
+
 describe("a project reached through a symlink", () => {
   it("makes, lists, reclaims and removes its worktrees (git's real paths against the link's)", async () => {
     const real = repo()
@@ -64,7 +87,7 @@ describe("a project reached through a symlink", () => {
       ["other", "ralph/other"],
       ["via-link", "ralph/via-link"],
     ])
-    expect(await reclaimWorktree(link, "other", made.base.commit)).toEqual({ ok: true })
+    expect(await reclaimWorktree(link, "other", made.base.commit, "ralph/other")).toEqual({ ok: true })
     await removeWorktree(link, "via-link")
     expect(await listWorktreeFolders(link)).toEqual([])
     expect(git(real, "branch", "--list", "ralph/*")).toBe("")

@@ -59,7 +59,7 @@ export function worktreeHandlers(ctx: HandlerContext) {
         () => undefined,
         (error: unknown) => api.log("warn", `could not wake the worktree loop in ${effect.path}: ${String(error)}`),
       ),
-    "worktree-reclaim": (effect) => reclaimWorktree(directory, effect.name, effect.base),
+    "worktree-reclaim": (effect) => reclaimWorktree(directory, effect.name, effect.base, effect.branch),
     "worktree-record": (effect) => writeWorktreeState(effect.directory, effect.state),
     "parallel-run": () => readParallelRun(directory),
     "parallel-record": (effect) => writeParallelRun(directory, effect.run),
