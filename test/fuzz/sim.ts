@@ -922,19 +922,20 @@ export class World {
   }
 
   /**
-   * `slot-reset` as git and OpenCode do it: a slot with uncommitted work, or whose next branch exists, is retired;
-   * else its last story leaves (its branch parked), and the next one begins there in the same instance.
+   * `slot-reset` as git and OpenCode do it: a story whose branch exists already does not start (the slot stays as it
+   * is); a slot with uncommitted work is retired; else its last story leaves (its branch parked), and the next one
+   * begins there in the same instance.
    */
   private async resetSlot(ask: Extract<Effect, { kind: "slot-reset" }>): Promise<WorktreeStarted> {
+    if (this.branchExists(ask.state.branch))
+      return { ok: false, error: `the branch ${ask.state.branch} exists already` }
     const current = this.worktreeLoops.findLast((w) => w.path === ask.path && !w.removed)
     const before = readWorktreeState(ask.path)
     const why = !current
       ? "it is gone"
       : current.branch.uncommitted
         ? "the slot holds changes not in a commit"
-        : this.branchExists(ask.state.branch)
-          ? `the branch ${ask.state.branch} exists already`
-          : undefined
+        : undefined
     if (!current || why) {
       if (before) await writeWorktreeState(ask.path, { ...before, retired: why ?? "?" })
       return { ok: false, error: `the slot ${ask.state.name} could not take the story: ${why}`, slotRetired: true }

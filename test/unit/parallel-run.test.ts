@@ -260,6 +260,25 @@ describe("a story whose worktree loop does not start", () => {
   })
 })
 
+describe("a story whose branch exists already (an earlier run kept it)", () => {
+  it("fails to start without retiring the slot it was given: the slot goes on and is removed when the run is over", async () => {
+    const { dir, plan } = project([
+      ["A", []],
+      ["B", []],
+    ])
+    // An earlier run kept story B's work on its branch.
+    git(dir, "branch", "ralph/story-b")
+    // A's /ralph is refused (its start fails, its slot is free); B is given that slot next.
+    const run = instance(dir, { maxParallelLoops: 1, command: async () => undefined })
+    expect(await run.parallel.start(plan, 2, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
+    await run.when(() => run.toasts.some((t) => t.startsWith("Ralph · plan stopped")))
+    expect(run.toasts.at(-1)).toContain("B: the branch ralph/story-b exists already")
+    expect(run.logs.filter((l) => l.includes("retired"))).toEqual([])
+    expect(existsSync(worktreeDir(dir, "slot-1"))).toBe(false)
+    expect(branches(dir)).toBe("ralph/story-b")
+  })
+})
+
 describe("a story whose start a restart of OpenCode cut off", () => {
   it("is seen failed to start after the restart: it holds no place under maxParallelLoops, is recorded failed, and the next story starts", async () => {
     const { dir, plan } = project([
