@@ -54,5 +54,5 @@ export async function resetSlot(main: string, slot: string, branch: string): Pro
 export async function removeSlot(main: string, name: string, slot: string): Promise<void> {
   const left = await slotChanges(slot)
   if (left.length > 0) throw new WorktreeError(`it holds changes not in a commit (${left.slice(0, 5).join(", ")})`)
-  await removeWorktree(main, name, true, undefined)
+  await removeWorktree(main, name, true, null)
 }

@@ -63,9 +63,12 @@ export async function createWorktree(
   return { path, base }
 }
 
+export const branchExists = (directory: string, branch: string): Promise<boolean> =>
+  gitAsks(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])
+
 /** A new branch never takes the place of one that exists: its commits may be someone's work. */
 export async function refuseExistingBranch(directory: string, branch: string): Promise<void> {
-  if (await gitAsks(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])) {
+  if (await branchExists(directory, branch)) {
     throw new WorktreeError(
       `the branch ${branch} exists already; choose another name (or delete it: git branch -D ${branch})`,
     )
@@ -164,7 +167,8 @@ export async function removeWorktree(
   main: string,
   name: string,
   force = false,
-  branch: string | undefined = branchOf(name),
+  // null, not undefined: an undefined argument takes the default, and `git branch -d ralph/<slot name>` then fails.
+  branch: string | null = branchOf(name),
 ): Promise<void> {
   await worktreeListChange(main, () => gitText(main, ["worktree", "remove", "--force", worktreePath(main, name)]))
   if (branch) await deleteBranch(main, branch, force)

@@ -227,6 +227,7 @@ describe("a story whose worktree loop does not start", () => {
     expect((await readWorktrees(dir, run.launcher)).filter(isLive)).toEqual([])
     // The run is over: its slot is removed, and no story's branch (each empty) is left behind.
     expect(existsSync(worktreeDir(dir, "slot-1"))).toBe(false)
+    expect(run.logs.filter((l) => l.includes("is kept"))).toEqual([])
     expect(branches(dir)).toBe("")
     expect(run.parallel.current()).toBeUndefined()
     expect(run.toasts.at(-1)).toContain(

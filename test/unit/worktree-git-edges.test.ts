@@ -74,6 +74,51 @@ describe("a slot's folder a cut start left (no worktree.json: its branch is not 
   })
 })
 
+describe("ralph-loop clean of a parallel run's slot (its branch is its last story's, ralph/story-<id>)", () => {
+  /** A slot left settled 40 days ago by a run that did not remove it (stopped, say), its story `story`'s loop ended. */
+  async function leftSlot(main: string, name: string, story: string, merge: "merged" | "kept"): Promise<string> {
+    const branch = `ralph/story-${story}`
+    const { path, base } = await createWorktree(main, name, false, undefined, branch)
+    await writeWorktreeState(path, {
+      name,
+      branch,
+      mainDirectory: main,
+      base,
+      mergeStrategy: "merge",
+      createdAt: 0,
+      slot: true,
+      story,
+      merge: { result: merge, detail: "its outcome" },
+    })
+    const ended = loop({ id: `ses_${name}`, sessionID: `ses_${name}`, phase: "stopped", stopReason: "completed" })
+    await new LoopStore(path).save(ended, "stopped", NOW - 40 * DAY)
+    // Merged: the slot was parked (HEAD detached, the merged branch deleted).
+    if (merge === "merged") {
+      git(path, "switch", "-q", "--detach")
+      git(main, "branch", "-d", branch)
+    }
+    return path
+  }
+
+  it("removes it with its story's branch, or without one once that was merged and deleted; its files under the story's name", async () => {
+    const main = repo()
+    const kept = await leftSlot(main, "slot-1", "a", "kept")
+    const parked = await leftSlot(main, "slot-2", "b", "merged")
+
+    const lines: string[] = []
+    const code = await cleanWorktrees(argsOf("clean", main), (line) => lines.push(line), NOW)
+    expect(code).toBe(0)
+    expect(lines).toEqual([
+      "ralph-loop clean: removed the worktree slot-1 and its branch ralph/story-a; its loop's files are kept in " +
+        ".opencode/ralph-loop/merged/story-a/",
+      "ralph-loop clean: removed the worktree slot-2 (its branch ralph/story-b was merged and deleted); its loop's " +
+        "files are kept in .opencode/ralph-loop/merged/story-b/",
+    ])
+    expect([existsSync(kept), existsSync(parked)]).toEqual([false, false])
+    expect(git(main, "branch", "--list", "ralph/*")).toBe("")
+  })
+})
+
 describe("a project reached through a symlink", () => {
   it("makes, lists, reclaims and removes its worktrees (git's real paths against the link's)", async () => {
     const real = repo()
