@@ -1,13 +1,20 @@
 // `ralph-loop worktrees [--project DIR]`: each worktree loop — its branch, its loop's state, what its
 // merge did — and the parallel plan run; `ralph-loop clean` removes the ones finished more than
-// --days ago, their loop's files kept in merged/<NAME>/ (never one whose branch or folder holds work
-// the user's branch lacks, unless --force; never one git cannot tell about).
+// --days ago, their loop's files kept in merged/<NAME>/ (a slot's under its last story's name, its branch the
+// story's; never one whose branch or folder holds work the user's branch lacks, unless --force; never one git
+// cannot tell about).
 import { existsSync } from "node:fs"
 import { lstat } from "node:fs/promises"
 import { relative } from "node:path"
 import { archiveWorktreeFiles, MERGED_DIR } from "../worktrees/worktree-archive.js"
-import { listWorktreeFolders, removeWorktree, unmergedCommits, worktreeUncommitted } from "../worktrees/worktree-git.js"
-import { headCommit } from "../git/head.js"
+import {
+  branchExists,
+  listWorktreeFolders,
+  removeWorktree,
+  unmergedCommits,
+  worktreeUncommitted,
+} from "../worktrees/worktree-git.js"
+import { loopName } from "../worktrees/names.js"
 import { readParallelRun } from "../worktrees/parallel-file.js"
 import { worktreeFile } from "../worktrees/worktree-file.js"
 import { readWorktrees, type WorktreeEntry } from "../worktrees/worktree-loops.js"
@@ -69,8 +76,11 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
     const slot = entry.state?.slot === true
     let ahead: number
     let uncommitted: string[]
+    // A slot's last story's branch is gone once merged (the slot was parked): nothing of it is missing from yours.
+    let branchGone = false
     try {
-      ahead = await unmergedCommits(args.project, slot ? ((await headCommit(entry.path)) ?? branch) : branch)
+      branchGone = entry.state?.slot === true && !(await branchExists(args.project, branch))
+      ahead = branchGone ? 0 : await unmergedCommits(args.project, branch)
       // Ignored files too: what git ignores (an .env, build output) is lost with the folder all the same.
       uncommitted = existsSync(entry.path) ? await worktreeUncommitted(entry.path) : []
     } catch (error) {
@@ -93,7 +103,7 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
     }
     let archive: string
     try {
-      archive = await archiveWorktreeFiles(args.project, entry.name, entry.path)
+      archive = await archiveWorktreeFiles(args.project, entry.state ? loopName(entry.state) : entry.name, entry.path)
     } catch (error) {
       failed = true
       out(
@@ -103,11 +113,11 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
       continue
     }
     try {
-      // A slot's branches are its stories': each one is settled on its own, never removed with the slot.
-      await removeWorktree(args.project, entry.name, args.force, slot ? undefined : branch)
+      await removeWorktree(args.project, entry.name, args.force, branchGone ? null : branch)
+      const what = branchGone ? ` (its branch ${branch} was merged and deleted)` : ` and its branch ${branch}`
       out(
-        `ralph-loop clean: removed the worktree ${entry.name}${slot ? "" : ` and its branch ${branch}`}; its ` +
-          `loop's files are kept in ${relative(args.project, archive)}/`,
+        `ralph-loop clean: removed the worktree ${entry.name}${what}; its loop's files are ` +
+          `kept in ${relative(args.project, archive)}/`,
       )
     } catch (error) {
       failed = true

@@ -29,10 +29,11 @@ declare module "../effects/kernel.js" {
     }
     /**
      * A worktree a start that did not finish left (`leftByFailedStart`) removed with its branch, once
-     * git shows nothing of anyone's is in it; else why not.
+     * git shows nothing of anyone's is in it; else why not. `branch`: the branch it must be on (none: a slot's
+     * folder without worktree.json, on the `ralph/` branch of whichever story it was made for).
      */
     "worktree-reclaim": {
-      ask: { name: string; path: string; base: string | undefined }
+      ask: { name: string; path: string; base: string | undefined; branch: string | undefined }
       result: { ok: true } | { ok: false; why: string }
     }
     /**
@@ -67,7 +68,7 @@ declare module "../effects/kernel.js" {
      * stories' branches are settled each on its own); what failed, and whether the folder is gone all the same.
      */
     "slot-remove": {
-      ask: { name: string; path: string; branch: string }
+      ask: { name: string; path: string }
       result: { removed: true } | { problem: string; folderGone: boolean }
     }
     /** The loop running in a slot cancelled through the slot's control channel (`via`: who asks); its answer. */

@@ -6,7 +6,7 @@ import { relative } from "node:path"
 import type { WorktreeContext } from "./worktree-context.js"
 import type { WorktreeStart, WorktreeStarted } from "../worktrees/worktree-start.js"
 import { isLive, leftByFailedStart, stageOf } from "./lifecycle.js"
-import { nameFromTask } from "./names.js"
+import { branchOf, nameFromTask } from "./names.js"
 import type { WorktreeState } from "./worktree-state.js"
 import type { WorktreeEntry } from "./worktree-loops.js"
 import { io, type Job } from "../effects/kernel.js"
@@ -78,13 +78,23 @@ function* launchNew(
     }
   if (there) {
     // Left by a start of this name that did not finish: its place is taken once git shows it holds nothing.
-    const reclaimed = yield* io({ kind: "worktree-reclaim", name, path: there.path, base: there.state?.base.commit })
+    // A slot's folder is on its story's branch (which one, only its worktree.json says).
+    const branch = start.slot ? there.state?.branch : branchOf(name)
+    const reclaimed = yield* io({
+      kind: "worktree-reclaim",
+      name,
+      path: there.path,
+      base: there.state?.base.commit,
+      branch,
+    })
     if (!reclaimed.ok)
       return {
         ok: false,
         error:
           `the worktree ${name} exists already, left by a start that did not finish, and is kept: ` +
           `${reclaimed.why}; choose another name, or look at it and remove it (git worktree remove)`,
+        // The run's story goes to another slot; this one is passed over.
+        ...(start.slot ? { slotRetired: true as const } : {}),
       }
     yield* log("info", `worktree ${name}: removed what a start that did not finish left, to start again`, {
       worktree: there.path,

@@ -148,6 +148,8 @@ function* startReady(ctx: WorktreeContext, run: ParallelRun): Job<{ started: str
   const settings = { ...ctx.settings.current, ...overrides }
   const started: string[] = []
   let full: string | undefined
+  // Slots that could not take a story in this step (a folder a cut start left that holds work): passed over.
+  const passedOver = new Set<string>()
   // A story that could not start leaves its place to the next: look again until none starts.
   for (
     let ready = storiesToStart(run, settings.maxParallelLoops);
@@ -159,7 +161,7 @@ function* startReady(ctx: WorktreeContext, run: ParallelRun): Job<{ started: str
       // Fast-forward cannot take two branches from one start: a parallel run merges (unless told none).
       const mergeStrategy = settings.mergeStrategy === "none" ? "none" : "merge"
       const name = storyWorktreeName(story.id, run.plan.stories)
-      const slot = yield* slotFor(ctx, run)
+      const slot = yield* slotFor(ctx, run, passedOver)
       run.running.push({ story: story.id, worktree: slot.name })
       yield* io({ kind: "parallel-record", run })
       // A story ends on its claim, as in a plan loop: checks that pass are not the story done.
@@ -176,8 +178,10 @@ function* startReady(ctx: WorktreeContext, run: ParallelRun): Job<{ started: str
         continue
       }
       run.running = run.running.filter((r) => r.story !== story.id)
-      // The slot could not be reset, and is retired: the story is still to start, in another slot.
+      // The slot could not be reset, and is retired (or a folder a cut start left holds work, and is kept): the
+      // story is still to start, in another slot.
       if (launched.slotRetired) {
+        passedOver.add(slot.name)
         yield* log("warn", `story ${story.id} goes to another slot: ${launched.error}`)
         continue
       }
@@ -196,18 +200,27 @@ function* startReady(ctx: WorktreeContext, run: ParallelRun): Job<{ started: str
 
 /**
  * The slot the next story runs in: a slot of this run that is free (its last story settled, not retired), else a
- * new one under the first name `slot-<k>` no worktree has.
+ * new one: under the name of a slot folder a cut start left (made, then OpenCode stopped before its worktree.json was
+ * written; the launch removes it once git shows it holds nothing), or the first name `slot-<k>` no worktree has.
  */
-function* slotFor(ctx: WorktreeContext, run: ParallelRun): Job<{ name: string; path?: string }> {
+function* slotFor(
+  ctx: WorktreeContext,
+  run: ParallelRun,
+  passedOver: ReadonlySet<string>,
+): Job<{ name: string; path?: string }> {
   const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
-  const busy = new Set(run.running.map((r) => r.worktree))
+  const busy = new Set([...run.running.map((r) => r.worktree), ...passedOver])
   const free = worktrees.find((w) => !busy.has(w.name) && freeSlot(run, w))
   if (free) return { name: free.name, path: free.path }
+  const left = worktrees.find((w) => !busy.has(w.name) && isSlotName(w.name) && !w.state && !w.saved)
+  if (left) return { name: left.name }
   const names = new Set(worktrees.map((w) => w.name))
   let k = 1
   while (names.has(`slot-${k}`) || busy.has(`slot-${k}`)) k += 1
   return { name: `slot-${k}` }
 }
+
+const isSlotName = (name: string): boolean => name.startsWith("slot-") && /^[0-9]+$/.test(name.slice("slot-".length))
 
 /** A slot of this run between two stories: its last story settled there, and it is not retired. */
 const freeSlot = (run: ParallelRun, entry: WorktreeEntry): boolean =>
@@ -220,8 +233,15 @@ const freeSlot = (run: ParallelRun, entry: WorktreeEntry): boolean =>
 function* removeSlots(ctx: WorktreeContext, run: ParallelRun): Job {
   const worktrees = yield* io({ kind: "worktrees", launcher: ctx.launcher })
   for (const slot of worktrees.filter((w) => freeSlot(run, w))) {
-    const branch = slot.state?.branch ?? ""
-    const removed = yield* io({ kind: "slot-remove", name: slot.name, path: slot.path, branch })
+    // Its last story's branch is left first: deleted when merged (a start that failed left it empty), else kept.
+    const branch = slot.state?.branch
+    if (branch)
+      try {
+        yield* io({ kind: "slot-park", name: slot.name, path: slot.path, branch })
+      } catch (error) {
+        yield* log("warn", `slot ${slot.name}: the branch ${branch} is kept: ${String(error)}`, { worktree: slot.path })
+      }
+    const removed = yield* io({ kind: "slot-remove", name: slot.name, path: slot.path })
     if (!("removed" in removed))
       yield* log("warn", `slot ${slot.name} is kept: ${removed.problem}; ralph-loop clean removes it`, {
         worktree: slot.path,

@@ -51,9 +51,8 @@ export async function resetSlot(main: string, slot: string, branch: string): Pro
  * A slot whose run is over goes: only when it holds nothing beyond its commit (else it throws, and the slot is kept
  * for the user); its stories' branches were settled each on its own, so no branch goes with it.
  */
-export async function removeSlot(main: string, name: string, slot: string, branch: string): Promise<void> {
-  await parkSlot(main, slot, branch)
+export async function removeSlot(main: string, name: string, slot: string): Promise<void> {
   const left = await slotChanges(slot)
   if (left.length > 0) throw new WorktreeError(`it holds changes not in a commit (${left.slice(0, 5).join(", ")})`)
-  await removeWorktree(main, name, true, undefined)
+  await removeWorktree(main, name, true, null)
 }

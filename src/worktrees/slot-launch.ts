@@ -13,7 +13,7 @@ import { resetSlot, parkSlot } from "./slot-git.js"
 import { readWorktreeState, writeWorktreeState } from "./worktree-file.js"
 import type { WorktreeStarted } from "./worktree-start.js"
 import type { WorktreeState } from "./worktree-state.js"
-import { WorktreeError } from "./worktree-git.js"
+import { refuseExistingBranch, WorktreeError } from "./worktree-git.js"
 
 export interface SlotReset {
   path: string
@@ -27,6 +27,14 @@ export async function resetSlotForStory(
   ask: SlotReset,
 ): Promise<WorktreeStarted> {
   const before = readWorktreeState(ask.path)
+  // The story's branch exists already (an earlier run kept its work there): the story cannot start, in any slot —
+  // its failure, not the slot's, which stays as it is for the next story.
+  // (A git failure here is left to the reset below, which retires the slot.)
+  const taken = await refuseExistingBranch(main, ask.state.branch).then(
+    () => undefined,
+    (error: unknown) => (error instanceof WorktreeError ? error.message : undefined),
+  )
+  if (taken) return { ok: false, error: taken }
   let base: WorktreeState["base"]
   try {
     if (before) await parkSlot(main, ask.path, before.branch)

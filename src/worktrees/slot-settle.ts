@@ -2,8 +2,8 @@
 // the slot (issue 40). Its work is committed on the story's branch whatever the end — a story that
 // did not complete keeps its work there, never in the slot — and merged back when it completed; the
 // loop's files are archived under the story's name (`merged/<story name>/`, the slot's instance goes
-// on); the slot leaves the branch (deleted once merged, else kept); and the outcome is written in the
-// archive, then in the slot, which is then free for the run's next story. What cannot be done retires
+// on); the outcome is written in the archive, then in the slot, which is then free for the run's next
+// story; and only then the slot leaves the branch (deleted once merged, else kept). What cannot be done retires
 // the slot: it is kept as it is for the user, and the run goes on in other slots.
 import { mergeAction, mergeHint } from "./merge-plan.js"
 import { loopName } from "./names.js"
@@ -28,14 +28,20 @@ export function* settleSlot({ entry, state, loop }: EndedWorktree): Job<MergeOut
   let archive: string
   try {
     archive = yield* io({ kind: "worktree-archive", name: loopName(state), path: entry.path, keepInstance: true })
+  } catch (error) {
+    return yield* retire(entry.path, state, `${outcome.detail}; then ${messageOf(error)}`, outcome)
+  }
+  yield* io({ kind: "worktree-record", directory: archive, state: { ...state, merge: outcome } })
+  yield* io({ kind: "worktree-record", directory: entry.path, state: { ...state, merge: outcome } })
+  // Parked only once settled: a settle that a restart cuts off before its record is made again, and needs the
+  // branch (its merge facts); a slot settled and not parked yet is parked by its next reset, or its removal.
+  try {
     const parked = yield* io({ kind: "slot-park", name: entry.name, path: entry.path, branch: state.branch })
     if (!parked.branchDeleted && outcome.result !== "kept" && outcome.result !== "conflict")
       yield* log("info", `slot ${entry.name}: the branch ${state.branch} is kept`, { worktree: entry.path })
   } catch (error) {
     return yield* retire(entry.path, state, `${outcome.detail}; then ${messageOf(error)}`, outcome)
   }
-  yield* io({ kind: "worktree-record", directory: archive, state: { ...state, merge: outcome } })
-  yield* io({ kind: "worktree-record", directory: entry.path, state: { ...state, merge: outcome } })
   return outcome
 }
 

@@ -63,9 +63,12 @@ export async function createWorktree(
   return { path, base }
 }
 
+export const branchExists = (directory: string, branch: string): Promise<boolean> =>
+  gitAsks(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])
+
 /** A new branch never takes the place of one that exists: its commits may be someone's work. */
 export async function refuseExistingBranch(directory: string, branch: string): Promise<void> {
-  if (await gitAsks(directory, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])) {
+  if (await branchExists(directory, branch)) {
     throw new WorktreeError(
       `the branch ${branch} exists already; choose another name (or delete it: git branch -D ${branch})`,
     )
@@ -164,7 +167,8 @@ export async function removeWorktree(
   main: string,
   name: string,
   force = false,
-  branch: string | undefined = branchOf(name),
+  // null, not undefined: an undefined argument takes the default, and `git branch -d ralph/<slot name>` then fails.
+  branch: string | null = branchOf(name),
 ): Promise<void> {
   await worktreeListChange(main, () => gitText(main, ["worktree", "remove", "--force", worktreePath(main, name)]))
   if (branch) await deleteBranch(main, branch, force)
@@ -183,16 +187,21 @@ export const deleteBranch = (main: string, branch: string, force = false): Promi
  * shows nothing of anyone's is in it: git lists it on its own branch, that branch has no commit of its
  * own (it is still at `base`, or your branch has every commit of it), and its folder holds no file
  * beyond that commit, ignored ones included (the plugin's `.opencode/` aside). What stops it: why.
+ * `expected`: the branch it must be on; undefined takes the `ralph/` branch git lists it on (a slot's folder
+ * without worktree.json: made for a story whose branch it does not say).
  */
 export async function reclaimWorktree(
   main: string,
   name: string,
   base: string | undefined,
+  expected: string | undefined,
 ): Promise<{ ok: true } | { ok: false; why: string }> {
   try {
-    const branch = branchOf(name)
     const listed = (await listWorktreeFolders(main)).find((w) => w.name === name)
     if (!listed) return { ok: false, why: "git does not list it as a worktree" }
+    const branch = expected ?? listed.branch
+    if (branch === undefined || !branch.startsWith(branchOf("")))
+      return { ok: false, why: "it is not on a branch of ralph-loop (ralph/…)" }
     if (listed.branch !== branch) return { ok: false, why: `it is not on its branch ${branch}` }
     const tip = (await gitText(main, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])).trim()
     if (tip !== base && (await unmergedCommits(main, branch)) > 0)

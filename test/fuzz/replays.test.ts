@@ -816,23 +816,26 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
     S.wt(0, "edit"),
     S.wt(0, "complete"),
     S.wt(0, "end-files"), // its instance writes its report
-    S.tick(), // the watch starts settling story-s1
+    S.tick(), // the watch starts settling S1 (its loop ran in slot-1, on the branch ralph/story-s1)
   ]
   const lineOf = (world: World, pattern: RegExp) => world.trace.findIndex((line) => pattern.test(line))
   const merges = (world: World) =>
-    world.trace.filter((line) => /: worktree-merge story-s1 \(merge\) → ok/.test(line)).length
+    world.trace.filter((line) => /: worktree-merge ralph\/story-s1 \(merge\) → ok/.test(line)).length
   /**
-   * S1 merged once and marked done; S2 (which depends on it) started after the mark. `settled`: what
-   * S1's worktree.json says last (settled again after a restart, its branch has "nothing" left to merge).
+   * S1 merged once and marked done, its merged branch deleted; S2 (which depends on it) started after the mark, in
+   * the same slot (slot-1 reset for it: S1 has left the slot) — or, `inNewSlot`, in a slot of its own (slot-2) when
+   * the run marked S1 before slot-1 was settled. `settled`: what S1's worktree.json says last (settled again after a
+   * restart, its branch has "nothing" left to merge).
    */
-  const s1MergedThenS2 = (world: World, settled = "merged") => {
+  const s1MergedThenS2 = (world: World, settled = "merged", inNewSlot = false) => {
     expect(merges(world)).toBe(1)
     expect(world.marked).toEqual(["S1"])
-    expect(world.worktreeLoops.map((w) => [w.name, w.outcome?.result, w.removed])).toEqual([
-      ["story-s1", settled, true],
-      ["story-s2", undefined, false],
+    expect(world.worktreeLoops.map((w) => [w.name, w.story, w.outcome?.result, w.removed, w.branch.exists])).toEqual([
+      ["slot-1", "S1", settled, !inNewSlot, false],
+      [inNewSlot ? "slot-2" : "slot-1", "S2", undefined, false, true],
     ])
-    expect(lineOf(world, /parallel-mark \[S1\]/)).toBeLessThan(lineOf(world, /worktree-launch story-s2/))
+    const s2Start = inNewSlot ? /worktree-launch slot-2/ : /slot-reset slot-1 → S2/
+    expect(lineOf(world, /parallel-mark \[S1\]/)).toBeLessThan(lineOf(world, s2Start))
   }
 
   it.each(["transient", "rate-limit"] as const)(
@@ -846,7 +849,9 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
         S.settle(),
       ])
       expect(sessionsPrompted(world)).toEqual(["ses_A"])
-      expect(lineOf(world, /PROMPT → ses_A/)).toBeLessThan(lineOf(world, /worktree-merge story-s1 \(merge\) → ok/))
+      expect(lineOf(world, /PROMPT → ses_A/)).toBeLessThan(
+        lineOf(world, /worktree-merge ralph\/story-s1 \(merge\) → ok/),
+      )
       expect(first(world).phase).toBe("running")
       s1MergedThenS2(world)
     },
@@ -862,20 +867,25 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
       S.settle(),
     ])
     expect(sessionsPrompted(world)).toEqual(["ses_A", "ses_A"])
-    expect(lineOf(world, /PROMPT → ses_A/)).toBeLessThan(lineOf(world, /worktree-merge story-s1 \(merge\) → ok/))
+    expect(lineOf(world, /PROMPT → ses_A/)).toBeLessThan(lineOf(world, /worktree-merge ralph\/story-s1 \(merge\) → ok/))
     s1MergedThenS2(world)
   })
 
   it.each([
-    ["its files are archived", [S.stepTo("worktree-archive")], "nothing"],
-    ["the worktree is removed", [S.stepTo("worktree-remove")], "nothing"],
-    // Removed: the outcome is in the archive already (written before the removal), where the run finds it.
-    ["the run hears of it", [S.stepTo("worktree-remove"), S.step()], "merged"],
-    // The settling job ends with the removal; the run's step that marks the plan is the newest job then.
-    ["the story is marked in the plan", [S.stepTo("worktree-remove"), S.step(), S.stepTo("parallel-mark")], "merged"],
+    ["its files are archived", [S.stepTo("worktree-archive")], "nothing", false],
+    ["its outcome is written in its archive", [S.stepTo("worktree-record")], "nothing", false],
+    // The outcome is in the archive already (written before the slot's), where the run finds it and marks S1; the
+    // slot, not settled yet, is settled again by the new watch, and S2 has started meanwhile in a slot of its own.
+    ["its outcome is written in the slot", [S.stepTo("worktree-record", 2)], "nothing", true],
+    // Settled, not parked yet (the slot is still on S1's branch): S2's reset parks it.
+    ["the slot leaves S1's branch (slot-park)", [S.stepTo("slot-park")], "merged", false],
+    // Parked: its last effect done, the settling job ends.
+    ["the run hears of it", [S.stepTo("slot-park"), S.step()], "merged", false],
+    // The run's step that marks the plan is the newest job then.
+    ["the story is marked in the plan", [S.stepTo("slot-park"), S.step(), S.stepTo("parallel-mark")], "merged", false],
   ] as const)(
     "OpenCode killed after S1's merge, before %s: after the restart S1 is marked done once and S2 starts",
-    async (_what, moment, settled) => {
+    async (_what, moment, settled, inNewSlot) => {
       const world = await run([
         ...s1Completed(),
         ...moment,
@@ -884,30 +894,31 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
         S.tick(), // the new instance's watch: a worktree still there is settled again ("nothing" left to merge)
         S.settle(),
       ])
-      s1MergedThenS2(world, settled)
+      s1MergedThenS2(world, settled, inNewSlot)
     },
   )
 
   it.each([
-    ["complete", "merged", true],
-    ["stop", "kept", false], // stopped by a limit: its branch is kept, not merged
+    ["complete", "merged", false], // merged: its branch is deleted as the slot leaves it
+    ["stop", "kept", true], // stopped by a limit: its branch is kept, not merged
   ] as const)(
     "28: a worktree loop's end (%s) is settled only once its instance wrote its report, or after END_FILES_WAIT_MS",
-    async (end, result, removed) => {
+    async (end, result, branchKept) => {
       // Archived and removed before, its report was missing from merged/, and git's removal of the
       // worktree met the instance's writes ("Directory not empty"). A loop stopped by a limit was not waited for.
       /** S1's worktree loop started by a parallel run, edits, and ends with `end`; then `after`. */
       const ended = (...after: Action[]) =>
         run([S.ralph("ses_B", { parallel: 1 }), S.settle(), S.wt(0, "start"), S.wt(0, "edit"), S.wt(0, end), ...after])
       const early = await ended(S.tick(), S.settle())
-      expect(early.worktreeLoops.map((w) => [w.name, w.outcome?.result, w.removed])).toEqual([
-        ["story-s1", undefined, false],
+      expect(early.worktreeLoops.map((w) => [w.name, w.story, w.outcome?.result, w.removed])).toEqual([
+        ["slot-1", "S1", undefined, false],
       ])
+      const settled = { name: "slot-1", story: "S1", outcome: { result }, branch: { exists: branchKept } }
       const reported = await ended(S.tick(), S.settle(), S.wt(0, "end-files"), S.tick(), S.settle())
-      expect(reported.worktreeLoops[0]).toMatchObject({ name: "story-s1", removed, outcome: { result } })
+      expect(reported.worktreeLoops[0]).toMatchObject(settled)
       // Its instance died before writing them: settled all the same, once waited for long enough.
       const waited = await ended(S.advance(END_FILES_WAIT_MS), S.tick(), S.settle())
-      expect(waited.worktreeLoops[0]).toMatchObject({ name: "story-s1", removed, outcome: { result } })
+      expect(waited.worktreeLoops[0]).toMatchObject(settled)
     },
   )
 
@@ -923,8 +934,8 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
       S.tick(),
       S.settle(),
     ])
-    expect(world.trace.filter((line) => /: worktree-wake story-s1 → /.test(line))).toHaveLength(1)
-    expect(world.worktreeLoops.map((w) => [w.name, w.loop?.phase])).toEqual([["story-s1", "running"]])
+    expect(world.trace.filter((line) => /: worktree-wake slot-1 → /.test(line))).toHaveLength(1)
+    expect(world.worktreeLoops.map((w) => [w.name, w.story, w.loop?.phase])).toEqual([["slot-1", "S1", "running"]])
   })
 
   it("OpenCode killed after a story's worktree is made and its loop started there, before the run's step ended: the story is not lost nor failed, its merge marks it", async () => {
@@ -955,7 +966,9 @@ describe("replays: worktree loops and a parallel run beside a loop in the projec
         S.stepTo("worktree-launch"),
         S.step(1, 1), // the worktree is made (#0 is the recovery job); its /ralph is sent, no loop saved yet
         S.ralph("ses_B", { parallel: 1 }),
-        S.stepTo("worktrees"), // S1 is in the run's record; the count of live loops is asked (full: 1 of 1)
+        // #1 is the run's look for a slot for S1; at #2 S1 is in the run's record, and the count of live loops is
+        // asked (full: 1 of 1)
+        S.stepTo("worktrees", 2),
         S.restart(), // the worktree's /ralph dies with the process: its start is cut off ("unstarted")
         S.settle(), // the run takes up S1: its worktree was never made; it starts now, in the free place
         S.wt(0, "start"), // nothing sends the cut start's /ralph again: no loop is saved there

@@ -929,19 +929,20 @@ export class World {
   }
 
   /**
-   * `slot-reset` as git and OpenCode do it: a slot with uncommitted work, or whose next branch exists, is retired;
-   * else its last story leaves (its branch parked), and the next one begins there in the same instance.
+   * `slot-reset` as git and OpenCode do it: a story whose branch exists already does not start (the slot stays as it
+   * is); a slot with uncommitted work is retired; else its last story leaves (its branch parked), and the next one
+   * begins there in the same instance.
    */
   private async resetSlot(ask: Extract<Effect, { kind: "slot-reset" }>): Promise<WorktreeStarted> {
+    if (this.branchExists(ask.state.branch))
+      return { ok: false, error: `the branch ${ask.state.branch} exists already` }
     const current = this.worktreeLoops.findLast((w) => w.path === ask.path && !w.removed)
     const before = readWorktreeState(ask.path)
     const why = !current
       ? "it is gone"
       : current.branch.uncommitted
         ? "the slot holds changes not in a commit"
-        : this.branchExists(ask.state.branch)
-          ? `the branch ${ask.state.branch} exists already`
-          : undefined
+        : undefined
     if (!current || why) {
       if (before) await writeWorktreeState(ask.path, { ...before, retired: why ?? "?" })
       return { ok: false, error: `the slot ${ask.state.name} could not take the story: ${why}`, slotRetired: true }
@@ -964,6 +965,8 @@ export class World {
 
   private mergeFacts(state: WorktreeState): MergeFacts {
     const { branch } = this.worktreeNamed(state.name)
+    // git's `rev-list HEAD..<branch>` fails on a branch that is gone (a slot parked after its merge deletes it).
+    if (!branch.exists) throw new SimCallError(`git rev-list: unknown revision ${state.branch}`)
     const ahead = branch.commits > branch.inMain
     const fastForward = branch.base === this.mainHead
     const conflicts = state.mergeStrategy === "merge" && ahead && branch.conflicts && !fastForward ? ["src/a.ts"] : []
@@ -2321,7 +2324,8 @@ function describeEffect(effect: Effect): string {
     case "worktree-merge-facts":
       return `${effect.kind} ${effect.state.name}`
     case "worktree-merge":
-      return `worktree-merge ${effect.state.name} (${effect.how})`
+      // Named by its branch: a slot's worktree merges one story's branch after another.
+      return `worktree-merge ${effect.state.branch} (${effect.how})`
     case "worktree-record":
       return `worktree-record ${effect.state.name}${effect.state.merge ? ` (${effect.state.merge.result})` : ""} in ${effect.directory.includes("/merged/") ? "its archive" : "the worktree"}`
     case "worktree-wake":

@@ -1,6 +1,7 @@
 // A parallel plan run on real folders and a real git repository, with OpenCode replaced by a stub
 // that records what the run asks of it: what a run takes as its own after a restart, and what
-// happens to a story whose worktree loop does not start.
+// happens to a story whose worktree loop does not start. Stories run in slots (issue 40): worktrees
+// `slot-1`..`slot-N` that take story after story, each story on its branch `ralph/story-<id>`.
 import { randomUUID } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -91,6 +92,8 @@ function instance(
       heard()
       return { id: `ses_${sessions.length}` }
     },
+    // A slot's instance ends when the run is over and removes it.
+    closeInstance: async () => undefined,
     // By default a worktree's /ralph starts its loop, whose first turn goes on for the whole test.
     runCommand: (path: string) => (opts.command ? opts.command(path) : new Promise<void>(() => undefined)),
   }
@@ -139,9 +142,10 @@ const passes = (dir: string) =>
     JSON.parse(readFileSync(join(dir, PLAN), "utf8")) as { userStories: Array<{ id: string; passes: boolean }> }
   ).userStories.map((s) => [s.id, s.passes])
 const worktreeDir = (dir: string, name: string) => join(dir, ".opencode/ralph-loop/worktrees", name)
+const branches = (dir: string) => git(dir, "branch", "--list", "ralph/*", "--format=%(refname:short)")
 
 describe("a parallel run after a restart of OpenCode", () => {
-  it("does not take an earlier run's archive of the same worktree name (merged/story-1) as its story settled", async () => {
+  it("does not take an earlier run's archive of the same story (merged/story-1) as its story settled", async () => {
     const { dir, plan } = project([
       ["1", []],
       ["2", ["1"]],
@@ -150,23 +154,24 @@ describe("a parallel run after a restart of OpenCode", () => {
     const archive = join(dir, ".opencode/ralph-loop/merged/story-1")
     const earlier = Date.now() - 3_600_000
     await writeWorktreeState(archive, {
-      name: "story-1",
+      name: "slot-1",
       branch: "ralph/story-1",
       mainDirectory: dir,
       base: { branch: "main", commit: git(dir, "rev-parse", "HEAD") },
       mergeStrategy: "merge",
       story: "1",
+      slot: true,
       createdAt: earlier,
-      merge: { result: "merged", detail: "ralph/story-1 merged into main; the worktree is removed", removed: true },
+      merge: { result: "merged", detail: "ralph/story-1 merged into main" },
     })
     const store = new LoopStore(archive)
     await store.save(loop({ phase: "stopped", stopReason: "completed", iteration: 3 }), "stopped:completed", earlier)
     await store.flush()
 
-    // This run starts story 1 again (the plan file says it is not done), in a new worktree story-1.
+    // This run starts story 1 again (the plan file says it is not done), in a new slot on the branch ralph/story-1.
     const first = instance(dir)
     expect(await first.parallel.start(plan, 1, "ses_main", {})).toEqual({ ok: true, started: ["1"] })
-    expect(existsSync(worktreeDir(dir, "story-1"))).toBe(true)
+    expect(readWorktreeState(worktreeDir(dir, "slot-1"))).toMatchObject({ story: "1", branch: "ralph/story-1" })
 
     // OpenCode restarts while story 1's loop runs.
     const second = instance(dir)
@@ -179,15 +184,15 @@ describe("a parallel run after a restart of OpenCode", () => {
     expect(second.sessions).toEqual([])
     expect(second.toasts).toEqual([])
 
-    // Its own worktree settled while OpenCode was down (kept, here: written in the worktree): that the next start takes.
-    const own = readWorktreeState(worktreeDir(dir, "story-1"))
-    if (!own) throw new Error("story-1 has no worktree.json")
+    // Its own story settled in its slot while OpenCode was down: that the next start takes.
+    const own = readWorktreeState(worktreeDir(dir, "slot-1"))
+    if (!own) throw new Error("slot-1 has no worktree.json")
     expect(own.run).toBe(second.parallel.current()?.id)
-    await writeWorktreeState(worktreeDir(dir, "story-1"), {
+    await writeWorktreeState(worktreeDir(dir, "slot-1"), {
       ...own,
       merge: { result: "nothing", detail: "the loop left no change to merge" },
     })
-    const mine = new LoopStore(worktreeDir(dir, "story-1"))
+    const mine = new LoopStore(worktreeDir(dir, "slot-1"))
     await mine.save(loop({ phase: "stopped", stopReason: "completed", iteration: 2 }), "stopped:completed", Date.now())
     await mine.flush()
     const third = instance(dir)
@@ -197,12 +202,14 @@ describe("a parallel run after a restart of OpenCode", () => {
       ["1", true],
       ["2", false],
     ])
-    expect(third.sessions).toEqual([worktreeDir(dir, "story-2")])
+    // Story 2 runs in the same slot, reset for it.
+    expect(third.sessions).toEqual([worktreeDir(dir, "slot-1")])
+    expect(readWorktreeState(worktreeDir(dir, "slot-1"))).toMatchObject({ story: "2", branch: "ralph/story-2" })
   })
 })
 
 describe("a story whose worktree loop does not start", () => {
-  it("is that story's failure: the worktree is recorded failed, its place is free for the next story, and the run ends when none is left", async () => {
+  it("is that story's failure: it is said failed, its slot is free for the next story, and the run ends (its slot and the stories' empty branches gone) when none is left", async () => {
     const { dir, plan } = project([
       ["A", []],
       ["B", []],
@@ -212,43 +219,64 @@ describe("a story whose worktree loop does not start", () => {
     expect(await run.parallel.start(plan, 2, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
     await run.when(() => run.toasts.some((t) => t.startsWith("Ralph · plan stopped")))
 
-    expect(run.sessions).toEqual([worktreeDir(dir, "story-a"), worktreeDir(dir, "story-b")])
-    for (const name of ["story-a", "story-b"])
-      expect(readWorktreeState(worktreeDir(dir, name))?.merge).toEqual({
-        result: "failed",
-        detail: "no loop started in the worktree: its /ralph was refused (the worktree's session says why)",
-      })
+    // B took the slot A's failed start left.
+    expect(run.sessions).toEqual([worktreeDir(dir, "slot-1"), worktreeDir(dir, "slot-1")])
+    const refused = "no loop started in the worktree: its /ralph was refused (the worktree's session says why)"
+    expect(run.logs.filter((l) => l === `error: worktree slot-1: ${refused}`)).toHaveLength(2)
+    expect(run.toasts.filter((t) => t === `Ralph · worktree slot-1: ${refused}`)).toHaveLength(2)
     expect((await readWorktrees(dir, run.launcher)).filter(isLive)).toEqual([])
+    // The run is over: its slot is removed, and no story's branch (each empty) is left behind.
+    expect(existsSync(worktreeDir(dir, "slot-1"))).toBe(false)
+    expect(run.logs.filter((l) => l.includes("is kept"))).toEqual([])
+    expect(branches(dir)).toBe("")
     expect(run.parallel.current()).toBeUndefined()
     expect(run.toasts.at(-1)).toContain(
       "2 of 2 stories of .opencode/prd.json are not done: A: no loop started in the worktree",
     )
+    expect(run.toasts.at(-1)).toContain("B: no loop started in the worktree")
     expect(passes(dir)).toEqual([
       ["A", false],
       ["B", false],
     ])
   })
 
-  it("a session that cannot be made in the worktree fails the story at once and leaves no worktree counted as running", async () => {
+  it("a session that cannot be made in the slot fails the story at once and leaves no slot counted as running", async () => {
     const { dir, plan } = project([
       ["A", []],
       ["B", []],
     ])
+    let made = 0
     const run = instance(dir, {
       maxParallelLoops: 1,
-      createSession: async (path) =>
-        path.endsWith("story-a") ? Promise.reject(new Error("session.create: 500")) : undefined,
+      // A's session (the first) is refused; B's, in the same slot, is made.
+      createSession: async () => (++made === 1 ? Promise.reject(new Error("session.create: 500")) : undefined),
     })
     expect(await run.parallel.start(plan, 2, "ses_main", {})).toEqual({ ok: true, started: ["B"] })
-    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge).toEqual({
-      result: "failed",
-      detail: "the loop could not be started in the worktree story-a: Error: session.create: 500",
-    })
-    expect((await readWorktrees(dir, run.launcher)).filter(isLive).map((w) => w.name)).toEqual(["story-b"])
+    const failed = "the loop could not be started in the worktree slot-1: Error: session.create: 500"
+    expect(run.parallel.current()?.failed).toEqual([{ story: "A", reason: failed }])
+    const live = (await readWorktrees(dir, run.launcher)).filter(isLive)
+    expect(live.map((w) => [w.name, w.state?.story, w.state?.merge])).toEqual([["slot-1", "B", undefined]])
     // Said when it happens, not only in the run's last line.
-    expect(run.logs).toContain(
-      "warn: story A could not start: the loop could not be started in the worktree story-a: Error: session.create: 500",
-    )
+    expect(run.logs).toContain(`warn: story A could not start: ${failed}`)
+  })
+})
+
+describe("a story whose branch exists already (an earlier run kept it)", () => {
+  it("fails to start without retiring the slot it was given: the slot goes on and is removed when the run is over", async () => {
+    const { dir, plan } = project([
+      ["A", []],
+      ["B", []],
+    ])
+    // An earlier run kept story B's work on its branch.
+    git(dir, "branch", "ralph/story-b")
+    // A's /ralph is refused (its start fails, its slot is free); B is given that slot next.
+    const run = instance(dir, { maxParallelLoops: 1, command: async () => undefined })
+    expect(await run.parallel.start(plan, 2, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
+    await run.when(() => run.toasts.some((t) => t.startsWith("Ralph · plan stopped")))
+    expect(run.toasts.at(-1)).toContain("B: the branch ralph/story-b exists already")
+    expect(run.logs.filter((l) => l.includes("retired"))).toEqual([])
+    expect(existsSync(worktreeDir(dir, "slot-1"))).toBe(false)
+    expect(branches(dir)).toBe("ralph/story-b")
   })
 })
 
@@ -258,66 +286,94 @@ describe("a story whose start a restart of OpenCode cut off", () => {
       ["A", []],
       ["B", []],
     ])
-    // Story A's worktree is made and its /ralph sent; OpenCode stops before a loop is saved there.
+    // Story A's slot is made and its /ralph sent; OpenCode stops before a loop is saved there.
     const first = instance(dir, { maxParallelLoops: 1 })
     expect(await first.parallel.start(plan, 2, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
-    expect((await readWorktrees(dir, first.launcher)).filter(isLive).map((w) => w.name)).toEqual(["story-a"])
+    expect((await readWorktrees(dir, first.launcher)).filter(isLive).map((w) => w.name)).toEqual(["slot-1"])
 
     const second = instance(dir, { maxParallelLoops: 1 })
     await second.parallel.reconcile()
     const seen = await readWorktrees(dir, second.launcher)
-    expect(seen.map((w) => [w.name, stageOf(w)])).toEqual([["story-a", "unstarted"]])
+    expect(seen.map((w) => [w.name, stageOf(w)])).toEqual([["slot-1", "unstarted"]])
     expect(seen.filter(isLive)).toEqual([])
     expect(cleanVerdict(seen[0] as WorktreeEntry)).toEqual({ remove: true })
 
     await second.watch.tick()
-    await second.when(() => second.sessions.includes(worktreeDir(dir, "story-b")))
-    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge).toEqual({
-      result: "failed",
-      detail: "its start was cut off: OpenCode stopped before the loop started in the worktree",
-    })
+    await second.when(() => second.sessions.includes(worktreeDir(dir, "slot-1")))
+    const cut = "its start was cut off: OpenCode stopped before the loop started in the worktree"
+    // Recorded failed (then B took the slot): the run holds A as failed, and it was said.
+    expect(second.logs).toContain(`error: worktree slot-1: ${cut}`)
     expect(second.toasts[0]).toContain("its start was cut off")
     expect(await second.runningNow(plan)).toContain("is under way (B)")
+    expect(second.parallel.current()?.failed).toEqual([{ story: "A", reason: cut }])
+    expect(readWorktreeState(worktreeDir(dir, "slot-1"))).toMatchObject({ story: "B", branch: "ralph/story-b" })
   })
 })
 
 describe("a start of the same story after one that did not finish", () => {
-  /** Story A's first start: its worktree made, its session refused — recorded failed to start. */
+  /** Story A's first start: its slot made, its session refused — recorded failed to start; the run ends. */
   async function failedStart() {
     const { dir, plan } = project([["A", []]])
     const first = instance(dir, { createSession: async () => Promise.reject(new Error("session.create: 500")) })
     expect(await first.parallel.start(plan, 1, "ses_main", {})).toMatchObject({ ok: false })
-    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge?.result).toBe("failed")
+    expect(first.logs).toContain(
+      "error: worktree slot-1: the loop could not be started in the worktree slot-1: Error: session.create: 500",
+    )
     return { dir, plan }
   }
 
-  it("takes the place of the worktree that start left (recorded failed, nothing in it)", async () => {
-    const { dir, plan } = await failedStart()
-    const again = instance(dir)
-    expect(await again.parallel.start(plan, 1, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
-    expect(again.sessions).toEqual([worktreeDir(dir, "story-a")])
-    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.merge).toBeUndefined()
-  })
-
-  it("takes the place of a worktree made just before OpenCode stopped (no worktree.json yet, nothing in it)", async () => {
-    const { dir, plan } = project([["A", []]])
+  /**
+   * A slot made for story `story`'s start just before OpenCode stopped: git's worktree on the story's branch, without
+   * worktree.json yet.
+   */
+  function cutSlot(dir: string, story = "a") {
     mkdirSync(join(dir, ".opencode/ralph-loop/worktrees"), { recursive: true })
-    git(dir, "worktree", "add", "-q", "-b", "ralph/story-a", worktreeDir(dir, "story-a"))
+    git(dir, "worktree", "add", "-q", "-b", `ralph/story-${story}`, worktreeDir(dir, "slot-1"))
+    return worktreeDir(dir, "slot-1")
+  }
+
+  it("starts again: the run that failed removed its slot and the story's empty branch", async () => {
+    const { dir, plan } = await failedStart()
+    expect(existsSync(worktreeDir(dir, "slot-1"))).toBe(false)
+    expect(branches(dir)).toBe("")
     const again = instance(dir)
     expect(await again.parallel.start(plan, 1, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
-    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.story).toBe("A")
+    expect(again.sessions).toEqual([worktreeDir(dir, "slot-1")])
+    expect(readWorktreeState(worktreeDir(dir, "slot-1"))).toMatchObject({ story: "A", branch: "ralph/story-a" })
+    expect(readWorktreeState(worktreeDir(dir, "slot-1"))?.merge).toBeUndefined()
   })
 
-  it("after a restart, a run's story whose worktree has no worktree.json yet (made, then OpenCode stopped) starts again in its place", async () => {
+  it.each([
+    ["this story", "a"],
+    ["another story", "b"],
+  ])(
+    "takes the place of a slot made for %s just before OpenCode stopped (no worktree.json yet, nothing in it)",
+    async (_which, story) => {
+      const { dir, plan } = project([
+        ["A", []],
+        ["B", ["A"]],
+      ])
+      cutSlot(dir, story)
+      const again = instance(dir)
+      expect(await again.parallel.start(plan, 1, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
+      expect(again.sessions).toEqual([worktreeDir(dir, "slot-1")])
+      expect(readWorktreeState(worktreeDir(dir, "slot-1"))).toMatchObject({ story: "A", branch: "ralph/story-a" })
+      // The empty branch the cut start made is gone with its folder.
+      expect(branches(dir)).toBe("ralph/story-a")
+    },
+  )
+
+  it("after a restart, a run's story whose slot has no worktree.json yet (made, then OpenCode stopped) starts again in its place", async () => {
     const { dir, plan } = project([["A", []]])
     const first = instance(dir)
     expect(await first.parallel.start(plan, 1, "ses_main", {})).toEqual({ ok: true, started: ["A"] })
     // As if OpenCode had stopped between `git worktree add` and worktree.json.
-    rmSync(join(worktreeDir(dir, "story-a"), ".opencode"), { recursive: true })
+    rmSync(join(worktreeDir(dir, "slot-1"), ".opencode"), { recursive: true })
     const second = instance(dir)
     await second.parallel.reconcile()
-    expect(second.sessions).toEqual([worktreeDir(dir, "story-a")])
-    expect(readWorktreeState(worktreeDir(dir, "story-a"))?.run).toBe(second.parallel.current()?.id)
+    expect(second.sessions).toEqual([worktreeDir(dir, "slot-1")])
+    expect(readWorktreeState(worktreeDir(dir, "slot-1"))?.run).toBe(second.parallel.current()?.id)
+    expect(await readWorktrees(dir, second.launcher).then((all) => all.map((w) => w.name))).toEqual(["slot-1"])
   })
 
   it.each([
@@ -343,18 +399,30 @@ describe("a start of the same story after one that did not finish", () => {
       },
       "its branch ralph/story-a has commits of its own",
     ],
-  ] as const)("never takes one holding %s: it is kept, and the start says why", async (_what, put, why) => {
-    const { dir, plan } = await failedStart()
-    const wt = worktreeDir(dir, "story-a")
-    put(wt)
-    const refused = await instance(dir).parallel.start(plan, 1, "ses_main", {})
-    expect(refused).toMatchObject({
-      ok: false,
-      error: expect.stringContaining(
-        `the worktree story-a exists already, left by a start that did not finish, and is kept: ${why}`,
-      ),
-    })
-    expect(readFileSync(join(wt, existsSync(join(wt, "notes.log")) ? "notes.log" : "notes.txt"), "utf8")).toBe("mine\n")
-    expect(git(dir, "branch", "--list", "ralph/story-a")).toContain("ralph/story-a")
-  })
+  ] as const)(
+    "never takes a cut start's slot holding %s: it is kept, and the start says why",
+    async (_what, put, why) => {
+      const { dir, plan } = project([["A", []]])
+      const wt = cutSlot(dir)
+      put(wt)
+      const run = instance(dir)
+      const refused = await run.parallel.start(plan, 1, "ses_main", {})
+      // The story is passed on to a new slot, where its branch (the cut start's, kept) stops it.
+      expect(refused).toMatchObject({
+        ok: false,
+        error: expect.stringContaining("the branch ralph/story-a exists already"),
+      })
+      expect(run.logs).toContainEqual(
+        expect.stringContaining(
+          `warn: story A goes to another slot: the worktree slot-1 exists already, left by a start that did not ` +
+            `finish, and is kept: ${why}`,
+        ),
+      )
+      expect(readFileSync(join(wt, existsSync(join(wt, "notes.log")) ? "notes.log" : "notes.txt"), "utf8")).toBe(
+        "mine\n",
+      )
+      expect(git(dir, "branch", "--list", "ralph/story-a")).toContain("ralph/story-a")
+      expect(existsSync(worktreeDir(dir, "slot-2"))).toBe(false)
+    },
+  )
 })

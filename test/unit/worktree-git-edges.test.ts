@@ -51,6 +51,74 @@ async function endedWorktreeLoop(main: string, name: string, daysAgo: number): P
   return path
 }
 
+describe("a slot's folder a cut start left (no worktree.json: its branch is not known)", () => {
+  const slot = (main: string) => join(main, ".opencode/ralph-loop/worktrees/slot-1")
+
+  it("is reclaimed from the ralph/ branch git lists it on, which goes with it once it holds nothing", async () => {
+    const main = repo()
+    git(main, "worktree", "add", "-q", "-b", "ralph/story-b", slot(main))
+    expect(await reclaimWorktree(main, "slot-1", undefined, undefined)).toEqual({ ok: true })
+    expect(existsSync(slot(main))).toBe(false)
+    expect(git(main, "branch", "--list", "ralph/*")).toBe("")
+  })
+
+  it("is never taken on a branch of the user's (outside ralph/), even one with nothing of its own", async () => {
+    const main = repo()
+    git(main, "worktree", "add", "-q", "-b", "feature", slot(main))
+    expect(await reclaimWorktree(main, "slot-1", undefined, undefined)).toEqual({
+      ok: false,
+      why: "it is not on a branch of ralph-loop (ralph/…)",
+    })
+    expect(existsSync(slot(main))).toBe(true)
+    expect(git(main, "branch", "--list", "feature")).toContain("feature")
+  })
+})
+
+describe("ralph-loop clean of a parallel run's slot (its branch is its last story's, ralph/story-<id>)", () => {
+  /** A slot left settled 40 days ago by a run that did not remove it (stopped, say), its story `story`'s loop ended. */
+  async function leftSlot(main: string, name: string, story: string, merge: "merged" | "kept"): Promise<string> {
+    const branch = `ralph/story-${story}`
+    const { path, base } = await createWorktree(main, name, false, undefined, branch)
+    await writeWorktreeState(path, {
+      name,
+      branch,
+      mainDirectory: main,
+      base,
+      mergeStrategy: "merge",
+      createdAt: 0,
+      slot: true,
+      story,
+      merge: { result: merge, detail: "its outcome" },
+    })
+    const ended = loop({ id: `ses_${name}`, sessionID: `ses_${name}`, phase: "stopped", stopReason: "completed" })
+    await new LoopStore(path).save(ended, "stopped", NOW - 40 * DAY)
+    // Merged: the slot was parked (HEAD detached, the merged branch deleted).
+    if (merge === "merged") {
+      git(path, "switch", "-q", "--detach")
+      git(main, "branch", "-d", branch)
+    }
+    return path
+  }
+
+  it("removes it with its story's branch, or without one once that was merged and deleted; its files under the story's name", async () => {
+    const main = repo()
+    const kept = await leftSlot(main, "slot-1", "a", "kept")
+    const parked = await leftSlot(main, "slot-2", "b", "merged")
+
+    const lines: string[] = []
+    const code = await cleanWorktrees(argsOf("clean", main), (line) => lines.push(line), NOW)
+    expect(code).toBe(0)
+    expect(lines).toEqual([
+      "ralph-loop clean: removed the worktree slot-1 and its branch ralph/story-a; its loop's files are kept in " +
+        ".opencode/ralph-loop/merged/story-a/",
+      "ralph-loop clean: removed the worktree slot-2 (its branch ralph/story-b was merged and deleted); its loop's " +
+        "files are kept in .opencode/ralph-loop/merged/story-b/",
+    ])
+    expect([existsSync(kept), existsSync(parked)]).toEqual([false, false])
+    expect(git(main, "branch", "--list", "ralph/*")).toBe("")
+  })
+})
+
 describe("a project reached through a symlink", () => {
   it("makes, lists, reclaims and removes its worktrees (git's real paths against the link's)", async () => {
     const real = repo()
@@ -64,7 +132,7 @@ describe("a project reached through a symlink", () => {
       ["other", "ralph/other"],
       ["via-link", "ralph/via-link"],
     ])
-    expect(await reclaimWorktree(link, "other", made.base.commit)).toEqual({ ok: true })
+    expect(await reclaimWorktree(link, "other", made.base.commit, "ralph/other")).toEqual({ ok: true })
     await removeWorktree(link, "via-link")
     expect(await listWorktreeFolders(link)).toEqual([])
     expect(git(real, "branch", "--list", "ralph/*")).toBe("")

@@ -53,14 +53,14 @@ export function worktreeHandlers(ctx: HandlerContext) {
     "slot-cancel": (effect) => ctx.cancelLoopIn(effect.path, effect.via),
     "slot-remove": async (effect) => {
       await api.closeInstance(effect.path).catch(() => undefined)
-      return removal(effect.path, removeSlot(directory, effect.name, effect.path, effect.branch))
+      return removal(effect.path, removeSlot(directory, effect.name, effect.path))
     },
     "worktree-wake": (effect) =>
       api.listSessions(effect.path).then(
         () => undefined,
         (error: unknown) => api.log("warn", `could not wake the worktree loop in ${effect.path}: ${String(error)}`),
       ),
-    "worktree-reclaim": (effect) => reclaimWorktree(directory, effect.name, effect.base),
+    "worktree-reclaim": (effect) => reclaimWorktree(directory, effect.name, effect.base, effect.branch),
     "worktree-record": (effect) => writeWorktreeState(effect.directory, effect.state),
     "parallel-run": () => readParallelRun(directory),
     "parallel-record": (effect) => writeParallelRun(directory, effect.run),
