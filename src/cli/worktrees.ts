@@ -72,8 +72,6 @@ export async function cleanWorktrees(args: CliArgs, out: (line: string) => void,
       continue
     }
     const branch = entry.state?.branch ?? `ralph/${entry.name}`
-    // A slot of a parallel run may have left its story's branch (HEAD detached): what it holds is its HEAD.
-    const slot = entry.state?.slot === true
     let ahead: number
     let uncommitted: string[]
     // A slot's last story's branch is gone once merged (the slot was parked): nothing of it is missing from yours.
