@@ -57,6 +57,7 @@ function plugin() {
     controlTurns: new ControlTurns(),
     settings: { current: DEFAULT_SETTINGS },
     parallel: { current: () => undefined },
+    worktree: () => undefined,
     savedLoops: async () => [{ loop: ended, savedAt: NOW - 30_000 }],
     loopHistory: async () => [],
     now: () => NOW,
