@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest"
 import { packageDir, type Project } from "../harness/harness.js"
 import { messageText, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { reportFile } from "../harness/loop-files.js"
+import { parseHtml } from "../html-check.js"
 import { ralphCli, sharedHarness, waitForFile, waitForLoopEnd } from "./helpers.js"
 
 const harness = sharedHarness()
@@ -112,6 +113,16 @@ describe("the guard on a claim of done", () => {
     // The report says it too.
     const report = await waitForFile(reportFile(project.dir, loop!.id))
     expect(report).toContain("## Evidence\n\nEvidence: verified — unit 1 passed · 1 file(s) changed")
+    // And ralph_report.html, in its evidence section: the check with its exit code and counts, the file, no review.
+    const html = await waitForFile(reportFile(project.dir, loop!.id).replace(/\.md$/, ".html"))
+    const elements = parseHtml(html)
+    expect(elements.find((e) => e.tag === "section")?.attrs).toEqual({ class: "evidence", "data-verified": "true" })
+    expect(elements.filter((e) => e.attrs["data-check"]).map((e) => e.attrs)).toEqual([
+      { "data-check": "unit", "data-exit-code": "0", "data-passed": "1", "data-failed": "0", "data-skipped": "0" },
+    ])
+    expect(elements.filter((e) => e.attrs["data-file"]).map((e) => e.attrs["data-file"])).toEqual(["sum.js"])
+    expect(elements.find((e) => e.attrs["data-review"])?.attrs["data-review"]).toBe("none")
+    expect(html).toContain("verified — unit 1 passed")
   })
 
   it("a finding the user accepts by its key (guard.accept) does not refuse the claim; the evidence lists it as accepted", async () => {
