@@ -51,6 +51,7 @@ function tally(world: World): void {
     if (/: worktree-merge \S+ \(\S+\) → ok/.test(line)) add("merges into the user's branch")
     if (/: parallel-mark /.test(line)) add("plan marked by a parallel run")
     if (line.includes("waits: ")) add("job waited for a lock")
+    if (line.includes("the guard found")) add("claims the guard found a weakened check in")
   }
   for (const wt of world.worktreeLoops)
     add(`worktree ${wt.outcome?.result ?? (wt.loop ? wt.loop.phase : "starting")}${wt.removed ? " (removed)" : ""}`)
