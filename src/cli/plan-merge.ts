@@ -19,6 +19,7 @@ import type { PlanState } from "../plan/plan.js"
 import { readPlanFile, writePlanBack } from "../plan/plan-file.js"
 import type { CliArgs } from "./args.js"
 import { planPath } from "./plan-check.js"
+import { storiesEvidence, storyEvidenceLine } from "./plan-merge-evidence.js"
 
 export async function planMerge(
   args: CliArgs,
@@ -57,6 +58,12 @@ export async function planMerge(
     return 1
   }
   for (const step of steps) if (!(await takeStep(args.project, step, stories, target, done, out, say))) failed += 1
+  // What each story merged now rested on, where the loop that did it recorded that (issue 39).
+  const evidence = storiesEvidence(args.project)
+  for (const step of steps) {
+    const record = step.kind === "merge" && done.has(step.story) ? evidence.get(step.story) : undefined
+    if (step.kind === "merge" && record) out(`${step.branch}: ${storyEvidenceLine(step.story, record)}`)
+  }
   const marked = stories.filter((s) => done.has(s.id) && !before.has(s.id)).map((s) => s.id)
   if (marked.length > 0) {
     const plan: PlanState = {

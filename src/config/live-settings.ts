@@ -1,6 +1,12 @@
 // The settings in force for one plugin instance, re-read when a loop starts so edits to the file
-// apply without restarting OpenCode. Each config problem is logged and toasted once.
+// apply without restarting OpenCode, and whenever a ralph-loop settings file changed since the last
+// read (its size and mtime): a claim of done sees the checks and the guard's accepted findings the
+// file holds now. Each config problem is logged and toasted once.
+import { statSync } from "node:fs"
+import { join } from "node:path"
 import type { Host } from "../host/port.js"
+import { OPENCODE_DIR } from "../project/own-files.js"
+import { SETTINGS_FILES } from "./files.js"
 import { formatProblem, loadSettings, type SettingsSources } from "./load.js"
 import type { SettingKey, Settings } from "./schema.js"
 
@@ -11,15 +17,39 @@ export class LiveSettings {
   /** Problems found before anyone could see a toast (at load, the TUI may not listen yet). */
   private unseen: string[] = []
 
+  /** The settings files' sizes and mtimes at the last read. */
+  private stamp: string
+
   constructor(
     private readonly sources: SettingsSources,
     private readonly api: Host,
   ) {
+    this.stamp = this.filesStamp()
     this.settings = this.load(false)
   }
 
   get current(): Settings {
+    if (this.filesStamp() !== this.stamp) return this.reload()
     return this.settings
+  }
+
+  /** The ralph-loop settings files (global and the project's), each as size and mtime, or "-" when absent. */
+  private filesStamp(): string {
+    const dirs = [
+      ...(this.sources.globalDir ? [this.sources.globalDir] : []),
+      join(this.sources.directory, OPENCODE_DIR),
+    ]
+    return dirs
+      .flatMap((dir) => SETTINGS_FILES.map((name) => join(dir, name)))
+      .map((file) => {
+        try {
+          const stat = statSync(file, { throwIfNoEntry: false })
+          return stat ? `${stat.size}:${stat.mtimeMs}` : "-"
+        } catch {
+          return "?" // unreadable: the loader says why when it reads
+        }
+      })
+      .join(" ")
   }
 
   /** The keys a config layer set (the others are defaults). */
@@ -28,6 +58,7 @@ export class LiveSettings {
   }
 
   reload(): Settings {
+    this.stamp = this.filesStamp()
     this.settings = this.load(true)
     return this.settings
   }

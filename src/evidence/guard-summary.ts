@@ -31,19 +31,20 @@ export const guardLines = (guard: GuardSummary): string[] =>
       ]
     : []
 
+/** `unit 12 passed, 1 skipped` or `lint passed`: a check of the evidence in a few words. */
+const checkPassedText = (c: Evidence["checks"][number]): string =>
+  c.name + (c.tests ? ` ${c.tests.passed} passed${c.tests.skipped ? `, ${c.tests.skipped} skipped` : ""}` : " passed")
+
+/** `verified — unit 12 passed` or `not verified: no check ran`: the evidence's verdict in a few words. */
+export const evidenceVerdict = (evidence: Evidence): string =>
+  evidence.verified
+    ? `verified — ${evidence.checks.map(checkPassedText).join("; ")}`
+    : `not verified: ${notVerifiedBecause(evidence)}`
+
 /** What a completion rested on, in one line (none while the loop has no evidence). */
 export function evidenceLines(evidence: Evidence | null | undefined): string[] {
   if (!evidence) return []
-  const passed = evidence.checks.map(
-    (c) =>
-      c.name +
-      (c.tests ? ` ${c.tests.passed} passed${c.tests.skipped ? `, ${c.tests.skipped} skipped` : ""}` : " passed"),
-  )
-  return [
-    `Evidence: ` +
-      `${evidence.verified ? `verified — ${passed.join("; ")}` : `not verified: ${notVerifiedBecause(evidence)}`} ` +
-      `· ${evidence.changedFiles.length} file(s) changed`,
-  ]
+  return [`Evidence: ${evidenceVerdict(evidence)} · ${evidence.changedFiles.length} file(s) changed`]
 }
 
 /** ralph_report.md's section: what the completion rested on, and the guard's findings at the last claim. */

@@ -1,8 +1,10 @@
 // ralph_report.html: the loop at a glance, in one self-contained file — inline SVG charts (check
-// errors and warnings, tokens, cost and time per iteration, stories done), the struggle signal and
-// the iteration table. No script, no network: it opens from disk, in a mail, in CI artifacts. Pure.
+// errors and warnings, tokens, cost and time per iteration, stories done), the struggle signal, the
+// evidence its completion rested on (report-evidence.ts) and the iteration table. No script, no
+// network: it opens from disk, in a mail, in CI artifacts. Pure.
 import type { IterationJSON, StatusDocument } from "./document.js"
 import { historyCells, loopDetail, seconds } from "./lines.js"
+import { evidenceSection } from "./report-evidence.js"
 import { escapeXml as esc, lineChart, type Chart } from "./report-svg.js"
 
 type Selected = NonNullable<StatusDocument["selected"]>
@@ -103,12 +105,13 @@ th, td { border: 1px solid #ddd; padding: .2rem .5rem; text-align: left; white-s
 <p><span class="signal" style="background:${SIGNAL_COLOR[loop.struggle.signal]}"
   data-signal="${loop.struggle.signal}">${loop.struggle.signal}</span> ${esc(loop.struggle.reason)}</p>
 <ul class="facts">
-${loopDetail(loop)
+${loopDetail({ ...loop, guard: null, evidence: null }) // the evidence section says these
   .filter((line) => !line.startsWith("Struggle: ")) // the badge above says it
   .map((line) => `<li>${esc(line)}</li>`)
   .join("\n")}
 <li>Written ${esc(new Date(now).toISOString())}</li>
 </ul>
+${evidenceSection(loop)}
 <h2>Charts</h2>
 ${charts.map((c) => `<figure><figcaption>${esc(c.title)}</figcaption>${lineChart(c)}</figure>`).join("\n")}
 <h2>Iterations</h2>

@@ -4,6 +4,8 @@
 import type { IterationJSON, LoopSummary, StatusDocument } from "../status/document.js"
 import { historyTable, loopDetail, loopLine, seconds, thousands } from "../status/lines.js"
 import type { StatusSaved } from "../status/status-loop.js"
+import { evidenceVerdict } from "../evidence/guard-summary.js"
+import type { Evidence } from "../evidence/record.js"
 
 /** The loop that lives (or lived) in `sessionID`: a loop not ended first, then the newest. */
 export function sessionLoop(loops: readonly StatusSaved[], sessionID: string | undefined): StatusSaved | undefined {
@@ -63,7 +65,7 @@ const short = (text: string, max: number) => (text.length > max ? `${text.slice(
  * neither.
  */
 export function sidebarLines(
-  loop: LoopSummary | undefined,
+  loop: (LoopSummary & { evidence?: Evidence | null }) | undefined,
   worktrees: readonly LoopSummary[],
   now: number,
   width = 38,
@@ -72,6 +74,8 @@ export function sidebarLines(
   if (loop) {
     lines.push(
       stateText(loop, now),
+      // Once it completed: what that rested on (issue 39).
+      ...(loop.evidence ? [short(evidenceVerdict(loop.evidence), width)] : []),
       `iteration ${loop.iteration} of ${loop.maxIterations}`,
       ...(loop.plan
         ? [

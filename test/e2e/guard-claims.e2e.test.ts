@@ -1,6 +1,7 @@
 // The guard on a claim of done (issue 39) in the real OpenCode, with the real vitest and pytest: a
 // claim whose changes skip a test, rewrite the `npm test` script or delete a test is refused as a
-// failing check is, and the next prompt names the finding; restored and fixed, the loop completes;
+// failing check is, and so is a rewritten check in the loop's own settings file; the next prompt
+// names the finding; restored and fixed, the loop completes;
 // a loop that adds a test and fixes the code completes on that claim.
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -8,6 +9,7 @@ import { describe, expect, it } from "vitest"
 import { packageDir, type Project } from "../harness/harness.js"
 import { messageText, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { reportFile } from "../harness/loop-files.js"
+import { parseHtml } from "../html-check.js"
 import { ralphCli, sharedHarness, waitForFile, waitForLoopEnd } from "./helpers.js"
 
 const harness = sharedHarness()
@@ -112,6 +114,48 @@ describe("the guard on a claim of done", () => {
     // The report says it too.
     const report = await waitForFile(reportFile(project.dir, loop!.id))
     expect(report).toContain("## Evidence\n\nEvidence: verified — unit 1 passed · 1 file(s) changed")
+    // And ralph_report.html, in its evidence section: the check with its exit code and counts, the file, no review.
+    const html = await waitForFile(reportFile(project.dir, loop!.id).replace(/\.md$/, ".html"))
+    const elements = parseHtml(html)
+    expect(elements.find((e) => e.tag === "section")?.attrs).toEqual({ class: "evidence", "data-verified": "true" })
+    expect(elements.filter((e) => e.attrs["data-check"]).map((e) => e.attrs)).toEqual([
+      { "data-check": "unit", "data-exit-code": "0", "data-passed": "1", "data-failed": "0", "data-skipped": "0" },
+    ])
+    expect(elements.filter((e) => e.attrs["data-file"]).map((e) => e.attrs["data-file"])).toEqual(["sum.js"])
+    expect(elements.find((e) => e.attrs["data-review"])?.attrs["data-review"]).toBe("none")
+    expect(html).toContain("verified — unit 1 passed")
+  })
+
+  it("refuses a claim after the loop's own check in .opencode/ralph-loop.jsonc was rewritten to `true`, naming it; restored, the loop completes", async () => {
+    const settings = (command: string) => `${JSON.stringify({ checks: [{ ...UNIT, command }] }, null, 2)}\n`
+    let project!: Project
+    project = await harness().project("guard-loop-checks", {
+      configFile: settings("npm test"),
+      pluginOptions: { strategy: "continue", maxRetries: 6 },
+      script: {
+        main: scripted(
+          () => project,
+          [
+            // The code fixed too: npm test passes, so the guard alone refuses this claim.
+            [write(".opencode/ralph-loop.jsonc", settings("true")), write("sum.js", SUM_FIXED)],
+            [write(".opencode/ralph-loop.jsonc", settings("npm test"))],
+          ],
+        ),
+      },
+    })
+    jsProject(project)
+    const session = await project.newSession()
+    await project.command(session, "ralph", "make the tests pass")
+    const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 120_000)
+    expect(loop).toMatchObject({ iteration: 2 })
+    const second = prompts(project)[1]?.lastUser ?? ""
+    expect(second).toContain("The completion claim was refused")
+    expect(second).toContain(
+      ".opencode/ralph-loop.jsonc, which the checks read (check unit), changed: before `npm test`, after `true`",
+    )
+    const status = await ralphCli(project.dir, ["status", "--json"])
+    const evidence = (JSON.parse(status.stdout) as { selected: { evidence: unknown } }).selected.evidence
+    expect(evidence).toMatchObject({ verified: true, checks: [{ name: "unit", command: "npm test", exitCode: 0 }] })
   })
 
   it("a finding the user accepts by its key (guard.accept) does not refuse the claim; the evidence lists it as accepted", async () => {

@@ -9,6 +9,9 @@ import { describe, expect, it } from "vitest"
 import { isolatedEnv } from "../harness/opencode-server.js"
 import { tempDirs } from "../temp-dirs.js"
 import { runCli } from "../cli-runner.js"
+import { LoopStore } from "../../src/store/loop-store.js"
+import type { Evidence } from "../../src/evidence/record.js"
+import { loop as fixtureLoop } from "../unit/fixtures.js"
 
 const tempDir = tempDirs()
 
@@ -111,6 +114,45 @@ describe("ralph-loop plan ready and plan merge, on real repositories", () => {
       stdout: "no story became ready (1 not done)\n",
       stderr: "",
     })
+  })
+
+  it("names each merged story's evidence, from its archived worktree loop or its --story loop: verified or not, the checks", async () => {
+    const r = repo()
+    storyBranch(r, "s1", { "one.txt": "one\n" })
+    storyBranch(r, "s2", { "two.txt": "two\n" })
+    const unit = { name: "unit", command: "npm test", outputSha256: "", ranAt: 1 }
+    const verified = {
+      verified: true,
+      checks: [{ ...unit, exitCode: 0, tests: { passed: 3, failed: 0, skipped: 0 } }],
+      changedFiles: ["one.txt"],
+      review: null,
+      weakened: [],
+    }
+    const failed = { ...verified, verified: false, checks: [{ ...unit, exitCode: 1, tests: null }] }
+    const planOf = (id: string, evidence: Evidence) => ({
+      file: "plan.json",
+      shape: "userStories" as const,
+      stories: [],
+      done: [{ id, iteration: 2, checks: ["unit"], evidence }],
+    })
+    // s1 by a parallel run's worktree loop, archived; s2 by a `run --story` loop in the project's own files.
+    const archive = join(r.dir, ".opencode/ralph-loop/merged/story-s1")
+    mkdirSync(archive, { recursive: true })
+    const archived = new LoopStore(archive)
+    await archived.save({ ...fixtureLoop({ id: "ses_s1" }), plan: planOf("s1", verified) }, "stopped:completed", 1)
+    const own = new LoopStore(r.dir)
+    await own.save({ ...fixtureLoop({ id: "ses_s2" }), plan: planOf("s2", failed) }, "stopped:completed", 1)
+    const merged = cli(r, "plan", "merge", "plan.json")
+    expect(merged.status, merged.stderr).toBe(0)
+    expect(merged.stdout.split("\n")).toEqual([
+      "ralph/story-s1: merged into main (story s1: one)",
+      "ralph/story-s2: merged into main (story s2: two)",
+      "ralph/story-s1: story s1: verified — unit 3 passed",
+      "ralph/story-s2: story s2: not verified: unit failed (unit exit 1)",
+      "plan.json: marked done: s1, s2 (not committed: commit plan.json)",
+      "ready now: s3",
+      "",
+    ])
   })
 
   it("a branch that would conflict is named with its files and kept, the tree untouched; the others are merged; exit 1", () => {

@@ -24,12 +24,42 @@ describe("ralph-loop run: how a loop ends is its exit code", () => {
       lines.filter((l) => /^iteration \d+: /.test(l)).map((l) => /^iteration (\d+): (\w+)/.exec(l)?.slice(1).join(" ")),
     ).toEqual(["1 restart", "2 complete"])
     expect(lines.at(-1)).toMatch(
-      /^ended: completed after 2 iterations · [\d,]+ tokens · \$[\d.]+ — the promise was kept · report \S+ralph_report\.md \(exit 0\)$/,
+      /^ended: completed after 2 iterations · [\d,]+ tokens · \$[\d.]+ — the promise was kept · not verified: no check ran · report \S+ralph_report\.md \(exit 0\)$/,
     )
     expect(setup().requests("run-completed", "main")).toHaveLength(2)
     const pid = serverPid(lines)
     expect(pid).toBeGreaterThan(0)
     expect(alive(pid as number)).toBe(false)
+  })
+
+  it("completed, with --json: the end event carries the evidence (verified, each check's exit code and test counts)", async () => {
+    const summary = "printf ' Test Files  1 passed (1)\\n      Tests  3 passed | 1 skipped (4)\\n'"
+    const project = setup().project("run-evidence", {
+      pluginOptions: { checks: [{ name: "unit", kind: "test", command: summary }] },
+      script: { main: [{ text: "All finished. <promise>DONE</promise>" }] },
+    })
+    const run = startRun(setup(), project, ["build the widget", "--max-iterations", "3"], { json: true })
+    expect(await run.exit(), run.stderr()).toBe(EXIT.completed)
+    const end = run.events().at(-1)
+    expect(end).toMatchObject({
+      type: "ended",
+      outcome: "completed",
+      evidence: {
+        verified: true,
+        checks: [
+          {
+            name: "unit",
+            command: summary,
+            exitCode: 0,
+            tests: { passed: 3, failed: 0, skipped: 1 },
+            outputSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          },
+        ],
+        changedFiles: [],
+        review: null,
+        weakened: [],
+      },
+    })
   })
 
   it("a limit reached: --max-iterations 2 on a model that never finishes exits 3 with the reason", async () => {
@@ -68,6 +98,7 @@ describe("ralph-loop run: how a loop ends is its exit code", () => {
       exitCode: 4,
       iteration: 3,
       detail: expect.stringContaining("stagnationLimit"),
+      evidence: null,
     })
     expect(new Set(events.map((e) => e.loop).slice(1))).toEqual(new Set([events[1]?.loop]))
   })

@@ -184,7 +184,7 @@ describe("control from another process", () => {
 })
 
 describe("the sidebar panel", () => {
-  it("shows the session's loop, and its iteration advances while the loop runs", async () => {
+  it("shows the session's loop, and its iteration advances while the loop runs; once it completed, whether that was verified", async () => {
     const turns = [gate(), gate()]
     const tui = await open("sidebar", {
       script: {
@@ -201,6 +201,11 @@ describe("the sidebar panel", () => {
     turns[1]?.open()
     await tui.waitForScreen(/ended: completed/)
     expect(tui.loops()[0]?.iteration).toBe(3)
+    // What the completion rested on (issue 39), under its state: no check is configured, so nothing was verified.
+    await tui.waitForScreen(/ended: completed *\n[^\n]*not verified: no check ran *\n/)
+    // The full-screen view says it for the selected loop too.
+    await slash(tui, "ralph-loops")
+    await tui.waitForScreen("Evidence: not verified: no check ran · 0 file(s) changed")
   })
 })
 

@@ -54,6 +54,7 @@ function tally(world: World): void {
     if (/: slot-cancel /.test(line)) add("a story's loop cancelled in its slot (run cancelled)")
     if (/: slot-remove /.test(line)) add("a slot removed at the run's end")
     if (line.includes("waits: ")) add("job waited for a lock")
+    if (line.includes("the guard found")) add("claims the guard found a weakened check in")
   }
   for (const wt of world.worktreeLoops)
     add(`worktree ${wt.outcome?.result ?? (wt.loop ? wt.loop.phase : "starting")}${wt.removed ? " (removed)" : ""}`)

@@ -81,6 +81,8 @@
 // 27 the live worktree loops (starting or running, not settled) never outnumber maxParallelLoops
 // 28 an ended worktree loop is archived (then removed) only once its instance wrote its end files (its
 //    report), or END_FILES_WAIT_MS after it stopped: never with its instance still writing in it
+// 29 a loop completes only on a claim the guard let through: with guard "refuse", its evidence holds
+//    no finding that stands (sim-guard.ts makes some claims' changes skip a test)
 import { WorktreeWatch } from "../../src/worktrees/worktree-watch.js"
 import { END_FILES_WAIT_MS } from "../../src/worktrees/lifecycle.js"
 import { ParallelPlan } from "../../src/worktrees/parallel-plan.js"
@@ -93,6 +95,8 @@ import { readWorktrees } from "../../src/worktrees/worktree-loops.js"
 import { readWorktreeState, writeWorktreeState } from "../../src/worktrees/worktree-file.js"
 import { htmlReportFile } from "../../src/store/report.js"
 import { simGuardRead } from "./sim-guard.js"
+import { guardMode } from "../../src/config/guard-setting.js"
+import { stands } from "../../src/evidence/record.js"
 import type { WorktreeStarted } from "../../src/worktrees/worktree-start.js"
 import { STATE_DIR } from "../../src/project/own-files.js"
 import { worktreePath } from "../../src/worktrees/names.js"
@@ -266,6 +270,8 @@ export type Action =
 export interface RunConfig {
   activation: "command" | "always"
   settings: Partial<Omit<Settings, "activation">>
+  /** Some of the model's edits skip a test (sim-guard.ts): claims then meet the guard's refusal. */
+  weakens?: boolean
 }
 
 export interface WorldOptions {
@@ -1615,7 +1621,7 @@ export class World {
         sessionID: effect.loop.sessionID,
       }),
       "changed-files": () => (this.workTree > 0 ? ["src/a.ts"] : []),
-      "guard-read": () => simGuardRead(this.workTree),
+      "guard-read": () => simGuardRead(this.workTree, this.config.weakens === true),
       "work-tree": () => ({ head: "sim-head", tree: "sim-tree" }),
       fingerprint: () => `tree-${this.workTree}`,
       "commit-story": () => ({ skipped: "the simulator has no git" }),
@@ -1906,6 +1912,11 @@ export class World {
         this.violate(21, `${t.name}: a usage limit counted a retry (${t.lastRetries} → ${loop.retries})`)
     }
     t.breakerNow = JSON.stringify(loop.breaker)
+    if (event === "stopped:completed" && guardMode(loop.settings.guard) === "refuse") {
+      const standing = loop.evidence?.weakened.filter(stands) ?? []
+      if (standing.length > 0)
+        this.violate(29, `${t.name} completed on a claim the guard refused: ${standing.map((f) => f.kind).join(", ")}`)
+    }
     if (event.startsWith("stopped:")) t.everStopped = true
     else if (event === "paused") t.pausedUntilResume = true
     else if (event === "resumed") t.pausedUntilResume = false

@@ -130,6 +130,98 @@ describe("ralph_report.html", () => {
     ])
   })
 
+  it("the evidence section: verified or why not, each check with its exit code and test counts, the files, the review, the guard's findings", async () => {
+    const project = tempDir("ralph-report-")
+    await recordLoop(new LoopStore(project), "ses_ev", "fix the sum", STEADY, { end: "completed" })
+    const loop = await selectedOf(project, "ses_ev")
+    const check = { name: "unit", command: "npm test", exitCode: 0, outputSha256: "a".repeat(64), ranAt: T0 }
+    const skip = {
+      kind: "skip" as const,
+      file: "sum.test.js",
+      name: "test.skip",
+      line: 4,
+      before: null,
+      after: 'test.skip("slow", () => {',
+      accepted: true,
+    }
+    const evidence = {
+      verified: true,
+      checks: [{ ...check, tests: { passed: 12, failed: 0, skipped: 1 } }],
+      changedFiles: ["sum.js", "sum.test.js"],
+      review: { verdict: "approve" as const, reasons: ["the fix is right"] },
+      weakened: [skip],
+    }
+    const html = renderHtmlReport({ ...loop, evidence }, T0)
+    const elements = parseHtml(html)
+    expect(elements.find((e) => e.tag === "section")?.attrs).toEqual({ class: "evidence", "data-verified": "true" })
+    expect(elements.filter((e) => e.attrs["data-check"]).map((e) => e.attrs)).toEqual([
+      {
+        "data-check": "unit",
+        "data-exit-code": "0",
+        "data-passed": "12",
+        "data-failed": "0",
+        "data-skipped": "1",
+      },
+    ])
+    expect(elements.filter((e) => e.attrs["data-file"]).map((e) => e.attrs["data-file"])).toEqual([
+      "sum.js",
+      "sum.test.js",
+    ])
+    expect(elements.find((e) => e.attrs["data-review"])?.attrs["data-review"]).toBe("approve")
+    expect(elements.filter((e) => e.attrs["data-finding"]).map((e) => e.attrs)).toEqual([
+      { "data-finding": "skip", "data-accepted": "true" },
+    ])
+    expect(html).toContain("verified — unit 12 passed, 1 skipped")
+    expect(html).toContain("accepted: sum.test.js:4 skips or focuses a test (test.skip)")
+
+    // Not verified: a check failed, and a finding stands; no review.
+    const failed = { ...evidence, verified: false, checks: [{ ...check, exitCode: 1, tests: null }], review: null }
+    const refused = renderHtmlReport({ ...loop, evidence: { ...failed, weakened: [{ ...skip, accepted: false }] } }, T0)
+    const parsed = parseHtml(refused)
+    expect(parsed.find((e) => e.tag === "section")?.attrs["data-verified"]).toBe("false")
+    expect(parsed.find((e) => e.attrs["data-review"])?.attrs["data-review"]).toBe("none")
+    expect(refused).toContain("not verified: unit failed; the guard found 1 change that weakens the checks")
+    expect(parsed.find((e) => e.attrs["data-finding"])?.attrs["data-accepted"]).toBe("false")
+  })
+
+  it("the evidence section of a loop that did not complete shows the guard's last findings; none without either", async () => {
+    const project = tempDir("ralph-report-")
+    await recordLoop(new LoopStore(project), "ses_no", "fix the sum", SAME_FAILURE, { end: "max-iterations" })
+    const loop = await selectedOf(project, "ses_no")
+    expect(parseHtml(renderHtmlReport(loop, T0)).some((e) => e.tag === "section")).toBe(false)
+    const finding = {
+      kind: "check-script" as const,
+      file: "package.json",
+      name: "test",
+      before: "vitest run",
+      after: "echo ok",
+      accepted: false,
+      key: "check-script:package.json:test:echo ok",
+      text: "the script",
+    }
+    const html = renderHtmlReport({ ...loop, guard: { iteration: 3, findings: [finding] } }, T0)
+    const elements = parseHtml(html)
+    expect(elements.find((e) => e.tag === "section")?.attrs).toEqual({ class: "evidence" })
+    expect(elements.find((e) => e.attrs["data-finding"])?.attrs["data-finding"]).toBe("check-script")
+    expect(html).toContain("The guard's findings (iteration 3)")
+  })
+
+  it("a plan loop's evidence section has each story's verdict", async () => {
+    const project = tempDir("ralph-report-")
+    await recordLoop(new LoopStore(project), "ses_pl", "the shop", STEADY, { end: "completed", plan })
+    const loop = await selectedOf(project, "ses_pl")
+    const none = { verified: false, checks: [], changedFiles: ["US-1.txt"], review: null, weakened: [] }
+    const stories = (loop.plan?.stories ?? []).map((s, i) => ({ ...s, done: i === 0, evidence: i === 0 ? none : null }))
+    const html = renderHtmlReport({ ...loop, plan: loop.plan && { ...loop.plan, stories } }, T0)
+    const rows = parseHtml(html).filter((e) => e.attrs["data-story"])
+    expect(rows.map((e) => [e.attrs["data-story"], e.attrs["data-verified"]])).toEqual([
+      ["US-1", "false"],
+      ["US-2", undefined],
+      ["US-3", undefined],
+    ])
+    expect(html).toContain("not verified: no check ran")
+  })
+
   it("a chart of one point and a chart of none draw without dividing by zero", () => {
     const one = parseHtml(
       lineChart({ id: "t", title: "t", yLabel: "y", series: [{ name: "s", color: "#000", points: [{ x: 4, y: 0 }] }] }),

@@ -274,6 +274,7 @@ describe("the run's events from a loop's journal", () => {
         tokens: 120,
         cost: 0,
         report: "/p/r.md",
+        evidence: null,
       }),
     ).toBe("ended: completed after 1 iteration · 120 tokens · $0.0000 · report /p/r.md (exit 0)")
   })

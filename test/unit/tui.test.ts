@@ -92,6 +92,28 @@ describe("the sidebar's lines", () => {
     expect(countdown(new Date(T0).toISOString(), T0 + 9_000)).toBe("0s")
   })
 
+  it("a completed loop's evidence under its state: verified with what passed, or not verified and why (issue 39)", async () => {
+    const { dir, loops } = await project()
+    const steady = statusDocument(dir, loops.loops, loops.history, "ses_steady", T0).selected!
+    const check = { name: "unit", command: "npm test", exitCode: 0, outputSha256: "", ranAt: T0 }
+    const evidence = {
+      verified: true,
+      checks: [{ ...check, tests: { passed: 12, failed: 0, skipped: 0 } }],
+      changedFiles: ["a.ts"],
+      review: null,
+      weakened: [],
+    }
+    expect(sidebarLines({ ...steady, evidence }, [], T0).slice(0, 3)).toEqual([
+      "ended: completed",
+      "verified — unit 12 passed",
+      "iteration 3 of 20",
+    ])
+    const none = { ...evidence, verified: false, checks: [] }
+    expect(sidebarLines({ ...steady, evidence: none }, [], T0)[1]).toBe("not verified: no check ran")
+    const failed = { ...evidence, verified: false, checks: [{ ...check, exitCode: 1, tests: null }] }
+    expect(sidebarLines({ ...steady, evidence: failed }, [], T0, 20)[1]).toBe("not verified: unit …")
+  })
+
   it("nothing without a loop of the session or a worktree loop; worktree loops under their own heading", async () => {
     const { dir, loops } = await project()
     expect(sidebarLines(undefined, [], T0)).toEqual([])

@@ -2,6 +2,7 @@
 // A zod schema, so docs/run-events.schema.json is generated from the very thing the runner's output
 // is checked against (`npm run schema`). Pure.
 import { z } from "zod"
+import { evidenceSchema } from "../../evidence/record.js"
 
 /** Bumped when a field changes meaning or goes away; new fields and events may be added without it. */
 export const RUN_EVENTS_VERSION = 1
@@ -117,6 +118,12 @@ export const runEventSchema = z.discriminatedUnion("type", [
     tokens: z.number().min(0),
     cost: z.number().min(0),
     report: z.string().nullable().describe("ralph_report.md of the loop, when written"),
+    evidence: evidenceSchema
+      .nullable()
+      .describe(
+        "what its completion rested on (issue 39): verified, the checks after the last change with their exit " +
+          "codes and test counts, the files changed, the review, the guard's findings; null when it did not complete",
+      ),
   }),
 ])
 export type RunEvent = z.infer<typeof runEventSchema>

@@ -1,4 +1,5 @@
 // `ralph-loop run`'s text output: one line per event, for a person reading a CI log. Pure.
+import { evidenceVerdict } from "../../evidence/guard-summary.js"
 import type { RunEvent } from "./events.js"
 
 const tokens = (n: number) => `${Math.round(n).toLocaleString("en-US")} tokens`
@@ -76,6 +77,7 @@ export function runLine(event: RunEvent): string {
       return (
         `ended: ` +
         `${event.outcome}${spent}${event.detail ? ` — ${event.detail}` : ""}` +
+        `${event.evidence ? ` · ${evidenceVerdict(event.evidence)}` : ""}` +
         `${event.report ? ` · report ${event.report}` : ""} ` +
         `(exit ${event.exitCode})`
       )

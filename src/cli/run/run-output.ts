@@ -43,6 +43,7 @@ export class RunOutput {
       tokens: usage.tokens,
       cost: usage.cost,
       report: report && existsSync(report) ? report : null,
+      evidence: loop?.evidence ?? null,
     })
     return code
   }

@@ -7,6 +7,7 @@
 import { guardAccepted, guardMode } from "../../config/guard-setting.js"
 import { findingText } from "../../evidence/finding.js"
 import { guardFindings } from "../../evidence/guard.js"
+import { changedLoopChecks } from "../../evidence/loop-checks.js"
 import { changedPaths, parseDiff } from "../../evidence/diff.js"
 import { weakenedOf, type Weakened } from "../../evidence/record.js"
 import { claimsCompletion } from "../../loop/decide.js"
@@ -19,6 +20,7 @@ import { io, type Job } from "../../effects/kernel.js"
 import type { GuardRead } from "../../changes/guard-read.js"
 import { log } from "../../effects/jobs.js"
 import type { JobContext } from "./context.js"
+import type { Settings } from "../../config/schema.js"
 
 /** Whether this turn's end may accept a claim of done, so the guard must read first. */
 function guardDue(loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined): boolean {
@@ -77,7 +79,10 @@ export function* readFindings(
     ...testsOf(loop, c.name, snapshot),
   }))
   const findings = guardFindings({ diff: read.diff, texts: read.texts, packageJson: read.packageJson, checks })
-  const accepted = new Set([...guardAccepted(loop.settings.guard), ...guardAccepted(ctx.settings().guard)])
+  // The loop's own checks against the settings file now (it lies outside the checkpoints' diff).
+  const now = ctx.settings()
+  findings.push(...changedLoopChecks(loop.settings.checks, loopChecksNow(now)))
+  const accepted = new Set([...guardAccepted(loop.settings.guard), ...guardAccepted(now.guard)])
   const weakened = weakenedOf(findings, accepted)
   if (weakened.length > 0)
     yield* log("info", `the guard found ${weakened.length} change${weakened.length === 1 ? "" : "s"} to the checks`, {
@@ -88,6 +93,10 @@ export function* readFindings(
   const changedFiles = changedPaths(parseDiff(read.diff)).filter((path) => path !== loop.plan?.file)
   return { weakened, changedFiles }
 }
+
+/** The checks the settings now give a loop; undefined when they leave them to auto-detection. */
+const loopChecksNow = (settings: Settings) =>
+  settings.checks.length === 0 && settings.autoDetectChecks ? undefined : settings.checks
 
 /**
  * A check's test counts at its first run the loop still holds (the run before its first prompt, then
