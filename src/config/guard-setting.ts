@@ -1,8 +1,8 @@
 // The `guard` setting (issue 39): what a claim of done meets when the loop's changes weaken its own
 // checks. `refuse` (the default) refuses the claim like a failing check; `warn` records the findings
 // and lets the claim through; `off` reads nothing. `accept` lists findings the user accepts by their
-// key (findingKey: the prompt, the journal and `ralph-loop status` print it); it is read from the
-// settings in force at each claim, so a key added while the loop runs counts at its next claim.
+// key (findingKey: the prompt, the journal and `ralph-loop status` print it), as the loop began with
+// them: a key added while it runs could be the model's (src/engine/jobs/guard.ts).
 import { z } from "zod"
 
 const GUARD_MODES = ["refuse", "warn", "off"] as const

@@ -181,6 +181,40 @@ describe("the guard on a claim of done", () => {
     })
   })
 
+  it("a key the model adds to guard.accept while the loop runs does not accept its own finding: the claim is refused again", async () => {
+    const key = 'skip:sum.test.js:test.skip:test.skip("adds two numbers", () => {'
+    const accepting = JSON.stringify(JSON.stringify({ guard: { accept: [key] } }))
+    const bash = (command: string) => ({ name: "bash", args: { command, description: "Accept the finding" } })
+    let project!: Project
+    project = await harness().project("guard-self-accept", {
+      pluginOptions: { strategy: "continue", checks: [UNIT], maxRetries: 6 },
+      script: {
+        main: (r: MockRequest): Reply => {
+          if (isControl(r)) return { text: "OK" }
+          if (r.lastRole === "tool") return { text: "Done: the tests pass. <promise>DONE</promise>" }
+          const steps = [
+            [write("sum.test.js", TEST_SKIPPED)],
+            // Refused: the model writes the finding's key into the settings file with a shell command that
+            // names the folder in parts (the tool guard refuses one that names .opencode).
+            [bash(`d=.open; d=\${d}code; printf '%s\\n' ${accepting} > $d/ralph-loop.jsonc`)],
+            [write("sum.test.js", TEST), write("sum.js", SUM_FIXED)],
+          ]
+          return { toolCalls: steps[Math.min(prompts(project).length - 1, steps.length - 1)] ?? [] }
+        },
+      },
+    })
+    jsProject(project)
+    const session = await project.newSession()
+    await project.command(session, "ralph", "make the tests pass")
+    const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 120_000)
+    expect(readFileSync(join(project.dir, ".opencode/ralph-loop.jsonc"), "utf8")).toContain(key.slice(0, 20))
+    expect(loop).toMatchObject({ iteration: 3 })
+    const [, second, third] = prompts(project).map((r) => r.lastUser)
+    expect(second).toContain("skips or focuses a test (test.skip)")
+    expect(third).toContain("The completion claim was refused")
+    expect(third).toContain("skips or focuses a test (test.skip)")
+  })
+
   it("a plan story done with no check is recorded as not verified, and never written back as verified", async () => {
     let project!: Project
     project = await harness().project("guard-plan", {

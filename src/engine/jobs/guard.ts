@@ -1,7 +1,7 @@
 // The guard on a claim of done (issue 39): when the turn claims done (the promise, ralph_done, the
 // status block) or a criteria loop's checks ran, the loop's changes since its start are read (one
 // `guard-read` effect) and scanned for what weakens the checks. The findings, with those the user
-// accepted (guard.accept, in the loop's settings or the settings in force now), go to decide(),
+// accepted (guard.accept, in the settings the loop began with), go to decide(),
 // which refuses the claim as it would for a failing check. A read that fails refuses nothing: it is
 // logged, and the claim is judged by the checks alone.
 import { guardAccepted, guardMode } from "../../config/guard-setting.js"
@@ -82,7 +82,9 @@ export function* readFindings(
   // The loop's own checks against the settings file now (it lies outside the checkpoints' diff).
   const now = ctx.settings()
   findings.push(...changedLoopChecks(loop.settings.checks, loopChecksNow(now)))
-  const accepted = new Set([...guardAccepted(loop.settings.guard), ...guardAccepted(now.guard)])
+  // Only what the loop began with: the settings file is in the model's reach (a shell command writes it), so a key
+  // added while the loop runs could be the model accepting its own finding.
+  const accepted = new Set(guardAccepted(loop.settings.guard))
   const weakened = weakenedOf(findings, accepted)
   if (weakened.length > 0)
     yield* log("info", `the guard found ${weakened.length} change${weakened.length === 1 ? "" : "s"} to the checks`, {
