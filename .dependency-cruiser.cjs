@@ -76,6 +76,20 @@ module.exports = {
       to: {},
     },
     {
+      name: "front-doors-through-acts",
+      comment:
+        "The front doors (chat commands, CLI, control channel, TUI) ask a loop's acts of src/acts/ (pause, resume, " +
+        "cancel, hint, rollback, status, remember, forget), never the modules those acts wrap: the loop's manager " +
+        "and its resume rule, the runner, the rollback job, the memory file and store, the continuations' watch.",
+      severity: "error",
+      from: { path: top(["commands", "cli", "control", "tui"]) },
+      to: {
+        path:
+          "^src/(loop/(manager|resume)|engine/runner|checkpoints/rollback-(job|rule)|" +
+          "memory/(memory-file|memory-store|staging)|continuations/watch)\\.ts$",
+      },
+    },
+    {
       name: "no-test-code-in-src",
       comment: "src/ is what ships: it never imports the tests, the benchmarks or the demo.",
       severity: "error",

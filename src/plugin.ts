@@ -9,6 +9,7 @@ import { enabledBySettings } from "./config/enabled.js"
 import { globalConfigDir } from "./config/files.js"
 import { configHook } from "./hooks/config.js"
 import { toolDefinitions } from "./hooks/tools.js"
+import type { V1Hooks } from "./hooks/v1-hooks.js"
 import { claimInstance, deferredText } from "./host/instance-claim.js"
 import { OBSERVED_EVENTS } from "./host/events.js"
 
@@ -93,7 +94,8 @@ export const server: Plugin = async (input, options) => {
       disposed.abort()
       if (loading) await (await loading).dispose?.()
     },
-  }
+    // Each of the host port's inputs (HostHooks) has its hook here: src/hooks/v1-hooks.ts.
+  } satisfies V1Hooks
 }
 
 /** A failed load is reported once through OpenCode's log; the hooks then do nothing. */

@@ -57,8 +57,12 @@ export function resumeLoop(ctx: RalphContext, loop: Loop, here: boolean): ActRes
   }
 }
 
-/** The loop's session's continuations stop too: the cancelled loop's last turn is not continued. */
-export function cancelLoop(ctx: RalphContext, loop: Loop, via: string): ActResult {
+/**
+ * The loop's session's continuations stop too: the cancelled loop's last turn is not continued. So do
+ * those of `typedIn`, the session a chat command was typed in (it may be an earlier one of the loop's).
+ */
+export function cancelLoop(ctx: RalphContext, loop: Loop, via: string, typedIn?: string): ActResult {
+  if (typedIn !== undefined) ctx.continuations.cancel(typedIn)
   if (loop.phase === "stopped") return ended(loop)
   ctx.continuations.cancel(loop.sessionID)
   ctx.manager.stop(loop, "cancelled", `cancelled with ${via}`)

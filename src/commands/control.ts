@@ -58,8 +58,7 @@ function act(
     case "cancel-ralph":
       // The session's continuations stop too: the cancelled loop's last turn is not continued.
       if (!loop) return cancelParallelRun(ctx, sessionID) ?? cancelContinuations(ctx, sessionID) ?? NO_LOOP
-      ctx.continuations.cancel(sessionID)
-      return cancelLoop(ctx, loop, "/cancel-ralph")
+      return cancelLoop(ctx, loop, "/cancel-ralph", sessionID)
     case "ralph-pause":
       return loop ? pauseLoop(ctx, loop, "/ralph-pause") : NO_LOOP
     case "ralph-resume":

@@ -14,14 +14,7 @@ import type { Effect, Job } from "../effects/kernel.js"
 import { CheckGroups } from "../checks/run-checks.js"
 import { repositoryPrefix } from "../changes/work-tree.js"
 import type { HandlerContext } from "./handlers/context.js"
-import { checkHandlers } from "./handlers/checks.js"
-import { checkpointHandlers } from "./handlers/checkpoints.js"
-import { memoryHandlers, notifyHandlers, planHandlers, reviewHandlers } from "./handlers/features.js"
-import { hostHandlers } from "./handlers/host.js"
-import { jobHandlers } from "./handlers/jobs.js"
-import { storeHandlers } from "./handlers/store.js"
-import { workTreeHandlers } from "./handlers/work-tree.js"
-import { worktreeHandlers } from "./handlers/worktrees.js"
+import { productionHandlers } from "./handlers/production.js"
 
 export interface InterpreterOptions {
   directory: string
@@ -88,20 +81,7 @@ export class Interpreter {
 
   constructor(private readonly options: InterpreterOptions) {
     this.progress = new ProgressFile(options.sharedDirectory ?? options.directory)
-    const ctx = this.handlerContext()
-    this.handlers = {
-      ...jobHandlers(ctx),
-      ...hostHandlers(ctx),
-      ...workTreeHandlers(ctx),
-      ...checkHandlers(ctx),
-      ...checkpointHandlers(ctx),
-      ...storeHandlers(ctx),
-      ...planHandlers(ctx),
-      ...memoryHandlers(ctx),
-      ...notifyHandlers(ctx),
-      ...reviewHandlers(ctx),
-      ...worktreeHandlers(ctx),
-    }
+    this.handlers = productionHandlers(this.handlerContext())
   }
 
   /** What the handlers are given: the services, and this interpreter's clock, timers and jobs. */

@@ -107,9 +107,9 @@ export type HostEvent =
  * What the host calls into the loop with: the inputs the core's handlers (src/hooks/) take, named
  * by concept. The 1.x adapter registers them as OpenCode's plugin hooks (src/instance.ts,
  * src/plugin.ts); the table in docs/architecture.md gives each one's v1 hook and v2 equivalent.
- * A description, not yet a seam the hooks are built on.
+ * The plugin's hooks are checked against it by name (src/hooks/v1-hooks.ts: each input has its hook);
+ * they keep OpenCode's signatures, so the shapes below describe what each input means.
  */
-/** @public (the port's description of what the host calls; docs/architecture.md) */
 export interface HostHooks {
   /** Something happened (a turn began or ended, a session was created or deleted, …). Never blocks. */
   event(event: HostEvent): void

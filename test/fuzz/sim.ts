@@ -97,6 +97,7 @@ import { htmlReportFile } from "../../src/store/report.js"
 import { simGuardRead } from "./sim-guard.js"
 import { guardMode } from "../../src/config/guard-setting.js"
 import { stands } from "../../src/evidence/record.js"
+import { SimCallError, SimHost, type SimSession, type SimWorld } from "./sim-host.js"
 import type { WorktreeStarted } from "../../src/worktrees/worktree-start.js"
 import { STATE_DIR } from "../../src/project/own-files.js"
 import { worktreePath } from "../../src/worktrees/names.js"
@@ -109,9 +110,10 @@ import { settleStaged } from "../../src/memory/staging.js"
 import type { ProjectMemory } from "../../src/memory/memory-store.js"
 import { handle, io, type Effect, type Handlers, type Job } from "../../src/effects/kernel.js"
 import { INSTANT } from "../../src/effects/jobs.js"
-import type { AssistantMessage, Event, Part, Session, TextPart, Todo, UserMessage } from "@opencode-ai/sdk"
+import type { AssistantMessage, Event, Part, TextPart, Todo, UserMessage } from "@opencode-ai/sdk"
 import type { NotificationPayload } from "../../src/notify/notification.js"
 import { LoopRunner, type JobHost } from "../../src/engine/runner.js"
+import { hostHandlers } from "../../src/engine/handlers/host.js"
 import { CONTROL_MARKER } from "../../src/host/commands.js"
 import type { LiveSettings } from "../../src/config/live-settings.js"
 import { DEFAULT_SETTINGS, type Settings, type Strategy } from "../../src/config/schema.js"
@@ -125,7 +127,6 @@ import { maxIterations, type Loop, type LoopPhase } from "../../src/loop/loop.js
 import { taskRetries } from "../../src/loop/limits.js"
 import { LoopManager } from "../../src/loop/manager.js"
 import { keepsTimer } from "../../src/loop/wake.js"
-import type { Host } from "../../src/host/port.js"
 import type { RuntimeEvent } from "../../src/host/events.js"
 import type { MessageWithParts } from "../../src/loop/read-turn.js"
 import { parseStateText, stateText } from "../../src/store/loop-store.js"
@@ -300,47 +301,8 @@ export class InvariantError extends Error {
   override readonly name = "InvariantError"
 }
 
-/** An OpenCode call that failed (a deleted session, …): production catches these. */
-export class SimCallError extends Error {
-  override readonly name = "SimCallError"
-}
-
 // ---------------------------------------------------------------------------------------------
 // The world
-
-interface SimSession {
-  id: string
-  parentID?: string
-  title: string
-  created: number
-  /** Event number of the last message the user typed here (not a command's, not the plugin's). */
-  lastUserSeq?: number
-  deleted: boolean
-  /** OpenCode's status: busy/retry seen, no idle since. */
-  busy: boolean
-  /** Event number of the last busy/retry (not the plugin's own summarize) since the last idle. */
-  lastBusySeq?: number
-  messages: MessageWithParts[]
-  todos: Todo[]
-  // For the continuations' invariants (13–17):
-  /** The busy→idle transition (its idle's event number) a continuation may answer, and whether its turn ended in an error. */
-  contCredit?: { seq: number; errored: boolean }
-  /** An error was seen in the turn under way (session.error, or an assistant message with an error). */
-  turnErrored: boolean
-  /** Event number of the last continuation sent here. */
-  lastContSeq: number
-  todoStreak: number
-  completedAtCont?: number
-  autoCount: number
-  /** /cancel-ralph here, and the user has not written since. */
-  cancelled: boolean
-  /** Event number of the last idle with no busy before it (OpenCode's answer to Esc on an idle session). */
-  lastStrayIdleSeq?: number
-  /** How the last busy→idle transition was announced: its other announcement is not a stray idle. */
-  idleEcho?: "status" | "idle"
-  /** Permission and question requests asked here and not answered. */
-  pending: Set<string>
-}
 
 interface Tracked {
   loop: Loop
@@ -455,8 +417,14 @@ export class World {
   now = START
   /** Number of the last event published (also orders prompts against events). */
   seq = 0
-  readonly sessions = new Map<string, SimSession>()
-  readonly order: SimSession[] = []
+  /** OpenCode as the plugin reaches it (the host port): its sessions outlive a restart of the plugin. */
+  readonly host = new SimHost(this.opencodeSide())
+  get sessions(): Map<string, SimSession> {
+    return this.host.sessions
+  }
+  get order(): readonly SimSession[] {
+    return this.host.order
+  }
   /** The plugin instance of the OpenCode process running now (a restart makes a new one). */
   manager!: LoopManager
   runner!: LoopRunner
@@ -569,18 +537,9 @@ export class World {
       now: () => this.now,
       settings: () => current,
     })
-    const api = {
-      toast: () => undefined,
-      log: () => undefined,
-      sessionInfo: async (id: string) => {
-        const s = this.live(id)
-        if (!s) throw new SimCallError(`session.get ${id}: NotFoundError`)
-        return { id: s.id, ...(s.parentID ? { parentID: s.parentID } : {}) }
-      },
-    } as unknown as Host
     this.ctx = {
       directory,
-      api,
+      api: this.host,
       manager: this.manager,
       plans,
       runner: this.runner,
@@ -1511,15 +1470,19 @@ export class World {
 
   /** The simulator's handler of each effect kind: a kind without one fails `npm run typecheck`, as in production. */
   private readonly handlers: Handlers = {
+    // OpenCode's calls: production's own handlers, with the simulated OpenCode as their host.
+    ...hostHandlers({ api: this.host, assertLive: () => undefined }),
     ...this.jobHandlers(),
-    ...this.hostHandlers(),
     ...this.projectHandlers(),
     ...this.checkpointHandlers(),
     ...this.featureHandlers(),
     ...this.worktreeHandlers(),
   }
 
-  /** The effects that steer jobs; the instant ones (schedule, spawn, log, …) are done on the spot. */
+  /**
+   * The effects that steer jobs; the instant ones (schedule, spawn, log, …) are done on the spot.
+   * `log` replaces production's (which hands the line to the host): the error it carries is checked.
+   */
   private jobHandlers() {
     return {
       sleep: (effect) => {
@@ -1543,71 +1506,7 @@ export class World {
             `production code caught an error that is no failed OpenCode call: ${effect.message}\n${effect.cause instanceof Error ? effect.cause.stack : ""}`,
           )
       },
-      toast: () => undefined,
       reached: () => undefined,
-    } satisfies Partial<Handlers>
-  }
-
-  /** OpenCode's calls, against the simulated sessions. */
-  private hostHandlers() {
-    return {
-      messages: (effect) => [...this.mustLive(effect.sessionID, "session.messages").messages],
-      sessions: () =>
-        this.order
-          .filter((s) => !s.deleted)
-          .map(
-            (s) =>
-              ({
-                id: s.id,
-                title: s.title,
-                time: { created: s.created },
-                ...(s.parentID ? { parentID: s.parentID } : {}),
-              }) as Session,
-          ),
-      "session-exists": (effect) => this.live(effect.sessionID) !== undefined,
-      "is-idle": (effect) => !this.sessions.get(effect.sessionID)?.busy,
-      todos: (effect) => [...this.mustLive(effect.sessionID, "session.todo").todos],
-      session: (effect) => {
-        const s = this.mustLive(effect.sessionID, "session.get")
-        return { id: s.id, title: s.title, ...(s.parentID ? { parentID: s.parentID } : {}) } as Session
-      },
-      continue: (effect) => {
-        this.mustLive(effect.sessionID, "session.promptAsync")
-        return undefined
-      },
-      "select-session": () => undefined,
-      ask: (effect) => {
-        this.mustLive(effect.sessionID, "session.promptAsync")
-        return undefined
-      },
-      summarize: async (effect) => {
-        const s = this.mustLive(effect.sessionID, "session.summarize")
-        await this.compaction(s.id, false, true)
-        await this.idle(s.id, true)
-        return undefined
-      },
-      "create-session": async (effect) => {
-        const s = this.addSession(`ses_N${++this.ids}`, undefined, effect.title)
-        if (effect.title.startsWith("Ralph review · ")) this.reviewSessions.add(s.id)
-        await this.emit({
-          type: "session.created",
-          properties: { sessionID: s.id, info: { id: s.id, title: effect.title } },
-        })
-        return { id: s.id }
-      },
-      prompt: (effect) => {
-        this.mustLive(effect.sessionID, "session.promptAsync")
-        return undefined
-      },
-      "set-title": (effect) => {
-        this.mustLive(effect.sessionID, "session.update").title = effect.title
-        return undefined
-      },
-      "delete-session": async (effect) => {
-        this.mustLive(effect.sessionID, "session.delete")
-        await this.deleteSession(effect.sessionID)
-        return undefined
-      },
     } satisfies Partial<Handlers>
   }
 
@@ -1686,17 +1585,8 @@ export class World {
   private featureHandlers() {
     return {
       "loop-diff": () => (this.workTree > 0 ? "diff --git a/src/a.ts b/src/a.ts\n" : ""),
-      "default-models": () => ({}),
-      "review-ask": async (effect) => {
-        // The reviewer's turn, as OpenCode runs it: the prompt passes chat.message, the session goes
-        // busy and idle (its idle must reach no continuation). Reviews alternate: reject, approve, …
-        const s = this.mustLive(effect.sessionID, "session.prompt")
-        await this.userMessage(s, effect.input.text)
-        await this.idle(s.id)
-        return ++this.reviews % 2 === 1
-          ? "<verdict>reject</verdict>\n- the test was deleted"
-          : "<verdict>approve</verdict>"
-      },
+      "default-models": () => this.host.defaultModels(),
+      "review-ask": (effect) => this.host.ask(effect.sessionID, effect.input),
       "write-plan": () => ({ changed: [] }),
       "append-progress": (effect) => {
         this.progressEntries.push(effect.entry)
@@ -1735,12 +1625,8 @@ export class World {
       worktrees: (effect) => readWorktrees(this.ctx.directory, effect.launcher),
       "story-worktree": (effect) => storyWorktree(this.ctx.directory, effect, effect.run),
       "worktree-launch": (effect) => this.launchWorktree(effect),
-      "worktree-command": (effect) => {
-        // The worktree's /ralph has run its first turn: its loop started there, unless it was refused.
-        const wt = this.worktreeLoops.findLast((w) => w.path === effect.path)
-        if (wt && !wt.loop && !wt.refused && existsSync(wt.path)) this.saveWorktreeLoop(wt, "running")
-        return {}
-      },
+      "worktree-command": (effect) =>
+        this.host.runCommand(effect.path, effect.sessionID, "ralph", `-- ${effect.task}`).then(() => ({})),
       "worktree-commit": (effect) => {
         const wt = this.worktreeLoops.findLast((w) => w.path === effect.path)
         if (!wt?.branch.uncommitted) return undefined
@@ -1750,7 +1636,10 @@ export class World {
       },
       "worktree-merge-facts": (effect) => this.mergeFacts(effect.state),
       "worktree-merge": (effect) => this.merge(effect),
-      "worktree-archive": (effect) => archiveWorktreeFiles(this.ctx.directory, effect.name, effect.path, this.now),
+      "worktree-archive": async (effect) => {
+        if (!effect.keepInstance) await this.host.closeInstance(effect.path)
+        return archiveWorktreeFiles(this.ctx.directory, effect.name, effect.path, this.now)
+      },
       "slot-reset": (effect) => this.resetSlot(effect),
       "slot-park": (effect) => {
         const wt = this.worktreeLoops.findLast((w) => w.path === effect.path && !w.removed)
@@ -1778,7 +1667,7 @@ export class World {
         return { removed: true as const }
       },
       // A call into the worktree's directory starts its instance: the simulated ones run anyway.
-      "worktree-wake": () => undefined,
+      "worktree-wake": (effect) => this.host.listSessions(effect.path).then(() => undefined),
       "worktree-reclaim": (effect) => {
         // What git would show: a branch with commits of its own, or files in the folder, keep it.
         const wt = this.worktreeLoops.findLast((w) => w.name === effect.name && !w.removed)
@@ -2191,36 +2080,49 @@ export class World {
   }
 
   private live(sessionID: string): SimSession | undefined {
-    const s = this.sessions.get(sessionID)
-    return s && !s.deleted ? s : undefined
+    return this.host.live(sessionID)
   }
 
   private mustLive(sessionID: string, what: string): SimSession {
-    const s = this.live(sessionID)
-    if (!s) throw new SimCallError(`${what} ${sessionID}: NotFoundError`)
-    return s
+    return this.host.mustLive(sessionID, what)
   }
 
   private addSession(id: string, parentID?: string, title = "sim"): SimSession {
-    const s: SimSession = {
-      id,
-      title,
-      created: this.now,
-      deleted: false,
-      busy: false,
-      messages: [],
-      todos: [],
-      turnErrored: false,
-      lastContSeq: 0,
-      todoStreak: 0,
-      autoCount: 0,
-      cancelled: false,
-      pending: new Set(),
-      ...(parentID ? { parentID } : {}),
+    return this.host.add(id, parentID, title)
+  }
+
+  /** What OpenCode makes happen when the plugin calls it (SimHost): events published, a turn run. */
+  private opencodeSide(): SimWorld {
+    return {
+      now: () => this.now,
+      nextID: () => ++this.ids,
+      created: async (s) => {
+        if (s.title.startsWith("Ralph review · ")) this.reviewSessions.add(s.id)
+        await this.emit({
+          type: "session.created",
+          properties: { sessionID: s.id, info: { id: s.id, title: s.title } },
+        })
+      },
+      compacted: async (sessionID) => {
+        await this.compaction(sessionID, false, true)
+        await this.idle(sessionID, true)
+      },
+      deleted: (sessionID) => this.deleteSession(sessionID),
+      // The reviewer's turn, as OpenCode runs it: the prompt passes chat.message, the session goes
+      // busy and idle (its idle must reach no continuation). Reviews alternate: reject, approve, …
+      replied: async (s, text) => {
+        await this.userMessage(s, text)
+        await this.idle(s.id)
+        return ++this.reviews % 2 === 1
+          ? "<verdict>reject</verdict>\n- the test was deleted"
+          : "<verdict>approve</verdict>"
+      },
+      // The worktree's /ralph has run its first turn: its loop started there, unless it was refused.
+      commandRan: (directory) => {
+        const wt = this.worktreeLoops.findLast((w) => w.path === directory)
+        if (wt && !wt.loop && !wt.refused && existsSync(wt.path)) this.saveWorktreeLoop(wt, "running")
+      },
     }
-    this.sessions.set(id, s)
-    this.order.push(s)
-    return s
   }
 
   private messageID(): string {

@@ -3,47 +3,18 @@
 // `@ts-expect-error` below marks a table the compiler must refuse; should the check stop working, the
 // directive is unused and the typecheck fails ("Unused '@ts-expect-error' directive").
 import type { Handlers } from "../../src/effects/kernel.js"
-import { checkHandlers } from "../../src/engine/handlers/checks.js"
-import { checkpointHandlers } from "../../src/engine/handlers/checkpoints.js"
 import type { HandlerContext } from "../../src/engine/handlers/context.js"
-import { memoryHandlers, notifyHandlers, planHandlers, reviewHandlers } from "../../src/engine/handlers/features.js"
-import { hostHandlers } from "../../src/engine/handlers/host.js"
-import { jobHandlers } from "../../src/engine/handlers/jobs.js"
-import { storeHandlers } from "../../src/engine/handlers/store.js"
-import { workTreeHandlers } from "../../src/engine/handlers/work-tree.js"
-import { worktreeHandlers } from "../../src/engine/handlers/worktrees.js"
+import { featureTables, joinTables, productionHandlers } from "../../src/engine/handlers/production.js"
 
 declare const ctx: HandlerContext
 
 // The interpreter's table, as src/engine/interpreter.ts builds it: complete.
-export const complete: Handlers = {
-  ...jobHandlers(ctx),
-  ...hostHandlers(ctx),
-  ...workTreeHandlers(ctx),
-  ...checkHandlers(ctx),
-  ...checkpointHandlers(ctx),
-  ...storeHandlers(ctx),
-  ...planHandlers(ctx),
-  ...memoryHandlers(ctx),
-  ...notifyHandlers(ctx),
-  ...reviewHandlers(ctx),
-  ...worktreeHandlers(ctx),
-}
+export const complete: Handlers = productionHandlers(ctx)
 
 // A feature's table left out: its kinds have no handler.
+const { worktrees: _worktrees, ...allButAFeature } = featureTables(ctx)
 // @ts-expect-error the worktree kinds (worktree-launch, …) have no handler
-export const withoutAFeature: Handlers = {
-  ...jobHandlers(ctx),
-  ...hostHandlers(ctx),
-  ...workTreeHandlers(ctx),
-  ...checkHandlers(ctx),
-  ...checkpointHandlers(ctx),
-  ...storeHandlers(ctx),
-  ...planHandlers(ctx),
-  ...memoryHandlers(ctx),
-  ...notifyHandlers(ctx),
-  ...reviewHandlers(ctx),
-}
+export const withoutAFeature: Handlers = joinTables(allButAFeature)
 
 // One handler missing.
 const { "checkpoint-restore": _restore, ...allButOne } = complete

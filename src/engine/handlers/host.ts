@@ -3,7 +3,9 @@
 import type { Handlers } from "../../effects/kernel.js"
 import type { HandlerContext } from "./context.js"
 
-export function hostHandlers(ctx: HandlerContext) {
+// Only the host and whether the instance is live: the fuzz simulator (test/fuzz/sim.ts) runs these
+// same handlers against its simulated OpenCode (test/fuzz/sim-host.ts).
+export function hostHandlers(ctx: Pick<HandlerContext, "api" | "assertLive">) {
   const { api } = ctx
   return {
     messages: (effect) => api.readMessages(effect.sessionID),
