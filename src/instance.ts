@@ -112,7 +112,7 @@ export async function createInstance(
     plans,
     continuations,
     now: Date.now,
-    settings: () => settings.current,
+    settings: () => settings.fresh(),
   })
   const ctx: RalphContext = {
     directory: input.directory,

@@ -1,7 +1,8 @@
 // The settings in force for one plugin instance, re-read when a loop starts so edits to the file
-// apply without restarting OpenCode, and whenever a ralph-loop settings file changed since the last
-// read (its size and mtime): a claim of done sees the checks and the guard's accepted findings the
-// file holds now. Each config problem is logged and toasted once.
+// apply without restarting OpenCode, and by the loop's jobs (`fresh`) whenever a ralph-loop settings
+// file changed since the last read (its size and mtime): a claim of done sees the checks the file
+// holds now. `current` never looks at the files: it is read on the event path, on every event.
+// Each config problem is logged and toasted once.
 import { statSync } from "node:fs"
 import { join } from "node:path"
 import type { Host } from "../host/port.js"
@@ -29,6 +30,11 @@ export class LiveSettings {
   }
 
   get current(): Settings {
+    return this.settings
+  }
+
+  /** The settings, read again first if a settings file changed since the last read (a few stat calls). */
+  fresh(): Settings {
     if (this.filesStamp() !== this.stamp) return this.reload()
     return this.settings
   }
