@@ -3,6 +3,7 @@
 // todo-continuation (open todos, after a countdown). At most one prompt per turn end, never in a
 // subagent's session or one a loop lives in, and none once the user or the session moved on.
 import { featureOn } from "../config/features.js"
+import type { Settings } from "../config/schema.js"
 import { classify } from "../loop/classify.js"
 import { emptyTurnEvents } from "../loop/turn-events.js"
 import { isControlMessage, readTurn, type MessageWithParts } from "../loop/read-turn.js"
@@ -20,14 +21,15 @@ export type Still = () => boolean
  * A turn of a session without a loop ended: what it is when it ends (the moment, the settings), and
  * the job that looks at it once it settled (`settleMs` later; the host holds only a timer meanwhile:
  * this happens at every such turn end, and a job waiting out the settle cost many times more).
- * Undefined when neither continuation is on.
+ * Undefined when neither continuation is on. `settings` are the event path's (no look at the files:
+ * this runs at every turn end of every session without a loop).
  */
 export function afterIdle(
   ctx: ContinuationJobContext,
   sessionID: string,
+  settings: Settings,
 ): { settleMs: number; job: () => Job } | undefined {
   const moment = ctx.continuations.moment(sessionID)
-  const settings = ctx.settings()
   const todoOn = featureOn(settings, "todo-continuation")
   const autoOn = featureOn(settings, "auto-continue")
   if (!todoOn && !autoOn) return undefined

@@ -13,6 +13,7 @@ import { settleStaged } from "../memory/staged-job.js"
 import { startCheckpoint } from "../checkpoints/checkpoint-job.js"
 import { initialChecks } from "./jobs/checks.js"
 import { featureOn } from "../config/features.js"
+import type { Settings } from "../config/schema.js"
 import { notificationFor } from "../notify/notification.js"
 import { reportFile } from "../store/report.js"
 import { resumeNow, wake } from "./jobs/go-on.js"
@@ -83,8 +84,8 @@ export class LoopRunner {
   }
 
   /** A turn of a session without a loop ended: the continuations outside /ralph look at it. */
-  onPlainIdle(sessionID: string): void {
-    const idle = afterIdle(this.ctx, sessionID)
+  onPlainIdle(sessionID: string, settings: Settings): void {
+    const idle = afterIdle(this.ctx, sessionID, settings)
     if (idle) this.host.startAfter(idle.settleMs, `continuations of ${sessionID}`, idle.job)
   }
 

@@ -49,7 +49,7 @@ function handle(ctx: RalphContext, observation: Observation): void {
       const loop = manager.takeIdle(observation.sessionID)
       if (loop) ctx.runner.onTurnEnded(loop)
       else if (turnEnded && !manager.find(observation.sessionID) && continuationsOn(ctx))
-        ctx.runner.onPlainIdle(observation.sessionID)
+        ctx.runner.onPlainIdle(observation.sessionID, ctx.settings.current)
       const request = ctx.plans.takeIdle(observation.sessionID)
       if (request) ctx.runner.onPlanTurnEnded(request)
       return

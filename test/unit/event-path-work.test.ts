@@ -84,6 +84,7 @@ const status = (sessionID: string, type: string): RuntimeEvent => ({
 
 /** The event hook of an instance that knows `n` sessions besides the named ones the test speaks of. */
 function instance(n: number) {
+  let freshReads = 0
   const manager = new LoopManager()
   const continuations = new ContinuationWatch()
   const plans = new PlanRequests()
@@ -109,7 +110,11 @@ function instance(n: number) {
     plans,
     continuations,
     now: () => 0,
-    settings: () => settings,
+    // The loop's jobs' fresh settings, which stat the settings files: counted.
+    settings: () => {
+      freshReads += 1
+      return settings
+    },
   })
   const noop = () => undefined
   const ctx = {
@@ -180,7 +185,7 @@ function instance(n: number) {
         throw error
       },
     )
-  return { manager, send, started, tool }
+  return { manager, send, started, tool, freshReads: () => freshReads }
 }
 
 const SESSIONS = [
@@ -258,6 +263,16 @@ describe("the event path's work does not grow with what the plugin knows", () =>
     ])
     expect(few.loops - few.left).toBe(2)
     expect(many.visits).toBe(few.visits)
+  })
+})
+
+describe("the event path never reads the settings files", () => {
+  it("a turn end of a session without a loop schedules its continuations from the settings in memory", () => {
+    const { send, started, freshReads } = instance(0)
+    send(status("ses_plain", "busy"))
+    send(status("ses_plain", "idle"))
+    expect(started).toEqual(["continuations of ses_plain"])
+    expect(freshReads()).toBe(0)
   })
 })
 
