@@ -2,21 +2,10 @@
 // or as the answer to a failed SDK call — and the one place it is read from what the server sent.
 // The SDK's error union (`ApiError`, `ProviderAuthError`, `ContextOverflowError`, …) all carry a
 // `name` and `data`; a server newer than the pinned SDK may send names and fields the union lacks,
-// so every field is checked, never trusted.
+// so every field is checked, never trusted. No zod here: the entry's event filter imports this while
+// OpenCode boots (the schema, for the loop's saved turns, is in error-schema.ts).
 import type { ApiError } from "@opencode-ai/sdk/v2"
-import { z } from "zod"
-
-export const opencodeErrorSchema = z.object({
-  name: z.string(),
-  message: z.string(),
-  statusCode: z.number().optional(),
-  /** OpenCode's own verdict on whether a retry may help (`isRetryable`). */
-  retryable: z.boolean().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  /** The provider's response body (its start): where `rate_limit_error` or `insufficient_quota` is named. */
-  body: z.string().optional(),
-})
-export type OpencodeError = z.infer<typeof opencodeErrorSchema>
+import type { OpencodeError } from "./error-schema.js"
 
 /** The fields of the SDK's richest error (`ApiError`) the loop reads, each possibly absent or of another type. */
 type ReportedData = { [K in keyof ApiError["data"]]?: unknown }

@@ -1,7 +1,7 @@
 // Every idle of a loop is classified before anything happens. The class decides the policy
 // (the table in the README): pause, stop, wait out a usage limit, back off, continue fresh, wait —
 // or look for the promise.
-import type { OpencodeError } from "../host/error.js"
+import type { OpencodeError } from "../host/error-schema.js"
 import type { Turn } from "./turn.js"
 import { hasLimitStatus, isUsageLimit } from "./usage-limit.js"
 import type { TurnEvents } from "./turn-events.js"

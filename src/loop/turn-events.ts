@@ -1,6 +1,6 @@
 // What OpenCode said about the current turn through events, between the loop's prompt and the idle.
 // Only the running process knows it: never written to disk.
-import type { OpencodeError } from "../host/error.js"
+import type { OpencodeError } from "../host/error-schema.js"
 
 export interface TurnEvents {
   /** `session.error` payloads, in order. */

@@ -1,7 +1,7 @@
 // What the plugin learned about the model turn that just ended: the facts decisions are made on.
 // The last one decided on is kept with the loop (its model, agent and text carry over).
 import { z } from "zod"
-import { opencodeErrorSchema } from "../host/error.js"
+import { opencodeErrorSchema } from "../host/error-schema.js"
 
 export const turnSchema = z.object({
   /** The last assistant message of the turn; absent when the turn produced none. */

@@ -2,7 +2,7 @@
 // provider takes work again by itself, usually at a time it names. The loop waits until then (or
 // backs off, up to usageLimitMaxWaitHours), and neither a retry nor the same-error breaker counts
 // it. The forms recognised are the table in docs/notifications-and-limits.md.
-import type { OpencodeError } from "../host/error.js"
+import type { OpencodeError } from "../host/error-schema.js"
 import { delayWithin, providerDelayMs } from "./backoff.js"
 
 /**

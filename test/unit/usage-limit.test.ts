@@ -7,7 +7,7 @@ import { decide } from "../../src/loop/decide.js"
 import { resumeByHand } from "../../src/loop/resume.js"
 import { usageLimitWait } from "../../src/loop/usage-limit.js"
 import { emptyTurnEvents } from "../../src/loop/turn-events.js"
-import type { OpencodeError } from "../../src/host/error.js"
+import type { OpencodeError } from "../../src/host/error-schema.js"
 import { loop } from "./fixtures.js"
 
 const NOW = Date.UTC(2026, 10, 24, 12, 0, 0) // 12:00 UTC
