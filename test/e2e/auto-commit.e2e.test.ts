@@ -1,24 +1,14 @@
-// autoCommit in the real OpenCode, on a repository the user was already working in: a story's
-// commit holds the story's files and none of the user's (however many untracked files they have),
-// it goes on after the loop deleted a file that was untracked when it began, and a commit that
-// fails leaves the user's index as it was.
-import { execFileSync } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import type { MockRequest, Reply } from "../harness/mock-model.js"
-import { sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
+import { sharedHarness, waitForLoopEnd, waitForToast, harnessGitOutput } from "./helpers.js"
 
 const harness = sharedHarness()
 
 const isControl = (r: MockRequest) => r.lastUser.startsWith("[ralph-loop control]")
-const git = (project: Project, ...args: string[]) =>
-  execFileSync("git", args, {
-    cwd: project.dir,
-    encoding: "utf8",
-    env: { ...process.env, HOME: harness().root, GIT_CONFIG_NOSYSTEM: "1" },
-  })
+const git = harnessGitOutput(harness)
 
 /** Story S-n writes s<n>.txt; `extra` adds a shell command to a story's turn. */
 function storyScript(extra: Record<string, string> = {}) {

@@ -11,17 +11,19 @@ import { packageDir, type Project } from "../harness/harness.js"
 import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { reportFile } from "../harness/loop-files.js"
 import { waitUntil } from "../harness/wait.js"
-import { sharedHarness, waitForFile, waitForLoopEnd, waitForStreamedText, waitForToast } from "./helpers.js"
+import {
+  sharedHarness,
+  waitForFile,
+  waitForLoopEnd,
+  waitForStreamedText,
+  waitForToast,
+  harnessGitOutput,
+} from "./helpers.js"
 
 const harness = sharedHarness()
 
 const isControl = (r: MockRequest) => r.lastUser.startsWith("[ralph-loop control]")
-const git = (project: Project, ...args: string[]) =>
-  execFileSync("git", args, {
-    cwd: project.dir,
-    encoding: "utf8",
-    env: { ...process.env, HOME: harness().root, GIT_CONFIG_NOSYSTEM: "1" },
-  })
+const git = harnessGitOutput(harness)
 const read = (project: Project, path: string) => readFileSync(join(project.dir, path), "utf8")
 
 /** Iteration n writes work.txt "version n" (iteration 2 also extra.txt), the third promises. */

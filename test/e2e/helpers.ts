@@ -1,4 +1,5 @@
 // Shared waits and lookups for e2e tests.
+import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { beforeAll, afterAll } from "vitest"
@@ -124,6 +125,22 @@ export function sharedHarness(options?: Parameters<typeof startHarness>[0]): () 
     if (!harness) throw new Error("the harness has not started (use it inside a test)")
     return harness
   }
+}
+
+/** git in a test's project, with the harness's HOME (no user's or system config): what it printed, as printed. */
+export const harnessGitOutput =
+  (harness: () => Harness) =>
+  (project: Project, ...args: string[]): string =>
+    execFileSync("git", args, {
+      cwd: project.dir,
+      encoding: "utf8",
+      env: { ...process.env, HOME: harness().root, GIT_CONFIG_NOSYSTEM: "1" },
+    })
+
+/** As harnessGitOutput, trimmed. */
+export const harnessGit = (harness: () => Harness) => {
+  const output = harnessGitOutput(harness)
+  return (project: Project, ...args: string[]): string => output(project, ...args).trim()
 }
 
 /**

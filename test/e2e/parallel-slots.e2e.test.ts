@@ -1,22 +1,14 @@
-// Issue 40: `/ralph --prd --parallel N` runs its stories in N slots — worktrees that keep their
-// OpenCode instance from story to story — in the real OpenCode with the scripted model.
-import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Project } from "../harness/harness.js"
 import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { readWorktreeState } from "../../src/worktrees/worktree-file.js"
-import { sharedHarness, waitForToast } from "./helpers.js"
+import { sharedHarness, waitForToast, harnessGit } from "./helpers.js"
 
 const harness = sharedHarness()
 
-const git = (project: Project, ...args: string[]) =>
-  execFileSync("git", args, {
-    cwd: project.dir,
-    encoding: "utf8",
-    env: { ...process.env, HOME: harness().root, GIT_CONFIG_NOSYSTEM: "1" },
-  }).trim()
+const git = harnessGit(harness)
 
 const story = (n: number) => ({
   id: `S${n}`,

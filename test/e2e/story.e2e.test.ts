@@ -1,25 +1,13 @@
-// /ralph --prd PATH --story ID in the real OpenCode (the scripted model): the loop works that story
-// only — never the plan's first story, never the next — completes when it is verified done, and
-// leaves its work committed on ralph/story-<id> from HEAD: the story's files and none of the user's
-// (an untracked file of theirs stays out), the plan file as it was, the user's branch, index and
-// work tree untouched. A story that is not ready is refused before anything starts.
-import { execFileSync } from "node:child_process"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import type { Project } from "../harness/harness.js"
 import type { MockRequest, Reply } from "../harness/mock-model.js"
-import { sharedHarness, waitForLoopEnd, waitForToast } from "./helpers.js"
+import { sharedHarness, waitForLoopEnd, waitForToast, harnessGit } from "./helpers.js"
 
 const harness = sharedHarness()
 
 const isControl = (r: MockRequest) => r.lastUser.startsWith("[ralph-loop control]")
-const git = (project: Project, ...args: string[]) =>
-  execFileSync("git", args, {
-    cwd: project.dir,
-    encoding: "utf8",
-    env: { ...process.env, HOME: harness().root, GIT_CONFIG_NOSYSTEM: "1" },
-  }).trim()
+const git = harnessGit(harness)
 
 const PLAN = `${JSON.stringify(
   {

@@ -13,16 +13,11 @@ import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
 import { waitUntil } from "../harness/wait.js"
 import { readWorktreeState } from "../../src/worktrees/worktree-file.js"
 import { packageDir, startHarness } from "../harness/harness.js"
-import { sharedHarness, waitForToast } from "./helpers.js"
+import { sharedHarness, waitForToast, harnessGit } from "./helpers.js"
 
 const harness = sharedHarness()
 
-const git = (project: Project, ...args: string[]) =>
-  execFileSync("git", args, {
-    cwd: project.dir,
-    encoding: "utf8",
-    env: { ...process.env, HOME: harness().root, GIT_CONFIG_NOSYSTEM: "1" },
-  }).trim()
+const git = harnessGit(harness)
 const worktreeDir = (project: Project, name: string) => join(project.dir, ".opencode/ralph-loop/worktrees", name)
 /** The worktree (a slot of a parallel run) whose worktree.json names the story `id` now. */
 const storySlot = (project: Project, id: string): string => {
