@@ -1,6 +1,6 @@
 // npm run bench — every benchmark of ralph-loop, one table, and bench/results/latest.json.
 //
-//   npm run bench                       all fifteen (about 11 minutes on 2 cores)
+//   npm run bench                       all twenty (about 23 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
 //   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, guard, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree, instances, headless, tui
 //
