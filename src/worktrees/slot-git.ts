@@ -4,7 +4,14 @@
 import { currentBranch, headCommit } from "../git/head.js"
 import { gitAsks, gitText } from "../git/run.js"
 import type { WorktreeState } from "./worktree-state.js"
-import { deleteBranch, refuseExistingBranch, removeWorktree, WORK, WorktreeError } from "./worktree-git.js"
+import {
+  branchExists,
+  deleteBranch,
+  refuseExistingBranch,
+  removeWorktree,
+  WORK,
+  WorktreeError,
+} from "./worktree-git.js"
 
 /**
  * The slot leaves `branch`: HEAD detached where it is, and the branch deleted when the user's branch has all of it
@@ -12,8 +19,7 @@ import { deleteBranch, refuseExistingBranch, removeWorktree, WORK, WorktreeError
  */
 export async function parkSlot(main: string, slot: string, branch: string): Promise<{ branchDeleted: boolean }> {
   if (await gitAsks(slot, ["symbolic-ref", "-q", "HEAD"])) await gitText(slot, ["switch", "-q", "--detach"])
-  const exists = await gitAsks(main, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])
-  if (!exists) return { branchDeleted: false }
+  if (!(await branchExists(main, branch))) return { branchDeleted: false }
   const merged = await gitAsks(main, ["merge-base", "--is-ancestor", `refs/heads/${branch}`, "HEAD"])
   if (!merged) return { branchDeleted: false }
   await deleteBranch(main, branch)
@@ -32,13 +38,14 @@ async function slotChanges(slot: string): Promise<string[]> {
     .map((entry) => entry.slice(3))
 }
 
+/** "changes not in a commit (a, b, …)": the first five named. */
+const changesText = (left: readonly string[]): string =>
+  `changes not in a commit (${left.slice(0, 5).join(", ")}${left.length > 5 ? ", …" : ""})`
+
 /** The slot on the next story's new `branch` from the user's HEAD: the base it starts from. */
 export async function resetSlot(main: string, slot: string, branch: string): Promise<WorktreeState["base"]> {
   const left = await slotChanges(slot)
-  if (left.length > 0)
-    throw new WorktreeError(
-      `the slot holds changes not in a commit (${left.slice(0, 5).join(", ")}${left.length > 5 ? ", …" : ""})`,
-    )
+  if (left.length > 0) throw new WorktreeError(`the slot holds ${changesText(left)}`)
   const commit = await headCommit(main)
   if (!commit) throw new WorktreeError("the repository has no commit to start the story from")
   await refuseExistingBranch(main, branch)
@@ -53,6 +60,6 @@ export async function resetSlot(main: string, slot: string, branch: string): Pro
  */
 export async function removeSlot(main: string, name: string, slot: string): Promise<void> {
   const left = await slotChanges(slot)
-  if (left.length > 0) throw new WorktreeError(`it holds changes not in a commit (${left.slice(0, 5).join(", ")})`)
+  if (left.length > 0) throw new WorktreeError(`it holds ${changesText(left)}`)
   await removeWorktree(main, name, true, null)
 }
