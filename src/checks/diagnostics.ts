@@ -3,7 +3,7 @@ import { z } from "zod"
 import { CHECK_KINDS, type CheckKind } from "../config/schema.js"
 import { failureIdentities } from "./failures/index.js"
 import { findingsOf, mentionedFiles } from "./findings.js"
-import { testCountsSchema } from "./test-counts.js"
+import { testCountsSchema, type TestCounts } from "./test-counts.js"
 
 const count = z.int().min(0)
 
@@ -179,4 +179,20 @@ export function keepHistory(history: readonly DiagnosticSnapshot[], limit = 20):
   return kept.map((s, i) =>
     i === kept.length - 1 ? s : { ...s, checks: s.checks.map((c) => ({ ...c, output: c.output.slice(-1024) })) },
   )
+}
+
+/**
+ * A check that reported its runner's test counts at its first run in the loop and reports none now has
+ * not passed (issue 46): its output was hidden, or its tests no longer run.
+ */
+export function summaryKept(result: CheckResult, first: TestCounts | null): CheckResult {
+  if (result.status !== "passed" || first === null || result.tests !== null) return result
+  const ran = first.passed + first.failed
+  const note = `[exit code 0, but no runner's summary: it reported ${ran} test${ran === 1 ? "" : "s"} at its first run]`
+  return {
+    ...result,
+    status: "failed",
+    output: `${result.output}\n${note}`,
+    failures: ["its runner's summary is gone"],
+  }
 }

@@ -2,6 +2,7 @@
 // done that it read, each with the key a user accepts it by, and whether it was accepted. Pure.
 import { z } from "zod"
 import { findingKey, findingText } from "./finding.js"
+import { replayLine } from "./replay-record.js"
 import { notVerifiedBecause, weakenedSchema, type Evidence, type Weakened } from "./record.js"
 
 export const guardSummarySchema = z
@@ -44,7 +45,8 @@ export const evidenceVerdict = (evidence: Evidence): string =>
 /** What a completion rested on, in one line (none while the loop has no evidence). */
 export function evidenceLines(evidence: Evidence | null | undefined): string[] {
   if (!evidence) return []
-  return [`Evidence: ${evidenceVerdict(evidence)} · ${evidence.changedFiles.length} file(s) changed`]
+  const replay = evidence.replay ? [`Replay of the start's tests: ${replayLine(evidence.replay)}`] : []
+  return [`Evidence: ${evidenceVerdict(evidence)} · ${evidence.changedFiles.length} file(s) changed`, ...replay]
 }
 
 /** ralph_report.md's section: what the completion rested on, and the guard's findings at the last claim. */

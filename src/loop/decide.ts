@@ -18,7 +18,7 @@ import { feedbackOf, judgeTurn, promisedIn, type TurnJudgement } from "./turn-ju
 import { currentStory, markCurrentDone, type PlanState } from "../plan/plan.js"
 import type { Weakened } from "../evidence/record.js"
 import type { Replay } from "../evidence/replay-record.js"
-import { judgeReplay } from "./replay-judgement.js"
+import { judgeReplay, replayNote } from "./replay-judgement.js"
 import { refusingFindings } from "../evidence/refusal.js"
 import { guardMode } from "../config/guard-setting.js"
 
@@ -129,7 +129,7 @@ function decideTurn(loop: Loop, { turn, sample, now, snapshot, weakened, replay 
   // completes when no story is left.
   const passed = snapshot ? snapshot.checks.filter((c) => c.status === "passed").map((c) => c.name) : []
   const plan = judged.accepted && loop.plan ? markCurrentDone(loop.plan, loop.iteration, passed) : undefined
-  if (judged.accepted && (!plan || !currentStory(plan))) return completed(turn, judged, plan, snapshot)
+  if (judged.accepted && (!plan || !currentStory(plan))) return completed(turn, judged, plan, snapshot, replay)
   // A story marked done keeps the check run that justified it in the history, whatever comes next.
   const storyDone = plan ? { plan, completionStreak: 0, snapshots, gotchas } : { completionStreak }
   const circular = circularFailures(snapshots, snapshot)
@@ -208,6 +208,7 @@ function completed(
   judged: TurnJudgement,
   plan: PlanState | undefined,
   snapshot: DiagnosticSnapshot | undefined,
+  replay: Replay | undefined,
 ): Outcome {
   const { promised, completionStreak, snapshots, gotchas, measured } = judged
   const claim = turn.doneCall
@@ -215,7 +216,7 @@ function completed(
     : promised
       ? "the promise was kept"
       : "the status block signalled the exit"
-  const how = `${claim}${snapshot ? " and the checks pass" : ""}`
+  const how = `${claim}${snapshot ? " and the checks pass" : ""}${replayNote(replay)}`
   const detail =
     plan?.only !== undefined
       ? `story ${plan.only} of the plan is done (the one story of this loop): ${how}`

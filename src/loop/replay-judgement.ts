@@ -9,6 +9,7 @@ import { findingKey, findingText } from "../evidence/finding.js"
 import type { Weakened } from "../evidence/record.js"
 import {
   expectationKey,
+  replayLine,
   replayVerdict,
   type RanReplay,
   type Replay,
@@ -83,4 +84,15 @@ function expectationWords(replay: RanReplay): string[] {
       " not verified with these tests named (or the reviewer decides)." +
       " Otherwise put the expectations back and fix the code.",
   ]
+}
+
+/** What a completion's detail (and its toast) adds of the replay: why it is not verified, if it is not. */
+export function replayNote(replay: Replay | undefined): string {
+  if (replay === undefined) return ""
+  const verdict = replayVerdict(replay)
+  if (verdict === "expectations" && replay.status === "ran") {
+    const names = replay.expectations.map((e) => `\`${e.name}\``).join(", ")
+    return ` — done, not verified: the expectation of ${names} changed`
+  }
+  return verdict === "unproven" ? ` — not verified: the replay of the start's tests ${replayLine(replay)}` : ""
 }

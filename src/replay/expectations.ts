@@ -33,6 +33,22 @@ function testOfFailure(failure: string): { file: string; name: string } | undefi
 
 const indentOf = (line: string): number => line.length - line.trimStart().length
 
+/**
+ * The decorators above a definition (`@pytest.mark.parametrize(...)`, over several lines too): its
+ * table of cases is part of what it expects.
+ */
+function decoratorsAbove(lines: readonly string[], at: number, indent: number): string[] {
+  let first = at
+  while (first > 0) {
+    const line = lines[first - 1] ?? ""
+    const text = line.trim()
+    const continues = indentOf(line) > indent || text.startsWith(")") || text.startsWith("]")
+    if (text === "" || !(text.startsWith("@") || continues)) break
+    first -= 1
+  }
+  return lines.slice(first, at).map((line) => line.trim())
+}
+
 /** The lines of a test's definition: from the line that names it to the first line indented as little after it. */
 export function testBody(text: string, file: string, name: string): string[] | undefined {
   const language = languageOf(file)
@@ -41,7 +57,7 @@ export function testBody(text: string, file: string, name: string): string[] | u
   const at = lines.findIndex((line) => testNameIn(line, language, true) === name)
   if (at < 0) return undefined
   const indent = indentOf(lines[at] ?? "")
-  const body = [(lines[at] ?? "").trim()]
+  const body = [...decoratorsAbove(lines, at, indent), (lines[at] ?? "").trim()]
   for (let i = at + 1; i < lines.length; i += 1) {
     const line = lines[i] ?? ""
     if (line.trim() === "") continue

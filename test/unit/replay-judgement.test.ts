@@ -5,6 +5,7 @@ import { changedExpectations, testBody } from "../../src/replay/expectations.js"
 import { replayVerdict, type Replay } from "../../src/evidence/replay-record.js"
 import { judgeReplay } from "../../src/loop/replay-judgement.js"
 import { evidenceOf, planNote } from "../../src/evidence/record.js"
+import { summaryKept } from "../../src/checks/diagnostics.js"
 
 const check = (passed: boolean, failures: string[] = []) => ({
   name: "unit",
@@ -131,5 +132,48 @@ describe("changed expectations", () => {
     expect(
       changedExpectations({ failures: ["test/greet.test.ts > greets"], texts: () => ({ start, end: start }) }),
     ).toEqual([])
+  })
+})
+
+describe("a parametrize table is part of what a test expects", () => {
+  it("names a changed row as a changed expectation", () => {
+    const start =
+      "import pytest\n\n\n@pytest.mark.parametrize(\n    'a, b, total',\n    [(1, 2, 3)],\n)\ndef test_add(a, b, total):\n    assert add(a, b) == total\n"
+    const end = start.replace("(1, 2, 3)", "(1, 2, -1)")
+    const found = changedExpectations({
+      failures: ["tests/test_calc.py::test_add[1-2-3]"],
+      texts: () => ({ start, end }),
+    })
+    expect(found).toEqual([
+      { file: "tests/test_calc.py", name: "test_add", start: "[(1, 2, 3)],", end: "[(1, 2, -1)]," },
+    ])
+  })
+})
+
+describe("a check's own summary counts", () => {
+  const passed = {
+    name: "unit",
+    kind: "test" as const,
+    command: "npm test",
+    status: "passed" as const,
+    exitCode: 0,
+    durationMs: 1,
+    output: "",
+    errors: 0,
+    warnings: 0,
+    info: 0,
+    security: 0,
+    testsRun: 0,
+    testsFailed: 0,
+    testsPassed: 0,
+    files: [],
+    tests: null,
+  }
+
+  it("fails a check that reported counts at its first run and none now", () => {
+    const first = { passed: 3, failed: 1, skipped: 0 }
+    expect(summaryKept(passed, first)).toMatchObject({ status: "failed", failures: ["its runner's summary is gone"] })
+    expect(summaryKept(passed, null).status).toBe("passed")
+    expect(summaryKept({ ...passed, tests: { passed: 4, failed: 0, skipped: 0 } }, first).status).toBe("passed")
   })
 })

@@ -1,7 +1,8 @@
 // The loop's checks, when the turn claims completion (or after every iteration, by config), and in
 // a loop that completes on its criteria after every iteration that changed the work tree.
 import { claimsCompletion } from "../../loop/decide.js"
-import { snapshotOf, type DiagnosticSnapshot } from "../../checks/diagnostics.js"
+import { snapshotOf, summaryKept, type DiagnosticSnapshot } from "../../checks/diagnostics.js"
+import type { TestCounts } from "../../checks/test-counts.js"
 import type { Loop } from "../../loop/loop.js"
 import { workTreeChanged, type ProgressSample } from "../../loop/progress.js"
 import { scopeCheck } from "../../loop/targets.js"
@@ -79,6 +80,12 @@ export function* runChecks(ctx: JobContext, loop: Loop): Job<DiagnosticSnapshot 
   return snapshotOf(
     loop.iteration,
     ctx.now(),
-    results.map((r) => scopeCheck(r, loop.targets)),
+    results.map((r) => scopeCheck(summaryKept(r, firstCounts(loop, r.name)), loop.targets)),
   )
+}
+
+/** A check's test counts at its first run the loop still holds (null: it never reported any). */
+function firstCounts(loop: Loop, name: string): TestCounts | null {
+  const runs = [loop.initialChecks, ...loop.snapshots]
+  return runs.map((s) => s?.checks.find((c) => c.name === name && c.tests)?.tests ?? null).find((t) => t) ?? null
 }
