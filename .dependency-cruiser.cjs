@@ -22,6 +22,7 @@ const LAYERS = [
   "loop",
   "checkpoints",
   "changes",
+  "replay",
   "store",
   "review",
   "memory",

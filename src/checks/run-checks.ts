@@ -6,11 +6,14 @@ import type { CheckConfig } from "../config/schema.js"
 import { parseCheckOutput, type CheckResult } from "./diagnostics.js"
 import { createHash } from "node:crypto"
 import { testCounts } from "./test-counts.js"
+import { failureIdentities } from "./failures/index.js"
 
 const OUTPUT_LIMIT = 16 * 1024
 /** The output the test counts are read from (issue 39): whole, up to this much (a runner's summary ends it). */
 const WHOLE_LIMIT = 8 * 1024 * 1024
 const DEFAULT_TIMEOUT_SECONDS = 300
+const FAILED_AT_ZERO = (n: number) =>
+  `[exit code 0, but the runner's summary reports ${n} failed test${n === 1 ? "" : "s"}: the check failed]`
 
 /**
  * The shell that leads a check's process group and runs the check ($1). Its stdin is a pipe from
@@ -95,6 +98,14 @@ export async function runCheck(
       output: `${output}\n[the command was not found: is the tool installed?]`,
     }
   const counts = parseCheckOutput(check.kind, output, exitCode, directory)
+  // The runner's own summary counts (issue 46): "1 failed" is a failure whatever the exit code says.
+  const failedTests = ran.tests !== null && ran.tests.failed > 0
+  if (exitCode === 0 && failedTests) {
+    const failures = counts.failures?.length ? counts.failures : failureIdentities(whole, directory)
+    const testsFailed = Math.max(counts.testsFailed, ran.tests!.failed)
+    const note = FAILED_AT_ZERO(ran.tests!.failed)
+    return { ...ran, ...counts, testsFailed, failures, status: "failed", output: `${output}\n${note}` }
+  }
   return { ...ran, ...counts, status: exitCode === 0 ? "passed" : "failed" }
 }
 

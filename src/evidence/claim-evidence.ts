@@ -4,6 +4,7 @@
 // this folder stays free of the rest of src/.
 import { evidenceOf, type Evidence, type Weakened } from "./record.js"
 import type { TestCounts } from "../checks/test-counts.js"
+import type { Replay } from "./replay-record.js"
 
 interface CheckRun {
   name: string
@@ -19,9 +20,11 @@ export interface ClaimFacts {
   changedFiles: readonly string[]
   review: { verdict: "approve" | "reject"; reasons: string[] } | null
   weakened: readonly Weakened[]
+  /** The replay of the start's tests for this claim (issue 46; undefined: none ran). */
+  replay?: Replay | undefined
 }
 
-export function claimEvidence({ snapshot, changedFiles, review, weakened }: ClaimFacts): Evidence {
+export function claimEvidence({ snapshot, changedFiles, review, weakened, replay }: ClaimFacts): Evidence {
   const runs = (snapshot?.checks ?? []).map((c) => ({
     name: c.name,
     command: c.command,
@@ -30,5 +33,5 @@ export function claimEvidence({ snapshot, changedFiles, review, weakened }: Clai
     outputSha256: c.outputSha256 ?? "",
     ranAt: snapshot?.at ?? 0,
   }))
-  return evidenceOf({ runs, lastChangeAt: null, changedFiles, review, weakened })
+  return evidenceOf({ runs, lastChangeAt: null, changedFiles, review, weakened, replay })
 }

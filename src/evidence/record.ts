@@ -5,6 +5,7 @@
 import { z } from "zod"
 import { findingKey, findingSchema, refuses, type Finding } from "./finding.js"
 import { testCountsSchema } from "../checks/test-counts.js"
+import { replaySchema, replayVerdict, type Replay } from "./replay-record.js"
 
 const evidenceCheckSchema = z.object({
   name: z.string(),
@@ -34,6 +35,8 @@ export const evidenceSchema = z.object({
   /** The reviewer's verdict; null when there was no review. */
   review: reviewEvidenceSchema.nullable(),
   weakened: z.array(weakenedSchema),
+  /** The replay of the start's tests on the end's code (issue 46); null or absent: none ran (guard off, older records). */
+  replay: replaySchema.nullable().optional(),
 })
 export type Evidence = z.infer<typeof evidenceSchema>
 
@@ -44,9 +47,17 @@ export const stands = (finding: Weakened): boolean => refuses(finding) && !findi
 export const weakenedOf = (findings: readonly Finding[], accepted: ReadonlySet<string>): Weakened[] =>
   findings.map((f) => ({ ...f, accepted: accepted.has(findingKey(f)) }))
 
-/** A check passed after the last change, none failed since, and nothing the guard found stands. */
-const isVerified = (checks: readonly EvidenceCheck[], weakened: readonly Weakened[]): boolean =>
-  checks.length > 0 && checks.every((c) => c.exitCode === 0) && !weakened.some(stands)
+/** Exit 0, and no failed test in its runner's own summary (issue 46). */
+const checkPassed = (c: EvidenceCheck): boolean => c.exitCode === 0 && !(c.tests && c.tests.failed > 0)
+
+/**
+ * A check passed after the last change and none failed since; and the replay proved it (the start's tests
+ * passed on the end's code, or the loop changed none of them), or, with no replay, nothing the guard found stands.
+ */
+function isVerified(checks: readonly EvidenceCheck[], weakened: readonly Weakened[], replay: Replay | null): boolean {
+  if (checks.length === 0 || !checks.every(checkPassed)) return false
+  return replay ? replayVerdict(replay) === "proven" : !weakened.some(stands)
+}
 
 export interface EvidenceInput {
   /** Every check run the loop recorded, in any order. */
@@ -56,6 +67,7 @@ export interface EvidenceInput {
   changedFiles: readonly string[]
   review: z.infer<typeof reviewEvidenceSchema> | null
   weakened: readonly Weakened[]
+  replay?: Replay | null | undefined
 }
 
 /** The evidence record: each check's last run at or after the last change. */
@@ -69,7 +81,9 @@ export function evidenceOf(input: EvidenceInput): Evidence {
   const checks = [...latest.values()].sort((a, b) => a.ranAt - b.ranAt || a.name.localeCompare(b.name))
   const weakened = [...input.weakened]
   const changedFiles = [...input.changedFiles].sort()
-  return { verified: isVerified(checks, weakened), checks, changedFiles, review: input.review, weakened }
+  const replay = input.replay ?? null
+  const verified = isVerified(checks, weakened, replay)
+  return { verified, checks, changedFiles, review: input.review, weakened, ...(replay ? { replay } : {}) }
 }
 
 /** `unit 12 passed`, `unit 12 passed, 1 skipped`, `lint passed`. */
@@ -83,12 +97,34 @@ function passedText(check: EvidenceCheck): string {
 export function notVerifiedBecause(evidence: Evidence): string {
   if (evidence.checks.length === 0) return "no check ran"
   const reasons: string[] = []
-  const failed = evidence.checks.filter((c) => c.exitCode !== 0)
+  const failed = evidence.checks.filter((c) => !checkPassed(c))
   if (failed.length > 0) reasons.push(`${failed.map((c) => c.name).join(", ")} failed`)
+  const replay = evidence.replay
+  if (replay) {
+    const why = replayReason(replay)
+    if (why) reasons.push(why)
+    return reasons.join("; ")
+  }
   const standing = evidence.weakened.filter(stands).length
   const changes = standing === 1 ? "change that weakens" : "changes that weaken"
   if (standing > 0) reasons.push(`the guard found ${standing} ${changes} the checks`)
   return reasons.join("; ")
+}
+
+/** Why the replay does not prove the claim, in a few words (undefined: it does). */
+function replayReason(replay: Replay): string | undefined {
+  const verdict = replayVerdict(replay)
+  if (verdict === "proven") return undefined
+  if (replay.status === "could-not-run") return `the start's tests could not be run again: ${replay.reason}`
+  if (replay.status !== "ran") return undefined
+  if (verdict === "expectations") {
+    const names = replay.expectations.map((e) => `\`${e.name}\``).join(", ")
+    return `the expectation of ${names} changed`
+  }
+  return `the start's tests fail on the end's code (${replay.checks
+    .filter((c) => !c.passed)
+    .map((c) => c.name)
+    .join(", ")})`
 }
 
 /**

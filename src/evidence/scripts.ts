@@ -52,7 +52,8 @@ export function scriptsCalled(command: string): string[] {
   return names
 }
 
-function scriptsOf(packageJson: string | null): Record<string, string> {
+/** The scripts of a package.json text (none when it does not parse). */
+export function scriptsOf(packageJson: string | null): Record<string, string> {
   if (packageJson === null) return {}
   try {
     const parsed = JSON.parse(packageJson) as { scripts?: unknown }
@@ -65,14 +66,10 @@ function scriptsOf(packageJson: string | null): Record<string, string> {
 }
 
 /**
- * The scripts a check's command runs whose text differs between the two package.json texts (null:
- * no such file): the scripts it names, their pre and post scripts, and the scripts those call, as
- * either version has them.
+ * The names of the scripts a check's command runs, as any of the given script tables has them: the
+ * scripts it names, their pre and post scripts, and the scripts those call.
  */
-export function changedCheckScripts(command: string, before: string | null, after: string | null): Finding[] {
-  const file = "package.json"
-  const old = scriptsOf(before)
-  const now = scriptsOf(after)
+export function reachedScripts(command: string, ...tables: readonly Record<string, string>[]): Set<string> {
   const seen = new Set<string>()
   const queue = scriptsCalled(command)
   while (queue.length > 0 && seen.size < 200) {
@@ -82,10 +79,24 @@ export function changedCheckScripts(command: string, before: string | null, afte
     // npm runs `pretest` and `posttest` around `test` (not `prepretest` around `pretest`).
     for (const hook of [`pre${name}`, `post${name}`]) if (!seen.has(hook)) seen.add(hook)
     for (const script of [name, `pre${name}`, `post${name}`])
-      for (const text of [old[script], now[script]]) if (text !== undefined) queue.push(...scriptsCalled(text))
+      for (const table of tables) {
+        const text = table[script]
+        if (text !== undefined) queue.push(...scriptsCalled(text))
+      }
   }
+  return seen
+}
+
+/**
+ * The scripts a check's command runs whose text differs between the two package.json texts (null:
+ * no such file), as either version has them.
+ */
+export function changedCheckScripts(command: string, before: string | null, after: string | null): Finding[] {
+  const file = "package.json"
+  const old = scriptsOf(before)
+  const now = scriptsOf(after)
   const findings: Finding[] = []
-  for (const name of seen) {
+  for (const name of reachedScripts(command, old, now)) {
     const [was, is] = [old[name] ?? null, now[name] ?? null]
     if (was !== is) findings.push({ kind: "check-script", file, name, before: was, after: is })
   }

@@ -28,6 +28,8 @@ export type CrashPoint =
   | "session.deleted"
   | "state.mid-write"
   | "journal.mid-append"
+  /** Issue 46: a replay's tree is made, before its checks run in it. */
+  | "replay.running"
 
 const planSchema = z.object({
   /** Timeout of every SDK call while faults are injected (so a "timeout" fault ends quickly). */

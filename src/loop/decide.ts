@@ -17,6 +17,10 @@ import type { Turn } from "./turn.js"
 import { feedbackOf, judgeTurn, promisedIn, type TurnJudgement } from "./turn-judgement.js"
 import { currentStory, markCurrentDone, type PlanState } from "../plan/plan.js"
 import type { Weakened } from "../evidence/record.js"
+import type { Replay } from "../evidence/replay-record.js"
+import { judgeReplay } from "./replay-judgement.js"
+import { refusingFindings } from "../evidence/refusal.js"
+import { guardMode } from "../config/guard-setting.js"
 
 export type Decision =
   | { type: "ignore"; reason: string }
@@ -61,6 +65,8 @@ export interface Facts {
   snapshot?: DiagnosticSnapshot | undefined
   /** What the guard found in the loop's changes, read for this turn's claim (undefined: not read). */
   weakened?: readonly Weakened[] | undefined
+  /** The replay of the start's tests for this turn's claim (issue 46; undefined: none ran). */
+  replay?: Replay | undefined
 }
 
 /** Does this turn claim the task is done (before the checks have had their say)? */
@@ -83,14 +89,20 @@ export const hasNewReply = (loop: Loop, turn: Turn): boolean =>
 /** The decision; the guard's findings, when read for this turn, are recorded with it (status, journal). */
 export function decide(loop: Loop, facts: Facts): Outcome {
   const outcome = decideTurn(loop, facts)
-  if (facts.weakened === undefined || outcome.decision.type === "ignore") return outcome
-  return {
-    decision: outcome.decision,
-    update: { ...outcome.update, guard: { iteration: loop.iteration, findings: [...facts.weakened] } },
+  if ((facts.weakened === undefined && facts.replay === undefined) || outcome.decision.type === "ignore") return outcome
+  const findings = [...(facts.weakened ?? [])]
+  const mode = guardMode(loop.settings.guard)
+  const { refusedExpectations } = judgeReplay(loop, facts.replay, refusingFindings(mode, findings))
+  const guard = {
+    iteration: loop.iteration,
+    findings,
+    ...(facts.replay ? { replay: facts.replay } : {}),
+    ...(refusedExpectations.length > 0 ? { refusedExpectations } : {}),
   }
+  return { decision: outcome.decision, update: { ...outcome.update, guard } }
 }
 
-function decideTurn(loop: Loop, { turn, sample, now, snapshot, weakened }: Facts): Outcome {
+function decideTurn(loop: Loop, { turn, sample, now, snapshot, weakened, replay }: Facts): Outcome {
   const done = (decision: Decision, update: LoopUpdate = {}): Outcome => ({ decision, update })
   if (isDecided(loop, turn)) return done({ type: "ignore", reason: "turn already decided" })
 
@@ -105,7 +117,7 @@ function decideTurn(loop: Loop, { turn, sample, now, snapshot, weakened }: Facts
     return done({ type: "stop", reason: "auth-error", detail })
   }
 
-  const judged = judgeTurn(loop, turn, sample, snapshot, weakened)
+  const judged = judgeTurn(loop, turn, sample, snapshot, weakened, replay)
   const { status, completionStreak, snapshots, gotchas, measured, unmet } = judged
   if (criteriaMet(loop, judged, sample, snapshot)) {
     const line = completeLine(loop.sessionID, loop.iteration, snapshots, loop.initialChecks)
@@ -186,6 +198,7 @@ function criteriaMet(
   const { settings } = loop
   if (judged.claimed || loop.plan || !settings.completeOnCriteria || snapshot === undefined) return false
   if (judged.unmet.length > 0 || judged.refusing.length > 0 || !workTreeChanged(loop.progress, sample)) return false
+  if (guardMode(settings.guard) === "refuse" && judged.replay.refused.length > 0) return false
   return !settings.requireTodosDone || sample.openTodos.length === 0
 }
 

@@ -2,6 +2,7 @@
 // the state of the policies that keep it from running away. What is kept on disk is a zod schema
 // composed of its owners' schemas (the type follows from it); what only the running process knows
 // is `LoopRuntime`, never written.
+import { replaySchema } from "../evidence/replay-record.js"
 import { z } from "zod"
 import { settingSchemas } from "../config/schema.js"
 import { sessionIDSchema } from "../host/session-id.js"
@@ -157,7 +158,16 @@ export const loopStateSchema = z.object({
   /**
    * What the guard found at the last claim of done it read (issue 39): each finding, and whether the user accepted it.
    */
-  guard: z.object({ iteration: z.int().min(1), findings: z.array(weakenedSchema) }).optional(),
+  guard: z
+    .object({
+      iteration: z.int().min(1),
+      findings: z.array(weakenedSchema),
+      /** The replay of the start's tests at that claim (issue 46; absent: none ran). */
+      replay: replaySchema.optional(),
+      /** Changed expectations refused once (expectationKey): claimed again, they no longer refuse. */
+      refusedExpectations: z.array(z.string()).optional(),
+    })
+    .optional(),
   /** What its completion rested on (issue 39): the checks after the last change, the files, the review, the guard. */
   evidence: evidenceSchema.optional(),
   stopReason: stopReasonSchema.optional(),

@@ -14,6 +14,8 @@ import type { Turn } from "./turn.js"
 import { guardMode } from "../config/guard-setting.js"
 import type { Weakened } from "../evidence/record.js"
 import { refusalFeedback, refusingFindings } from "../evidence/refusal.js"
+import type { Replay } from "../evidence/replay-record.js"
+import { judgeReplay, type ReplayJudgement } from "./replay-judgement.js"
 
 /** The promise (or a completion marker) in the model's own text, or a call of the ralph_done tool: the same claim. */
 export const promisedIn = (loop: Loop, turn: Turn): boolean =>
@@ -34,6 +36,8 @@ export interface TurnJudgement {
   openTodos: readonly string[]
   /** The guard's findings that refuse a claim (issue 39): changes that weaken the checks. */
   refusing: ReturnType<typeof refusingFindings>
+  /** What the replay of the start's tests says of the claim (issue 46). */
+  replay: ReplayJudgement
   /** Claimed, and the checks, the todos and the guard accept the claim. */
   accepted: boolean
 }
@@ -44,6 +48,7 @@ export function judgeTurn(
   sample: ProgressSample,
   snapshot: DiagnosticSnapshot | undefined,
   weakened: readonly Weakened[] | undefined,
+  replayed?: Replay,
 ): TurnJudgement {
   const { settings } = loop
   const text = turn.texts.join("\n")
@@ -58,9 +63,13 @@ export function judgeTurn(
   const measured = measureProgress(loop.progress, sample, turn.texts, improved)
   // Open todos veto a completion claim, as a failing check does.
   const { unmet, openTodos, accepted: passes } = judgeClaim(snapshot, claimed ? sample.openTodos : [], settings)
-  // The guard (issue 39): changes that weaken the checks refuse a claim as a failing check does.
-  const refusing = refusingFindings(guardMode(settings.guard), weakened)
-  const accepted = claimed && passes && refusing.length === 0
+  // The guard (issue 39): changes that weaken the checks refuse a claim as a failing check does — unless the
+  // replay (issue 46) proves it: then the start's tests passed on the end's code, and the findings are words.
+  const mode = guardMode(settings.guard)
+  const replay = judgeReplay(loop, mode === "off" ? undefined : replayed, refusingFindings(mode, weakened))
+  const refusing = replay.proves ? [] : refusingFindings(mode, weakened)
+  const replayRefuses = mode === "refuse" && replay.refused.length > 0
+  const accepted = claimed && passes && refusing.length === 0 && !replayRefuses
   return {
     status,
     promised,
@@ -72,6 +81,7 @@ export function judgeTurn(
     unmet,
     openTodos,
     refusing,
+    replay,
     accepted,
   }
 }
@@ -102,7 +112,9 @@ export function feedbackOf(
         ]
       : []
   const todos = todosFeedback(judged.openTodos)
-  const parts = [refusalFeedback(judged.refusing), todos, checksFeedback].filter((p) => p.length > 0)
+  const parts = [judged.replay.refused, refusalFeedback(judged.refusing), todos, checksFeedback].filter(
+    (p) => p.length > 0,
+  )
   if (parts.length === 0) return undefined
   return parts.flatMap((p, i) => (i > 0 ? ["", ...p] : p)).join("\n")
 }

@@ -82,7 +82,9 @@
 // 28 an ended worktree loop is archived (then removed) only once its instance wrote its end files (its
 //    report), or END_FILES_WAIT_MS after it stopped: never with its instance still writing in it
 // 29 a loop completes only on a claim the guard let through: with guard "refuse", its evidence holds
-//    no finding that stands (sim-guard.ts makes some claims' changes skip a test)
+//    no finding that stands, unless the replay of the start's tests proved it, and no replay that failed
+//    (sim-guard.ts makes some claims' changes skip a test, and the replay fail then)
+// 30 a completion is verified only when its replay passed on the replay tree or was not needed
 import { WorktreeWatch } from "../../src/worktrees/worktree-watch.js"
 import { END_FILES_WAIT_MS } from "../../src/worktrees/lifecycle.js"
 import { ParallelPlan } from "../../src/worktrees/parallel-plan.js"
@@ -94,8 +96,9 @@ import { writePlanBack } from "../../src/plan/plan-file.js"
 import { readWorktrees } from "../../src/worktrees/worktree-loops.js"
 import { readWorktreeState, writeWorktreeState } from "../../src/worktrees/worktree-file.js"
 import { htmlReportFile } from "../../src/store/report.js"
-import { simGuardRead } from "./sim-guard.js"
+import { simGuardRead, simReplay } from "./sim-guard.js"
 import { guardMode } from "../../src/config/guard-setting.js"
+import { replayVerdict } from "../../src/evidence/replay-record.js"
 import { stands } from "../../src/evidence/record.js"
 import { SimCallError, SimHost, type SimSession, type SimWorld } from "./sim-host.js"
 import type { WorktreeStarted } from "../../src/worktrees/worktree-start.js"
@@ -1521,6 +1524,7 @@ export class World {
       }),
       "changed-files": () => (this.workTree > 0 ? ["src/a.ts"] : []),
       "guard-read": () => simGuardRead(this.workTree, this.config.weakens === true),
+      replay: () => simReplay(this.workTree, this.config.weakens === true),
       "work-tree": () => ({ head: "sim-head", tree: "sim-tree" }),
       fingerprint: () => `tree-${this.workTree}`,
       "commit-story": () => ({ skipped: "the simulator has no git" }),
@@ -1802,9 +1806,15 @@ export class World {
     }
     t.breakerNow = JSON.stringify(loop.breaker)
     if (event === "stopped:completed" && guardMode(loop.settings.guard) === "refuse") {
-      const standing = loop.evidence?.weakened.filter(stands) ?? []
+      const replay = loop.evidence?.replay
+      const proven = replay !== undefined && replay !== null && replayVerdict(replay) === "proven"
+      const standing = proven ? [] : (loop.evidence?.weakened.filter(stands) ?? [])
       if (standing.length > 0)
         this.violate(29, `${t.name} completed on a claim the guard refused: ${standing.map((f) => f.kind).join(", ")}`)
+      if (replay && replayVerdict(replay) === "failed")
+        this.violate(29, `${t.name} completed on a claim whose replay of the start's tests failed`)
+      if (loop.evidence?.verified && replay && !proven)
+        this.violate(30, `${t.name} is verified, yet its replay did not pass (${replay.status})`)
     }
     if (event.startsWith("stopped:")) t.everStopped = true
     else if (event === "paused") t.pausedUntilResume = true
@@ -2225,6 +2235,7 @@ function describeEffect(effect: Effect): string {
     case "story-branch":
     case "loop-diff":
     case "guard-read":
+    case "replay":
     case "run-checks":
     case "verify-state":
     case "persisted":

@@ -11,6 +11,9 @@ import { readGuardInput } from "../../changes/guard-read.js"
 import { commitStoryBranch } from "../../worktrees/story-commit.js"
 import { sampleWorkTree, snapshotWorkTree } from "../../changes/work-tree.js"
 import type { HandlerContext } from "./context.js"
+import { runReplay } from "../../replay/replay-run.js"
+import { checksFor } from "../../plan/plan.js"
+import { pidAlive } from "../../owner/heartbeat-files.js"
 
 /** Progress facts: the work tree and the session's completed todos. */
 async function sample(ctx: HandlerContext, loop: Loop) {
@@ -39,6 +42,16 @@ export function workTreeHandlers(ctx: HandlerContext) {
   return {
     sample: (effect) => sample(ctx, effect.loop),
     "guard-read": (effect) => readGuardInput(directory, effect.loop.id, effect.at),
+    replay: (effect) =>
+      runReplay({
+        directory,
+        loopID: effect.loop.id,
+        at: effect.at,
+        checks: checksFor(effect.loop.settings, effect.loop.plan),
+        groups: ctx.checkGroups,
+        alive: pidAlive,
+        treeMade: () => ctx.reached("replay.running"),
+      }),
     "changed-files": (effect) =>
       loopChangedFiles(directory, effect.loop).then(
         (files) => files.map((f) => f.path).filter((path) => inTargets(path, effect.loop.targets)),

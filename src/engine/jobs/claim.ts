@@ -6,7 +6,8 @@ import type { Loop } from "../../loop/loop.js"
 import { io, type Job } from "../../effects/kernel.js"
 import { log } from "../../effects/jobs.js"
 import { runChecks } from "./checks.js"
-import { readFindings } from "./guard.js"
+import { readFindings, replayIfPassed } from "./guard.js"
+import { judgeReplay } from "../../loop/replay-judgement.js"
 import { guardMode } from "../../config/guard-setting.js"
 import { refusalFeedback, refusingFindings } from "../../evidence/refusal.js"
 import type { JobContext } from "./context.js"
@@ -22,9 +23,14 @@ export function* judgeToolClaim(ctx: JobContext, loop: Loop, messageID: string):
   const sample = yield* io({ kind: "sample", loop })
   let judgement = judgeClaim(snapshot, sample.openTodos, loop.settings)
   // The guard answers now too, so the tool never says "Accepted" to a claim the turn's end refuses.
-  if (judgement.accepted) {
-    const refusing = refusingFindings(guardMode(loop.settings.guard), (yield* readFindings(ctx, loop))?.weakened)
-    if (refusing.length > 0) judgement = { ...judgement, accepted: false, refused: refusalFeedback(refusing) }
+  if (judgement.accepted && guardMode(loop.settings.guard) !== "off") {
+    const mode = guardMode(loop.settings.guard)
+    const found = refusingFindings(mode, (yield* readFindings(ctx, loop))?.weakened)
+    // The replay (issue 46) as the turn's end will judge it: it refuses, or proves the claim past the findings.
+    const replayed = judgeReplay(loop, yield* replayIfPassed(loop, snapshot, undefined), found)
+    const refusing = replayed.proves ? [] : found
+    const refused = [...(mode === "refuse" ? replayed.refused : []), ...refusalFeedback(refusing)]
+    if (refused.length > 0) judgement = { ...judgement, accepted: false, refused }
   }
   ctx.manager.claimJudged(
     loop,

@@ -21,6 +21,7 @@ import type { GuardRead } from "../../changes/guard-read.js"
 import { log } from "../../effects/jobs.js"
 import type { JobContext } from "./context.js"
 import type { Settings } from "../../config/schema.js"
+import { replayLine, type Replay } from "../../evidence/replay-record.js"
 
 /** Whether this turn's end may accept a claim of done, so the guard must read first. */
 function guardDue(loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined): boolean {
@@ -31,8 +32,10 @@ function guardDue(loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefin
 
 export interface GuardResult {
   weakened: Weakened[]
+  /** The start's tests on the end's code (issue 46): run when every check passed for a claim. */
+  replay?: Replay | undefined
   /** The user's files the loop changed since its start (the plan file, which the plugin writes back, aside). */
-  changedFiles: string[]
+  changedFiles?: string[]
 }
 
 /** The guard's findings for this turn's claim (undefined: not due, or nothing could be read). */
@@ -44,7 +47,23 @@ export function* guardClaim(
   at: string | undefined,
 ): Job<GuardResult | undefined> {
   if (!guardDue(loop, turn, snapshot)) return undefined
-  return yield* readFindings(ctx, loop, at, snapshot)
+  const found = yield* readFindings(ctx, loop, at, snapshot)
+  const replay = yield* replayIfPassed(loop, snapshot, at)
+  // Changes the guard could not read cannot be proven either: the replay says why (not a repository, no start).
+  if (!found) return replay && { weakened: [], replay }
+  return { ...found, replay }
+}
+
+/** The replay (issue 46), when the checks passed in the work tree: undefined when they did not (or none ran). */
+export function* replayIfPassed(
+  loop: Loop,
+  snapshot: DiagnosticSnapshot | undefined,
+  at: string | undefined,
+): Job<Replay | undefined> {
+  if (!snapshot || snapshot.checks.length === 0 || snapshot.checks.some((c) => c.status !== "passed")) return undefined
+  const replay = yield* io({ kind: "replay", loop, at })
+  yield* log("info", `replay: ${replayLine(replay)}`, { loop: loop.id, iteration: loop.iteration })
+  return replay
 }
 
 /**

@@ -124,7 +124,12 @@ function* decideAndAct(
 ): Job {
   const breakerBefore = loop.breaker.state
   const story = loop.plan ? currentStory(loop.plan) : undefined
-  let { decision, update } = decide(loop, { ...facts, weakened: facts.guard?.weakened, now: ctx.now() })
+  let { decision, update } = decide(loop, {
+    ...facts,
+    weakened: facts.guard?.weakened,
+    replay: facts.guard?.replay,
+    now: ctx.now(),
+  })
   // Review on: a completion the checks allow waits for the reviewer's verdict.
   const options = reviewOptions(loop.settings)
   let reviewed: { verdict: "approve" | "reject"; reasons: string[] } | null = null
@@ -146,6 +151,7 @@ function* decideAndAct(
       changedFiles,
       review: reviewed,
       weakened: facts.guard?.weakened ?? [],
+      replay: facts.guard?.replay,
     })
     update = withEvidence(loop, decision, update, evidence)
   }

@@ -1,0 +1,15 @@
+// The effect kind of the replay (issue 46). Declared into the kernel's `Effects`
+// (src/effects/kernel.ts); handled in src/engine/handlers/work-tree.ts.
+import type { Replay } from "../evidence/replay-record.js"
+import type { Loop } from "../loop/loop.js"
+
+declare module "../effects/kernel.js" {
+  interface Effects {
+    /**
+     * The start's tests on the end's code: the loop's checks run again on the replay tree (the work tree
+     * now, `at`: as the turn end's checkpoint holds it, with the start's test surface put back). Never
+     * throws: what cannot be read or run is a replay that could not run, with the reason.
+     */
+    replay: { ask: { loop: Loop; at?: string | undefined }; result: Replay }
+  }
+}

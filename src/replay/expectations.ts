@@ -1,0 +1,87 @@
+// Changed expectations (issue 46): a test of the start that fails on the replay tree, whose own
+// definition the loop changed (its body at the end differs from the start's) — "toBe(3)" became
+// "toBe(0)". Sometimes the task asks for exactly that ("change the greeting to Hi"), so such a
+// failure is named with both versions rather than taken as a cheat. Pure; linear in the texts.
+import { languageOf } from "../evidence/files.js"
+import { testNameIn } from "../evidence/test-names.js"
+
+export interface ChangedExpectation {
+  /** The test file, in the project. */
+  file: string
+  /** The test's name as its definition gives it. */
+  name: string
+  /** The first line of its body that differs, at the start and at the end (trimmed). */
+  start: string
+  end: string
+}
+
+/** The file and the test name of a failure identity (`a.test.ts > suite > name`, `tests/a.py::test_x`). */
+function testOfFailure(failure: string): { file: string; name: string } | undefined {
+  for (const separator of [" > ", "::"]) {
+    const first = failure.indexOf(separator)
+    if (first <= 0) continue
+    const last = failure.lastIndexOf(separator)
+    const name =
+      failure
+        .slice(last + separator.length)
+        .split("[")[0]
+        ?.trim() ?? ""
+    if (name !== "") return { file: failure.slice(0, first), name }
+  }
+  return undefined
+}
+
+const indentOf = (line: string): number => line.length - line.trimStart().length
+
+/** The lines of a test's definition: from the line that names it to the first line indented as little after it. */
+export function testBody(text: string, file: string, name: string): string[] | undefined {
+  const language = languageOf(file)
+  if (language === undefined) return undefined
+  const lines = text.split("\n")
+  const at = lines.findIndex((line) => testNameIn(line, language, true) === name)
+  if (at < 0) return undefined
+  const indent = indentOf(lines[at] ?? "")
+  const body = [(lines[at] ?? "").trim()]
+  for (let i = at + 1; i < lines.length; i += 1) {
+    const line = lines[i] ?? ""
+    if (line.trim() === "") continue
+    if (indentOf(line) <= indent) {
+      // A JS test's closing `})` belongs to it; Python's next statement does not.
+      if (language !== "py" && line.trim().startsWith("}")) body.push(line.trim())
+      break
+    }
+    body.push(line.trim())
+  }
+  return body
+}
+
+/** The first differing line of two bodies, preferring one that asserts. */
+function firstDifference(start: readonly string[], end: readonly string[]): { start: string; end: string } {
+  const pairs: { start: string; end: string }[] = []
+  for (let i = 0; i < Math.max(start.length, end.length); i += 1)
+    if (start[i] !== end[i]) pairs.push({ start: start[i] ?? "", end: end[i] ?? "" })
+  const asserts = (text: string) => text.includes("expect") || text.includes("assert") || text.includes("Equal")
+  return pairs.find((p) => asserts(p.start) || asserts(p.end)) ?? pairs[0] ?? { start: "", end: "" }
+}
+
+export interface ExpectationInput {
+  /** The failure identities of the replay's checks. */
+  failures: readonly string[]
+  /** A test file's text at the start and at the end (undefined: none there). */
+  texts: (file: string) => { start: string | undefined; end: string | undefined }
+}
+
+/** The failing tests whose definitions the loop changed, each once. */
+export function changedExpectations({ failures, texts }: ExpectationInput): ChangedExpectation[] {
+  const found = new Map<string, ChangedExpectation>()
+  for (const failure of failures) {
+    const test = testOfFailure(failure)
+    if (!test) continue
+    const { start, end } = texts(test.file)
+    if (start === undefined || end === undefined) continue
+    const [before, after] = [testBody(start, test.file, test.name), testBody(end, test.file, test.name)]
+    if (!before || !after || before.join("\n") === after.join("\n")) continue
+    found.set(`${test.file}::${test.name}`, { ...test, ...firstDifference(before, after) })
+  }
+  return [...found.values()]
+}

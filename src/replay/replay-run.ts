@@ -1,0 +1,132 @@
+// The replay of a claim of done (issue 46): the loop's start checkpoint and the work tree at the
+// claim (as its checkpoint holds it) are listed, the replay planned (plan.ts), the replay tree made
+// outside the project (replay-tree.ts), the checks run in it one after the other, and the tree
+// removed — also when a check or git fails. Whatever cannot be read, made or started is a replay
+// that could not run, with the reason: never a pass.
+import { checkpointRef } from "../checkpoints/checkpoints.js"
+import { workTreeSnapshot } from "../checkpoints/checkpoint-git.js"
+import type { CheckConfig } from "../config/schema.js"
+import { failureIdentities } from "../checks/failures/index.js"
+import { runCheck, type CheckGroups } from "../checks/run-checks.js"
+import type { CheckResult } from "../checks/diagnostics.js"
+import type { Replay, ReplayCheck } from "../evidence/replay-record.js"
+import { gitText } from "../git/run.js"
+import { changedExpectations } from "./expectations.js"
+import { planReplay, type Listing, type ReplayPlan } from "./plan.js"
+import { ignoredSurfaceFiles, listTree, makeReplayTree, sweepReplayTrees } from "./replay-tree.js"
+
+export interface ReplayRunInput {
+  directory: string
+  loopID: string
+  /** The work tree at the claim as a commit (the turn end's checkpoint); read now when absent. */
+  at: string | undefined
+  checks: readonly CheckConfig[]
+  groups: CheckGroups
+  /** Whether a process of this machine is running (the sweep of trees a kill left). */
+  alive: (pid: number) => boolean
+  /** Called once the replay tree exists, before its checks run (a crash point of the kill tests). */
+  treeMade?: () => void
+}
+
+const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+export async function runReplay(input: ReplayRunInput): Promise<Replay> {
+  try {
+    return await replay(input)
+  } catch (error) {
+    return { status: "could-not-run", reason: reasonOf(error) }
+  }
+}
+
+async function replay(input: ReplayRunInput): Promise<Replay> {
+  const { directory } = input
+  if (input.checks.length === 0) return { status: "could-not-run", reason: "the loop has no checks to replay" }
+  const [top, prefix] = (await gitText(directory, ["rev-parse", "--show-toplevel", "--show-prefix"])).split("\n")
+  const from = (
+    await gitText(directory, ["rev-parse", "--verify", `${checkpointRef(input.loopID, 0)}^{commit}`])
+  ).trim()
+  const at = input.at ?? (await workTreeSnapshot(directory))
+  if (!top || at === undefined) return { status: "could-not-run", reason: "the project is not in a git repository" }
+  const [startTree, endTree] = [`${from}:${prefix ?? ""}`, `${at.trim()}:${prefix ?? ""}`]
+  const [start, end, ignoredSurface] = await Promise.all([
+    listTree(directory, startTree),
+    listTree(directory, endTree),
+    ignoredSurfaceFiles(directory),
+  ])
+  const text = (listing: Listing) => (path: string) => blobText(directory, listing.get(path)?.oid)
+  const commands = input.checks.map((c) => c.command)
+  const plan = await planReplay({
+    start,
+    end,
+    commands,
+    text: (side, path) => text(side === "start" ? start : end)(path),
+  })
+  if (!plan.needed && ignoredSurface.length === 0) return { status: "not-needed" }
+  await sweepReplayTrees(input.alive)
+  const resolvedEnd = (await gitText(directory, ["rev-parse", endTree])).trim()
+  const tree = await makeReplayTree({ directory, top, endTree: resolvedEnd, start, plan, ignoredSurface })
+  try {
+    input.treeMade?.()
+    const results: CheckResult[] = []
+    for (const check of input.checks) results.push(await runCheck(check, tree.dir, input.groups))
+    const unstarted = results.find((r) => r.status === "missing" || r.status === "error")
+    if (unstarted) return { status: "could-not-run", reason: `${unstarted.name} could not start in the replay tree` }
+    const checks = results.map((r) => replayCheck(r, tree.dir))
+    const failures = checks.filter((c) => !c.passed).flatMap((c) => c.failures)
+    const texts = await expectationTexts(directory, start, end, failures)
+    return ranReplay(tree.tree, plan, ignoredSurface, checks, changedExpectations({ failures, texts }))
+  } finally {
+    await tree.remove()
+  }
+}
+
+function ranReplay(
+  tree: string,
+  plan: ReplayPlan,
+  ignored: string[],
+  checks: ReplayCheck[],
+  expectations: ReturnType<typeof changedExpectations>,
+): Replay {
+  const { putBack, leftOut } = plan
+  return {
+    status: "ran",
+    tree,
+    putBack,
+    leftOut,
+    merged: plan.merged.map((m) => m.path),
+    ignored,
+    checks,
+    expectations,
+  }
+}
+
+function replayCheck(result: CheckResult, dir: string): ReplayCheck {
+  const tests = result.tests ?? null
+  const passed = result.status === "passed"
+  return {
+    name: result.name,
+    command: result.command,
+    exitCode: result.exitCode,
+    passed,
+    tests,
+    failures: passed ? [] : (result.failures ?? failureIdentities(result.output, dir)),
+    outputSha256: result.outputSha256 ?? "",
+  }
+}
+
+const blobText = async (directory: string, oid: string | undefined): Promise<string | undefined> =>
+  oid === undefined ? undefined : gitText(directory, ["cat-file", "blob", oid]).catch(() => undefined)
+
+/** The start's and end's texts of the test files the failures name (read once each). */
+async function expectationTexts(directory: string, start: Listing, end: Listing, failures: readonly string[]) {
+  const read = new Map<string, { start: string | undefined; end: string | undefined }>()
+  for (const failure of failures) {
+    const file = failure.split(" > ")[0]?.split("::")[0] ?? ""
+    if (read.has(file) || !start.has(file)) continue
+    read.set(file, {
+      start: await blobText(directory, start.get(file)?.oid),
+      end: await blobText(directory, end.get(file)?.oid),
+    })
+  }
+  return (file: string) => read.get(file) ?? { start: undefined, end: undefined }
+}
