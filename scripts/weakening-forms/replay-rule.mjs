@@ -128,7 +128,7 @@ function mergeToml(startText, endText, owned) {
   const endOwned = endParts.filter((p) => p.name && owned(p.name))
   const same = (a, b) => a.map((p) => p.lines.join("\n")).join("\n") === b.map((p) => p.lines.join("\n")).join("\n")
   if (same(startOwned, endOwned)) return { text: endText, parts: [] }
-  const body = kept.map((p) => p.lines.join("\n")).join("\n")
+  const body = kept.flatMap((p) => p.lines).join("\n")
   const back = startOwned.map((p) => p.lines.join("\n").replace(/\n+$/, "")).join("\n\n")
   const text = back ? `${body.replace(/\n+$/, "")}\n\n${back}\n` : `${body.replace(/\n+$/, "")}\n`
   const names = [...new Set([...startOwned, ...endOwned].map((p) => p.name))]

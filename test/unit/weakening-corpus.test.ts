@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, test } from "vitest"
 import { testCounts } from "../../src/checks/test-counts.js"
+import { type Listing, planReplay } from "../../src/replay/plan.js"
 import { packageDir } from "../harness/harness.js"
 
 const corpus = join(packageDir(), "test", "fixtures", "weakenings")
@@ -129,6 +130,33 @@ describe("the weakening corpus (issue 46)", () => {
         if (!touched.has(path)) expect(replay.files[path], path).toBe(hash)
       expect(replay.notNeeded).toBe(touched.size === 0)
       expect(f.replay === null).toBe(replay.notNeeded || f.replayError !== undefined)
+    },
+  )
+
+  // (b) the plugin's plan (src/replay/plan.ts) against the expectation written from the rule's text
+  const listing = (record: TreeRecord): Listing =>
+    new Map(Object.entries(record.files).map(([path, oid]) => [path, { mode: "100644", oid }]))
+
+  test.each(all.map((f) => [`${f.runner}/${f.form}`, f] as const))(
+    "%s: planReplay puts back, leaves out and merges what the rule says, with the same merged text",
+    async (_, f) => {
+      const records = {
+        start: readJson<TreeRecord>(f.runner, f.form, "start.json"),
+        end: readJson<TreeRecord>(f.runner, f.form, "end.json"),
+      }
+      const trees = { start: rebuild(f.runner, records.start), end: rebuild(f.runner, records.end) }
+      const recorded = readJson<ReplayTree>(f.runner, f.form, "replay-tree.json")
+      const plan = await planReplay({
+        start: listing(records.start),
+        end: listing(records.end),
+        commands: [f.command],
+        text: async (side, path) => trees[side].get(path),
+      })
+      expect(plan.needed).toBe(!recorded.notNeeded)
+      expect(plan.putBack).toEqual(recorded.restored)
+      expect(plan.leftOut).toEqual(recorded.leftOut)
+      expect(plan.merged.map((m) => m.path)).toEqual(Object.keys(recorded.merged).sort())
+      for (const merged of plan.merged) expect(sha(merged.text), merged.path).toBe(recorded.files[merged.path])
     },
   )
 })
