@@ -103,7 +103,7 @@ function run(command, cwd, env) {
     })
     child.stdout.on("data", (chunk) => (output += chunk))
     child.stderr.on("data", (chunk) => (output += chunk))
-    child.once("close", (code) => resolve({ output, exit: code }))
+    child.once("close", (code) => resolve({ output, exit: code, directory: cwd }))
   })
 }
 
@@ -207,8 +207,8 @@ async function makeForm(runner, definition, base, env) {
     command,
     ...(form.endCommand ? { endCommand: form.endCommand } : {}),
     why: form.why,
-    work: { exit: work.exit },
-    replay: replay ? { exit: replay.exit } : null,
+    work: { exit: work.exit, directory: work.directory },
+    replay: replay ? { exit: replay.exit, directory: replay.directory } : null,
     ...(plan.error ? { replayError: plan.error } : {}),
   }
   writeFileSync(join(folder, "form.json"), json(record))
