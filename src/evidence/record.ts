@@ -35,7 +35,7 @@ export const evidenceSchema = z.object({
   /** The reviewer's verdict; null when there was no review. */
   review: reviewEvidenceSchema.nullable(),
   weakened: z.array(weakenedSchema),
-  /** The replay of the start's tests on the end's code (issue 46); null or absent: none ran (guard off, older records). */
+  /** The replay of the start's tests on the end's code (issue 46); null or absent: none ran (guard off, older). */
   replay: replaySchema.nullable().optional(),
 })
 export type Evidence = z.infer<typeof evidenceSchema>

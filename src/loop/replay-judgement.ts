@@ -76,9 +76,11 @@ function failedWords(replay: RanReplay, findings: readonly Weakened[]): string[]
 
 function expectationWords(replay: RanReplay): string[] {
   return [
-    "The completion claim was refused once: these tests of the start fail on your code, and you changed what they expect:",
+    "The completion claim was refused once: these tests of the start fail on your code," +
+      " and you changed what they expect:",
     ...replay.expectations.map((e) => `- ${e.file} > ${e.name}: \`${e.start}\` became \`${e.end}\``),
     "If the task asks for exactly this change, claim again with it unchanged: the loop then completes, marked" +
-      " not verified with these tests named (or the reviewer decides). Otherwise put the expectations back and fix the code.",
+      " not verified with these tests named (or the reviewer decides)." +
+      " Otherwise put the expectations back and fix the code.",
   ]
 }
