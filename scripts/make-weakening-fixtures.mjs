@@ -258,6 +258,8 @@ async function makeRunner(runner) {
     GOFLAGS: "-count=1",
     CARGO_TARGET_DIR: join(tools, "target"),
     PYTHONDONTWRITEBYTECODE: "1",
+    // the runners' own temporary files (jest's cache) go with the tools folder
+    TMPDIR: tools,
     ...(RUNNERS[runner].python ? { PATH: PYTHON_PATH } : {}),
   }
   try {
