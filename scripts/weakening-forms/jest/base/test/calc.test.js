@@ -1,0 +1,11 @@
+const { add, multiply } = require("../src/calc")
+
+describe("calc", () => {
+  test("adds", () => {
+    expect(add(1, 2)).toBe(3)
+  })
+
+  test("multiplies", () => {
+    expect(multiply(2, 3)).toBe(6)
+  })
+})
