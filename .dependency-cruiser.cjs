@@ -29,6 +29,7 @@ const LAYERS = [
   "continuations",
   "worktrees",
   "status",
+  "clean",
   "engine",
   "acts",
   "opencode",
