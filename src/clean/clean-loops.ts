@@ -15,6 +15,8 @@ import { STATE_DIR } from "../project/own-files.js"
 import { readLoopFiles, type SavedLoopFile } from "../store/saved-loops.js"
 import { sessionDir } from "../store/session-files.js"
 import { WORKTREE_FILE } from "../worktrees/worktree-state.js"
+import { awaitsEndFiles } from "../worktrees/lifecycle.js"
+import { endFilesWritten } from "../store/report.js"
 import { diskUsageOf, formatBytes } from "./disk-usage.js"
 import { ownRoots, provedOwn, removeOwn } from "./remove-own.js"
 import { damagedLoopsSessions, type LoopSessions } from "./damaged-loops.js"
@@ -92,31 +94,7 @@ export async function cleanLoops(
       notes.push(
         `ralph-loop clean: left the loops in ${loopsDir} alone: the folder leads outside the plugin's own folders`,
       )
-  } else {
-    const { loops: saved, aside, unreadable } = await readLoopFiles(loopsDir)
-    const due = (s: SavedLoopFile) => s.loop.phase === "stopped" && s.savedAt < cutoff
-    // A folder another loop still refers to (a newer loop started in the same session, a loop whose
-    // file is damaged, a loop the caller runs) stays.
-    const damaged = await damagedLoopsSessions(
-      project,
-      unreadable.map((u) => u.file),
-    )
-    const keep = [...saved.filter((s) => !due(s)).map((s) => s.loop), ...damaged, ...(request.live ?? [])]
-    const inUse = new Set(keep.flatMap((loop) => sessionFolders(project, loop)))
-    for (const s of saved.filter(due)) {
-      const folders = sessionFolders(project, s.loop).filter((dir) => !inUse.has(dir))
-      // Each folder is tried; the state file goes only when they all went (the next clean tries again).
-      let gone = true
-      for (const dir of folders) gone = (await remove(dir, "the session folder")) && gone
-      if (!gone) {
-        notes.push(`ralph-loop clean: kept the state file of loop ${s.loop.id}, so that the next clean tries again`)
-        continue
-      }
-      if (!(await refsRemoved(s.loop.id))) continue
-      if (await remove(s.file, "the state file")) loops += 1
-    }
-    for (const entry of aside) if (entry.writtenAt < cutoff) await remove(entry.file, "the damaged state file")
-  }
+  } else loops = await cleanLoopsFolder(request, loopsDir, now, { remove, refsRemoved, notes })
   const archives = await cleanArchives(project, roots, cutoff, remove, refsRemoved, notes)
 
   out(
@@ -129,6 +107,53 @@ export async function cleanLoops(
   if (provedOwn(roots, stateDir, true))
     out(`ralph-loop clean: ${STATE_DIR} now uses ${formatBytes(await diskUsageOf(stateDir))}`)
   return !failed
+}
+
+/** What removes a path or a loop's refs, and the notes they leave (cleanLoops's). */
+interface Removals {
+  remove(path: string, what: string): Promise<boolean>
+  refsRemoved(loopID: string): Promise<boolean>
+  notes: string[]
+}
+
+const ENDING = "it ended moments ago and OpenCode is still writing its report"
+
+/** The due loops' files in the loops folder (proved the plugin's own); how many loops went. */
+async function cleanLoopsFolder(
+  request: CleanLoopsRequest,
+  loopsDir: string,
+  now: number,
+  { remove, refsRemoved, notes }: Removals,
+): Promise<number> {
+  const { project } = request
+  const cutoff = now - request.days * DAY_MS
+  let loops = 0
+  const { loops: saved, aside, unreadable } = await readLoopFiles(loopsDir)
+  const old = (s: SavedLoopFile) => s.loop.phase === "stopped" && s.savedAt < cutoff
+  // Ended moments ago (--days 0): the OpenCode that ended it may still be writing its report there.
+  const ending = new Set(saved.filter((s) => old(s) && awaitsEndFiles(endFilesWritten(project, s), s.savedAt, now)))
+  for (const s of ending) notes.push(`ralph-loop clean: kept the files of loop ${s.loop.id}: ${ENDING}`)
+  const due = (s: SavedLoopFile) => old(s) && !ending.has(s)
+  // A folder another loop still refers to (a newer loop started in the same session, a loop whose
+  // file is damaged, a loop the caller runs) stays.
+  const files = unreadable.map((u) => u.file)
+  const damaged = await damagedLoopsSessions(project, files)
+  const keep = [...saved.filter((s) => !due(s)).map((s) => s.loop), ...damaged, ...(request.live ?? [])]
+  const inUse = new Set(keep.flatMap((loop) => sessionFolders(project, loop)))
+  for (const s of saved.filter(due)) {
+    const folders = sessionFolders(project, s.loop).filter((dir) => !inUse.has(dir))
+    // Each folder is tried; the state file goes only when they all went (the next clean tries again).
+    let gone = true
+    for (const dir of folders) gone = (await remove(dir, "the session folder")) && gone
+    if (!gone) {
+      notes.push(`ralph-loop clean: kept the state file of loop ${s.loop.id}, so that the next clean tries again`)
+      continue
+    }
+    if (!(await refsRemoved(s.loop.id))) continue
+    if (await remove(s.file, "the state file")) loops += 1
+  }
+  for (const entry of aside) if (entry.writtenAt < cutoff) await remove(entry.file, "the damaged state file")
+  return loops
 }
 
 /**

@@ -106,11 +106,11 @@ describe("one owner per loop across OpenCode processes", () => {
         "the TUI's OpenCode to take the project's lease",
         60_000,
       )
-      // Two ended loops: one 40 days ago, one today, each with its session folder.
+      // Two ended loops: one 40 days ago, one a minute ago (its end files long written), each with its session folder.
       const store = new LoopStore(tui.dir)
       const ended = (id: string) => fixtureLoop({ id, sessionID: id, lineage: [id], phase: "stopped" })
       await store.save(ended("ses_old"), "stopped", Date.now() - 40 * DAY_MS)
-      await store.save(ended("ses_today"), "stopped", Date.now())
+      await store.save(ended("ses_today"), "stopped", Date.now() - 60_000)
       await store.flush()
       for (const id of ["ses_old", "ses_today"]) {
         mkdirSync(join(tui.dir, ".opencode/sessions", id), { recursive: true })

@@ -119,6 +119,25 @@ describe("ralph-loop clean: a loop whose state file is damaged (issue 47)", () =
   })
 })
 
+describe("ralph-loop clean: a loop that ended moments ago", () => {
+  it("keeps its files with --days 0 until its report is written (OpenCode writes it after the end)", async () => {
+    const project = tempDir("ralph-clean-")
+    const just = ended({ id: "ses_just", sessionID: "ses_just" })
+    await save(project, just, 1 / DAY) // a millisecond ago
+    sessionFolder(project, "ses_just")
+
+    const first = await runClean(project, ["--days", "0"])
+    expect(first.lines).toContain(
+      "ralph-loop clean: kept the files of loop ses_just: it ended moments ago and OpenCode is still writing its report",
+    )
+    expect(readdirSync(join(project, LOOPS))).toEqual(["ses_just.json"])
+    writeFileSync(htmlReportFile(project, { loop: just, savedAt: NOW - 1 }), "<html></html>\n")
+    const second = await runClean(project, ["--days", "0"])
+    expect(second.lines[0]).toMatch(/removed the files of 1 loop that ended more than 0 days ago/)
+    expect(existsSync(join(project, LOOPS, "ses_just.json"))).toBe(false)
+  })
+})
+
 describe("ralph-loop clean: only the plugin's own folders, never through a link", () => {
   it("leaves a folder alone that a linked sessions folder, or a state file's summaryPath, leads to", async () => {
     const project = tempDir("ralph-clean-")
