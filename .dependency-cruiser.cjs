@@ -30,6 +30,7 @@ const LAYERS = [
   "continuations",
   "worktrees",
   "status",
+  "clean",
   "engine",
   "acts",
   "opencode",

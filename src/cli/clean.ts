@@ -1,161 +1,25 @@
-// `ralph-loop clean [--days N] [--project DIR]`: removes the files of loops that ended more than N
-// days ago (default 30) — their state file, the session folders (summaries, transcripts, report)
-// no other loop still refers to, and their checkpoint refs —, the files of worktree loops kept in
-// merged/<NAME>/ (and their refs) once their loop ended that long ago, and damaged state files
-// moved aside that long ago. Never a loop not ended. Only what lies inside the plugin's own folders
-// is removed (remove-own.ts), and it says what it removed and what it could not (then exit 1).
-import { lstat, readdir } from "node:fs/promises"
-import { join } from "node:path"
-import { removeCheckpoints } from "../checkpoints/checkpoint-git.js"
-import { archiveDir, MERGED_DIR } from "../worktrees/worktree-archive.js"
+// `ralph-loop clean [--days N] [--project DIR] [--force]`: what it removes is src/clean/'s; the
+// project's lease decides who removes it (clean-lease.ts): this process, or the OpenCode open on the
+// project that holds the lease.
+import { DEFAULT_DAYS, cleanLoops } from "../clean/clean-loops.js"
 import { globalConfigDir, loadSettings } from "../config/load.js"
-import { STATE_DIR } from "../project/own-files.js"
-import { readLoopFiles, type SavedLoopFile } from "../store/saved-loops.js"
-import { sessionDir } from "../store/session-files.js"
-import { WORKTREE_FILE } from "../worktrees/worktree-state.js"
 import type { CliArgs } from "./args.js"
-import { diskUsage, formatBytes } from "./disk-usage.js"
-import { ownRoots, provedOwn, removeOwn } from "./remove-own.js"
 
-export const DEFAULT_DAYS = 30
-export const DAY_MS = 24 * 60 * 60 * 1000
+/** The summaryPath the project's settings name (the global file, then the project's). */
+const summaryPathOf = (project: string, env: NodeJS.ProcessEnv): string =>
+  loadSettings({ directory: project, globalDir: globalConfigDir(env) }).settings.summaryPath
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`
-
-/** The session folders a loop wrote to (its first, every one it went through, its current), as paths. */
-function sessionFolders(project: string, saved: SavedLoopFile): string[] {
-  const { loop } = saved
-  const folders = new Set<string>()
-  for (const id of [loop.id, ...loop.lineage, loop.sessionID]) {
-    try {
-      folders.add(sessionDir(project, loop.settings.summaryPath, id))
-    } catch {
-      // an id or summaryPath that would lead outside the project: nothing of ours there
-    }
-  }
-  return [...folders]
-}
-
+/** The loops' files (the worktrees are cleanWorktrees's, src/cli/worktrees.ts): exit 1 when one could not go. */
 export async function clean(
   args: CliArgs,
   env: NodeJS.ProcessEnv,
   out: (line: string) => void,
   now = Date.now(),
 ): Promise<number> {
-  const days = args.days ?? DEFAULT_DAYS
-  const cutoff = now - days * DAY_MS
-  const roots = ownRoots(
-    args.project,
-    loadSettings({ directory: args.project, globalDir: globalConfigDir(env) }).settings.summaryPath,
-  )
-  const notes: string[] = []
-  let failed = false
-  let freed = 0
-  /** Removes `path` if it is the plugin's; true when it is gone. */
-  const remove = (path: string, what: string): boolean => {
-    const result = removeOwn(roots, path)
-    freed += result.freed
-    if (result.status === "refused") notes.push(`ralph-loop clean: left ${what} ${path} alone: ${result.reason}`)
-    if (result.status === "failed") {
-      failed = true
-      notes.push(`ralph-loop clean: could not remove ${what} ${path}: ${result.reason}`)
-    }
-    return result.status === "removed" || result.status === "gone"
+  const request = {
+    project: args.project,
+    days: args.days ?? DEFAULT_DAYS,
+    summaryPath: summaryPathOf(args.project, env),
   }
-
-  /** Removes a loop's checkpoint refs; false (and a note) when git could not list them: its files stay. */
-  const refsRemoved = async (loopID: string): Promise<boolean> => {
-    try {
-      await removeCheckpoints(args.project, loopID)
-      return true
-    } catch (error) {
-      failed = true
-      const why = error instanceof Error ? error.message : String(error)
-      const kept = `could not remove the checkpoints of loop ${loopID}, so its files stay for the next clean`
-      notes.push(`ralph-loop clean: ${kept}: ${why}`)
-      return false
-    }
-  }
-
-  const loopsDir = join(args.project, STATE_DIR, "loops")
-  let loops = 0
-  if (!provedOwn(roots, loopsDir, true)) {
-    if (await lstat(loopsDir).catch(() => undefined))
-      notes.push(
-        `ralph-loop clean: left the loops in ${loopsDir} alone: the folder leads outside the plugin's own folders`,
-      )
-  } else {
-    const { loops: saved, aside } = await readLoopFiles(loopsDir)
-    const due = (s: SavedLoopFile) => s.loop.phase === "stopped" && s.savedAt < cutoff
-    // A folder another loop still refers to (a newer loop started in the same session) stays.
-    const inUse = new Set(saved.filter((s) => !due(s)).flatMap((s) => sessionFolders(args.project, s)))
-    for (const s of saved.filter(due)) {
-      const folders = sessionFolders(args.project, s).filter((dir) => !inUse.has(dir))
-      // Each folder is tried; the state file goes only when they all went (the next clean tries again).
-      const gone = folders.map((dir) => remove(dir, "the session folder")).every(Boolean)
-      if (!gone) {
-        notes.push(`ralph-loop clean: kept the state file of loop ${s.loop.id}, so that the next clean tries again`)
-        continue
-      }
-      if (!(await refsRemoved(s.loop.id))) continue
-      if (remove(s.file, "the state file")) loops += 1
-    }
-    for (const entry of aside) if (entry.writtenAt < cutoff) remove(entry.file, "the damaged state file")
-  }
-  const archives = await cleanArchives(args.project, roots, cutoff, remove, refsRemoved, notes)
-
-  out(
-    `ralph-loop clean: removed the files of ${plural(loops, "loop")} that ended more than ${plural(days, "day")} ` +
-      `ago${archives ? ` and of ${plural(archives, "worktree loop")} kept in ${MERGED_DIR}/` : ""} (` +
-      `${formatBytes(freed)})`,
-  )
-  for (const note of notes) out(note)
-  const stateDir = join(args.project, STATE_DIR)
-  if (provedOwn(roots, stateDir, true))
-    out(`ralph-loop clean: ${STATE_DIR} now uses ${formatBytes(diskUsage(stateDir))}`)
-  return failed ? 1 : 0
-}
-
-/**
- * The files of worktree loops kept in merged/<NAME>/, with their checkpoint refs, once every loop
- * in them ended before `cutoff` (an archive without a readable loop: its worktree.json's time).
- * Returns how many archives went.
- */
-async function cleanArchives(
-  project: string,
-  roots: string[],
-  cutoff: number,
-  remove: (path: string, what: string) => boolean,
-  refsRemoved: (loopID: string) => Promise<boolean>,
-  notes: string[],
-): Promise<number> {
-  const merged = join(project, MERGED_DIR)
-  if (!provedOwn(roots, merged, true)) return 0
-  const names = await readdir(merged, { withFileTypes: true }).then(
-    (entries) => entries.filter((e) => e.isDirectory()).map((e) => e.name),
-    () => [],
-  )
-  let removed = 0
-  for (const name of names.sort()) {
-    const archive = archiveDir(project, name)
-    // Loops read through a link out of the archive are not its own: their ids name no refs to remove.
-    const loopsDir = join(archive, STATE_DIR, "loops")
-    const { loops } = provedOwn(roots, loopsDir, true) ? await readLoopFiles(loopsDir) : { loops: [] }
-    const worktreeFile = await lstat(join(archive, STATE_DIR, WORKTREE_FILE)).catch(() => undefined)
-    const endedAt =
-      loops.length > 0
-        ? loops.every((s) => s.loop.phase === "stopped")
-          ? Math.max(...loops.map((s) => s.savedAt))
-          : undefined
-        : worktreeFile?.mtimeMs
-    if (endedAt === undefined) {
-      if (loops.length === 0) notes.push(`ralph-loop clean: kept ${archive}: it holds no loop to tell when it ended`)
-      continue
-    }
-    if (!(endedAt < cutoff)) continue
-    let refsGone = true
-    for (const { loop } of loops) refsGone = (await refsRemoved(loop.id)) && refsGone
-    if (refsGone && remove(archive, "the worktree loop's files")) removed += 1
-  }
-  return removed
+  return (await cleanLoops(request, out, now)) ? 0 : 1
 }

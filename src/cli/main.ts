@@ -3,8 +3,10 @@
 // worktrees, the control verbs and run (see --help).
 import { parseArgs, projectFolderProblem, type CliArgs } from "./args.js"
 import { checkpoints } from "./checkpoints.js"
-import { clean, DEFAULT_DAYS } from "./clean.js"
+import { clean } from "./clean.js"
+import { DEFAULT_DAYS } from "../clean/clean-loops.js"
 import { withCleanLease } from "./clean-lease.js"
+import { askCleanOf } from "./clean-ask.js"
 import { CLI_CONTROL_VERBS, control, NO_ANSWER_EXIT } from "./control.js"
 import type { ControlVerb } from "../control/request.js"
 import { doctor } from "./doctor.js"
@@ -27,7 +29,8 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
   ralph-loop clean     [--days N] [--project DIR] [--force]
                                                    remove files of loops ended over N days ago (${DEFAULT_DAYS}),
                                                    and worktrees whose loop ended that long ago (one whose
-                                                   work is not in your branch only with --force)
+                                                   work is not in your branch only with --force); with
+                                                   OpenCode open on the project, that OpenCode does it
   ralph-loop plan check [PATH] [--project DIR]     read a plan as /ralph --prd would (PATH: the prdPath
                                                    setting) and show its stories in the loop's order
   ralph-loop plan ready [PATH] [--project DIR] [--json]
@@ -96,12 +99,17 @@ async function main(): Promise<number> {
     case "doctor":
       return doctor(args, process.env, out)
     case "clean":
-      // Only with the project's lease: never beside an OpenCode that merges or watches worktree loops.
-      return withCleanLease(args.project, out, async () => {
-        const code = await clean(args, process.env, out)
-        const worktreesCode = await cleanWorktrees(args, out)
-        return code || worktreesCode
-      })
+      // Only by the holder of the project's lease: this process, or the OpenCode open on the project.
+      return withCleanLease(
+        args.project,
+        out,
+        async () => {
+          const code = await clean(args, process.env, out)
+          const worktreesCode = await cleanWorktrees(args, out)
+          return code || worktreesCode
+        },
+        () => askCleanOf(args),
+      )
     case "worktrees":
       return worktrees(args, out)
     case "checkpoints":

@@ -8,7 +8,18 @@ import { STATE_DIR } from "../project/own-files.js"
 export const CONTROL_DIR = `${STATE_DIR}/control`
 
 /** `status` only reads: the answer's message is what /ralph-status says in `session` (the TUI's dialog). */
-const CONTROL_VERBS = ["pause", "resume", "cancel", "rollback", "hint", "remember", "forget", "status"] as const
+/** `clean`: `ralph-loop clean` done by the lease holder (days, force: its flags). */
+const CONTROL_VERBS = [
+  "pause",
+  "resume",
+  "cancel",
+  "rollback",
+  "hint",
+  "remember",
+  "forget",
+  "status",
+  "clean",
+] as const
 export type ControlVerb = (typeof CONTROL_VERBS)[number]
 
 /** A request file larger than this is refused unread. */
@@ -21,7 +32,7 @@ export const controlRequestSchema = z
   .object({
     id: z.string().regex(ID),
     verb: z.enum(CONTROL_VERBS),
-    /** The loop's id or the start of it; absent: the project's one live loop. Not for remember/forget/status. */
+    /** The loop's id or the start of it; absent: the project's one live loop. Not for remember/forget/status/clean. */
     loop: z.string().min(1).max(200).optional(),
     /** rollback: a checkpoint's number, or "start"; absent: the checkpoint before the last. */
     checkpoint: z.union([z.number().int().nonnegative(), z.literal("start")]).optional(),
@@ -29,6 +40,9 @@ export const controlRequestSchema = z
     text: z.string().max(4_000).optional(),
     /** status: the session whose /ralph-status is asked for; absent: no session (the TUI's home). */
     session: z.string().min(1).max(200).optional(),
+    /** clean: `--days` (what ended longer ago goes) and `--force`. */
+    days: z.number().int().nonnegative().max(1_000_000).optional(),
+    force: z.boolean().optional(),
     /** pause: "interrupt" when a headless runner got a signal (the loop's pauseCause); absent: a person. */
     cause: z.literal("interrupt").optional(),
     /** Who asks, as the loop's state will say it ("ralph-loop pause", "the TUI"). */

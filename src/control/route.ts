@@ -5,7 +5,7 @@
 //   a loop's request (pause, resume, cancel, hint, rollback; status in a loop's session)
 //       → the loop's owner: the instance that runs it (its state names it, its heartbeat says it runs)
 //   no loop meant, or a loop no live process owns (it ended, its owner stopped), remember, forget,
-//   a status outside a loop's session, a request that cannot be read
+//   clean, a status outside a loop's session, a request that cannot be read
 //       → the holder of the project's lease (src/owner/lease-rule.ts), which answers for the project
 //
 // And what waits for what in the process that takes it: a status never waits (it only reads);
@@ -58,6 +58,7 @@ export function routeRequest(request: ControlRequest | undefined, facts: RouteFa
   if (!request) return forProject(undefined)
   const { verb } = request
   if (verb === "remember" || verb === "forget") return forProject("memory")
+  if (verb === "clean") return forProject("clean")
   if (verb === "status") {
     if (request.session === undefined) return forProject(undefined)
     if (facts.mine.some(inSession(request.session))) return { take: true, queue: undefined }

@@ -1,9 +1,12 @@
 // What the plugin does with a control request (channel.ts hands each one here): the loop it names
 // (which-loop.ts), then the same act as the chat command (acts.ts, memory-commands.ts; `status` reads
-// only: /ralph-status's text, status.ts). From the control channel no chat turn will end, so a
+// only: /ralph-status's text, status.ts; `clean` is `ralph-loop clean`'s, done here by the lease
+// holder: acts/clean.ts). From the control channel no chat turn will end, so a
 // resume goes on at once.
 import { forgetEntry, rememberEntry } from "../acts/memory.js"
 import { statusAnswer } from "../acts/status.js"
+import { cleanProjectAct } from "../acts/clean.js"
+import { DEFAULT_DAYS } from "../clean/clean-loops.js"
 import type { RalphContext } from "../engine/context.js"
 import type { Loop } from "../loop/loop.js"
 import { cancelLoop, hintLoop, pauseLoop, resumeLoop, rollbackLoop, type ActResult } from "../acts/acts.js"
@@ -22,6 +25,8 @@ export const controlAct =
     if (request.verb === "remember") return answer(await rememberEntry(ctx, text))
     if (request.verb === "forget") return answer(await forgetEntry(ctx, text))
     if (request.verb === "status") return { ok: true, ...(await statusAnswer(ctx, request.session)) }
+    if (request.verb === "clean")
+      return answer(await cleanProjectAct(ctx, request.days ?? DEFAULT_DAYS, request.force ?? false))
     const found = await loopOf(ctx, request)
     if (!found.ok) return { ok: false, title: "Ralph · no such loop", message: found.reason }
     const loop = found.loop

@@ -22,14 +22,20 @@ import { reachedBranch } from "./settle-job.js"
 export type RunStart = { ok: true; started: string[] } | { ok: false; error: string }
 export type StoryEnd = { done: Omit<StoryDone, "id"> } | { failed: string }
 
-/** What a settled worktree makes of its story: done if its work reached the user's branch. */
+/**
+ * What a settled worktree makes of its story: done if its work reached the user's branch — with its
+ * loop's evidence, which the plan note's words come from (a check scoped to the task's @targets
+ * "passes" for the loop with a non-zero exit: its status alone would say "verified").
+ */
 export function storyEnd({ loop, outcome }: Pick<SettledWorktree, "loop" | "outcome">): StoryEnd {
+  if (!reachedBranch(outcome)) return { failed: outcome.detail }
   const checks =
     loop?.snapshots
       .at(-1)
       ?.checks.filter((c) => c.status === "passed")
       .map((c) => c.name) ?? []
-  return reachedBranch(outcome) ? { done: { iteration: loop?.iteration ?? 0, checks } } : { failed: outcome.detail }
+  const evidence = loop?.evidence
+  return { done: { iteration: loop?.iteration ?? 0, checks, ...(evidence ? { evidence } : {}) } }
 }
 
 /** Starts a run: the stories started, or why none could. */

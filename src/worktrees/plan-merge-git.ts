@@ -62,7 +62,7 @@ export async function storyBranchRefs(
       const found = await git(directory, args, { answers: [1] })
       if (!found.ok) throw new GitError(args, found)
       if (!found.stdout.trim()) missing.push(name)
-      else refs.push({ name, merged: await merged(directory, name), named: true })
+      else refs.push({ name, ...(await mergedState(directory, name)), named: true })
     }
     return { refs, missing }
   }
@@ -82,13 +82,26 @@ export async function storyBranchRefs(
   for (const ref of listed) {
     const name = ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref.slice("refs/remotes/".length)
     if (ref.startsWith("refs/remotes/") && local.has(localName(name))) continue
-    refs.push({ name, merged: await merged(directory, name), named: false })
+    refs.push({ name, ...(await mergedState(directory, name)), named: false })
   }
   return { refs, missing }
 }
 
-const merged = (directory: string, name: string): Promise<boolean> =>
-  gitAsks(directory, ["merge-base", "--is-ancestor", "--end-of-options", name, "HEAD"])
+/**
+ * Whether the branch's history is in HEAD's, and — when it is — whether it holds no commit of its own: its tip
+ * is a commit of HEAD's own (first-parent) line, where a branch made from it that was never committed on stays.
+ */
+async function mergedState(directory: string, name: string): Promise<Pick<StoryBranchRef, "merged" | "empty">> {
+  if (!(await gitAsks(directory, ["merge-base", "--is-ancestor", "--end-of-options", name, "HEAD"])))
+    return { merged: false, empty: false }
+  const tip = (await gitText(directory, ["rev-parse", "--verify", "--end-of-options", `${name}^{commit}`])).trim()
+  // HEAD's own line down to the tip: the oldest of these has the tip as its first parent when the tip is on it.
+  const line = (await gitText(directory, ["rev-list", "--first-parent", "--parents", `${tip}..HEAD`]))
+    .split("\n")
+    .filter(Boolean)
+  const oldest = line.at(-1)?.split(" ")[1]
+  return { merged: true, empty: line.length === 0 || oldest === tip }
+}
 
 export type BranchMerge = { merged: true } | { conflict: string[] } | { failed: string }
 

@@ -2,7 +2,8 @@
 // plan. A branch is a story's when its name (without a remote's prefix) is that story's branch
 // (storyBranch). Branches are merged in the plan's work order, so a story's dependencies come
 // before it. A branch merged already only marks its story done (a run cut off between its merges
-// and its plan); by default the branch of a story the plan marks done is left alone. Pure.
+// and its plan) — one that holds no commit of its own is refused, its story not marked; by default
+// the branch of a story the plan marks done is left alone. Pure.
 import { readyStories, workOrder, type Story } from "../plan/plan.js"
 import { storyOfBranch } from "./story-branch.js"
 
@@ -11,6 +12,11 @@ export interface StoryBranchRef {
   name: string
   /** Its history is in the current branch already. */
   merged: boolean
+  /**
+   * Merged, and its tip is a commit of the current branch's own line: it holds no commit of its own (made from
+   * the branch and never committed on), so nothing of its story was merged.
+   */
+  empty: boolean
   /** Named on the command line (else found among `ralph/story-*`). */
   named: boolean
 }
@@ -58,7 +64,12 @@ export function mergeSteps(
     }
     taken.add(story)
     const rank = order.get(story) ?? 0
-    if (branch.merged) {
+    if (branch.merged && branch.empty && !done.has(story)) {
+      const reason =
+        `it holds no commit of its own (its tip is a commit of the branch it would be merged into): none of ` +
+        `story ${story}'s work is on it, so the story stays not done`
+      steps.push({ step: { kind: "refuse", branch: branch.name, reason }, rank })
+    } else if (branch.merged) {
       if (!done.has(story)) steps.push({ step: { kind: "mark", branch: branch.name, story }, rank })
       else if (branch.named)
         steps.push({

@@ -3,7 +3,8 @@
 // did not complete keeps its work there, never in the slot — and merged back when it completed; the
 // loop's files are archived under the story's name (`merged/<story name>/`, the slot's instance goes
 // on); the outcome is written in the archive, then in the slot, which is then free for the run's next
-// story; and only then the slot leaves the branch (deleted once merged, else kept). What cannot be done retires
+// story; and only then the slot leaves the branch (deleted once merged or when it holds no commit of
+// its own, else kept: the outcome says which). What cannot be done retires
 // the slot: it is kept as it is for the user, and the run goes on in other slots.
 import { mergeAction, mergeHint } from "./merge-plan.js"
 import { loopName } from "./names.js"
@@ -21,7 +22,7 @@ export function* settleSlot({ entry, state, loop }: EndedWorktree): Job<MergeOut
     yield* io({ kind: "worktree-commit", path: entry.path, message })
     outcome = completed
       ? yield* mergeStory(state, title)
-      : kept(state, `the loop stopped (${loop.stopReason ?? "?"}) without completing`)
+      : yield* notCompleted(state, `the loop stopped (${loop.stopReason ?? "?"}) without completing`)
   } catch (error) {
     return yield* retire(entry.path, state, `its work could not be committed or merged: ${messageOf(error)}`)
   }
@@ -67,6 +68,19 @@ function* mergeStory(state: WorktreeState, title: string): Job<MergeOutcome> {
       return kept(state, action.reason)
     case "nothing":
       return { result: "nothing", detail: action.reason }
+  }
+}
+
+/**
+ * A story that did not complete: its work stays on its branch — unless it committed none, when the
+ * branch holds nothing of its own and the park deletes it (its name is free for the story's next run).
+ */
+function* notCompleted(state: WorktreeState, reason: string): Job<MergeOutcome> {
+  const { ahead } = yield* io({ kind: "worktree-merge-facts", state })
+  if (ahead) return kept(state, reason)
+  return {
+    result: "kept",
+    detail: `${reason}; it committed no work, so its branch ${state.branch} holds none and is deleted`,
   }
 }
 

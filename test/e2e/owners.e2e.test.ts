@@ -1,10 +1,10 @@
 // Two OpenCode processes on one project, in the real OpenCode: a TUI open (test/harness/tui.ts)
 // and `ralph-loop run` beside it. Each has the plugin, each watches the project's control folder;
 // the loop the run started is the run's server's own, so every control request to it must reach
-// that process — never be taken (and refused) by the TUI's. And `ralph-loop clean` takes the
-// project's lease: refused while a live OpenCode holds it, done once that process has died.
+// that process — never be taken (and refused) by the TUI's. And `ralph-loop clean` is the project's
+// lease holder's: done by the live OpenCode that holds it, by clean itself once that process has died.
 import { spawn, type ChildProcess } from "node:child_process"
-import { existsSync, mkdirSync, readdirSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { sendControl } from "../../src/control/client.js"
@@ -17,6 +17,9 @@ import { startTui, type Tui } from "../harness/tui.js"
 import { waitUntil } from "../harness/wait.js"
 import { alive, CLI, serverPid } from "./run-helpers.js"
 import { runCli } from "../cli-runner.js"
+import { DAY_MS } from "../../src/clean/clean-loops.js"
+import { LoopStore } from "../../src/store/loop-store.js"
+import { loop as fixtureLoop } from "../unit/fixtures.js"
 
 /** `ralph-loop ARGS --project DIR` with the TUI's isolated environment: its exit status and output. */
 function cli(tui: Tui, ...args: string[]): { status: number | null; out: string } {
@@ -91,7 +94,7 @@ describe("one owner per loop across OpenCode processes", () => {
     }
   })
 
-  it("`ralph-loop clean` is refused, naming the holder, while a live OpenCode holds the project's lease, and done once that OpenCode has died", {
+  it("`ralph-loop clean` beside a live OpenCode is done by that OpenCode (the lease holder): an old loop's files go, today's stay; done by clean itself once that OpenCode has died", {
     timeout: 180_000,
   }, async () => {
     const tui = await startTui("owner-clean")
@@ -103,11 +106,30 @@ describe("one owner per loop across OpenCode processes", () => {
         "the TUI's OpenCode to take the project's lease",
         60_000,
       )
-      const refused = cli(tui, "clean", "--days", "0")
-      expect(refused.status, refused.out).toBe(1)
-      expect(refused.out).toMatch(
-        /^ralph-loop clean: nothing removed: the project's lease is held by OpenCode \(pid \d+ on \S+, running; last heartbeat \d+ s ago\)\./m,
+      // Two ended loops: one 40 days ago, one a minute ago (its end files long written), each with its session folder.
+      const store = new LoopStore(tui.dir)
+      const ended = (id: string) => fixtureLoop({ id, sessionID: id, lineage: [id], phase: "stopped" })
+      await store.save(ended("ses_old"), "stopped", Date.now() - 40 * DAY_MS)
+      await store.save(ended("ses_today"), "stopped", Date.now() - 60_000)
+      await store.flush()
+      for (const id of ["ses_old", "ses_today"]) {
+        mkdirSync(join(tui.dir, ".opencode/sessions", id), { recursive: true })
+        writeFileSync(join(tui.dir, ".opencode/sessions", id, "ralph_summary.md"), `summary of ${id}`)
+      }
+      const beside = cli(tui, "clean")
+      expect(beside.status, beside.out).toBe(0)
+      expect(beside.out).toMatch(
+        /^ralph-loop clean: the project's lease is held by OpenCode \(pid \d+ on \S+, running; last heartbeat \d+ s ago\); it does the clean$/m,
       )
+      expect(beside.out).toMatch(/^ralph-loop clean: removed the files of 1 loop that ended more than 30 days ago/m)
+      expect(readdirSync(join(tui.dir, STATE_DIR, "loops")).sort()).toEqual(["ses_today.json"])
+      expect(readdirSync(join(tui.dir, ".opencode/sessions")).filter((n) => n.startsWith("ses_"))).toEqual([
+        "ses_today",
+      ])
+      // The TUI's OpenCode did it, and holds the lease still: clean never took it.
+      const holder = (await readLease(tui.dir)).reduce((a, b) => (b.seq > a.seq ? b : a))
+      expect(holder.record).toMatchObject({ pid: tui.pid, what: "OpenCode" })
+      expect(holder.record?.released).toBeUndefined()
 
       process.kill(tui.pid, "SIGKILL")
       // What the lease rule reads as a holder that stopped: its pid gone, or — a killed process still
@@ -119,7 +141,8 @@ describe("one owner per loop across OpenCode processes", () => {
       await waitUntil(stopped, "the TUI's OpenCode to die (its pid gone, or its heartbeat stale)", 60_000)
       const done = cli(tui, "clean", "--days", "0")
       expect(done.status, done.out).toBe(0)
-      expect(done.out).toContain("ralph-loop clean: removed the files of 0 loops")
+      expect(done.out).not.toContain("it does the clean")
+      expect(done.out).toContain("ralph-loop clean: removed the files of 1 loop")
     } finally {
       await tui.stop()
     }

@@ -155,6 +155,26 @@ describe("ralph-loop plan ready and plan merge, on real repositories", () => {
     ])
   })
 
+  it("an empty story branch (made from main, never committed on) marks nothing: it is named as holding no commit of its own; exit 1", () => {
+    const r = repo()
+    git(r, "branch", "ralph/story-s1")
+    storyBranch(r, "s2", { "two.txt": "two\n" })
+    const merged = cli(r, "plan", "merge", "plan.json")
+    expect(merged).toEqual({
+      status: 1,
+      stdout: [
+        "ralph/story-s2: merged into main (story s2: two)",
+        "plan.json: marked done: s2 (not committed: commit plan.json)",
+        "no story became ready (2 not done)",
+        "",
+      ].join("\n"),
+      stderr:
+        "ralph-loop plan merge: ralph/story-s1: not merged: it holds no commit of its own (its tip is a commit of " +
+        "the branch it would be merged into): none of story s1's work is on it, so the story stays not done\n",
+    })
+    expect(readFileSync(join(r.dir, "plan.json"), "utf8")).toContain('"one", "priority": 1, "passes": false')
+  })
+
   it("a branch that would conflict is named with its files and kept, the tree untouched; the others are merged; exit 1", () => {
     const r = repo()
     storyBranch(r, "s1", { "shared.txt": "s1's version\n" })

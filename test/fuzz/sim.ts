@@ -89,6 +89,7 @@ import { WorktreeWatch } from "../../src/worktrees/worktree-watch.js"
 import { END_FILES_WAIT_MS } from "../../src/worktrees/lifecycle.js"
 import { ParallelPlan } from "../../src/worktrees/parallel-plan.js"
 import { archiveWorktreeFiles } from "../../src/worktrees/worktree-archive.js"
+import { cleanProject } from "../../src/clean/clean-project.js"
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { readParallelRun, storyWorktree, writeParallelRun } from "../../src/worktrees/parallel-file.js"
@@ -1480,6 +1481,12 @@ export class World {
     ...this.checkpointHandlers(),
     ...this.featureHandlers(),
     ...this.worktreeHandlers(),
+    // `ralph-loop clean` asked of this instance: the real clean, on the simulated project's real files.
+    "project-clean": async (effect) => {
+      const lines: string[] = []
+      const ok = await cleanProject(effect.request, (line) => lines.push(line), this.now)
+      return { ok, lines }
+    },
   }
 
   /**

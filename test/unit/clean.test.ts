@@ -99,6 +99,45 @@ describe("ralph-loop clean: session folders", () => {
   })
 })
 
+describe("ralph-loop clean: a loop whose state file is damaged (issue 47)", () => {
+  it("keeps the folders its journal lines name: OpenCode rebuilds it from the journal at its next start", async () => {
+    const project = tempDir("ralph-clean-")
+    // The old loop ended in ses_c 40 days ago; a new loop started in ses_c runs on, but its state file is damaged.
+    await save(project, ended({ id: "ses_a", lineage: ["ses_a", "ses_b"], sessionID: "ses_c" }), 40)
+    await save(project, loop({ id: "ses_c", lineage: ["ses_c"], sessionID: "ses_d", phase: "running" }), 40)
+    writeFileSync(join(project, LOOPS, "ses_c.json"), '{"schemaVersion": 1, "loop": {"id": "ses_c"')
+    for (const id of ["ses_a", "ses_b", "ses_c", "ses_d"]) sessionFolder(project, id)
+
+    const { code, lines } = await runClean(project)
+    expect(code, lines.join("\n")).toBe(0)
+    expect(readdirSync(join(project, ".opencode/sessions")).sort()).toEqual(["ses_c", "ses_d"])
+    expect(readdirSync(join(project, LOOPS)).sort()).toEqual(["ses_c.json"])
+    // And what the store rebuilds from the journal is that loop, with those sessions.
+    const loaded = await new LoopStore(project).load(NOW)
+    expect(loaded.rebuilt).toEqual(["ses_c"])
+    expect(loaded.loops.map((l) => [l.id, l.sessionID, l.lineage])).toEqual([["ses_c", "ses_d", ["ses_c"]]])
+  })
+})
+
+describe("ralph-loop clean: a loop that ended moments ago", () => {
+  it("keeps its files with --days 0 until its report is written (OpenCode writes it after the end)", async () => {
+    const project = tempDir("ralph-clean-")
+    const just = ended({ id: "ses_just", sessionID: "ses_just" })
+    await save(project, just, 1 / DAY) // a millisecond ago
+    sessionFolder(project, "ses_just")
+
+    const first = await runClean(project, ["--days", "0"])
+    expect(first.lines).toContain(
+      "ralph-loop clean: kept the files of loop ses_just: it ended moments ago and OpenCode is still writing its report",
+    )
+    expect(readdirSync(join(project, LOOPS))).toEqual(["ses_just.json"])
+    writeFileSync(htmlReportFile(project, { loop: just, savedAt: NOW - 1 }), "<html></html>\n")
+    const second = await runClean(project, ["--days", "0"])
+    expect(second.lines[0]).toMatch(/removed the files of 1 loop that ended more than 0 days ago/)
+    expect(existsSync(join(project, LOOPS, "ses_just.json"))).toBe(false)
+  })
+})
+
 describe("ralph-loop clean: only the plugin's own folders, never through a link", () => {
   it("leaves a folder alone that a linked sessions folder, or a state file's summaryPath, leads to", async () => {
     const project = tempDir("ralph-clean-")

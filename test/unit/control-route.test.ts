@@ -81,6 +81,12 @@ describe("the route of a control request", () => {
     })
     expect(routeRequest(undefined, facts({ leaseHolder: true }))).toEqual({ take: true, queue: undefined })
     expect(routeRequest(undefined, facts({ mine: [loopA] }))).toMatchObject({ take: false })
+    // `ralph-loop clean` beside an open OpenCode: the holder does it, whoever runs the loops.
+    expect(routeRequest(ask("clean", { days: 30 }), facts({ mine: [loopA] }))).toMatchObject({ take: false })
+    expect(routeRequest(ask("clean", { days: 30 }), facts({ leaseHolder: true }))).toEqual({
+      take: true,
+      queue: "clean",
+    })
     expect(
       routeRequest(ask("pause"), facts({ mine: [loopA], others: [loopB(true)], leaseHolder: true })),
     ).toMatchObject({

@@ -22,6 +22,7 @@ const ref = (name: string, extra: Partial<StoryBranchRef> = {}): StoryBranchRef 
   name,
   merged: false,
   named: false,
+  empty: false,
   ...extra,
 })
 
@@ -54,6 +55,21 @@ describe("plan merge: the steps", () => {
     expect(mergeSteps(STORIES, new Set(["s1"]), [ref("ralph/story-s1", { named: true })])).toEqual([
       { kind: "merge", branch: "ralph/story-s1", story: "s1" },
     ])
+  })
+
+  it("a branch merged already that holds no commit of its own is refused, its story not marked done", () => {
+    const empty = ref("ralph/story-s1", { merged: true, empty: true })
+    expect(mergeSteps(STORIES, new Set(), [empty])).toEqual([
+      {
+        kind: "refuse",
+        branch: "ralph/story-s1",
+        reason:
+          "it holds no commit of its own (its tip is a commit of the branch it would be merged into): none of " +
+          "story s1's work is on it, so the story stays not done",
+      },
+    ])
+    // A story done already: left alone as any merged branch of it.
+    expect(mergeSteps(STORIES, new Set(["s1"]), [empty])).toEqual([])
   })
 
   it("refuses a branch of no story, and merges one branch per story", () => {

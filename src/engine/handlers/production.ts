@@ -4,6 +4,7 @@
 import type { Handlers } from "../../effects/kernel.js"
 import { checkHandlers } from "./checks.js"
 import { checkpointHandlers } from "./checkpoints.js"
+import { cleanHandlers } from "./clean.js"
 import type { HandlerContext } from "./context.js"
 import { memoryHandlers, notifyHandlers, planHandlers, reviewHandlers } from "./features.js"
 import { hostHandlers } from "./host.js"
@@ -26,6 +27,7 @@ export function featureTables(ctx: HandlerContext) {
     notify: notifyHandlers(ctx),
     review: reviewHandlers(ctx),
     worktrees: worktreeHandlers(ctx),
+    clean: cleanHandlers(ctx),
   }
 }
 

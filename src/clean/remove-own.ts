@@ -2,12 +2,13 @@
 // symlink on its way resolved, it lies inside one of the plugin's own folders — the project's
 // `.opencode/` and the summaryPath the project's settings name (never one a state file names) —
 // and it is never followed: a link is removed as a link. Each removal is checked afterwards, so what
-// is said removed is gone.
-import { lstatSync, readdirSync, realpathSync, rmdirSync, unlinkSync } from "node:fs"
+// is said removed is gone. The removal itself is asynchronous: clean also runs inside OpenCode.
+import { realpathSync } from "node:fs"
+import { lstat, readdir, rmdir, unlink } from "node:fs/promises"
 import { basename, dirname, join, resolve } from "node:path"
 import { isInside, isStrictlyInside } from "../project/inside.js"
 import { OPENCODE_DIR } from "../project/own-files.js"
-import { diskUsage } from "./disk-usage.js"
+import { diskUsageOf } from "./disk-usage.js"
 
 /** The plugin's own folders in `project`, as real paths (none when the project cannot be resolved). */
 export function ownRoots(project: string, summaryPath: string): string[] {
@@ -53,15 +54,21 @@ export type Removal =
   /** Still there (some of it may have gone: `freed`). */
   | { status: "failed"; freed: number; reason: string }
 
-export function removeOwn(roots: readonly string[], path: string): Removal {
+const exists = (path: string): Promise<boolean> =>
+  lstat(path).then(
+    () => true,
+    () => false,
+  )
+
+export async function removeOwn(roots: readonly string[], path: string): Promise<Removal> {
   const real = realOf(path)
-  if (real === undefined || !lstatSync(real, { throwIfNoEntry: false })) return { status: "gone", freed: 0 }
+  if (real === undefined || !(await exists(real))) return { status: "gone", freed: 0 }
   if (!roots.some((root) => isStrictlyInside(root, real)))
     return { status: "refused", freed: 0, reason: `it is not inside the plugin's own folders (it is ${real})` }
-  const before = diskUsage(real)
-  const error = removeTree(real)
-  const after = diskUsage(real)
-  if (!lstatSync(real, { throwIfNoEntry: false })) return { status: "removed", freed: before }
+  const before = await diskUsageOf(real)
+  const error = await removeTree(real)
+  const after = await diskUsageOf(real)
+  if (!(await exists(real))) return { status: "removed", freed: before }
   return { status: "failed", freed: before - after, reason: error ?? "it is still there" }
 }
 
@@ -69,19 +76,19 @@ export function removeOwn(roots: readonly string[], path: string): Removal {
  * Removes `path` and, for a folder, everything in it — as much as it can — without following a
  * link (a link is removed as a link). Returns the first failure, in the system's words.
  */
-function removeTree(path: string): string | undefined {
+async function removeTree(path: string): Promise<string | undefined> {
   try {
-    if (!lstatSync(path).isDirectory()) {
-      unlinkSync(path)
+    if (!(await lstat(path)).isDirectory()) {
+      await unlink(path)
       return undefined
     }
     let first: string | undefined
-    for (const name of readdirSync(path)) {
-      const failed = removeTree(join(path, name))
+    for (const name of await readdir(path)) {
+      const failed = await removeTree(join(path, name))
       first ??= failed
     }
     if (first) return first
-    rmdirSync(path)
+    await rmdir(path)
     return undefined
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
