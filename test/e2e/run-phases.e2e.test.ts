@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { RunEvent } from "../../src/cli/run/events.js"
 import { EXIT } from "../../src/cli/run/exit-code.js"
 import { HOLD_POINTS } from "../../src/cli/run/phases.js"
 import { savedLoops } from "../harness/loop-files.js"
@@ -44,9 +45,10 @@ async function endOf(run: RunProcess, scope: string): Promise<{ code: number | n
   return { code: await run.exit(), atEnd }
 }
 
-/** The last event of a --json run. */
-function lastEvent(run: RunProcess) {
-  return run.events().at(-1)
+/** The end event of a --json run. */
+function endEvent(run: RunProcess): Extract<RunEvent, { type: "ended" }> | undefined {
+  const last = run.events().at(-1)
+  return last?.type === "ended" ? last : undefined
 }
 
 type Boundary = (typeof HOLD_POINTS)[number] | "journal.started"
@@ -78,7 +80,7 @@ describe("ralph-loop run: a signal at each phase boundary", () => {
           run.child.kill(signal)
           const { code, atEnd } = await endOf(run, scope)
           expect(code, run.stderr()).toBe(EXIT.interrupted)
-          const end = lastEvent(run)
+          const end = endEvent(run)
           if (sent) {
             expect(end).toMatchObject({ type: "ended", outcome: "interrupted", exitCode: 130, iteration: 1 })
             expect(end?.detail).toMatch(

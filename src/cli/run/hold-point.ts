@@ -9,7 +9,7 @@ import { OPENCODE_DIR } from "../../project/own-files.js"
 import type { HoldPoint } from "./phases.js"
 
 /** The marker a held run writes. */
-export const HELD_MARKER = "ralph-loop-run-held"
+const HELD_MARKER = "ralph-loop-run-held"
 
 /** Holds the run at `point` until `signalled` aborts, when the environment asks for it; else nothing. */
 export async function holdAt(
