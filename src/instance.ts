@@ -155,6 +155,9 @@ async function startInstance(
   // Worktree loops started from here: woken after a restart of OpenCode, merged back when they end —
   // by the lease holder (ProjectBeat's `gained`).
   beat?.start()
+  // The channel takes requests once the first beat wrote this instance's presence file: a request it
+  // took without one, the lease holder would answer "interrupted" while this acts on it.
+  await beat?.holdsNow()
   const control = startControl(ctx, beat)
   // Once per OpenCode instance of a directory: a parallel run's slots are counted by it (issue 40).
   api.log("info", "ralph-loop instance started", {
@@ -168,6 +171,8 @@ async function startInstance(
     worktrees.dispose()
     ctx.runner.dispose()
     await store.flush()
+    // The presence file stays until the requests taken are answered (the same reason), or a while.
+    await settledOrLate(control)
     await beat?.dispose()
   })
 }
@@ -217,6 +222,18 @@ function loadLoops(store: LoopStore, api: Host) {
 function memoryMovedAside(api: Host, message: string): void {
   api.log("warn", message)
   api.toast("warning", "Ralph · memory file moved aside", message)
+}
+
+/** How long a disposed instance waits for its control requests' answers before its presence file goes. */
+const CONTROL_SETTLE_MS = 5_000
+
+async function settledOrLate(control: ControlChannel): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CONTROL_SETTLE_MS)
+  })
+  await Promise.race([control.settled(), late])
+  clearTimeout(timer)
 }
 
 /**

@@ -71,7 +71,8 @@ export const chatMessageHook =
     // A control command's own message (/ralph-status …) neither resumes a loop nor gets the rules.
     if (isControl) return
     if (!loop.needsInstruction) ctx.manager.onUserMessage(loop)
-    if (ctx.manager.resume(loop, ctx.now())) {
+    // /ralph's own first message is no person's: a loop paused before it came (a run's signal) stays paused.
+    if (!loop.needsInstruction && ctx.manager.resume(loop, ctx.now())) {
       ctx.api.toast("info", "Ralph · resumed", `Loop resumed at iteration ${loop.iteration}.`)
     }
     if (loop.needsInstruction) {

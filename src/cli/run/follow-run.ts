@@ -43,7 +43,7 @@ export class LoopFollow {
   constructor(
     private readonly run: FollowedRun,
     private readonly tail: JournalTail,
-    commandSettled: Promise<string | undefined> | undefined,
+    private readonly commandSettled: Promise<string | undefined> | undefined,
     resumed: boolean,
     memory: FollowMemory,
   ) {
@@ -112,13 +112,25 @@ export class LoopFollow {
       return run.output.failed(`${server} ${state.gone} while the loop ran; ${resume}`, undefined, state.loop)
     }
     const signal = run.interrupt()
-    if (signal && !state.interruptAsked) {
+    if (signal && state.signalAt === undefined) {
+      state.signalAt = Date.now()
+      run.output.emit({ type: "interrupt", signal, action: run.args.onInterrupt })
+    }
+    // /ralph is on its way (or answered): the loop it may have started is the signal's, once its
+    // started line says it runs; until then, the follow waits for that line or the command's answer.
+    if (signal && !state.interruptAsked && state.started) {
       state.interruptAsked = true
       const refused = await this.interruptLoop(signal)
       if (refused !== undefined) return this.stopped(refused)
       // The loop's paused (or stopped) line ends the follow, once its state is on disk.
       state.interruptDeadline = Date.now() + END_STEPS_MS
       return "look-again"
+    }
+    if (signal && !state.started && Date.now() > (state.signalAt ?? 0) + END_STEPS_MS) {
+      return this.stopped(
+        `${signal} after /ralph was sent, and the plugin journalled no start of its loop within ` +
+          `${END_STEPS_MS / 1000} s; \`ralph-loop status\` says whether it runs`,
+      )
     }
     const step = await this.requestStep()
     return step === "nap" ? this.commandStep() : step
@@ -130,8 +142,11 @@ export class LoopFollow {
     if (state.interruptDeadline !== undefined) {
       // A loop paused already (a person, a rollback) writes no new line: its state says so — once a
       // rollback under way has written the work tree back (the server is not stopped under it).
-      const now = (await readLoopState(run.args.project, run.loopID))?.loop ?? state.loop
-      if (now?.phase === "paused" && now.pauseCause !== "interrupt" && !state.rollbackUnderWay) {
+      const saved = await readLoopState(run.args.project, run.loopID)
+      const now = saved?.loop ?? state.loop
+      // Paused before the run asked (a --resume's loop its server took back paused): no new line comes.
+      const before = saved !== undefined && saved.savedAt < (state.signalAt ?? 0)
+      if (now?.phase === "paused" && (now.pauseCause !== "interrupt" || before) && !state.rollbackUnderWay) {
         return this.stopped(`${now.detail ?? "paused"}; \`ralph-loop run --resume ${now.id}\` goes on`)
       }
       if (Date.now() > state.interruptDeadline + (state.rollbackUnderWay ? ROLLBACK_MS : 0)) {
@@ -169,8 +184,31 @@ export class LoopFollow {
     return run.output.failed(toast ? toast.message : "/ralph started no loop", { kind: "usage" })
   }
 
-  private stopped(detail: string): number {
-    return this.run.output.end({ kind: "interrupted" }, "interrupted", detail, this.state.loop)
+  private async stopped(detail: string): Promise<number> {
+    const more = await this.settled()
+    return this.run.output.end({ kind: "interrupted" }, "interrupted", detail + more, this.state.loop)
+  }
+
+  /**
+   * Before an interrupted run's end: nothing of the loop may reach the model after it. A server the
+   * run started is stopped first (its turn under way cut off). An --attach one keeps running: if the
+   * run's /ralph has not answered yet, its first turn (which OpenCode may still be about to send) is
+   * waited for — the loop is paused or cancelled, so nothing follows that turn. What to add to the end's detail.
+   */
+  private async settled(): Promise<string> {
+    const { host } = this.run
+    if (host.started) {
+      await host.stop()
+      return ""
+    }
+    if (this.commandSettled === undefined || this.state.commandDone) return ""
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), ROLLBACK_MS)
+    })
+    const answer = await Promise.race([this.commandSettled.then(() => "answered" as const), late])
+    clearTimeout(timer)
+    return answer === "late" ? `; its first turn still runs in the server at ${host.url}` : ""
   }
 
   /** Until the next look at the loop's files, or until something happens (poke). */
@@ -195,8 +233,12 @@ export class LoopFollow {
     await this.flushTexts(loop)
     const detail = loop?.detail ?? null
     const goesOn = `\`ralph-loop run --resume ${loopID}\` goes on`
-    if (end.kind === "paused" && this.run.interrupt()) {
-      return output.end({ kind: "interrupted" }, "interrupted", `${detail ?? "paused"}; ${goesOn}`, loop)
+    if (this.run.interrupt()) {
+      const more = await this.settled()
+      if (end.kind === "paused") {
+        return output.end({ kind: "interrupted" }, "interrupted", `${detail ?? "paused"}; ${goesOn}${more}`, loop)
+      }
+      if (more) return output.end(end, end.reason, `${detail ?? end.reason}${more}`, loop)
     }
     if (end.kind === "paused") {
       const said = `${detail ?? "paused"}; nobody is there to resume it: ${goesOn}`
@@ -221,8 +263,6 @@ export class LoopFollow {
   private async interruptLoop(signal: NodeJS.Signals): Promise<string | undefined> {
     const { args, output, loopID } = this.run
     const action = args.onInterrupt
-    output.emit({ type: "interrupt", signal, action })
-    if (!this.state.started) return `${signal} before the loop started`
     const said = await interruptLoop(args.project, loopID, signal, action)
     if (said !== undefined) output.emit({ type: "error", message: said })
     return said

@@ -18,6 +18,8 @@ export interface FollowState {
   rollbackUnderWay: boolean
   /** The first turn ended with no loop started: one more look at the journal before saying so. */
   lookedAgain: boolean
+  /** When the run's signal was first seen (ms), once it came. */
+  signalAt: number | undefined
   interruptAsked: boolean
   interruptDeadline: number | undefined
   /** The loop's state as of the last line read. */
@@ -48,6 +50,7 @@ export function followState(
     resumeWanted: false,
     rollbackUnderWay: false,
     lookedAgain: false,
+    signalAt: undefined,
     interruptAsked: false,
     interruptDeadline: undefined,
     loop: undefined,

@@ -11,11 +11,13 @@ import { exitCode } from "./exit-code.js"
 import { JournalTail } from "./follow.js"
 import { LoopFollow } from "./follow-run.js"
 import { StartCancelled, type Host } from "./host.js"
+import { holdAt } from "./hold-point.js"
 import { pluginInstalled } from "./installed.js"
 import { hostFor, runRequest } from "./preflight.js"
 import { RunOutput, type RunIO } from "./run-output.js"
 import { RunSessions } from "./run-sessions.js"
 import { PermissionDesk } from "./permissions.js"
+import { nothingSentDetail, signalMeaning, type HoldPoint, type RunPhase } from "./phases.js"
 import { ServerEvents } from "./server-events.js"
 
 /** SIGHUP (a closed terminal, a dropped ssh) is an interrupt like the others. */
@@ -43,6 +45,9 @@ class Runner {
   /** The sessions of the run's loop (its current one, earlier ones, its review's). */
   private readonly sessions = new RunSessions()
   private interrupt: NodeJS.Signals | undefined
+  /** Where the run is (phases.ts): what a signal means there. */
+  private phase: RunPhase = "preflight"
+  private resuming = false
   /** Aborted by the first signal: a server still booting is stopped at once. */
   private readonly booting = new AbortController()
   private follower: LoopFollow | undefined
@@ -88,6 +93,9 @@ class Runner {
     if ("refused" in request) return this.output.failed(request.refused, { kind: "usage" })
     const { resuming, memory } = request
     if (resuming) this.loopID = resuming.loop.id
+    this.resuming = resuming !== undefined
+    const early = await this.passed("preflight.done")
+    if (early !== undefined) return early
 
     // From here on, what the plugin journals is the run's.
     const tail = await JournalTail.fromEnd(args.project)
@@ -95,6 +103,8 @@ class Runner {
     if (typeof client === "number") return client
     const started = await this.startOrResume(client, resuming)
     if (typeof started === "number") return started
+    this.phase = "following"
+    await this.hold("command.sent")
     const { host, events, loopID } = this
     if (!host || !events || loopID === null) throw new Error("ralph-loop run: followed a loop before it started")
     const interrupt = () => this.interrupt
@@ -106,20 +116,20 @@ class Runner {
   /** The server up and listened to, with the plugin's /ralph: its client, else the run's end. */
   private async boot(): Promise<HostServer | number> {
     const { args } = this
+    this.phase = "booting"
     try {
       this.host = await hostFor(args, this.io.env, this.booting.signal)
     } catch (error) {
       if (error instanceof StartCancelled) {
-        const during = args.attach ? "waiting for the server" : "OpenCode booted"
-        const detail = `${this.interrupt ?? "a signal"} while ${during}; no loop was started or resumed`
+        const detail = nothingSentDetail("booting", this.interrupt ?? "a signal", this.resuming, !!args.attach)
         return this.output.end({ kind: "interrupted" }, "interrupted", detail)
       }
       return this.output.failed(error instanceof Error ? error.message : String(error))
     }
     const host = this.host
-    if (this.interrupt) {
-      return this.output.end({ kind: "interrupted" }, "interrupted", `${this.interrupt} before the loop started`)
-    }
+    this.phase = "connecting"
+    const up = await this.passed("host.ready")
+    if (up !== undefined) return up
     const pid = host.pid ?? null
     this.emit({ type: "host", version: RUN_EVENTS_VERSION, url: host.url, started: host.started, pid })
     const client: HostServer = new OpencodeServer(host.url, args.project)
@@ -129,12 +139,34 @@ class Runner {
           "/ralph command; `ralph-loop doctor` and OpenCode's log say why)",
       )
     }
+    const checked = await this.passed("plugin.checked")
+    if (checked !== undefined) return checked
     const belongs = (id: string) => this.sessions.belongs(client, id, host.started)
     const desk = new PermissionDesk(client, args.autoApprove, belongs, this.emit)
     const ours = (id: string) => this.sessions.has(id)
     this.events = new ServerEvents(client, desk, args.verbose, ours, this.emit, () => host.alive())
     await this.events.start()
-    return client
+    const subscribed = await this.passed("events.subscribed")
+    return subscribed ?? client
+  }
+
+  /** A test's hold at `point` (hold-point.ts); nothing else. */
+  private hold(point: HoldPoint): Promise<void> {
+    return holdAt(point, this.io.env, this.args.project, this.booting.signal)
+  }
+
+  /**
+   * The run passed `point`: the run's end if a signal came and, in this phase, means that nothing
+   * is sent after it (phases.ts); else undefined, and the run goes on (the follow obeys the signal).
+   */
+  private async passed(point: HoldPoint): Promise<number | undefined> {
+    await this.hold(point)
+    const signal = this.interrupt
+    if (!signal || signalMeaning(this.phase, this.resuming && this.host?.started === true) !== "nothing-sent") {
+      return undefined
+    }
+    const detail = nothingSentDetail(this.phase, signal, this.resuming, this.args.attach !== undefined)
+    return this.output.end({ kind: "interrupted" }, "interrupted", detail)
   }
 
   /**
@@ -158,10 +190,14 @@ class Runner {
       this.emit({ type: "started", task, limits, session: loop.sessionID, resumed: true, iteration: loop.iteration })
       return {}
     }
+    this.phase = "creating-session"
     const created = await client.createSession("ralph-loop run")
     if (!("id" in created)) {
       return this.output.failed(`OpenCode could not create a session: ${JSON.stringify(created.error)}`)
     }
+    // A signal up to here: the session stays empty, and /ralph is not sent.
+    const empty = await this.passed("session.created")
+    if (empty !== undefined) return empty
     this.loopID = created.id
     this.sessions.add(created.id)
     // The command answers when the first turn has ended; the loop is followed meanwhile.
