@@ -34,6 +34,12 @@ export async function readLease(directory: string): Promise<LeaseEntry[]> {
   })
 }
 
+/** Whether a live process other than `me` holds the lease now (a look only: nothing is written). */
+export async function heldByAnother(directory: string, me: Identity, now: number): Promise<boolean> {
+  const entries = await readLease(directory).catch(() => [])
+  return decideLease(entries, me, now, (r) => aliveHere(r, now), STALE_MS).kind === "held"
+}
+
 export class ProjectLease {
   private held: number | undefined
 

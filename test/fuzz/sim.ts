@@ -1530,6 +1530,7 @@ export class World {
       "detect-checks": () => [],
       "auto-checks": (effect) => effect.checks.map((check) => this.checkResult(check.name, check.kind)),
       "verify-state": () => undefined,
+      "orphaned-loops": () => [],
       persisted: () => undefined,
       "write-transcript": () => undefined,
       "write-summary": (effect) => {
