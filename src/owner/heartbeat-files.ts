@@ -4,6 +4,7 @@
 // so a reader never sees half of it, and of two makers only one succeeds). Never follows a link.
 import { randomBytes } from "node:crypto"
 import { hostname } from "node:os"
+import { readFileSync } from "node:fs"
 import { link, lstat, mkdir, readdir, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { heartbeatSchema, type Heartbeat } from "./heartbeat.js"
@@ -18,13 +19,27 @@ import { readRegularFile } from "../files/regular-file.js"
  */
 export const HOST = process.env.RALPH_LOOP_HOST_ID || hostname()
 
-/** Whether a process of this pid runs (another user's too: EPERM). */
+/**
+ * Whether a process of this pid runs (another user's too: EPERM). On Linux a zombie — a process that
+ * exited and that its parent has not reaped yet, which signal 0 still reaches — does not run.
+ */
 function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false
+  }
+  return !zombie(pid)
+}
+
+function zombie(pid: number): boolean {
+  if (process.platform !== "linux") return false
+  try {
+    // The state follows the command's name in parentheses, which may hold anything: after the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1")
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z"
+  } catch {
+    return false
   }
 }
 

@@ -8,10 +8,19 @@ import { z } from "zod"
 export const HEARTBEAT_MS = 2_000
 
 /**
- * A heartbeat older than this is a process that stopped (or hangs): its lease may be taken and its
- * loops' requests are no longer left for it. Seven beats missed: a busy machine does not lose it.
+ * A heartbeat older than this is a process that stopped — on another host; here, where its pid is
+ * asked too, one whose pid runs is stalled until STALLED_MS (src/owner/liveness.ts). Seven beats
+ * missed: a busy machine does not lose it.
  */
 export const STALE_MS = 15_000
+
+/**
+ * A local process whose pid still runs but whose heartbeat is older than STALE_MS is stalled (a
+ * machine so busy that its timers wait, a debugger, a suspended laptop): it keeps what it owns — a
+ * take-over now would make two engines once it goes on — until its heartbeat is this old. Then it
+ * is a hung process or a reused pid (a reboot that gave its pid to another process), and gone.
+ */
+export const STALLED_MS = 5 * 60_000
 
 export const heartbeatSchema = z.object({
   pid: z.number().int(),

@@ -4,19 +4,22 @@
 //
 //   it beats (its heartbeat file, by boot id) ── released ─────────────────────► gone
 //                                            ├─ it is us (pid, host and boot id) ─► alive
-//                                            ├─ older than STALE_MS ─────────────► gone (a stalled
-//                                            │    live process too: it lost what it owned, and finds
-//                                            │    that out when it beats again)
-//                                            ├─ on another host ─────────────────► alive (its pid is
-//                                            │    not ours to ask)
-//                                            └─ here: its pid runs ? alive : gone
+//                                            ├─ here, its pid gone ──────────────► gone
+//                                            ├─ at most STALE_MS old ────────────► alive
+//                                            ├─ here, its pid runs, at most STALLED_MS old, and no
+//                                            │    other live heartbeat holds that pid ──► alive,
+//                                            │    stalled (taken over, it would run on beside the
+//                                            │    new owner once it goes on)
+//                                            └─ else ────────────────────────────► gone (another
+//                                                 host's: its pid is not ours to ask; here: hung,
+//                                                 or its pid was reused after a reboot)
 //   no heartbeat file                        ── on another host ─────────────────► gone (nothing says
 //                                            │    it runs)
 //                                            ├─ its pid is ours, or another live heartbeat has it
 //                                            │    (another boot id: the pid was reused) ──► gone
 //                                            └─ its pid runs ? alive : gone (an owner of a version
 //                                                 before heartbeats, a worktree's instance)
-import { STALE_MS, type Heartbeat } from "./heartbeat.js"
+import { STALE_MS, STALLED_MS, type Heartbeat } from "./heartbeat.js"
 
 /** Who owns something, as its file names it (the boot id is absent in files of older versions). */
 export interface Owner {
@@ -37,7 +40,7 @@ export interface Us {
 }
 
 export type Liveness =
-  | { alive: true; why: "us" | "beating" | "pid-runs" }
+  | { alive: true; why: "us" | "beating" | "stalled" | "pid-runs" }
   | { alive: false; why: "released" | "stale" | "pid-gone" | "pid-reused" | "no-heartbeat" }
 
 /**
@@ -57,9 +60,11 @@ export function ownerLiveness(
   if (here && owner.pid === us.pid && owner.boot !== undefined && owner.boot === us.boot)
     return { alive: true, why: "us" }
   if (itsBeat) {
-    if (us.now - beat.heartbeat > STALE_MS) return { alive: false, why: "stale" }
-    if (!here) return { alive: true, why: "beating" }
-    return us.pidAlive(owner.pid) ? { alive: true, why: "beating" } : { alive: false, why: "pid-gone" }
+    if (here && !us.pidAlive(owner.pid)) return { alive: false, why: "pid-gone" }
+    const age = us.now - beat.heartbeat
+    if (age <= STALE_MS) return { alive: true, why: "beating" }
+    if (!here || age > STALLED_MS) return { alive: false, why: "stale" }
+    return pidTaken(owner, us.now, beats) ? { alive: false, why: "pid-reused" } : { alive: true, why: "stalled" }
   }
   if (!here) return { alive: false, why: "no-heartbeat" }
   if (owner.pid === us.pid || pidTaken(owner, us.now, beats)) return { alive: false, why: "pid-reused" }

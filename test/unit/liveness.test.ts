@@ -1,7 +1,7 @@
 // The one liveness rule (src/owner/liveness.ts): each case of an owner's record, its heartbeat and
 // what this process sees.
 import { describe, expect, it } from "vitest"
-import { STALE_MS, type Heartbeat } from "../../src/owner/heartbeat.js"
+import { STALE_MS, STALLED_MS, type Heartbeat } from "../../src/owner/heartbeat.js"
 import { beatLiveness, ownerLiveness, type Us } from "../../src/owner/liveness.js"
 
 const now = 10_000_000
@@ -63,14 +63,29 @@ describe("whether a loop's owner, the lease's holder or a request's taker still 
     expect(ownerLiveness({ pid: 100, host: "here" }, undefined, us([100]))).toEqual({ alive: true, why: "pid-runs" })
   })
 
-  it("a stalled local owner (its pid runs, its heartbeat is stale) is gone: what it owned is taken back", () => {
-    expect(ownerLiveness(owner, beat({ heartbeat: now - STALE_MS - 1 }), us([100])).alive).toBe(false)
+  it("a stalled local owner (its pid runs, its heartbeat is stale) keeps what it owns up to STALLED_MS, then is gone", () => {
+    expect(ownerLiveness(owner, beat({ heartbeat: now - STALE_MS - 1 }), us([100]))).toEqual({
+      alive: true,
+      why: "stalled",
+    })
+    expect(ownerLiveness(owner, beat({ heartbeat: now - STALLED_MS }), us([100])).alive).toBe(true)
+    expect(ownerLiveness(owner, beat({ heartbeat: now - STALLED_MS - 1 }), us([100]))).toEqual({
+      alive: false,
+      why: "stale",
+    })
+    // Unless another live heartbeat holds its pid now: then it was reused.
+    const other = beat({ boot: "another-boot", heartbeat: now })
+    expect(ownerLiveness(owner, beat({ heartbeat: now - STALE_MS - 1 }), us([100]), [other])).toEqual({
+      alive: false,
+      why: "pid-reused",
+    })
   })
 
-  it("the heartbeat's age: alive up to STALE_MS, gone one millisecond after; a heartbeat from the future is fresh", () => {
-    expect(ownerLiveness(owner, beat({ heartbeat: now - STALE_MS }), us([100])).alive).toBe(true)
-    expect(ownerLiveness(owner, beat({ heartbeat: now - STALE_MS - 1 }), us([100])).alive).toBe(false)
-    expect(ownerLiveness(owner, beat({ heartbeat: now + 5_000 }), us([100])).alive).toBe(true)
+  it("the heartbeat's age on another host: alive up to STALE_MS, gone one millisecond after; one from the future is fresh", () => {
+    const there = { ...owner, host: "there" }
+    expect(ownerLiveness(there, beat({ host: "there", heartbeat: now - STALE_MS }), us()).alive).toBe(true)
+    expect(ownerLiveness(there, beat({ host: "there", heartbeat: now - STALE_MS - 1 }), us()).alive).toBe(false)
+    expect(ownerLiveness(there, beat({ host: "there", heartbeat: now + 5_000 }), us()).alive).toBe(true)
     // A stale heartbeat of another boot id does not take the pid away from a live owner without a file.
     const old = beat({ boot: "another-boot", heartbeat: now - STALE_MS - 1 })
     expect(ownerLiveness(owner, undefined, us([100]), [old])).toEqual({ alive: true, why: "pid-runs" })

@@ -3,10 +3,12 @@
 // pid now belongs to another process (no heartbeat for an hour) was left the loop; an owner on
 // another host that beats was taken over at once.
 import { mkdirSync, writeFileSync } from "node:fs"
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { waitUntil } from "../harness/wait.js"
 import { dirname } from "node:path"
 import { describe, expect, it } from "vitest"
-import { HOST } from "../../src/owner/heartbeat-files.js"
+import { HOST, usHere } from "../../src/owner/heartbeat-files.js"
 import { writePresence } from "../../src/owner/presence-files.js"
 import { LoopStore, stateText } from "../../src/store/loop-store.js"
 import type { LoopOwner } from "../../src/store/loop-owner.js"
@@ -65,5 +67,24 @@ describe("the loop store judges a saved loop's owner by the one liveness rule", 
     const found = await store.load(now, true)
     expect(found.loops).toEqual([])
     expect(found.leftToHolder).toHaveLength(1)
+  })
+})
+
+describe.runIf(process.platform === "linux")("the probe of a local pid", () => {
+  it("a zombie (exited, not reaped by its parent: signal 0 still reaches it) does not run", async () => {
+    // `sleep 0` exits at once; its parent is then `sleep 5` (exec), which never reaps it.
+    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 5"], { stdio: ["ignore", "pipe", "ignore"] })
+    try {
+      let out = ""
+      parent.stdout.on("data", (d: Buffer) => (out += d.toString()))
+      const pid = await waitUntil(() => Number(out.trim()) || undefined, "the child's pid")
+      const state = () => readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]?.[0]
+      await waitUntil(() => state() === "Z", "the child to be a zombie")
+      expect(() => process.kill(pid, 0)).not.toThrow()
+      expect(usHere(Date.now()).pidAlive(pid)).toBe(false)
+      expect(usHere(Date.now()).pidAlive(parent.pid as number)).toBe(true)
+    } finally {
+      parent.kill("SIGKILL")
+    }
   })
 })

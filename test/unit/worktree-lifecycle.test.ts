@@ -12,7 +12,7 @@ import {
   type WorktreeFacts,
 } from "../../src/worktrees/lifecycle.js"
 import type { WorktreeState } from "../../src/worktrees/worktree-state.js"
-import { STALE_MS, type Heartbeat } from "../../src/owner/heartbeat.js"
+import { STALE_MS, STALLED_MS, type Heartbeat } from "../../src/owner/heartbeat.js"
 
 const state = (merge?: WorktreeState["merge"]): WorktreeState => ({
   name: "w",
@@ -106,9 +106,10 @@ describe("a launch cut off", () => {
     expect(launchCut(launch, us(100, [100], "b"), none)).toBe(true)
     expect(launchCut(launch, us(300, [300]), none)).toBe(true)
   })
-  it("when its heartbeat stopped (its pid runs, but under another boot id, or it stalled past STALE_MS)", () => {
+  it("when its heartbeat stopped (its pid runs, but under another boot id, or it hung past STALLED_MS)", () => {
     expect(launchCut(launch, us(200, [100, 200], "b"), new Map([["c", beat("c", 100, 0)]]))).toBe(true)
-    expect(launchCut(launch, us(200, [100, 200], "b"), new Map([["a", beat("a", 100, STALE_MS + 1)]]))).toBe(true)
+    expect(launchCut(launch, us(200, [100, 200], "b"), new Map([["a", beat("a", 100, STALE_MS + 1)]]))).toBe(false)
+    expect(launchCut(launch, us(200, [100, 200], "b"), new Map([["a", beat("a", 100, STALLED_MS + 1)]]))).toBe(true)
   })
 })
 
