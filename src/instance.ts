@@ -226,7 +226,8 @@ function memoryMovedAside(api: Host, message: string): void {
 function startControl(ctx: RalphContext, beat: ProjectBeat | undefined): ControlChannel {
   const { directory, api, launcher } = ctx
   const holds = async () => (beat ? beat.holdsNow() : true)
-  const orphans = async () => ((await beat?.holdsNow()) ? stoppedTakers(directory, Date.now()) : undefined)
+  const orphans = async () =>
+    (await beat?.holdsNow()) ? stoppedTakers(directory, Date.now(), launcher.boot) : undefined
   const log: ControlLog = (level, message, extra) => api.log(level, message, extra)
   const control = new ControlChannel(directory, controlAct(ctx), log, Date.now, undefined, {
     route: controlRoute(ctx, holds),

@@ -3,9 +3,9 @@
 // (processes/<boot>.json). Also the client's words for an owner when no one answered. Never throws.
 import { join } from "node:path"
 import { z } from "zod"
-import { aliveHere, usHere } from "../owner/heartbeat-files.js"
+import { usHere } from "../owner/heartbeat-files.js"
 import { describeHeartbeat } from "../owner/heartbeat.js"
-import { ownerLiveness } from "../owner/liveness.js"
+import { beatLiveness, ownerLiveness } from "../owner/liveness.js"
 import { STATE_DIR } from "../project/own-files.js"
 import { readPresence } from "../owner/presence-files.js"
 import { listLoopsFolder } from "../store/saved-loops.js"
@@ -54,11 +54,15 @@ function parseOwned(text: string): z.infer<typeof ownedLoopSchema> | undefined {
   }
 }
 
-/** Which takers of taken files no longer run (their heartbeat, as route.ts judges owners). */
-export async function stoppedTakers(directory: string, now: number): Promise<(taker: string | undefined) => boolean> {
+/** Which takers of taken files no longer run, as instance `myBoot` sees them (the rule route.ts judges owners by). */
+export async function stoppedTakers(
+  directory: string,
+  now: number,
+  myBoot?: string,
+): Promise<(taker: string | undefined) => boolean> {
   const presence = await readPresence(directory)
   return (taker) => {
     const beat = taker === undefined ? undefined : presence.get(taker)
-    return !beat || !aliveHere(beat, now, presence.values())
+    return !beat || !beatLiveness(beat, usHere(now, myBoot), presence.values()).alive
   }
 }

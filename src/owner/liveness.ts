@@ -4,6 +4,7 @@
 //
 //   it beats (its heartbeat file, by boot id) ── released ─────────────────────► gone
 //                                            ├─ it is us (pid, host and boot id) ─► alive
+//                                            ├─ our pid, another boot id ────────► gone (pid reused)
 //                                            ├─ here, its pid gone ──────────────► gone
 //                                            ├─ at most STALE_MS old ────────────► alive
 //                                            ├─ here, its pid runs, at most STALLED_MS old, and no
@@ -59,6 +60,9 @@ export function ownerLiveness(
   if (itsBeat && beat.released) return { alive: false, why: "released" }
   if (here && owner.pid === us.pid && owner.boot !== undefined && owner.boot === us.boot)
     return { alive: true, why: "us" }
+  // Our own pid under another boot id, heartbeat or not: a former instance of this process (disposed,
+  // or before a restart that got the same pid: pid 1 in a container).
+  if (here && owner.pid === us.pid && us.boot !== undefined) return { alive: false, why: "pid-reused" }
   if (itsBeat) {
     if (here && !us.pidAlive(owner.pid)) return { alive: false, why: "pid-gone" }
     const age = us.now - beat.heartbeat

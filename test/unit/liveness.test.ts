@@ -37,8 +37,12 @@ describe("whether a loop's owner, the lease's holder or a request's taker still 
   it("a reused pid is not the owner: alive, with no heartbeat of its boot id and a live one of another holding it", () => {
     const other = beat({ boot: "another-boot", heartbeat: now })
     expect(ownerLiveness(owner, undefined, us([100]), [other])).toEqual({ alive: false, why: "pid-reused" })
-    // This very process under another boot id: a former instance of it (disposed, or before a restart).
+    // This very process under another boot id: a former instance of it (disposed, or before a restart
+    // that got the same pid, as pid 1 in a container does) — even with a fresh heartbeat of that boot id.
     expect(ownerLiveness({ ...owner, pid: 1 }, undefined, us([1]))).toEqual({ alive: false, why: "pid-reused" })
+    expect(ownerLiveness({ ...owner, pid: 1 }, beat({ pid: 1 }), us([1]))).toEqual({ alive: false, why: "pid-reused" })
+    // Asked without an instance's boot id (a process-wide question): a record of this pid is judged by its heartbeat.
+    expect(beatLiveness(beat({ pid: 1 }), { ...us([1]), boot: undefined })).toEqual({ alive: true, why: "beating" })
   })
 
   it("an owner on another host is alive while its heartbeat is fresh (its pid is never asked here)", () => {
