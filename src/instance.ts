@@ -43,6 +43,7 @@ import { controlAct } from "./control/serve.js"
 import { controlRoute } from "./control/route-instance.js"
 import { stoppedTakers } from "./control/route-facts.js"
 import { ProjectBeat } from "./owner/project-beat.js"
+import { heldByAnother } from "./owner/project-lease.js"
 import { HOST } from "./owner/heartbeat-files.js"
 import { JOURNAL_LIMITS } from "./store/journal.js"
 
@@ -66,13 +67,7 @@ export async function createInstance(
   // The project's lease: project-wide work runs where it is; a worktree's instance has none (its folder may go).
   const beat: ProjectBeat | undefined = worktree
     ? undefined
-    : projectBeat(
-        input.directory,
-        { ...launcher, host: HOST },
-        api,
-        () => worktrees,
-        () => parallel,
-      )
+    : projectBeat(input.directory, { ...launcher, host: HOST }, api, () => ctx)
   const parallel: ParallelPlan = new ParallelPlan(() => ctx)
   const worktrees: WorktreeWatch = new WorktreeWatch(
     () => ctx,
@@ -148,7 +143,9 @@ async function startInstance(
   disposed: AbortSignal | undefined,
 ): Promise<Hooks> {
   const { api, manager, runner, settings, worktrees } = ctx
-  const found = await loadLoops(store, api)
+  // A live lease holder takes back the loops whose owner is gone (at its next beat); else this instance does, now.
+  const me = { ...ctx.launcher, host: HOST }
+  const found = await loadLoops(store, api, beat ? await heldByAnother(ctx.directory, me, Date.now()) : false)
   // OpenCode disposed the instance while this loaded: nothing starts (the next instance recovers).
   if (disposed?.aborted) return {}
   runner.recoverAll(manager.adoptAll(found.loops, settings.current.resumeOnStart === "ask"), found)
@@ -178,23 +175,26 @@ async function startInstance(
 }
 
 /**
- * The instance's heartbeat and the project's lease: on gaining it, the worktree loops are watched and
- * the parallel runs reconciled (`worktrees` and `parallel` are asked for when it beats, not now).
+ * The instance's heartbeat and the project's lease: while it holds it, the worktree loops are watched,
+ * the parallel runs reconciled and orphaned loops taken back (each asked for when it beats, not now).
  */
 function projectBeat(
   directory: string,
   holder: ConstructorParameters<typeof ProjectBeat>[1],
   api: Host,
-  worktrees: () => WorktreeWatch,
-  parallel: () => ParallelPlan,
+  instance: () => RalphContext,
 ): ProjectBeat {
   return new ProjectBeat(directory, holder, {
     gained: () => {
-      worktrees().start()
-      void parallel().reconcile()
+      instance().worktrees.start()
+      void instance().parallel.reconcile()
+      instance().runner.takeBack()
     },
-    // A worktree loop another process launched is settled here.
-    holding: () => worktrees().start(),
+    // A worktree loop another process launched is settled here; a loop whose OpenCode stopped is taken back.
+    holding: () => {
+      instance().worktrees.start()
+      instance().runner.takeBack()
+    },
     log: (level, message, extra) => api.log(level, message, extra),
   })
 }
@@ -212,8 +212,8 @@ function historyReader(store: LoopStore): RalphContext["loopHistory"] {
 }
 
 /** The loops' saved state; none when it cannot be read (said in the log). */
-function loadLoops(store: LoopStore, api: Host) {
-  return store.load(Date.now()).catch((error: unknown) => {
+function loadLoops(store: LoopStore, api: Host, leaveOrphans: boolean) {
+  return store.load(Date.now(), leaveOrphans).catch((error: unknown) => {
     api.log("error", `could not read the loops' state: ${String(error)}`)
     return { loops: [], problems: [], owned: [] }
   })
@@ -243,7 +243,8 @@ async function settledOrLate(control: ControlChannel): Promise<void> {
 function startControl(ctx: RalphContext, beat: ProjectBeat | undefined): ControlChannel {
   const { directory, api, launcher } = ctx
   const holds = async () => (beat ? beat.holdsNow() : true)
-  const orphans = async () => ((await beat?.holdsNow()) ? stoppedTakers(directory, Date.now()) : undefined)
+  const orphans = async () =>
+    (await beat?.holdsNow()) ? stoppedTakers(directory, Date.now(), launcher.boot) : undefined
   const log: ControlLog = (level, message, extra) => api.log(level, message, extra)
   const control = new ControlChannel(directory, controlAct(ctx), log, Date.now, undefined, {
     route: controlRoute(ctx, holds),

@@ -3,8 +3,9 @@
 // (processes/<boot>.json). Also the client's words for an owner when no one answered. Never throws.
 import { join } from "node:path"
 import { z } from "zod"
-import { aliveHere, pidAlive, HOST } from "../owner/heartbeat-files.js"
+import { usHere } from "../owner/heartbeat-files.js"
 import { describeHeartbeat } from "../owner/heartbeat.js"
+import { beatLiveness, ownerLiveness } from "../owner/liveness.js"
 import { STATE_DIR } from "../project/own-files.js"
 import { readPresence } from "../owner/presence-files.js"
 import { listLoopsFolder } from "../store/saved-loops.js"
@@ -35,13 +36,10 @@ export async function readOthersLoops(
     const { id, sessionID, lineage } = loop
     if (!owner) return [{ id, sessionID, lineage, owner: undefined }]
     const beat = owner.boot === undefined ? undefined : presence.get(owner.boot)
-    if (beat) {
-      const alive = aliveHere(beat, now)
-      return [{ id, sessionID, lineage, owner: { alive, described: describeHeartbeat(beat, now, alive) } }]
-    }
+    const { alive } = ownerLiveness(owner, beat, usHere(now, myBoot), presence.values())
+    if (beat) return [{ id, sessionID, lineage, owner: { alive, described: describeHeartbeat(beat, now, alive) } }]
     // An owner without a heartbeat file (a version before them, a worktree's instance, one that
     // removed its file as it was disposed): its pid is all there is to ask.
-    const alive = owner.host === HOST && pidAlive(owner.pid)
     const described = `OpenCode (pid ${owner.pid}, ${alive ? "running" : "not running"})`
     return [{ id, sessionID, lineage, owner: { alive, described } }]
   })
@@ -56,11 +54,15 @@ function parseOwned(text: string): z.infer<typeof ownedLoopSchema> | undefined {
   }
 }
 
-/** Which takers of taken files no longer run (their heartbeat, as route.ts judges owners). */
-export async function stoppedTakers(directory: string, now: number): Promise<(taker: string | undefined) => boolean> {
+/** Which takers of taken files no longer run, as instance `myBoot` sees them (the rule route.ts judges owners by). */
+export async function stoppedTakers(
+  directory: string,
+  now: number,
+  myBoot?: string,
+): Promise<(taker: string | undefined) => boolean> {
   const presence = await readPresence(directory)
   return (taker) => {
     const beat = taker === undefined ? undefined : presence.get(taker)
-    return !beat || !aliveHere(beat, now)
+    return !beat || !beatLiveness(beat, usHere(now, myBoot), presence.values()).alive
   }
 }

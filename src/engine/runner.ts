@@ -19,6 +19,7 @@ import { reportFile } from "../store/report.js"
 import { resumeNow, wake } from "./jobs/go-on.js"
 import { keepsTimer } from "../loop/wake.js"
 import { recoverAll } from "./jobs/recover.js"
+import { takeBack } from "./jobs/take-back.js"
 import { turnEnded } from "./jobs/turn-ended.js"
 import { afterIdle } from "../continuations/continue-session-job.js"
 import { planTurnEnded } from "../plan/plan-turn.js"
@@ -50,6 +51,9 @@ export interface JobHost {
 }
 
 export class LoopRunner {
+  /** A take-back is under way: a beat that comes meanwhile starts none. */
+  private takingBack = false
+
   constructor(
     private readonly host: JobHost,
     private readonly ctx: JobContext,
@@ -81,6 +85,23 @@ export class LoopRunner {
    */
   recoverAll(adopted: readonly Loop[], found: Pick<LoadResult, "problems" | "owned" | "loops">): void {
     this.host.start("recovery", recoverAll(this.ctx, adopted, found))
+  }
+
+  /** At a heartbeat of the project's lease holder: the loops whose OpenCode stopped are taken back. */
+  takeBack(): void {
+    if (this.takingBack) return
+    this.takingBack = true
+    const runner = this
+    this.host.start(
+      "take-back",
+      (function* () {
+        try {
+          yield* takeBack(runner.ctx)
+        } finally {
+          runner.takingBack = false
+        }
+      })(),
+    )
   }
 
   /** A turn of a session without a loop ended: the continuations outside /ralph look at it. */

@@ -4,27 +4,51 @@
 // so a reader never sees half of it, and of two makers only one succeeds). Never follows a link.
 import { randomBytes } from "node:crypto"
 import { hostname } from "node:os"
+import { readFileSync } from "node:fs"
 import { link, lstat, mkdir, readdir, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { heartbeatAlive, heartbeatSchema, type Heartbeat } from "./heartbeat.js"
+import { heartbeatSchema, type Heartbeat } from "./heartbeat.js"
+import { beatLiveness, type Us } from "./liveness.js"
 import { assertInside, isLeftoverTemp, writeFileAtomic } from "../files/atomic.js"
 import { readRegularFile } from "../files/regular-file.js"
 
-export const HOST = hostname()
+/**
+ * The name this machine goes by in owner records: os.hostname(), or RALPH_LOOP_HOST_ID when set — for
+ * a container that shares the host's name but not its pids (docker --network host), and for the
+ * tests, which run two OpenCode processes as two hosts.
+ */
+export const HOST = process.env.RALPH_LOOP_HOST_ID || hostname()
 
-/** Whether a process of this pid runs (another user's too: EPERM). */
-export function pidAlive(pid: number): boolean {
+/**
+ * Whether a process of this pid runs (another user's too: EPERM). On Linux a zombie — a process that
+ * exited and that its parent has not reaped yet, which signal 0 still reaches — does not run.
+ */
+function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false
+  }
+  return !zombie(pid)
+}
+
+function zombie(pid: number): boolean {
+  if (process.platform !== "linux") return false
+  try {
+    // The state follows the command's name in parentheses, which may hold anything: after the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1")
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z"
+  } catch {
+    return false
   }
 }
 
-/** The rule of src/owner/heartbeat.ts, asked on this machine. */
-export const aliveHere = (record: Heartbeat, now: number): boolean =>
-  heartbeatAlive(record, now, { host: HOST, pidAlive })
+/** This process as src/owner/liveness.ts sees who asks (`boot`: the asking instance's). */
+export const usHere = (now: number, boot?: string): Us => ({ host: HOST, pid: process.pid, boot, now, pidAlive })
+
+/** The rule of src/owner/liveness.ts for a heartbeat record, asked on this machine. */
+export const aliveHere = (record: Heartbeat, now: number, beats?: Iterable<Heartbeat>): boolean =>
+  beatLiveness(record, usHere(now), beats).alive
 
 export interface HeartbeatFile {
   name: string

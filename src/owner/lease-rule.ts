@@ -3,8 +3,8 @@
 // with the lease files it read. The files are numbered: `lease/<n>.json`, each made once with an
 // exclusive create (store/project-lease.ts), so of two processes that both want number n only one
 // gets it; the holder is the writer of the highest number, and it alone rewrites that file (its
-// heartbeat). A holder that stops beating (STALE_MS) or whose pid is gone is taken over by the
-// next number.
+// heartbeat). A holder that is gone (src/owner/liveness.ts: its pid gone, its heartbeat stopped)
+// is taken over by the next number.
 import type { Heartbeat, Identity } from "./heartbeat.js"
 
 export interface LeaseEntry {

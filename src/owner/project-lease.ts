@@ -8,7 +8,8 @@ import { join } from "node:path"
 import { STALE_MS, type Heartbeat, type Identity } from "./heartbeat.js"
 import { decideLease, type LeaseEntry } from "./lease-rule.js"
 import { STATE_DIR } from "../project/own-files.js"
-import { aliveHere, createHeartbeat, ensureFolder, readHeartbeats } from "./heartbeat-files.js"
+import { createHeartbeat, ensureFolder, readHeartbeats, usHere } from "./heartbeat-files.js"
+import { beatLiveness } from "./liveness.js"
 import { removeLeftoverTemps, writeHeartbeat } from "./heartbeat-files.js"
 import { ignoreOwnFolder } from "../files/ignore-own-folder.js"
 
@@ -34,6 +35,16 @@ export async function readLease(directory: string): Promise<LeaseEntry[]> {
   })
 }
 
+/** Whether the holder behind `record` still runs, as instance `boot` of this process sees it (owner/liveness.ts). */
+const holderAlive = (boot: string) => (record: Heartbeat, now: number) => beatLiveness(record, usHere(now, boot)).alive
+
+/** Whether a live process other than `me` holds the lease now (a look only: nothing is written). */
+export async function heldByAnother(directory: string, me: Identity, now: number): Promise<boolean> {
+  const entries = await readLease(directory).catch(() => [])
+  const alive = holderAlive(me.boot)
+  return decideLease(entries, me, now, (r) => alive(r, now), STALE_MS).kind === "held"
+}
+
 export class ProjectLease {
   private held: number | undefined
 
@@ -41,7 +52,7 @@ export class ProjectLease {
     private readonly directory: string,
     private readonly me: Identity & { what: string },
     private readonly now: () => number = Date.now,
-    private readonly alive: (record: Heartbeat, now: number) => boolean = aliveHere,
+    private readonly alive: (record: Heartbeat, now: number) => boolean = holderAlive(me.boot),
   ) {}
 
   /** Whether this process held the lease at its last look. */

@@ -11,6 +11,8 @@ declare module "../effects/kernel.js" {
   interface Effects {
     /** The state file is still what this process wrote (else it is restored, and the problem returned). */
     "verify-state": { ask: { loop: Loop }; result: StoreProblem | undefined }
+    /** The live loops on disk whose owner is gone (src/owner/liveness.ts), but those `running` names. */
+    "orphaned-loops": { ask: { running: readonly string[] }; result: Loop[] }
     /** The loop's state as it is now has reached disk. */
     persisted: { ask: { loop: Loop }; result: void }
     "write-summary": { ask: { record: SummaryRecord }; result: string }

@@ -4,7 +4,6 @@
 // is rebuilt from the journal — or, if even that fails, reported; never a crash, never a silent reset.
 import { mkdir, readdir, rename, rm } from "node:fs/promises"
 import { existsSync } from "node:fs"
-import { hostname } from "node:os"
 import { join } from "node:path"
 import { z } from "zod"
 import { FALLBACK_REPLY_CHARS } from "../loop/handoff.js"
@@ -19,6 +18,7 @@ import { persistedLoopSchema, SCHEMA_VERSION, type PersistedLoop } from "./loop-
 import { readRegularFile } from "../files/regular-file.js"
 import { parseStateFile, readNewestLoops, type SavedLoop } from "./saved-loops.js"
 import { ignoreOwnFolder } from "../files/ignore-own-folder.js"
+import { OrphanScan, OWNER, ownedElsewhere, type LoopOwner } from "./loop-owner.js"
 
 /** @public bench/journal.ts loads JOURNAL_LIMITS from dist/ (knip cannot see that import). */
 export { JOURNAL_LIMITS, type JournalLimits }
@@ -33,29 +33,10 @@ export interface LoadResult {
   problems: StoreProblem[]
   /** Loops rebuilt from the journal because their file was damaged. */
   rebuilt: string[]
-  /** Loops another OpenCode process on this machine is running now: left to it. */
+  /** Loops another live OpenCode process runs now: left to it. */
   owned: string[]
-}
-
-/** Which process writes a loop's file: a second OpenCode on the same project must not take it over. */
-export interface LoopOwner {
-  pid: number
-  host: string
-  /** The instance's boot id (absent in files of older versions). */
-  boot?: string | undefined
-}
-
-const OWNER: LoopOwner = { pid: process.pid, host: hostname() }
-
-function ownedByAnotherLiveProcess(owner: LoopOwner | undefined): boolean {
-  if (!owner || owner.host !== OWNER.host || owner.pid === OWNER.pid) return false
-  try {
-    process.kill(owner.pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else — still alive.
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
+  /** Loops whose owner is gone, left to the project's live lease holder, which takes them back at its next beat. */
+  leftToHolder?: string[]
 }
 
 /**
@@ -109,6 +90,7 @@ export class LoopStore {
   private loopsFolderChecked = false
   /** What this process last wrote for each loop: anything else on disk was changed by someone else. */
   private readonly written = new Map<string, string>()
+  private readonly scan: OrphanScan
 
   constructor(
     directory: string,
@@ -120,6 +102,7 @@ export class LoopStore {
     this.directory = directory
     this.dir = join(directory, STATE_DIR)
     this.journal = new Journal(this.dir, directory, journalLimits, faults)
+    this.scan = new OrphanScan(join(this.dir, "loops"), parseStateText)
   }
 
   fileOf(loopID: string): string {
@@ -218,8 +201,18 @@ export class LoopStore {
     }
   }
 
-  async load(now: number): Promise<LoadResult> {
-    const result: LoadResult = { loops: [], problems: [], rebuilt: [], owned: [] }
+  /** The live loops on disk whose owner is gone, that `running` does not name: taken back at a heartbeat. */
+  async orphans(now: number, running: (id: string) => boolean): Promise<Loop[]> {
+    const elsewhere = await ownedElsewhere(this.directory, now, this.boot)
+    const found = await this.scan.orphans(elsewhere, running)
+    for (const { loop, text } of found) this.written.set(loop.id, text)
+    return found.map((f) => f.loop)
+  }
+
+  /** The loops on disk but another live process's; `leaveOrphans`: those whose owner is gone are left out too. */
+  async load(now: number, leaveOrphans = false): Promise<LoadResult> {
+    const result: LoadResult = { loops: [], problems: [], rebuilt: [], owned: [], leftToHolder: [] }
+    const elsewhere = await ownedElsewhere(this.directory, now, this.boot)
     const dir = join(this.dir, "loops")
     const names = await readdir(dir).catch(() => [] as string[])
     // A write that a crash cut off between its temp file and the rename: the old file is intact.
@@ -233,8 +226,12 @@ export class LoopStore {
           read.ok ? { text: read.text, ...parseStateText(read.text) } : { error: new Error(`it ${read.message}`) },
         )
         .catch((error: unknown) => ({ error }))
-      if ("loop" in parsed && ownedByAnotherLiveProcess(parsed.owner)) {
+      if ("loop" in parsed && elsewhere(parsed.owner)) {
         result.owned.push(parsed.loop.id)
+        continue
+      }
+      if ("loop" in parsed && leaveOrphans && parsed.loop.phase !== "stopped") {
+        result.leftToHolder?.push(parsed.loop.id)
         continue
       }
       if ("loop" in parsed) {

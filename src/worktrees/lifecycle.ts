@@ -10,6 +10,8 @@
 // `settled` is final: its outcome (merged and removed, kept, conflict, nothing, failed) is on disk.
 import type { Loop } from "../loop/loop.js"
 import type { Launcher, WorktreeState } from "./worktree-state.js"
+import type { Heartbeat } from "../owner/heartbeat.js"
+import { ownerLiveness, type Us } from "../owner/liveness.js"
 
 /**
  * A loop's end files (its old sessions' transcripts, its reports) are written by its instance right
@@ -34,18 +36,17 @@ export interface WorktreeFacts {
 }
 
 /**
- * Whether the instance that launched a worktree loop is gone, seen from `me`: another instance
- * (its token differs) in this very process (a restart that reused the pid, or an instance
- * disposed), or in a process that no longer runs. A launcher in another live process (a second
- * OpenCode in the project) may still be launching: not cut. No record (an older version): not cut.
+ * Whether the instance that launched a worktree loop is gone, seen from `us` (src/owner/liveness.ts,
+ * with the main project's heartbeats `beats`, by boot id): another instance of this very process (a
+ * restart that reused the pid, or an instance disposed), a process that no longer runs, or one whose
+ * heartbeat stopped. A launcher that still beats (a second OpenCode in the project) may still be
+ * launching: not cut. No record (an older version), or our own: not cut. A launch record names no
+ * host: its launcher made the worktree here.
  */
-export function launchCut(
-  launch: Launcher | undefined,
-  me: { pid: number; boot?: string },
-  alive: (pid: number) => boolean,
-): boolean {
-  if (launch === undefined || launch.boot === me.boot) return false
-  return launch.pid === me.pid || !alive(launch.pid)
+export function launchCut(launch: Launcher | undefined, us: Us, beats: ReadonlyMap<string, Heartbeat>): boolean {
+  if (launch === undefined || launch.boot === us.boot) return false
+  const owner = { pid: launch.pid, host: us.host, boot: launch.boot }
+  return !ownerLiveness(owner, beats.get(launch.boot), us, beats.values()).alive
 }
 
 /** Where a worktree loop is; undefined for a folder without a worktree.json (not one of ours to judge). */

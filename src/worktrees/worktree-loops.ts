@@ -2,6 +2,7 @@
 // `.opencode/ralph-loop/worktrees/`, its worktree.json, and the newest loop in its own state folder.
 // Read by the main instance (limits, merges, /ralph-status) and by the `ralph-loop` command.
 import { readdir } from "node:fs/promises"
+import type { Heartbeat } from "../owner/heartbeat.js"
 import { join } from "node:path"
 import { STATE_DIR } from "../project/own-files.js"
 import { WORKTREES_DIR } from "./names.js"
@@ -9,6 +10,8 @@ import { launchCut } from "./lifecycle.js"
 import type { WorktreeState } from "./worktree-state.js"
 import { readNewestLoops, type SavedLoop } from "../store/saved-loops.js"
 import { readWorktreeState } from "./worktree-file.js"
+import { usHere } from "../owner/heartbeat-files.js"
+import { readPresence } from "../owner/presence-files.js"
 
 export interface WorktreeEntry {
   name: string
@@ -18,16 +21,6 @@ export interface WorktreeEntry {
   saved: SavedLoop | undefined
   /** The instance that launched it is gone (src/worktrees/lifecycle.ts). */
   launchCut?: boolean
-}
-
-/** Whether a process runs (one of another user's too: EPERM). */
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
 }
 
 /**
@@ -47,12 +40,14 @@ export async function readWorktrees(
         .sort(),
     () => [],
   )
+  const beats = await readPresence(main).catch(() => new Map<string, Heartbeat>())
+  const us = usHere(Date.now(), me.boot)
   return Promise.all(
     names.map(async (name) => {
       const path = join(root, name)
       const [saved] = await readNewestLoops(join(path, STATE_DIR, "loops"), 1)
       const state = readWorktreeState(path)
-      return { name, path, state, saved, launchCut: launchCut(state?.launch, me, processRuns) }
+      return { name, path, state, saved, launchCut: launchCut(state?.launch, us, beats) }
     }),
   )
 }

@@ -182,6 +182,9 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ type: fc.constant("wake" as const), i: fc.nat({ max: 3 }) }) },
   // OpenCode killed and restarted: rare, or most runs would be recoveries.
   { weight: 1, arbitrary: fc.constant<Action>({ type: "restart" }) },
+  // The owner dies and a second, open OpenCode takes its loops back at a heartbeat; a heartbeat alone.
+  { weight: 1, arbitrary: fc.constant<Action>({ type: "owner-dies" }) },
+  { weight: 1, arbitrary: fc.constant<Action>({ type: "beat" }) },
 )
 
 export const runConfig: fc.Arbitrary<RunConfig> = fc.record({

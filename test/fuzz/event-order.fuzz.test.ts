@@ -37,6 +37,8 @@ function tally(world: World): void {
     const decided = /log debug: idle of \S+: (\S+)/.exec(line)
     if (decided) add(`decision ${decided[1]}`)
     if (line.includes("OpenCode is killed and restarted")) add("restart of OpenCode")
+    if (line.includes("another one open on the project takes its loops back")) add("owner died, loops taken back")
+    if (line.includes("starts: take-back")) add("take-back job")
     if (line.includes(": recovered →")) add("loop recovered")
     if (line.includes("starts: recovery of")) add("recovery job")
     if (line.includes("run-checks of")) add("checks run")

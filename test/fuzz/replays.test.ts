@@ -379,6 +379,31 @@ describe("replays: bugs found by the fuzzer", () => {
   })
 })
 
+describe("replays: owners (issue 47)", () => {
+  it("the loop's OpenCode dies mid-turn while another is open: that one takes it back at its beat, once, and it goes on", async () => {
+    const world = await run(
+      [
+        S.ralph("ses_A"),
+        S.busy("ses_A"),
+        { type: "owner-dies" },
+        { type: "beat" },
+        S.settle(),
+        S.turn(LOOP, "promise"),
+      ],
+      config(),
+    )
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "completed" })
+    // The plugin's one prompt: the take-back's, for the turn the death cut off (the first was /ralph's own).
+    expect(world.prompts.length).toBe(1)
+  })
+
+  it("a heartbeat while this OpenCode runs the loop takes nothing back", async () => {
+    const world = await run([S.ralph("ses_A"), { type: "beat" }, S.settle(), S.turn("ses_A", "promise")], config())
+    expect(first(world)).toMatchObject({ phase: "stopped", stopReason: "completed" })
+    expect(world.prompts.length).toBe(0)
+  })
+})
+
 describe("replays: the continue strategy with checks", () => {
   const withChecks = config({ strategy: "continue", checks: [{ name: "test", kind: "test", command: "sim test" }] })
 

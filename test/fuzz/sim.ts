@@ -84,7 +84,11 @@
 // 29 a loop completes only on a claim the guard let through: with guard "refuse", its evidence holds
 //    no finding that stands, unless the replay of the start's tests proved it, and no replay that failed
 //    (sim-guard.ts makes some claims' changes skip a test, and the replay fail then)
-// 30 a completion is verified only when its replay passed on the replay tree or was not needed
+// 31 a completion is verified only when its replay passed on the replay tree or was not needed
+//
+// Owners (several OpenCode processes on one project; issue 47):
+// 30 two engines never run one loop: a loop is taken back (at a start, or at another OpenCode's
+//    heartbeat after its owner died) only while no live instance runs it
 import { WorktreeWatch } from "../../src/worktrees/worktree-watch.js"
 import { END_FILES_WAIT_MS } from "../../src/worktrees/lifecycle.js"
 import { ParallelPlan } from "../../src/worktrees/parallel-plan.js"
@@ -264,6 +268,13 @@ export type Action =
   | { type: "settle" }
   /** OpenCode is killed and started again: jobs, timers and turns under way are gone; loops come back from disk. */
   | { type: "restart" }
+  /**
+   * The OpenCode that runs the loops dies while a second one is open on the project (its instance up
+   * since before the loops, holding none): that one takes them back at its next heartbeat (issue 47).
+   */
+  | { type: "owner-dies" }
+  /** A heartbeat of the lease holder: it takes back the loops whose owner is gone (none while it runs them). */
+  | { type: "beat" }
   /** The i-th worktree loop (in its own OpenCode instance) starts, edits, completes, stops, or its /ralph is refused. */
   | { type: "wt"; i: number; event: WorktreeEvent }
   /** The WorktreeWatch looks at the worktrees (its once-a-second tick). */
@@ -498,7 +509,7 @@ export class World {
   }
 
   /** Starts the plugin instance, as OpenCode does when it starts: the real manager, runner and hooks. */
-  private boot(): void {
+  private boot(adoptAtStart = true): void {
     this.manager = new LoopManager((loop, event) => this.onLoopChange(loop, event))
     this.options.patch?.(this.manager)
     const current = this.settings
@@ -578,12 +589,13 @@ export class World {
       autocontinue: compactionAutocontinueHook(this.ctx),
     }
     // As createInstance does: the loops on disk are taken back before any hook acts, and go on a moment later.
-    const found = [...this.disk.values()].map((text) => parseStateText(text).loop)
-    this.runner.recoverAll(this.manager.adoptAll(found, current.resumeOnStart === "ask"), {
-      problems: [],
-      owned: [],
-      loops: found,
-    })
+    const found = adoptAtStart ? [...this.disk.values()].map((text) => parseStateText(text).loop) : []
+    if (adoptAtStart)
+      this.runner.recoverAll(this.manager.adoptAll(found, current.resumeOnStart === "ask"), {
+        problems: [],
+        owned: [],
+        loops: found,
+      })
     // As createInstance does in the project's own instance: the parallel run takes up what happened
     // meanwhile (its job does nothing without a run: left out then, so other scenarios' jobs keep their places).
     if (readParallelRun(directory)) void this.ctx.parallel.reconcile()
@@ -784,6 +796,10 @@ export class World {
         return this.runJobs()
       case "restart":
         return this.restart()
+      case "owner-dies":
+        return this.restart(true)
+      case "beat":
+        return this.runner.takeBack()
       case "wt":
         return this.worktreeEvent(action.i, action.event)
       case "tick":
@@ -1016,7 +1032,7 @@ export class World {
    * from their state files. A recovered loop may send one prompt without a new turn end (the
    * restart is its transition).
    */
-  private async restart(): Promise<void> {
+  private async restart(takenBackByAnother = false): Promise<void> {
     this.restarts += 1
     this.jobs.length = 0
     this.timers.clear()
@@ -1036,7 +1052,9 @@ export class World {
       // Each loop's own pseudo-transition: one prompt each (transitions are answered once across loops).
       t.credit = ++this.seq
     }
-    this.boot()
+    // The second OpenCode was open before: it adopted nothing at its start, and takes them back at a beat.
+    this.boot(!takenBackByAnother)
+    if (takenBackByAnother) this.runner.takeBack()
   }
 
   /** `/ralph`: command.execute.before, then the command's message goes through chat.message. */
@@ -1541,6 +1559,9 @@ export class World {
       "detect-checks": () => [],
       "auto-checks": (effect) => effect.checks.map((check) => this.checkResult(check.name, check.kind)),
       "verify-state": () => undefined,
+      // The other OpenCode is dead once a loop is on disk and not run here (the simulator has one live instance).
+      "orphaned-loops": (effect) =>
+        this.storedLoops().filter((l) => l.phase !== "stopped" && !effect.running.includes(l.id)),
       persisted: () => undefined,
       "write-transcript": () => undefined,
       "write-summary": (effect) => {
@@ -1761,6 +1782,12 @@ export class World {
   // --- invariants -----------------------------------------------------------------------------
 
   private onLoopChange(loop: Loop, event: string): void {
+    if (event === "recovered") {
+      const live = this.loops.find(
+        (t) => !t.dormant && !t.gone && t.loop !== loop && t.loop.phase !== "stopped" && t.loop.id === loop.id,
+      )
+      if (live) this.violate(30, `${live.name} is taken back while a live instance runs it: two engines, one loop`)
+    }
     // What the store writes: the state file, through the real codec (recovery reads it back).
     this.disk.set(loop.id, stateText(loop, this.now))
     this.runner.loopChanged(loop, event)
@@ -1821,7 +1848,7 @@ export class World {
       if (replay && replayVerdict(replay) === "failed")
         this.violate(29, `${t.name} completed on a claim whose replay of the start's tests failed`)
       if (loop.evidence?.verified && replay && !proven)
-        this.violate(30, `${t.name} is verified, yet its replay did not pass (${replay.status})`)
+        this.violate(31, `${t.name} is verified, yet its replay did not pass (${replay.status})`)
     }
     if (event.startsWith("stopped:")) t.everStopped = true
     else if (event === "paused") t.pausedUntilResume = true
@@ -2359,6 +2386,10 @@ export function describeAction(action: Action, world?: World): string {
       return "every runner job runs to its end"
     case "restart":
       return "OpenCode is killed and restarted"
+    case "owner-dies":
+      return "OpenCode is killed; another one open on the project takes its loops back at its heartbeat"
+    case "beat":
+      return "the lease holder's heartbeat (loops whose owner is gone are taken back)"
     case "wt":
       return `worktree loop #${action.i}: ${action.event}`
     case "tick":

@@ -9,6 +9,7 @@ import { controlFolder, sendControl } from "../../src/control/client.js"
 import type { ControlRequest } from "../../src/control/request.js"
 import { routeRequest, type OthersLoop, type RouteFacts } from "../../src/control/route.js"
 import { HOST } from "../../src/owner/heartbeat-files.js"
+import { STALLED_MS } from "../../src/owner/heartbeat.js"
 import { JOURNAL_LIMITS } from "../../src/store/journal.js"
 import { LoopStore } from "../../src/store/loop-store.js"
 import { writePresence } from "../../src/owner/presence-files.js"
@@ -206,12 +207,12 @@ describe("a request no process took", () => {
     expect(live.message).toContain(
       `The loop ses_live1 is run by OpenCode (pid ${process.pid} on ${HOST}, running; last heartbeat `,
     )
-    // Its heartbeat stopped long ago: said as not running.
+    // Its heartbeat stopped long ago (past STALLED_MS, though its pid runs): said as not running.
     await writePresence(dir, {
       pid: process.pid,
       host: HOST,
       boot: "boot-live",
-      heartbeat: now - 60_000,
+      heartbeat: now - STALLED_MS - 60_000,
       what: "OpenCode",
     })
     expect((await sendControl(dir, { verb: "pause", loop: "ses_live1" }, { timeoutMs: 300 })).message).toContain(

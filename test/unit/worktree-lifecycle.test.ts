@@ -12,6 +12,7 @@ import {
   type WorktreeFacts,
 } from "../../src/worktrees/lifecycle.js"
 import type { WorktreeState } from "../../src/worktrees/worktree-state.js"
+import { STALE_MS, STALLED_MS, type Heartbeat } from "../../src/owner/heartbeat.js"
 
 const state = (merge?: WorktreeState["merge"]): WorktreeState => ({
   name: "w",
@@ -78,17 +79,37 @@ describe("worktree loop lifecycle", () => {
 })
 
 describe("a launch cut off", () => {
-  const alive = (pids: number[]) => (pid: number) => pids.includes(pid)
+  const now = 1_000_000
+  const us = (pid: number, pids: number[], boot?: string) => ({
+    host: "here",
+    pid,
+    boot,
+    now,
+    pidAlive: (p: number) => pids.includes(p),
+  })
+  const none = new Map<string, Heartbeat>()
+  const beat = (boot: string, pid: number, age: number): Heartbeat => ({
+    pid,
+    host: "here",
+    boot,
+    heartbeat: now - age,
+  })
   const launch = { pid: 100, boot: "a" }
   it("not by the instance that launched it, nor while another live process launches it, nor without a record", () => {
-    expect(launchCut(launch, { pid: 100, boot: "a" }, alive([100]))).toBe(false)
-    expect(launchCut(launch, { pid: 200, boot: "b" }, alive([100, 200]))).toBe(false)
-    expect(launchCut(undefined, { pid: 200, boot: "b" }, alive([200]))).toBe(false)
+    expect(launchCut(launch, us(100, [100], "a"), none)).toBe(false)
+    expect(launchCut(launch, us(200, [100, 200], "b"), none)).toBe(false)
+    expect(launchCut(launch, us(200, [100, 200], "b"), new Map([["a", beat("a", 100, 1_000)]]))).toBe(false)
+    expect(launchCut(undefined, us(200, [200], "b"), none)).toBe(false)
   })
   it("when its process is gone, or this very process is another instance (a restart that got the same pid)", () => {
-    expect(launchCut(launch, { pid: 200, boot: "b" }, alive([200]))).toBe(true)
-    expect(launchCut(launch, { pid: 100, boot: "b" }, alive([100]))).toBe(true)
-    expect(launchCut(launch, { pid: 300 }, alive([300]))).toBe(true)
+    expect(launchCut(launch, us(200, [200], "b"), none)).toBe(true)
+    expect(launchCut(launch, us(100, [100], "b"), none)).toBe(true)
+    expect(launchCut(launch, us(300, [300]), none)).toBe(true)
+  })
+  it("when its heartbeat stopped (its pid runs, but under another boot id, or it hung past STALLED_MS)", () => {
+    expect(launchCut(launch, us(200, [100, 200], "b"), new Map([["c", beat("c", 100, 0)]]))).toBe(true)
+    expect(launchCut(launch, us(200, [100, 200], "b"), new Map([["a", beat("a", 100, STALE_MS + 1)]]))).toBe(false)
+    expect(launchCut(launch, us(200, [100, 200], "b"), new Map([["a", beat("a", 100, STALLED_MS + 1)]]))).toBe(true)
   })
 })
 

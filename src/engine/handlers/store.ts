@@ -9,6 +9,10 @@ export function storeHandlers(ctx: HandlerContext) {
   const { directory, store } = ctx
   return {
     "verify-state": (effect) => store.verify(effect.loop, ctx.now()),
+    "orphaned-loops": (effect) => {
+      const running = new Set(effect.running)
+      return store.orphans(ctx.now(), (id) => running.has(id))
+    },
     persisted: (effect) => store.settled(effect.loop.id),
     "write-summary": (effect) => writeSummary(directory, effect.record),
     "read-summary": (effect) => readSummaryFile(directory, effect.loop.settings.summaryPath, effect.sessionID),

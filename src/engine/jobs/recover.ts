@@ -38,18 +38,7 @@ export function* recoverAll(
   adopted: readonly Loop[],
   { problems, owned, loops }: Pick<LoadResult, "problems" | "owned" | "loops">,
 ): Job {
-  const takenBack = new Map(
-    adopted.map((loop): [Loop, TakenBack] => [
-      loop,
-      {
-        userEpoch: loop.userEpoch,
-        busyEpoch: loop.busyEpoch,
-        iteration: loop.iteration,
-        sessionID: loop.sessionID,
-        phase: loop.phase,
-      },
-    ]),
-  )
+  const takenBack = whereTakenBack(adopted)
   yield* io({ kind: "sleep", ms: RECOVERY_GRACE_MS })
   for (const id of owned)
     yield* log("info", "a loop of this project is run by another live OpenCode process; left to it", { loop: id })
@@ -76,6 +65,34 @@ export function* recoverAll(
         job: closeReview(ctx, loop, reviewOptions(loop.settings)?.keep ?? false),
       }
   }
+  yield* goOnAll(ctx, adopted, takenBack, "OpenCode restarted")
+}
+
+/** Where each loop was when it was taken back. */
+export const whereTakenBack = (adopted: readonly Loop[]): Map<Loop, TakenBack> =>
+  new Map(
+    adopted.map((loop): [Loop, TakenBack] => [
+      loop,
+      {
+        userEpoch: loop.userEpoch,
+        busyEpoch: loop.busyEpoch,
+        iteration: loop.iteration,
+        sessionID: loop.sessionID,
+        phase: loop.phase,
+      },
+    ]),
+  )
+
+/**
+ * Each loop taken back goes on (a loop whose session is gone is closed), or waits for /ralph-resume
+ * (resumeOnStart "ask"). `cause`: why it was taken back, for the user ("OpenCode restarted").
+ */
+export function* goOnAll(
+  ctx: JobContext,
+  adopted: readonly Loop[],
+  takenBack: ReadonlyMap<Loop, TakenBack>,
+  cause: string,
+): Job {
   for (const loop of adopted) {
     // Cancelled (or replaced) meanwhile.
     if (loop.phase === "stopped") continue
@@ -89,21 +106,20 @@ export function* recoverAll(
       })
       continue
     }
-    yield* log("info", "loop recovered after a restart", {
+    yield* log("info", `loop recovered after ${cause}`, {
       loop: loop.id,
       iteration: loop.iteration,
       retries: loop.retries,
       phase: loop.phase,
     })
     if (ctx.settings().resumeOnStart === "ask") {
-      if (loop.phase === "paused")
-        yield* notify(notice.paused('OpenCode restarted during the loop (resumeOnStart is "ask")'))
+      if (loop.phase === "paused") yield* notify(notice.paused(`${cause} during the loop (resumeOnStart is "ask")`))
       continue
     }
     yield* notify(
       notice.iterationStarted(
         loop,
-        `Loop recovered after OpenCode restarted: iteration ${loop.iteration}, ${loop.retries} ` +
+        `Loop recovered after ${cause}: iteration ${loop.iteration}, ${loop.retries} ` +
           `restart${loop.retries === 1 ? "" : "s"} so far.`,
       ),
     )
