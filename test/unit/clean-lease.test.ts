@@ -19,9 +19,9 @@ function project(): string {
   return dir
 }
 
-/** The lease taken by a live process of this machine (this test's own pid) named `what`. */
+/** The lease taken by a live process of this machine (the test worker's parent: another pid than clean's) named `what`. */
 async function held(dir: string, what: string): Promise<void> {
-  const view = await new ProjectLease(dir, { pid: process.pid, host: HOST, boot: "the-holder", what }).tick()
+  const view = await new ProjectLease(dir, { pid: process.ppid, host: HOST, boot: "the-holder", what }).tick()
   expect(view).toEqual({ kind: "mine" })
 }
 
