@@ -1,6 +1,6 @@
 // `npm run fuzz`: the randomized tests with many more runs than `npm test` gives them, each from a
 // fresh seed — the event-order fuzzer (test/fuzz/event-order.fuzz.test.ts: 20,000 sequences rather
-// than 1,000), then the git-layer property test (test/property/git-layer.property.test.ts: real
+// than 400), then the git-layer property test (test/property/git-layer.property.test.ts: real
 // repositories, 300 sequences rather than 20) and autoCommit of a story of 70,000 files
 // (test/property/auto-commit-many.property.test.ts). No build needed: vitest runs the sources.
 //

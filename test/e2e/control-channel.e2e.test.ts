@@ -4,7 +4,7 @@
 // on once it starts again; one it had taken when it stopped is not acted on again.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, onTestFinished } from "vitest"
 import { RESUMED } from "../../src/engine/jobs/go-on.js"
 import { CONTROL_DIR } from "../../src/control/request.js"
 import { TURN_UNDER_WAY } from "../../src/checkpoints/rollback-rule.js"
@@ -32,6 +32,8 @@ describe("ralph-loop pause, resume, cancel and rollback through the control chan
               : { text: "all done <promise>DONE</promise>" },
       },
     })
+    // Not started again by the restart of a later test of this file (each start boots its instance).
+    onTestFinished(() => project.close())
     const session = await project.newSession()
     void project.command(session, "ralph", "build the parser").catch(() => undefined)
     await waitForStreamedText(project, /^working/)
@@ -68,6 +70,8 @@ describe("ralph-loop pause, resume, cancel and rollback through the control chan
           isControl(r) ? { text: "OK" } : { text: "working on part one", holdAfterFirstChunk: turnOne.opened },
       },
     })
+    // Not started again by the restart of a later test of this file (each start boots its instance).
+    onTestFinished(() => project.close())
     const session = await project.newSession()
     void project.command(session, "ralph", "build the parser").catch(() => undefined)
     await waitForStreamedText(project, /^working/)

@@ -2,7 +2,7 @@
 // changing, the session title when it stops, /ralph-status after it ended.
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, onTestFinished } from "vitest"
 import type { Project } from "../harness/harness.js"
 import { gate, type MockRequest } from "../harness/mock-model.js"
 import {
@@ -51,6 +51,8 @@ describe("a loop started on a dirty work tree", () => {
         },
       },
     })
+    // Not started again by the restart of a later test of this file (each start boots its instance).
+    onTestFinished(() => project.close())
     // The user's own work in progress before /ralph: a modified tracked file, two untracked ones.
     writeFileSync(join(project.dir, "README.md"), "# dirty-tree\n\nThe user's unsaved edit.\n")
     writeFileSync(join(project.dir, "notes.txt"), "the user's untracked notes\n")
@@ -93,6 +95,8 @@ describe("the title of a stopped loop's last session", () => {
     const project = await harness().project("title-done", {
       script: { main: [{ text: "working on it" }, { text: "Done. <promise>DONE</promise>" }] },
     })
+    // Not started again by the restart of a later test of this file (each start boots its instance).
+    onTestFinished(() => project.close())
     const first = await project.newSession()
     await project.command(first, "ralph", "polish the widget")
     await waitForToast(project, /^Ralph · done/)
@@ -111,6 +115,8 @@ describe("the title of a stopped loop's last session", () => {
             : { text: "a slow reply that takes a while", holdAfterFirstChunk: turnOne.opened },
       },
     })
+    // Not started again by the restart of a later test of this file (each start boots its instance).
+    onTestFinished(() => project.close())
     const session = await project.newSession()
     void project.command(session, "ralph", "a task to cancel").catch(() => undefined)
     await waitForStreamedText(project, /^a slow/)
@@ -125,6 +131,8 @@ describe("the title of a stopped loop's last session", () => {
       pluginOptions: { strategy: "continue", maxRetries: 1 },
       script: { main: (r: MockRequest) => ({ text: `still going ${"z".repeat(r.index + 1)}` }) },
     })
+    // Not started again by the restart of a later test of this file (each start boots its instance).
+    onTestFinished(() => project.close())
     const session = await project.newSession()
     await project.command(session, "ralph", "an endless task")
     await waitForToast(project, /retry limit/)

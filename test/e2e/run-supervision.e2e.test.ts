@@ -119,7 +119,7 @@ export default {
     }
   })
 
-  it('--resume with resumeOnStart "ask": the pause of OpenCode\'s start is lifted and the loop completes', async () => {
+  it('--resume with resumeOnStart "ask": the pause of OpenCode\'s start is lifted, the loop completes and its old session is retired', async () => {
     const hold = gate()
     const project = setup().project("run-resume-ask", {
       pluginOptions: { resumeOnStart: "ask" },
@@ -141,7 +141,9 @@ export default {
       const lines = second.lines()
       expect(lines).toContain("paused: OpenCode restarted; /ralph-resume goes on")
       expect(lines.at(-1)).toMatch(/^ended: completed after [23] iterations .*\(exit 0\)$/)
-      expect(savedLoops(project)).toMatchObject([{ phase: "stopped", stopReason: "completed" }])
+      // The old session the kill kept from being retired went too, though the loop was taken back paused:
+      // the run's end waited for it (up to 30 s) when it was left.
+      expect(savedLoops(project)).toMatchObject([{ phase: "stopped", stopReason: "completed", retiring: [] }])
     } finally {
       hold.open()
     }

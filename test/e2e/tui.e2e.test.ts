@@ -41,8 +41,38 @@ async function startLoop(tui: Tui, task: string) {
   await waitUntil(() => tui.loops()[0]?.phase === "running", "the loop running on disk")
 }
 
+/**
+ * /ralph-help's dialog, then /ralph-remember's entry landing in memory.md and /ralph-memory showing
+ * it; the model gets no request for any of them. Played before the TUI's first loop.
+ */
+async function helpAndMemory(tui: Tui) {
+  await slash(tui, "ralph-help")
+  await tui.waitForScreen("Ralph loop — give a task once")
+  // Waited for, not read from the first frame that has the dialog: it may hold part of it.
+  await tui.waitForScreen("these run here, no model turn:")
+  tui.press("Escape")
+  await tui.waitForScreenWithout("Ralph loop — give a task once")
+
+  await slash(tui, "ralph-remember")
+  await tui.waitForScreen("Remember for every loop of this project")
+  tui.type("use pnpm, never npm")
+  tui.press("Enter")
+  const memoryFile = join(tui.dir, ".opencode", "ralph-loop", "memory.md")
+  await waitUntil(
+    () => existsSync(memoryFile) && readFileSync(memoryFile, "utf8").includes("use pnpm, never npm"),
+    "the entry in memory.md",
+  )
+  await tui.waitForScreenWithout("Remember for every loop of this project")
+
+  await slash(tui, "ralph-memory")
+  await tui.waitForScreen(/Ralph loop · project memory[\s\S]*use pnpm, never npm/)
+  tui.press("Escape")
+  await tui.waitForScreenWithout("Ralph loop · project memory")
+  expect(tui.requests()).toEqual([])
+}
+
 describe("zero-turn commands in the TUI", () => {
-  it("/ralph-status on a running loop shows the server's /ralph-status text in a dialog; /ralph-hint asks for a hint that the loop's next prompt carries; the model gets no request for either", async () => {
+  it("/ralph-help, /ralph-remember and /ralph-memory before a loop; then /ralph-status on a running loop shows the server's /ralph-status text in a dialog; /ralph-hint asks for a hint that the loop's next prompt carries; the model gets no request for any of them", async () => {
     const held = gate()
     const tui = await open("status", {
       script: {
@@ -54,6 +84,8 @@ describe("zero-turn commands in the TUI", () => {
               : { text: "<promise>DONE</promise>" },
       },
     })
+    // One TUI for both (each start of the TUI is its longest step): the help and memory dialogs first.
+    await helpAndMemory(tui)
     await startLoop(tui, "count the widgets")
     await slash(tui, "ralph-status")
     // The text /ralph-status shows in the chat (commands/status.ts), through the control channel:
@@ -100,35 +132,6 @@ describe("the TUI half without the server plugin", () => {
     await tui.waitForScreenWithout("The shorter status, read from the loops' files")
     const control = join(tui.dir, ".opencode", "ralph-loop", "control")
     expect(readdirSync(control).filter((name) => name !== ".tmp")).toEqual([])
-    expect(tui.requests()).toEqual([])
-  })
-})
-
-describe("help and the project memory in the TUI", () => {
-  it("/ralph-help shows the usage in a dialog; /ralph-remember asks for an entry that lands in memory.md, and /ralph-memory shows it; the model gets no request", async () => {
-    const tui = await open("help")
-    await slash(tui, "ralph-help")
-    await tui.waitForScreen("Ralph loop — give a task once")
-    // Waited for, not read from the first frame that has the dialog: it may hold part of it.
-    await tui.waitForScreen("these run here, no model turn:")
-    tui.press("Escape")
-    await tui.waitForScreenWithout("Ralph loop — give a task once")
-
-    await slash(tui, "ralph-remember")
-    await tui.waitForScreen("Remember for every loop of this project")
-    tui.type("use pnpm, never npm")
-    tui.press("Enter")
-    const memoryFile = join(tui.dir, ".opencode", "ralph-loop", "memory.md")
-    await waitUntil(
-      () => existsSync(memoryFile) && readFileSync(memoryFile, "utf8").includes("use pnpm, never npm"),
-      "the entry in memory.md",
-    )
-    await tui.waitForScreenWithout("Remember for every loop of this project")
-
-    await slash(tui, "ralph-memory")
-    await tui.waitForScreen(/Ralph loop · project memory[\s\S]*use pnpm, never npm/)
-    tui.press("Escape")
-    await tui.waitForScreenWithout("Ralph loop · project memory")
     expect(tui.requests()).toEqual([])
   })
 })

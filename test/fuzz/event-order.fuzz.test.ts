@@ -2,7 +2,7 @@
 // commands and runner call completions, played through the plugin's hooks, the LoopManager and the
 // pure decision core by the simulator in sim.ts, which checks the loop invariants after every step.
 //
-//   FUZZ_RUNS   how many sequences (default 1000; `npm run fuzz` runs 20000); the worktree runs, which
+//   FUZZ_RUNS   how many sequences (default 400; `npm run fuzz` runs 20000); the worktree runs, which
 //               write real files, run a quarter of them
 //   FUZZ_SEED   the seed (default: a fixed one under `npm test`, so CI is repeatable; `npm run fuzz`
 //               passes a fresh one each time, printed in the test name and on failure)
@@ -19,7 +19,9 @@ import { describe, it } from "vitest"
 import { plainConfig, plainScenario, runConfig, scenario, worktreeConfig, worktreeScenario } from "./arbitraries.js"
 import { runScenario, type Action, type RunConfig, type World } from "./sim.js"
 
-const numRuns = Number(process.env.FUZZ_RUNS ?? 1000)
+// 400 under `npm test`: with the pinned seed they reach every outcome the 1,000 reached (FUZZ_STATS=1:
+// the same 65 decisions, stop reasons, worktree outcomes, recoveries…), at 2.5 times less of its time.
+const numRuns = Number(process.env.FUZZ_RUNS ?? 400)
 const CI_SEED = 20261122
 const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : CI_SEED
 const path = process.env.FUZZ_PATH

@@ -13,7 +13,8 @@ import { sampleWorkTree, snapshotWorkTree } from "../../changes/work-tree.js"
 import type { HandlerContext } from "./context.js"
 import { runReplay } from "../../replay/replay-run.js"
 import { checksFor } from "../../plan/plan.js"
-import { pidAlive } from "../../owner/heartbeat-files.js"
+import { HOST, usHere } from "../../owner/heartbeat-files.js"
+import { ownerLiveness } from "../../owner/liveness.js"
 
 /** Progress facts: the work tree and the session's completed todos. */
 async function sample(ctx: HandlerContext, loop: Loop) {
@@ -49,7 +50,8 @@ export function workTreeHandlers(ctx: HandlerContext) {
         at: effect.at,
         checks: checksFor(effect.loop.settings, effect.loop.plan),
         groups: ctx.checkGroups,
-        alive: pidAlive,
+        // A replay tree is named by the pid of the process that made it, on this host: the one rule judges it.
+        alive: (pid) => ownerLiveness({ pid, host: HOST }, undefined, usHere(Date.now())).alive,
         treeMade: () => ctx.reached("replay.running"),
       }),
     "changed-files": (effect) =>

@@ -113,6 +113,8 @@ export function* goOnAll(
       phase: loop.phase,
     })
     if (ctx.settings().resumeOnStart === "ask") {
+      // Paused until /ralph-resume, but its old sessions go now (recover below does it for the rest).
+      if (loop.retiring.length > 0) yield { kind: "spawn", label: `retiring of ${loop.id}`, job: retireAll(ctx, loop) }
       if (loop.phase === "paused") yield* notify(notice.paused(`${cause} during the loop (resumeOnStart is "ask")`))
       continue
     }
