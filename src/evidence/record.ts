@@ -5,7 +5,7 @@
 import { z } from "zod"
 import { findingKey, findingSchema, refuses, type Finding } from "./finding.js"
 import { testCountsSchema } from "../checks/test-counts.js"
-import { replaySchema, replayVerdict, type Replay } from "./replay-record.js"
+import { outsideReplay, replaySchema, replayVerdict, type Replay } from "./replay-record.js"
 
 const evidenceCheckSchema = z.object({
   name: z.string(),
@@ -56,7 +56,8 @@ const checkPassed = (c: EvidenceCheck): boolean => c.exitCode === 0 && !(c.tests
  */
 function isVerified(checks: readonly EvidenceCheck[], weakened: readonly Weakened[], replay: Replay | null): boolean {
   if (checks.length === 0 || !checks.every(checkPassed)) return false
-  return replay ? replayVerdict(replay) === "proven" : !weakened.some(stands)
+  if (!replay) return !weakened.some(stands)
+  return replayVerdict(replay) === "proven" && !weakened.some((w) => stands(w) && outsideReplay(w))
 }
 
 export interface EvidenceInput {

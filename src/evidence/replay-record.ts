@@ -82,3 +82,10 @@ export function replayLine(replay: Replay): string {
   if (failing.length === 0) return `ran, ${what}: ${replay.checks.map((c) => `${c.name} passed`).join(", ")}`
   return `ran, ${what}: ${failing.map((c) => `${c.name} failed (${c.failures.slice(0, 5).join("; ")})`).join(", ")}`
 }
+
+/**
+ * A finding the replay cannot answer: a change of the loop's own checks in its settings file, which
+ * lies outside the trees the replay compares. It refuses a claim whatever the replay says.
+ */
+export const outsideReplay = (finding: { file: string | null }): boolean =>
+  finding.file === ".opencode/ralph-loop.jsonc"

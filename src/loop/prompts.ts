@@ -1,5 +1,6 @@
 // Every text the loop puts in front of the model. Pure functions of the loop's state.
 import { REFUSED } from "../evidence/refusal.js"
+import { EXPECTATIONS_REFUSED, REPLAY_REFUSED } from "./replay-judgement.js"
 import { featureOn } from "../config/features.js"
 import { MEMORY_FILE } from "../project/own-files.js"
 import { maxIterations, type Loop, type LoopSettings } from "./loop.js"
@@ -137,14 +138,20 @@ export function continuePrompt(
     (loop.plan ? storyOpening(loop.plan, iteration) : undefined) ??
       (note
         ? `The last turn ended because ${note}. Continue working on the ${what} from where you stopped.`
-        : feedback?.startsWith(REFUSED)
-          ? `The plugin did not accept your claim: your changes weaken the checks (below), so the ${what} is not ` +
-            `finished. Continue working on it.`
-          : feedback
-            ? `The plugin ran the project's checks and they do not pass yet, so the ${what} is not finished. ` +
-              `Continue working on it.`
-            : `Your last reply did not end with ${promiseTag(loop.settings.promiseWord)}, so the ${what} is not ` +
-              `finished. Continue working on it from where you stopped.`),
+        : feedback?.startsWith(REPLAY_REFUSED)
+          ? `The plugin did not accept your claim: the tests this project had when the loop began fail on your ` +
+            `code (below), so the ${what} is not finished. Continue working on it.`
+          : feedback?.startsWith(EXPECTATIONS_REFUSED)
+            ? `The plugin did not accept your claim yet: you changed what tests of the project expect (below). ` +
+              `Continue working on the ${what}.`
+            : feedback?.startsWith(REFUSED)
+              ? `The plugin did not accept your claim: your changes weaken the checks (below), so the ${what} is not ` +
+                `finished. Continue working on it.`
+              : feedback
+                ? `The plugin ran the project's checks and they do not pass yet, so the ${what} is not finished. ` +
+                  `Continue working on it.`
+                : `Your last reply did not end with ${promiseTag(loop.settings.promiseWord)}, so the ${what} is not ` +
+                  `finished. Continue working on it from where you stopped.`),
     "",
     ...taskSection(loop, progress),
     ...checkSection(feedback),

@@ -27,7 +27,7 @@ export interface ReplayJudgement {
   refusedExpectations: string[]
 }
 
-const REPLAY_REFUSED =
+export const REPLAY_REFUSED =
   "The completion claim was refused: the tests this project had when the loop began fail on your code."
 
 export function judgeReplay(
@@ -75,10 +75,12 @@ function failedWords(replay: RanReplay, findings: readonly Weakened[]): string[]
   ]
 }
 
+export const EXPECTATIONS_REFUSED =
+  "The completion claim was refused once: these tests of the start fail on your code, and you changed what they expect:"
+
 function expectationWords(replay: RanReplay): string[] {
   return [
-    "The completion claim was refused once: these tests of the start fail on your code," +
-      " and you changed what they expect:",
+    EXPECTATIONS_REFUSED,
     ...replay.expectations.map((e) => `- ${e.file} > ${e.name}: \`${e.start}\` became \`${e.end}\``),
     "If the task asks for exactly this change, claim again with it unchanged: the loop then completes, marked" +
       " not verified with these tests named (or the reviewer decides)." +

@@ -16,6 +16,7 @@ import type { Weakened } from "../evidence/record.js"
 import { refusalFeedback, refusingFindings } from "../evidence/refusal.js"
 import type { Replay } from "../evidence/replay-record.js"
 import { judgeReplay, type ReplayJudgement } from "./replay-judgement.js"
+import { outsideReplay } from "../evidence/replay-record.js"
 
 /** The promise (or a completion marker) in the model's own text, or a call of the ralph_done tool: the same claim. */
 export const promisedIn = (loop: Loop, turn: Turn): boolean =>
@@ -67,7 +68,9 @@ export function judgeTurn(
   // replay (issue 46) proves it: then the start's tests passed on the end's code, and the findings are words.
   const mode = guardMode(settings.guard)
   const replay = judgeReplay(loop, mode === "off" ? undefined : replayed, refusingFindings(mode, weakened))
-  const refusing = replay.proves ? [] : refusingFindings(mode, weakened)
+  const refusing = replay.proves
+    ? refusingFindings(mode, weakened).filter(outsideReplay)
+    : refusingFindings(mode, weakened)
   const replayRefuses = mode === "refuse" && replay.refused.length > 0
   const accepted = claimed && passes && refusing.length === 0 && !replayRefuses
   return {

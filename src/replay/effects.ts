@@ -8,8 +8,9 @@ declare module "../effects/kernel.js" {
     /**
      * The start's tests on the end's code: the loop's checks run again on the replay tree (the work tree
      * now, `at`: as the turn end's checkpoint holds it, with the start's test surface put back). Never
-     * throws: what cannot be read or run is a replay that could not run, with the reason.
+     * throws: what cannot be read or run is a replay that could not run, with the reason. `keep`: files whose
+     * change the user accepted, replayed as the end has them.
      */
-    replay: { ask: { loop: Loop; at?: string | undefined }; result: Replay }
+    replay: { ask: { loop: Loop; at?: string | undefined; keep?: readonly string[] }; result: Replay }
   }
 }

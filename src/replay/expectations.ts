@@ -4,6 +4,7 @@
 // failure is named with both versions rather than taken as a cheat. Pure; linear in the texts.
 import { languageOf } from "../evidence/files.js"
 import { testNameIn } from "../evidence/test-names.js"
+import { skipMarker } from "../evidence/markers.js"
 
 export interface ChangedExpectation {
   /** The test file, in the project. */
@@ -80,6 +81,21 @@ function firstDifference(start: readonly string[], end: readonly string[]): { st
   return pairs.find((p) => asserts(p.start) || asserts(p.end)) ?? pairs[0] ?? { start: "", end: "" }
 }
 
+/**
+ * The test is defined as it was — what changed is what it expects. A definition made to skip, fail or
+ * be a todo (`test.skip(`, `test.failing(`, `{ todo: true }`, `@pytest.mark.xfail`) is no expectation
+ * changed: it stops the test from judging at all.
+ */
+function sameDefinition(before: readonly string[], after: readonly string[], file: string): boolean {
+  const language = languageOf(file)
+  if (language === undefined) return false
+  const definition = (body: readonly string[]) => body.find((line) => testNameIn(line, language, true) !== undefined)
+  if (definition(before) !== definition(after)) return false
+  const marked = (body: readonly string[]) =>
+    body.filter((line) => skipMarker(line, language, true) !== undefined).length
+  return marked(after) <= marked(before)
+}
+
 export interface ExpectationInput {
   /** The failure identities of the replay's checks. */
   failures: readonly string[]
@@ -97,6 +113,7 @@ export function changedExpectations({ failures, texts }: ExpectationInput): Chan
     if (start === undefined || end === undefined) continue
     const [before, after] = [testBody(start, test.file, test.name), testBody(end, test.file, test.name)]
     if (!before || !after || before.join("\n") === after.join("\n")) continue
+    if (!sameDefinition(before, after, test.file)) continue
     found.set(`${test.file}::${test.name}`, { ...test, ...firstDifference(before, after) })
   }
   return [...found.values()]

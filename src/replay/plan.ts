@@ -24,6 +24,8 @@ export interface ReplayInput {
   commands: readonly string[]
   /** A file's text in one of the trees (undefined: none, or not text). */
   text: (side: "start" | "end", path: string) => Promise<string | undefined>
+  /** Files the user accepted the loop's change of (a finding accepted by its key): kept as the end has them. */
+  keep?: readonly string[]
 }
 
 export interface ReplayPlan {
@@ -43,7 +45,7 @@ const sameEntry = (a: TreeEntry | undefined, b: TreeEntry | undefined): boolean 
 /** A submodule (a gitlink) is no file of the tree. */
 const isFile = (entry: TreeEntry): boolean => entry.mode !== "160000"
 
-export async function planReplay({ start, end, commands, text }: ReplayInput): Promise<ReplayPlan> {
+export async function planReplay({ start, end, commands, text, keep = [] }: ReplayInput): Promise<ReplayPlan> {
   const startFiles = new Set([...start].filter(([, e]) => isFile(e)).map(([p]) => p))
   const called = await calledFiles({ commands, files: startFiles, text: (path) => text("start", path) })
   const isStartSurface = (path: string) => called.has(path) || surfaceKind(path) !== undefined
@@ -51,7 +53,7 @@ export async function planReplay({ start, end, commands, text }: ReplayInput): P
   const merged: { path: string; text: string }[] = []
   for (const path of startFiles) {
     const [was, is] = [start.get(path), end.get(path)]
-    if (sameEntry(was, is)) continue
+    if (sameEntry(was, is) || keep.includes(path)) continue
     if (MERGED_FILES.has(path) && !called.has(path)) {
       const joined = await mergeOf(path, is, text)
       if (joined === null) continue

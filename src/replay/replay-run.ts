@@ -21,6 +21,8 @@ export interface ReplayRunInput {
   /** The work tree at the claim as a commit (the turn end's checkpoint); read now when absent. */
   at: string | undefined
   checks: readonly CheckConfig[]
+  /** Files whose change the user accepted (a finding accepted by its key): the end's version is replayed. */
+  keep: readonly string[]
   groups: CheckGroups
   /** Whether a process of this machine is running (the sweep of trees a kill left). */
   alive: (pid: number) => boolean
@@ -55,12 +57,8 @@ async function replay(input: ReplayRunInput): Promise<Replay> {
   ])
   const text = (listing: Listing) => (path: string) => blobText(directory, listing.get(path)?.oid)
   const commands = input.checks.map((c) => c.command)
-  const plan = await planReplay({
-    start,
-    end,
-    commands,
-    text: (side, path) => text(side === "start" ? start : end)(path),
-  })
+  const read = (side: "start" | "end", path: string) => text(side === "start" ? start : end)(path)
+  const plan = await planReplay({ start, end, commands, text: read, keep: input.keep })
   if (!plan.needed && ignoredSurface.length === 0) return { status: "not-needed" }
   await sweepReplayTrees(input.alive)
   const resolvedEnd = (await gitText(directory, ["rev-parse", endTree])).trim()

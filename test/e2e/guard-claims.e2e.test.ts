@@ -78,8 +78,10 @@ describe("the guard on a claim of done", () => {
     expect(loop).toMatchObject({ iteration: 3 })
 
     const [, second, third] = prompts(project).map((r) => r.lastUser)
-    expect(second).toContain("The plugin did not accept your claim: your changes weaken the checks (below)")
+    // The skipped test, put back as it was, fails on the replay tree (issue 46); the finding says what hid it.
+    expect(second).toContain("The plugin did not accept your claim: the tests this project had when the loop began")
     expect(second).toContain("The completion claim was refused")
+    expect(second).toContain("sum.test.js > adds two numbers")
     expect(second).toContain(
       'sum.test.js:4 skips or focuses a test (test.skip): `test.skip("adds two numbers", () => {`',
     )
@@ -109,6 +111,8 @@ describe("the guard on a claim of done", () => {
       changedFiles: ["sum.js"],
       review: null,
       weakened: [],
+      // The last claim changed no file of the start's tests: the replay was not needed.
+      replay: { status: "not-needed" },
     })
     expect((selected.evidence.checks as Array<{ outputSha256: string }>)[0]?.outputSha256).toMatch(/^[0-9a-f]{64}$/)
     // The report says it too.
@@ -317,7 +321,7 @@ describe("the guard on a claim of done", () => {
     expect(prompts(project)[1]?.lastUser).toContain("The completion claim was refused")
   })
 
-  it("a changed expectation is not refused: it is given to the reviewer, who judges it", async () => {
+  it("a changed expectation is refused once; claimed again with it, the reviewer judges it", async () => {
     const isReview = (r: MockRequest) => r.system.includes("You review another coding agent's change")
     let project!: Project
     project = await harness().project("guard-expectation", {
@@ -333,7 +337,8 @@ describe("the guard on a claim of done", () => {
     const session = await project.newSession()
     await project.command(session, "ralph", "make the tests pass")
     const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 120_000)
-    expect(loop).toMatchObject({ iteration: 1 })
+    expect(loop).toMatchObject({ iteration: 2 })
+    expect(prompts(project)[1]?.lastUser).toContain("you changed what they expect")
     const review = project.requests("main").find(isReview)?.lastUser ?? ""
     expect(review).toContain("## Expectations the agent changed in tests")
     expect(review).toContain(

@@ -126,3 +126,19 @@ describe("planReplay", () => {
     expect(merged[0]?.text).not.toContain("harness")
   })
 })
+
+describe("a change the user accepted", () => {
+  it("is replayed as the end has it: a skip accepted by its key is not put back", async () => {
+    const start = { "src/sum.test.ts": 'test("adds", …)' }
+    const end = { "src/sum.test.ts": 'test.skip("adds", …)' }
+    const accepted = await planReplay({
+      start: listing(start),
+      end: listing(end),
+      commands: ["npm test"],
+      text: async () => undefined,
+      keep: ["src/sum.test.ts"],
+    })
+    expect(accepted.needed).toBe(false)
+    expect((await plan(start, end)).putBack).toEqual(["src/sum.test.ts"])
+  })
+})

@@ -49,6 +49,7 @@ export function workTreeHandlers(ctx: HandlerContext) {
         loopID: effect.loop.id,
         at: effect.at,
         checks: checksFor(effect.loop.settings, effect.loop.plan),
+        keep: effect.keep ?? [],
         groups: ctx.checkGroups,
         // A replay tree is named by the pid of the process that made it, on this host: the one rule judges it.
         alive: (pid) => ownerLiveness({ pid, host: HOST }, undefined, usHere(Date.now())).alive,

@@ -6,8 +6,9 @@ import type { Loop } from "../../loop/loop.js"
 import { io, type Job } from "../../effects/kernel.js"
 import { log } from "../../effects/jobs.js"
 import { runChecks } from "./checks.js"
-import { readFindings, replayIfPassed } from "./guard.js"
+import { acceptedFiles, readFindings, replayIfPassed } from "./guard.js"
 import { judgeReplay } from "../../loop/replay-judgement.js"
+import { outsideReplay } from "../../evidence/replay-record.js"
 import { guardMode } from "../../config/guard-setting.js"
 import { refusalFeedback, refusingFindings } from "../../evidence/refusal.js"
 import type { JobContext } from "./context.js"
@@ -25,10 +26,11 @@ export function* judgeToolClaim(ctx: JobContext, loop: Loop, messageID: string):
   // The guard answers now too, so the tool never says "Accepted" to a claim the turn's end refuses.
   if (judgement.accepted && guardMode(loop.settings.guard) !== "off") {
     const mode = guardMode(loop.settings.guard)
-    const found = refusingFindings(mode, (yield* readFindings(ctx, loop))?.weakened)
+    const weakened = (yield* readFindings(ctx, loop))?.weakened
+    const found = refusingFindings(mode, weakened)
     // The replay (issue 46) as the turn's end will judge it: it refuses, or proves the claim past the findings.
-    const replayed = judgeReplay(loop, yield* replayIfPassed(loop, snapshot, undefined), found)
-    const refusing = replayed.proves ? [] : found
+    const replayed = judgeReplay(loop, yield* replayIfPassed(loop, snapshot, undefined, acceptedFiles(weakened)), found)
+    const refusing = replayed.proves ? found.filter(outsideReplay) : found
     const refused = [...(mode === "refuse" ? replayed.refused : []), ...refusalFeedback(refusing)]
     if (refused.length > 0) judgement = { ...judgement, accepted: false, refused }
   }

@@ -48,20 +48,25 @@ export function* guardClaim(
 ): Job<GuardResult | undefined> {
   if (!guardDue(loop, turn, snapshot)) return undefined
   const found = yield* readFindings(ctx, loop, at, snapshot)
-  const replay = yield* replayIfPassed(loop, snapshot, at)
+  const replay = yield* replayIfPassed(loop, snapshot, at, acceptedFiles(found?.weakened))
   // Changes the guard could not read cannot be proven either: the replay says why (not a repository, no start).
   if (!found) return replay && { weakened: [], replay }
   return { ...found, replay }
 }
+
+/** The files of the findings the user accepted: their change stands, so the replay keeps the end's version. */
+export const acceptedFiles = (weakened: readonly Weakened[] | undefined): string[] =>
+  (weakened ?? []).filter((f) => f.accepted && f.file !== null).map((f) => f.file as string)
 
 /** The replay (issue 46), when the checks passed in the work tree: undefined when they did not (or none ran). */
 export function* replayIfPassed(
   loop: Loop,
   snapshot: DiagnosticSnapshot | undefined,
   at: string | undefined,
+  keep: readonly string[],
 ): Job<Replay | undefined> {
   if (!snapshot || snapshot.checks.length === 0 || snapshot.checks.some((c) => c.status !== "passed")) return undefined
-  const replay = yield* io({ kind: "replay", loop, at })
+  const replay = yield* io({ kind: "replay", loop, at, keep })
   yield* log("info", `replay: ${replayLine(replay)}`, { loop: loop.id, iteration: loop.iteration })
   return replay
 }
