@@ -72,8 +72,10 @@ describe("the loop store judges a saved loop's owner by the one liveness rule", 
 
 describe.runIf(process.platform === "linux")("the probe of a local pid", () => {
   it("a zombie (exited, not reaped by its parent: signal 0 still reaches it) does not run", async () => {
-    // `sleep 0` exits at once; its parent is then `sleep 5` (exec), which never reaps it.
-    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 5"], { stdio: ["ignore", "pipe", "ignore"] })
+    // The child exits at once; its parent never waits for it (a shell might reap it before an exec: a race).
+    const never =
+      "import os, sys, time\npid = os.fork()\nif pid == 0: os._exit(0)\nprint(pid, flush=True)\ntime.sleep(5)\n"
+    const parent = spawn("python3", ["-c", never], { stdio: ["ignore", "pipe", "ignore"] })
     try {
       let out = ""
       parent.stdout.on("data", (d: Buffer) => (out += d.toString()))
