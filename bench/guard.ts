@@ -60,7 +60,7 @@ const code = (i: number, edited: boolean) =>
   `export function add${i}(x) {\n  // module ${i}\n  return ${edited ? "Number(x) * 2" : "x * 2"}\n}\n`
 
 /** path → text of the project at the start (edited: false) or now. */
-function project(edited: boolean): Map<string, string> {
+export function project(edited: boolean): Map<string, string> {
   const files = new Map<string, string>()
   for (let i = 0; i < FILES; i += 1) {
     const changed = edited && i % (FILES / CHANGED) === 0
@@ -72,12 +72,22 @@ function project(edited: boolean): Map<string, string> {
   return files
 }
 
-function git(cwd: string, args: string[]): string {
+export function git(cwd: string, args: string[]): string {
   const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" }
   return execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, env })
 }
 
-function commitAll(dir: string, files: Map<string, string>, message: string): string {
+/** A new repository in `dir` with an identity, and no gc or maintenance in the background (it would still
+ * write into .git while the folder is removed). */
+export function initRepository(dir: string): void {
+  git(dir, ["init", "-q", "-b", "main"])
+  git(dir, ["config", "user.email", "bench@example.com"])
+  git(dir, ["config", "user.name", "bench"])
+  git(dir, ["config", "gc.auto", "0"])
+  git(dir, ["config", "maintenance.auto", "false"])
+}
+
+export function commitAll(dir: string, files: Map<string, string>, message: string): string {
   for (const [path, text] of files) {
     mkdirSync(dirname(join(dir, path)), { recursive: true })
     writeFileSync(join(dir, path), text)
@@ -99,12 +109,7 @@ async function measure(): Promise<GuardResult> {
   const { guardFindings } = await loadDist<typeof import("../src/evidence/guard.js")>("evidence/guard.js")
   const dir = mkdtempSync(join(tmpdir(), "ralph-bench-guard-"))
   try {
-    git(dir, ["init", "-q", "-b", "main"])
-    git(dir, ["config", "user.email", "bench@example.com"])
-    git(dir, ["config", "user.name", "bench"])
-    // No gc or maintenance in the background: it would still write into .git while the folder is removed.
-    git(dir, ["config", "gc.auto", "0"])
-    git(dir, ["config", "maintenance.auto", "false"])
+    initRepository(dir)
     const before = project(false)
     const start = commitAll(dir, before, "start checkpoint")
     const changed = [...project(true)].filter(([path, text]) => before.get(path) !== text)

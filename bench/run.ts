@@ -2,7 +2,7 @@
 //
 //   npm run bench                       all twenty (about 23 minutes on 2 cores)
 //   npm run bench -- --quick            fewer rounds and runs, about 3 minutes (or RALPH_BENCH_QUICK=1)
-//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, guard, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree, instances, headless, tui
+//   npm run bench -- --only=event,memory   some of: event, memory, promise, failures, guard, replay, remember, journal, status, hydrate, plan, checkpoint, idle, growth, load, control, review, worktree, instances, headless, tui
 //
 // The in-process ones (event hook, memory) run first, each in its own child node process, while
 // no OpenCode server runs; then the ones in the real OpenCode, each with its own server.
@@ -18,6 +18,7 @@ import { runHeadlessBench, type HeadlessResult } from "./headless.js"
 import { instanceStartsRows, runInstanceStartsBench, type InstanceStartsResult } from "./instance-starts.js"
 import { runFailureIdentitiesBench, type FailureIdentitiesResult } from "./failure-identities.js"
 import { runGuardBench, type GuardResult } from "./guard.js"
+import { runReplayBench, type ReplayBenchResult } from "./replay.js"
 import { runIdleToPromptBench, type IdleToPromptResult } from "./idle-to-prompt.js"
 import { runJournalBench, type JournalCase, type JournalResult } from "./journal.js"
 import { opencodeVersion, runLoadBench, type BootTimes, type LoadResult } from "./load.js"
@@ -68,6 +69,10 @@ const GOAL = {
   // Issue 39: the guard on a claim of done — git's diff from the start checkpoint and its scan — in a
   // repository of 10,000 files with 200 changed.
   guardMs: 50,
+  // Issue 46: the replay of the start's tests — its tree made and removed around a check that does
+  // nothing — and a claim that changed no file of the start's tests, in the same repository.
+  replayMs: 300,
+  replayNotNeededMs: 5,
   // Issues 33 and 40: --parallel's speed-ups over one plan loop and its distance to the machine's limit
   // are goals of each configuration (bench/worktree.ts's CONFIGS, bench/worktree-report.ts).
   // Issue 31: the TUI half's panel redraws at most once a second while a loop runs.
@@ -93,6 +98,7 @@ interface Results {
   promiseCheck?: PromiseCheckResult
   failureIdentities?: FailureIdentitiesResult
   guard?: GuardResult
+  replay?: ReplayBenchResult
   rememberTags?: RememberTagsResult
   hydration?: HydrationResult
   planFile?: PlanFileResult
@@ -158,6 +164,10 @@ async function main(): Promise<void> {
   if (wanted("guard")) {
     log("the guard's diff and scan, 200 of 10,000 files changed (child process)")
     results.guard = await runGuardBench()
+  }
+  if (wanted("replay")) {
+    log("the replay's tree made and removed, and a claim with no test changed, of 10,000 files (child process)")
+    results.replay = await runReplayBench()
   }
   if (wanted("remember")) {
     log("<remember> tags in 1 MB hostile replies (child process)")
@@ -539,6 +549,15 @@ function rows(r: Results): Row[] {
     out.push(["guard on a claim", `git diff since the start checkpoint (${what})`, ms(g.gitDiffMs), "", "(info)"])
     out.push(["guard on a claim", `scan of that diff (${g.findings} findings)`, ms(g.scanMs), "", "(info)"])
     out.push(["guard on a claim", "both", ms(g.totalMs), `≤ ${GOAL.guardMs} ms`, verdict(g.totalMs <= GOAL.guardMs)])
+  }
+  if (r.replay) {
+    const p = r.replay
+    const what = `${p.putBack} start tests put back of ${p.files.toLocaleString("en")} files`
+    const made = `tree listed, planned, made and removed (${what})`
+    out.push(["replay on a claim", made, ms(p.replayMs), `≤ ${GOAL.replayMs} ms`, verdict(p.replayMs <= GOAL.replayMs)])
+    const none = "no start test changed: not needed"
+    const goal = `≤ ${GOAL.replayNotNeededMs} ms`
+    out.push(["replay on a claim", none, ms(p.notNeededMs), goal, verdict(p.notNeededMs <= GOAL.replayNotNeededMs)])
   }
   if (r.rememberTags) {
     const t = r.rememberTags

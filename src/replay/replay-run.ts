@@ -62,7 +62,7 @@ async function replay(input: ReplayRunInput): Promise<Replay> {
   if (!plan.needed && ignoredSurface.length === 0) return { status: "not-needed" }
   await sweepReplayTrees(input.alive)
   const resolvedEnd = (await gitText(directory, ["rev-parse", endTree])).trim()
-  const tree = await makeReplayTree({ directory, top, endTree: resolvedEnd, start, plan, ignoredSurface })
+  const tree = await makeReplayTree({ directory, top, endTree: resolvedEnd, start, end, plan, ignoredSurface })
   try {
     input.treeMade?.()
     const results: CheckResult[] = []

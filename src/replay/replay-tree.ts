@@ -1,10 +1,11 @@
 // The replay tree on disk (issue 46): a scratch folder outside the project, holding the replay's
 // files (plan.ts) for the checks to run in. The user's work tree, index and branch are never
 // touched: the tree is written as a git tree object through a temporary index, and only the folders
-// that differ from the work tree are made real — the files put back or merged are written from git,
-// every other entry is a link to the work tree's own (its code, and what the project installed:
-// node_modules, a virtualenv, target/). A kill mid-way leaves only a folder in the temp dir, which
-// the next replay of this process's successors sweeps (sweepReplayTrees).
+// that differ from the work tree are made real — their files written from git (one checkout-index:
+// on some file systems a link costs more than a small file), every other entry a link to the work
+// tree's own (a folder the loop did not touch, and what the project installed: node_modules, a
+// virtualenv, target/). A kill mid-way leaves only a folder in the temp dir, which the next replay
+// sweeps once the process that made it is gone (sweepReplayTrees).
 import { mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -62,6 +63,16 @@ async function replayTreeObject(top: string, endTree: string, start: Listing, pl
   })
 }
 
+const folderOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf("/")))
+
+/** The files of the replay tree right in a real folder (a submodule is no file: it is linked), each once. */
+function filesIn(real: ReadonlySet<string>, paths: readonly string[], end: Listing, leftOut: ReadonlySet<string>) {
+  const files = new Set<string>()
+  for (const path of paths)
+    if (real.has(folderOf(path)) && !leftOut.has(path) && end.get(path)?.mode !== "160000") files.add(path)
+  return [...files]
+}
+
 /** The folders that hold a file the replay changes (and the root): the only ones made real. */
 function realFolders(paths: Iterable<string>): Set<string> {
   const folders = new Set([""])
@@ -83,6 +94,8 @@ export interface MakeInput {
   /** The end's tree (the turn end's checkpoint, the project's part of it). */
   endTree: string
   start: Listing
+  /** The end's tree, listed: the replay tree's other files. */
+  end: Listing
   plan: ReplayPlan
   /** Files the work tree holds that git ignores and a runner would read (surface): never linked. */
   ignoredSurface: readonly string[]
@@ -95,8 +108,9 @@ export async function makeReplayTree(input: MakeInput): Promise<ReplayTree> {
   const dir = await mkdtemp(join(tmpdir(), `${REPLAY_PREFIX}${process.pid}-`))
   const remove = () => rm(dir, { recursive: true, force: true })
   try {
-    const written = [...plan.putBack, ...plan.merged.map((m) => m.path)]
-    const real = realFolders([...written, ...plan.leftOut, ...input.ignoredSurface])
+    const changed = [...plan.putBack, ...plan.merged.map((m) => m.path)]
+    const real = realFolders([...changed, ...plan.leftOut, ...input.ignoredSurface])
+    const written = filesIn(real, [...changed, ...input.end.keys()], input.end, new Set(plan.leftOut))
     await withTempIndex(top, async (env) => {
       await gitText(top, ["read-tree", tree], { env })
       await gitText(top, ["checkout-index", "-f", "-z", "--stdin", `--prefix=${dir}/`], {

@@ -192,3 +192,24 @@ describe("ralph-loop run: how a loop ends is its exit code", () => {
     expect(setup().requests("run-unsupported")).toHaveLength(0)
   })
 })
+
+describe("ralph-loop run --require-verified", () => {
+  it("a completion that is not verified ends with exit 8 and says why; without the flag the same loop exits 0", async () => {
+    const script = { main: [{ text: "All finished. <promise>DONE</promise>" }] }
+    const strict = setup().project("run-require-verified", { script })
+    const run = startRun(setup(), strict, ["--require-verified", "build the widget", "--max-iterations", "3"], {
+      json: true,
+    })
+    expect(await run.exit(), run.stderr()).toBe(EXIT.notVerified)
+    expect(run.events().at(-1)).toMatchObject({
+      type: "ended",
+      outcome: "not-verified",
+      exitCode: 8,
+      detail: expect.stringContaining("not verified: no check ran"),
+      evidence: { verified: false },
+    })
+    const lenient = setup().project("run-not-required", { script })
+    const plain = startRun(setup(), lenient, ["build the widget", "--max-iterations", "3"])
+    expect(await plain.exit(), plain.stderr()).toBe(EXIT.completed)
+  })
+})

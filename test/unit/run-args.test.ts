@@ -23,7 +23,9 @@ describe("ralph-loop run's arguments", () => {
       model: "mock/big",
       ralph: "--max-iterations 5 -- build the widget",
       onInterrupt: "pause",
+      requireVerified: false,
     })
+    expect(parse("--require-verified", "build it")).toMatchObject({ requireVerified: true, ralph: "-- build it" })
     const ralph = parseRalphArgs((args as { ralph: string }).ralph)
     expect(ralph).toMatchObject({ ok: true, task: "build the widget", overrides: { maxIterations: 5 } })
   })

@@ -19,6 +19,8 @@ export interface RunArgs {
   verbose: boolean
   autoApprove: boolean
   onInterrupt: OnInterrupt
+  /** A completion that is not verified ends with its own exit code (for CI). */
+  requireVerified: boolean
   /** Go on with a paused or interrupted loop: its id (or the start of it), or "" for the newest. */
   resume: string | undefined
   /** What /ralph gets: the task and its flags, as one argument line. */
@@ -85,6 +87,7 @@ export function parseRunArgs(argv: readonly string[], cwd: string): RunArgs | { 
     verbose: false,
     autoApprove: false,
     onInterrupt: "pause",
+    requireVerified: false,
     resume: undefined,
     ralph: "",
     help: false,
@@ -115,6 +118,7 @@ export function parseRunArgs(argv: readonly string[], cwd: string): RunArgs | { 
     } else if (flag === "--json" && inline === undefined) args.json = true
     else if (flag === "--verbose" && inline === undefined) args.verbose = true
     else if (flag === "--auto-approve" && inline === undefined) args.autoApprove = true
+    else if (flag === "--require-verified" && inline === undefined) args.requireVerified = true
     else if (flag === "--help" || flag === "-h") args.help = true
     else if (flag === "--resume") {
       // --resume takes the loop's id when one follows it: a loop is never given a task.

@@ -109,8 +109,8 @@ export const runEventSchema = z.discriminatedUnion("type", [
     outcome: z
       .string()
       .describe(
-        "the loop's stopReason (completed, max-iterations, …), or paused, story-not-committed, interrupted, " +
-          "usage, runner-failure",
+        "the loop's stopReason (completed, max-iterations, …), or paused, story-not-committed, not-verified " +
+          "(--require-verified), interrupted, usage, runner-failure",
       ),
     detail: z.string().nullable(),
     exitCode: z.int(),

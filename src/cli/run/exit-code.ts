@@ -22,6 +22,8 @@ export const EXIT = {
   paused: 6,
   /** A --story loop completed but its branch ralph/story-<id> was not made: its work is only in this work tree. */
   storyNotCommitted: 7,
+  /** --require-verified: the loop completed, but its evidence is not verified (the replay, a check, none ran). */
+  notVerified: 8,
   /**
    * Interrupted: SIGINT/SIGTERM (the loop paused or cancelled), or the loop was cancelled or its session deleted from
    * elsewhere.
@@ -36,6 +38,7 @@ export type Ending =
   | { kind: "stopped"; reason: StopReason }
   | { kind: "paused" }
   | { kind: "story-not-committed" }
+  | { kind: "not-verified" }
   | { kind: "interrupted" }
   | { kind: "usage" }
   | { kind: "runner-failure" }
@@ -63,6 +66,8 @@ function exitClass(ending: Ending): ExitClass {
       return "paused"
     case "story-not-committed":
       return "storyNotCommitted"
+    case "not-verified":
+      return "notVerified"
     case "interrupted":
       return "interrupted"
     case "usage":

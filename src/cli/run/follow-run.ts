@@ -1,6 +1,7 @@
 // `ralph-loop run` following its loop, once the server is up and the loop started or taken back: it
 // turns the plugin's journal lines into the run's events, asks the plugin to resume or to pause on a
 // signal, and ends the run when the loop ends, the server dies or the interrupt is done.
+import { notVerifiedBecause } from "../../evidence/record.js"
 import type { Loop } from "../../loop/loop.js"
 import type { RunArgs } from "./args.js"
 import { interruptLoop, resumeLoop } from "./control-requests.js"
@@ -246,6 +247,15 @@ export class LoopFollow {
     }
     const missing = loop ? await storyBranchMissing(args.project, loop) : undefined
     if (missing) return output.failed(missing, { kind: "story-not-committed" }, loop)
+    if (args.requireVerified && end.kind === "stopped" && end.reason === "completed" && !loop?.evidence?.verified) {
+      const why = loop?.evidence ? notVerifiedBecause(loop.evidence) : "no evidence was recorded"
+      return output.end(
+        { kind: "not-verified" },
+        "not-verified",
+        `${detail ?? "completed"}; not verified: ${why}`,
+        loop,
+      )
+    }
     return output.end(end, end.reason, detail, loop)
   }
 

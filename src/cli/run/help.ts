@@ -3,14 +3,15 @@
 import { TASK_AFTER_DASHES } from "../../commands/ralph-args.js"
 
 export const RUN_HELP = `ralph-loop run [--project DIR] [--attach URL] [--opencode PATH] [--model PROVIDER/MODEL]
-               [--json] [--verbose] [--auto-approve] [--on-interrupt pause|cancel]
+               [--json] [--verbose] [--auto-approve] [--on-interrupt pause|cancel] [--require-verified]
                [--resume [LOOP]] [--] <task and /ralph flags, or --prd [PATH] …>
 
   Runs a Ralph loop headless: starts \`opencode serve\` in DIR (or uses --attach URL), starts the
   loop with /ralph, prints a line per iteration (--json: NDJSON events) and exits when it ends.
   Exit status: 0 completed · 1 runner failure · 2 usage · 3 a limit reached · 4 gave up
   (stagnation, review) · 5 auth error · 6 paused for a person · 7 a --story loop's branch not made
-  · 130 interrupted (SIGINT, SIGTERM, SIGHUP). See docs/headless.md.`
+  · 8 completed, not verified (--require-verified) · 130 interrupted (SIGINT, SIGTERM, SIGHUP).
+  See docs/headless.md.`
 
 /** /ralph's advice for a task word it read as a flag, as it goes for run: the task as one quoted shell word. */
 export const ralphError = (error: string): string =>
