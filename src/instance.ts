@@ -19,7 +19,7 @@ import { eventHook } from "./hooks/event.js"
 import { messagesTransformHook } from "./hooks/messages-transform.js"
 import { systemTransformHook } from "./hooks/system-transform.js"
 import { textCompleteHook } from "./hooks/text-complete.js"
-import { RefusedByRalph, toolGuardHook } from "./hooks/tool-guard.js"
+import { modelToolHooks, RefusedByRalph } from "./hooks/tool-guard.js"
 import { toolCall } from "./hooks/tool-calls.js"
 import { toolDefinitions } from "./hooks/tools.js"
 import { LoopManager } from "./loop/manager.js"
@@ -265,7 +265,7 @@ function pluginHooks(ctx: RalphContext, dispose: () => Promise<void>): Hooks {
     "chat.params": chatParamsHook(ctx),
     "experimental.text.complete": textCompleteHook(ctx),
     "experimental.compaction.autocontinue": compactionAutocontinueHook(ctx),
-    "tool.execute.before": toolGuardHook(ctx),
+    ...modelToolHooks(ctx),
     "experimental.session.compacting": compactingHook(ctx),
     tool: toolDefinitions(toolCall(ctx)),
     dispose,

@@ -83,6 +83,7 @@ export const server: Plugin = async (input, options) => {
     "experimental.compaction.autocontinue": later("experimental.compaction.autocontinue"),
     "experimental.session.compacting": later("experimental.session.compacting"),
     "tool.execute.before": later("tool.execute.before"),
+    "shell.env": later("shell.env"),
     // Every text part the model completes passes here: only one that holds a <remember> tag is looked at.
     "experimental.text.complete": (input, output) =>
       /<remember/i.test(output.text) ? textComplete(input, output) : SKIPPED,

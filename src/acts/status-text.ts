@@ -44,7 +44,7 @@ export function statusText(loop: Loop, now: number, struggle?: Struggle): string
     struggle ? struggleLine(struggle) : "",
     reviewLine(loop),
     // Issue 39: what the guard found at the last claim, and what a completion rested on.
-    ...guardLines(guardSummary(loop.guard)),
+    ...guardLines(guardSummary(loop)),
     ...evidenceLines(loop.phase === "stopped" ? loop.evidence : undefined),
     ...planStatusLines(loop.plan),
     `Sessions: ${[...loop.lineage.map(short), `${short(loop.sessionID)} (current)`].join(" → ")}`,

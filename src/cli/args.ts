@@ -106,13 +106,15 @@ export function parseArgs(argv: string[], cwd: string): CliArgs | { error: strin
   if (args.global && projectGiven) return { error: "--global and --project exclude each other" }
   // `plan merge [PATH] [BRANCH…]` takes any number of branches.
   const takes =
-    args.command === "plan" && args.operands[0] === "merge"
+    (args.command === "plan" && args.operands[0] === "merge") || args.command === "accept"
       ? Number.POSITIVE_INFINITY
       : (OPERANDS[args.command ?? ""] ?? 0)
   if (args.operands.length > takes) return { error: `unexpected argument ${args.operands[takes]}` }
   if (LOOP_OPERAND.has(args.command ?? "")) args.loop = args.operands[0]
   // hint [LOOP] TEXT
   if (args.command === "hint") args.loop = args.operands.length === 2 ? args.operands[0] : undefined
+  // accept [LOOP] [KEY…]: every key holds a colon, no loop's id does.
+  if (args.command === "accept") args.loop = args.operands[0]?.includes(":") ? undefined : args.operands[0]
   return args
 }
 

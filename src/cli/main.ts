@@ -63,6 +63,10 @@ const HELP = `ralph-loop — the Ralph loop plugin for OpenCode
   ralph-loop rollback  [LOOP] [--to N | --to start] [--project DIR]
                                                    the work tree back to checkpoint N (default: the one
                                                    before the last); refused while a turn runs
+  ralph-loop accept    [LOOP] [KEY…] [--project DIR]
+                                                   accept what refused the loop's last claim of done, by the
+                                                   keys status names (none: all of it); the next claim is
+                                                   judged with it. Refused from a model's own shell
   LOOP is a loop's id or the start of it; without it, the project's one live loop (a worktree loop's
   request goes to its worktree). Exit status 1: refused (the reason is printed); ${NO_ANSWER_EXIT}: no answer —
   OpenCode is not running with the plugin there, and the request is withdrawn.

@@ -8,6 +8,7 @@ import { CONTROL_MARKER, type ControlCommand } from "../host/commands.js"
 import { cancelContinuations } from "../acts/continuation-status.js"
 import { cancelParallelRun } from "../acts/parallel-cancel.js"
 import { endedLoop, NO_LOOP, statusAnswer } from "../acts/status.js"
+import { acceptFindings } from "../acts/accept.js"
 import { helpText } from "./help-text.js"
 import { replaceText } from "./text.js"
 
@@ -67,5 +68,14 @@ function act(
       return loop ? resumeLoop(ctx, loop, sessionID === loop.sessionID) : NO_LOOP
     case "ralph-hint":
       return loop ? hintLoop(ctx, loop, args) : NO_LOOP
+    case "ralph-accept":
+      // Typed by a person (a model runs no slash command): a key a line (keys hold spaces); none is all of it.
+      return loop ? acceptFindings(ctx, loop, { keys: keyLines(args), via: "/ralph-accept" }) : NO_LOOP
   }
 }
+
+const keyLines = (args: string): string[] =>
+  args
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)

@@ -13,6 +13,7 @@ export function helpText(): string {
     "/ralph-status           show the loop (or how it ended) and the project's loops",
     "/ralph-pause            pause it (nothing is sent)      /ralph-resume   go on now",
     "/ralph-hint <text>      add a hint to the next prompt, once",
+    "/ralph-accept [KEY]     accept what refused the last claim of done (status names the keys)",
     "/ralph-rollback [N]     put the work tree back to checkpoint N (default: the iteration before the last; " +
       "--to-start)",
     "/cancel-ralph           end it now (without a loop: stop this session's continuations)",

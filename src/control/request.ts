@@ -9,6 +9,7 @@ export const CONTROL_DIR = `${STATE_DIR}/control`
 
 /** `status` only reads: the answer's message is what /ralph-status says in `session` (the TUI's dialog). */
 /** `clean`: `ralph-loop clean` done by the lease holder (days, force: its flags). */
+/** `accept`: what refused the loop's last claim, accepted by its keys (issue 46). */
 const CONTROL_VERBS = [
   "pause",
   "resume",
@@ -19,8 +20,13 @@ const CONTROL_VERBS = [
   "forget",
   "status",
   "clean",
+  "accept",
 ] as const
 export type ControlVerb = (typeof CONTROL_VERBS)[number]
+
+/** An accept names at most this many keys, each at most MAX_KEY_CHARS long (within MAX_REQUEST_BYTES); none: all. */
+export const MAX_ACCEPT_KEYS = 20
+export const MAX_KEY_CHARS = 600
 
 /** A request file larger than this is refused unread. */
 export const MAX_REQUEST_BYTES = 16_384
@@ -45,6 +51,10 @@ export const controlRequestSchema = z
     force: z.boolean().optional(),
     /** pause: "interrupt" when a headless runner got a signal (the loop's pauseCause); absent: a person. */
     cause: z.literal("interrupt").optional(),
+    /** accept: the keys of what refused the loop's last claim (none: all of it). */
+    keys: z.array(z.string().min(1).max(MAX_KEY_CHARS)).max(MAX_ACCEPT_KEYS).optional(),
+    /** accept: the session whose model's shell ran the command (RALPH_LOOP_MODEL_SESSION): refused. */
+    modelSession: z.string().min(1).max(200).optional(),
     /** Who asks, as the loop's state will say it ("ralph-loop pause", "the TUI"). */
     from: z.string().max(80).optional(),
   })

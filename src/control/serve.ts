@@ -10,6 +10,7 @@ import { DEFAULT_DAYS } from "../clean/clean-loops.js"
 import type { RalphContext } from "../engine/context.js"
 import type { Loop } from "../loop/loop.js"
 import { cancelLoop, hintLoop, pauseLoop, resumeLoop, rollbackLoop, type ActResult } from "../acts/acts.js"
+import { acceptFindings } from "../acts/accept.js"
 import type { ControlAct } from "./channel.js"
 import type { ControlRequest } from "./request.js"
 import { whichLoop } from "./which-loop.js"
@@ -51,6 +52,8 @@ function loopAct(
       return cancelLoop(ctx, loop, via)
     case "hint":
       return hintLoop(ctx, loop, text)
+    case "accept":
+      return acceptFindings(ctx, loop, { keys: request.keys ?? [], via, modelSession: request.modelSession })
     default:
       return rollbackLoop(
         ctx,

@@ -5,6 +5,7 @@
 import { evidenceOf, type Evidence, type Weakened } from "./record.js"
 import type { TestCounts } from "../checks/test-counts.js"
 import type { Replay } from "./replay-record.js"
+import type { Accepted } from "./accepted.js"
 
 interface CheckRun {
   name: string
@@ -22,9 +23,12 @@ export interface ClaimFacts {
   weakened: readonly Weakened[]
   /** The replay of the start's tests for this claim (issue 46; undefined: none ran). */
   replay?: Replay | undefined
+  /** What the user accepted while the loop ran. */
+  acceptedByYou?: readonly Accepted[] | undefined
 }
 
-export function claimEvidence({ snapshot, changedFiles, review, weakened, replay }: ClaimFacts): Evidence {
+export function claimEvidence(facts: ClaimFacts): Evidence {
+  const { snapshot, changedFiles, review, weakened, replay, acceptedByYou } = facts
   const runs = (snapshot?.checks ?? []).map((c) => ({
     name: c.name,
     command: c.command,
@@ -33,5 +37,5 @@ export function claimEvidence({ snapshot, changedFiles, review, weakened, replay
     outputSha256: c.outputSha256 ?? "",
     ranAt: snapshot?.at ?? 0,
   }))
-  return evidenceOf({ runs, lastChangeAt: null, changedFiles, review, weakened, replay })
+  return evidenceOf({ runs, lastChangeAt: null, changedFiles, review, weakened, replay, acceptedByYou })
 }

@@ -5,6 +5,7 @@
 import { z } from "zod"
 import { findingKey, findingSchema, refuses, type Finding } from "./finding.js"
 import { testCountsSchema } from "../checks/test-counts.js"
+import { acceptedSchema, type Accepted } from "./accepted.js"
 import { outsideReplay, replaySchema, replayVerdict, type Replay } from "./replay-record.js"
 
 const evidenceCheckSchema = z.object({
@@ -24,7 +25,11 @@ export type EvidenceCheck = z.infer<typeof evidenceCheckSchema>
 const reviewEvidenceSchema = z.object({ verdict: z.enum(["approve", "reject"]), reasons: z.array(z.string()) })
 
 /** A guard finding as the evidence keeps it: accepted by the user (for this claim or the loop), or standing. */
-export const weakenedSchema = findingSchema.extend({ accepted: z.boolean() })
+export const weakenedSchema = findingSchema.extend({
+  accepted: z.boolean(),
+  /** Who accepted it: guard.accept in the settings the loop began with, or you while it ran (ralph-loop accept). */
+  acceptedBy: z.enum(["settings", "you"]).optional(),
+})
 export type Weakened = z.infer<typeof weakenedSchema>
 
 export const evidenceSchema = z.object({
@@ -37,15 +42,26 @@ export const evidenceSchema = z.object({
   weakened: z.array(weakenedSchema),
   /** The replay of the start's tests on the end's code (issue 46); null or absent: none ran (guard off, older). */
   replay: replaySchema.nullable().optional(),
+  /** What you accepted while the loop ran (ralph-loop accept, the TUI); absent: nothing. */
+  acceptedByYou: z.array(acceptedSchema).optional(),
 })
 export type Evidence = z.infer<typeof evidenceSchema>
 
 /** A finding stands when it refuses a claim and the user has not accepted it. */
 export const stands = (finding: Weakened): boolean => refuses(finding) && !finding.accepted
 
-/** The findings with whether each was accepted (by its findingKey). */
-export const weakenedOf = (findings: readonly Finding[], accepted: ReadonlySet<string>): Weakened[] =>
-  findings.map((f) => ({ ...f, accepted: accepted.has(findingKey(f)) }))
+/** The findings with whether each was accepted (by its findingKey), in the settings or by you while the loop ran. */
+export function weakenedOf(
+  findings: readonly Finding[],
+  inSettings: ReadonlySet<string>,
+  byYou: ReadonlySet<string> = new Set(),
+): Weakened[] {
+  return findings.map((f) => {
+    const key = findingKey(f)
+    const by = byYou.has(key) ? "you" : inSettings.has(key) ? "settings" : undefined
+    return by === undefined ? { ...f, accepted: false } : { ...f, accepted: true, acceptedBy: by }
+  })
+}
 
 /** Exit 0, and no failed test in its runner's own summary (issue 46). */
 const checkPassed = (c: EvidenceCheck): boolean => c.exitCode === 0 && !(c.tests && c.tests.failed > 0)
@@ -69,6 +85,7 @@ export interface EvidenceInput {
   review: z.infer<typeof reviewEvidenceSchema> | null
   weakened: readonly Weakened[]
   replay?: Replay | null | undefined
+  acceptedByYou?: readonly Accepted[] | undefined
 }
 
 /** The evidence record: each check's last run at or after the last change. */
@@ -84,7 +101,16 @@ export function evidenceOf(input: EvidenceInput): Evidence {
   const changedFiles = [...input.changedFiles].sort()
   const replay = input.replay ?? null
   const verified = isVerified(checks, weakened, replay)
-  return { verified, checks, changedFiles, review: input.review, weakened, ...(replay ? { replay } : {}) }
+  const acceptedByYou = input.acceptedByYou?.length ? { acceptedByYou: [...input.acceptedByYou] } : {}
+  return {
+    verified,
+    checks,
+    changedFiles,
+    review: input.review,
+    weakened,
+    ...(replay ? { replay } : {}),
+    ...acceptedByYou,
+  }
 }
 
 /** `unit 12 passed`, `unit 12 passed, 1 skipped`, `lint passed`. */

@@ -16,6 +16,7 @@ type V1HookOf = HookNames<{
   command: "command.execute.before"
   tool: "tool"
   toolGuard: "tool.execute.before"
+  shellEnv: "shell.env"
   requestMessages: "experimental.chat.messages.transform"
   requestParams: "chat.params"
   systemText: "experimental.chat.system.transform"

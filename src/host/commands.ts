@@ -18,6 +18,7 @@ const CONTROL_COMMANDS = [
   "ralph-pause",
   "ralph-resume",
   "ralph-hint",
+  "ralph-accept",
   "ralph-rollback",
 ] as const
 export type ControlCommand = (typeof CONTROL_COMMANDS)[number]
@@ -60,6 +61,11 @@ export const COMMANDS: Record<string, CommandDefinition> = {
   "ralph-pause": control("ralph-pause", "Pause the Ralph loop of this session (nothing is sent until /ralph-resume)"),
   "ralph-resume": control("ralph-resume", "Resume a paused or waiting Ralph loop now"),
   "ralph-hint": control("ralph-hint", "Add a hint to the next prompt of the Ralph loop, once: /ralph-hint <text>"),
+  "ralph-accept": control(
+    "ralph-accept",
+    "Accept what refused the Ralph loop's last claim of done, by a key /ralph-status names (none: all of it): " +
+      "/ralph-accept [KEY]",
+  ),
   "ralph-rollback": control(
     "ralph-rollback",
     "Put the work tree back to a checkpoint of the Ralph loop (default: the iteration before the last): " +

@@ -123,7 +123,16 @@ export interface HostHooks {
   /** The model called one of the plugin's tools (ralph_done, ralph_status); resolves with its answer. */
   tool(input: { sessionID: string; name: string; args: unknown }): Promise<string>
   /** The model is about to call a tool: the loop may refuse it (a guard). */
-  toolGuard(input: { sessionID: string; tool: string; args: unknown }): Promise<void>
+  toolGuard(input: { sessionID: string; tool: string; callID: string; args: unknown }): Promise<void>
+  /**
+   * A shell is about to run, for a model's tool call (`callID`, as toolGuard had it), a person's shell
+   * command in a session, or a terminal: the loop may add to its environment.
+   */
+  shellEnv(input: {
+    cwd: string
+    sessionID?: string | undefined
+    callID?: string | undefined
+  }): Promise<Record<string, string>>
   /** A request to the model is about to go out: the loop may trim its messages and tools (a control command's turn). */
   requestMessages(input: { sessionID: string; messages: MessageWithParts[] }): Promise<void>
   /** The model parameters of a request: the loop may cap its output (a control command's turn). */

@@ -8,6 +8,7 @@ export const TUI_COMMANDS = [
   "cancel-ralph",
   "ralph-rollback",
   "ralph-hint",
+  "ralph-accept",
   "ralph-remember",
   "ralph-memory",
   "ralph-loops",

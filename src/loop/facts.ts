@@ -2,6 +2,7 @@
 // the last turn, the breaker after a cooldown — recorded by the one writer of loop state
 // (LoopManager extends this). Phase changes are in manager.ts.
 import { NO_REVIEWS } from "./review-state.js"
+import { REFUSED_ACCEPTS_KEPT, type Accepted, type RefusedAccept } from "../evidence/accepted.js"
 import type { Breaker } from "./breaker.js"
 import type { DiagnosticSnapshot } from "../checks/diagnostics.js"
 import { recordCall } from "./call-window.js"
@@ -44,6 +45,18 @@ export class LoopFacts extends LoopRegistry {
   addHint(loop: Loop, hint: string): void {
     loop.hints = [...loop.hints, hint]
     this.changed(loop, "hint")
+  }
+
+  /** The user accepted what refused a claim (ralph-loop accept, the TUI): the next claims are judged with it. */
+  accept(loop: Loop, accepted: readonly Accepted[]): void {
+    loop.accepted = [...(loop.accepted ?? []), ...accepted]
+    this.changed(loop, "accepted")
+  }
+
+  /** An accept a model's shell ran: refused, and kept for the user to see. */
+  acceptRefused(loop: Loop, refused: RefusedAccept): void {
+    loop.refusedAccepts = [...(loop.refusedAccepts ?? []), refused].slice(-REFUSED_ACCEPTS_KEPT)
+    this.changed(loop, "accept-refused")
   }
 
   /** OpenCode took a prompt: the hints it carried are used up. */

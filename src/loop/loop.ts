@@ -3,6 +3,7 @@
 // composed of its owners' schemas (the type follows from it); what only the running process knows
 // is `LoopRuntime`, never written.
 import { replaySchema } from "../evidence/replay-record.js"
+import { acceptedSchema, refusedAcceptSchema } from "../evidence/accepted.js"
 import { z } from "zod"
 import { settingSchemas } from "../config/schema.js"
 import { sessionIDSchema } from "../host/session-id.js"
@@ -168,6 +169,10 @@ export const loopStateSchema = z.object({
       refusedExpectations: z.array(z.string()).optional(),
     })
     .optional(),
+  /** What the user accepted while it ran (ralph-loop accept, the TUI): the next claims are judged with it. */
+  accepted: z.array(acceptedSchema).optional(),
+  /** Accepts refused because a model's shell ran them (the newest REFUSED_ACCEPTS_KEPT). */
+  refusedAccepts: z.array(refusedAcceptSchema).optional(),
   /** What its completion rested on (issue 39): the checks after the last change, the files, the review, the guard. */
   evidence: evidenceSchema.optional(),
   stopReason: stopReasonSchema.optional(),

@@ -190,7 +190,7 @@ function loopSummary({ loop, savedAt, worktree }: StatusSaved, rows: readonly It
         }
       : null,
     struggle: struggle(rows, loop.stopReason),
-    guard: guardSummary(loop.guard),
+    guard: guardSummary(loop),
     evidence: loop.phase === "stopped" ? (loop.evidence ?? null) : null,
   }
 }

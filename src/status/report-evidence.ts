@@ -48,7 +48,8 @@ function findingsList(findings: readonly Weakened[], iteration: number | null): 
   if (findings.length === 0) return "<p>The guard found nothing that weakens the checks.</p>"
   const items = findings.map(
     (f) =>
-      `<li data-finding="${f.kind}" data-accepted="${f.accepted}">${f.accepted ? "accepted" : "refuses"}: ` +
+      `<li data-finding="${f.kind}" data-accepted="${f.accepted}">` +
+      `${f.accepted ? (f.acceptedBy === "you" ? "accepted by you" : "accepted") : "refuses"}: ` +
       `${esc(findingText(f))} <code>${esc(findingKey(f))}</code></li>`,
   )
   const at = iteration === null ? "" : ` (iteration ${iteration})`

@@ -26,6 +26,8 @@ const statusLoopSchema = storedLoopSchema
     wait: true,
     plan: true,
     guard: true,
+    accepted: true,
+    refusedAccepts: true,
     evidence: true,
   })
   .extend({

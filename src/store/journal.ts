@@ -92,6 +92,8 @@ function journalEntry(loop: Loop, event: string, now: number): JournalEntry {
     },
     ...(event === "decided" ? { record: iterationRecord(loop, now) } : {}),
     ...(loop.plan && (event === "started" || event === "decided") ? { plan: loop.plan } : {}),
+    ...(event === "accepted" && loop.accepted ? { accepted: loop.accepted } : {}),
+    ...(event === "accept-refused" && loop.refusedAccepts?.length ? { refusedAccept: loop.refusedAccepts.at(-1) } : {}),
   }
 }
 

@@ -4,6 +4,7 @@
 import { z } from "zod"
 import { DEFAULT_SETTINGS } from "../config/schema.js"
 import { loopSettingsSchema, loopStateSchema } from "../loop/loop.js"
+import { acceptedSchema, refusedAcceptSchema } from "../evidence/accepted.js"
 
 export const SCHEMA_VERSION = 1
 
@@ -83,5 +84,9 @@ export const journalEntrySchema = z.object({
   loop: journalLoop,
   record: iterationRecordSchema.optional(),
   plan: field.plan,
+  /** An `accepted` line: what the user has accepted for the loop so far (issue 46). */
+  accepted: z.array(acceptedSchema).optional(),
+  /** An `accept-refused` line: the accept a model's shell ran. */
+  refusedAccept: refusedAcceptSchema.optional(),
 })
 export type JournalEntry = z.infer<typeof journalEntrySchema>

@@ -48,7 +48,7 @@ export function renderReport(
     `- Circuit breaker: ${loop.breaker.state}${loop.breaker.reason ? ` (last opened: ${loop.breaker.reason})` : ""}`,
     "",
     ...planReportLines(loop.plan),
-    ...reportEvidenceLines(loop.evidence, loop.guard),
+    ...reportEvidenceLines(loop.evidence, loop),
     "## Checks over time",
     "",
     ...checks,

@@ -6,6 +6,7 @@ import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { createComponent } from "solid-js"
 import { changedBetween, listCheckpoints } from "../checkpoints/checkpoint-git.js"
 import { sendControl, type ControlAsk } from "../control/client.js"
+import { MAX_ACCEPT_KEYS, MAX_KEY_CHARS } from "../control/request.js"
 import { controlTarget } from "../control/target.js"
 import { MEMORY_FILE, OPENCODE_DIR } from "../project/own-files.js"
 import { statusDocument } from "../status/document.js"
@@ -130,6 +131,31 @@ export class TuiActions {
         title: `Roll back loop ${id.slice(0, 24)} to…`,
         options: options.reverse(),
         onSelect: (option) => this.confirmRollback(id, option.value, option.title),
+      }),
+    )
+  }
+
+  /** What refused the loop's last claim of done (its status's keys), in a confirm, then accepted by them (issue 46). */
+  async accept(loop?: string): Promise<void> {
+    const target = await controlTarget(this.directory, loop ?? (await this.loopOf()), "accept")
+    if (!target.ok) return this.toast(false, "Ralph loop", target.reason)
+    const id = target.target.loop
+    const loops = await readProjectLoops(this.directory)
+    const keys = statusDocument(this.directory, loops.loops, loops.history, id, Date.now()).selected?.guard?.acceptable
+    if (!keys?.length) return this.toast(false, "Ralph loop", `Nothing refused loop ${id}'s last claim of done.`)
+    // Too many or too long to name in a request: the plugin takes "all of it" (what refuses when it takes it).
+    const named = keys.length <= MAX_ACCEPT_KEYS && keys.every((k) => k.length <= MAX_KEY_CHARS) ? keys : []
+    this.api.ui.dialog.replace(() =>
+      createComponent(this.api.ui.DialogConfirm, {
+        title: "Accept what refused the last claim?",
+        message:
+          `The loop's next claim of done is judged with these accepted (its evidence says "accepted by you"):\n` +
+          keys.map((k) => `- ${k}`).join("\n"),
+        onConfirm: () => {
+          this.api.ui.dialog.clear()
+          void this.send({ verb: "accept", keys: named }, id)
+        },
+        onCancel: () => this.api.ui.dialog.clear(),
       }),
     )
   }

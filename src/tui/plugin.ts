@@ -101,6 +101,7 @@ export const tui: TuiPlugin = async (api) => {
       command("ralph-resume", "Resume the Ralph loop", () => actions.send({ verb: "resume" })),
       command("cancel-ralph", "Cancel the Ralph loop", () => actions.send({ verb: "cancel" })),
       command("ralph-rollback", "Roll the Ralph loop back to a checkpoint", () => actions.rollback()),
+      command("ralph-accept", "Accept what refused the Ralph loop's claim of done", () => actions.accept()),
       command("ralph-hint", "Hint for the Ralph loop's next prompt", () =>
         actions.ask("Hint for the next prompt (once)", "what the model should know", "hint"),
       ),

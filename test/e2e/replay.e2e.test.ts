@@ -4,56 +4,14 @@
 // a script the check calls that ends in `|| true`: each passes in the work tree and is refused on
 // the replay tree, the next prompt naming the failing test. The greeting task (the expectation must
 // change) is refused once, then completes not verified. A renamed test completes verified at once.
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { packageDir, type Project } from "../harness/harness.js"
-import type { MockRequest, Reply } from "../harness/mock-model.js"
-import { ralphCli, sharedHarness, waitForLoopEnd } from "./helpers.js"
+import type { Project } from "../harness/harness.js"
+import { sharedHarness } from "./helpers.js"
+import { jsProject, runLoop, scripted, selected, write } from "./replay-project.js"
 
 const harness = sharedHarness()
-
-const isControl = (r: MockRequest) => r.lastUser.startsWith("[ralph-loop control]")
-const prompts = (project: Project) => project.requests("main").filter((r) => r.lastRole === "user" && !isControl(r))
-const write = (filePath: string, content: string) => ({ name: "write", args: { filePath, content } })
-
-/** Each prompt gets `steps[i]` (its writes; none: it claims again as it is), then the promise. */
-function scripted(project: () => Project, steps: Array<Array<ReturnType<typeof write>>>) {
-  return (r: MockRequest): Reply => {
-    if (isControl(r)) return { text: "OK" }
-    if (r.lastRole === "tool") return { text: "Done: the tests pass. <promise>DONE</promise>" }
-    const step = steps[Math.min(prompts(project()).length - 1, steps.length - 1)] ?? []
-    return step.length > 0 ? { toolCalls: step } : { text: "It is done as asked. <promise>DONE</promise>" }
-  }
-}
-
-/** A JS project: package.json, its files, vitest linked from this package. */
-function jsProject(project: Project, scripts: Record<string, string>, files: Record<string, string>): void {
-  const pkg = { name: "replayed", private: true, type: "module", scripts }
-  writeFileSync(join(project.dir, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`)
-  writeFileSync(join(project.dir, ".gitignore"), "node_modules/\n")
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(project.dir, path, ".."), { recursive: true })
-    writeFileSync(join(project.dir, path), text)
-  }
-  mkdirSync(join(project.dir, "node_modules", ".bin"), { recursive: true })
-  symlinkSync(join(packageDir(), "node_modules", "vitest"), join(project.dir, "node_modules", "vitest"))
-  symlinkSync(
-    join(packageDir(), "node_modules", "vitest", "vitest.mjs"),
-    join(project.dir, "node_modules", ".bin", "vitest"),
-  )
-}
-
-interface Selected {
-  iteration: number
-  guard: { replay?: Record<string, unknown> } | undefined
-  evidence: { verified: boolean; replay?: Record<string, unknown> }
-}
-
-async function selected(project: Project): Promise<Selected> {
-  const status = await ralphCli(project.dir, ["status", "--json"])
-  return (JSON.parse(status.stdout) as { selected: Selected }).selected
-}
 
 const SUM_BUGGY = "export const add = (a, b) => a - b\n"
 const SUM_FIXED = "export const add = (a, b) => a + b\n"
@@ -61,14 +19,6 @@ const SUM_TEST =
   'import { expect, test } from "vitest"\nimport { add } from "../src/sum.js"\n\n' +
   'test("adds two numbers", () => {\n  expect(add(1, 2)).toBe(3)\n})\n'
 const UNIT = { name: "unit", kind: "test", command: "npm test" }
-
-async function runLoop(project: Project, task: string, iterations: number) {
-  const session = await project.newSession()
-  await project.command(session, "ralph", task)
-  const [loop] = await waitForLoopEnd(project, { phase: "stopped", stopReason: "completed" }, 1, 120_000)
-  expect(loop).toMatchObject({ iteration: iterations })
-  return prompts(project).map((r) => r.lastUser)
-}
 
 describe("the start's tests judge the end's code (replay)", () => {
   it("refuses a mock of the unit under test (vitest), naming the failing test; fixed, it completes verified", async () => {

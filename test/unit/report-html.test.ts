@@ -199,7 +199,13 @@ describe("ralph_report.html", () => {
       key: "check-script:package.json:test:echo ok",
       text: "the script",
     }
-    const html = renderHtmlReport({ ...loop, guard: { iteration: 3, findings: [finding] } }, T0)
+    const html = renderHtmlReport(
+      {
+        ...loop,
+        guard: { iteration: 3, findings: [finding], replay: null, acceptable: [], accepted: [], refusedAccepts: [] },
+      },
+      T0,
+    )
     const elements = parseHtml(html)
     expect(elements.find((e) => e.tag === "section")?.attrs).toEqual({ class: "evidence" })
     expect(elements.find((e) => e.attrs["data-finding"])?.attrs["data-finding"]).toBe("check-script")

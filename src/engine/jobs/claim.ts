@@ -29,7 +29,11 @@ export function* judgeToolClaim(ctx: JobContext, loop: Loop, messageID: string):
     const weakened = (yield* readFindings(ctx, loop))?.weakened
     const found = refusingFindings(mode, weakened)
     // The replay (issue 46) as the turn's end will judge it: it refuses, or proves the claim past the findings.
-    const replayed = judgeReplay(loop, yield* replayIfPassed(loop, snapshot, undefined, acceptedFiles(weakened)), found)
+    const replayed = judgeReplay(
+      loop,
+      yield* replayIfPassed(loop, snapshot, undefined, acceptedFiles(loop, weakened)),
+      found,
+    )
     const refusing = replayed.proves ? found.filter(outsideReplay) : found
     const refused = [...(mode === "refuse" ? replayed.refused : []), ...refusalFeedback(refusing)]
     if (refused.length > 0) judgement = { ...judgement, accepted: false, refused }

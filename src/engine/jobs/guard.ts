@@ -22,6 +22,7 @@ import { log } from "../../effects/jobs.js"
 import type { JobContext } from "./context.js"
 import type { Settings } from "../../config/schema.js"
 import { replayLine, type Replay } from "../../evidence/replay-record.js"
+import { acceptedKeys, acceptedReplayFiles } from "../../evidence/acceptance.js"
 
 /** Whether this turn's end may accept a claim of done, so the guard must read first. */
 function guardDue(loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined): boolean {
@@ -48,15 +49,25 @@ export function* guardClaim(
 ): Job<GuardResult | undefined> {
   if (!guardDue(loop, turn, snapshot)) return undefined
   const found = yield* readFindings(ctx, loop, at, snapshot)
-  const replay = yield* replayIfPassed(loop, snapshot, at, acceptedFiles(found?.weakened))
+  const replay = yield* replayIfPassed(loop, snapshot, at, acceptedFiles(loop, found?.weakened))
   // Changes the guard could not read cannot be proven either: the replay says why (not a repository, no start).
   if (!found) return replay && { weakened: [], replay }
   return { ...found, replay }
 }
 
-/** The files of the findings the user accepted: their change stands, so the replay keeps the end's version. */
-export const acceptedFiles = (weakened: readonly Weakened[] | undefined): string[] =>
-  (weakened ?? []).filter((f) => f.accepted && f.file !== null).map((f) => f.file as string)
+/**
+ * The files of what the user accepted (the findings, in the settings or by `ralph-loop accept`; the
+ * changed expectations and put-back files accepted by key): their change stands, so the replay keeps the end's version.
+ */
+export const acceptedFiles = (
+  loop: Pick<Loop, "accepted" | "settings">,
+  weakened: readonly Weakened[] | undefined,
+): string[] => [
+  ...new Set([
+    ...(weakened ?? []).filter((f) => f.accepted && f.file !== null).map((f) => f.file as string),
+    ...acceptedReplayFiles([...guardAccepted(loop.settings.guard), ...acceptedKeys(loop.accepted)]),
+  ]),
+]
 
 /** The replay (issue 46), when the checks passed in the work tree: undefined when they did not (or none ran). */
 export function* replayIfPassed(
@@ -109,7 +120,7 @@ export function* readFindings(
   // Only what the loop began with: the settings file is in the model's reach (a shell command writes it), so a key
   // added while the loop runs could be the model accepting its own finding.
   const accepted = new Set(guardAccepted(loop.settings.guard))
-  const weakened = weakenedOf(findings, accepted)
+  const weakened = weakenedOf(findings, accepted, acceptedKeys(loop.accepted))
   if (weakened.length > 0)
     yield* log("info", `the guard found ${weakened.length} change${weakened.length === 1 ? "" : "s"} to the checks`, {
       loop: loop.id,

@@ -152,6 +152,7 @@ function* decideAndAct(
       review: reviewed,
       weakened: facts.guard?.weakened ?? [],
       replay: facts.guard?.replay,
+      acceptedByYou: loop.accepted,
     })
     update = withEvidence(loop, decision, update, evidence)
   }
