@@ -3,15 +3,22 @@
 // model works, accepts it at no model turn, and the next claim completes verified, its evidence
 // saying "accepted by you". A model that runs the accept itself, plainly or from a script, is
 // refused both times, the refusals kept in the loop's state; its claim then completes not verified.
+// The TUI's /ralph-accept does the same as the command, after a confirm that lists the keys.
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it } from "vitest"
 import { packageDir, type Project } from "../harness/harness.js"
-import type { MockRequest, Reply } from "../harness/mock-model.js"
+import { gate, type MockRequest, type Reply } from "../harness/mock-model.js"
+import { startTui, type Tui } from "../harness/tui.js"
+import { waitUntil } from "../harness/wait.js"
 import { ralphCli, sharedHarness } from "./helpers.js"
 import { isControl, jsProject, prompts, runLoop, selected, write } from "./replay-project.js"
 
 const harness = sharedHarness()
+const tuis: Tui[] = []
+afterEach(async () => {
+  for (const tui of tuis.splice(0)) await tui.stop()
+})
 
 const GREET = 'export const greet = () => "Hello"\n'
 const GREET_TEST =
@@ -96,5 +103,48 @@ describe("ralph-loop accept", () => {
       "ralph-loop accept is the user's command, not yours",
       expect.stringMatching(/^a model's shell ran it \(session ses_/),
     ])
+  })
+})
+
+describe("/ralph-accept in the TUI", () => {
+  it("lists what refused the claim in a confirm, accepts it at no model turn, and the next claim completes verified", async () => {
+    const held = gate()
+    const project = { current: undefined as Tui | undefined }
+    const requests = () => (project.current as Tui).requests("main")
+    const userPrompts = () =>
+      requests().filter((r) => r.lastRole === "user" && !r.lastUser.includes("[ralph-loop control]"))
+    const tui = await startTui("accept-tui", {
+      pluginOptions: { strategy: "continue", checks: [UNIT], maxRetries: 4 },
+      script: {
+        main: (r: MockRequest): Reply => {
+          if (r.lastUser.includes("[ralph-loop control]")) return { text: "OK" }
+          if (r.lastRole === "tool") return { text: CLAIM }
+          return userPrompts().length === 1 ? { toolCalls: CHANGE } : { text: CLAIM, holdAfterFirstChunk: held.opened }
+        },
+      },
+    })
+    tuis.push(tui)
+    project.current = tui
+    jsProject(tui, { test: "vitest run" }, { "src/greet.js": GREET, "test/greet.test.js": GREET_TEST })
+    await tui.waitForScreen("Ask anything", 90_000)
+    tui.type("/ralph change the greeting to Hi")
+    tui.press("Enter")
+    // The refusal's prompt is being answered (held): the claim it refused is on disk.
+    await tui.mock.waitFor(() => userPrompts().length >= 2, 90_000, "the prompt after the refusal")
+    await waitUntil(() => (tui.loops()[0]?.guard?.replay?.status ?? "") === "ran", "the refused claim's replay on disk")
+    const before = requests().length
+    tui.type("/ralph-accept")
+    await tui.waitForScreen("/ralph-accept")
+    tui.press("Enter")
+    await tui.waitForScreen("Accept what refused the last claim?")
+    await tui.waitForScreen('test/greet.test.js::greets::expect(greet()).toBe("Hi")')
+    tui.press("Enter")
+    await waitUntil(() => (tui.loops()[0]?.accepted ?? []).length === 1, "the accept in the loop's state")
+    expect(requests().length).toBe(before)
+    held.open()
+    await waitUntil(() => tui.loops()[0]?.phase === "stopped", "the loop's end", 90_000)
+    const [loop] = tui.loops()
+    expect(loop).toMatchObject({ stopReason: "completed", iteration: 2 })
+    expect(loop?.evidence).toMatchObject({ verified: true, acceptedByYou: [{ via: "the TUI" }] })
   })
 })

@@ -24,7 +24,11 @@ export function scripted(project: () => Project, steps: Array<Array<ReturnType<t
 }
 
 /** A JS project: package.json, its files, vitest linked from this package. */
-export function jsProject(project: Project, scripts: Record<string, string>, files: Record<string, string>): void {
+export function jsProject(
+  project: Pick<Project, "dir">,
+  scripts: Record<string, string>,
+  files: Record<string, string>,
+): void {
   const pkg = { name: "replayed", private: true, type: "module", scripts }
   writeFileSync(join(project.dir, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`)
   writeFileSync(join(project.dir, ".gitignore"), "node_modules/\n")
