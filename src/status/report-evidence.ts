@@ -1,10 +1,12 @@
 // ralph_report.html's evidence section (issue 39): what the loop's completion rested on — verified
 // or why not, each check after the last change with its exit code and test counts, the files the
-// loop changed, the review, the guard's findings — and for a plan loop, each story's verdict. The
+// loop changed, the replay of the start's tests (each check, its failing tests, the changed
+// expectations), the review, the guard's findings — and for a plan loop, each story's verdict. The
 // elements carry data-* attributes with the values, for a reader (or a test) that wants them. Pure.
 import { findingKey, findingText } from "../evidence/finding.js"
 import { evidenceVerdict } from "../evidence/guard-summary.js"
 import type { Evidence, Weakened } from "../evidence/record.js"
+import { replayLine } from "../evidence/replay-record.js"
 import type { StatusDocument } from "./document.js"
 import { escapeXml as esc } from "./report-svg.js"
 
@@ -30,6 +32,31 @@ function checksTable(checks: Evidence["checks"]): string {
     `<table class="checks">\n<thead><tr>${header.map((h) => `<th>${h}</th>`).join("")}</tr></thead>\n` +
     `<tbody>\n${rows.join("\n")}\n</tbody>\n</table>`
   )
+}
+
+/** The replay of the start's tests (issue 46): what it did in a line, then each check it ran with its failing tests. */
+function replaySection(replay: Evidence["replay"]): string {
+  if (!replay) return ""
+  const line = `<p class="replay" data-replay="${replay.status}">Replay of the start's tests: ${esc(replayLine(replay))}</p>`
+  if (replay.status !== "ran") return line
+  const rows = replay.checks.map((c) => {
+    const tests = c.tests ? `${c.tests.passed} passed, ${c.tests.failed} failed, ${c.tests.skipped} skipped` : "—"
+    const cells = [c.name, c.exitCode === null ? "did not exit" : String(c.exitCode), tests, c.failures.join("; ")]
+    return `<tr data-replay-check="${esc(c.name)}" data-passed="${c.passed}">${cells.map((x) => `<td>${esc(x)}</td>`).join("")}</tr>`
+  })
+  const header = ["check", "exit code", "tests", "failing"].map((h) => `<th>${h}</th>`).join("")
+  const changed = replay.expectations.map(
+    (e) =>
+      `<li data-expectation="${esc(e.name)}"><code>${esc(e.file)}</code> ${esc(e.name)}: ` +
+      `<code>${esc(e.start)}</code> → <code>${esc(e.end)}</code></li>`,
+  )
+  return [
+    line,
+    `<table class="replay">\n<thead><tr>${header}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table>`,
+    ...(changed.length > 0
+      ? [`<p>Changed expectations:</p>\n<ul class="expectations">\n${changed.join("\n")}\n</ul>`]
+      : []),
+  ].join("\n")
 }
 
 function filesList(files: readonly string[]): string {
@@ -79,6 +106,7 @@ export function evidenceSection(loop: Selected): string {
     ? [
         `<p class="verdict">${esc(evidenceVerdict(evidence))}</p>`,
         checksTable(evidence.checks),
+        replaySection(evidence.replay),
         filesList(evidence.changedFiles),
         reviewLine(evidence.review),
         findingsList(findings, null),

@@ -6,6 +6,7 @@ import { historyTable, loopDetail, loopLine, seconds, thousands } from "../statu
 import type { StatusSaved } from "../status/status-loop.js"
 import { evidenceVerdict } from "../evidence/guard-summary.js"
 import type { Evidence } from "../evidence/record.js"
+import { replayLine } from "../evidence/replay-record.js"
 
 /** The loop that lives (or lived) in `sessionID`: a loop not ended first, then the newest. */
 export function sessionLoop(loops: readonly StatusSaved[], sessionID: string | undefined): StatusSaved | undefined {
@@ -76,6 +77,8 @@ export function sidebarLines(
       stateText(loop, now),
       // Once it completed: what that rested on (issue 39).
       ...(loop.evidence ? [short(evidenceVerdict(loop.evidence), width)] : []),
+      // And how the replay of the start's tests proved it, or why not (issue 46).
+      ...(loop.evidence?.replay ? [short(`replay: ${replayLine(loop.evidence.replay)}`, width)] : []),
       `iteration ${loop.iteration} of ${loop.maxIterations}`,
       ...(loop.plan
         ? [

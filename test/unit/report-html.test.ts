@@ -182,6 +182,33 @@ describe("ralph_report.html", () => {
     expect(parsed.find((e) => e.attrs["data-review"])?.attrs["data-review"]).toBe("none")
     expect(refused).toContain("not verified: unit failed; the guard found 1 change that weakens the checks")
     expect(parsed.find((e) => e.attrs["data-finding"])?.attrs["data-accepted"]).toBe("false")
+
+    // The replay: each check it ran with its failing tests, and the changed expectation (issue 46).
+    const replay = {
+      status: "ran" as const,
+      tree: "t",
+      putBack: ["test/greet.test.js"],
+      leftOut: [],
+      merged: [],
+      ignored: [],
+      checks: [
+        {
+          name: "unit",
+          command: "npm test",
+          exitCode: 1,
+          passed: false,
+          tests: { passed: 0, failed: 1, skipped: 0 },
+          failures: ["test/greet.test.js > greets"],
+          outputSha256: "",
+        },
+      ],
+      expectations: [{ file: "test/greet.test.js", name: "greets", start: 'toBe("Hello")', end: 'toBe("Hi")' }],
+    }
+    const replayed = renderHtmlReport({ ...loop, evidence: { ...failed, replay } }, T0)
+    const cells = parseHtml(replayed).filter((e) => e.attrs["data-replay-check"])
+    expect(cells.map((e) => e.attrs)).toEqual([{ "data-replay-check": "unit", "data-passed": "false" }])
+    expect(replayed).toMatch(/<td>test\/greet\.test\.js &#62; greets<\/td>/)
+    expect(replayed).toContain('data-expectation="greets"')
   })
 
   it("the evidence section of a loop that did not complete shows the guard's last findings; none without either", async () => {

@@ -112,6 +112,11 @@ describe("the sidebar's lines", () => {
     expect(sidebarLines({ ...steady, evidence: none }, [], T0)[1]).toBe("not verified: no check ran")
     const failed = { ...evidence, verified: false, checks: [{ ...check, exitCode: 1, tests: null }] }
     expect(sidebarLines({ ...steady, evidence: failed }, [], T0, 20)[1]).toBe("not verified: unit …")
+    // The replay under the verdict (issue 46).
+    const replayed = { ...evidence, replay: { status: "not-needed" as const } }
+    expect(sidebarLines({ ...steady, evidence: replayed }, [], T0, 60)[2]).toBe(
+      "replay: not needed (the loop changed no file of the start's…",
+    )
   })
 
   it("nothing without a loop of the session or a worktree loop; worktree loops under their own heading", async () => {
