@@ -47,6 +47,8 @@ export async function heldByAnother(directory: string, me: Identity, now: number
 
 export class ProjectLease {
   private held: number | undefined
+  /** When this process last beat its lease file (its last look that found the lease its own). */
+  private heldAt = 0
 
   constructor(
     private readonly directory: string,
@@ -55,9 +57,13 @@ export class ProjectLease {
     private readonly alive: (record: Heartbeat, now: number) => boolean = holderAlive(me.boot),
   ) {}
 
-  /** Whether this process held the lease at its last look. */
+  /**
+   * Whether this process held the lease at its last look, and that look is not so old that another may
+   * have taken it over since (STALE_MS: a process stalled that long — a suspended laptop, a debugger —
+   * comes back to find it may not hold the lease; it acts again only once its next look says it does).
+   */
   holds(): boolean {
-    return this.held !== undefined
+    return this.held !== undefined && this.now() - this.heldAt < STALE_MS
   }
 
   /** One look at the lease: beat, take or leave it (throws only for what the file system refuses). */
@@ -81,6 +87,7 @@ export class ProjectLease {
       if (decision.kind === "mine") {
         await writeHeartbeat(folder, `${decision.seq}.json`, this.record(now))
         this.held = decision.seq
+        this.heldAt = now
         for (const seq of decision.older) await rm(join(folder, `${seq}.json`), { force: true }).catch(() => undefined)
         await removeLeftoverTemps(folder, now - STALE_MS)
         return { kind: "mine" }

@@ -75,7 +75,8 @@ export class WorktreeWatch {
       const entries = await readWorktrees(ctx.directory, ctx.launcher)
       const pending = entries.filter((e) => isLive(e) || awaitsSettling(e) || startWasCut(e))
       for (const entry of pending) {
-        if (this.disposed) return
+        // A look that outlasts the lease (a stall past its staleness) starts nothing more: another may hold it now.
+        if (this.disposed || !this.holds()) return
         if (isLive(entry)) this.wake(entry)
         else if (startWasCut(entry)) this.recordCut(entry)
         else this.settle(entry)

@@ -108,6 +108,29 @@ describe("the lease on disk", () => {
     expect(a.holds()).toBe(false)
   })
 
+  it("a holder stalled past STALE_MS does not hold the lease until its next look, so it fences what it would do meanwhile (issue 47)", async () => {
+    const dir = project()
+    let now = 0
+    const isAlive = (r: Heartbeat) => now - r.heartbeat <= STALE_MS
+    const a = new ProjectLease(dir, { ...A, what: "a" }, () => now, isAlive)
+    const b = new ProjectLease(dir, { ...{ ...B, host: "other" }, what: "b" }, () => now, isAlive)
+    expect((await a.tick()).kind).toBe("mine")
+    now = STALE_MS - 1
+    expect(a.holds()).toBe(true)
+    // A stalls (no look); B, on another host, takes the lease over. A's timers come back before its next look:
+    // a merge or settle it would start now asks holds() first, and is not started.
+    now = STALE_MS + 1
+    expect((await b.tick()).kind).toBe("mine")
+    expect(a.holds()).toBe(false)
+    expect(b.holds()).toBe(true)
+    expect((await a.tick()).kind).toBe("held")
+    // Stalled with nobody taking over: its next look finds the lease its own, and it holds it again.
+    now += STALE_MS
+    expect(b.holds()).toBe(false)
+    expect((await b.tick()).kind).toBe("mine")
+    expect(b.holds()).toBe(true)
+  })
+
   it("a holder whose process died is taken over at the next look; a released lease too", async () => {
     const dir = project()
     const dead = new Set<string>()
