@@ -103,7 +103,15 @@ describe("the guard on a claim of done", () => {
     const status = await ralphCli(project.dir, ["status", "--json"])
     const selected = (JSON.parse(status.stdout) as { selected: { guard: unknown; evidence: Record<string, unknown> } })
       .selected
-    expect(selected.guard).toEqual({ iteration: 3, findings: [] })
+    // Nothing refused that claim: nothing to accept; the test file the loop restored needed no replay.
+    expect(selected.guard).toEqual({
+      iteration: 3,
+      findings: [],
+      replay: { status: "not-needed" },
+      acceptable: [],
+      accepted: [],
+      refusedAccepts: [],
+    })
     // What the completion rests on: the check after the last change, with vitest's own counts.
     expect(selected.evidence).toMatchObject({
       verified: true,
