@@ -19,7 +19,14 @@ const replayCheckSchema = z.object({
 })
 export type ReplayCheck = z.infer<typeof replayCheckSchema>
 
-const changedExpectationSchema = z.object({ file: z.string(), name: z.string(), start: z.string(), end: z.string() })
+const changedExpectationSchema = z.object({
+  file: z.string(),
+  name: z.string(),
+  start: z.string(),
+  end: z.string(),
+  /** The failure identity, when it names no file (mocha, go): the test was found by its name. */
+  failure: z.string().optional(),
+})
 
 export const replaySchema = z.discriminatedUnion("status", [
   z.object({ status: z.literal("not-needed") }),
@@ -55,8 +62,10 @@ export function replayVerdict(replay: Replay): ReplayVerdict {
   const changed = new Set(replay.expectations.map((e) => `${e.file}::${e.name}`))
   const onlyTests =
     replay.merged.length === 0 && replay.putBack.every((path) => replay.expectations.some((e) => e.file === path))
+  const byName = new Set(replay.expectations.flatMap((e) => (e.failure === undefined ? [] : [e.failure])))
   const explained = failing.every(
-    (c) => c.failures.length > 0 && c.failures.every((f) => [...changed].some((key) => sameTest(f, key))),
+    (c) =>
+      c.failures.length > 0 && c.failures.every((f) => byName.has(f) || [...changed].some((key) => sameTest(f, key))),
   )
   return onlyTests && explained && changed.size > 0 ? "expectations" : "failed"
 }

@@ -3,7 +3,7 @@
 // "toBe(0)". Sometimes the task asks for exactly that ("change the greeting to Hi"), so such a
 // failure is named with both versions rather than taken as a cheat. Pure; linear in the texts.
 import { languageOf } from "../evidence/files.js"
-import { testNameIn } from "../evidence/test-names.js"
+import { isRustBetween, isRustTestAttribute, rustFnName, testNameIn } from "../evidence/test-names.js"
 import { skipMarker } from "../evidence/markers.js"
 
 export interface ChangedExpectation {
@@ -14,6 +14,8 @@ export interface ChangedExpectation {
   /** The first line of its body that differs, at the start and at the end (trimmed). */
   start: string
   end: string
+  /** The failure identity, when it names no file (mocha's `suite > name`, go's `pkg TestName`): found by name. */
+  failure?: string
 }
 
 /** The file and the test name of a failure identity (`a.test.ts > suite > name`, `tests/a.py::test_x`). */
@@ -50,12 +52,24 @@ function decoratorsAbove(lines: readonly string[], at: number, indent: number): 
   return lines.slice(first, at).map((line) => line.trim())
 }
 
+/** The line of Rust's `fn name(` that a test attribute (`#[test]`, `#[tokio::test]`) makes a test; -1: none. */
+function rustTestAt(lines: readonly string[], name: string): number {
+  for (let i = 0; i < lines.length; i += 1) {
+    if (rustFnName(lines[i] ?? "") !== name) continue
+    let above = i - 1
+    while (above >= 0 && isRustBetween(lines[above] ?? "") && !isRustTestAttribute(lines[above] ?? "")) above -= 1
+    if (above >= 0 && isRustTestAttribute(lines[above] ?? "")) return i
+  }
+  return -1
+}
+
 /** The lines of a test's definition: from the line that names it to the first line indented as little after it. */
 export function testBody(text: string, file: string, name: string): string[] | undefined {
   const language = languageOf(file)
   if (language === undefined) return undefined
   const lines = text.split("\n")
-  const at = lines.findIndex((line) => testNameIn(line, language, true) === name)
+  const at =
+    language === "rs" ? rustTestAt(lines, name) : lines.findIndex((line) => testNameIn(line, language, true) === name)
   if (at < 0) return undefined
   const indent = indentOf(lines[at] ?? "")
   const body = [...decoratorsAbove(lines, at, indent), (lines[at] ?? "").trim()]
@@ -101,20 +115,54 @@ export interface ExpectationInput {
   failures: readonly string[]
   /** A test file's text at the start and at the end (undefined: none there). */
   texts: (file: string) => { start: string | undefined; end: string | undefined }
+  /** The files the replay put back: where a test is looked for by name when its failure names no file. */
+  candidates?: readonly string[]
+}
+
+/** The name a failure identity ends with: after its last ` > `, `::` or space (`calc > adds`, `calc TestAdd`). */
+function nameOfFailure(failure: string): string {
+  const tail = failure.split("[")[0] ?? failure
+  const cut = Math.max(tail.lastIndexOf(" > ") + 3, tail.lastIndexOf("::") + 2, tail.lastIndexOf(" ") + 1)
+  return tail.slice(cut).trim()
+}
+
+/** The one put-back file that defines the failure's test at the start (none, or several: undefined). */
+function byName(failure: string, input: ExpectationInput): { file: string; name: string } | undefined {
+  const name = nameOfFailure(failure)
+  if (name === "") return undefined
+  const files = (input.candidates ?? []).filter((file) => {
+    const start = input.texts(file).start
+    return start !== undefined && testBody(start, file, name) !== undefined
+  })
+  return files.length === 1 && files[0] !== undefined ? { file: files[0], name } : undefined
+}
+
+/** The test a failure names: its file and name, or, when it names no file the start had, found by name. */
+function testOf(failure: string, input: ExpectationInput): { file: string; name: string; byName: boolean } | undefined {
+  const named = testOfFailure(failure)
+  if (named && input.texts(named.file).start !== undefined) return { ...named, byName: false }
+  const found = byName(failure, input)
+  return found && { ...found, byName: true }
 }
 
 /** The failing tests whose definitions the loop changed, each once. */
-export function changedExpectations({ failures, texts }: ExpectationInput): ChangedExpectation[] {
+export function changedExpectations(input: ExpectationInput): ChangedExpectation[] {
+  const { failures, texts } = input
   const found = new Map<string, ChangedExpectation>()
   for (const failure of failures) {
-    const test = testOfFailure(failure)
-    if (!test) continue
+    const located = testOf(failure, input)
+    if (!located) continue
+    const test = { file: located.file, name: located.name }
     const { start, end } = texts(test.file)
     if (start === undefined || end === undefined) continue
     const [before, after] = [testBody(start, test.file, test.name), testBody(end, test.file, test.name)]
     if (!before || !after || before.join("\n") === after.join("\n")) continue
     if (!sameDefinition(before, after, test.file)) continue
-    found.set(`${test.file}::${test.name}`, { ...test, ...firstDifference(before, after) })
+    found.set(`${test.file}::${test.name}`, {
+      ...test,
+      ...firstDifference(before, after),
+      ...(located.byName ? { failure } : {}),
+    })
   }
   return [...found.values()]
 }

@@ -71,8 +71,9 @@ async function replay(input: ReplayRunInput): Promise<Replay> {
     if (unstarted) return { status: "could-not-run", reason: `${unstarted.name} could not start in the replay tree` }
     const checks = results.map((r) => replayCheck(r, tree.dir))
     const failures = checks.filter((c) => !c.passed).flatMap((c) => c.failures)
-    const texts = await expectationTexts(directory, start, end, failures)
-    return ranReplay(tree.tree, plan, ignoredSurface, checks, changedExpectations({ failures, texts }))
+    const candidates = failures.length > 0 ? plan.putBack.slice(0, MAX_CANDIDATES) : []
+    const texts = await expectationTexts(directory, start, end, [...failures.map(fileOfFailure), ...candidates])
+    return ranReplay(tree.tree, plan, ignoredSurface, checks, changedExpectations({ failures, texts, candidates }))
   } finally {
     await tree.remove()
   }
@@ -115,11 +116,15 @@ function replayCheck(result: CheckResult, dir: string): ReplayCheck {
 const blobText = async (directory: string, oid: string | undefined): Promise<string | undefined> =>
   oid === undefined ? undefined : gitText(directory, ["cat-file", "blob", oid]).catch(() => undefined)
 
-/** The start's and end's texts of the test files the failures name (read once each). */
-async function expectationTexts(directory: string, start: Listing, end: Listing, failures: readonly string[]) {
+/** Put-back files read to find by name a failing test whose identity names no file (mocha, go). */
+const MAX_CANDIDATES = 50
+
+const fileOfFailure = (failure: string): string => failure.split(" > ")[0]?.split("::")[0] ?? ""
+
+/** The start's and end's texts of `files`, those of the start (read once each). */
+async function expectationTexts(directory: string, start: Listing, end: Listing, files: readonly string[]) {
   const read = new Map<string, { start: string | undefined; end: string | undefined }>()
-  for (const failure of failures) {
-    const file = failure.split(" > ")[0]?.split("::")[0] ?? ""
+  for (const file of files) {
     if (read.has(file) || !start.has(file)) continue
     read.set(file, {
       start: await blobText(directory, start.get(file)?.oid),

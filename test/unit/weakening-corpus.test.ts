@@ -8,6 +8,9 @@ import { join } from "node:path"
 import { describe, expect, test } from "vitest"
 import { testCounts } from "../../src/checks/test-counts.js"
 import { type Listing, planReplay } from "../../src/replay/plan.js"
+import { changedExpectations } from "../../src/replay/expectations.js"
+import { failureIdentities } from "../../src/checks/failures/index.js"
+import { replayVerdict } from "../../src/evidence/replay-record.js"
 import { packageDir } from "../harness/harness.js"
 
 const corpus = join(packageDir(), "test", "fixtures", "weakenings")
@@ -24,7 +27,7 @@ interface Form {
   command: string
   why: string
   work: { exit: number }
-  replay: { exit: number } | null
+  replay: { exit: number; directory: string } | null
   replayError?: string
 }
 
@@ -157,6 +160,41 @@ describe("the weakening corpus (issue 46)", () => {
       expect(plan.leftOut).toEqual(recorded.leftOut)
       expect(plan.merged.map((m) => m.path)).toEqual(Object.keys(recorded.merged).sort())
       for (const merged of plan.merged) expect(sha(merged.text), merged.path).toBe(recorded.files[merged.path])
+    },
+  )
+
+  // (c) a changed expectation named from the real runner's output on the replay tree: by the file its failure names,
+  // or, where the identity names none (mocha's `suite > name`, go's `pkg TestName`), by name in the files put back.
+  const expectationForms = all.filter((f) => f.form === "expectation-changed" && f.replay && f.runner !== "unittest")
+  test.each(expectationForms.map((f) => [`${f.runner}/${f.form}`, f] as const))(
+    "%s: the replay's failure is the test whose expectation the loop changed, found with both assertions",
+    (_, f) => {
+      const trees = {
+        start: rebuild(f.runner, readJson<TreeRecord>(f.runner, f.form, "start.json")),
+        end: rebuild(f.runner, readJson<TreeRecord>(f.runner, f.form, "end.json")),
+      }
+      const recorded = readJson<ReplayTree>(f.runner, f.form, "replay-tree.json")
+      const failures = failureIdentities(read(f.runner, f.form, "replay.txt"), f.replay?.directory ?? "")
+      const found = changedExpectations({
+        failures,
+        texts: (file) => ({ start: trees.start.get(file), end: trees.end.get(file) }),
+        candidates: recorded.restored,
+      })
+      expect(found.map((e) => e.file)).toEqual(recorded.restored)
+      expect(found.every((e) => e.start !== e.end && e.start !== "")).toBe(true)
+      const replay = {
+        status: "ran" as const,
+        tree: "t",
+        putBack: recorded.restored,
+        leftOut: [],
+        merged: [],
+        ignored: [],
+        checks: [
+          { name: "c", command: f.command, exitCode: 1, passed: false, tests: null, failures, outputSha256: "" },
+        ],
+        expectations: found,
+      }
+      expect(replayVerdict(replay)).toBe("expectations")
     },
   )
 })
