@@ -12,6 +12,7 @@ import type { CheckResult } from "../checks/diagnostics.js"
 import type { Replay, ReplayCheck } from "../evidence/replay-record.js"
 import { gitText } from "../git/run.js"
 import { changedExpectations } from "./expectations.js"
+import { recalledReplay, rememberReplay, replayKey } from "./replay-memo.js"
 import { planReplay, type Listing, type ReplayPlan } from "./plan.js"
 import { ignoredSurfaceFiles, listTree, makeReplayTree, sweepReplayTrees } from "./replay-tree.js"
 
@@ -60,8 +61,11 @@ async function replay(input: ReplayRunInput): Promise<Replay> {
   const read = (side: "start" | "end", path: string) => text(side === "start" ? start : end)(path)
   const plan = await planReplay({ start, end, commands, text: read, keep: input.keep })
   if (!plan.needed && ignoredSurface.length === 0) return { status: "not-needed" }
-  await sweepReplayTrees(input.alive)
   const resolvedEnd = (await gitText(directory, ["rev-parse", endTree])).trim()
+  const key = replayKey({ from, endTree: resolvedEnd, commands, keep: input.keep, ignored: ignoredSurface })
+  const recalled = recalledReplay(directory, input.loopID, key, Date.now())
+  if (recalled) return recalled
+  await sweepReplayTrees(input.alive)
   const tree = await makeReplayTree({ directory, top, endTree: resolvedEnd, start, end, plan, ignoredSurface })
   try {
     input.treeMade?.()
@@ -73,7 +77,10 @@ async function replay(input: ReplayRunInput): Promise<Replay> {
     const failures = checks.filter((c) => !c.passed).flatMap((c) => c.failures)
     const candidates = failures.length > 0 ? plan.putBack.slice(0, MAX_CANDIDATES) : []
     const texts = await expectationTexts(directory, start, end, [...failures.map(fileOfFailure), ...candidates])
-    return ranReplay(tree.tree, plan, ignoredSurface, checks, changedExpectations({ failures, texts, candidates }))
+    const expectations = changedExpectations({ failures, texts, candidates })
+    const ran = ranReplay(tree.tree, plan, ignoredSurface, checks, expectations)
+    rememberReplay(directory, input.loopID, key, Date.now(), ran)
+    return ran
   } finally {
     await tree.remove()
   }
