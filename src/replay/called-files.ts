@@ -30,31 +30,47 @@ function readsFurther(path: string): boolean {
   return dot <= 0 || SCRIPT_EXTENSIONS.has(name.slice(dot + 1))
 }
 
-/** The files of `files` one command line names directly. */
-function namedIn(command: string, files: ReadonlySet<string>): string[] {
+/** The words of one command line that may name a file it calls, and the Makefile or justfile it reads. */
+function candidates(command: string): string[] {
   const words = commandWords(command)
-  const named = words.filter((w) => files.has(w))
-  if (words.includes("make")) named.push(...MAKEFILES.filter((f) => files.has(f)))
-  if (words.includes("just")) named.push(...JUSTFILES.filter((f) => files.has(f)))
-  return named
+  if (words.includes("make")) words.push(...MAKEFILES)
+  if (words.includes("just")) words.push(...JUSTFILES)
+  return words
+}
+
+/** A path as a tree lists it: relative, no `.` or `..` or empty part (any other word can name no file). */
+function treePath(word: string): boolean {
+  if (word.startsWith("/") || word.endsWith("/")) return false
+  return word.split("/").every((part) => part !== "" && part !== "." && part !== "..")
 }
 
 export interface CalledInput {
   commands: readonly string[]
-  /** Every file of the tree the commands run in. */
-  files: ReadonlySet<string>
+  /** Which of these paths are files of the tree the commands run in (asked once for each depth). */
+  exists: (paths: readonly string[]) => Promise<ReadonlySet<string>>
   /** A file's text in that tree (undefined: not read, or not text). */
   text: (path: string) => Promise<string | undefined>
 }
 
+/** The candidates that are files of the tree, in their order. */
+async function named(words: readonly string[], exists: CalledInput["exists"]): Promise<string[]> {
+  const asked = [...new Set(words.filter(treePath))]
+  const files = asked.length === 0 ? new Set<string>() : await exists(asked)
+  return words.filter((word) => files.has(word))
+}
+
 /** Every file the commands call, directly, through the package.json scripts they run, or through those files. */
-export async function calledFiles({ commands, files, text }: CalledInput): Promise<Set<string>> {
-  const scripts = files.has("package.json") ? scriptsOf((await text("package.json")) ?? null) : {}
-  const lines = [...commands]
+export async function calledFiles({ commands, exists, text }: CalledInput): Promise<Set<string>> {
+  const first = await named(["package.json", ...commands.flatMap(candidates)], exists)
+  const scripts = first[0] === "package.json" ? scriptsOf((await text("package.json")) ?? null) : {}
+  const lines: string[] = []
   for (const command of commands)
     for (const name of reachedScripts(command, scripts)) if (scripts[name] !== undefined) lines.push(scripts[name])
+  let frontier = [
+    ...first.slice(first[0] === "package.json" ? 1 : 0),
+    ...(await named(lines.flatMap(candidates), exists)),
+  ]
   const called = new Set<string>()
-  let frontier = lines.flatMap((line) => namedIn(line, files))
   for (let depth = 0; depth < DEPTH && frontier.length > 0; depth += 1) {
     const next: string[] = []
     for (const path of frontier) {
@@ -62,9 +78,9 @@ export async function calledFiles({ commands, files, text }: CalledInput): Promi
       called.add(path)
       if (!readsFurther(path)) continue
       const body = await text(path)
-      if (body !== undefined) next.push(...namedIn(body, files))
+      if (body !== undefined) next.push(...candidates(body))
     }
-    frontier = next
+    frontier = await named(next, exists)
   }
   for (const path of frontier) called.add(path)
   return called

@@ -1,10 +1,12 @@
 // What the replay tree is (issue 46): the end's files, with the start's test surface put back as it
 // was (also a file the loop deleted or renamed away), the surface files new in the loop left out,
 // and package.json, pyproject.toml and Cargo.toml merged (merge.ts). The surface is classified from
-// each tree's listing by the runners' conventions (surface.ts) and from what the checks' commands
-// call (called-files.ts), never from a diff, so a rename, a binary-looking file or an index flag
-// cannot hide it. When nothing is put back, left out or merged, the replay is not needed. Pure: the
-// caller lists the trees and reads texts.
+// the start's paths by the runners' conventions (surface.ts) and from what the checks' commands call
+// in the start's tree (called-files.ts), never from what a diff says of a file, so a rename, a
+// binary-looking file or an index flag cannot hide it. The listings may hold only the files that
+// differ (the caller's raw tree diff of the two checkpoint commits, without rename detection: a rename
+// is a file deleted, put back, and one added). When nothing is put back, left out or merged, the
+// replay is not needed. Pure: the caller lists the trees and reads texts.
 import { calledFiles } from "./called-files.js"
 import { mergedText } from "./merge.js"
 import { MERGED_FILES, surfaceKind } from "./surface.js"
@@ -18,8 +20,12 @@ export interface TreeEntry {
 export type Listing = ReadonlyMap<string, TreeEntry>
 
 export interface ReplayInput {
+  /** The start's files: all of them, or at least each one the end does not have the same. */
   start: Listing
+  /** The end's files: all of them, or at least each one the start does not have the same. */
   end: Listing
+  /** The files the commands call in the start's tree, found by the caller (else in `start`, which lists all then). */
+  called?: ReadonlySet<string>
   /** The commands of the checks the replay runs. */
   commands: readonly string[]
   /** A file's text in one of the trees (undefined: none, or not text). */
@@ -45,9 +51,11 @@ const sameEntry = (a: TreeEntry | undefined, b: TreeEntry | undefined): boolean 
 /** A submodule (a gitlink) is no file of the tree. */
 const isFile = (entry: TreeEntry): boolean => entry.mode !== "160000"
 
-export async function planReplay({ start, end, commands, text, keep = [] }: ReplayInput): Promise<ReplayPlan> {
+export async function planReplay(input: ReplayInput): Promise<ReplayPlan> {
+  const { start, end, commands, text, keep = [] } = input
   const startFiles = new Set([...start].filter(([, e]) => isFile(e)).map(([p]) => p))
-  const called = await calledFiles({ commands, files: startFiles, text: (path) => text("start", path) })
+  const exists = async (paths: readonly string[]) => new Set(paths.filter((path) => startFiles.has(path)))
+  const called = input.called ?? (await calledFiles({ commands, exists, text: (path) => text("start", path) }))
   const isStartSurface = (path: string) => called.has(path) || surfaceKind(path) !== undefined
   const putBack: string[] = []
   const merged: { path: string; text: string }[] = []

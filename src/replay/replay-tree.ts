@@ -11,7 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { gitText } from "../git/run.js"
 import { pathList } from "../git/path-list.js"
-import { withTempIndex } from "../git/temp-index.js"
+import { type TempIndexEnv, withTempIndex } from "../git/temp-index.js"
 import type { Listing, ReplayPlan } from "./plan.js"
 import { surfaceKind } from "./surface.js"
 
@@ -30,7 +30,7 @@ export interface ReplayTree {
 }
 
 /** Every file of a tree (`<rev>:<prefix>` or a tree id), with mode and object id. */
-export async function listTree(directory: string, tree: string): Promise<Map<string, { mode: string; oid: string }>> {
+async function listTree(directory: string, tree: string): Promise<Map<string, { mode: string; oid: string }>> {
   const out = await gitText(directory, ["ls-tree", "-r", "-z", "--full-tree", tree])
   const files = new Map<string, { mode: string; oid: string }>()
   for (const record of out.split("\0")) {
@@ -42,35 +42,33 @@ export async function listTree(directory: string, tree: string): Promise<Map<str
   return files
 }
 
-/** The replay tree as a git tree object: the end's tree with the plan's files put back, left out or merged. */
-async function replayTreeObject(top: string, endTree: string, start: Listing, plan: ReplayPlan): Promise<string> {
-  return withTempIndex(top, async (env) => {
-    await gitText(top, ["read-tree", endTree], { env })
-    let info = ""
-    for (const path of plan.putBack) {
-      const entry = start.get(path)
-      if (entry) info += `${entry.mode} ${entry.oid}\t${path}\0`
-    }
-    for (const path of plan.leftOut) info += `0 ${ZERO}\t${path}\0`
-    for (const { path, text } of plan.merged) {
-      const oid = (await gitText(top, ["hash-object", "-w", "--stdin"], { input: text })).trim()
-      info += `100644 ${oid}\t${path}\0`
-    }
-    // The index's root is the project's (read-tree took `<commit>:<prefix>`), and git runs at the top, so
-    // the paths are taken as they are.
-    await gitText(top, ["update-index", "-z", "--index-info"], { env, input: info })
-    return (await gitText(top, ["write-tree"], { env })).trim()
-  })
+/** The replay tree as a tree object, in the temporary index: the end's, the plan's files put back, left out, merged. */
+async function replayTreeObject(top: string, env: TempIndexEnv, input: MakeInput): Promise<string> {
+  const { plan, start } = input
+  await gitText(top, ["read-tree", input.endTree], { env })
+  let info = ""
+  for (const path of plan.putBack) {
+    const entry = start.get(path)
+    if (entry) info += `${entry.mode} ${entry.oid}\t${path}\0`
+  }
+  for (const path of plan.leftOut) info += `0 ${ZERO}\t${path}\0`
+  for (const { path, text } of plan.merged) {
+    const oid = (await gitText(top, ["hash-object", "-w", "--stdin"], { input: text })).trim()
+    info += `100644 ${oid}\t${path}\0`
+  }
+  // The index's root is the project's (read-tree took `<commit>:<prefix>`), and git runs at the top, so
+  // the paths are taken as they are.
+  await gitText(top, ["update-index", "-z", "--index-info"], { env, input: info })
+  return (await gitText(top, ["write-tree"], { env })).trim()
 }
 
 const folderOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf("/")))
 
-/** The files of the replay tree right in a real folder (a submodule is no file: it is linked), each once. */
-function filesIn(real: ReadonlySet<string>, paths: readonly string[], end: Listing, leftOut: ReadonlySet<string>) {
-  const files = new Set<string>()
-  for (const path of paths)
-    if (real.has(folderOf(path)) && !leftOut.has(path) && end.get(path)?.mode !== "160000") files.add(path)
-  return [...files]
+/** The files of the replay tree right in a real folder (a submodule is no file: it is linked). */
+function filesIn(real: ReadonlySet<string>, tree: Listing): string[] {
+  const files: string[] = []
+  for (const [path, entry] of tree) if (real.has(folderOf(path)) && entry.mode !== "160000") files.push(path)
+  return files
 }
 
 /** The folders that hold a file the replay changes (and the root): the only ones made real. */
@@ -91,11 +89,10 @@ export interface MakeInput {
   directory: string
   /** The repository's top folder (git's index commands take paths from there). */
   top: string
-  /** The end's tree (the turn end's checkpoint, the project's part of it). */
+  /** The end's tree (the turn end's checkpoint, the project's part of it: `<commit>:<prefix>`). */
   endTree: string
+  /** The start's files the plan puts back (at least those). */
   start: Listing
-  /** The end's tree, listed: the replay tree's other files. */
-  end: Listing
   plan: ReplayPlan
   /** Files the work tree holds that git ignores and a runner would read (surface): never linked. */
   ignoredSurface: readonly string[]
@@ -104,19 +101,18 @@ export interface MakeInput {
 /** Makes the replay tree; on failure nothing of it is left. */
 export async function makeReplayTree(input: MakeInput): Promise<ReplayTree> {
   const { directory, top, plan } = input
-  const tree = await replayTreeObject(top, input.endTree, input.start, plan)
   const dir = await mkdtemp(join(tmpdir(), `${REPLAY_PREFIX}${process.pid}-`))
   const remove = () => rm(dir, { recursive: true, force: true })
   try {
     const changed = [...plan.putBack, ...plan.merged.map((m) => m.path)]
     const real = realFolders([...changed, ...plan.leftOut, ...input.ignoredSurface])
-    const written = filesIn(real, [...changed, ...input.end.keys()], input.end, new Set(plan.leftOut))
-    await withTempIndex(top, async (env) => {
-      await gitText(top, ["read-tree", tree], { env })
-      await gitText(top, ["checkout-index", "-f", "-z", "--stdin", `--prefix=${dir}/`], {
-        env,
-        input: pathList(written),
-      })
+    const { tree, written } = await withTempIndex(top, async (env) => {
+      const tree = await replayTreeObject(top, env, input)
+      // Only the real folders' files are written: the replay tree's listing says which they are.
+      const written = filesIn(real, await listTree(top, tree))
+      const prefix = `--prefix=${dir}/`
+      await gitText(top, ["checkout-index", "-f", "-z", "--stdin", prefix], { env, input: pathList(written) })
+      return { tree, written }
     })
     const skip = new Set([...written, ...plan.leftOut, ...input.ignoredSurface])
     for (const folder of [...real].sort()) await linkFolder(directory, dir, folder, real, skip)

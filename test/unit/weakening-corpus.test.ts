@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, test } from "vitest"
 import { testCounts } from "../../src/checks/test-counts.js"
+import { calledFiles } from "../../src/replay/called-files.js"
 import { type Listing, planReplay } from "../../src/replay/plan.js"
 import { changedExpectations } from "../../src/replay/expectations.js"
 import { failureIdentities } from "../../src/checks/failures/index.js"
@@ -195,6 +196,32 @@ describe("the weakening corpus (issue 46)", () => {
         expectations: found,
       }
       expect(replayVerdict(replay)).toBe("expectations")
+    },
+  )
+
+  // (d) the plan as a claim makes it (src/replay/replay-run.ts): from the files that differ alone (a raw tree
+  // diff, a rename a delete and an add) and the called files found by asking which words are start files
+  const differing = (a: Listing, b: Listing): Listing =>
+    new Map([...a].filter(([path, entry]) => b.get(path)?.oid !== entry.oid))
+
+  test.each(all.map((f) => [`${f.runner}/${f.form}`, f] as const))(
+    "%s: the plan from the differing files alone is the plan from the whole trees",
+    async (_, f) => {
+      const records = {
+        start: readJson<TreeRecord>(f.runner, f.form, "start.json"),
+        end: readJson<TreeRecord>(f.runner, f.form, "end.json"),
+      }
+      const trees = { start: rebuild(f.runner, records.start), end: rebuild(f.runner, records.end) }
+      const [start, end] = [listing(records.start), listing(records.end)]
+      const text = async (side: "start" | "end", path: string) => trees[side].get(path)
+      const whole = await planReplay({ start, end, commands: [f.command], text })
+      const called = await calledFiles({
+        commands: [f.command],
+        exists: async (paths) => new Set(paths.filter((path) => start.has(path))),
+        text: (path) => text("start", path),
+      })
+      const [startDiff, endDiff] = [differing(start, end), differing(end, start)]
+      expect(await planReplay({ start: startDiff, end: endDiff, called, commands: [f.command], text })).toEqual(whole)
     },
   )
 })
