@@ -37,12 +37,14 @@ function checksTable(checks: Evidence["checks"]): string {
 /** The replay of the start's tests (issue 46): what it did in a line, then each check it ran with its failing tests. */
 function replaySection(replay: Evidence["replay"]): string {
   if (!replay) return ""
-  const line = `<p class="replay" data-replay="${replay.status}">Replay of the start's tests: ${esc(replayLine(replay))}</p>`
+  const said = `Replay of the start's tests: ${esc(replayLine(replay))}`
+  const line = `<p class="replay" data-replay="${replay.status}">${said}</p>`
   if (replay.status !== "ran") return line
   const rows = replay.checks.map((c) => {
     const tests = c.tests ? `${c.tests.passed} passed, ${c.tests.failed} failed, ${c.tests.skipped} skipped` : "—"
     const cells = [c.name, c.exitCode === null ? "did not exit" : String(c.exitCode), tests, c.failures.join("; ")]
-    return `<tr data-replay-check="${esc(c.name)}" data-passed="${c.passed}">${cells.map((x) => `<td>${esc(x)}</td>`).join("")}</tr>`
+    const tds = cells.map((x) => `<td>${esc(x)}</td>`).join("")
+    return `<tr data-replay-check="${esc(c.name)}" data-passed="${c.passed}">${tds}</tr>`
   })
   const header = ["check", "exit code", "tests", "failing"].map((h) => `<th>${h}</th>`).join("")
   const changed = replay.expectations.map(
