@@ -131,8 +131,12 @@ export class LoopStore {
       this.batches.delete(loop.id)
       const text = stateText(batch.loop, batch.now, this.boot === undefined ? OWNER : { ...OWNER, boot: this.boot })
       await this.ensureDir()
-      // The file and the journal do not depend on each other: written side by side (a prompt waits for both).
-      await Promise.all([this.writeState(loop.id, text), this.journal.append(batch.lines.join(""), batch.now)])
+      // The file and the journal, side by side; both settle before one's failure is told (none writes after it).
+      const writes = await Promise.allSettled([
+        this.writeState(loop.id, text),
+        this.journal.append(batch.lines.join(""), batch.now),
+      ])
+      for (const write of writes) if (write.status === "rejected") throw write.reason
     })
     batch.done = next
     const settled = next.catch(() => undefined)

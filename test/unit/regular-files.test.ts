@@ -137,6 +137,9 @@ describe("only regular files are read", () => {
     await expect(store.save(loop({ id: "ses_new", sessionID: "ses_new" }), "started", NOW)).rejects.toThrow(
       /not a regular file/,
     )
+    // The state file's write has settled when the failure is told: nothing of the save writes after it
+    // (it would make the folder again once the test removed it).
+    expect(existsSync(join(project, LOOPS, "ses_new.json"))).toBe(true)
   })
 
   it("a settings file that is a FIFO is named and skipped, an opencode.json that is one skipped (OpenCode's to report); the other layers hold, and the boot switch reads past them", () => {
