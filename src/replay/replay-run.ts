@@ -1,22 +1,21 @@
 // The replay of a claim of done (issue 46): the files that differ between the loop's start
-// checkpoint and the work tree at the claim (as its checkpoint holds it) are read (tree-diff.ts), the
-// replay planned (plan.ts), the replay tree made outside the project (replay-tree.ts), the checks run
-// in it one after the other, and the tree removed — also when a check or git fails. Whatever cannot
-// be read, made or started is a replay that could not run, with the reason: never a pass.
-import { checkpointRef } from "../checkpoints/checkpoints.js"
-import { workTreeSnapshot } from "../checkpoints/checkpoint-git.js"
+// checkpoint and the work tree at the claim (as its checkpoint holds it) are read and the replay
+// planned (replay-read.ts; or taken as read beside the checks, prepared-reads.ts), the replay tree
+// made outside the project (replay-tree.ts), the checks run in it one after the other, and the tree
+// removed — also when a check or git fails. Whatever cannot be read, made or started is a replay
+// that could not run, with the reason: never a pass.
 import type { CheckConfig } from "../config/schema.js"
 import { failureIdentities } from "../checks/failures/index.js"
 import { runCheck, type CheckGroups } from "../checks/run-checks.js"
 import type { CheckResult } from "../checks/diagnostics.js"
 import type { Replay, ReplayCheck } from "../evidence/replay-record.js"
 import { gitText } from "../git/run.js"
-import { calledFiles } from "./called-files.js"
 import { changedExpectations } from "./expectations.js"
 import { recalledReplay, rememberReplay, replayKey } from "./replay-memo.js"
 import { planReplay, type ReplayPlan } from "./plan.js"
-import { ignoredSurfaceFiles, makeReplayTree, sweepReplayTrees } from "./replay-tree.js"
-import { filesOfTree, textAt, treeDiff, type TreeDiff } from "./tree-diff.js"
+import { readReplay, readText, type ReplayReadOutcome } from "./replay-read.js"
+import { makeReplayTree, sweepReplayTrees } from "./replay-tree.js"
+import type { TreeDiff } from "./tree-diff.js"
 
 export interface ReplayRunInput {
   directory: string
@@ -31,6 +30,11 @@ export interface ReplayRunInput {
   alive: (pid: number) => boolean
   /** Called once the replay tree exists, before its checks run (a crash point of the kill tests). */
   treeMade?: () => void
+  /**
+   * The reads of this replay started earlier (prepared-reads.ts: beside the checks), their outcome held
+   * settled; absent: they are read now.
+   */
+  read?: Promise<() => ReplayReadOutcome> | undefined
 }
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
@@ -43,48 +47,29 @@ export async function runReplay(input: ReplayRunInput): Promise<Replay> {
   }
 }
 
-/** A promise's outcome, held until it is asked for (a read started early never rejects unheard). */
-const settle = <T>(promise: Promise<T>) =>
-  promise.then(
-    (value) => () => value,
-    (error: unknown) => () => {
-      throw error
-    },
-  )
-
 async function replay(input: ReplayRunInput): Promise<Replay> {
   const { directory } = input
   if (input.checks.length === 0) return { status: "could-not-run", reason: "the loop has no checks to replay" }
-  // The walk of the ignored files is the longest read: it runs beside the others.
-  const ignored = settle(ignoredSurfaceFiles(directory))
-  const [top, prefix, from] = (
-    await gitText(directory, [
-      "rev-parse",
-      "--show-toplevel",
-      "--show-prefix",
-      "--verify",
-      `${checkpointRef(input.loopID, 0)}^{commit}`,
-    ])
-  ).split("\n")
-  const at = input.at ?? (await workTreeSnapshot(directory))
-  if (!top || !from || at === undefined)
-    return { status: "could-not-run", reason: "the project is not in a git repository" }
-  const [startTree, endTree] = [`${from}:${prefix ?? ""}`, `${at.trim()}:${prefix ?? ""}`]
   const commands = input.checks.map((c) => c.command)
-  const text = (side: "start" | "end", path: string) => textAt(directory, side === "start" ? startTree : endTree, path)
-  const [diff, called] = await Promise.all([
-    treeDiff(directory, startTree, endTree),
-    calledFiles({ commands, exists: filesOfTree(directory, startTree), text: (path) => text("start", path) }),
-  ])
-  const plan = await planReplay({ start: diff.start, end: diff.end, called, commands, text, keep: input.keep })
-  const ignoredSurface = (await ignored)()
+  const outcome = input.read
+    ? (await input.read)()
+    : await readReplay({ directory, loopID: input.loopID, at: input.at, commands })
+  if ("unread" in outcome) return { status: "could-not-run", reason: outcome.unread }
+  const { read } = outcome
+  const { diff, from, endTree, ignoredSurface } = read
+  const text = readText(directory, read)
+  // The read planned with no file kept; files the user accepted plan it again (pure, but for merged files' texts).
+  const plan =
+    input.keep.length === 0
+      ? read.plan
+      : await planReplay({ ...diff, called: read.called, commands, text, keep: input.keep })
   if (!plan.needed && ignoredSurface.length === 0) return { status: "not-needed" }
   const resolvedEnd = (await gitText(directory, ["rev-parse", endTree])).trim()
   const key = replayKey({ from, endTree: resolvedEnd, commands, keep: input.keep, ignored: ignoredSurface })
   const recalled = recalledReplay(directory, input.loopID, key, Date.now())
   if (recalled) return recalled
   await sweepReplayTrees(input.alive)
-  const tree = await makeReplayTree({ directory, top, endTree, start: diff.start, plan, ignoredSurface })
+  const tree = await makeReplayTree({ directory, top: read.top, endTree, start: diff.start, plan, ignoredSurface })
   try {
     input.treeMade?.()
     const results: CheckResult[] = []
