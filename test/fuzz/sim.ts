@@ -1550,6 +1550,8 @@ export class World {
       "changed-files": () => (this.workTree > 0 ? ["src/a.ts"] : []),
       "guard-read": () => simGuardRead(this.workTree, this.config.weakens === true),
       replay: () => simReplay(this.workTree, this.config.weakens === true),
+      // Production starts the replay's reads here and the replay takes them; the simulator's replay reads nothing.
+      "replay-prepare": () => undefined,
       "work-tree": () => ({ head: "sim-head", tree: "sim-tree" }),
       fingerprint: () => `tree-${this.workTree}`,
       "commit-story": () => ({ skipped: "the simulator has no git" }),
@@ -2270,6 +2272,7 @@ function describeEffect(effect: Effect): string {
     case "loop-diff":
     case "guard-read":
     case "replay":
+    case "replay-prepare":
     case "run-checks":
     case "verify-state":
     case "persisted":

@@ -21,12 +21,17 @@ const SAMPLE = { workTree: "tree-1", todosCompleted: 0, sessionID: "ses_a", open
 function drive(
   job: Job<unknown>,
   messages: MessageWithParts[],
-): { asked: string[]; spawned: string[]; progressFiles: unknown } {
+  answers: { [kind: string]: (effect: Effect) => unknown } = {},
+): { asked: string[]; spawned: string[]; progressFiles: unknown; effects: Effect[] } {
   const asked: string[] = []
+  const effects: Effect[] = []
   const spawned: string[] = []
   const later: Job<unknown>[] = []
   let progressFiles: unknown
   const answer = (effect: Effect): unknown => {
+    effects.push(effect)
+    const scripted = answers[effect.kind]
+    if (scripted) return scripted(effect)
     switch (effect.kind) {
       case "all":
         return effect.effects.map(answer)
@@ -61,13 +66,14 @@ function drive(
   }
   run(job, asked)
   for (const job of later) run(job, spawned)
-  return { asked, spawned, progressFiles }
+  return { asked, spawned, progressFiles, effects }
 }
 
-function setUp() {
+function setUp(overrides: Partial<ReturnType<typeof makeLoop>["settings"]> = {}) {
   const manager = new LoopManager()
   const settings = {
     ...makeLoop().settings,
+    ...overrides,
     strategy: "continue" as const,
     settleMs: 150,
     noProgressThreshold: 1000,
@@ -118,5 +124,35 @@ describe("a loop's turn end", () => {
     expect(asked).toContain("append-progress")
     expect(spawned).toEqual([])
     expect(progressFiles).toEqual(["src/a.ts"])
+  })
+
+  it("starts a claim's replay reads before its checks run, for the turn end's checkpoint (issue 46)", () => {
+    const { ctx, loop } = setUp({ checks: [{ name: "unit", kind: "test", command: "true" }] })
+    const made = { ref: "refs/ralph/l/1", number: 1, iteration: 1, commit: "c1", at: 0 }
+    const passed = { name: "unit", kind: "test", command: "true", status: "passed", exitCode: 0, durationMs: 1 }
+    const counts = { errors: 0, warnings: 0, info: 0, security: 0, testsRun: 0, testsFailed: 0, testsPassed: 0 }
+    const { asked, effects } = drive(
+      turnEnded(ctx, loop),
+      [user("the task"), assistant(["All of it is done. <promise>DONE</promise>"])],
+      {
+        checkpoint: () => ({ made }),
+        "run-checks": () => [{ ...passed, ...counts, output: "", files: [] }],
+        replay: () => ({ status: "not-needed" }),
+      },
+    )
+    expect(asked.indexOf("replay-prepare")).toBeGreaterThan(-1)
+    expect(asked.indexOf("replay-prepare")).toBeLessThan(asked.indexOf("run-checks"))
+    const at = (kind: string) => effects.filter((e) => e.kind === kind).map((e) => ("at" in e ? e.at : "none"))
+    expect(at("replay-prepare")).toEqual(["c1"])
+    expect(at("replay")).toEqual(["c1"])
+  })
+
+  it("starts no replay reads for a turn that claims nothing", () => {
+    const { ctx, loop } = setUp({ checks: [{ name: "unit", kind: "test", command: "true" }] })
+    const made = { ref: "refs/ralph/l/1", number: 1, iteration: 1, commit: "c1", at: 0 }
+    const { asked } = drive(turnEnded(ctx, loop), [user("the task"), assistant(["Some of it is done."])], {
+      checkpoint: () => ({ made }),
+    })
+    expect(asked).not.toContain("replay-prepare")
   })
 })

@@ -12,6 +12,7 @@ import { commitStoryBranch } from "../../worktrees/story-commit.js"
 import { sampleWorkTree, snapshotWorkTree } from "../../changes/work-tree.js"
 import type { HandlerContext } from "./context.js"
 import { runReplay } from "../../replay/replay-run.js"
+import { prepareReplayRead, takePreparedRead } from "../../replay/prepared-reads.js"
 import { checksFor } from "../../plan/plan.js"
 import { HOST, usHere } from "../../owner/heartbeat-files.js"
 import { ownerLiveness } from "../../owner/liveness.js"
@@ -38,17 +39,28 @@ async function fingerprint(ctx: HandlerContext): Promise<string | undefined> {
   return prefix === undefined ? undefined : sampleWorkTree(ctx.directory, prefix, [`${OPENCODE_DIR}/`])
 }
 
+/** What the replay of `loop`'s claim at `at` reads (its checks' commands: the files they call are surface). */
+const replayReadOf = (directory: string, loop: Loop, at: string | undefined) => ({
+  directory,
+  loopID: loop.id,
+  at,
+  commands: checksFor(loop.settings, loop.plan).map((c) => c.command),
+})
+
 export function workTreeHandlers(ctx: HandlerContext) {
   const { directory } = ctx
   return {
     sample: (effect) => sample(ctx, effect.loop),
     "guard-read": (effect) => readGuardInput(directory, effect.loop.id, effect.at),
+    "replay-prepare": (effect) => prepareReplayRead(replayReadOf(directory, effect.loop, effect.at)),
     replay: (effect) =>
       runReplay({
         directory,
         loopID: effect.loop.id,
         at: effect.at,
         checks: checksFor(effect.loop.settings, effect.loop.plan),
+        // The reads started beside the checks (replay-prepare), when they are of this claim.
+        read: takePreparedRead(replayReadOf(directory, effect.loop, effect.at)),
         keep: effect.keep ?? [],
         groups: ctx.checkGroups,
         // A replay tree is named by the pid of the process that made it, on this host: the one rule judges it.

@@ -13,16 +13,21 @@ import { log, notify } from "../../effects/jobs.js"
 import { iterationTitle } from "../../loop/notices.js"
 import type { JobContext } from "./context.js"
 
+/** Whether this turn's end runs the checks (or takes a ralph_done call's run of them). */
+export function checksDue(loop: Loop, turn: Turn, sample: ProgressSample): boolean {
+  // The loop's checks, and in a plan loop the current story's own.
+  if (checksFor(loop.settings, loop.plan).length === 0) return false
+  const onCriteria = loop.settings.completeOnCriteria && !loop.plan && workTreeChanged(loop.progress, sample)
+  return loop.settings.checkAfter === "iteration" || onCriteria || claimsCompletion(loop, turn)
+}
+
 export function* checkIfDue(
   ctx: JobContext,
   loop: Loop,
   turn: Turn,
   sample: ProgressSample,
 ): Job<DiagnosticSnapshot | undefined> {
-  // The loop's checks, and in a plan loop the current story's own.
-  if (checksFor(loop.settings, loop.plan).length === 0) return undefined
-  const onCriteria = loop.settings.completeOnCriteria && !loop.plan && workTreeChanged(loop.progress, sample)
-  if (loop.settings.checkAfter !== "iteration" && !onCriteria && !claimsCompletion(loop, turn)) return undefined
+  if (!checksDue(loop, turn, sample)) return undefined
   // The turn's claim is a ralph_done call whose checks ran on the work tree as it still is: their
   // results stand. (Only for a loop without @targets: its fingerprint then covers the whole project.)
   const judged = loop.judgedClaim

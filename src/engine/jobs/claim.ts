@@ -6,7 +6,7 @@ import type { Loop } from "../../loop/loop.js"
 import { io, type Job } from "../../effects/kernel.js"
 import { log } from "../../effects/jobs.js"
 import { runChecks } from "./checks.js"
-import { acceptedFiles, readFindings, replayIfPassed } from "./guard.js"
+import { acceptedFiles, allPassed, readFindings, replayIfPassed } from "./guard.js"
 import { judgeReplay } from "../../loop/replay-judgement.js"
 import { outsideReplay } from "../../evidence/replay-record.js"
 import { guardMode } from "../../config/guard-setting.js"
@@ -20,6 +20,9 @@ export interface JudgedClaim {
 
 export function* judgeToolClaim(ctx: JobContext, loop: Loop, messageID: string): Job<JudgedClaim> {
   const snapshot = yield* runChecks(ctx, loop)
+  // The replay's reads (issue 46) of the work tree after the checks (as the sample's: the turn's end, on the
+  // same tree, takes this replay's result) run beside the sample and the guard's read.
+  if (guardMode(loop.settings.guard) !== "off" && allPassed(snapshot)) yield* io({ kind: "replay-prepare", loop })
   // The work tree after the checks ran: if the turn ends on it, they need not run again.
   const sample = yield* io({ kind: "sample", loop })
   let judgement = judgeClaim(snapshot, sample.openTodos, loop.settings)

@@ -15,6 +15,8 @@ import type { DiagnosticSnapshot } from "../../checks/diagnostics.js"
 import type { Loop } from "../../loop/loop.js"
 import type { Turn } from "../../loop/turn.js"
 import { checksFor } from "../../plan/plan.js"
+import type { ProgressSample } from "../../loop/progress.js"
+import { checksDue } from "./checks.js"
 import type { TestCounts } from "../../checks/test-counts.js"
 import { io, type Job } from "../../effects/kernel.js"
 import type { GuardRead } from "../../changes/guard-read.js"
@@ -24,12 +26,19 @@ import type { Settings } from "../../config/schema.js"
 import { replayLine, type Replay } from "../../evidence/replay-record.js"
 import { acceptedKeys, acceptedReplayFiles } from "../../evidence/acceptance.js"
 
-/** Whether this turn's end may accept a claim of done, so the guard must read first. */
-function guardDue(loop: Loop, turn: Turn, snapshot: DiagnosticSnapshot | undefined): boolean {
+/** Whether this turn's end may accept a claim of done, so the guard must read first (`checked`: its checks ran). */
+function guardDue(loop: Loop, turn: Turn, checked: boolean): boolean {
   if (guardMode(loop.settings.guard) === "off") return false
-  const onCriteria = !loop.plan && loop.settings.completeOnCriteria && snapshot !== undefined
+  const onCriteria = !loop.plan && loop.settings.completeOnCriteria && checked
   return onCriteria || claimsCompletion(loop, turn)
 }
+
+/**
+ * Whether this turn's end may replay a claim, asked before its checks run: then the replay's reads
+ * start beside them (issue 46). A replay that does not come (a check failed) leaves only reads done.
+ */
+export const replayMayCome = (loop: Loop, turn: Turn, sample: ProgressSample): boolean =>
+  checksDue(loop, turn, sample) && guardDue(loop, turn, true)
 
 export interface GuardResult {
   weakened: Weakened[]
@@ -47,7 +56,7 @@ export function* guardClaim(
   snapshot: DiagnosticSnapshot | undefined,
   at: string | undefined,
 ): Job<GuardResult | undefined> {
-  if (!guardDue(loop, turn, snapshot)) return undefined
+  if (!guardDue(loop, turn, snapshot !== undefined)) return undefined
   const found = yield* readFindings(ctx, loop, at, snapshot)
   const replay = yield* replayIfPassed(loop, snapshot, at, acceptedFiles(loop, found?.weakened))
   // Changes the guard could not read cannot be proven either: the replay says why (not a repository, no start).
@@ -69,6 +78,10 @@ export const acceptedFiles = (
   ]),
 ]
 
+/** Whether checks ran and every one passed (the replay's condition). */
+export const allPassed = (snapshot: DiagnosticSnapshot | undefined): snapshot is DiagnosticSnapshot =>
+  snapshot !== undefined && snapshot.checks.length > 0 && snapshot.checks.every((c) => c.status === "passed")
+
 /** The replay (issue 46), when the checks passed in the work tree: undefined when they did not (or none ran). */
 export function* replayIfPassed(
   loop: Loop,
@@ -76,7 +89,7 @@ export function* replayIfPassed(
   at: string | undefined,
   keep: readonly string[],
 ): Job<Replay | undefined> {
-  if (!snapshot || snapshot.checks.length === 0 || snapshot.checks.some((c) => c.status !== "passed")) return undefined
+  if (!allPassed(snapshot)) return undefined
   const replay = yield* io({ kind: "replay", loop, at, keep })
   yield* log("info", `replay: ${replayLine(replay)}`, { loop: loop.id, iteration: loop.iteration })
   return replay

@@ -25,7 +25,7 @@ import { featureOn } from "../../config/features.js"
 import { afterReview } from "../../review/outcome.js"
 import { reviewOptions } from "../../review/settings.js"
 import { review } from "../../review/review-job.js"
-import { guardClaim } from "./guard.js"
+import { guardClaim, replayMayCome } from "./guard.js"
 import type { GuardResult } from "./guard.js"
 import { claimEvidence } from "../../evidence/claim-evidence.js"
 import { recordsEvidence, withEvidence } from "../../loop/evidence-update.js"
@@ -63,6 +63,9 @@ export function* turnEnded(ctx: JobContext, loop: Loop): Job {
     const resume = ctx.manager.takeResumeRequest(loop)
     if (resume?.recover) return yield* goOnFromSession(ctx, loop, { idle: true, messages }, userEpoch)
     if (resume && !hasNewReply(loop, turn)) return yield* goOn(ctx, loop, resume, userEpoch, RESUMED)
+    // The replay's reads (issue 46) need the checkpoint only, not the checks' results: they run beside the checks.
+    if (checkpoint !== undefined && hasNewReply(loop, turn) && replayMayCome(loop, turn, sample))
+      yield* io({ kind: "replay-prepare", loop, at: checkpoint })
     // Checks only for a reply not decided yet (a control command's turn re-reads the last one).
     const snapshot = hasNewReply(loop, turn) ? yield* checkIfDue(ctx, loop, turn, sample) : undefined
     if (loop.phase !== "deciding" || userMovedOn()) return
