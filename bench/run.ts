@@ -553,11 +553,18 @@ function rows(r: Results): Row[] {
   if (r.replay) {
     const p = r.replay
     const what = `${p.putBack} start tests put back of ${p.files.toLocaleString("en")} files`
-    const made = `tree listed, planned, made and removed (${what})`
+    const made = `after its reads: tree made and removed (${what})`
     out.push(["replay on a claim", made, ms(p.replayMs), `≤ ${GOAL.replayMs} ms`, verdict(p.replayMs <= GOAL.replayMs)])
-    const none = "no start test changed: not needed"
+    const none = "no start test changed: not needed (its reads done beside the checks)"
     const goal = `≤ ${GOAL.replayNotNeededMs} ms`
     out.push(["replay on a claim", none, ms(p.notNeededMs), goal, verdict(p.notNeededMs <= GOAL.replayNotNeededMs)])
+    out.push([
+      "replay on a claim",
+      "its reads, beside the checks (git, the ignored walk, plan)",
+      ms(p.readMs),
+      "",
+      "(info)",
+    ])
   }
   if (r.rememberTags) {
     const t = r.rememberTags
